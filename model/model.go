@@ -1,0 +1,309 @@
+// Package model is the one data model between the runner and the reporters.
+//
+// The runner produces a Run; every reporter consumes it. Neither side knows
+// the other, and this package imports only the standard library.
+package model
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Outcome is the result of a fixture as a whole.
+type Outcome string
+
+const (
+	// Success means no phase failed.
+	Success Outcome = "success"
+	// Error means a DRP phase failed.
+	Error Outcome = "error"
+	// CorpusError means the fixture file itself is unusable (unreadable,
+	// malformed JSON, invalid envelope). It is a corpus-authoring problem and
+	// never a DRP command-stream result (RUNNER.md, Required Execution Pipeline).
+	CorpusError Outcome = "corpus_error"
+)
+
+// Phase names a validation phase. The three DRP phases use the names of
+// FORMAT.md; the envelope phase has a name of its own so that it can never be
+// mistaken for a DRP result.
+type Phase string
+
+const (
+	PhaseEnvelope   Phase = "fixture_envelope"
+	PhaseSchema     Phase = "schema_validation"
+	PhaseSemantic   Phase = "semantic_validation"
+	PhaseCapability Phase = "capability_validation"
+)
+
+// Class is how a fixture is classified: by its expected block, never by its
+// folder (RUNNER.md, Fixture Classes).
+type Class int
+
+const (
+	// ClassUnknown is a fixture whose expectation could not be read.
+	ClassUnknown Class = iota
+	ClassPositive
+	ClassNegative
+	ClassSchemaNegative
+)
+
+// Classes lists the known classes in report order.
+var Classes = []Class{ClassPositive, ClassNegative, ClassSchemaNegative, ClassUnknown}
+
+func (c Class) String() string {
+	switch c {
+	case ClassPositive:
+		return "positive"
+	case ClassNegative:
+		return "negative"
+	case ClassSchemaNegative:
+		return "schema_negative"
+	default:
+		return "unknown"
+	}
+}
+
+// Title is the human name of a class, for headings and suite names.
+func (c Class) Title() string {
+	switch c {
+	case ClassPositive:
+		return "Positive"
+	case ClassNegative:
+		return "Semantic negative"
+	case ClassSchemaNegative:
+		return "Schema negative"
+	default:
+		return "Unclassified"
+	}
+}
+
+// Folder is the corpus folder where fixtures of this class live.
+func (c Class) Folder() string {
+	switch c {
+	case ClassPositive:
+		return "positive"
+	case ClassNegative:
+		return "negative"
+	case ClassSchemaNegative:
+		return "negative_schema"
+	default:
+		return ""
+	}
+}
+
+// Expected is a fixture's expected block, with the fixture's own values kept
+// verbatim. Fields that are absent stay empty (CommandIndex nil).
+type Expected struct {
+	Outcome      string
+	Phase        string
+	Code         string
+	CommandIndex *int
+}
+
+// Actual is what the runner observed for a fixture: the primary result.
+type Actual struct {
+	Outcome      Outcome
+	Phase        Phase // empty on success
+	Code         string
+	CommandIndex *int
+	Message      string
+}
+
+// Failure is the first failure of a DRP phase for a command stream.
+type Failure struct {
+	Phase Phase
+	Code  string
+	// CommandIndex is the zero-based index of the first failing command, or
+	// -1 when the failure is not attributable to a single command.
+	CommandIndex int
+	Message      string
+	// Pointer is a JSON pointer inside the failing command to the offending
+	// field, relative to the command object ("" for the whole command).
+	Pointer string
+}
+
+// Version is the protocol version object of VERSIONING.md.
+type Version struct {
+	Major int  `json:"major"`
+	Minor int  `json:"minor"`
+	Patch *int `json:"patch,omitempty"`
+}
+
+// Stream is what the semantic and capability phases see of a fixture: a
+// command stream that already passed the command schema.
+type Stream struct {
+	Version Version
+	// Capabilities is the fixture's capabilities object, or nil when the
+	// fixture declares none.
+	Capabilities json.RawMessage
+	Commands     []json.RawMessage
+}
+
+// Span is a 1-based region of a file. Columns count bytes from 1.
+type Span struct {
+	Line      int `json:"line"`
+	Column    int `json:"column"`
+	EndLine   int `json:"end_line"`
+	EndColumn int `json:"end_column"`
+}
+
+// Diagnostic is secondary detail attached to a result. It never replaces the
+// primary result (RUNNER.md, First-Failure Semantics).
+type Diagnostic struct {
+	Source  string `json:"source"`
+	Message string `json:"message"`
+}
+
+// Result is the primary result of one fixture.
+type Result struct {
+	// Path is the fixture path for display: relative to the working
+	// directory when the fixture lies under it, else as given.
+	Path string
+	// RelPath is the corpus-relative slash path ("negative/x.json").
+	RelPath string
+	// Folder is RelPath's first element (positive, negative, ...).
+	Folder string
+	Name   string
+	Class  Class
+	Tags   []string
+
+	Description string
+	Reason      string
+	Fix         string
+
+	Expected Expected
+	Actual   Actual
+	Passed   bool
+
+	// Span locates the failure in the fixture file: the failing command, the
+	// offending field, or the expected block. Nil when unknown or passed.
+	Span *Span
+
+	Duration    time.Duration
+	Diagnostics []Diagnostic
+}
+
+// IsCorpusError reports whether the fixture itself was unusable.
+func (r *Result) IsCorpusError() bool { return r.Actual.Outcome == CorpusError }
+
+// FindingKind names a kind of corpus finding.
+type FindingKind string
+
+const (
+	// FindingFolderClass: the fixture's folder disagrees with its class.
+	FindingFolderClass FindingKind = "folder_class_mismatch"
+	// FindingDuplicateName: two fixtures share one name.
+	FindingDuplicateName FindingKind = "duplicate_name"
+	// FindingNameStem: the fixture name differs from its file stem.
+	FindingNameStem FindingKind = "name_stem_mismatch"
+	// FindingSkippedFile: a file under the corpus was not read as a
+	// fixture (not a regular file, a link leaving the corpus, ...).
+	FindingSkippedFile FindingKind = "skipped_file"
+)
+
+// Finding is a warning about the corpus. It never changes a result.
+type Finding struct {
+	Kind    FindingKind `json:"kind"`
+	Path    string      `json:"path"`
+	Message string      `json:"message"`
+}
+
+// SchemaSource says which schema a run used.
+type SchemaSource struct {
+	// Source is the schema's path, or "embedded".
+	Source string `json:"source"`
+	SHA256 string `json:"sha256"`
+}
+
+// ClassCount counts the fixtures run in one class.
+type ClassCount struct {
+	Class  Class
+	Run    int
+	Passed int
+	Failed int
+}
+
+// Summary is the batch summary of RUNNER.md plus corpus errors and findings.
+type Summary struct {
+	Discovered   int
+	Run          int
+	Passed       int
+	Failed       int
+	CorpusErrors int
+	Findings     int
+	// ByClass has one entry per class in the order of Classes, for the
+	// classes that have at least one fixture run.
+	ByClass      []ClassCount
+	FailingPaths []string
+}
+
+// Run is one run over a corpus: the input of every reporter.
+type Run struct {
+	// CorpusRoot is the corpus root as given (or "embedded").
+	CorpusRoot    string
+	CommandSchema SchemaSource
+	FixtureSchema SchemaSource
+	// Started is the injected clock's time at the start of the run.
+	Started  time.Time
+	Duration time.Duration
+	Results  []Result
+	Findings []Finding
+	Summary  Summary
+}
+
+// Summarize computes the summary from results and findings.
+func Summarize(discovered int, results []Result, findings []Finding) Summary {
+	s := Summary{Discovered: discovered, Run: len(results), Findings: len(findings)}
+	counts := map[Class]*ClassCount{}
+	for i := range results {
+		r := &results[i]
+		c := counts[r.Class]
+		if c == nil {
+			c = &ClassCount{Class: r.Class}
+			counts[r.Class] = c
+		}
+		c.Run++
+		if r.Passed {
+			s.Passed++
+			c.Passed++
+			continue
+		}
+		s.Failed++
+		c.Failed++
+		s.FailingPaths = append(s.FailingPaths, r.Path)
+		if r.IsCorpusError() {
+			s.CorpusErrors++
+		}
+	}
+	for _, class := range Classes {
+		if c := counts[class]; c != nil {
+			s.ByClass = append(s.ByClass, *c)
+		}
+	}
+	return s
+}
+
+// Annotation is one mismatch located in a file, shared by the check-run
+// reporter and the workflow-command reporter.
+type Annotation struct {
+	// Path is relative to the repository root, slash separated.
+	Path      string
+	StartLine int
+	EndLine   int
+	// StartColumn and EndColumn are set only when StartLine == EndLine.
+	StartColumn int
+	EndColumn   int
+	Level       AnnotationLevel
+	Title       string
+	Message     string
+	RawDetails  string
+}
+
+// AnnotationLevel is the severity of an annotation.
+type AnnotationLevel string
+
+const (
+	LevelFailure AnnotationLevel = "failure"
+	LevelWarning AnnotationLevel = "warning"
+	LevelNotice  AnnotationLevel = "notice"
+)

@@ -1,0 +1,14 @@
+package runner
+
+import "github.com/drp2/drp2-fixtures/model"
+
+// Checker runs the semantic phase and then the capability phase over a
+// stream whose commands all passed the command schema. It returns the first
+// failure, or nil when the stream is valid. The capability phase runs only
+// when the semantic phase succeeded (CAPABILITIES.md).
+//
+// A Checker must be safe for concurrent use: the runner calls it from
+// several goroutines, one stream per call.
+type Checker interface {
+	Check(s model.Stream) *model.Failure
+}
