@@ -139,7 +139,7 @@ type Stream struct {
 	Commands     []json.RawMessage
 }
 
-// Span is a 1-based region of a file. Columns count bytes from 1.
+// Span is a 1-based region of a file. Columns count characters from 1.
 type Span struct {
 	Line      int `json:"line"`
 	Column    int `json:"column"`
