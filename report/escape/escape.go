@@ -1,0 +1,269 @@
+// Package escape makes untrusted text (fixture names, messages, reasons,
+// paths) inert in each sink the reporters write to: Markdown, raw HTML inside
+// Markdown, XML, and GitHub workflow commands.
+//
+// Every function first repairs invalid UTF-8 and neutralises control
+// characters, because a terminal, a browser and an XML parser each treat
+// them differently and none of them should be trusted to be lenient.
+package escape
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// zeroWidthSpace breaks "@name" and "#123" so that GitHub neither mentions a
+// user nor cross-references an issue. GitHub matches mentions on the
+// rendered text, so an HTML entity would not help: the character must be
+// there.
+const zeroWidthSpace = "\u200b"
+
+// replacement stands in for characters that must not reach a sink.
+const replacement = '\uFFFD'
+
+// Markdown escapes s for use as inline text in GitHub Flavored Markdown,
+// including table cells. The result is one line. HTML is turned into
+// entities; every other ASCII punctuation character is backslash-escaped so
+// that no emphasis, link, image, table cell, heading or autolink (URL or
+// e-mail) can start; mentions and issue references are broken with a
+// zero-width space.
+func Markdown(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	runes := []rune(clean(s, true))
+	for i, r := range runes {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '@':
+			b.WriteString("@" + zeroWidthSpace)
+		case r == '#':
+			b.WriteString(`\#`)
+			if i+1 < len(runes) && runes[i+1] >= '0' && runes[i+1] <= '9' {
+				b.WriteString(zeroWidthSpace)
+			}
+		case isASCIIPunct(r):
+			// CommonMark allows a backslash before any ASCII punctuation;
+			// escaping all of it is simpler to get right than choosing.
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// HTML escapes s for use as text inside a raw HTML block of a Markdown
+// document, such as a <summary> element, where Markdown is not parsed and
+// backslash escapes would show literally. The result is one line.
+func HTML(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	runes := []rune(clean(s, true))
+	for i, r := range runes {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\'':
+			b.WriteString("&#39;")
+		case '@':
+			b.WriteString("@" + zeroWidthSpace)
+		case '#':
+			b.WriteByte('#')
+			if i+1 < len(runes) && runes[i+1] >= '0' && runes[i+1] <= '9' {
+				b.WriteString(zeroWidthSpace)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// MarkdownCode returns s as a complete inline code span, backticks
+// included, for use outside tables (in a table cell GFM would still split
+// the cell at "|"; use "<code>"+Markdown(s)+"</code>" there). The fence is
+// one backtick longer than the longest backtick run in s, so s cannot close
+// the span early. The result is one line.
+func MarkdownCode(s string) string {
+	s = clean(s, true)
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	// A space pads the content when it starts or ends with a backtick (or
+	// would otherwise lose a leading and trailing space to the renderer).
+	pad := ""
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") ||
+		(strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") && strings.Trim(s, " ") != "") {
+		pad = " "
+	}
+	if s == "" {
+		s, pad = " ", ""
+	}
+	return fence + pad + s + pad + fence
+}
+
+// MarkdownFence returns s as a complete fenced code block, fences and final
+// newline included. The fence is longer than any backtick run in s, so s
+// cannot end the block; lines are kept.
+func MarkdownFence(s string) string {
+	s = clean(s, false)
+	n := longestRun(s, '`') + 1
+	if n < 3 {
+		n = 3
+	}
+	fence := strings.Repeat("`", n)
+	s = strings.TrimRight(s, "\n")
+	return fence + "text\n" + s + "\n" + fence + "\n"
+}
+
+// XMLText returns s with invalid UTF-8 repaired and every character outside
+// the XML 1.0 Char production removed, so that it may go into an XML
+// attribute or CDATA section (the encoder escapes markup; it does not drop
+// such characters from CDATA).
+func XMLText(s string) string {
+	s = strings.ToValidUTF8(s, string(replacement))
+	return strings.Map(func(r rune) rune {
+		if IsXMLChar(r) {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+// IsXMLChar reports whether r is allowed by the Char production of XML 1.0
+// (section 2.2).
+func IsXMLChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
+}
+
+// WorkflowData escapes s for the message part of a GitHub workflow command
+// ("::error ...::DATA"): '%' first, then CR and LF, so the message stays on
+// its command's line and cannot start a command of its own. Other control
+// characters (terminal escapes among them) are replaced.
+func WorkflowData(s string) string {
+	return workflow(s, false)
+}
+
+// WorkflowProperty escapes s for a property value of a workflow command
+// ("file=VALUE,title=VALUE"): as WorkflowData, plus ':' and ',' which would
+// end the property list or the value.
+func WorkflowProperty(s string) string {
+	return workflow(s, true)
+}
+
+func workflow(s string, property bool) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range strings.ToValidUTF8(s, string(replacement)) {
+		switch {
+		case r == '%':
+			b.WriteString("%25")
+		case r == '\r':
+			b.WriteString("%0D")
+		case r == '\n':
+			b.WriteString("%0A")
+		case property && r == ':':
+			b.WriteString("%3A")
+		case property && r == ',':
+			b.WriteString("%2C")
+		case isControl(r):
+			b.WriteRune(replacement)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Clip shortens s to at most max runes, ending with "…" when it cut.
+// It never splits a rune.
+func Clip(s string, max int) string {
+	if max <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max-1 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// OneLine joins the lines of s with spaces and trims it: for titles and
+// headlines that must stay on one line in any sink.
+func OneLine(s string) string {
+	return strings.TrimSpace(clean(s, true))
+}
+
+// clean repairs invalid UTF-8 and replaces control characters and
+// bidirectional overrides (which can make text read differently from what
+// it is). With oneLine, CR, LF and tab become spaces; otherwise CRLF and CR
+// become LF and tab is kept.
+func clean(s string, oneLine bool) string {
+	s = strings.ToValidUTF8(s, string(replacement))
+	if !oneLine {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\r':
+			if oneLine {
+				return ' '
+			}
+			return '\n'
+		case r == '\t':
+			if oneLine {
+				return ' '
+			}
+			return r
+		case isControl(r) || isBidi(r):
+			return replacement
+		}
+		return r
+	}, s)
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r >= 0x7F && r <= 0x9F
+}
+
+func isBidi(r rune) bool {
+	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F
+}
+
+func isASCIIPunct(r rune) bool {
+	return r >= '!' && r <= '/' || r >= ':' && r <= '@' || r >= '[' && r <= '`' || r >= '{' && r <= '~'
+}
+
+func longestRun(s string, c byte) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			run++
+			if run > longest {
+				longest = run
+			}
+		} else {
+			run = 0
+		}
+	}
+	return longest
+}
