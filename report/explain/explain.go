@@ -1,0 +1,222 @@
+// Package explain turns a fixture result into the words every reporter
+// uses: a one-line headline ("expected semantic_validation DRP2_ERR_USAGE at
+// command 9, got success"), the field-by-field comparison, and a plain-text
+// detail block. It returns plain text; each sink escapes it for itself.
+package explain
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Absent is shown for a field that has no value.
+const Absent = "—"
+
+// Headline says in one line what went wrong with a failing result, or
+// "passed" for a passing one.
+func Headline(r *model.Result) string {
+	if r.IsCorpusError() {
+		return "fixture could not be used: " + oneLine(r.Actual.Message)
+	}
+	if r.Passed {
+		return "passed"
+	}
+	return "expected " + expected(r.Expected) + ", got " + actual(r.Actual)
+}
+
+func expected(e model.Expected) string {
+	if e.Outcome == string(model.Success) {
+		return "success"
+	}
+	var parts []string
+	if e.Outcome != string(model.Error) && e.Outcome != "" {
+		parts = append(parts, "outcome "+strconv.Quote(e.Outcome))
+	}
+	parts = appendNonEmpty(parts, e.Phase, e.Code)
+	if len(parts) == 0 {
+		parts = append(parts, "error")
+	}
+	s := strings.Join(parts, " ")
+	if e.CommandIndex != nil {
+		s += " at command " + strconv.Itoa(*e.CommandIndex)
+	}
+	return oneLine(s)
+}
+
+func actual(a model.Actual) string {
+	switch a.Outcome {
+	case model.Success:
+		return "success"
+	case model.CorpusError:
+		return "corpus error"
+	}
+	parts := appendNonEmpty(nil, string(a.Phase), a.Code)
+	if len(parts) == 0 {
+		parts = append(parts, "error")
+	}
+	s := strings.Join(parts, " ")
+	if a.CommandIndex != nil {
+		s += " at command " + strconv.Itoa(*a.CommandIndex)
+	}
+	return oneLine(s)
+}
+
+func appendNonEmpty(parts []string, vals ...string) []string {
+	for _, v := range vals {
+		if v != "" {
+			parts = append(parts, v)
+		}
+	}
+	return parts
+}
+
+// Field is one compared field of the expected block.
+type Field struct {
+	Name     string
+	Expected string
+	Actual   string
+	// Compared is false for a field the fixture does not constrain (an
+	// omitted command_index), which then cannot differ.
+	Compared bool
+	Differs  bool
+}
+
+// Fields compares the expected block with the actual result field by
+// field, in the order of RUNNER.md's Result Matching. Absent values read
+// Absent.
+func Fields(r *model.Result) []Field {
+	e, a := r.Expected, r.Actual
+	fields := []Field{
+		field("outcome", e.Outcome, string(a.Outcome), true),
+		field("phase", e.Phase, string(a.Phase), true),
+		field("code", e.Code, a.Code, true),
+		field("command_index", index(e.CommandIndex), index(a.CommandIndex), e.CommandIndex != nil),
+	}
+	return fields
+}
+
+func field(name, exp, act string, compared bool) Field {
+	f := Field{Name: name, Expected: orAbsent(exp), Actual: orAbsent(act), Compared: compared}
+	f.Differs = compared && exp != act
+	return f
+}
+
+func index(i *int) string {
+	if i == nil {
+		return ""
+	}
+	return strconv.Itoa(*i)
+}
+
+func orAbsent(s string) string {
+	if s == "" {
+		return Absent
+	}
+	return s
+}
+
+// Location is "path:line" (or "path:line:column") for a result, or just
+// the path when the span is unknown.
+func Location(r *model.Result) string {
+	p := DisplayPath(r)
+	if r.Span == nil || r.Span.Line <= 0 {
+		return p
+	}
+	if r.Span.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d", p, r.Span.Line, r.Span.Column)
+	}
+	return fmt.Sprintf("%s:%d", p, r.Span.Line)
+}
+
+// DisplayPath is the result's path with forward slashes, falling back to
+// its corpus-relative path.
+func DisplayPath(r *model.Result) string {
+	p := r.Path
+	if p == "" {
+		p = r.RelPath
+	}
+	return strings.ReplaceAll(p, `\`, "/")
+}
+
+// Name is the fixture's name, or its file name when it has none (an
+// unreadable fixture).
+func Name(r *model.Result) string {
+	if r.Name != "" {
+		return r.Name
+	}
+	if r.RelPath != "" {
+		return path.Base(r.RelPath)
+	}
+	return path.Base(DisplayPath(r))
+}
+
+// Detail is the full plain-text explanation of a failing result: headline,
+// location, the field comparison, the runner's message, reason and fix,
+// and diagnostics. Lines are separated by "\n"; untrusted values keep their
+// own line breaks, indented, so they cannot pass for a field of their own.
+func Detail(r *model.Result) string {
+	var b strings.Builder
+	b.WriteString(Headline(r) + "\n\n")
+	line(&b, "fixture", Name(r))
+	line(&b, "path", Location(r))
+	line(&b, "class", r.Class.String())
+	if !r.IsCorpusError() {
+		b.WriteString("\n")
+		fmt.Fprintf(&b, "%-15s %-24s %s\n", "field", "expected", "actual")
+		for _, f := range Fields(r) {
+			mark := ""
+			switch {
+			case f.Differs:
+				mark = "  <- differs"
+			case !f.Compared:
+				mark = "  (not required)"
+			}
+			fmt.Fprintf(&b, "%-15s %-24s %s%s\n", f.Name, oneLine(f.Expected), oneLine(f.Actual), mark)
+		}
+		b.WriteString("\n")
+	}
+	if r.Actual.Message != "" {
+		line(&b, "message", r.Actual.Message)
+	}
+	if r.Reason != "" {
+		line(&b, "reason", r.Reason)
+	}
+	if r.Fix != "" {
+		line(&b, "fix", r.Fix)
+	}
+	for _, d := range r.Diagnostics {
+		line(&b, "diagnostic", d.Source+": "+d.Message)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// line writes "key: value", indenting continuation lines of value.
+func line(b *strings.Builder, key, value string) {
+	value = strings.ReplaceAll(strings.ReplaceAll(value, "\r\n", "\n"), "\r", "\n")
+	value = strings.ReplaceAll(value, "\n", "\n    ")
+	fmt.Fprintf(b, "%s: %s\n", key, value)
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// FindingTitle names a finding kind for people.
+func FindingTitle(k model.FindingKind) string {
+	switch k {
+	case model.FindingFolderClass:
+		return "folder disagrees with class"
+	case model.FindingDuplicateName:
+		return "duplicate fixture name"
+	case model.FindingNameStem:
+		return "name differs from file name"
+	case model.FindingSkippedFile:
+		return "file skipped"
+	default:
+		return oneLine(string(k))
+	}
+}

@@ -1,0 +1,102 @@
+package explain
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/internal/sample"
+)
+
+func intp(i int) *int { return &i }
+
+func TestHeadline(t *testing.T) {
+	tests := []struct {
+		name string
+		r    model.Result
+		want string
+	}{
+		{"negative got success", model.Result{
+			Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_USAGE", CommandIndex: intp(9)},
+			Actual:   model.Actual{Outcome: model.Success}},
+			"expected semantic_validation DRP2_ERR_USAGE at command 9, got success"},
+		{"negative got other error", model.Result{
+			Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_USAGE", CommandIndex: intp(9)},
+			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_INVALID_STATE", CommandIndex: intp(4)}},
+			"expected semantic_validation DRP2_ERR_USAGE at command 9, got semantic_validation DRP2_ERR_INVALID_STATE at command 4"},
+		{"no command index", model.Result{
+			Expected: model.Expected{Outcome: "error", Phase: "capability_validation", Code: "DRP2_ERR_FEATURE_REQUIRED"},
+			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSchema, Code: "DRP2_ERR_SCHEMA"}},
+			"expected capability_validation DRP2_ERR_FEATURE_REQUIRED, got schema_validation DRP2_ERR_SCHEMA"},
+		{"positive", model.Result{
+			Expected: model.Expected{Outcome: "success"},
+			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSchema, Code: "DRP2_ERR_SCHEMA", CommandIndex: intp(0)}},
+			"expected success, got schema_validation DRP2_ERR_SCHEMA at command 0"},
+		{"corpus error", model.Result{
+			Actual: model.Actual{Outcome: model.CorpusError, Phase: model.PhaseEnvelope, Message: "invalid JSON:\nunexpected end"}},
+			"fixture could not be used: invalid JSON: unexpected end"},
+		{"odd outcome", model.Result{
+			Expected: model.Expected{Outcome: "maybe"},
+			Actual:   model.Actual{Outcome: model.Success}},
+			`expected outcome "maybe", got success`},
+		{"passed", model.Result{Passed: true}, "passed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Headline(&tt.r); got != tt.want {
+				t.Errorf("Headline = %q\nwant       %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFields(t *testing.T) {
+	r := model.Result{
+		Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_USAGE"},
+		Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_USAGE", CommandIndex: intp(3)},
+	}
+	got := Fields(&r)
+	want := []Field{
+		{"outcome", "error", "error", true, false},
+		{"phase", "semantic_validation", "semantic_validation", true, false},
+		{"code", "DRP2_ERR_USAGE", "DRP2_ERR_USAGE", true, false},
+		{"command_index", Absent, "3", false, false},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d fields, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("field %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	r.Expected.CommandIndex = intp(2)
+	if f := Fields(&r)[3]; !f.Differs || !f.Compared {
+		t.Errorf("command_index 2 vs 3 = %+v, want a compared difference", f)
+	}
+}
+
+func TestDetailKeepsUntrustedLinesIndented(t *testing.T) {
+	r := sample.Run().Results[8]
+	d := Detail(&r)
+	for _, l := range strings.Split(d, "\n")[1:] {
+		if strings.HasPrefix(l, "next") {
+			t.Fatalf("a line break in untrusted text starts a line of its own:\n%s", d)
+		}
+	}
+	for _, want := range []string{"fixture: ", "path: fixtures/negative/evil`name].json", "reason: ", "fix: ", "code            DRP2_ERR_<b>|x"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("Detail lacks %q:\n%s", want, d)
+		}
+	}
+}
+
+func TestLocationAndName(t *testing.T) {
+	r := model.Result{Path: `fixtures\negative\x.json`, RelPath: "negative/x.json", Span: &model.Span{Line: 4, Column: 2}}
+	if got := Location(&r); got != "fixtures/negative/x.json:4:2" {
+		t.Errorf("Location = %q", got)
+	}
+	if got := Name(&r); got != "x.json" {
+		t.Errorf("Name without a name = %q, want the file name", got)
+	}
+}
