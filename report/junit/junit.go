@@ -1,0 +1,151 @@
+// Package junit writes a run as JUnit XML: one testsuite per fixture class,
+// one testcase per fixture. A mismatch is a <failure>, an unusable fixture an
+// <error>. The output validates against the two common JUnit schemas
+// (Jenkins xunit junit-10.xsd and junit-4.xsd), which constrains it: no
+// skipped count on <testsuites>, no file or line attributes, no status.
+package junit
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"path"
+	"time"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
+)
+
+// Property is an extra suite property supplied by the caller, such as the
+// GitHub repository, commit, ref, run id and attempt.
+type Property struct{ Name, Value string }
+
+// Options tunes the report.
+type Options struct {
+	// Properties are added to every suite after the run's own evidence.
+	Properties []Property
+}
+
+// Failure and error types, for consumers that group by type.
+const (
+	typeMismatch    = "mismatch"
+	typeCorpusError = "corpus_error"
+)
+
+// Write renders run as JUnit XML to w.
+func Write(w io.Writer, run *model.Run, opts Options) error {
+	if run == nil {
+		return fmt.Errorf("write junit: no run")
+	}
+	suites := junit.Testsuites{
+		Name: "drp2-fixtures",
+		Time: seconds(run.Duration),
+	}
+	props := properties(run, opts)
+	for _, class := range model.Classes {
+		suite := junit.Testsuite{Name: class.String(), ID: len(suites.Suites)}
+		var total time.Duration
+		for i := range run.Results {
+			r := &run.Results[i]
+			if r.Class != class {
+				continue
+			}
+			total += r.Duration
+			suite.AddTestcase(testcase(r))
+		}
+		if suite.Tests == 0 {
+			continue
+		}
+		suite.Time = seconds(total)
+		if !run.Started.IsZero() {
+			suite.Timestamp = run.Started.UTC().Format(time.RFC3339)
+		}
+		// junit-4.xsd requires at least one <property> inside
+		// <properties>, so an empty list must be left out entirely.
+		if len(props) > 0 {
+			p := append([]junit.Property(nil), props...)
+			suite.Properties = &p
+		}
+		suites.AddSuite(suite)
+	}
+	// junit-10.xsd rejects a skipped attribute on <testsuites>; nothing
+	// is ever skipped, but say so in code rather than trust the counts.
+	suites.Skipped, suites.Disabled = 0, 0
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return fmt.Errorf("write junit: %w", err)
+	}
+	if err := suites.WriteXML(w); err != nil {
+		return fmt.Errorf("write junit: %w", err)
+	}
+	return nil
+}
+
+func testcase(r *model.Result) junit.Testcase {
+	tc := junit.Testcase{
+		Name:      clean(escape.OneLine(explain.Name(r))),
+		Classname: clean(classname(r)),
+		Time:      seconds(r.Duration),
+	}
+	if r.Passed {
+		return tc
+	}
+	res := &junit.Result{
+		Message: clean(explain.Headline(r)),
+		Type:    typeMismatch,
+		Data:    clean(explain.Detail(r)),
+	}
+	if r.IsCorpusError() {
+		res.Type = typeCorpusError
+		tc.Error = res
+	} else {
+		tc.Failure = res
+	}
+	return tc
+}
+
+// classname is the fixture's corpus-relative folder ("negative", or
+// "negative/sub" for a nested fixture).
+func classname(r *model.Result) string {
+	if r.RelPath != "" {
+		if d := path.Dir(r.RelPath); d != "." {
+			return d
+		}
+	}
+	if r.Folder != "" {
+		return r.Folder
+	}
+	return "."
+}
+
+func properties(run *model.Run, opts Options) []junit.Property {
+	var props []junit.Property
+	add := func(name, value string) {
+		if value != "" {
+			props = append(props, junit.Property{Name: clean(name), Value: clean(value)})
+		}
+	}
+	add("drp2.corpus_root", run.CorpusRoot)
+	add("drp2.command_schema.source", run.CommandSchema.Source)
+	add("drp2.command_schema.sha256", run.CommandSchema.SHA256)
+	add("drp2.fixture_schema.source", run.FixtureSchema.Source)
+	add("drp2.fixture_schema.sha256", run.FixtureSchema.SHA256)
+	for _, p := range opts.Properties {
+		add(p.Name, p.Value)
+	}
+	return props
+}
+
+// seconds formats d as JUnit wants it, which also matches junit-10.xsd's
+// SUREFIRE_TIME pattern (digits, a dot, three decimals).
+func seconds(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	return fmt.Sprintf("%.3f", d.Seconds())
+}
+
+// clean strips what XML cannot carry; the encoder escapes the rest.
+func clean(s string) string { return escape.XMLText(s) }

@@ -1,0 +1,167 @@
+package junit
+
+import (
+	"bytes"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/internal/golden"
+	"github.com/drp2/drp2-fixtures/report/internal/sample"
+)
+
+var actionsProps = Options{Properties: []Property{
+	{"github.repository", "drp2/drp2-fixtures"},
+	{"github.sha", "0123456789abcdef0123456789abcdef01234567"},
+	{"github.ref", "refs/pull/7/merge"},
+	{"github.run_id", "123456"},
+	{"github.run_attempt", "1"},
+}}
+
+func render(t *testing.T, run *model.Run, opts Options) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(&buf, run, opts); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	golden.Check(t, "sample.xml", render(t, sample.Run(), actionsProps))
+	golden.Check(t, "passing.xml", render(t, sample.Passing(), Options{}))
+}
+
+func TestDeterministic(t *testing.T) {
+	a := render(t, sample.Run(), actionsProps)
+	b := render(t, sample.Run(), actionsProps)
+	if !bytes.Equal(a, b) {
+		t.Fatal("two renders of the same run differ")
+	}
+}
+
+// The parsed report must say what the model says: suites per class,
+// failures for mismatches, errors for corpus errors, and the hostile text
+// intact apart from characters XML cannot carry.
+func TestStructure(t *testing.T) {
+	out := render(t, sample.Run(), actionsProps)
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Errors   int `xml:"errors,attr"`
+		Suites   []struct {
+			Name  string `xml:"name,attr"`
+			Tests int    `xml:"tests,attr"`
+			Props []struct {
+				Name  string `xml:"name,attr"`
+				Value string `xml:"value,attr"`
+			} `xml:"properties>property"`
+			Cases []struct {
+				Name      string `xml:"name,attr"`
+				Classname string `xml:"classname,attr"`
+				Time      string `xml:"time,attr"`
+				Failure   *struct {
+					Message string `xml:"message,attr"`
+					Body    string `xml:",chardata"`
+				} `xml:"failure"`
+				Error *struct {
+					Message string `xml:"message,attr"`
+					Type    string `xml:"type,attr"`
+				} `xml:"error"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("report does not parse: %v", err)
+	}
+	if doc.Tests != 9 || doc.Failures != 5 || doc.Errors != 1 {
+		t.Errorf("totals tests=%d failures=%d errors=%d, want 9, 5, 1", doc.Tests, doc.Failures, doc.Errors)
+	}
+	var names []string
+	for _, s := range doc.Suites {
+		names = append(names, s.Name)
+	}
+	if got := strings.Join(names, ","); got != "positive,negative,schema_negative,unknown" {
+		t.Errorf("suites = %s", got)
+	}
+	found := map[string]bool{}
+	for _, s := range doc.Suites {
+		if len(s.Props) == 0 || s.Props[0].Name != "drp2.corpus_root" || s.Props[len(s.Props)-1].Name != "github.run_attempt" {
+			t.Errorf("suite %s properties = %+v", s.Name, s.Props)
+		}
+		for _, c := range s.Cases {
+			switch {
+			case c.Name == "draw_outside_pass":
+				found[c.Name] = true
+				if c.Classname != "negative" || c.Time != "0.003" || c.Failure == nil ||
+					c.Failure.Message != "expected semantic_validation DRP2_ERR_USAGE at command 9, got success" {
+					t.Errorf("draw_outside_pass = %+v", c)
+				}
+				for _, want := range []string{"fixtures/negative/draw_outside_pass.json:61:5", "reason: Draw commands", "fix: Open a render pass", "command_index   9"} {
+					if !strings.Contains(c.Failure.Body, want) {
+						t.Errorf("failure body lacks %q:\n%s", want, c.Failure.Body)
+					}
+				}
+			case c.Name == "truncated.json":
+				found[c.Name] = true
+				if c.Error == nil || c.Error.Type != "corpus_error" || !strings.HasPrefix(c.Error.Message, "fixture could not be used: invalid JSON") {
+					t.Errorf("corpus error case = %+v", c)
+				}
+			case strings.HasPrefix(c.Name, "</details>"):
+				found["hostile"] = true
+				if strings.ContainsAny(c.Name, "\x00\x1b") || !strings.Contains(c.Name, "<script>alert(1)</script>") {
+					t.Errorf("hostile name = %q: want markup kept as text, control characters gone", c.Name)
+				}
+			}
+		}
+	}
+	if len(found) != 3 {
+		t.Errorf("found %v, want the mismatch, the corpus error and the hostile case", found)
+	}
+}
+
+// TestSchemas validates the report with xmllint against both JUnit
+// schemas. .ci/run installs xmllint; elsewhere the test is skipped loudly.
+func TestSchemas(t *testing.T) {
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		t.Skip("SKIPPED: xmllint not found; install libxml2-utils to validate JUnit output against the XSDs")
+	}
+	schemaDir := filepath.Join("..", "..", "..", "shared", "junit")
+	if _, err := os.Stat(schemaDir); err != nil {
+		schemaDir = "/work/shared/junit"
+	}
+	runs := map[string]*model.Run{
+		"sample":  sample.Run(),
+		"passing": sample.Passing(),
+		"large":   sample.Large(300),
+		"empty":   {},
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"empty", "large", "passing", "sample"} {
+		file := filepath.Join(dir, name+".xml")
+		if err := os.WriteFile(file, render(t, runs[name], actionsProps), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, xsd := range []string{"junit-10.xsd", "junit-4.xsd"} {
+			schema := filepath.Join(schemaDir, xsd)
+			if _, err := os.Stat(schema); err != nil {
+				t.Fatalf("schema %s: %v", schema, err)
+			}
+			out, err := exec.Command(xmllint, "--noout", "--schema", schema, file).CombinedOutput()
+			if err != nil {
+				t.Errorf("%s against %s: %v\n%s", name, xsd, err, out)
+			}
+		}
+	}
+}
+
+func TestNilRun(t *testing.T) {
+	if err := Write(&bytes.Buffer{}, nil, Options{}); err == nil {
+		t.Fatal("Write(nil run) returned no error")
+	}
+}
