@@ -1,0 +1,214 @@
+package annotation
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/internal/golden"
+	"github.com/drp2/drp2-fixtures/report/internal/sample"
+)
+
+func dump(anns []model.Annotation) []byte {
+	var b bytes.Buffer
+	for _, a := range anns {
+		fmt.Fprintf(&b, "%s %s:%d-%d col %d-%d\n  title: %q\n  message: %q\n  raw_details: %q\n",
+			a.Level, a.Path, a.StartLine, a.EndLine, a.StartColumn, a.EndColumn, a.Title, a.Message, a.RawDetails)
+	}
+	return b.Bytes()
+}
+
+func commands(t *testing.T, anns []model.Annotation) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteCommands(&b, anns, CommandOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestGolden(t *testing.T) {
+	anns := Build(sample.Run())
+	golden.Check(t, "sample.annotations", dump(anns))
+	golden.Check(t, "sample.commands", []byte(commands(t, anns)))
+}
+
+func TestBuildLocatesAndLevels(t *testing.T) {
+	anns := Build(sample.Run())
+	byPath := map[string]model.Annotation{}
+	for _, a := range anns {
+		if _, seen := byPath[a.Path]; !seen { // a finding may share a failing fixture's path
+			byPath[a.Path] = a
+		}
+	}
+	tests := []struct {
+		path                 string
+		level                model.AnnotationLevel
+		start, end, col, end2 int
+	}{
+		// Multi-line span: lines only, since GitHub takes columns only on one line.
+		{"fixtures/negative/draw_outside_pass.json", model.LevelFailure, 61, 66, 0, 0},
+		{"fixtures/negative/destroy_twice.json", model.LevelFailure, 40, 40, 7, 19},
+		{"fixtures/negative/truncated.json", model.LevelFailure, 7, 7, 1, 1},
+		// No span: line 1.
+		{"fixtures/negative/evil`name].json", model.LevelFailure, 1, 1, 0, 0},
+		{"fixtures/positive/should_fail.json", model.LevelWarning, 1, 1, 0, 0},
+	}
+	for _, tt := range tests {
+		a, ok := byPath[tt.path]
+		if !ok {
+			t.Errorf("no annotation for %s", tt.path)
+			continue
+		}
+		if a.Level != tt.level || a.StartLine != tt.start || a.EndLine != tt.end || a.StartColumn != tt.col || a.EndColumn != tt.end2 {
+			t.Errorf("%s = %s %d-%d col %d-%d, want %s %d-%d col %d-%d", tt.path, a.Level, a.StartLine, a.EndLine,
+				a.StartColumn, a.EndColumn, tt.level, tt.start, tt.end, tt.col, tt.end2)
+		}
+	}
+	var failures, warnings int
+	for _, a := range anns {
+		switch a.Level {
+		case model.LevelFailure:
+			failures++
+		case model.LevelWarning:
+			warnings++
+		}
+	}
+	if failures != 6 || warnings != 3 {
+		t.Errorf("failures=%d warnings=%d, want 6 failing fixtures (corpus error included) and 3 findings", failures, warnings)
+	}
+	if a := byPath["fixtures/negative/draw_outside_pass.json"]; a.Message != "expected semantic_validation DRP2_ERR_USAGE at command 9, got success\n"+
+		"Reason: Draw commands are only valid inside a render pass.\nFix: Open a render pass before the draw." {
+		t.Errorf("message = %q", a.Message)
+	}
+}
+
+func TestBuildCapsSizes(t *testing.T) {
+	run := sample.Large(3)
+	huge := strings.Repeat("ü", 50_000) // 100 KB
+	run.Results[0].Name = huge
+	run.Results[0].Reason = huge
+	run.Results[0].Actual.Message = huge
+	for _, a := range Build(run) {
+		if n := utf8.RuneCountInString(a.Title); n > maxTitle {
+			t.Errorf("title has %d runes", n)
+		}
+		if len(a.Message) > maxDetailBytes || len(a.RawDetails) > maxDetailBytes {
+			t.Errorf("message %d bytes, raw details %d bytes; limit %d", len(a.Message), len(a.RawDetails), maxDetailBytes)
+		}
+		if !utf8.ValidString(a.Message) || !utf8.ValidString(a.RawDetails) || !utf8.ValidString(a.Title) {
+			t.Error("a cut split a rune")
+		}
+	}
+}
+
+// Every output line must be a command we wrote, with known properties,
+// or the overflow line: untrusted text never starts a line or adds a
+// property.
+func checkCommandLines(t *testing.T, out string) (errs, warns int, rest []string) {
+	t.Helper()
+	allowed := map[string]bool{"file": true, "line": true, "endLine": true, "col": true, "endColumn": true, "title": true}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		var body string
+		switch {
+		case strings.HasPrefix(line, "::error "):
+			errs++
+			body = strings.TrimPrefix(line, "::error ")
+		case strings.HasPrefix(line, "::warning "):
+			warns++
+			body = strings.TrimPrefix(line, "::warning ")
+		default:
+			rest = append(rest, line)
+			continue
+		}
+		props, msg, ok := strings.Cut(body, "::")
+		if !ok {
+			t.Fatalf("no message separator in %q", line)
+		}
+		for _, p := range strings.Split(props, ",") {
+			k, _, ok := strings.Cut(p, "=")
+			if !ok || !allowed[k] {
+				t.Fatalf("unexpected property %q in %q", p, line)
+			}
+		}
+		if n := utf8.RuneCountInString(msg); n >= maxMessage {
+			t.Fatalf("message of %d characters in %q", n, line)
+		}
+		if strings.ContainsAny(line, "\r\x00\x1b") {
+			t.Fatalf("control character in %q", line)
+		}
+	}
+	return errs, warns, rest
+}
+
+func TestWriteCommandsHostile(t *testing.T) {
+	out := commands(t, Build(sample.Run()))
+	errs, warns, rest := checkCommandLines(t, out)
+	if errs != 6 || warns != 3 || len(rest) != 0 {
+		t.Fatalf("errors=%d warnings=%d other=%q", errs, warns, rest)
+	}
+	for _, want := range []string{
+		"%250A::error::boom%0D%0Anext", // data: '%' then CR LF escaped, "::error::" inert mid-line
+		"title=DRP2 fixture mismatch (negative)%3A </details>",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestWriteCommandsLimit(t *testing.T) {
+	out := commands(t, Build(sample.Large(50)))
+	errs, warns, rest := checkCommandLines(t, out)
+	if errs != maxPerLevel || warns != 5 {
+		t.Errorf("errors=%d warnings=%d, want %d and 5", errs, warns, maxPerLevel)
+	}
+	want := []string{"and 40 more failures: see the job summary or the JUnit report"}
+	if strings.Join(rest, "\n") != strings.Join(want, "\n") {
+		t.Errorf("overflow lines = %q, want %q", rest, want)
+	}
+	anns := Build(sample.Large(150))
+	var b bytes.Buffer
+	if err := WriteCommands(&b, anns, CommandOptions{Elsewhere: "report.xml"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, rest := checkCommandLines(t, b.String()); len(rest) != 2 || rest[1] != "and 5 more warnings: see report.xml" {
+		t.Errorf("overflow lines = %q", rest)
+	}
+}
+
+func TestCommandMessageCut(t *testing.T) {
+	tests := []struct {
+		msg     string
+		wantCut bool
+	}{
+		{strings.Repeat("a", maxMessage-1), false},
+		{strings.Repeat("a", maxMessage), true},
+		{strings.Repeat("%", 2000), true}, // 6000 escaped characters
+		{strings.Repeat("%", 1365), false},
+		{strings.Repeat("é\n", 3000), true},
+	}
+	for _, tt := range tests {
+		got := commandMessage(tt.msg)
+		if n := utf8.RuneCountInString(got); n >= maxMessage {
+			t.Errorf("escaped message of %d characters", n)
+		}
+		if strings.HasSuffix(got, "…") != tt.wantCut {
+			t.Errorf("cut = %v for %d characters, want %v", !tt.wantCut, len(tt.msg), tt.wantCut)
+		}
+		if i := strings.LastIndex(got, "%"); i >= 0 && i > len(got)-3-len("…") && strings.HasSuffix(got, "…") {
+			if !strings.HasPrefix(got[i:], "%25") && !strings.HasPrefix(got[i:], "%0A") {
+				t.Errorf("cut inside an escape: %q", got[i:])
+			}
+		}
+	}
+}
+
+func TestBuildNil(t *testing.T) {
+	if Build(nil) != nil {
+		t.Error("Build(nil) is not empty")
+	}
+}
