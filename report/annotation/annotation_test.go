@@ -45,8 +45,8 @@ func TestBuildLocatesAndLevels(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		path                 string
-		level                model.AnnotationLevel
+		path                  string
+		level                 model.AnnotationLevel
 		start, end, col, end2 int
 	}{
 		// Multi-line span: lines only, since GitHub takes columns only on one line.
