@@ -1,0 +1,228 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"unicode/utf8"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/position"
+)
+
+// DefaultMaxFileSize bounds the size of one fixture file, so that a stray
+// huge file costs a clear error instead of the machine's memory.
+const DefaultMaxFileSize = 32 << 20
+
+// corpusError is a fixture that cannot be used: the file and the place.
+type corpusError struct {
+	msg    string
+	offset int // byte offset of the problem, or -1
+	span   *model.Span
+}
+
+func (e *corpusError) Error() string { return e.msg }
+
+// fixture is a fixture file decoded far enough to run it.
+type fixture struct {
+	data []byte
+	doc  map[string]any
+	// commands are the decoded command values and their raw bytes.
+	commands []any
+	raw      [][2]int
+}
+
+// readFixture reads one file, refusing anything that is not a regular file
+// or is larger than limit.
+func readFixture(fsys fs.FS, rel string, limit int64) ([]byte, *corpusError) {
+	if !utf8.ValidString(rel) {
+		return nil, &corpusError{msg: "the file name is not valid UTF-8: rename it", offset: -1}
+	}
+	f, err := fsys.Open(rel)
+	if err != nil {
+		return nil, &corpusError{msg: fmt.Sprintf("cannot open: %v", unwrapPath(err)), offset: -1}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, &corpusError{msg: fmt.Sprintf("cannot stat: %v", unwrapPath(err)), offset: -1}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &corpusError{msg: fmt.Sprintf("not a regular file (%s)", st.Mode().Type()), offset: -1}
+	}
+	if st.Size() > limit {
+		return nil, &corpusError{msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit for one fixture (raise it with --max-fixture-size)", st.Size(), limit), offset: -1}
+	}
+	// Read at most limit+1 bytes: a file that grows while read still
+	// cannot exceed the bound.
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, &corpusError{msg: fmt.Sprintf("cannot read: %v", unwrapPath(err)), offset: -1}
+	}
+	if int64(len(data)) > limit {
+		return nil, &corpusError{msg: fmt.Sprintf("file is over the %d-byte limit for one fixture (raise it with --max-fixture-size)", limit), offset: -1}
+	}
+	return data, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// decodeFixture checks that data is one JSON object in UTF-8 without
+// duplicate keys and decodes it, keeping numbers exact.
+func decodeFixture(data []byte) (*fixture, *corpusError) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &corpusError{msg: "the file is empty: a fixture is one JSON object", offset: 0}
+	}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return nil, &corpusError{msg: "the file starts with a UTF-8 byte-order mark, which JSON text must not have: save it without BOM", offset: 0}
+	}
+	if !utf8.Valid(data) {
+		off := firstInvalidUTF8(data)
+		return nil, &corpusError{msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", data[off]), offset: off}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, syntaxError(data, err)
+	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		off := len(data) - len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"))
+		return nil, &corpusError{msg: "unexpected data after the top-level JSON value", offset: off}
+	}
+	doc, ok := v.(map[string]any)
+	if !ok {
+		return nil, &corpusError{msg: fmt.Sprintf("the top-level value is %s; a fixture is a JSON object", jsonKind(v)), offset: firstNonSpace(data)}
+	}
+	if object, key, off, dup := position.DuplicateKey(data); dup {
+		where := "the top-level object"
+		if object != "" {
+			where = object
+		}
+		return nil, &corpusError{msg: fmt.Sprintf("duplicate key %q in %s: JSON readers disagree on which value wins", key, where), offset: off}
+	}
+	return &fixture{data: data, doc: doc}, nil
+}
+
+func syntaxError(data []byte, err error) *corpusError {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		off := int(se.Offset)
+		if off > 0 {
+			off-- // Offset counts the bytes read, including the bad one.
+		}
+		return &corpusError{msg: "malformed JSON: " + se.Error(), offset: off}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return &corpusError{msg: "malformed JSON: the file ends in the middle of a value (truncated?)", offset: len(data)}
+	default:
+		return &corpusError{msg: "malformed JSON: " + err.Error(), offset: -1}
+	}
+}
+
+func firstInvalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return 0
+}
+
+func firstNonSpace(data []byte) int {
+	return len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "not an object"
+}
+
+// expected reads the expected block, keeping the fixture's own values.
+// The envelope schema has already checked its shape.
+func (f *fixture) expected() model.Expected {
+	m, _ := f.doc["expected"].(map[string]any)
+	e := model.Expected{}
+	e.Outcome, _ = m["outcome"].(string)
+	e.Phase, _ = m["phase"].(string)
+	e.Code, _ = m["code"].(string)
+	if n, ok := m["command_index"].(json.Number); ok {
+		if i, err := n.Int64(); err == nil && i >= 0 && i <= int64(maxInt) {
+			idx := int(i)
+			e.CommandIndex = &idx
+		}
+	}
+	return e
+}
+
+const maxInt = int(^uint(0) >> 1)
+
+func (f *fixture) str(key string) string {
+	s, _ := f.doc[key].(string)
+	return s
+}
+
+func (f *fixture) tags() []string {
+	list, _ := f.doc["tags"].([]any)
+	var out []string
+	for _, t := range list {
+		if s, ok := t.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// classify applies RUNNER.md, Fixture Classes: by outcome and phase only.
+func classify(e model.Expected) model.Class {
+	switch {
+	case e.Outcome == string(model.Success):
+		return model.ClassPositive
+	case e.Outcome == string(model.Error) && e.Phase == string(model.PhaseSchema):
+		return model.ClassSchemaNegative
+	case e.Outcome == string(model.Error):
+		return model.ClassNegative
+	}
+	return model.ClassUnknown
+}
+
+// spanAt locates a byte offset, or returns nil for an unknown offset.
+func spanAt(data []byte, off int) *model.Span {
+	if off < 0 {
+		return nil
+	}
+	line, col := position.LineColumn(data, off)
+	return &model.Span{Line: line, Column: col, EndLine: line, EndColumn: col}
+}
+
+// spanOf locates the value at pointer, or returns nil.
+func spanOf(data []byte, pointer string) *model.Span {
+	start, end, ok := position.Find(data, pointer)
+	if !ok {
+		return nil
+	}
+	s := position.Span(data, start, end)
+	return &s
+}

@@ -1,0 +1,476 @@
+// Package runner implements the DRP2 fixture runner contract
+// (fixtures/RUNNER.md): discovery, filters, classification, the four phases
+// in order with first-failure semantics, result matching and the summary.
+//
+// The semantic and capability phases sit behind the Checker port; the
+// runner never imports a reporter.
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/position"
+)
+
+// Config says what to run and how.
+type Config struct {
+	// Corpus is the corpus root directory. Empty means the embedded corpus
+	// (EmbeddedFS); the CLI turns "./fixtures when present" into a path.
+	Corpus string
+	// EmbeddedFS is the corpus used when Corpus is empty.
+	EmbeddedFS fs.FS
+	// CommandSchema and FixtureSchema are paths, Embedded, or empty for
+	// the upstream layout next to the corpus when present, else embedded.
+	CommandSchema string
+	FixtureSchema string
+	// Paths keep only fixtures at or below these files or folders.
+	Paths []string
+	// Name keeps only fixtures whose name contains it.
+	Name string
+	// Tags keep only fixtures that carry every one of them.
+	Tags []string
+	// Workers is the number of fixtures run at once; 0 means one per core.
+	Workers int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// WorkDir is the directory display paths are relative to; empty means
+	// the process's working directory.
+	WorkDir string
+	// MaxFileSize bounds one fixture file; 0 means DefaultMaxFileSize.
+	MaxFileSize int64
+	// Checker runs the semantic and capability phases. Nil stops every
+	// stream after the command schema (a schema-only run).
+	Checker Checker
+}
+
+// ErrInput marks errors about unusable input (exit code 2): a corpus root
+// that cannot be read, a schema that does not compile, a path outside the
+// corpus.
+var ErrInput = errors.New("unusable input")
+
+func inputError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
+}
+
+// Run runs the corpus and returns the results in discovery order. A Go
+// error means the run itself could not go on; a fixture that fails is a
+// result, not an error.
+func Run(ctx context.Context, cfg Config) (*model.Run, error) {
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	started := now()
+	c, err := newCorpus(cfg)
+	if err != nil {
+		return nil, err
+	}
+	sch, err := loadSchemas(cfg, c.dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	found, err := discover(c.fsys, c.display)
+	if err != nil {
+		return nil, inputError("corpus %s: %v", c.root, err)
+	}
+	filter, err := c.pathFilter(cfg.Paths)
+	if err != nil {
+		return nil, err
+	}
+	var selected []string
+	for _, rel := range found.files {
+		if filter.keep(rel) {
+			selected = append(selected, rel)
+		}
+	}
+
+	limit := cfg.MaxFileSize
+	if limit <= 0 {
+		limit = DefaultMaxFileSize
+	}
+	job := &fixtureJob{corpus: c, schemas: sch, checker: cfg.Checker, now: now, limit: limit,
+		name: cfg.Name, tags: cfg.Tags}
+	results := make([]model.Result, len(selected))
+	keep := make([]bool, len(selected))
+	if err := forEach(ctx, len(selected), cfg.Workers, func(i int) {
+		results[i], keep[i] = job.run(selected[i])
+	}); err != nil {
+		return nil, err
+	}
+	run := &model.Run{
+		CorpusRoot:    c.root,
+		CommandSchema: sch.commandSource,
+		FixtureSchema: sch.fixtureSource,
+		Started:       started,
+	}
+	for i := range results {
+		if keep[i] {
+			run.Results = append(run.Results, results[i])
+		}
+	}
+	run.Findings = append(found.skipped, corpusFindings(run.Results)...)
+	sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
+	run.Summary = model.Summarize(len(found.files), run.Results, run.Findings)
+	run.Duration = now().Sub(started)
+	return run, nil
+}
+
+// forEach calls fn(0..n-1) on workers goroutines. Each index is written by
+// exactly one call, so results land in discovery order.
+func forEach(ctx context.Context, n, workers int, fn func(i int)) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers > n {
+		workers = n
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	var err error
+feed:
+	for i := 0; i < n; i++ {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	return err
+}
+
+// corpus is where fixtures are read from and how their paths are shown.
+type corpus struct {
+	root    string // as given, or Embedded
+	dir     string // absolute directory, empty when embedded
+	fsys    fs.FS
+	workDir string
+}
+
+func newCorpus(cfg Config) (*corpus, error) {
+	wd := cfg.WorkDir
+	if wd == "" {
+		var err error
+		if wd, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("working directory: %w", err)
+		}
+	}
+	if cfg.Corpus == "" {
+		if cfg.EmbeddedFS == nil {
+			return nil, inputError("no corpus given and none embedded")
+		}
+		return &corpus{root: Embedded, fsys: cfg.EmbeddedFS, workDir: wd}, nil
+	}
+	dir, err := filepath.Abs(cfg.Corpus)
+	if err != nil {
+		return nil, inputError("corpus %s: %v", cfg.Corpus, err)
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, inputError("corpus root: %v", err)
+	}
+	if !st.IsDir() {
+		return nil, inputError("corpus root %s is not a directory", cfg.Corpus)
+	}
+	if _, err := os.ReadDir(dir); err != nil {
+		return nil, inputError("corpus root: %v", err)
+	}
+	return &corpus{root: cfg.Corpus, dir: dir, fsys: os.DirFS(dir), workDir: wd}, nil
+}
+
+// display turns a corpus-relative path into the path shown in reports:
+// relative to the working directory when the fixture lies under it.
+func (c *corpus) display(rel string) string {
+	if c.dir == "" {
+		return Embedded + ":" + rel
+	}
+	abs := filepath.Join(c.dir, filepath.FromSlash(rel))
+	if r, err := filepath.Rel(c.workDir, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(filepath.Join(c.root, filepath.FromSlash(rel)))
+}
+
+// pathFilter turns PATH arguments into corpus-relative prefixes. On disk a
+// PATH is a file or folder path; for the embedded corpus it is relative to
+// the corpus root.
+func (c *corpus) pathFilter(paths []string) (pathFilter, error) {
+	var f pathFilter
+	for _, p := range paths {
+		if c.dir == "" {
+			rel := strings.Trim(filepath.ToSlash(filepath.Clean(p)), "/")
+			if _, err := fs.Stat(c.fsys, rel); err != nil {
+				return nil, inputError("path %s: not in the embedded corpus", p)
+			}
+			f = append(f, rel)
+			continue
+		}
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(c.workDir, p)
+		}
+		if _, err := os.Lstat(abs); err != nil {
+			return nil, inputError("path %s: %v", p, unwrapPath(err))
+		}
+		rel, err := filepath.Rel(c.dir, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, inputError("path %s is outside the corpus %s", p, c.root)
+		}
+		f = append(f, filepath.ToSlash(rel))
+	}
+	return f, nil
+}
+
+// fixtureJob runs single fixtures; it is shared by the workers and holds no
+// per-fixture state.
+type fixtureJob struct {
+	corpus  *corpus
+	schemas *schemas
+	checker Checker
+	now     func() time.Time
+	limit   int64
+	name    string
+	tags    []string
+}
+
+// run runs one fixture through every phase. It reports false when the
+// fixture is filtered out by name or tag.
+func (j *fixtureJob) run(rel string) (res model.Result, keep bool) {
+	start := j.now()
+	res = model.Result{Path: j.corpus.display(rel), RelPath: rel, Folder: folderOf(rel), Name: stem(rel)}
+	defer func() {
+		if p := recover(); p != nil {
+			// A bug in a phase must cost one fixture, not the run.
+			res.Actual = model.Actual{Outcome: model.Error, Code: "DRP2_ERR_INTERNAL",
+				Message: fmt.Sprintf("internal error while running the fixture: %v", p)}
+			res.Passed = false
+			keep = true
+		}
+		res.Duration = j.now().Sub(start)
+	}()
+
+	data, cerr := readFixture(j.corpus.fsys, rel, j.limit)
+	var fx *fixture
+	if cerr == nil {
+		fx, cerr = decodeFixture(data)
+	}
+	if cerr == nil {
+		cerr = j.checkEnvelope(fx)
+	}
+	if cerr != nil {
+		// The name and tags are unknown: a name or tag filter cannot
+		// select this file, but a run without them always shows it.
+		if j.name != "" || len(j.tags) > 0 {
+			return res, false
+		}
+		res.Actual = model.Actual{Outcome: model.CorpusError, Phase: model.PhaseEnvelope, Message: cerr.msg}
+		res.Span = cerr.span
+		if res.Span == nil && data != nil {
+			res.Span = spanAt(data, cerr.offset)
+		}
+		return res, true
+	}
+
+	res.Name = fx.str("name")
+	res.Tags = fx.tags()
+	if !j.selected(res.Name, res.Tags) {
+		return res, false
+	}
+	res.Description, res.Reason, res.Fix = fx.str("description"), fx.str("reason"), fx.str("fix")
+	res.Expected = fx.expected()
+	res.Class = classify(res.Expected)
+
+	failure := j.phases(fx, res.Class)
+	res.Actual, res.Passed = match(res.Expected, res.Class, failure)
+	if !res.Passed {
+		res.Span = failureSpan(fx.data, failure)
+	}
+	return res, true
+}
+
+func (j *fixtureJob) selected(name string, tags []string) bool {
+	if j.name != "" && !strings.Contains(name, j.name) {
+		return false
+	}
+	for _, want := range j.tags {
+		found := false
+		for _, t := range tags {
+			if t == want {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// checkEnvelope runs the fixture-envelope phase: the envelope schema, then
+// the positive happy-path prefix rule of FORMAT.md, which holds whatever
+// fixture schema is in use. It also locates the commands for later phases.
+func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
+	if err := j.schemas.envelope.Validate(any(fx.doc)); err != nil {
+		pointer, msg := leafError(err)
+		return &corpusError{msg: "fixture envelope: " + msg, offset: -1, span: spanOf(fx.data, pointer)}
+	}
+	commands, ok := fx.doc["commands"].([]any)
+	if !ok {
+		return &corpusError{msg: `fixture envelope: "commands" must be an array`, offset: -1, span: spanOf(fx.data, "/commands")}
+	}
+	if outcome, _ := fx.doc["expected"].(map[string]any)["outcome"].(string); outcome == string(model.Success) {
+		for i, want := range []string{"HelloRenderer", "RendererHelloReply"} {
+			var got any
+			if i < len(commands) {
+				got, _ = commands[i].(map[string]any)["cmd"]
+			}
+			if got != want {
+				return &corpusError{msg: fmt.Sprintf("fixture envelope: a positive stream must start with HelloRenderer then RendererHelloReply (FORMAT.md); command %d is not %s", i, want),
+					offset: -1, span: firstSpan(fx.data, fmt.Sprintf("/commands/%d", i), "/commands")}
+			}
+		}
+	}
+	raw, ok := position.Elements(fx.data, "/commands")
+	if !ok || len(raw) != len(commands) {
+		return &corpusError{msg: "fixture envelope: the commands array could not be located in the file", offset: -1}
+	}
+	fx.commands, fx.raw = commands, raw
+	return nil
+}
+
+// phases runs the DRP phases in order and returns the first failure, or
+// nil. Schema negatives stop after the command schema (RUNNER.md).
+func (j *fixtureJob) phases(fx *fixture, class model.Class) *model.Failure {
+	for i, cmd := range fx.commands {
+		if f := j.schemas.checkCommand(i, cmd); f != nil {
+			return f
+		}
+	}
+	if class == model.ClassSchemaNegative || j.checker == nil {
+		return nil
+	}
+	stream := model.Stream{Commands: make([]json.RawMessage, len(fx.raw))}
+	for i, r := range fx.raw {
+		stream.Commands[i] = fx.data[r[0]:r[1]]
+	}
+	if v, ok := fx.doc["version"].(map[string]any); ok {
+		stream.Version.Major = intOf(v["major"])
+		stream.Version.Minor = intOf(v["minor"])
+		if _, has := v["patch"]; has {
+			p := intOf(v["patch"])
+			stream.Version.Patch = &p
+		}
+	}
+	if start, end, ok := position.Find(fx.data, "/capabilities"); ok {
+		stream.Capabilities = fx.data[start:end]
+	}
+	return j.checker.Check(stream)
+}
+
+func intOf(v any) int {
+	n, _ := v.(json.Number)
+	i, err := n.Int64()
+	if err != nil || i > int64(maxInt) || i < -int64(maxInt) {
+		return maxInt
+	}
+	return int(i)
+}
+
+// match builds the actual result and decides whether it matches the
+// expectation (RUNNER.md, Result Matching).
+func match(e model.Expected, class model.Class, f *model.Failure) (model.Actual, bool) {
+	if f == nil {
+		a := model.Actual{Outcome: model.Success}
+		if class == model.ClassSchemaNegative {
+			a.Message = "every command passed the command schema; semantic and capability phases are not run for schema-negative fixtures"
+		}
+		return a, class == model.ClassPositive
+	}
+	a := model.Actual{Outcome: model.Error, Phase: f.Phase, Code: f.Code, Message: f.Message}
+	if f.CommandIndex >= 0 {
+		idx := f.CommandIndex
+		a.CommandIndex = &idx
+	}
+	if class == model.ClassPositive || class == model.ClassUnknown {
+		return a, false
+	}
+	passed := string(a.Phase) == e.Phase && a.Code == e.Code &&
+		(e.CommandIndex == nil || (a.CommandIndex != nil && *a.CommandIndex == *e.CommandIndex))
+	return a, passed
+}
+
+// failureSpan locates a mismatch: the offending field of the failing
+// command when known, else the failing command, else the expected block.
+func failureSpan(data []byte, f *model.Failure) *model.Span {
+	if f != nil && f.CommandIndex >= 0 {
+		cmd := fmt.Sprintf("/commands/%d", f.CommandIndex)
+		return firstSpan(data, cmd+f.Pointer, cmd, "/expected")
+	}
+	return firstSpan(data, "/expected")
+}
+
+func firstSpan(data []byte, pointers ...string) *model.Span {
+	for _, p := range pointers {
+		if s := spanOf(data, p); s != nil {
+			return s
+		}
+	}
+	return nil
+}
+
+// corpusFindings reports duplicate names, names that differ from the file
+// stem, and fixtures whose folder disagrees with their class. They are
+// warnings: they never change a result.
+func corpusFindings(results []model.Result) []model.Finding {
+	var out []model.Finding
+	byName := map[string][]string{}
+	for i := range results {
+		r := &results[i]
+		if r.IsCorpusError() {
+			continue
+		}
+		byName[r.Name] = append(byName[r.Name], r.Path)
+		if s := stem(r.RelPath); r.Name != s {
+			out = append(out, model.Finding{Kind: model.FindingNameStem, Path: r.Path,
+				Message: fmt.Sprintf("fixture name %q differs from its file name %q", r.Name, s+".json")})
+		}
+		if want := r.Class.Folder(); want != "" && r.Folder != want {
+			out = append(out, model.Finding{Kind: model.FindingFolderClass, Path: r.Path,
+				Message: fmt.Sprintf("a %s fixture (expected outcome %q, phase %q) lies in %s/; its class comes from expected, so it runs as %s; move it to %s/",
+					r.Class.Title(), r.Expected.Outcome, r.Expected.Phase, r.Folder, r.Class, want)})
+		}
+	}
+	for i := range results {
+		r := &results[i]
+		paths := byName[r.Name]
+		if len(paths) > 1 && paths[0] != r.Path {
+			out = append(out, model.Finding{Kind: model.FindingDuplicateName, Path: r.Path,
+				Message: fmt.Sprintf("fixture name %q is also used by %s; names must be unique", r.Name, paths[0])})
+		}
+	}
+	return out
+}
