@@ -1,0 +1,117 @@
+// Package jsonout renders a run as JSON: the machine-readable result of
+// --format json and --json-out, for artifacts and later workflow steps.
+package jsonout
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Document is the JSON shape. Field order is part of the format: the keys of
+// RUNNER.md's result shape come first, in a fixed order.
+type Document struct {
+	Summary  Summary         `json:"summary"`
+	Results  []Result        `json:"results"`
+	Findings []model.Finding `json:"findings"`
+}
+
+// Summary is RUNNER.md's minimal batch summary plus the run's evidence.
+type Summary struct {
+	Discovered    int                `json:"discovered"`
+	Run           int                `json:"run"`
+	Passed        int                `json:"passed"`
+	Failed        int                `json:"failed"`
+	CorpusErrors  int                `json:"corpus_errors"`
+	Findings      int                `json:"findings"`
+	ByClass       []ClassCount       `json:"by_class"`
+	FailingPaths  []string           `json:"failing_paths"`
+	Corpus        string             `json:"corpus"`
+	CommandSchema model.SchemaSource `json:"command_schema"`
+	FixtureSchema model.SchemaSource `json:"fixture_schema"`
+}
+
+// ClassCount counts one class.
+type ClassCount struct {
+	Class  string `json:"class"`
+	Run    int    `json:"run"`
+	Passed int    `json:"passed"`
+	Failed int    `json:"failed"`
+}
+
+// Result is one fixture's record. Absent values are null.
+type Result struct {
+	FixturePath          string             `json:"fixture_path"`
+	FixtureName          string             `json:"fixture_name"`
+	ActualOutcome        string             `json:"actual_outcome"`
+	ActualPhase          *string            `json:"actual_phase"`
+	ActualCode           *string            `json:"actual_code"`
+	ActualCommandIndex   *int               `json:"actual_command_index"`
+	Passed               bool               `json:"passed"`
+	Message              *string            `json:"message"`
+	ExpectedOutcome      *string            `json:"expected_outcome"`
+	ExpectedPhase        *string            `json:"expected_phase"`
+	ExpectedCode         *string            `json:"expected_code"`
+	ExpectedCommandIndex *int               `json:"expected_command_index"`
+	Class                string             `json:"class"`
+	CorpusPath           string             `json:"corpus_path"`
+	CorpusError          bool               `json:"corpus_error"`
+	Location             *model.Span        `json:"location"`
+	Diagnostics          []model.Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// Build converts a run to the JSON document.
+func Build(run *model.Run) Document {
+	s := run.Summary
+	doc := Document{
+		Summary: Summary{
+			Discovered: s.Discovered, Run: s.Run, Passed: s.Passed, Failed: s.Failed,
+			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
+			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
+			Corpus: run.CorpusRoot, CommandSchema: run.CommandSchema, FixtureSchema: run.FixtureSchema,
+		},
+		Results:  make([]Result, 0, len(run.Results)),
+		Findings: append([]model.Finding{}, run.Findings...),
+	}
+	for _, c := range s.ByClass {
+		doc.Summary.ByClass = append(doc.Summary.ByClass, ClassCount{Class: c.Class.String(), Run: c.Run, Passed: c.Passed, Failed: c.Failed})
+	}
+	for i := range run.Results {
+		r := &run.Results[i]
+		doc.Results = append(doc.Results, Result{
+			FixturePath:          r.Path,
+			FixtureName:          r.Name,
+			ActualOutcome:        string(r.Actual.Outcome),
+			ActualPhase:          optional(string(r.Actual.Phase)),
+			ActualCode:           optional(r.Actual.Code),
+			ActualCommandIndex:   r.Actual.CommandIndex,
+			Passed:               r.Passed,
+			Message:              optional(r.Actual.Message),
+			ExpectedOutcome:      optional(r.Expected.Outcome),
+			ExpectedPhase:        optional(r.Expected.Phase),
+			ExpectedCode:         optional(r.Expected.Code),
+			ExpectedCommandIndex: r.Expected.CommandIndex,
+			Class:                r.Class.String(),
+			CorpusPath:           r.RelPath,
+			CorpusError:          r.IsCorpusError(),
+			Location:             r.Span,
+			Diagnostics:          r.Diagnostics,
+		})
+	}
+	return doc
+}
+
+// Write writes the run as indented JSON followed by a newline.
+func Write(w io.Writer, run *model.Run) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(Build(run))
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
