@@ -1,0 +1,64 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHostileButValidInput covers inputs that are legal JSON but large or
+// extreme: each fixture gets a result, the others still run.
+func TestHostileButValidInput(t *testing.T) {
+	huge := strings.Repeat("x", 10<<20)
+	root := writeCorpus(t, map[string]string{
+		"positive/ten_mb_string.json": strings.Replace(fixtureJSON("ten_mb_string", success, hello, reply),
+			`"name": "ten_mb_string"`, `"name": "ten_mb_string", "notes": "`+huge+`"`, 1),
+		"negative_schema/id_1e400.json": fixtureJSON("id_1e400", schemaError(2), hello, reply,
+			`{"cmd": "CreateBuffer", "id": 1e400, "size": 16, "usage": ["COPY_DST"], "extra": true}`),
+		"negative_schema/id_2_64.json": fixtureJSON("id_2_64", schemaError(2), hello, reply,
+			`{"cmd": "CreateBuffer", "id": 18446744073709551616, "size": 16, "usage": ["COPY_DST"], "extra": true}`),
+		"positive/big_ids.json": fixtureJSON("big_ids", success, hello, reply,
+			`{"cmd": "CreateBuffer", "id": 18446744073709551616, "size": 1e400, "usage": ["COPY_DST"]}`),
+		"positive/ok.json": fixtureJSON("ok", success, hello, reply),
+	})
+	checker := &fakeChecker{}
+	run := runCorpus(t, Config{Corpus: root, Checker: checker})
+	r := byPath(run)
+	for _, p := range []string{"positive/ten_mb_string.json", "negative_schema/id_1e400.json", "negative_schema/id_2_64.json", "positive/ok.json"} {
+		if !r[p].Passed {
+			t.Errorf("%s: %+v", p, r[p].Actual)
+		}
+	}
+	// Huge numbers reach the semantic phase exactly as written.
+	if got := r["positive/big_ids.json"]; got.IsCorpusError() {
+		t.Errorf("big ids: %+v", got.Actual)
+	}
+}
+
+// TestHugeFileIsRefusedBeforeReading uses a sparse 300 MB file: the size
+// limit refuses it from its size alone, so memory stays small.
+func TestHugeFileIsRefusedBeforeReading(t *testing.T) {
+	root := writeCorpus(t, map[string]string{"positive/ok.json": fixtureJSON("ok", success, hello, reply)})
+	big := filepath.Join(root, "positive", "huge.json")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(300 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	run := runCorpus(t, Config{Corpus: root})
+	r := byPath(run)
+	got := r["positive/huge.json"]
+	if !got.IsCorpusError() || !strings.Contains(got.Actual.Message, "314572800 bytes") {
+		t.Errorf("huge: %+v", got.Actual)
+	}
+	if !r["positive/ok.json"].Passed {
+		t.Error("the other fixture did not pass")
+	}
+	if run.Summary.Failed != 1 || run.Summary.CorpusErrors != 1 {
+		t.Errorf("summary %+v", run.Summary)
+	}
+}
