@@ -1,6 +1,6 @@
 module github.com/drp2/drp2-fixtures
 
-go 1.23
+go 1.25
 
 require (
 	github.com/google/go-github/v60 v60.0.0 // indirect
