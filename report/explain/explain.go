@@ -28,6 +28,13 @@ func Headline(r *model.Result) string {
 	return "expected " + expected(r.Expected) + ", got " + actual(r.Actual)
 }
 
+// ExpectedText is the expected block in one line, as the headline words it
+// ("semantic_validation DRP2_ERR_USAGE at command 9", "success").
+func ExpectedText(r *model.Result) string { return expected(r.Expected) }
+
+// ActualText is the actual result in one line, as the headline words it.
+func ActualText(r *model.Result) string { return actual(r.Actual) }
+
 func expected(e model.Expected) string {
 	if e.Outcome == string(model.Success) {
 		return "success"

@@ -1,0 +1,188 @@
+// Package markdown renders a run as GitHub Flavored Markdown for the three
+// places people read it on GitHub: the job summary, the sticky pull-request
+// comment and the check-run output. All three open with a one-line verdict
+// and a counts table, then list the failing fixtures, schema negatives
+// apart, with details folded under <details>.
+//
+// Each output has a hard size limit. When a report would exceed it, the
+// renderer degrades in steps: first it drops per-fixture details, then it
+// lists fewer fixtures and says how many more there are.
+package markdown
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
+)
+
+const (
+	// maxCommentRunes: an issue or pull-request comment body is at most
+	// 65536 characters ("Body is too long (maximum is 65536 characters)",
+	// observed from the REST API).
+	maxCommentRunes = 65536
+	// maxCheckBytes: check-run output.summary and output.text are each at
+	// most 65535 bytes ("summary exceeds a maximum bytesize of 65535",
+	// observed from the Checks API).
+	maxCheckBytes = 65535
+	// maxCheckTitle: check-run output.title is at most 255 characters
+	// (GitHub REST API, "Create a check run").
+	maxCheckTitle = 255
+	// maxSummaryBytes: a step's job summary is at most 1 MiB and a larger
+	// one is dropped whole (GitHub Docs, "Adding a job summary"); half of
+	// that leaves room for anything else the step appends.
+	maxSummaryBytes = 512 * 1024
+)
+
+// Options carries what the renderers cannot know from the run.
+type Options struct {
+	// ServerURL, Repository and SHA link file paths to the file at the PR
+	// head commit, when all three are set ("https://github.com",
+	// "owner/repo", the head SHA).
+	ServerURL, Repository, SHA string
+	// CorpusKey identifies the corpus in the sticky comment's marker, so
+	// that two corpora checked in one pull request keep two comments.
+	CorpusKey string
+	// Skipped are notes about what was not done and why, such as "PR
+	// comment skipped: fork pull request, token is read-only".
+	Skipped []string
+}
+
+// WriteSummary writes the job summary: the full report, at most
+// maxSummaryBytes long.
+func WriteSummary(w io.Writer, run *model.Run, opts Options) error {
+	if run == nil {
+		return fmt.Errorf("write job summary: no run")
+	}
+	l := layout{tables: true, details: true, fold: true, extras: true}
+	s := fit(run, opts, l, func(s string) bool { return len(s) <= maxSummaryBytes })
+	if _, err := io.WriteString(w, s); err != nil {
+		return fmt.Errorf("write job summary: %w", err)
+	}
+	return nil
+}
+
+// Comment returns the body of the sticky pull-request comment: Marker
+// first, then the report, at most maxCommentRunes characters.
+func Comment(run *model.Run, opts Options) string {
+	if run == nil {
+		run = &model.Run{}
+	}
+	l := layout{marker: Marker(opts.CorpusKey), tables: true, details: true, fold: true, extras: true}
+	return fit(run, opts, l, func(s string) bool { return utf8.RuneCountInString(s) <= maxCommentRunes })
+}
+
+// CheckOutput returns the check-run output: a title (the verdict), a
+// summary (counts, the failing fixtures, findings and evidence) and a text
+// (each failing fixture in detail). Summary and text are each at most
+// maxCheckBytes bytes.
+func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
+	if run == nil {
+		run = &model.Run{}
+	}
+	title = escape.Clip(escape.OneLine(verdictText(&run.Summary)), maxCheckTitle)
+	fits := func(s string) bool { return len(s) <= maxCheckBytes }
+	summary = fit(run, opts, layout{tables: true, extras: true}, fits)
+	if run.Summary.Failed > 0 {
+		text = fit(run, opts, layout{details: true}, fits)
+	}
+	return title, summary, text
+}
+
+// Marker is the hidden first line that identifies the sticky comment for
+// corpusKey. The key is reduced to characters that cannot end an HTML
+// comment or hide anything; the rest are percent-encoded.
+func Marker(corpusKey string) string {
+	if corpusKey == "" {
+		corpusKey = "default"
+	}
+	var b strings.Builder
+	for i := 0; i < len(corpusKey); i++ {
+		c := corpusKey[i]
+		safe := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '.' || c == '_' || c == '/' ||
+			// A single '-' is safe; "--" could end the comment.
+			c == '-' && (i == 0 || corpusKey[i-1] != '-')
+		if safe {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return "<!-- drp2-fixtures:comment:" + b.String() + " -->"
+}
+
+// fit renders with the fullest layout that passes ok: all details, then
+// fewer details per section, then no details and fewer rows per list. The
+// last resort, a report whose fixed parts alone are too large, is cut.
+func fit(run *model.Run, opts Options, full layout, ok func(string) bool) string {
+	total := longestList(run)
+	l := full
+	l.rows, l.detailRows = total, total
+	try := func(l layout) bool { return ok(render(run, opts, l)) }
+	if try(l) {
+		return render(run, opts, l)
+	}
+	if l.tables && l.details {
+		// Fold detail first: every table row stays, fewer fixtures keep
+		// their detail block.
+		n := search(total, func(n int) bool { l.detailRows = n; return try(l) })
+		if n >= 0 {
+			l.detailRows = n
+			return render(run, opts, l)
+		}
+		l.detailRows = 0
+	}
+	// Then list fewer fixtures. A layout without tables (the check-run
+	// text) lists fixtures by their details alone.
+	limit := func(n int) {
+		l.rows = n
+		if !l.tables {
+			l.detailRows = n
+		}
+	}
+	if n := search(total, func(n int) bool { limit(n); return try(l) }); n >= 0 {
+		limit(n)
+		return render(run, opts, l)
+	}
+	limit(0)
+	return cut(render(run, opts, l), ok)
+}
+
+// search returns the largest n in [0, max] for which fits holds, assuming
+// fits is monotone (true up to some n, false after), or -1 when it holds
+// for none.
+func search(max int, fits func(int) bool) int {
+	if !fits(0) {
+		return -1
+	}
+	lo, hi := 0, max // fits(lo) holds
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// cut shortens s at a line boundary until ok holds, closing with a note.
+// It is reached only when the fixed parts (paths, schema sources) are
+// themselves enormous.
+func cut(s string, ok func(string) bool) string {
+	const note = "\n\n*Report cut to fit GitHub's size limit.*\n"
+	for len(s) > 0 && !ok(s+note) {
+		i := strings.LastIndexByte(s[:len(s)-1], '\n')
+		if i < 0 {
+			s = ""
+			break
+		}
+		s = s[:i]
+	}
+	return s + note
+}

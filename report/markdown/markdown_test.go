@@ -1,0 +1,263 @@
+package markdown
+
+import (
+	"bytes"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/internal/golden"
+	"github.com/drp2/drp2-fixtures/report/internal/sample"
+)
+
+var linked = Options{
+	ServerURL:  "https://github.com",
+	Repository: "drp2/drp2-fixtures",
+	SHA:        "0123456789abcdef0123456789abcdef01234567",
+	CorpusKey:  "fixtures",
+	Skipped:    []string{"Check run skipped: fork pull request, token is read-only"},
+}
+
+func summary(t *testing.T, run *model.Run, opts Options) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteSummary(&b, run, opts); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func checkDump(run *model.Run, opts Options) []byte {
+	title, sum, text := CheckOutput(run, opts)
+	return []byte("title: " + title + "\n\n--- summary ---\n" + sum + "\n--- text ---\n" + text)
+}
+
+func TestGolden(t *testing.T) {
+	golden.Check(t, "summary.md", []byte(summary(t, sample.Run(), linked)))
+	golden.Check(t, "comment.md", []byte(Comment(sample.Run(), linked)))
+	golden.Check(t, "comment-unlinked.md", []byte(Comment(sample.Run(), Options{})))
+	golden.Check(t, "comment-passing.md", []byte(Comment(sample.Passing(), linked)))
+	golden.Check(t, "check.txt", checkDump(sample.Run(), linked))
+	// The truncation case: more failures than a comment can hold.
+	golden.Check(t, "comment-large.md", []byte(Comment(sample.Large(5000), linked)))
+}
+
+func TestDeterministic(t *testing.T) {
+	if summary(t, sample.Run(), linked) != summary(t, sample.Run(), linked) ||
+		Comment(sample.Large(500), linked) != Comment(sample.Large(500), linked) {
+		t.Fatal("two renders of one run differ")
+	}
+}
+
+func TestVerdict(t *testing.T) {
+	if got := strings.SplitN(Comment(sample.Run(), linked), "\n", 3)[1]; got != "### ❌ DRP2 conformance: 6 of 9 fixtures failed" {
+		t.Errorf("failing verdict = %q", got)
+	}
+	if got := strings.SplitN(Comment(sample.Passing(), linked), "\n", 3)[1]; got != "### ✅ DRP2 conformance: 3/3 fixtures passed" {
+		t.Errorf("passing verdict = %q", got)
+	}
+	if got := strings.SplitN(Comment(&model.Run{}, Options{}), "\n", 3)[1]; got != "### ⚠️ DRP2 conformance: no fixtures run" {
+		t.Errorf("empty verdict = %q", got)
+	}
+	title, _, text := CheckOutput(sample.Passing(), linked)
+	if title != "DRP2 conformance: 3/3 fixtures passed" || text != "" {
+		t.Errorf("passing check output: title %q, text %q", title, text)
+	}
+}
+
+func TestPassingIsShort(t *testing.T) {
+	c := Comment(sample.Passing(), linked)
+	if n := strings.Count(c, "\n"); n > 25 || strings.Contains(c, "Failing") {
+		t.Errorf("an all-green comment has %d lines:\n%s", n, c)
+	}
+}
+
+func TestMarker(t *testing.T) {
+	tests := []struct{ key, want string }{
+		{"", "<!-- drp2-fixtures:comment:default -->"},
+		{"fixtures", "<!-- drp2-fixtures:comment:fixtures -->"},
+		{"a-b/c_d.e", "<!-- drp2-fixtures:comment:a-b/c_d.e -->"},
+		{"x -->y", "<!-- drp2-fixtures:comment:x%20-%2D%3Ey -->"},
+		{"a\nb", "<!-- drp2-fixtures:comment:a%0Ab -->"},
+	}
+	for _, tt := range tests {
+		if got := Marker(tt.key); got != tt.want {
+			t.Errorf("Marker(%q) = %q, want %q", tt.key, got, tt.want)
+		}
+	}
+	if c := Comment(sample.Run(), linked); !strings.HasPrefix(c, Marker("fixtures")+"\n") {
+		t.Error("the comment does not start with its marker")
+	}
+}
+
+func TestLinks(t *testing.T) {
+	c := Comment(sample.Run(), linked)
+	want := "[fixtures\\/negative\\/draw\\_outside\\_pass\\.json:61](https://github.com/drp2/drp2-fixtures/blob/0123456789abcdef0123456789abcdef01234567/fixtures/negative/draw_outside_pass.json#L61-L66)"
+	if !strings.Contains(c, want) {
+		t.Errorf("comment lacks link %s", want)
+	}
+	r := model.Result{Path: "../outside/x.json", Span: &model.Span{Line: 3}}
+	if u := fileURL(&r, linked); u != "" {
+		t.Errorf("a path leaving the repository is linked: %s", u)
+	}
+	r = model.Result{Path: "fixtures/a (1)/b c.json"}
+	if u := fileURL(&r, linked); strings.ContainsAny(u, "() ") {
+		t.Errorf("link destination not escaped: %s", u)
+	}
+	for _, bad := range []string{"javascript:alert(1)", "https://x/?q=1", "ftp://x", ""} {
+		o := linked
+		o.ServerURL = bad
+		if u := fileURL(&model.Result{Path: "a.json"}, o); u != "" {
+			t.Errorf("server %q gives link %s", bad, u)
+		}
+	}
+}
+
+func TestSchemaNegativesApart(t *testing.T) {
+	c := Comment(sample.Run(), linked)
+	i, j := strings.Index(c, "#### Failing fixtures (4)"), strings.Index(c, "#### Failing schema-negative fixtures (1)")
+	k := strings.Index(c, "legacy\\_type\\_field")
+	if i < 0 || j < 0 || !(i < j && j < k) {
+		t.Errorf("schema negatives are not in their own section (%d, %d, %d)", i, j, k)
+	}
+}
+
+// Every size cap holds for a run with 5,000 failing fixtures, and the
+// report says how many it left out.
+func TestSizeCaps(t *testing.T) {
+	run := sample.Large(5000)
+	c := Comment(run, linked)
+	if n := utf8.RuneCountInString(c); n > maxCommentRunes {
+		t.Errorf("comment has %d characters, limit %d", n, maxCommentRunes)
+	}
+	if !strings.Contains(c, "more: see the JUnit report") {
+		t.Error("the cut comment does not say how many fixtures it left out")
+	}
+	s := summary(t, run, linked)
+	if len(s) > maxSummaryBytes {
+		t.Errorf("job summary has %d bytes, limit %d", len(s), maxSummaryBytes)
+	}
+	title, sum, text := CheckOutput(run, linked)
+	if utf8.RuneCountInString(title) > maxCheckTitle || len(sum) > maxCheckBytes || len(text) > maxCheckBytes {
+		t.Errorf("check output: title %d runes, summary %d bytes, text %d bytes", utf8.RuneCountInString(title), len(sum), len(text))
+	}
+	for name, s := range map[string]string{"comment": c, "summary": s, "check summary": sum, "check text": text} {
+		if !utf8.ValidString(s) {
+			t.Errorf("%s is not valid UTF-8", name)
+		}
+		if strings.Count(s, "<details>") != strings.Count(s, "</details>") {
+			t.Errorf("%s has unbalanced <details>", name)
+		}
+	}
+	t.Logf("5000 failing fixtures: comment %d runes, job summary %d bytes, check summary %d bytes, check text %d bytes",
+		utf8.RuneCountInString(c), len(s), len(sum), len(text))
+}
+
+// Degradation folds detail before it drops rows: a run a little too big
+// for a comment keeps every row.
+func TestDegradationOrder(t *testing.T) {
+	run := sample.Large(120)
+	full := render(run, linked, layout{marker: Marker("k"), tables: true, details: true, fold: true, extras: true, rows: 200, detailRows: 200})
+	if utf8.RuneCountInString(full) <= maxCommentRunes {
+		t.Fatalf("the test run is too small to degrade: %d", utf8.RuneCountInString(full))
+	}
+	c := Comment(run, linked)
+	if strings.Contains(c, "more: see the JUnit report") {
+		t.Error("rows were dropped although dropping detail was enough")
+	}
+	if !strings.Contains(c, "<details><summary>Details") {
+		t.Error("all detail was dropped although some fits")
+	}
+}
+
+// A report whose fixed parts alone exceed a limit is still cut to fit.
+func TestHugeFixedParts(t *testing.T) {
+	run := sample.Run()
+	var notes []string
+	for i := 0; i < 300; i++ {
+		notes = append(notes, strings.Repeat("n", 300))
+	}
+	o := linked
+	o.Skipped = notes
+	_, sum, _ := CheckOutput(run, o)
+	if len(sum) > maxCheckBytes || !strings.Contains(sum, "Report cut") {
+		t.Errorf("summary of %d bytes; cut note present: %v", len(sum), strings.Contains(sum, "Report cut"))
+	}
+}
+
+// TestRenderedHostileTextIsInert renders the reports with cmark-gfm, the
+// renderer GitHub's Markdown is built on, and checks that fixture text
+// produced no element, link, mention or line break of its own.
+func TestRenderedHostileTextIsInert(t *testing.T) {
+	cmark, err := exec.LookPath("cmark-gfm")
+	if err != nil {
+		t.Skip("SKIPPED: cmark-gfm not found; install it (Debian package cmark-gfm) to check rendered Markdown")
+	}
+	for name, md := range map[string]string{
+		"comment":       Comment(sample.Run(), linked),
+		"summary":       summary(t, sample.Run(), linked),
+		"comment-large": Comment(sample.Large(300), linked),
+	} {
+		html := renderHTML(t, cmark, md)
+		for _, bad := range []string{"<script", "<img", "<b>", "href=\"http://x", "mailto:", "@someone"} {
+			if strings.Contains(html, bad) {
+				t.Errorf("%s: rendered HTML contains %q", name, bad)
+			}
+		}
+		// The only elements are the ones the renderer writes.
+		allowed := map[string]bool{"h3": true, "h4": true, "table": true, "thead": true, "tbody": true, "tr": true, "th": true,
+			"td": true, "p": true, "strong": true, "em": true, "code": true, "br": true, "a": true, "details": true,
+			"summary": true, "ul": true, "li": true}
+		for _, m := range regexp.MustCompile(`</?([a-zA-Z0-9]+)`).FindAllStringSubmatch(html, -1) {
+			if !allowed[m[1]] {
+				t.Errorf("%s: unexpected element <%s>", name, m[1])
+			}
+		}
+		for _, m := range regexp.MustCompile(`href="([^"]*)"`).FindAllStringSubmatch(html, -1) {
+			if !strings.HasPrefix(m[1], "https://github.com/drp2/drp2-fixtures/blob/") {
+				t.Errorf("%s: link to %s", name, m[1])
+			}
+		}
+		if o, c := strings.Count(html, "<details>"), strings.Count(html, "</details>"); o != c {
+			t.Errorf("%s: %d <details> but %d </details>", name, o, c)
+		}
+		if strings.Contains(html, "::error") && !strings.Contains(html, "%0A::error::boom") {
+			t.Errorf("%s: workflow command text changed shape", name)
+		}
+	}
+}
+
+func renderHTML(t *testing.T, cmark, md string) string {
+	t.Helper()
+	cmd := exec.Command(cmark, "--unsafe", "-e", "table", "-e", "autolink", "-e", "strikethrough", "-e", "tagfilter")
+	cmd.Stdin = strings.NewReader(md)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("cmark-gfm: %v", err)
+	}
+	return string(out)
+}
+
+// TestRenderedExample keeps one rendered comment under testdata so that a
+// reviewer can look at it in a browser; -update rewrites it.
+func TestRenderedExample(t *testing.T) {
+	cmark, err := exec.LookPath("cmark-gfm")
+	if err != nil {
+		t.Skip("SKIPPED: cmark-gfm not found; install it (Debian package cmark-gfm) to render the example")
+	}
+	html := renderHTML(t, cmark, Comment(sample.Run(), linked))
+	page := "<!DOCTYPE html>\n<meta charset=\"utf-8\">\n<title>DRP2 conformance comment</title>\n" + html
+	golden.Check(t, "comment.html", []byte(page))
+}
+
+func TestNilRun(t *testing.T) {
+	if err := WriteSummary(&bytes.Buffer{}, nil, Options{}); err == nil {
+		t.Error("WriteSummary(nil) returned no error")
+	}
+	if c := Comment(nil, Options{}); !strings.HasPrefix(c, Marker("")) {
+		t.Errorf("Comment(nil) = %q", c)
+	}
+}
