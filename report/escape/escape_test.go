@@ -3,9 +3,12 @@ package escape
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/drp2/drp2-fixtures/report/internal/golden"
 )
 
 // hostile is the shared seed set: each entry tries to break out of one sink.
@@ -328,4 +331,14 @@ func TestClip(t *testing.T) {
 			t.Errorf("Clip(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
 		}
 	}
+}
+
+// TestGolden shows every seed through every escaper, for review.
+func TestGolden(t *testing.T) {
+	var b strings.Builder
+	for _, s := range hostile {
+		fmt.Fprintf(&b, "input         %q\nMarkdown      %q\nHTML          %q\nMarkdownCode  %q\nXMLText       %q\nWorkflowData  %q\nWorkflowProp  %q\n\n",
+			s, Markdown(s), HTML(s), MarkdownCode(s), XMLText(s), WorkflowData(s), WorkflowProperty(s))
+	}
+	golden.Check(t, "escapes.golden", []byte(b.String()))
 }

@@ -5,8 +5,19 @@ import (
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/internal/golden"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
+
+// TestGolden shows the headline and detail of every sample result.
+func TestGolden(t *testing.T) {
+	var b strings.Builder
+	run := sample.Run()
+	for i := range run.Results {
+		b.WriteString("=== " + Location(&run.Results[i]) + "\n" + Detail(&run.Results[i]) + "\n\n")
+	}
+	golden.Check(t, "detail.golden", []byte(b.String()))
+}
 
 func intp(i int) *int { return &i }
 
