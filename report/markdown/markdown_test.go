@@ -46,8 +46,9 @@ func TestGolden(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	if summary(t, sample.Run(), linked) != summary(t, sample.Run(), linked) ||
-		Comment(sample.Large(500), linked) != Comment(sample.Large(500), linked) {
+	a, b := summary(t, sample.Run(), linked), summary(t, sample.Run(), linked)
+	c, d := Comment(sample.Large(500), linked), Comment(sample.Large(500), linked)
+	if a != b || c != d {
 		t.Fatal("two renders of one run differ")
 	}
 }
