@@ -7,6 +7,10 @@
 // Each output has a hard size limit. When a report would exceed it, the
 // renderer degrades in steps: first it drops per-fixture details, then it
 // lists fewer fixtures and says how many more there are.
+//
+// testdata/comment.html is the sample comment as cmark-gfm renders it, to
+// look at in a browser; "go test ./report/markdown -update" regenerates it
+// (and every golden file) when cmark-gfm is installed.
 package markdown
 
 import (
