@@ -1,0 +1,371 @@
+// Package drp2 is the DRP2 2.0 semantic and capability validator: a state
+// machine over a command stream that already passed the command schema.
+//
+// It implements the prose contract of COMMANDS.md, LIFETIMES.md, ERRORS.md,
+// CAPABILITIES.md and VERSIONING.md: session handshake, one id space with
+// kinds and liveness, encoder and pass scopes, resource usage and ranges,
+// texture transfer layout, bind groups against layouts, pipelines,
+// submission and readbacks, and then the active capability gates. Each
+// command is decoded once and checked against incremental state, so a
+// stream is checked in time linear in its length.
+package drp2
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Error codes of ERRORS.md used by this package.
+const (
+	codeUnknownCommand        = "DRP2_ERR_UNKNOWN_COMMAND"
+	codeUnsupportedVersion    = "DRP2_ERR_UNSUPPORTED_VERSION"
+	codeUnsupportedCapability = "DRP2_ERR_UNSUPPORTED_CAPABILITY"
+	codeInvalidID             = "DRP2_ERR_INVALID_ID"
+	codeDuplicateID           = "DRP2_ERR_DUPLICATE_ID"
+	codeWrongObjectType       = "DRP2_ERR_WRONG_OBJECT_TYPE"
+	codeDestroyedObject       = "DRP2_ERR_DESTROYED_OBJECT"
+	codeInvalidState          = "DRP2_ERR_INVALID_STATE"
+	codeInvalidArgument       = "DRP2_ERR_INVALID_ARGUMENT"
+	codeOutOfRange            = "DRP2_ERR_OUT_OF_RANGE"
+	codeLayout                = "DRP2_ERR_LAYOUT"
+	codeUsage                 = "DRP2_ERR_USAGE"
+	codePassMismatch          = "DRP2_ERR_PASS_MISMATCH"
+	codePipelineMismatch      = "DRP2_ERR_PIPELINE_MISMATCH"
+	codeFormatMismatch        = "DRP2_ERR_FORMAT_MISMATCH"
+	codeFeatureRequired       = "DRP2_ERR_FEATURE_REQUIRED"
+)
+
+// supportedMajor is the protocol major version this validator implements.
+const supportedMajor = 2
+
+// Checker validates DRP2 2.0 command streams. It holds no state between
+// calls, so one Checker may serve many goroutines.
+type Checker struct{}
+
+// New returns a Checker.
+func New() *Checker { return &Checker{} }
+
+// Check runs the semantic phase and, when it passes, the capability phase.
+// It returns the first failure, or nil for a valid stream.
+func (c *Checker) Check(s model.Stream) *model.Failure {
+	st := newState(len(s.Commands))
+	if f := st.semantic(s); f != nil {
+		return f
+	}
+	return st.capability(s.Capabilities)
+}
+
+type session uint8
+
+const (
+	sessionFresh   session = iota // no HelloRenderer yet ("unnegotiated")
+	sessionPending                // HelloRenderer seen, no reply yet
+	sessionReady
+	sessionFailed
+)
+
+// state is everything one Check call knows about the stream so far.
+type state struct {
+	idx     int
+	session session
+	objects map[ID]*object
+	// openPasses counts passes open anywhere in the stream: resource,
+	// shader, pipeline and upload commands are invalid inside a pass scope
+	// (COMMANDS.md, Common Field Semantics, rule 4; LAYER1.md, Pass Rules).
+	openPasses int
+	pending    []*submission
+	pendingIDs map[ID]int
+	gates      []gate
+	w          wire
+	scratch    []byte
+}
+
+func newState(n int) *state {
+	size := n / 2
+	if size > 1<<16 {
+		size = 1 << 16
+	}
+	return &state{objects: make(map[ID]*object, size), pendingIDs: map[ID]int{}}
+}
+
+func (s *state) semantic(st model.Stream) *model.Failure {
+	if st.Version.Major != supportedMajor {
+		// VERSIONING.md: every stream declares its version, and unknown
+		// major versions fail immediately; no single command is at fault.
+		return &model.Failure{Phase: model.PhaseSemantic, Code: codeUnsupportedVersion, CommandIndex: -1,
+			Message: fmt.Sprintf("stream declares protocol version %d.%d; this runtime accepts major version %d",
+				st.Version.Major, st.Version.Minor, supportedMajor)}
+	}
+	if len(st.Commands) == 0 {
+		// LIFETIMES.md, Session State, runner note 1: HelloRenderer must be
+		// the first command of every stream.
+		return &model.Failure{Phase: model.PhaseSemantic, Code: codeInvalidState, CommandIndex: -1,
+			Message: "the stream has no commands; HelloRenderer must open every stream"}
+	}
+	for i, raw := range st.Commands {
+		s.idx = i
+		s.w = wire{}
+		if err := json.Unmarshal(raw, &s.w); err != nil {
+			return s.fail(codeInvalidArgument, "", "command %d cannot be decoded: %v", i, err)
+		}
+		if f := s.step(); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// step checks one command and applies its effect.
+func (s *state) step() *model.Failure {
+	w := &s.w
+	switch w.Cmd {
+	case "HelloRenderer":
+		return s.hello()
+	case "RendererHelloReply":
+		return s.helloReply()
+	case "Error":
+		return s.errorCmd()
+	}
+	if f := s.requireReady(); f != nil {
+		return f
+	}
+	switch w.Cmd {
+	case "CreateBuffer":
+		return s.createBuffer()
+	case "DestroyBuffer":
+		return s.destroy(w.BufferID, "/buffer_id", kindBuffer)
+	case "WriteBuffer":
+		return s.writeBuffer()
+	case "CreateTexture":
+		return s.createTexture()
+	case "DestroyTexture":
+		return s.destroy(w.TextureID, "/texture_id", kindTexture)
+	case "WriteTexture":
+		return s.writeTexture()
+	case "CreateSampler":
+		return s.createSampler()
+	case "DestroySampler":
+		return s.destroy(w.ID, "/id", kindSampler)
+	case "CreateTextureView":
+		return s.createTextureView()
+	case "DestroyTextureView":
+		return s.destroy(w.ID, "/id", kindTextureView)
+	case "CreateBindGroupLayout":
+		return s.createBindGroupLayout()
+	case "DestroyBindGroupLayout":
+		return s.destroy(w.BindGroupLayoutID, "/bind_group_layout_id", kindBindGroupLayout)
+	case "CreateBindGroup":
+		return s.createBindGroup()
+	case "DestroyBindGroup":
+		return s.destroy(w.BindGroupID, "/bind_group_id", kindBindGroup)
+	case "CreateShaderModule":
+		return s.createShaderModule()
+	case "DestroyShaderModule":
+		return s.destroy(w.ShaderModuleID, "/shader_module_id", kindShaderModule)
+	case "CreateRenderPipeline":
+		return s.createRenderPipeline()
+	case "DestroyRenderPipeline":
+		return s.destroy(w.RenderPipelineID, "/render_pipeline_id", kindRenderPipeline)
+	case "CreateComputePipeline":
+		return s.createComputePipeline()
+	case "DestroyComputePipeline":
+		return s.destroy(w.ComputePipelineID, "/compute_pipeline_id", kindComputePipeline)
+	case "BeginCommandEncoder":
+		return s.beginEncoder()
+	case "FinishCommandEncoder":
+		return s.finishEncoder()
+	case "BeginRenderPass":
+		return s.beginRenderPass()
+	case "BeginComputePass":
+		return s.beginComputePass()
+	case "EndRenderPass":
+		return s.endPass(kindRenderPass)
+	case "EndComputePass":
+		return s.endPass(kindComputePass)
+	case "SetPipeline":
+		return s.setPipeline()
+	case "SetVertexBuffer":
+		return s.setVertexBuffer()
+	case "SetIndexBuffer":
+		return s.setIndexBuffer()
+	case "SetBindGroup":
+		return s.setBindGroup()
+	case "SetViewport", "SetScissor", "SetBlendConstant", "SetStencilReference":
+		_, f := s.targetPass(kindRenderPass)
+		return f
+	case "Draw":
+		return s.draw(false)
+	case "DrawIndexed":
+		return s.draw(true)
+	case "DispatchWorkgroups":
+		return s.dispatch()
+	case "ResourceBarrier":
+		return s.resourceBarrier()
+	case "CopyBufferToBuffer":
+		return s.copyBufferToBuffer()
+	case "CopyBufferToTexture":
+		return s.copyBufferToTexture()
+	case "CopyTextureToBuffer":
+		return s.copyTextureToBuffer()
+	case "CopyTextureToTexture":
+		return s.copyTextureToTexture()
+	case "QueueSubmit":
+		return s.queueSubmit()
+	case "QueueSubmitReply":
+		return s.queueSubmitReply()
+	}
+	return s.fail(codeUnknownCommand, "/cmd", "command %q is not an active DRP2 2.0 command", w.Cmd)
+}
+
+func (s *state) fail(code, pointer, format string, args ...any) *model.Failure {
+	return &model.Failure{
+		Phase:        model.PhaseSemantic,
+		Code:         code,
+		CommandIndex: s.idx,
+		Message:      fmt.Sprintf("%s: ", s.w.Cmd) + fmt.Sprintf(format, args...),
+		Pointer:      pointer,
+	}
+}
+
+// num reads a required non-negative integer field.
+func (s *state) num(v json.Number, pointer string) (number, *model.Failure) {
+	if v == "" {
+		return number{}, s.fail(codeInvalidArgument, pointer, "field %s is missing", field(pointer))
+	}
+	n, ok := parseNumber(string(v))
+	if !ok {
+		return number{}, s.fail(codeInvalidArgument, pointer, "field %s is not a non-negative integer", field(pointer))
+	}
+	return n, nil
+}
+
+// optNum reads an optional non-negative integer field.
+func (s *state) optNum(v json.Number, pointer string) (number, bool, *model.Failure) {
+	if v == "" {
+		return number{}, false, nil
+	}
+	n, f := s.num(v, pointer)
+	return n, f == nil, f
+}
+
+// field turns a JSON pointer into a readable field path.
+func field(pointer string) string {
+	if len(pointer) > 0 && pointer[0] == '/' {
+		pointer = pointer[1:]
+	}
+	out := make([]byte, 0, len(pointer))
+	for i := 0; i < len(pointer); i++ {
+		if pointer[i] == '/' {
+			out = append(out, '.')
+			continue
+		}
+		out = append(out, pointer[i])
+	}
+	return string(out)
+}
+
+// newID reads the id of an object being created. Ids are never reused, not
+// even after destruction or for another kind (LIFETIMES.md, Object Identity
+// rules 6-7).
+func (s *state) newID(v json.Number, pointer string) (ID, *model.Failure) {
+	n, f := s.num(v, pointer)
+	if f != nil {
+		return ID{}, f
+	}
+	if old := s.objects[n.id]; old != nil {
+		state := "live"
+		if old.destroyed {
+			state = "destroyed"
+		}
+		return ID{}, s.fail(codeDuplicateID, pointer, "%s %s is already used by %s (%s, created by command %d)",
+			field(pointer), n.id, old, state, old.createdAt)
+	}
+	return n.id, nil
+}
+
+func (s *state) add(id ID, k kind) *object {
+	o := &object{id: id, kind: k, createdAt: s.idx}
+	s.objects[id] = o
+	return o
+}
+
+// resolve looks up a reference to a persistent object of one of the given
+// kinds, with the identity codes of ERRORS.md (Identity And Type): never
+// created, destroyed, then wrong kind.
+func (s *state) resolve(v json.Number, pointer string, kinds ...kind) (*object, *model.Failure) {
+	n, f := s.num(v, pointer)
+	if f != nil {
+		return nil, f
+	}
+	o := s.objects[n.id]
+	if o == nil {
+		return nil, s.fail(codeInvalidID, pointer, "%s %s names no object: it was never created", field(pointer), n.id)
+	}
+	if o.destroyed {
+		return nil, s.fail(codeDestroyedObject, pointer, "%s %s names %s, which was destroyed", field(pointer), n.id, o)
+	}
+	for _, k := range kinds {
+		if o.kind == k {
+			return o, nil
+		}
+	}
+	return nil, s.fail(codeWrongObjectType, pointer, "%s %s names %s, not a %s", field(pointer), n.id, o, kindList(kinds))
+}
+
+func kindList(kinds []kind) string {
+	out := ""
+	for i, k := range kinds {
+		if i > 0 {
+			out += " or "
+		}
+		out += k.String()
+	}
+	return out
+}
+
+// outsidePass rejects resource, shader, pipeline and upload commands while a
+// pass is open (COMMANDS.md, Common Field Semantics, rule 4).
+func (s *state) outsidePass() *model.Failure {
+	if s.openPasses > 0 {
+		return s.fail(codeInvalidState, "", "resource, binding, shader, pipeline and upload commands are invalid while a render or compute pass is open")
+	}
+	return nil
+}
+
+// capture records that the current encoder's work references o, and with it
+// everything o keeps in use: a bind group its layout and resources, a view
+// its texture, a pipeline its shader modules and layouts.
+func capture(enc *object, o *object) {
+	if o == nil || o.capturedBy != nil {
+		return
+	}
+	o.capturedBy = enc
+	switch {
+	case o.group != nil:
+		capture(enc, o.group.layout)
+		for i := range o.group.entries {
+			capture(enc, o.group.entries[i].resource)
+			capture(enc, o.group.entries[i].texture)
+		}
+	case o.view != nil:
+		capture(enc, o.view.texture)
+	case o.pipe != nil:
+		for _, r := range o.pipe.refs {
+			capture(enc, r)
+		}
+	}
+}
+
+// work describes the recorded work that captured an object, for messages.
+func work(enc *object) string {
+	if enc.enc.buffer == nil {
+		return fmt.Sprintf("recorded work of open %s", enc)
+	}
+	cb := enc.enc.buffer
+	if cb.cb.submitted {
+		return fmt.Sprintf("submitted work (%s from %s)", cb, enc)
+	}
+	return fmt.Sprintf("recorded work (%s from %s, not yet submitted)", cb, enc)
+}

@@ -1,0 +1,73 @@
+package drp2
+
+import "github.com/drp2/drp2-fixtures/model"
+
+// hello opens negotiation. It is valid only on a fresh stream, and a major
+// version other than the one this runtime implements fails at once
+// (LIFETIMES.md, Session State rules 2 and 5; VERSIONING.md rule 4).
+func (s *state) hello() *model.Failure {
+	if s.session != sessionFresh {
+		return s.fail(codeInvalidState, "", "HelloRenderer is valid only as the opening of a fresh stream; negotiation already started")
+	}
+	if f := s.checkVersion(); f != nil {
+		return f
+	}
+	s.session = sessionPending
+	return nil
+}
+
+// helloReply completes or fails the handshake. It needs a pending
+// HelloRenderer and may not be repeated (Session State rules 3-5).
+func (s *state) helloReply() *model.Failure {
+	switch s.session {
+	case sessionFresh:
+		return s.fail(codeInvalidState, "", "RendererHelloReply needs a pending HelloRenderer; none was sent")
+	case sessionReady, sessionFailed:
+		return s.fail(codeInvalidState, "", "RendererHelloReply may not be repeated; the handshake already completed")
+	}
+	if s.w.Status == "error" {
+		s.session = sessionFailed
+		return nil
+	}
+	if f := s.checkVersion(); f != nil {
+		return f
+	}
+	s.session = sessionReady
+	return nil
+}
+
+func (s *state) checkVersion() *model.Failure {
+	if s.w.Version == nil {
+		return s.fail(codeInvalidArgument, "/version", "field version is missing")
+	}
+	major, f := s.num(s.w.Version.Major, "/version/major")
+	if f != nil {
+		return f
+	}
+	if major.val.isBig() || major.val.u != supportedMajor {
+		return s.fail(codeUnsupportedVersion, "/version/major", "protocol major version %s is not supported; this runtime accepts major version %d", major.id, supportedMajor)
+	}
+	return nil
+}
+
+// errorCmd accepts diagnostic output once the stream exists, in any session
+// state, without changing it (COMMANDS.md, Error; Session State rule 6).
+func (s *state) errorCmd() *model.Failure {
+	if s.session == sessionFresh {
+		return s.fail(codeInvalidState, "", "Error is valid only after HelloRenderer has opened the stream")
+	}
+	return nil
+}
+
+// requireReady guards every active command (Session State rule 7).
+func (s *state) requireReady() *model.Failure {
+	switch s.session {
+	case sessionFresh:
+		return s.fail(codeInvalidState, "", "the stream must open with HelloRenderer and a successful RendererHelloReply before active commands")
+	case sessionPending:
+		return s.fail(codeInvalidState, "", "the handshake is still pending: active commands need a successful RendererHelloReply first")
+	case sessionFailed:
+		return s.fail(codeInvalidState, "", "the handshake failed; active commands are invalid for the rest of the stream")
+	}
+	return nil
+}
