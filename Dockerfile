@@ -1,0 +1,20 @@
+# The drp2-fixtures GitHub Action: a static binary in a minimal image.
+#
+# No USER line: a Docker action must run as root to write GITHUB_OUTPUT and
+# the step summary under /github/file_commands. No WORKDIR: GitHub mounts the
+# workspace and makes it the working directory.
+
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+ARG TARGETOS=linux
+ARG TARGETARCH
+RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
+    go build -trimpath -ldflags="-s -w" -buildvcs=false -o /out/drp2-fixtures ./cmd/drp2-fixtures
+
+FROM gcr.io/distroless/static-debian12
+# distroless/static carries the CA certificates (and tzdata) and nothing to run but our binary.
+COPY --from=build /out/drp2-fixtures /drp2-fixtures
+ENTRYPOINT ["/drp2-fixtures"]
