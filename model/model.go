@@ -167,6 +167,8 @@ type Result struct {
 	Class  Class
 	Tags   []string
 
+	// Description, Reason and Fix are the fixture's human metadata, kept
+	// for mismatches only: reports explain failures, not passes.
 	Description string
 	Reason      string
 	Fix         string

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -47,6 +49,11 @@ type schemas struct {
 	// the root's oneOf branch that describes it.
 	root     *jsonschema.Schema
 	branches map[string]*jsonschema.Schema
+
+	// verdicts caches command verdicts by the command's bytes; cached
+	// counts the entries stored.
+	verdicts sync.Map
+	cached   atomic.Int64
 
 	commandSource model.SchemaSource
 	fixtureSource model.SchemaSource
@@ -269,12 +276,54 @@ func constCmd(node any) (string, bool) {
 	return v, ok
 }
 
-// checkCommand validates one decoded command object. It returns nil when
-// the command is valid.
-func (s *schemas) checkCommand(index int, v any) *model.Failure {
-	fail := func(code, pointer, msg string) *model.Failure {
-		return &model.Failure{Phase: model.PhaseSchema, Code: code, CommandIndex: index, Pointer: pointer,
-			Message: fmt.Sprintf("command %d: %s", index, msg)}
+// verdict is the command schema's judgement of one command object.
+type verdict struct {
+	ok      bool
+	code    string
+	pointer string
+	message string
+}
+
+// Bounds of the verdict cache: small commands only, and a fixed number of
+// them, so that memory stays bounded on any corpus.
+const (
+	maxCachedCommandBytes = 4 << 10
+	maxCachedCommands     = 1 << 16
+)
+
+// checkCommand validates one command object (decoded v, raw bytes as
+// written). It returns nil when the command is valid.
+//
+// Verdicts are cached by the command's exact bytes: a schema verdict is a
+// pure function of them, and corpora repeat commands a lot (every stream
+// opens with the same handshake), while JSON Schema validation is the most
+// expensive step of a run.
+func (s *schemas) checkCommand(index int, v any, raw []byte) *model.Failure {
+	var vd verdict
+	if len(raw) <= maxCachedCommandBytes {
+		if cached, ok := s.verdicts.Load(string(raw)); ok {
+			vd = cached.(verdict)
+		} else {
+			vd = s.judge(v)
+			if s.cached.Add(1) <= maxCachedCommands {
+				s.verdicts.Store(string(raw), vd)
+			}
+		}
+	} else {
+		vd = s.judge(v)
+	}
+	if vd.ok {
+		return nil
+	}
+	return &model.Failure{Phase: model.PhaseSchema, Code: vd.code, CommandIndex: index, Pointer: vd.pointer,
+		Message: fmt.Sprintf("command %d: %s", index, vd.message)}
+}
+
+// judge validates one decoded command object against the branch its cmd
+// names, or against the whole schema when cmd names none.
+func (s *schemas) judge(v any) verdict {
+	fail := func(code, pointer, msg string) verdict {
+		return verdict{code: code, pointer: pointer, message: msg}
 	}
 	obj, isObject := v.(map[string]any)
 	cmdValue, hasCmd := obj["cmd"]
@@ -285,12 +334,12 @@ func (s *schemas) checkCommand(index int, v any) *model.Failure {
 				pointer, msg := leafError(err)
 				return fail(codeSchemaInvalid, pointer, fmt.Sprintf("%s: %s", cmd, msg))
 			}
-			return nil
+			return verdict{ok: true}
 		}
 	}
 	err := s.root.Validate(v)
 	if err == nil {
-		return nil
+		return verdict{ok: true}
 	}
 	switch {
 	case !isObject:
