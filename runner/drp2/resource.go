@@ -439,4 +439,3 @@ func (s *state) destroy(v json.Number, pointer string, k kind) *model.Failure {
 	o.groups = nil
 	return nil
 }
-
