@@ -4,7 +4,9 @@
 # the step summary under /github/file_commands. No WORKDIR: GitHub mounts the
 # workspace and makes it the working directory.
 
-FROM golang:1.26-bookworm AS build
+# The build stage runs on the builder's own platform and cross-compiles,
+# so a multi-arch build needs no emulation.
+FROM --platform=$BUILDPLATFORM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
