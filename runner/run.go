@@ -115,11 +115,15 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		FixtureSchema: sch.fixtureSource,
 		Started:       started,
 	}
+	// Drop the filtered-out fixtures in place: a large run holds one
+	// results array, not two.
+	kept := results[:0]
 	for i := range results {
 		if keep[i] {
-			run.Results = append(run.Results, results[i])
+			kept = append(kept, results[i])
 		}
 	}
+	run.Results = kept
 	run.Findings = append(found.skipped, corpusFindings(run.Results)...)
 	sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
 	run.Summary = model.Summarize(len(found.files), run.Results, run.Findings)
