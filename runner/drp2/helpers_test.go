@@ -108,7 +108,9 @@ func texture(id int, dim string, w, h, d, mips int, format, usage string) string
 		"format", q(format), "usage", usage, "mip_level_count", mips, "sample_count", 1)
 }
 
-func target(id int) string { return texture(id, "2d", 4, 4, 1, 1, "rgba8unorm", `["RENDER_ATTACHMENT"]`) }
+func target(id int) string {
+	return texture(id, "2d", 4, 4, 1, 1, "rgba8unorm", `["RENDER_ATTACHMENT"]`)
+}
 
 func q(s string) string { return fmt.Sprintf("%q", s) }
 
@@ -153,7 +155,9 @@ func finish(enc, cb int) string {
 
 func submit(cbs string) string { return cmd("QueueSubmit", "command_buffer_ids", cbs) }
 
-func setPipeline(pass, pipe int) string { return cmd("SetPipeline", "pass_id", pass, "pipeline_id", pipe) }
+func setPipeline(pass, pipe int) string {
+	return cmd("SetPipeline", "pass_id", pass, "pipeline_id", pipe)
+}
 
 func setVertex(pass, slot, buf int) string {
 	return cmd("SetVertexBuffer", "pass_id", pass, "slot", slot, "buffer_id", buf, "offset", 0)
@@ -167,7 +171,9 @@ func drawIndexed(pass int) string {
 	return cmd("DrawIndexed", "pass_id", pass, "index_count", 3, "instance_count", 1, "first_index", 0, "base_vertex", 0, "first_instance", 0)
 }
 
-func dispatch(pass int) string { return cmd("DispatchWorkgroups", "pass_id", pass, "x", 1, "y", 1, "z", 1) }
+func dispatch(pass int) string {
+	return cmd("DispatchWorkgroups", "pass_id", pass, "x", 1, "y", 1, "z", 1)
+}
 
 func copyB2B(enc, src, dst, size int) string {
 	return cmd("CopyBufferToBuffer", "encoder_id", enc, "src_buffer_id", src, "src_offset", 0, "dst_buffer_id", dst, "dst_offset", 0, "size", size)
@@ -206,3 +212,5 @@ func cat(parts ...any) []string {
 	}
 	return out
 }
+
+func cmd2(format string, args ...any) string { return fmt.Sprintf(format, args...) }
