@@ -24,7 +24,7 @@ func TestUpstreamCorpusConformance(t *testing.T) {
 		{"embedded", runner.Embedded, runner.Embedded},
 	} {
 		t.Run(set.name, func(t *testing.T) {
-			run, err := runner.Run(context.Background(), runner.Config{Corpus: corpus, WorkDir: corpus,
+			run, err := runner.Run(context.Background(), runner.Config{Corpus: corpus,
 				CommandSchema: set.command, FixtureSchema: set.fixture, Checker: drp2.New()})
 			if err != nil {
 				t.Fatal(err)

@@ -77,7 +77,7 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	sch, err := loadSchemas(cfg, c.dir)
+	sch, err := loadSchemas(cfg, c.workDir, c.dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
@@ -188,10 +188,7 @@ func newCorpus(cfg Config) (*corpus, error) {
 		}
 		return &corpus{root: Embedded, fsys: cfg.EmbeddedFS, workDir: wd}, nil
 	}
-	dir, err := filepath.Abs(cfg.Corpus)
-	if err != nil {
-		return nil, inputError("corpus %s: %v", cfg.Corpus, err)
-	}
+	dir := filepath.Clean(resolve(wd, cfg.Corpus))
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, inputError("corpus root: %v", err)
@@ -203,6 +200,14 @@ func newCorpus(cfg Config) (*corpus, error) {
 		return nil, inputError("corpus root: %v", err)
 	}
 	return &corpus{root: cfg.Corpus, dir: dir, fsys: os.DirFS(dir), workDir: wd}, nil
+}
+
+// resolve makes a path given relative to the working directory absolute.
+func resolve(wd, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(wd, p)
 }
 
 // display turns a corpus-relative path into the path shown in reports:

@@ -88,7 +88,7 @@ func runCorpus(t *testing.T, cfg Config) *model.Run {
 	if cfg.Now == nil {
 		cfg.Now = fixedNow
 	}
-	if cfg.WorkDir == "" {
+	if cfg.WorkDir == "" && filepath.IsAbs(cfg.Corpus) {
 		cfg.WorkDir = cfg.Corpus
 	}
 	run, err := Run(context.Background(), cfg)

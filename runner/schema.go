@@ -68,7 +68,7 @@ type schemaFile struct {
 
 // resolveSchema picks the schema for a flag value: the named file, the
 // embedded copy, or with no flag the upstream layout when present.
-func resolveSchema(flagValue, upstream string, embeddedURL string, embedded []byte) (schemaFile, error) {
+func resolveSchema(workDir, flagValue, upstream string, embeddedURL string, embedded []byte) (schemaFile, error) {
 	p := flagValue
 	if p == "" && upstream != "" {
 		if st, err := os.Stat(upstream); err == nil && st.Mode().IsRegular() {
@@ -78,15 +78,21 @@ func resolveSchema(flagValue, upstream string, embeddedURL string, embedded []by
 	if p == "" || p == Embedded {
 		return schemaFile{source: Embedded, url: embeddedURL, data: embedded}, nil
 	}
-	data, err := os.ReadFile(p)
+	abs := resolve(workDir, p)
+	data, err := os.ReadFile(abs)
 	if err != nil {
 		return schemaFile{}, fmt.Errorf("read schema: %w", err)
 	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return schemaFile{}, fmt.Errorf("schema %s: %w", p, err)
+	return schemaFile{source: displaySchema(workDir, abs), url: fileURL(abs), data: data}, nil
+}
+
+// displaySchema shows a schema path relative to the working directory
+// when it lies under it, like fixture paths.
+func displaySchema(workDir, abs string) string {
+	if r, err := filepath.Rel(workDir, abs); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
 	}
-	return schemaFile{source: p, url: fileURL(abs), data: data}, nil
+	return filepath.ToSlash(abs)
 }
 
 func fileURL(abs string) string {
@@ -100,17 +106,17 @@ func (f schemaFile) describe() model.SchemaSource {
 
 // loadSchemas resolves and compiles both schemas for a corpus on disk
 // (corpusDir empty for the embedded corpus).
-func loadSchemas(cfg Config, corpusDir string) (*schemas, error) {
+func loadSchemas(cfg Config, workDir, corpusDir string) (*schemas, error) {
 	var upFixture, upCommand string
 	if corpusDir != "" {
 		upFixture = filepath.Join(corpusDir, filepath.FromSlash(upstreamFixtureSchema))
 		upCommand = filepath.Join(corpusDir, filepath.FromSlash(upstreamCommandSchema))
 	}
-	cmdFile, err := resolveSchema(cfg.CommandSchema, upCommand, schema.CommandID, schema.Command)
+	cmdFile, err := resolveSchema(workDir, cfg.CommandSchema, upCommand, schema.CommandID, schema.Command)
 	if err != nil {
 		return nil, err
 	}
-	fixFile, err := resolveSchema(cfg.FixtureSchema, upFixture, schema.FixtureID, schema.Fixture)
+	fixFile, err := resolveSchema(workDir, cfg.FixtureSchema, upFixture, schema.FixtureID, schema.Fixture)
 	if err != nil {
 		return nil, err
 	}
