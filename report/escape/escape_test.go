@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/drp2/drp2-fixtures/report/internal/golden"
+	"github.com/drp2/drp2-fixtures/internal/golden"
 )
 
 // hostile is the shared seed set: each entry tries to break out of one sink.

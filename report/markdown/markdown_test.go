@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/internal/golden"
+	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
