@@ -2,7 +2,9 @@ package drp2
 
 import "testing"
 
-func TestBindGroups(t *testing.T) {
+func TestBindGroups(t *testing.T) { run(t, bindGroupsCases()) }
+
+func bindGroupsCases() []tc {
 	ubo := buffer(5, 64, `["UNIFORM"]`)
 	lay := layout(14, `[{"binding":0,"binding_type":"uniform_buffer"}]`)
 	dynLay := layout(14, `[{"binding":0,"binding_type":"uniform_buffer","has_dynamic_offset":true},{"binding":1,"binding_type":"uniform_buffer","has_dynamic_offset":true}]`)
@@ -65,10 +67,12 @@ func TestBindGroups(t *testing.T) {
 		bad("bind group in a compute pass checks the compute pipeline", codeInvalidState, cat(lay, layout(15, `[{"binding":0,"binding_type":"uniform_buffer"}]`), ubo,
 			group(13, 15, "["+uniformEntry(0, 5, 0, 16)+"]"), computePipeline(10, "[14]"), encoder(31), computePass(32, 31), setPipeline(32, 10), setGroup(32, 0, 13, ""))...),
 	}
-	run(t, cases)
+	return cases
 }
 
-func TestPipelines(t *testing.T) {
+func TestPipelines(t *testing.T) { run(t, pipelinesCases()) }
+
+func pipelinesCases() []tc {
 	cases := []tc{
 		ok("render pipeline", renderPipeline(10, 2, "")...),
 		bad("vertex slot takes a compute module", codeInvalidArgument, shader(11, "COMPUTE"), shader(12, "FRAGMENT"),
@@ -89,5 +93,5 @@ func TestPipelines(t *testing.T) {
 			cmd("CreateRenderPipeline", "id", 10, "vertex_shader_module_id", 11, "fragment_shader_module_id", 12, "vertex_buffer_slots", 0, "vertex_buffers", `[]`)),
 		bad("duplicate pipeline id", codeDuplicateID, cat(renderPipeline(10, 0, ""), cmd("CreateComputePipeline", "id", 10, "compute_shader_module_id", 11))...),
 	}
-	run(t, cases)
+	return cases
 }

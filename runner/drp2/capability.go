@@ -27,139 +27,161 @@ type gate struct {
 	features     []string
 }
 
-// capabilities is the fixture capability object of CAPABILITIES.md. A field
-// the fixture does not declare gates nothing: fixtures declare only what
-// makes their outcome deterministic.
-type capabilities struct {
-	MaxBufferSize           json.Number   `json:"max_buffer_size"`
-	MaxTextureDimension1D   json.Number   `json:"max_texture_dimension_1d"`
-	MaxTextureDimension2D   json.Number   `json:"max_texture_dimension_2d"`
-	MaxTextureDimension3D   json.Number   `json:"max_texture_dimension_3d"`
-	SupportedTextureFormats *[]string     `json:"supported_texture_formats"`
-	SupportedSampleCounts   []json.Number `json:"supported_sample_counts"`
-	HasSampleCounts         bool          `json:"-"`
-	SupportedShaderFormats  *[]string     `json:"supported_shader_formats"`
-	SupportsFP64            *bool         `json:"supports_fp64"`
+// capabilityWire is the fixture capability object of CAPABILITIES.md
+// (Fixture Capability Shape). A field the fixture does not declare gates
+// nothing: fixtures declare only what makes their outcome deterministic.
+type capabilityWire struct {
+	MaxBufferSize           json.Number    `json:"max_buffer_size"`
+	MaxTextureDimension1D   json.Number    `json:"max_texture_dimension_1d"`
+	MaxTextureDimension2D   json.Number    `json:"max_texture_dimension_2d"`
+	MaxTextureDimension3D   json.Number    `json:"max_texture_dimension_3d"`
+	SupportedTextureFormats *[]string      `json:"supported_texture_formats"`
+	SupportedSampleCounts   *[]json.Number `json:"supported_sample_counts"`
+	SupportedShaderFormats  *[]string      `json:"supported_shader_formats"`
+	SupportsFP64            *bool          `json:"supports_fp64"`
 }
 
-type capFailure struct {
-	code, pointer, msg string
+// limits is the decoded capability object; nil fields are undeclared.
+type limits struct {
+	maxBufferSize  *Num
+	maxDimension   map[string]*Num // by texture dimension token
+	textureFormats *[]string
+	sampleCounts   *[]Num
+	shaderFormats  *[]string
+	fp64           *bool
+}
+
+func capabilityFailure(index int, code, pointer, format string, args ...any) *model.Failure {
+	return &model.Failure{Phase: model.PhaseCapability, Code: code, CommandIndex: index,
+		Message: fmt.Sprintf(format, args...), Pointer: pointer}
+}
+
+func decodeLimits(raw json.RawMessage) (*limits, *model.Failure) {
+	var c capabilityWire
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, capabilityFailure(-1, codeInvalidArgument, "", "the capabilities object cannot be decoded: %v", err)
+	}
+	l := &limits{maxDimension: map[string]*Num{}, textureFormats: c.SupportedTextureFormats,
+		shaderFormats: c.SupportedShaderFormats, fp64: c.SupportsFP64}
+	limit := func(v json.Number, name string) (*Num, *model.Failure) {
+		if v == "" {
+			return nil, nil
+		}
+		n, ok := parseNumber(string(v))
+		if !ok {
+			return nil, capabilityFailure(-1, codeInvalidArgument, "", "capability %s is %s, not a non-negative integer", name, v)
+		}
+		return &n.val, nil
+	}
+	var f *model.Failure
+	if l.maxBufferSize, f = limit(c.MaxBufferSize, "max_buffer_size"); f != nil {
+		return nil, f
+	}
+	for _, d := range []struct {
+		dim string
+		v   json.Number
+	}{{"1d", c.MaxTextureDimension1D}, {"2d", c.MaxTextureDimension2D}, {"3d", c.MaxTextureDimension3D}} {
+		if l.maxDimension[d.dim], f = limit(d.v, "max_texture_dimension_"+d.dim); f != nil {
+			return nil, f
+		}
+	}
+	if c.SupportedSampleCounts != nil {
+		counts := []Num{}
+		for i, v := range *c.SupportedSampleCounts {
+			n, f := limit(v, "supported_sample_counts["+strconv.Itoa(i)+"]")
+			if f != nil {
+				return nil, f
+			}
+			counts = append(counts, *n)
+		}
+		l.sampleCounts = &counts
+	}
+	return l, nil
 }
 
 // capability runs the active 2.0 command gates (CAPABILITIES.md, Active
-// 2.0 Command Gates) over the noted commands and reports the first failure.
+// 2.0 Command Gates) over the noted commands, in stream order, and reports
+// the first failure. It runs only after the semantic phase passed.
 func (s *state) capability(raw json.RawMessage) *model.Failure {
 	if literal(raw) == "" {
 		return nil
 	}
-	var c capabilities
-	var probe struct {
-		SampleCounts *json.RawMessage `json:"supported_sample_counts"`
-	}
-	if err := json.Unmarshal(raw, &c); err != nil {
-		return &model.Failure{Phase: model.PhaseCapability, Code: codeInvalidArgument, CommandIndex: -1,
-			Message: fmt.Sprintf("the capabilities object cannot be decoded: %v", err)}
-	}
-	_ = json.Unmarshal(raw, &probe)
-	c.HasSampleCounts = probe.SampleCounts != nil && literal(*probe.SampleCounts) != ""
-	limits := map[string]*number{}
-	for name, v := range map[string]json.Number{
-		"max_buffer_size": c.MaxBufferSize, "max_texture_dimension_1d": c.MaxTextureDimension1D,
-		"max_texture_dimension_2d": c.MaxTextureDimension2D, "max_texture_dimension_3d": c.MaxTextureDimension3D,
-	} {
-		if v == "" {
-			continue
-		}
-		n, ok := parseNumber(string(v))
-		if !ok {
-			return &model.Failure{Phase: model.PhaseCapability, Code: codeInvalidArgument, CommandIndex: -1,
-				Message: fmt.Sprintf("capability %s is %s, not a non-negative integer", name, v)}
-		}
-		limits[name] = &n
-	}
-	var counts []number
-	for i, v := range c.SupportedSampleCounts {
-		n, ok := parseNumber(string(v))
-		if !ok {
-			return &model.Failure{Phase: model.PhaseCapability, Code: codeInvalidArgument, CommandIndex: -1,
-				Message: fmt.Sprintf("capability supported_sample_counts[%d] is %s, not a non-negative integer", i, v)}
-		}
-		counts = append(counts, n)
+	l, f := decodeLimits(raw)
+	if f != nil {
+		return f
 	}
 	for _, g := range s.gates {
-		if cf := c.check(g, limits, counts); cf != nil {
-			return &model.Failure{Phase: model.PhaseCapability, Code: cf.code, CommandIndex: g.index, Message: cf.msg, Pointer: cf.pointer}
+		if f := l.check(g); f != nil {
+			return f
 		}
 	}
 	return nil
 }
 
-func (c *capabilities) check(g gate, limits map[string]*number, counts []number) *capFailure {
+func (l *limits) check(g gate) *model.Failure {
 	switch g.kind {
 	case gateBuffer:
-		if max := limits["max_buffer_size"]; max != nil && cmp(g.bufferSize, max.val) > 0 {
-			return &capFailure{codeUnsupportedCapability, "/size",
-				fmt.Sprintf("CreateBuffer: size %s exceeds max_buffer_size %s", g.bufferSize, max.val)}
+		if l.maxBufferSize != nil && cmp(g.bufferSize, *l.maxBufferSize) > 0 {
+			return capabilityFailure(g.index, codeUnsupportedCapability, "/size",
+				"CreateBuffer: size %s exceeds max_buffer_size %s", g.bufferSize, *l.maxBufferSize)
 		}
 	case gateTexture:
-		t := g.texture
-		if c.SupportedTextureFormats != nil && !contains(*c.SupportedTextureFormats, t.format) {
-			return &capFailure{codeUnsupportedCapability, "/format",
-				fmt.Sprintf("CreateTexture: format %q is not in supported_texture_formats", t.format)}
-		}
-		if c.HasSampleCounts {
-			found := false
-			for _, n := range counts {
-				if cmp(n.val, t.samples) == 0 {
-					found = true
-					break
-				}
-			}
-			if !found {
-				return &capFailure{codeUnsupportedCapability, "/sample_count",
-					fmt.Sprintf("CreateTexture: sample_count %s is not in supported_sample_counts", t.samples)}
-			}
-		}
-		name := "max_texture_dimension_" + t.dimension
-		max := limits[name]
-		if max == nil {
-			return nil
-		}
-		axes := []struct {
-			v    Num
-			name string
-		}{{t.width, "width"}}
-		switch t.dimension {
-		case "2d":
-			axes = append(axes, struct {
-				v    Num
-				name string
-			}{t.height, "height"})
-		case "3d":
-			axes = append(axes, struct {
-				v    Num
-				name string
-			}{t.height, "height"}, struct {
-				v    Num
-				name string
-			}{t.depth, "depth"})
-		}
-		for _, a := range axes {
-			if cmp(a.v, max.val) > 0 {
-				return &capFailure{codeUnsupportedCapability, "/" + a.name,
-					fmt.Sprintf("CreateTexture: %s %s of a %s texture exceeds %s %s", a.name, a.v, t.dimension, name, max.val)}
-			}
-		}
+		return l.checkTexture(g)
 	case gateShader:
-		if c.SupportedShaderFormats != nil && !contains(*c.SupportedShaderFormats, g.shaderFormat) {
-			return &capFailure{codeUnsupportedCapability, "/format",
-				fmt.Sprintf("CreateShaderModule: shader format %q is not in supported_shader_formats", g.shaderFormat)}
+		if l.shaderFormats != nil && !contains(*l.shaderFormats, g.shaderFormat) {
+			return capabilityFailure(g.index, codeUnsupportedCapability, "/format",
+				"CreateShaderModule: shader format %q is not in supported_shader_formats", g.shaderFormat)
 		}
 		for i, feat := range g.features {
-			if feat == "fp64" && c.SupportsFP64 != nil && !*c.SupportsFP64 {
-				return &capFailure{codeFeatureRequired, "/required_features/" + strconv.Itoa(i),
-					"CreateShaderModule: the module requires fp64 but supports_fp64 is false"}
+			// CAPABILITIES.md, Error Mapping rule 2: a required feature the
+			// runtime reports unavailable.
+			if feat == "fp64" && l.fp64 != nil && !*l.fp64 {
+				return capabilityFailure(g.index, codeFeatureRequired, "/required_features/"+strconv.Itoa(i),
+					"CreateShaderModule: the module requires fp64 but supports_fp64 is false")
 			}
+		}
+	}
+	return nil
+}
+
+func (l *limits) checkTexture(g gate) *model.Failure {
+	t := g.texture
+	if l.textureFormats != nil && !contains(*l.textureFormats, t.format) {
+		return capabilityFailure(g.index, codeUnsupportedCapability, "/format",
+			"CreateTexture: format %q is not in supported_texture_formats", t.format)
+	}
+	if l.sampleCounts != nil {
+		found := false
+		for _, n := range *l.sampleCounts {
+			if cmp(n, t.samples) == 0 {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return capabilityFailure(g.index, codeUnsupportedCapability, "/sample_count",
+				"CreateTexture: sample_count %s is not in supported_sample_counts", t.samples)
+		}
+	}
+	max := l.maxDimension[t.dimension]
+	if max == nil {
+		return nil
+	}
+	// The axes that are dimensions of the chosen texture dimension; the
+	// depth of a 1d or 2d texture counts array layers, which the fixture
+	// capability shape does not limit.
+	axes := []string{"width"}
+	values := []Num{t.width}
+	switch t.dimension {
+	case "2d":
+		axes, values = append(axes, "height"), append(values, t.height)
+	case "3d":
+		axes, values = append(axes, "height", "depth"), append(values, t.height, t.depth)
+	}
+	for i, v := range values {
+		if cmp(v, *max) > 0 {
+			return capabilityFailure(g.index, codeUnsupportedCapability, "/"+axes[i],
+				"CreateTexture: %s %s of a %s texture exceeds max_texture_dimension_%s %s", axes[i], v, t.dimension, t.dimension, *max)
 		}
 	}
 	return nil

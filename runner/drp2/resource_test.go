@@ -6,7 +6,9 @@ func writeBuf(buf int, offset any, size any, data string) string {
 	return cmd("WriteBuffer", "buffer_id", buf, "offset", offset, "size", size, "data", q(data))
 }
 
-func TestBuffersAndRanges(t *testing.T) {
+func TestBuffersAndRanges(t *testing.T) { run(t, buffersAndRangesCases()) }
+
+func buffersAndRangesCases() []tc {
 	cases := []tc{
 		ok("write inside", buffer(1, 16, `["COPY_DST"]`), writeBuf(1, 12, 4, "AAAAAA==")),
 		bad("write past the end", codeOutOfRange, buffer(1, 16, `["COPY_DST"]`), writeBuf(1, 12, 8, "AAAAAAAAAAA=")),
@@ -25,7 +27,7 @@ func TestBuffersAndRanges(t *testing.T) {
 		bad("copy destination without COPY_DST", codeUsage, buffer(1, 16, `["COPY_SRC"]`), buffer(2, 16, `["COPY_SRC"]`), encoder(3), copyB2B(3, 1, 2, 4)),
 		bad("copy from a texture id", codeWrongObjectType, target(1), buffer(2, 16, `["COPY_DST"]`), encoder(3), copyB2B(3, 1, 2, 4)),
 	}
-	run(t, cases)
+	return cases
 }
 
 func writeTex(tex, mip int, origin, size string, bpr, rpi int, data string) string {
@@ -51,7 +53,9 @@ func b64(n int) string {
 	return string(out)
 }
 
-func TestTextureTransfers(t *testing.T) {
+func TestTextureTransfers(t *testing.T) { run(t, textureTransfersCases()) }
+
+func textureTransfersCases() []tc {
 	tex := texture(1, "2d", 4, 4, 1, 2, "rgba8unorm", `["COPY_DST","COPY_SRC"]`)
 	layered := texture(1, "2d", 2, 2, 3, 1, "rgba8unorm", `["COPY_DST","COPY_SRC"]`)
 	c2b := func(mip int, size string, bpr, rpi, off int) string {
@@ -103,10 +107,12 @@ func TestTextureTransfers(t *testing.T) {
 		bad("texture to texture usage", codeUsage, texture(1, "2d", 2, 2, 1, 1, "rgba8unorm", `["TEXTURE_BINDING","COPY_DST"]`),
 			encoder(3), t2t(0, 0, org(0, 0, 0), org(0, 0, 0), ext(1, 1, 1))),
 	}
-	run(t, cases)
+	return cases
 }
 
-func TestTextureViews(t *testing.T) {
+func TestTextureViews(t *testing.T) { run(t, textureViewsCases()) }
+
+func textureViewsCases() []tc {
 	tex := texture(1, "2d", 4, 4, 2, 3, "rgba8unorm", `["TEXTURE_BINDING"]`)
 	view := func(format, extra string) string {
 		c := cmd("CreateTextureView", "id", 2, "texture_id", 1, "format", q(format), "dimension", q("2d-array"), "aspect", q("all"))
@@ -125,5 +131,5 @@ func TestTextureViews(t *testing.T) {
 		bad("destroyed parent", codeDestroyedObject, tex, cmd("DestroyTexture", "texture_id", 1), view("rgba8unorm", "")),
 		ok("destroying a view leaves its texture", tex, view("rgba8unorm", ""), cmd("DestroyTextureView", "id", 2), cmd("DestroyTexture", "texture_id", 1)),
 	}
-	run(t, cases)
+	return cases
 }

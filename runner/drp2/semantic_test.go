@@ -6,7 +6,9 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-func TestSession(t *testing.T) {
+func TestSession(t *testing.T) { run(t, sessionCases()) }
+
+func sessionCases() []tc {
 	errorCmd := `{"cmd":"Error","code":"DRP2_ERR_INTERNAL","message":"diagnostic"}`
 	failed := `{"cmd":"RendererHelloReply","version":{"major":2,"minor":0},"status":"error"}`
 	cases := []tc{
@@ -32,15 +34,19 @@ func TestSession(t *testing.T) {
 		rawCase("unknown command", codeUnknownCommand, 2, hello, reply, `{"cmd":"DrawIndirect","pass_id":1}`),
 		rawCase("empty stream", codeInvalidState, -1),
 	}
-	run(t, cases)
+	return cases
+}
 
+func TestStreamVersion(t *testing.T) {
 	f := New().Check(model.Stream{Version: model.Version{Major: 3}, Commands: tc{cmds: []string{hello}}.stream().Commands})
 	if f == nil || f.Code != codeUnsupportedVersion || f.CommandIndex != -1 {
 		t.Fatalf("stream version 3.0: got %+v", f)
 	}
 }
 
-func TestIdentity(t *testing.T) {
+func TestIdentity(t *testing.T) { run(t, identityCases()) }
+
+func identityCases() []tc {
 	tex7 := texture(7, "2d", 4, 4, 1, 1, "rgba8unorm", `["COPY_DST"]`)
 	cases := []tc{
 		bad("duplicate live id", codeDuplicateID, buffer(1, 16, `["COPY_DST"]`), buffer(1, 16, `["COPY_DST"]`)),
@@ -68,10 +74,12 @@ func TestIdentity(t *testing.T) {
 		ok("integral spellings of one id", `{"cmd":"CreateBuffer","id":12.0,"size":16,"usage":["COPY_DST"]}`,
 			`{"cmd":"WriteBuffer","buffer_id":1.2e1,"offset":0,"size":4,"data":"AAAAAA=="}`),
 	}
-	run(t, cases)
+	return cases
 }
 
-func TestRecordingAndPasses(t *testing.T) {
+func TestRecordingAndPasses(t *testing.T) { run(t, recordingAndPassesCases()) }
+
+func recordingAndPassesCases() []tc {
 	rp := renderPipeline(10, 0, "")
 	cp := computePipeline(20, "")
 	cases := []tc{
@@ -135,5 +143,5 @@ func TestRecordingAndPasses(t *testing.T) {
 		bad("barrier range", codeOutOfRange, buffer(1, 16, `["STORAGE","COPY_SRC"]`), encoder(3),
 			cmd("ResourceBarrier", "encoder_id", 3, "buffer_id", 1, "src_stage", q("COMPUTE"), "src_access", q("STORAGE_WRITE"), "dst_stage", q("COPY"), "dst_access", q("COPY_READ"), "offset", 8, "size", 16)),
 	}
-	run(t, cases)
+	return cases
 }

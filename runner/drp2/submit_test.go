@@ -15,7 +15,9 @@ func replyTo(sub int, readbacks string) string {
 	return cmd("QueueSubmitReply", "submission_id", sub, "readbacks", readbacks)
 }
 
-func TestSubmission(t *testing.T) {
+func TestSubmission(t *testing.T) { run(t, submissionCases()) }
+
+func submissionCases() []tc {
 	rb := buffer(1, 16, `["COPY_DST","MAP_READ"]`)
 	cbA := cat(encoder(2), finish(2, 3))
 	cbB := cat(encoder(4), finish(4, 5))
@@ -46,10 +48,12 @@ func TestSubmission(t *testing.T) {
 		bad("destroy a buffer with a pending readback", codeUsage, cat(rb, cbA, submitReadback(3, 9, req), cmd("DestroyBuffer", "buffer_id", 1))...),
 		ok("destroy a buffer after its reply", cat(rb, cbA, submitReadback(3, 9, req), replyTo(9, resp), cmd("DestroyBuffer", "buffer_id", 1))...),
 	}
-	run(t, cases)
+	return cases
 }
 
-func TestDestructionSafety(t *testing.T) {
+func TestDestructionSafety(t *testing.T) { run(t, destructionSafetyCases()) }
+
+func destructionSafetyCases() []tc {
 	src := buffer(1, 16, `["COPY_SRC"]`)
 	dst := buffer(2, 16, `["COPY_DST"]`)
 	lay := layout(14, `[{"binding":0,"binding_type":"uniform_buffer"}]`)
@@ -84,10 +88,12 @@ func TestDestructionSafety(t *testing.T) {
 			cmd("DestroySampler", "id", 2), cmd("DestroyTextureView", "id", 3), cmd("DestroyTexture", "texture_id", 1))...),
 		bad("destroy inside a pass", codeInvalidState, src, encoder(3), computePass(4, 3), cmd("DestroyBuffer", "buffer_id", 1)),
 	}
-	run(t, cases)
+	return cases
 }
 
-func TestCapabilities(t *testing.T) {
+func TestCapabilities(t *testing.T) { run(t, capabilitiesCases()) }
+
+func capabilitiesCases() []tc {
 	caps := func(c tc, caps string) tc {
 		c.caps = caps
 		if c.code != "" && c.code != codeInvalidID {
@@ -126,5 +132,5 @@ func TestCapabilities(t *testing.T) {
 	// A semantic failure anywhere wins over a capability failure before it.
 	semanticFirst := bad("semantic before capability", codeInvalidID, buffer(1, 65, `["COPY_DST"]`), writeBuf(9, 0, 4, "AAAAAA=="))
 	cases = append(cases, caps(semanticFirst, `{"max_buffer_size":64}`))
-	run(t, cases)
+	return cases
 }

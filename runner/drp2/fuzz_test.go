@@ -1,0 +1,58 @@
+package drp2
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// FuzzCheck feeds arbitrary streams to the checker: whatever arrives, it
+// must return nil or a failure with a known phase and a command index in
+// range, and never panic. The corpus is seeded from the table tests; the
+// fuzzed input is the stream's commands joined by newlines, then the
+// capability object.
+func FuzzCheck(f *testing.F) {
+	for _, group := range [][]tc{seedCases()} {
+		for _, c := range group {
+			f.Add([]byte(joinCommands(c.cmds)), []byte(c.caps))
+		}
+	}
+	c := New()
+	f.Fuzz(func(t *testing.T, commands, caps []byte) {
+		s := model.Stream{Version: model.Version{Major: 2}}
+		for _, line := range bytes.Split(commands, []byte("\n")) {
+			if json.Valid(line) {
+				s.Commands = append(s.Commands, json.RawMessage(line))
+			}
+		}
+		if json.Valid(caps) {
+			s.Capabilities = caps
+		}
+		fail := c.Check(s)
+		if fail == nil {
+			return
+		}
+		if fail.Phase != model.PhaseSemantic && fail.Phase != model.PhaseCapability {
+			t.Fatalf("unexpected phase %q", fail.Phase)
+		}
+		if fail.CommandIndex < -1 || fail.CommandIndex >= len(s.Commands) {
+			t.Fatalf("command index %d out of [-1, %d)", fail.CommandIndex, len(s.Commands))
+		}
+		if fail.Code == "" || fail.Message == "" {
+			t.Fatalf("failure without code or message: %+v", fail)
+		}
+	})
+}
+
+func joinCommands(cmds []string) string {
+	var b bytes.Buffer
+	for i, c := range cmds {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(c)
+	}
+	return b.String()
+}
