@@ -11,7 +11,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
+	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -130,10 +130,11 @@ func index(i *int) string {
 	return strconv.Itoa(*i)
 }
 
-// Clean makes untrusted text safe for one terminal line: control characters
-// (newlines, escapes, ...) and invalid UTF-8 are shown as Go escapes.
+// Clean makes untrusted text safe for one terminal line: control and other
+// non-printing characters (newlines, escapes, line separators, ...) and
+// invalid UTF-8 are shown as Go escapes.
 func Clean(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return r == unicode.ReplacementChar || unicode.IsControl(r) }) {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || !strconv.IsPrint(r) }) {
 		return s
 	}
 	q := strconv.Quote(s)

@@ -1,0 +1,54 @@
+package text
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/internal/golden"
+	"github.com/drp2/drp2-fixtures/report/internal/sample"
+)
+
+func TestGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, sample.Run()); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "sample.txt", b.Bytes())
+	b.Reset()
+	if err := Write(&b, sample.Passing()); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "passing.txt", b.Bytes())
+}
+
+// TestHostileTextIsInert: fixture text cannot forge a line, start a
+// workflow command, or send terminal escapes.
+func TestHostileTextIsInert(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, sample.Run()); err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			t.Errorf("line %d starts a workflow command: %q", i+1, line)
+		}
+		if strings.ContainsAny(line, "\r\x00\x1b") {
+			t.Errorf("line %d has a control character: %q", i+1, line)
+		}
+	}
+}
+
+func TestClean(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":            "plain",
+		"a\nb":             `a\nb`,
+		"\x1b[31mred":      `\x1b[31mred`,
+		"bad \xff byte":    `bad \xff byte`,
+		"é and \u2028 sep": "é and \\u2028 sep",
+	} {
+		if got := Clean(in); got != want {
+			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
