@@ -31,7 +31,7 @@ func (s *state) createBindGroupLayout() *model.Failure {
 			if e.BindingType != "uniform_buffer" && e.BindingType != "storage_buffer" {
 				// COMMANDS.md, CreateBindGroupLayout rule 3 (the schema
 				// says so too; kept for schemas that do not).
-				return s.fail(codeInvalidArgument, ptr+"/has_dynamic_offset", "binding %s of type %s cannot have a dynamic offset", b.id, e.BindingType)
+				return s.fail(codeInvalidArgument, ptr+"/has_dynamic_offset", "binding %s of type %q cannot have a dynamic offset", b.id, e.BindingType)
 			}
 			lay.dynamic++
 		}
@@ -122,10 +122,10 @@ func (s *state) createBindGroup() *model.Failure {
 			return s.fail(codeInvalidArgument, ptr+"/binding", "binding %s is not declared by %s", b.id, layout)
 		}
 		if want := lay.entries[li].bindingType; want != e.BindingType {
-			return s.fail(codeInvalidArgument, ptr+"/binding_type", "binding %s has binding_type %s but %s declares %s", b.id, e.BindingType, layout, want)
+			return s.fail(codeInvalidArgument, ptr+"/binding_type", "binding %s has binding_type %q but %s declares %q", b.id, e.BindingType, layout, want)
 		}
 		if !contains(bindingKinds[e.BindingType], e.ResourceKind) {
-			return s.fail(codeInvalidArgument, ptr+"/resource_kind", "binding %s of type %s cannot take a %s resource", b.id, e.BindingType, e.ResourceKind)
+			return s.fail(codeInvalidArgument, ptr+"/resource_kind", "binding %s of type %q cannot take a %q resource", b.id, e.BindingType, e.ResourceKind)
 		}
 		if lay.entries[li].dynamic && (e.Offset == "" || e.Size == "") {
 			// LIFETIMES.md, Bind-Group Lifetime, consequence 4.
@@ -155,7 +155,7 @@ func (s *state) createBindGroup() *model.Failure {
 				have = holder.tex.usage
 			}
 			if have&want == 0 {
-				return s.fail(codeUsage, ptr+"/resource_id", "%s lacks %s usage required by binding %s of type %s",
+				return s.fail(codeUsage, ptr+"/resource_id", "%s lacks %s usage required by binding %s of type %q",
 					holder, usageNames[want], ge.binding, e.BindingType)
 			}
 		}

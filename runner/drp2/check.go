@@ -117,10 +117,11 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 	return nil
 }
 
-// step checks one command and applies its effect.
+// step checks one command and applies its effect. The handshake and
+// diagnostic commands have session rules of their own; every other command
+// is active and needs a ready session (LIFETIMES.md, Session State rule 7).
 func (s *state) step() *model.Failure {
-	w := &s.w
-	switch w.Cmd {
+	switch s.w.Cmd {
 	case "HelloRenderer":
 		return s.hello()
 	case "RendererHelloReply":
@@ -128,95 +129,75 @@ func (s *state) step() *model.Failure {
 	case "Error":
 		return s.errorCmd()
 	}
+	check, known := commands[s.w.Cmd]
+	if !known {
+		return s.fail(codeUnknownCommand, "/cmd", "command %q is not an active DRP2 2.0 command", s.w.Cmd)
+	}
 	if f := s.requireReady(); f != nil {
 		return f
 	}
-	switch w.Cmd {
-	case "CreateBuffer":
-		return s.createBuffer()
-	case "DestroyBuffer":
-		return s.destroy(w.BufferID, "/buffer_id", kindBuffer)
-	case "WriteBuffer":
-		return s.writeBuffer()
-	case "CreateTexture":
-		return s.createTexture()
-	case "DestroyTexture":
-		return s.destroy(w.TextureID, "/texture_id", kindTexture)
-	case "WriteTexture":
-		return s.writeTexture()
-	case "CreateSampler":
-		return s.createSampler()
-	case "DestroySampler":
-		return s.destroy(w.ID, "/id", kindSampler)
-	case "CreateTextureView":
-		return s.createTextureView()
-	case "DestroyTextureView":
-		return s.destroy(w.ID, "/id", kindTextureView)
-	case "CreateBindGroupLayout":
-		return s.createBindGroupLayout()
-	case "DestroyBindGroupLayout":
-		return s.destroy(w.BindGroupLayoutID, "/bind_group_layout_id", kindBindGroupLayout)
-	case "CreateBindGroup":
-		return s.createBindGroup()
-	case "DestroyBindGroup":
-		return s.destroy(w.BindGroupID, "/bind_group_id", kindBindGroup)
-	case "CreateShaderModule":
-		return s.createShaderModule()
-	case "DestroyShaderModule":
-		return s.destroy(w.ShaderModuleID, "/shader_module_id", kindShaderModule)
-	case "CreateRenderPipeline":
-		return s.createRenderPipeline()
-	case "DestroyRenderPipeline":
-		return s.destroy(w.RenderPipelineID, "/render_pipeline_id", kindRenderPipeline)
-	case "CreateComputePipeline":
-		return s.createComputePipeline()
-	case "DestroyComputePipeline":
-		return s.destroy(w.ComputePipelineID, "/compute_pipeline_id", kindComputePipeline)
-	case "BeginCommandEncoder":
-		return s.beginEncoder()
-	case "FinishCommandEncoder":
-		return s.finishEncoder()
-	case "BeginRenderPass":
-		return s.beginRenderPass()
-	case "BeginComputePass":
-		return s.beginComputePass()
-	case "EndRenderPass":
-		return s.endPass(kindRenderPass)
-	case "EndComputePass":
-		return s.endPass(kindComputePass)
-	case "SetPipeline":
-		return s.setPipeline()
-	case "SetVertexBuffer":
-		return s.setVertexBuffer()
-	case "SetIndexBuffer":
-		return s.setIndexBuffer()
-	case "SetBindGroup":
-		return s.setBindGroup()
-	case "SetViewport", "SetScissor", "SetBlendConstant", "SetStencilReference":
+	return check(s)
+}
+
+// commands maps each active command to its check. It is filled in init
+// because the checks themselves read it (through fail), which a
+// package-level initializer may not.
+var commands map[string]func(*state) *model.Failure
+
+func init() {
+	destroyOf := func(k kind, pointer string, id func(*wire) json.Number) func(*state) *model.Failure {
+		return func(s *state) *model.Failure { return s.destroy(id(&s.w), pointer, k) }
+	}
+	renderState := func(s *state) *model.Failure {
 		_, f := s.targetPass(kindRenderPass)
 		return f
-	case "Draw":
-		return s.draw(false)
-	case "DrawIndexed":
-		return s.draw(true)
-	case "DispatchWorkgroups":
-		return s.dispatch()
-	case "ResourceBarrier":
-		return s.resourceBarrier()
-	case "CopyBufferToBuffer":
-		return s.copyBufferToBuffer()
-	case "CopyBufferToTexture":
-		return s.copyBufferToTexture()
-	case "CopyTextureToBuffer":
-		return s.copyTextureToBuffer()
-	case "CopyTextureToTexture":
-		return s.copyTextureToTexture()
-	case "QueueSubmit":
-		return s.queueSubmit()
-	case "QueueSubmitReply":
-		return s.queueSubmitReply()
 	}
-	return s.fail(codeUnknownCommand, "/cmd", "command %q is not an active DRP2 2.0 command", w.Cmd)
+	commands = map[string]func(*state) *model.Failure{
+		"CreateBuffer":           (*state).createBuffer,
+		"DestroyBuffer":          destroyOf(kindBuffer, "/buffer_id", func(w *wire) json.Number { return w.BufferID }),
+		"WriteBuffer":            (*state).writeBuffer,
+		"CreateTexture":          (*state).createTexture,
+		"DestroyTexture":         destroyOf(kindTexture, "/texture_id", func(w *wire) json.Number { return w.TextureID }),
+		"WriteTexture":           (*state).writeTexture,
+		"CreateSampler":          (*state).createSampler,
+		"DestroySampler":         destroyOf(kindSampler, "/id", func(w *wire) json.Number { return w.ID }),
+		"CreateTextureView":      (*state).createTextureView,
+		"DestroyTextureView":     destroyOf(kindTextureView, "/id", func(w *wire) json.Number { return w.ID }),
+		"CreateBindGroupLayout":  (*state).createBindGroupLayout,
+		"DestroyBindGroupLayout": destroyOf(kindBindGroupLayout, "/bind_group_layout_id", func(w *wire) json.Number { return w.BindGroupLayoutID }),
+		"CreateBindGroup":        (*state).createBindGroup,
+		"DestroyBindGroup":       destroyOf(kindBindGroup, "/bind_group_id", func(w *wire) json.Number { return w.BindGroupID }),
+		"CreateShaderModule":     (*state).createShaderModule,
+		"DestroyShaderModule":    destroyOf(kindShaderModule, "/shader_module_id", func(w *wire) json.Number { return w.ShaderModuleID }),
+		"CreateRenderPipeline":   (*state).createRenderPipeline,
+		"DestroyRenderPipeline":  destroyOf(kindRenderPipeline, "/render_pipeline_id", func(w *wire) json.Number { return w.RenderPipelineID }),
+		"CreateComputePipeline":  (*state).createComputePipeline,
+		"DestroyComputePipeline": destroyOf(kindComputePipeline, "/compute_pipeline_id", func(w *wire) json.Number { return w.ComputePipelineID }),
+		"BeginCommandEncoder":    (*state).beginEncoder,
+		"FinishCommandEncoder":   (*state).finishEncoder,
+		"BeginRenderPass":        (*state).beginRenderPass,
+		"BeginComputePass":       (*state).beginComputePass,
+		"EndRenderPass":          func(s *state) *model.Failure { return s.endPass(kindRenderPass) },
+		"EndComputePass":         func(s *state) *model.Failure { return s.endPass(kindComputePass) },
+		"SetPipeline":            (*state).setPipeline,
+		"SetVertexBuffer":        (*state).setVertexBuffer,
+		"SetIndexBuffer":         (*state).setIndexBuffer,
+		"SetBindGroup":           (*state).setBindGroup,
+		"SetViewport":            renderState,
+		"SetScissor":             renderState,
+		"SetBlendConstant":       renderState,
+		"SetStencilReference":    renderState,
+		"Draw":                   func(s *state) *model.Failure { return s.draw(false) },
+		"DrawIndexed":            func(s *state) *model.Failure { return s.draw(true) },
+		"DispatchWorkgroups":     (*state).dispatch,
+		"ResourceBarrier":        (*state).resourceBarrier,
+		"CopyBufferToBuffer":     (*state).copyBufferToBuffer,
+		"CopyBufferToTexture":    (*state).copyBufferToTexture,
+		"CopyTextureToBuffer":    (*state).copyTextureToBuffer,
+		"CopyTextureToTexture":   (*state).copyTextureToTexture,
+		"QueueSubmit":            (*state).queueSubmit,
+		"QueueSubmitReply":       (*state).queueSubmitReply,
+	}
 }
 
 func (s *state) fail(code, pointer, format string, args ...any) *model.Failure {
@@ -224,9 +205,22 @@ func (s *state) fail(code, pointer, format string, args ...any) *model.Failure {
 		Phase:        model.PhaseSemantic,
 		Code:         code,
 		CommandIndex: s.idx,
-		Message:      fmt.Sprintf("%s: ", s.w.Cmd) + fmt.Sprintf(format, args...),
+		Message:      s.prefix() + fmt.Sprintf(format, args...),
 		Pointer:      pointer,
 	}
+}
+
+// prefix names the failing command in messages; an unknown command name is
+// untrusted text and stays out of the prefix.
+func (s *state) prefix() string {
+	switch s.w.Cmd {
+	case "HelloRenderer", "RendererHelloReply", "Error":
+		return s.w.Cmd + ": "
+	}
+	if _, known := commands[s.w.Cmd]; known {
+		return s.w.Cmd + ": "
+	}
+	return ""
 }
 
 // num reads a required non-negative integer field.

@@ -32,7 +32,7 @@ func (s *state) module(v json.Number, pointer string) (*object, *model.Failure) 
 // rule 3).
 func (s *state) requireStage(m *object, want, pointer string) *model.Failure {
 	if m.shad.stage != want {
-		return s.fail(codeInvalidArgument, pointer, "%s has stage %s but %s needs a %s module", m, m.shad.stage, field(pointer), want)
+		return s.fail(codeInvalidArgument, pointer, "%s has stage %q but %s needs a %s module", m, m.shad.stage, field(pointer), want)
 	}
 	return nil
 }

@@ -173,13 +173,12 @@ func (t *textureInfo) extent(m Num) (w, h, d Num) {
 }
 
 type box struct {
-	x, y, z    Num
-	w, h, d    Num
-	originPtr  string
-	sizePtr    string
-	mipPtr     string
-	mip        Num
-	texturePtr string
+	x, y, z   Num
+	w, h, d   Num
+	originPtr string
+	sizePtr   string
+	mipPtr    string
+	mip       Num
 }
 
 func (s *state) origin(o *originWire, pointer string) (x, y, z Num, f *model.Failure) {
