@@ -400,3 +400,51 @@ func splitPointer(p string) ([]string, bool) {
 func escapeToken(t string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }
+
+// Member is one member of a JSON object: its decoded key and the byte range
+// [Start, End) of its value.
+type Member struct {
+	Key        string
+	Start, End int
+}
+
+// Members lists the members of the object that data holds, in document
+// order, without decoding their values. It reports false when data is not
+// an object.
+func Members(data []byte) ([]Member, bool) {
+	s := scanner{data: data}
+	s.space()
+	if s.next() != '{' {
+		return nil, false
+	}
+	var out []Member
+	s.space()
+	if s.peek() == '}' {
+		return out, true
+	}
+	for {
+		s.space()
+		k, ok := s.str()
+		if !ok {
+			return nil, false
+		}
+		s.space()
+		if s.next() != ':' {
+			return nil, false
+		}
+		s.space()
+		start := s.pos
+		if !s.skipValue() {
+			return nil, false
+		}
+		out = append(out, Member{Key: k, Start: start, End: s.pos})
+		s.space()
+		switch s.next() {
+		case ',':
+		case '}':
+			return out, true
+		default:
+			return nil, false
+		}
+	}
+}

@@ -158,3 +158,27 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+func TestMembers(t *testing.T) {
+	m, ok := Members([]byte(doc))
+	if !ok || len(m) != 4 {
+		t.Fatalf("Members = %v, %v", m, ok)
+	}
+	want := []string{"name", "commands", "a/b", "expected"}
+	for i, mem := range m {
+		if mem.Key != want[i] {
+			t.Errorf("member %d = %q, want %q", i, mem.Key, want[i])
+		}
+	}
+	if got := doc[m[3].Start:m[3].End]; got != `{"outcome": "success"}` {
+		t.Errorf("expected value = %q", got)
+	}
+	for _, bad := range []string{`[]`, `"x"`, `{"a" 1}`, `{"a": 1,}`, ``} {
+		if _, ok := Members([]byte(bad)); ok {
+			t.Errorf("Members(%q) succeeded", bad)
+		}
+	}
+	if m, ok := Members([]byte(` { } `)); !ok || len(m) != 0 {
+		t.Errorf("empty object: %v %v", m, ok)
+	}
+}

@@ -30,9 +30,8 @@ func (e *corpusError) Error() string { return e.msg }
 type fixture struct {
 	data []byte
 	doc  map[string]any
-	// commands are the decoded command values and their raw bytes.
-	commands []any
-	raw      [][2]int
+	// raw are the byte ranges of the commands in data.
+	raw [][2]int
 }
 
 // readFixture reads one file, refusing anything that is not a regular file
@@ -77,7 +76,13 @@ func unwrapPath(err error) error {
 }
 
 // decodeFixture checks that data is one JSON object in UTF-8 without
-// duplicate keys and decodes it, keeping numbers exact.
+// duplicate keys, and decodes the envelope, keeping numbers exact.
+//
+// Command bodies are not decoded here: the envelope phase sees each command
+// as an object holding only its cmd (all the envelope may say of commands,
+// FORMAT.md), and the command-schema phase decodes one command at a time.
+// A stream of a million commands thus never exists as a million decoded
+// trees at once.
 func decodeFixture(data []byte) (*fixture, *corpusError) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &corpusError{msg: "the file is empty: a fixture is one JSON object", offset: 0}
@@ -89,19 +94,14 @@ func decodeFixture(data []byte) (*fixture, *corpusError) {
 		off := firstInvalidUTF8(data)
 		return nil, &corpusError{msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", data[off]), offset: off}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, syntaxError(data, err)
+	// One pass checks the syntax of the whole file; the decoder runs only
+	// to explain a failure.
+	if !json.Valid(data) {
+		var v any
+		return nil, syntaxError(data, json.Unmarshal(data, &v))
 	}
-	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
-		off := len(data) - len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"))
-		return nil, &corpusError{msg: "unexpected data after the top-level JSON value", offset: off}
-	}
-	doc, ok := v.(map[string]any)
-	if !ok {
-		return nil, &corpusError{msg: fmt.Sprintf("the top-level value is %s; a fixture is a JSON object", jsonKind(v)), offset: firstNonSpace(data)}
+	if c := data[firstNonSpace(data)]; c != '{' {
+		return nil, &corpusError{msg: fmt.Sprintf("the top-level value is %s; a fixture is a JSON object", kindOf(c)), offset: firstNonSpace(data)}
 	}
 	if object, key, off, dup := position.DuplicateKey(data); dup {
 		where := "the top-level object"
@@ -110,7 +110,77 @@ func decodeFixture(data []byte) (*fixture, *corpusError) {
 		}
 		return nil, &corpusError{msg: fmt.Sprintf("duplicate key %q in %s: JSON readers disagree on which value wins", key, where), offset: off}
 	}
-	return &fixture{data: data, doc: doc}, nil
+	members, ok := position.Members(data)
+	if !ok {
+		return nil, &corpusError{msg: "the top-level object could not be read", offset: -1}
+	}
+	top := make(map[string][]byte, len(members))
+	doc := make(map[string]any, len(members))
+	for _, m := range members {
+		top[m.Key] = data[m.Start:m.End]
+		if m.Key != "commands" {
+			doc[m.Key] = decodeValue(data[m.Start:m.End])
+		}
+	}
+	fx := &fixture{data: data, doc: doc}
+	if raw, ok := top["commands"]; ok {
+		if len(raw) == 0 || raw[0] != '[' {
+			doc["commands"] = decodeValue(raw)
+			return fx, nil
+		}
+		spans, ok := position.Elements(data, "/commands")
+		if !ok {
+			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: -1}
+		}
+		stand := make([]any, len(spans))
+		shared := map[string]any{}
+		for i, sp := range spans {
+			stand[i] = standIn(data[sp[0]:sp[1]], shared)
+		}
+		doc["commands"] = stand
+		fx.raw = spans
+	}
+	return fx, nil
+}
+
+// standIn is what the envelope phase sees of one command: an object with
+// only its cmd, or the value itself when it is not an object. Stand-ins
+// with a plain string cmd are shared through shared (the validator only
+// reads them), so a long stream costs one map per command name.
+func standIn(raw []byte, shared map[string]any) any {
+	if len(raw) == 0 || raw[0] != '{' {
+		return decodeValue(raw)
+	}
+	start, end, ok := position.Find(raw, "/cmd")
+	if !ok {
+		return map[string]any{}
+	}
+	v := raw[start:end]
+	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+		return map[string]any{"cmd": decodeValue(v)}
+	}
+	if obj, ok := shared[string(v)]; ok {
+		return obj
+	}
+	obj := map[string]any{"cmd": string(v[1 : len(v)-1])}
+	shared[string(v)] = obj
+	return obj
+}
+
+
+// kindOf names the kind of JSON value that starts with c.
+func kindOf(c byte) string {
+	switch c {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 func syntaxError(data []byte, err error) *corpusError {
@@ -120,6 +190,9 @@ func syntaxError(data []byte, err error) *corpusError {
 		off := int(se.Offset)
 		if off > 0 {
 			off-- // Offset counts the bytes read, including the bad one.
+		}
+		if se.Error() == "unexpected end of JSON input" {
+			return &corpusError{msg: "malformed JSON: the file ends in the middle of a value (truncated?)", offset: len(data)}
 		}
 		return &corpusError{msg: "malformed JSON: " + se.Error(), offset: off}
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -144,21 +217,6 @@ func firstNonSpace(data []byte) int {
 	return len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
 }
 
-func jsonKind(v any) string {
-	switch v.(type) {
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case json.Number:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return "not an object"
-}
 
 // expected reads the expected block, keeping the fixture's own values.
 // The envelope schema has already checked its shape.

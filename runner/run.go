@@ -365,21 +365,14 @@ func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
 			}
 		}
 	}
-	raw, ok := position.Elements(fx.data, "/commands")
-	if !ok || len(raw) != len(commands) {
-		return &corpusError{msg: "fixture envelope: the commands array could not be located in the file", offset: -1}
-	}
-	fx.commands, fx.raw = commands, raw
 	return nil
 }
 
 // phases runs the DRP phases in order and returns the first failure, or
 // nil. Schema negatives stop after the command schema (RUNNER.md).
 func (j *fixtureJob) phases(fx *fixture, class model.Class) *model.Failure {
-	for i, cmd := range fx.commands {
-		if f := j.schemas.checkCommand(i, cmd, fx.data[fx.raw[i][0]:fx.raw[i][1]]); f != nil {
-			return f
-		}
+	if f := j.schemas.checkCommands(fx.data, fx.raw); f != nil {
+		return f
 	}
 	if class == model.ClassSchemaNegative || j.checker == nil {
 		return nil

@@ -355,7 +355,7 @@ func TestBadInputIsACorpusErrorAndTheRunGoesOn(t *testing.T) {
 		"bom.json":       {"\xef\xbb\xbf" + good, "byte-order mark", 1, 1},
 		"latin1.json":    {"{\n \"name\": \"caf\xe9\"}", "invalid UTF-8", 2, 14},
 		"duplicate.json": {"{\n  \"name\": \"a\",\n  \"name\": \"b\"\n}", `duplicate key "name"`, 3, 3},
-		"trailing.json":  {good + "{}", "after the top-level", 11, 1},
+		"trailing.json":  {good + "{}", "after top-level", 11, 1},
 		"envelope.json":  {strings.Replace(good, `"success"`, `"maybe"`, 1), "fixture envelope", 9, 27},
 		"no_prefix.json": {fixtureJSON("no_prefix", success, reply, hello), "HelloRenderer", 6, 0},
 		"deep.json":      {`{"name": ` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`, "malformed JSON", 1, 0},
@@ -550,5 +550,28 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := os.WriteFile(to, data, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLongStreamFirstSchemaFailure checks the chunked, parallel schema
+// phase of long streams: the lowest failing index wins, whichever chunk
+// finishes first.
+func TestLongStreamFirstSchemaFailure(t *testing.T) {
+	for _, firstBad := range []int{3, 4099, 9000} {
+		cmds := []string{hello, reply}
+		for i := 2; i < 12000; i++ {
+			c := fmt.Sprintf(`{"cmd": "CreateBuffer", "id": %d, "size": 16, "usage": ["COPY_DST"]}`, i)
+			if i == firstBad || i == firstBad+1500 || i == 11000 {
+				c = fmt.Sprintf(`{"cmd": "CreateBuffer", "id": %d, "size": -1, "usage": ["COPY_DST"]}`, i)
+			}
+			cmds = append(cmds, c)
+		}
+		root := writeCorpus(t, map[string]string{"negative_schema/long.json": fixtureJSON("long", schemaError(firstBad), cmds...)})
+		for i := 0; i < 5; i++ {
+			got := runCorpus(t, Config{Corpus: root}).Results[0]
+			if !got.Passed {
+				t.Fatalf("first bad %d: %+v", firstBad, got.Actual)
+			}
+		}
 	}
 }

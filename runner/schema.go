@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -297,26 +298,90 @@ const (
 	maxCachedCommands     = 1 << 16
 )
 
-// checkCommand validates one command object (decoded v, raw bytes as
-// written). It returns nil when the command is valid.
+// Long streams are checked in chunks on all cores: the schema phase of a
+// single million-command fixture would otherwise leave every core but one
+// idle.
+const (
+	parallelCommands = 4096
+	commandChunk     = 1024
+)
+
+// checkCommands runs the command-schema phase over the commands at spans
+// of data and returns the failure of the first failing command, or nil.
+func (s *schemas) checkCommands(data []byte, spans [][2]int) *model.Failure {
+	workers := runtime.GOMAXPROCS(0)
+	if len(spans) < parallelCommands || workers < 2 {
+		for i, r := range spans {
+			if f := s.checkCommand(i, data[r[0]:r[1]]); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	var (
+		next  atomic.Int64 // start of the next chunk to take
+		mu    sync.Mutex
+		first *model.Failure // failure with the lowest index so far
+		wg    sync.WaitGroup
+	)
+	// bound is the index no chunk needs to pass: every chunk that starts
+	// below the final first failure is checked in full, so the lowest
+	// failing index is always found.
+	bound := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if first == nil {
+			return len(spans)
+		}
+		return first.CommandIndex
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				start := int(next.Add(commandChunk)) - commandChunk
+				if start >= len(spans) || start >= bound() {
+					return
+				}
+				end := min(start+commandChunk, len(spans))
+				for i := start; i < end; i++ {
+					if f := s.checkCommand(i, data[spans[i][0]:spans[i][1]]); f != nil {
+						mu.Lock()
+						if first == nil || f.CommandIndex < first.CommandIndex {
+							first = f
+						}
+						mu.Unlock()
+						break
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// checkCommand validates one command from its bytes as written. It
+// returns nil when the command is valid.
 //
 // Verdicts are cached by the command's exact bytes: a schema verdict is a
 // pure function of them, and corpora repeat commands a lot (every stream
 // opens with the same handshake), while JSON Schema validation is the most
 // expensive step of a run.
-func (s *schemas) checkCommand(index int, v any, raw []byte) *model.Failure {
+func (s *schemas) checkCommand(index int, raw []byte) *model.Failure {
 	var vd verdict
 	if len(raw) <= maxCachedCommandBytes {
 		if cached, ok := s.verdicts.Load(string(raw)); ok {
 			vd = cached.(verdict)
 		} else {
-			vd = s.judge(v)
+			vd = s.judge(decodeValue(raw))
 			if s.cached.Add(1) <= maxCachedCommands {
 				s.verdicts.Store(string(raw), vd)
 			}
 		}
 	} else {
-		vd = s.judge(v)
+		vd = s.judge(decodeValue(raw))
 	}
 	if vd.ok {
 		return nil
