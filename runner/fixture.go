@@ -167,7 +167,6 @@ func standIn(raw []byte, shared map[string]any) any {
 	return obj
 }
 
-
 // kindOf names the kind of JSON value that starts with c.
 func kindOf(c byte) string {
 	switch c {
@@ -216,7 +215,6 @@ func firstInvalidUTF8(data []byte) int {
 func firstNonSpace(data []byte) int {
 	return len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
 }
-
 
 // expected reads the expected block, keeping the fixture's own values.
 // The envelope schema has already checked its shape.
