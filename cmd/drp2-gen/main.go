@@ -1,0 +1,73 @@
+// Command drp2-gen writes large DRP2 corpora and long streams for scale
+// tests and benchmarks. Its output is deterministic.
+//
+//	drp2-gen corpus -out DIR -count N [-seed DIR] [-mismatch-every K] [-broken-every K]
+//	drp2-gen stream -out FILE -commands N
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/drp2/drp2-fixtures/corpusgen"
+	"github.com/drp2/drp2-fixtures/fixtures"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "drp2-gen:", err)
+		os.Exit(2)
+	}
+}
+
+func run(args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("usage: drp2-gen corpus|stream [flags]")
+	}
+	fset := flag.NewFlagSet("drp2-gen "+args[0], flag.ContinueOnError)
+	out := fset.String("out", "", "output folder (corpus) or file (stream)")
+	switch args[0] {
+	case "corpus":
+		count := fset.Int("count", 1000, "fixtures to write")
+		seed := fset.String("seed", "", "seed corpus root (default: the embedded corpus)")
+		mismatch := fset.Int("mismatch-every", 0, "make every K-th fixture a mismatch")
+		broken := fset.Int("broken-every", 0, "make every K-th fixture malformed JSON")
+		if err := fset.Parse(args[1:]); err != nil {
+			return err
+		}
+		if *out == "" {
+			return fmt.Errorf("-out is required")
+		}
+		var src fs.FS = fixtures.FS
+		if *seed != "" {
+			src = os.DirFS(*seed)
+		}
+		return corpusgen.Corpus(src, *out, corpusgen.Options{Count: *count, MismatchEvery: *mismatch, BrokenEvery: *broken})
+	case "stream":
+		n := fset.Int("commands", 1000000, "commands in the stream")
+		if err := fset.Parse(args[1:]); err != nil {
+			return err
+		}
+		if *out == "" {
+			return fmt.Errorf("-out is required")
+		}
+		if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+			return err
+		}
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		name := strings.TrimSuffix(filepath.Base(*out), ".json")
+		if err := corpusgen.Stream(f, name, *n); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	return fmt.Errorf("unknown command %q: want corpus or stream", args[0])
+}
