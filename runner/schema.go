@@ -121,6 +121,21 @@ func loadSchemas(cfg Config, workDir, corpusDir string) (*schemas, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cmdFile.source == Embedded && fixFile.source == Embedded {
+		// The embedded schemas never change: compile them once per process.
+		embeddedOnce.Do(func() { embeddedSchemas, embeddedErr = compileSchemas(cmdFile, fixFile) })
+		return embeddedSchemas, embeddedErr
+	}
+	return compileSchemas(cmdFile, fixFile)
+}
+
+var (
+	embeddedOnce    sync.Once
+	embeddedSchemas *schemas
+	embeddedErr     error
+)
+
+func compileSchemas(cmdFile, fixFile schemaFile) (*schemas, error) {
 	s := &schemas{commandSource: cmdFile.describe(), fixtureSource: fixFile.describe()}
 	if err := s.compileCommand(cmdFile); err != nil {
 		return nil, fmt.Errorf("command schema %s: %w", cmdFile.source, err)
