@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/internal/golden"
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
