@@ -225,10 +225,13 @@ func (f *fixture) expected() model.Expected {
 	e.Phase, _ = m["phase"].(string)
 	e.Code, _ = m["code"].(string)
 	if n, ok := m["command_index"].(json.Number); ok {
+		// An index too large for an int can match no command: it becomes
+		// the largest int rather than disappearing.
+		idx := maxInt
 		if i, err := n.Int64(); err == nil && i >= 0 && i <= int64(maxInt) {
-			idx := int(i)
-			e.CommandIndex = &idx
+			idx = int(i)
 		}
+		e.CommandIndex = &idx
 	}
 	return e
 }
