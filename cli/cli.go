@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -65,6 +66,7 @@ const usage = `drp2-fixtures runs a DRP2 fixture corpus and reports the result.
 Usage:
   drp2-fixtures run [flags] [PATH...]   run a corpus (default: ./fixtures, else the embedded corpus)
   drp2-fixtures action                  run as a GitHub Action (reads INPUT_* variables)
+  drp2-fixtures version                 print the version
   drp2-fixtures help                    show this help
 
 Run "drp2-fixtures run -h" for the flags of run.
@@ -81,12 +83,31 @@ func Main(ctx context.Context, args []string, env Env) int {
 		return runCommand(ctx, args[1:], env)
 	case "action":
 		return actionCommand(ctx, env)
+	case "version", "--version":
+		fmt.Fprintln(env.Stdout, "drp2-fixtures", version())
+		return exitcode.OK
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)
 		return exitcode.OK
 	}
 	fmt.Fprintf(env.Stderr, "drp2-fixtures: unknown command %q\n\n%s", args[0], usage)
 	return exitcode.Usage
+}
+
+// version is the module version the binary was built from: a release tag
+// with go install, "(devel)" in a checkout, plus the VCS revision when known.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
 }
 
 // runOptions are the flags of run.

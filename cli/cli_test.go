@@ -89,6 +89,7 @@ func TestExitCodes(t *testing.T) {
 		{"path outside the corpus", good, []string{"run", "--corpus", "fixtures", "/"}, exitcode.Usage},
 		{"unwritable report", good, []string{"run", "--junit", "fixtures"}, exitcode.Internal},
 		{"help", good, []string{"help"}, exitcode.OK},
+		{"version", good, []string{"version"}, exitcode.OK},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
