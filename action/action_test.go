@@ -312,3 +312,34 @@ func TestContextCancelledStopsPublishing(t *testing.T) {
 		t.Errorf("cancellation did not stop publishing")
 	}
 }
+
+// A rerun with the same results, hours later, leaves a "changes" comment
+// alone: the body must not depend on when the run happened.
+func TestChangesModeLeavesAnUnchangedComment(t *testing.T) {
+	gh := publishtest.New(t, publishtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	w.env["INPUT_COMMENT"] = "changes"
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
+	at := func(now time.Time) stepRunner {
+		return func(t *testing.T, w *workspace) (int, string) {
+			var out strings.Builder
+			code := Main(context.Background(), Env{
+				Getenv: func(k string) string { return w.env[k] }, Stdout: &out, WorkDir: w.dir,
+				Now: func() time.Time { return now },
+			})
+			return code, out.String()
+		}
+	}
+	w.run(t, at(fixedNow))
+	if len(gh.Comments(7)) != 1 {
+		t.Fatalf("comments = %d, want 1", len(gh.Comments(7)))
+	}
+	gh.ResetRequests()
+	r := w.run(t, at(fixedNow.Add(3*time.Hour)))
+	if sawRequest(gh, "PATCH", "/repos/acme/widgets/issues/comments/") || sawRequest(gh, "POST", "/repos/acme/widgets/issues/7/comments") {
+		t.Errorf("an unchanged result rewrote the comment")
+	}
+	if r.outputs["comment-url"] == "" {
+		t.Errorf("comment-url is empty although the comment exists")
+	}
+}

@@ -61,7 +61,7 @@ func WriteSummary(w io.Writer, run *model.Run, opts Options) error {
 	if run == nil {
 		return fmt.Errorf("write job summary: no run")
 	}
-	l := layout{tables: true, details: true, fold: true, extras: true}
+	l := layout{tables: true, details: true, fold: true, extras: true, timing: true}
 	s := fit(run, opts, l, func(s string) bool { return len(s) <= maxSummaryBytes })
 	if _, err := io.WriteString(w, s); err != nil {
 		return fmt.Errorf("write job summary: %w", err)
@@ -70,7 +70,9 @@ func WriteSummary(w io.Writer, run *model.Run, opts Options) error {
 }
 
 // Comment returns the body of the sticky pull-request comment: Marker
-// first, then the report, at most maxCommentRunes characters.
+// first, then the report, at most maxCommentRunes characters. The body
+// depends on the results alone, not on when the run happened, so that two
+// runs with the same results give the same comment.
 func Comment(run *model.Run, opts Options) string {
 	if run == nil {
 		run = &model.Run{}
@@ -89,7 +91,7 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	}
 	title = escape.Clip(escape.OneLine(verdictText(&run.Summary)), maxCheckTitle)
 	fits := func(s string) bool { return len(s) <= maxCheckBytes }
-	summary = fit(run, opts, layout{tables: true, extras: true}, fits)
+	summary = fit(run, opts, layout{tables: true, extras: true, timing: true}, fits)
 	if run.Summary.Failed > 0 {
 		text = fit(run, opts, layout{details: true}, fits)
 	}

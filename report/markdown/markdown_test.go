@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/internal/golden"
@@ -260,5 +261,20 @@ func TestNilRun(t *testing.T) {
 	}
 	if c := Comment(nil, Options{}); !strings.HasPrefix(c, Marker("")) {
 		t.Errorf("Comment(nil) = %q", c)
+	}
+}
+
+// The "changes" comment mode rewrites the comment only when its body
+// differs, so a rerun with the same results must give the same body.
+func TestCommentIgnoresWhenTheRunHappened(t *testing.T) {
+	a, b := sample.Run(), sample.Run()
+	b.Started = b.Started.Add(36 * time.Hour)
+	b.Duration += 17 * time.Second
+	if Comment(a, linked) != Comment(b, linked) {
+		t.Error("the comment body changes with the start time or duration of the run")
+	}
+	// The job summary and the check run still record them.
+	if s := summary(t, b, linked); !strings.Contains(s, "took 17.") {
+		t.Errorf("the job summary lost the duration:\n%s", s)
 	}
 }

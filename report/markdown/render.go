@@ -31,6 +31,10 @@ type layout struct {
 	details bool
 	fold    bool // wrap each section's details in <details>
 	extras  bool // findings, evidence and notes
+	// timing adds the start time and duration to the evidence. The sticky
+	// comment leaves them out: they change on every run, and the comment's
+	// "changes" mode must see an unchanged result as an unchanged body.
+	timing bool
 	// rows is the most rows in any one list (a table, the findings);
 	// detailRows the most detail blocks in any one section.
 	rows, detailRows int
@@ -124,7 +128,7 @@ func render(run *model.Run, opts Options, l layout) string {
 	}
 	if l.extras {
 		findings(&b, run.Findings, l.rows)
-		evidence(&b, run)
+		evidence(&b, run, l.timing)
 		for _, note := range opts.Skipped {
 			fmt.Fprintf(&b, "*%s*\n\n", escape.Markdown(escape.OneLine(note)))
 		}
@@ -249,7 +253,7 @@ func findings(b *strings.Builder, fs []model.Finding, rows int) {
 	b.WriteString("\n</details>\n\n")
 }
 
-func evidence(b *strings.Builder, run *model.Run) {
+func evidence(b *strings.Builder, run *model.Run, timing bool) {
 	b.WriteString("<details><summary>Evidence</summary>\n\n")
 	fmt.Fprintf(b, "- Corpus: %s\n", code(run.CorpusRoot))
 	schema := func(label string, s model.SchemaSource) {
@@ -259,7 +263,7 @@ func evidence(b *strings.Builder, run *model.Run) {
 	}
 	schema("Command schema", run.CommandSchema)
 	schema("Fixture schema", run.FixtureSchema)
-	if !run.Started.IsZero() {
+	if timing && !run.Started.IsZero() {
 		fmt.Fprintf(b, "- Started: %s, took %s\n", run.Started.UTC().Format(time.RFC3339), run.Duration.Round(time.Millisecond))
 	}
 	b.WriteString("\n</details>\n\n")
