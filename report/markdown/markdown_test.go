@@ -173,6 +173,10 @@ func TestDegradationOrder(t *testing.T) {
 	if !strings.Contains(c, "<details><summary>Details") {
 		t.Error("all detail was dropped although some fits")
 	}
+	// The fold says how many of the section's fixtures it holds.
+	if !regexp.MustCompile(`<summary>Details: failing fixtures \(\d+ of 80\)</summary>`).MatchString(c) {
+		t.Errorf("the folded details do not say how many of the 80 they show")
+	}
 }
 
 // A report whose fixed parts alone exceed a limit is still cut to fit.

@@ -193,7 +193,13 @@ func details(b *strings.Builder, sec section, opts Options, l layout) {
 		return
 	}
 	if l.fold {
-		fmt.Fprintf(b, "<details><summary>Details: %s (%d)</summary>\n\n", escape.HTML(strings.ToLower(sec.title[:1])+sec.title[1:]), n)
+		// "12 of 88" when the size limit folded some away, so that the
+		// count does not read as the number of failures.
+		count := fmt.Sprint(n)
+		if n < len(sec.results) {
+			count = fmt.Sprintf("%d of %d", n, len(sec.results))
+		}
+		fmt.Fprintf(b, "<details><summary>Details: %s (%s)</summary>\n\n", escape.HTML(strings.ToLower(sec.title[:1])+sec.title[1:]), count)
 	} else {
 		fmt.Fprintf(b, "### %s (%d)\n\n", sec.title, len(sec.results))
 	}
