@@ -360,11 +360,10 @@ func (s *state) createTextureView() *model.Failure {
 		}
 	}
 	if r := s.w.LayerRange; r != nil {
-		layers := t.depth
-		if t.dimension == "3d" {
-			layers = small(1) // a 3d texture has one array layer
-		}
-		if f := s.viewRange(r, "/layer_range", layers, "array layer count", tex); f != nil {
+		// CreateTextureView rule 3 bounds the layer range by the parent's
+		// depth for every texture dimension; a 3d texture is not limited to
+		// one layer here, since the prose names no other limit.
+		if f := s.viewRange(r, "/layer_range", t.depth, "depth", tex); f != nil {
 			return f
 		}
 	}

@@ -121,12 +121,20 @@ func textureViewsCases() []tc {
 		}
 		return c
 	}
+	tex3d := texture(1, "3d", 4, 4, 4, 1, "rgba8unorm", `["TEXTURE_BINDING"]`)
+	view3d := func(extra string) string {
+		return cmd2(`{"cmd":"CreateTextureView","id":2,"texture_id":1,"format":"rgba8unorm","dimension":"3d","aspect":"all",%s}`, extra)
+	}
 	cases := []tc{
 		ok("full view", tex, view("rgba8unorm", `"mip_range":{"base":0,"count":3},"layer_range":{"base":0,"count":2}`)),
 		ok("srgb view of a linear texture", tex, view("rgba8unorm-srgb", "")),
 		bad("incompatible view format", codeFormatMismatch, tex, view("r32float", "")),
 		bad("mip range past the texture", codeOutOfRange, tex, view("rgba8unorm", `"mip_range":{"base":1,"count":3}`)),
 		bad("layer range past the texture", codeOutOfRange, tex, view("rgba8unorm", `"layer_range":{"base":2,"count":1}`)),
+		// COMMANDS.md, CreateTextureView rule 3: the layer range is bounded
+		// by the parent's depth, for a 3d parent too.
+		ok("layer range within the depth of a 3d texture", tex3d, view3d(`"layer_range":{"base":0,"count":4}`)),
+		bad("layer range past the depth of a 3d texture", codeOutOfRange, tex3d, view3d(`"layer_range":{"base":3,"count":2}`)),
 		bad("unknown parent", codeInvalidID, view("rgba8unorm", "")),
 		bad("destroyed parent", codeDestroyedObject, tex, cmd("DestroyTexture", "texture_id", 1), view("rgba8unorm", "")),
 		ok("destroying a view leaves its texture", tex, view("rgba8unorm", ""), cmd("DestroyTextureView", "id", 2), cmd("DestroyTexture", "texture_id", 1)),
