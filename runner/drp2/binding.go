@@ -171,9 +171,13 @@ func (s *state) createBindGroup() *model.Failure {
 			return f
 		}
 		ge.offset, ge.hasOffset, ge.size, ge.hasSize = off.val, hasOff, size.val, hasSize
-		// COMMANDS.md, CreateBindGroup rule 7.
-		if f := s.checkRange(ge.resource, off.val, size.val, ptr); f != nil {
-			return f
+		// COMMANDS.md, CreateBindGroup rule 7 bounds an entry's range only
+		// when it gives both offset and size; a lone offset or size states no
+		// range to judge.
+		if hasOff && hasSize {
+			if f := s.checkRange(ge.resource, off.val, size.val, ptr); f != nil {
+				return f
+			}
 		}
 	}
 	g := &groupInfo{layout: layout, entries: entries}

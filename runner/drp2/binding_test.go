@@ -35,6 +35,12 @@ func bindGroupsCases() []tc {
 			layout(15, `[{"binding":0,"binding_type":"storage_texture"}]`),
 			group(13, 15, `[{"binding":0,"binding_type":"storage_texture","resource_kind":"texture_view","resource_id":3}]`)),
 		bad("entry range past the buffer", codeOutOfRange, lay, ubo, group(13, 14, "["+uniformEntry(0, 5, 48, 32)+"]")),
+		// COMMANDS.md, CreateBindGroup rule 7 judges a range only when both
+		// offset and size are given.
+		ok("lone offset past the buffer states no range", lay, ubo,
+			group(13, 14, `[{"binding":0,"binding_type":"uniform_buffer","resource_kind":"buffer","resource_id":5,"offset":128}]`)),
+		ok("lone size past the buffer states no range", lay, ubo,
+			group(13, 14, `[{"binding":0,"binding_type":"uniform_buffer","resource_kind":"buffer","resource_id":5,"size":128}]`)),
 		bad("dynamic binding without a range", codeInvalidArgument, dynLay, ubo,
 			group(13, 14, `[{"binding":0,"binding_type":"uniform_buffer","resource_kind":"buffer","resource_id":5},`+uniformEntry(1, 5, 0, 16)+`]`)),
 		ok("dynamic offsets in layout order", cat(dynLay, ubo, buffer(6, 256, `["UNIFORM"]`),
