@@ -23,6 +23,29 @@ import (
 // GitHub repository, commit, ref, run id and attempt.
 type Property struct{ Name, Value string }
 
+// GitHubProperties returns the run evidence GitHub Actions provides
+// (repository, commit, ref, run id and attempt, workflow) as suite
+// properties, read through getenv; none outside Actions.
+func GitHubProperties(getenv func(string) string) []Property {
+	if getenv("GITHUB_ACTIONS") != "true" {
+		return nil
+	}
+	var props []Property
+	for _, p := range []struct{ name, env string }{
+		{"github.repository", "GITHUB_REPOSITORY"},
+		{"github.sha", "GITHUB_SHA"},
+		{"github.ref", "GITHUB_REF"},
+		{"github.run_id", "GITHUB_RUN_ID"},
+		{"github.run_attempt", "GITHUB_RUN_ATTEMPT"},
+		{"github.workflow", "GITHUB_WORKFLOW"},
+	} {
+		if v := getenv(p.env); v != "" {
+			props = append(props, Property{Name: p.name, Value: v})
+		}
+	}
+	return props
+}
+
 // Options tunes the report.
 type Options struct {
 	// Properties are added to every suite after the run's own evidence.

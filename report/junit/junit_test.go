@@ -165,3 +165,23 @@ func TestNilRun(t *testing.T) {
 		t.Fatal("Write(nil run) returned no error")
 	}
 }
+
+func TestGitHubProperties(t *testing.T) {
+	env := map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "drp2/drp2-fixtures", "GITHUB_SHA": "0123456789abcdef0123456789abcdef01234567",
+		"GITHUB_REF": "refs/pull/7/merge", "GITHUB_RUN_ID": "123456", "GITHUB_RUN_ATTEMPT": "1",
+	}
+	got := GitHubProperties(func(k string) string { return env[k] })
+	if len(got) != len(actionsProps.Properties) {
+		t.Fatalf("properties = %v, want %v", got, actionsProps.Properties)
+	}
+	for i, p := range got {
+		if p != actionsProps.Properties[i] {
+			t.Errorf("property %d = %v, want %v", i, p, actionsProps.Properties[i])
+		}
+	}
+	env["GITHUB_ACTIONS"] = ""
+	if got := GitHubProperties(func(k string) string { return env[k] }); got != nil {
+		t.Errorf("outside Actions: %v, want none", got)
+	}
+}
