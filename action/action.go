@@ -25,6 +25,7 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/publish"
 	"github.com/drp2/drp2-fixtures/report/annotation"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/junit"
 	"github.com/drp2/drp2-fixtures/report/markdown"
@@ -84,11 +85,11 @@ func (a *runAction) getenv(k string) string {
 }
 
 func (a *runAction) warnf(format string, args ...any) {
-	fmt.Fprintf(a.log, "::warning title=drp2-fixtures::%s\n", escapeData(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(a.log, "::warning title=drp2-fixtures::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
 }
 
 func (a *runAction) errorf(format string, args ...any) {
-	fmt.Fprintf(a.log, "::error title=drp2-fixtures::%s\n", escapeData(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(a.log, "::error title=drp2-fixtures::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
 }
 
 func (a *runAction) main(ctx context.Context) int {
@@ -207,7 +208,7 @@ func (a *runAction) pacing() (publish.Pacing, error) {
 		*v.dst = d
 	}
 	p.Logf = func(format string, args ...any) {
-		fmt.Fprintf(a.log, "::debug::%s\n", escapeData(fmt.Sprintf(format, args...)))
+		fmt.Fprintf(a.log, "::debug::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
 	}
 	return p, nil
 }
@@ -274,7 +275,7 @@ func (a *runAction) writeFiles(run *model.Run, in Inputs, wd string, md markdown
 		return exitcode.OK
 	}
 	if code := write("JUnit report", in.JUnitPath, func(w io.Writer) error {
-		return junit.Write(w, run, junit.Options{Properties: a.junitProperties()})
+		return junit.Write(w, run, junit.Options{Properties: junit.GitHubProperties(a.getenv)})
 	}); code != exitcode.OK {
 		return code
 	}
@@ -316,24 +317,6 @@ func (a *runAction) appendSummaryNotes(notes []string) {
 	if err := appendFile(path, []byte(b.String())); err != nil {
 		a.warnf("write job summary: %v", err)
 	}
-}
-
-// junitProperties records the GitHub run in the JUnit suites.
-func (a *runAction) junitProperties() []junit.Property {
-	var props []junit.Property
-	for _, p := range []struct{ name, env string }{
-		{"github.repository", "GITHUB_REPOSITORY"},
-		{"github.sha", "GITHUB_SHA"},
-		{"github.ref", "GITHUB_REF"},
-		{"github.run_id", "GITHUB_RUN_ID"},
-		{"github.run_attempt", "GITHUB_RUN_ATTEMPT"},
-		{"github.workflow", "GITHUB_WORKFLOW"},
-	} {
-		if v := a.getenv(p.env); v != "" {
-			props = append(props, junit.Property{Name: p.name, Value: v})
-		}
-	}
-	return props
 }
 
 // writeCommands prints annotations as workflow commands.

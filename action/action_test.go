@@ -69,6 +69,9 @@ func scenarios(t *testing.T, step stepRunner) {
 				t.Errorf("%s not written: %v", f, err)
 			}
 		}
+		if xml, _ := os.ReadFile(filepath.Join(w.dir, "drp2-fixtures-junit.xml")); !strings.Contains(string(xml), `name="github.run_id" value="77"`) {
+			t.Errorf("the JUnit report does not record the GitHub run")
+		}
 		if !strings.Contains(r.summary, "render_case_000") {
 			t.Errorf("job summary does not list the failing fixtures:\n%.500s", r.summary)
 		}
@@ -341,5 +344,25 @@ func TestChangesModeLeavesAnUnchangedComment(t *testing.T) {
 	}
 	if r.outputs["comment-url"] == "" {
 		t.Errorf("comment-url is empty although the comment exists")
+	}
+}
+
+// An API URL the client cannot use publishes nothing, says so once, and
+// still puts the annotations in the log.
+func TestUnusableAPIURLFallsBackToTheLog(t *testing.T) {
+	w := newWorkspace(t, "ftp://github.example", 7, repoName)
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
+	r := w.run(t, inProcess)
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1 (by fail-on only)", r.code)
+	}
+	if n := strings.Count(r.log, "::warning title=drp2-fixtures::GitHub not updated"); n != 1 {
+		t.Errorf("%d warnings about the API URL, want 1:\n%s", n, r.log)
+	}
+	if n := strings.Count(r.log, "::error file=corpus/positive/"); n != 2 {
+		t.Errorf("%d annotations in the log, want 2", n)
+	}
+	if !strings.Contains(r.summary, "Check run and pull request comment skipped") {
+		t.Errorf("the job summary does not say what was skipped")
 	}
 }

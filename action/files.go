@@ -74,11 +74,3 @@ func randomToken() string {
 	}
 	return hex.EncodeToString(raw[:])
 }
-
-// escapeData makes text safe as the data of a workflow command
-// (%, CR and LF encoded, % first).
-func escapeData(s string) string {
-	s = strings.ReplaceAll(s, "%", "%25")
-	s = strings.ReplaceAll(s, "\r", "%0D")
-	return strings.ReplaceAll(s, "\n", "%0A")
-}

@@ -68,26 +68,26 @@ func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt 
 	if in.Annotations == AnnotateCommands {
 		a.writeCommands(anns)
 	}
-	repo, err := publish.ParseRepo(a.getenv("GITHUB_REPOSITORY"))
-	if err != nil {
+	// Without a client nothing is published; the annotations still reach
+	// the log.
+	noClient := func(err error) published {
 		a.warnf("GitHub not updated: %v", err)
 		res.notes = append(res.notes, note("Check run and pull request comment skipped", err))
 		if in.Annotations == AnnotateCheckRun {
 			a.writeCommands(anns)
 		}
 		return res
+	}
+	repo, err := publish.ParseRepo(a.getenv("GITHUB_REPOSITORY"))
+	if err != nil {
+		return noClient(err)
 	}
 	if pacing.Now == nil {
 		pacing.Now = now
 	}
 	client, err := publish.New(publish.Options{APIURL: a.getenv("GITHUB_API_URL"), Token: in.Token, Pacing: pacing})
 	if err != nil {
-		a.warnf("GitHub not updated: %v", err)
-		res.notes = append(res.notes, note("Check run and pull request comment skipped", err))
-		if in.Annotations == AnnotateCheckRun {
-			a.writeCommands(anns)
-		}
-		return res
+		return noClient(err)
 	}
 	return a.publishWith(ctx, client, run, in, tgt, p, md, conclusion, anns, repo, now)
 }
