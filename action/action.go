@@ -28,6 +28,7 @@ import (
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/junit"
+	"github.com/drp2/drp2-fixtures/report/limit"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 	"github.com/drp2/drp2-fixtures/report/text"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -291,7 +292,7 @@ func (a *runAction) writeFiles(run *model.Run, in Inputs, wd string, md markdown
 		a.errorf("render job summary: %v", err)
 		return exitcode.Internal
 	}
-	if b.Len() > maxSummaryBytes {
+	if b.Len() > limit.StepSummaryBytes {
 		// GitHub would drop it whole; say where the report is instead.
 		b.Reset()
 		fmt.Fprintf(&b, "## DRP2 fixtures\n\nThe report is larger than the 1 MiB job summary limit: see %s.\n", orDefault(in.JSONPath, "the step log"))

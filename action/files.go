@@ -8,10 +8,6 @@ import (
 	"strings"
 )
 
-// maxSummaryBytes: a step summary over 1 MiB is discarded whole ("upload
-// aborted, supports content up to a size of 1024k").
-const maxSummaryBytes = 1 << 20
-
 // appendFile appends data to path, creating it.
 func appendFile(path string, data []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // Publisher is what the action needs from GitHub.
@@ -115,9 +116,9 @@ func (c *Client) PublishCheck(ctx context.Context, chk Check) (CheckResult, erro
 	batches := batchAnnotations(chk.Annotations)
 	output := func(batch []*github.CheckRunAnnotation) *github.CheckRunOutput {
 		return &github.CheckRunOutput{
-			Title:       github.String(truncateChars(chk.Title, maxCheckTitleChars)),
-			Summary:     github.String(truncateBytes(chk.Summary, maxOutputBytes)),
-			Text:        optional(truncateBytes(chk.Text, maxOutputBytes)),
+			Title:       github.String(truncateChars(chk.Title, limit.CheckTitleChars)),
+			Summary:     github.String(truncateBytes(chk.Summary, limit.CheckOutputBytes)),
+			Text:        optional(truncateBytes(chk.Text, limit.CheckOutputBytes)),
 			Annotations: batch,
 		}
 	}
@@ -183,12 +184,12 @@ func optional(s string) *string {
 }
 
 // batchAnnotations converts and splits annotations into requests of at most
-// maxAnnotationsPerRequest. It always returns at least one (maybe empty) batch.
+// limit.AnnotationsPerRequest. It always returns at least one (maybe empty) batch.
 func batchAnnotations(anns []model.Annotation) [][]*github.CheckRunAnnotation {
 	batches := [][]*github.CheckRunAnnotation{nil}
 	for _, a := range anns {
 		last := len(batches) - 1
-		if len(batches[last]) == maxAnnotationsPerRequest {
+		if len(batches[last]) == limit.AnnotationsPerRequest {
 			batches = append(batches, nil)
 			last++
 		}
@@ -213,9 +214,9 @@ func toCheckAnnotation(a model.Annotation) *github.CheckRunAnnotation {
 		StartLine:       github.Int(start),
 		EndLine:         github.Int(end),
 		AnnotationLevel: github.String(level),
-		Title:           optional(truncateChars(a.Title, maxAnnotationTitleChars)),
-		Message:         github.String(truncateBytes(msg, maxAnnotationDetailBytes)),
-		RawDetails:      optional(truncateBytes(a.RawDetails, maxAnnotationDetailBytes)),
+		Title:           optional(truncateChars(a.Title, limit.AnnotationTitleChars)),
+		Message:         github.String(truncateBytes(msg, limit.AnnotationDetailBytes)),
+		RawDetails:      optional(truncateBytes(a.RawDetails, limit.AnnotationDetailBytes)),
 	}
 	// Columns are accepted only on a single line (Checks API reference).
 	if start == end && a.StartColumn > 0 {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
+
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // CommentMode says when the sticky comment is written.
@@ -94,10 +96,10 @@ func (c *Client) PublishComment(ctx context.Context, cm Comment) (CommentResult,
 	if cm.Marker == "" {
 		return CommentResult{}, fmt.Errorf("sticky comment needs a marker")
 	}
-	body := truncateCharsNote(cm.Body, maxCommentChars)
+	body := truncateCharsNote(cm.Body, limit.CommentChars)
 	if !strings.Contains(body, cm.Marker) {
 		// The marker is how the next run finds this comment: never lose it.
-		body = cm.Marker + "\n" + truncateCharsNote(cm.Body, maxCommentChars-len([]rune(cm.Marker))-1)
+		body = cm.Marker + "\n" + truncateCharsNote(cm.Body, limit.CommentChars-len([]rune(cm.Marker))-1)
 	}
 	existing, err := c.findComment(ctx, cm.Repo, cm.Number, cm.Marker)
 	if err != nil {
@@ -136,7 +138,7 @@ func (c *Client) findComment(ctx context.Context, repo Repo, number int, marker 
 	opts := &github.IssueListCommentsOptions{
 		Sort:        github.String("created"),
 		Direction:   github.String("asc"),
-		ListOptions: github.ListOptions{PerPage: maxPerPage},
+		ListOptions: github.ListOptions{PerPage: limit.PerPage},
 	}
 	for {
 		page, resp, err := c.gh.Issues.ListComments(ctx, repo.Owner, repo.Name, number, opts)
@@ -178,7 +180,7 @@ func (c *Client) authorLogin(ctx context.Context) (string, error) {
 // PullForSHA implements Publisher. A workflow_run event of a fork pull
 // request lists no pull request, so it is found by its head commit.
 func (c *Client) PullForSHA(ctx context.Context, repo Repo, sha string) (int, error) {
-	opts := &github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: maxPerPage}}
+	opts := &github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: limit.PerPage}}
 	for {
 		pulls, resp, err := c.gh.PullRequests.List(ctx, repo.Owner, repo.Name, opts)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/publish/publishtest"
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 const marker = "<!-- drp2-fixtures:fixtures -->"
@@ -130,7 +131,7 @@ func TestOversizedCommentIsCutAndKeepsItsMarker(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := srv.Comments(1)[0].Body
-	if n := utf8.RuneCountInString(got); n > maxCommentChars || !strings.HasPrefix(got, marker) {
+	if n := utf8.RuneCountInString(got); n > limit.CommentChars || !strings.HasPrefix(got, marker) {
 		t.Errorf("comment has %d characters, marker first: %v", n, strings.HasPrefix(got, marker))
 	}
 }

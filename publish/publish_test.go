@@ -12,6 +12,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/publish/publishtest"
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 const testToken = "ghs_secretTOKENvalue123"
@@ -167,14 +168,14 @@ func TestCheckRunFieldsAreTrimmedToGitHubLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := srv.CheckRuns()[0]
-	if len(got.Summary) > maxOutputBytes || !utf8.ValidString(got.Summary) || !strings.HasSuffix(got.Summary, truncatedNote) {
+	if len(got.Summary) > limit.CheckOutputBytes || !utf8.ValidString(got.Summary) || !strings.HasSuffix(got.Summary, truncatedNote) {
 		t.Errorf("summary: %d bytes, valid UTF-8 %v", len(got.Summary), utf8.ValidString(got.Summary))
 	}
-	if utf8.RuneCountInString(got.Title) > maxCheckTitleChars {
+	if utf8.RuneCountInString(got.Title) > limit.CheckTitleChars {
 		t.Errorf("title has %d characters", utf8.RuneCountInString(got.Title))
 	}
 	a := got.Annotations[0]
-	if utf8.RuneCountInString(a.Title) != maxAnnotationTitleChars || len(a.Message) > maxAnnotationDetailBytes {
+	if utf8.RuneCountInString(a.Title) != limit.AnnotationTitleChars || len(a.Message) > limit.AnnotationDetailBytes {
 		t.Errorf("annotation title %d chars, message %d bytes", utf8.RuneCountInString(a.Title), len(a.Message))
 	}
 	if a.StartColumn != 0 || a.EndColumn != 0 {

@@ -12,15 +12,7 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
-)
-
-const (
-	// maxTitle: check-run annotation title is at most 255 characters
-	// (GitHub REST API, "Create a check run", annotations[].title).
-	maxTitle = 255
-	// maxDetailBytes: annotation message and raw_details are at most 64 KB
-	// (GitHub REST API, "Create a check run", annotations[].message).
-	maxDetailBytes = 64 * 1024
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // Build returns one annotation per failing fixture (level failure, for a
@@ -106,31 +98,22 @@ func slashPath(p string) string {
 }
 
 func title(s string) string {
-	return escape.Clip(escape.OneLine(s), maxTitle)
+	return escape.Clip(escape.OneLine(s), limit.AnnotationTitleChars)
 }
 
-// clip keeps s valid UTF-8 and within maxDetailBytes.
+// clip keeps s valid UTF-8 and within limit.AnnotationDetailBytes.
 func clip(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	if len(s) <= maxDetailBytes {
+	if len(s) <= limit.AnnotationDetailBytes {
 		return s
 	}
 	const ellipsis = "…"
-	cut := maxDetailBytes - len(ellipsis)
+	cut := limit.AnnotationDetailBytes - len(ellipsis)
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return s[:cut] + ellipsis
 }
-
-// maxPerLevel: GitHub shows at most 10 error, 10 warning and 10 notice
-// annotations per step from workflow commands and drops the rest silently
-// (GitHub Docs, "Workflow commands", and the annotation limits).
-const maxPerLevel = 10
-
-// maxMessage: the runner cuts a workflow command message at 4096
-// characters (GitHub Docs, "Workflow commands"); ours stop short of that.
-const maxMessage = 4096
 
 // CommandOptions tunes WriteCommands.
 type CommandOptions struct {
@@ -139,7 +122,7 @@ type CommandOptions struct {
 	Elsewhere string
 }
 
-// WriteCommands writes anns as workflow commands, at most maxPerLevel per
+// WriteCommands writes anns as workflow commands, at most limit.CommandsPerLevel per
 // level in the given order, and then one plain line per level saying how
 // many more exist and where to find them.
 func WriteCommands(w io.Writer, anns []model.Annotation, opts CommandOptions) error {
@@ -150,7 +133,7 @@ func WriteCommands(w io.Writer, anns []model.Annotation, opts CommandOptions) er
 	written := map[model.AnnotationLevel]int{}
 	dropped := map[model.AnnotationLevel]int{}
 	for _, a := range anns {
-		if written[a.Level] >= maxPerLevel {
+		if written[a.Level] >= limit.CommandsPerLevel {
 			dropped[a.Level]++
 			continue
 		}
@@ -214,11 +197,11 @@ func command(a model.Annotation) string {
 
 // commandMessage escapes msg and cuts it, on a rune boundary and never
 // inside an escape sequence, so that the escaped text stays below
-// maxMessage characters.
+// limit.CommandMessageChars characters.
 func commandMessage(msg string) string {
 	const ellipsis = "…"
 	msg = strings.ToValidUTF8(msg, "\uFFFD")
-	if full := escape.WorkflowData(msg); utf8.RuneCountInString(full) < maxMessage {
+	if full := escape.WorkflowData(msg); utf8.RuneCountInString(full) < limit.CommandMessageChars {
 		return full
 	}
 	var b strings.Builder
@@ -226,7 +209,7 @@ func commandMessage(msg string) string {
 	for _, r := range msg {
 		e := escape.WorkflowData(string(r))
 		k := utf8.RuneCountInString(e)
-		if n+k+utf8.RuneCountInString(ellipsis) >= maxMessage {
+		if n+k+utf8.RuneCountInString(ellipsis) >= limit.CommandMessageChars {
 			break
 		}
 		b.WriteString(e)

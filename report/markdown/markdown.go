@@ -21,25 +21,12 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
-const (
-	// maxCommentRunes: an issue or pull-request comment body is at most
-	// 65536 characters ("Body is too long (maximum is 65536 characters)",
-	// observed from the REST API).
-	maxCommentRunes = 65536
-	// maxCheckBytes: check-run output.summary and output.text are each at
-	// most 65535 bytes ("summary exceeds a maximum bytesize of 65535",
-	// observed from the Checks API).
-	maxCheckBytes = 65535
-	// maxCheckTitle: check-run output.title is at most 255 characters
-	// (GitHub REST API, "Create a check run").
-	maxCheckTitle = 255
-	// maxSummaryBytes: a step's job summary is at most 1 MiB and a larger
-	// one is dropped whole (GitHub Docs, "Adding a job summary"); half of
-	// that leaves room for anything else the step appends.
-	maxSummaryBytes = 512 * 1024
-)
+// maxSummaryBytes: half of GitHub's job summary limit, which leaves room
+// for anything else the step appends.
+const maxSummaryBytes = limit.StepSummaryBytes / 2
 
 // Options carries what the renderers cannot know from the run.
 type Options struct {
@@ -70,7 +57,7 @@ func WriteSummary(w io.Writer, run *model.Run, opts Options) error {
 }
 
 // Comment returns the body of the sticky pull-request comment: Marker
-// first, then the report, at most maxCommentRunes characters. The body
+// first, then the report, at most limit.CommentChars characters. The body
 // depends on the results alone, not on when the run happened, so that two
 // runs with the same results give the same comment.
 func Comment(run *model.Run, opts Options) string {
@@ -78,19 +65,19 @@ func Comment(run *model.Run, opts Options) string {
 		run = &model.Run{}
 	}
 	l := layout{marker: Marker(opts.CorpusKey), tables: true, details: true, fold: true, extras: true}
-	return fit(run, opts, l, func(s string) bool { return utf8.RuneCountInString(s) <= maxCommentRunes })
+	return fit(run, opts, l, func(s string) bool { return utf8.RuneCountInString(s) <= limit.CommentChars })
 }
 
 // CheckOutput returns the check-run output: a title (the verdict), a
 // summary (counts, the failing fixtures, findings and evidence) and a text
 // (each failing fixture in detail). Summary and text are each at most
-// maxCheckBytes bytes.
+// limit.CheckOutputBytes bytes.
 func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	if run == nil {
 		run = &model.Run{}
 	}
-	title = escape.Clip(escape.OneLine(verdictText(&run.Summary)), maxCheckTitle)
-	fits := func(s string) bool { return len(s) <= maxCheckBytes }
+	title = escape.Clip(escape.OneLine(verdictText(&run.Summary)), limit.CheckTitleChars)
+	fits := func(s string) bool { return len(s) <= limit.CheckOutputBytes }
 	summary = fit(run, opts, layout{tables: true, extras: true, timing: true}, fits)
 	if run.Summary.Failed > 0 {
 		text = fit(run, opts, layout{details: true}, fits)

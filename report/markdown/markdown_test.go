@@ -12,6 +12,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 var linked = Options{
@@ -132,8 +133,8 @@ func TestSchemaNegativesApart(t *testing.T) {
 func TestSizeCaps(t *testing.T) {
 	run := sample.Large(5000)
 	c := Comment(run, linked)
-	if n := utf8.RuneCountInString(c); n > maxCommentRunes {
-		t.Errorf("comment has %d characters, limit %d", n, maxCommentRunes)
+	if n := utf8.RuneCountInString(c); n > limit.CommentChars {
+		t.Errorf("comment has %d characters, limit %d", n, limit.CommentChars)
 	}
 	if !strings.Contains(c, "more: see the JUnit report") {
 		t.Error("the cut comment does not say how many fixtures it left out")
@@ -143,7 +144,7 @@ func TestSizeCaps(t *testing.T) {
 		t.Errorf("job summary has %d bytes, limit %d", len(s), maxSummaryBytes)
 	}
 	title, sum, text := CheckOutput(run, linked)
-	if utf8.RuneCountInString(title) > maxCheckTitle || len(sum) > maxCheckBytes || len(text) > maxCheckBytes {
+	if utf8.RuneCountInString(title) > limit.CheckTitleChars || len(sum) > limit.CheckOutputBytes || len(text) > limit.CheckOutputBytes {
 		t.Errorf("check output: title %d runes, summary %d bytes, text %d bytes", utf8.RuneCountInString(title), len(sum), len(text))
 	}
 	for name, s := range map[string]string{"comment": c, "summary": s, "check summary": sum, "check text": text} {
@@ -163,7 +164,7 @@ func TestSizeCaps(t *testing.T) {
 func TestDegradationOrder(t *testing.T) {
 	run := sample.Large(120)
 	full := render(run, linked, layout{marker: Marker("k"), tables: true, details: true, fold: true, extras: true, rows: 200, detailRows: 200})
-	if utf8.RuneCountInString(full) <= maxCommentRunes {
+	if utf8.RuneCountInString(full) <= limit.CommentChars {
 		t.Fatalf("the test run is too small to degrade: %d", utf8.RuneCountInString(full))
 	}
 	c := Comment(run, linked)
@@ -189,7 +190,7 @@ func TestHugeFixedParts(t *testing.T) {
 	o := linked
 	o.Skipped = notes
 	_, sum, _ := CheckOutput(run, o)
-	if len(sum) > maxCheckBytes || !strings.Contains(sum, "Report cut") {
+	if len(sum) > limit.CheckOutputBytes || !strings.Contains(sum, "Report cut") {
 		t.Errorf("summary of %d bytes; cut note present: %v", len(sum), strings.Contains(sum, "Report cut"))
 	}
 }
