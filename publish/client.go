@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
@@ -116,7 +117,7 @@ func (c *Client) PublishCheck(ctx context.Context, chk Check) (CheckResult, erro
 	batches := batchAnnotations(chk.Annotations)
 	output := func(batch []*github.CheckRunAnnotation) *github.CheckRunOutput {
 		return &github.CheckRunOutput{
-			Title:       github.String(truncateChars(chk.Title, limit.CheckTitleChars)),
+			Title:       github.String(escape.Clip(chk.Title, limit.CheckTitleChars)),
 			Summary:     github.String(truncateBytes(chk.Summary, limit.CheckOutputBytes)),
 			Text:        optional(truncateBytes(chk.Text, limit.CheckOutputBytes)),
 			Annotations: batch,
@@ -214,7 +215,7 @@ func toCheckAnnotation(a model.Annotation) *github.CheckRunAnnotation {
 		StartLine:       github.Int(start),
 		EndLine:         github.Int(end),
 		AnnotationLevel: github.String(level),
-		Title:           optional(truncateChars(a.Title, limit.AnnotationTitleChars)),
+		Title:           optional(escape.Clip(a.Title, limit.AnnotationTitleChars)),
 		Message:         github.String(truncateBytes(msg, limit.AnnotationDetailBytes)),
 		RawDetails:      optional(truncateBytes(a.RawDetails, limit.AnnotationDetailBytes)),
 	}

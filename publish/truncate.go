@@ -22,15 +22,6 @@ func truncateBytes(s string, n int) string {
 	return s[:cut] + truncatedNote
 }
 
-// truncateChars cuts s to at most n characters (runes), ending with "…".
-func truncateChars(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
-
 // truncateCharsNote cuts s to at most n characters, ending with the note.
 func truncateCharsNote(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
