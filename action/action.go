@@ -7,7 +7,6 @@
 package action
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,11 +25,9 @@ import (
 	"github.com/drp2/drp2-fixtures/publish"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
-	"github.com/drp2/drp2-fixtures/report/jsonout"
-	"github.com/drp2/drp2-fixtures/report/junit"
-	"github.com/drp2/drp2-fixtures/report/limit"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 	"github.com/drp2/drp2-fixtures/report/text"
+	"github.com/drp2/drp2-fixtures/reportfile"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
@@ -255,53 +252,25 @@ func (a *runAction) writeLog(run *model.Run) error {
 }
 
 // writeFiles writes JUnit, JSON and the job summary. A path that cannot be
-// written is unusable input.
+// written is unusable input (exit 2); a renderer that fails is a bug (exit 3).
 func (a *runAction) writeFiles(run *model.Run, in Inputs, wd string, md markdown.Options) int {
-	write := func(what, path string, render func(io.Writer) error) int {
-		if path == "" {
-			return exitcode.OK
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
 		}
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(wd, path)
-		}
-		var b bytes.Buffer
-		if err := render(&b); err != nil {
-			a.errorf("render %s: %v", what, err)
-			return exitcode.Internal
-		}
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			a.errorf("write %s: %v", what, err)
-			return exitcode.Usage
-		}
+		return filepath.Join(wd, p)
+	}
+	paths := reportfile.Paths{JUnit: abs(in.JUnitPath), JSON: abs(in.JSONPath), Summary: a.getenv("GITHUB_STEP_SUMMARY")}
+	err := reportfile.Write(run, paths, reportfile.Options{Getenv: a.getenv, Markdown: md})
+	if err == nil {
 		return exitcode.OK
 	}
-	if code := write("JUnit report", in.JUnitPath, func(w io.Writer) error {
-		return junit.Write(w, run, junit.Options{Properties: junit.GitHubProperties(a.getenv)})
-	}); code != exitcode.OK {
-		return code
+	a.errorf("%v", err)
+	var re *reportfile.Error
+	if errors.As(err, &re) && !re.Rendering {
+		return exitcode.Usage
 	}
-	if code := write("JSON report", in.JSONPath, func(w io.Writer) error { return jsonout.Write(w, run) }); code != exitcode.OK {
-		return code
-	}
-	path := a.getenv("GITHUB_STEP_SUMMARY")
-	if path == "" {
-		return exitcode.OK
-	}
-	var b bytes.Buffer
-	if err := markdown.WriteSummary(&b, run, md); err != nil {
-		a.errorf("render job summary: %v", err)
-		return exitcode.Internal
-	}
-	if b.Len() > limit.StepSummaryBytes {
-		// GitHub would drop it whole; say where the report is instead.
-		b.Reset()
-		fmt.Fprintf(&b, "## DRP2 fixtures\n\nThe report is larger than the 1 MiB job summary limit: see %s.\n", orDefault(in.JSONPath, "the step log"))
-	}
-	if err := appendFile(path, b.Bytes()); err != nil {
-		a.errorf("write job summary: %v", err)
-		return exitcode.Internal
-	}
-	return exitcode.OK
+	return exitcode.Internal
 }
 
 // appendSummaryNotes adds what publishing skipped or could not do.
@@ -315,7 +284,7 @@ func (a *runAction) appendSummaryNotes(notes []string) {
 	for _, n := range notes {
 		fmt.Fprintf(&b, "- %s\n", n)
 	}
-	if err := appendFile(path, []byte(b.String())); err != nil {
+	if err := reportfile.Append(path, []byte(b.String())); err != nil {
 		a.warnf("write job summary: %v", err)
 	}
 }

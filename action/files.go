@@ -4,22 +4,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"strings"
-)
 
-// appendFile appends data to path, creating it.
-func appendFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
+	"github.com/drp2/drp2-fixtures/reportfile"
+)
 
 // output is one step output.
 type output struct{ name, value string }
@@ -40,7 +28,7 @@ func writeOutputs(path string, outs []output) error {
 		}
 		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", o.name, delim, o.value, delim)
 	}
-	if err := appendFile(path, []byte(b.String())); err != nil {
+	if err := reportfile.Append(path, []byte(b.String())); err != nil {
 		return fmt.Errorf("write step outputs: %w", err)
 	}
 	return nil

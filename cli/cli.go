@@ -21,6 +21,7 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/text"
+	"github.com/drp2/drp2-fixtures/reportfile"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
@@ -197,8 +198,12 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 		return exitcode.Internal
 	}
 	// Files first: they are the record of the run.
-	if err := writeFiles(run, o.files(cfg.WorkDir), ReportOptions{Env: env}); err != nil {
+	if err := reportfile.Write(run, o.files(cfg.WorkDir), reportfile.Options{Getenv: env.getenv}); err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
+		var re *reportfile.Error
+		if errors.As(err, &re) && !re.Rendering {
+			return exitcode.Usage
+		}
 		return exitcode.Internal
 	}
 	if err := writeStdout(env.Stdout, run, o.format); err != nil {
@@ -274,14 +279,14 @@ func relTo(wd, p string) string {
 }
 
 // files resolves the report paths against the working directory.
-func (o *runOptions) files(wd string) reportFiles {
+func (o *runOptions) files(wd string) reportfile.Paths {
 	abs := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {
 			return p
 		}
 		return filepath.Join(wd, p)
 	}
-	return reportFiles{junit: abs(o.junitPath), summary: abs(o.summaryPath), json: abs(o.jsonPath)}
+	return reportfile.Paths{JUnit: abs(o.junitPath), JSON: abs(o.jsonPath), Summary: abs(o.summaryPath)}
 }
 
 func writeStdout(w io.Writer, run *model.Run, format string) error {

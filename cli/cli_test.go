@@ -87,7 +87,7 @@ func TestExitCodes(t *testing.T) {
 		{"missing corpus", good, []string{"run", "--corpus", "missing"}, exitcode.Usage},
 		{"schema that does not compile", good, []string{"run", "--command-schema", "bad-schema.json"}, exitcode.Usage},
 		{"path outside the corpus", good, []string{"run", "--corpus", "fixtures", "/"}, exitcode.Usage},
-		{"unwritable report", good, []string{"run", "--junit", "fixtures"}, exitcode.Internal},
+		{"unwritable report", good, []string{"run", "--junit", "fixtures"}, exitcode.Usage},
 		{"help", good, []string{"help"}, exitcode.OK},
 		{"version", good, []string{"version"}, exitcode.OK},
 	}
