@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
@@ -68,6 +69,21 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		Time: seconds(run.Duration),
 	}
 	props := properties(run, opts)
+	// Findings are warnings: each goes to the system-err of its fixture's
+	// testcase, and those about files that were not run to the first suite.
+	findings := map[string][]model.Finding{}
+	ranPaths := map[string]bool{}
+	for i := range run.Results {
+		ranPaths[run.Results[i].Path] = true
+	}
+	var loose []model.Finding
+	for _, f := range run.Findings {
+		if ranPaths[f.Path] {
+			findings[f.Path] = append(findings[f.Path], f)
+		} else {
+			loose = append(loose, f)
+		}
+	}
 	for _, class := range model.Classes {
 		suite := junit.Testsuite{Name: class.String(), ID: len(suites.Suites)}
 		var total time.Duration
@@ -77,7 +93,11 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 				continue
 			}
 			total += r.Duration
-			suite.AddTestcase(testcase(r))
+			tc := testcase(r)
+			if fs := findings[r.Path]; len(fs) > 0 {
+				tc.SystemErr = &junit.Output{Data: warnings(fs)}
+			}
+			suite.AddTestcase(tc)
 		}
 		if suite.Tests == 0 {
 			continue
@@ -91,6 +111,9 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		if len(props) > 0 {
 			p := append([]junit.Property(nil), props...)
 			suite.Properties = &p
+		}
+		if len(suites.Suites) == 0 && len(loose) > 0 {
+			suite.SystemErr = &junit.Output{Data: warnings(loose)}
 		}
 		suites.AddSuite(suite)
 	}
@@ -127,6 +150,15 @@ func testcase(r *model.Result) junit.Testcase {
 		tc.Failure = res
 	}
 	return tc
+}
+
+// warnings renders findings as lines of system-err.
+func warnings(fs []model.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "warning: %s: %s: %s\n", f.Path, explain.FindingTitle(f.Kind), escape.OneLine(f.Message))
+	}
+	return clean(b.String())
 }
 
 // classname is the fixture's corpus-relative folder ("negative", or
