@@ -114,28 +114,24 @@ func decodeFixture(data []byte) (*fixture, *corpusError) {
 	if !ok {
 		return nil, &corpusError{msg: "the top-level object could not be read", offset: -1}
 	}
-	top := make(map[string][]byte, len(members))
 	doc := make(map[string]any, len(members))
-	for _, m := range members {
-		top[m.Key] = data[m.Start:m.End]
-		if m.Key != "commands" {
-			doc[m.Key] = decodeValue(data[m.Start:m.End])
-		}
-	}
 	fx := &fixture{data: data, doc: doc}
-	if raw, ok := top["commands"]; ok {
-		if len(raw) == 0 || raw[0] != '[' {
-			doc["commands"] = decodeValue(raw)
-			return fx, nil
+	for _, m := range members {
+		raw := data[m.Start:m.End]
+		if m.Key != "commands" || raw[0] != '[' {
+			doc[m.Key] = decodeValue(raw)
+			continue
 		}
-		spans, ok := position.Elements(data, "/commands")
+		spans, ok := position.Elements(raw, "")
 		if !ok {
-			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: -1}
+			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: m.Start}
 		}
 		stand := make([]any, len(spans))
 		shared := map[string]any{}
-		for i, sp := range spans {
-			stand[i] = standIn(data[sp[0]:sp[1]], shared)
+		for i := range spans {
+			spans[i][0] += m.Start
+			spans[i][1] += m.Start
+			stand[i] = standIn(data[spans[i][0]:spans[i][1]], shared)
 		}
 		doc["commands"] = stand
 		fx.raw = spans
