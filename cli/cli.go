@@ -272,7 +272,7 @@ func DefaultCorpus(wd string, paths []string) string {
 }
 
 func relTo(wd, p string) string {
-	if r, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(r, "..") {
+	if r, ok := runner.Within(wd, p); ok {
 		return r
 	}
 	return p

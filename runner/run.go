@@ -210,6 +210,16 @@ func resolve(wd, p string) string {
 	return filepath.Join(wd, p)
 }
 
+// Within returns p relative to dir when p lies at or below dir (both
+// absolute or both relative to the same place).
+func Within(dir, p string) (string, bool) {
+	r, err := filepath.Rel(dir, p)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return r, true
+}
+
 // display turns a corpus-relative path into the path shown in reports:
 // relative to the working directory when the fixture lies under it.
 func (c *corpus) display(rel string) string {
@@ -217,7 +227,7 @@ func (c *corpus) display(rel string) string {
 		return Embedded + ":" + rel
 	}
 	abs := filepath.Join(c.dir, filepath.FromSlash(rel))
-	if r, err := filepath.Rel(c.workDir, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if r, ok := Within(c.workDir, abs); ok {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(filepath.Join(c.root, filepath.FromSlash(rel)))
@@ -237,15 +247,12 @@ func (c *corpus) pathFilter(paths []string) (pathFilter, error) {
 			f = append(f, rel)
 			continue
 		}
-		abs := p
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(c.workDir, p)
-		}
+		abs := resolve(c.workDir, p)
 		if _, err := os.Lstat(abs); err != nil {
 			return nil, inputError("path %s: %v", p, unwrapPath(err))
 		}
-		rel, err := filepath.Rel(c.dir, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		rel, ok := Within(c.dir, abs)
+		if !ok {
 			return nil, inputError("path %s is outside the corpus %s", p, c.root)
 		}
 		f = append(f, filepath.ToSlash(rel))

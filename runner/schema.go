@@ -90,7 +90,7 @@ func resolveSchema(workDir, flagValue, upstream string, embeddedURL string, embe
 // displaySchema shows a schema path relative to the working directory
 // when it lies under it, like fixture paths.
 func displaySchema(workDir, abs string) string {
-	if r, err := filepath.Rel(workDir, abs); err == nil && !strings.HasPrefix(r, "..") {
+	if r, ok := Within(workDir, abs); ok {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(abs)
