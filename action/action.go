@@ -254,14 +254,8 @@ func (a *runAction) writeLog(run *model.Run) error {
 // writeFiles writes JUnit, JSON and the job summary. A path that cannot be
 // written is unusable input (exit 2); a renderer that fails is a bug (exit 3).
 func (a *runAction) writeFiles(run *model.Run, in Inputs, wd string, md markdown.Options) int {
-	abs := func(p string) string {
-		if p == "" || filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(wd, p)
-	}
-	paths := reportfile.Paths{JUnit: abs(in.JUnitPath), JSON: abs(in.JSONPath), Summary: a.getenv("GITHUB_STEP_SUMMARY")}
-	err := reportfile.Write(run, paths, reportfile.Options{Getenv: a.getenv, Markdown: md})
+	paths := reportfile.Paths{JUnit: in.JUnitPath, JSON: in.JSONPath, Summary: a.getenv("GITHUB_STEP_SUMMARY")}
+	err := reportfile.Write(run, paths, reportfile.Options{Dir: wd, Getenv: a.getenv, Markdown: md})
 	if err == nil {
 		return exitcode.OK
 	}

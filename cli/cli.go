@@ -198,7 +198,7 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 		return exitcode.Internal
 	}
 	// Files first: they are the record of the run.
-	if err := reportfile.Write(run, o.files(cfg.WorkDir), reportfile.Options{Getenv: env.getenv}); err != nil {
+	if err := reportfile.Write(run, o.files(), reportfile.Options{Dir: cfg.WorkDir, Getenv: env.getenv}); err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		var re *reportfile.Error
 		if errors.As(err, &re) && !re.Rendering {
@@ -278,15 +278,9 @@ func relTo(wd, p string) string {
 	return p
 }
 
-// files resolves the report paths against the working directory.
-func (o *runOptions) files(wd string) reportfile.Paths {
-	abs := func(p string) string {
-		if p == "" || filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(wd, p)
-	}
-	return reportfile.Paths{JUnit: abs(o.junitPath), JSON: abs(o.jsonPath), Summary: abs(o.summaryPath)}
+// files are the report files the flags name.
+func (o *runOptions) files() reportfile.Paths {
+	return reportfile.Paths{JUnit: o.junitPath, JSON: o.jsonPath, Summary: o.summaryPath}
 }
 
 func writeStdout(w io.Writer, run *model.Run, format string) error {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
@@ -17,7 +18,8 @@ import (
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 
-// Paths are the files to write; an empty path is skipped.
+// Paths are the files to write; an empty path is skipped, a relative one
+// is taken relative to Options.Dir.
 type Paths struct {
 	JUnit string
 	JSON  string
@@ -27,6 +29,9 @@ type Paths struct {
 
 // Options carry what the reports need beyond the run.
 type Options struct {
+	// Dir is the folder relative paths are resolved against (the working
+	// directory of the run); empty means the process's.
+	Dir string
 	// Getenv reads the environment for the GitHub run evidence recorded in
 	// the JUnit properties; nil reads none.
 	Getenv   func(string) string
@@ -53,6 +58,12 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Write writes every report that has a path, stopping at the first error.
 func Write(run *model.Run, p Paths, o Options) error {
+	// The oversized-summary note names the JSON report as the user gave it.
+	where := "the step log"
+	if p.JSON != "" {
+		where = p.JSON
+	}
+	p = Paths{JUnit: under(o.Dir, p.JUnit), JSON: under(o.Dir, p.JSON), Summary: under(o.Dir, p.Summary)}
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -75,16 +86,19 @@ func Write(run *model.Run, p Paths, o Options) error {
 	if b.Len() > limit.StepSummaryBytes {
 		// GitHub would drop it whole; say where the report is instead.
 		b.Reset()
-		where := "the step log"
-		if p.JSON != "" {
-			where = p.JSON
-		}
 		fmt.Fprintf(&b, "## DRP2 fixtures\n\nThe report is larger than the 1 MiB job summary limit: see %s.\n", where)
 	}
 	if err := Append(p.Summary, b.Bytes()); err != nil {
 		return &Error{Report: "job summary", Err: err}
 	}
 	return nil
+}
+
+func under(dir, p string) string {
+	if p == "" || dir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 func replace(report, path string, render func(io.Writer) error) error {
