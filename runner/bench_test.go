@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/corpusgen"
+	"github.com/drp2/drp2-fixtures/internal/corpusgen"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )

@@ -9,8 +9,8 @@ import (
 	"io/fs"
 	"unicode/utf8"
 
+	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/position"
 )
 
 // DefaultMaxFileSize bounds the size of one fixture file, so that a stray
@@ -103,14 +103,14 @@ func decodeFixture(data []byte) (*fixture, *corpusError) {
 	if c := data[firstNonSpace(data)]; c != '{' {
 		return nil, &corpusError{msg: fmt.Sprintf("the top-level value is %s; a fixture is a JSON object", kindOf(c)), offset: firstNonSpace(data)}
 	}
-	if object, key, off, dup := position.DuplicateKey(data); dup {
+	if object, key, off, dup := jsonpos.DuplicateKey(data); dup {
 		where := "the top-level object"
 		if object != "" {
 			where = object
 		}
 		return nil, &corpusError{msg: fmt.Sprintf("duplicate key %q in %s: JSON readers disagree on which value wins", key, where), offset: off}
 	}
-	members, ok := position.Members(data)
+	members, ok := jsonpos.Members(data)
 	if !ok {
 		return nil, &corpusError{msg: "the top-level object could not be read", offset: -1}
 	}
@@ -122,7 +122,7 @@ func decodeFixture(data []byte) (*fixture, *corpusError) {
 			doc[m.Key] = decodeValue(raw)
 			continue
 		}
-		spans, ok := position.Elements(raw, "")
+		spans, ok := jsonpos.Elements(raw, "")
 		if !ok {
 			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: m.Start}
 		}
@@ -147,7 +147,7 @@ func standIn(raw []byte, shared map[string]any) any {
 	if len(raw) == 0 || raw[0] != '{' {
 		return decodeValue(raw)
 	}
-	start, end, ok := position.Find(raw, "/cmd")
+	start, end, ok := jsonpos.Find(raw, "/cmd")
 	if !ok {
 		return map[string]any{}
 	}
@@ -268,16 +268,16 @@ func spanAt(data []byte, off int) *model.Span {
 	if off < 0 {
 		return nil
 	}
-	line, col := position.LineColumn(data, off)
+	line, col := jsonpos.LineColumn(data, off)
 	return &model.Span{Line: line, Column: col, EndLine: line, EndColumn: col}
 }
 
 // spanOf locates the value at pointer, or returns nil.
 func spanOf(data []byte, pointer string) *model.Span {
-	start, end, ok := position.Find(data, pointer)
+	start, end, ok := jsonpos.Find(data, pointer)
 	if !ok {
 		return nil
 	}
-	s := position.Span(data, start, end)
+	s := model.Span(jsonpos.Span(data, start, end))
 	return &s
 }

@@ -20,8 +20,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/position"
 )
 
 // Config says what to run and how.
@@ -396,7 +396,7 @@ func (j *fixtureJob) phases(fx *fixture, class model.Class) *model.Failure {
 			stream.Version.Patch = &p
 		}
 	}
-	if start, end, ok := position.Find(fx.data, "/capabilities"); ok {
+	if start, end, ok := jsonpos.Find(fx.data, "/capabilities"); ok {
 		stream.Capabilities = fx.data[start:end]
 	}
 	return j.checker.Check(stream)

@@ -21,7 +21,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/schema"
+	"github.com/drp2/drp2-fixtures/runner/schema"
 )
 
 // Embedded names the project's own schemas in Config and in reports.

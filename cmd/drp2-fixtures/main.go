@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 
-	"github.com/drp2/drp2-fixtures/cli"
+	"github.com/drp2/drp2-fixtures/internal/cli"
 )
 
 func main() {

@@ -13,8 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/drp2/drp2-fixtures/corpusgen"
 	"github.com/drp2/drp2-fixtures/fixtures"
+	"github.com/drp2/drp2-fixtures/internal/corpusgen"
 )
 
 func main() {

@@ -1,6 +1,7 @@
 // Package layout holds a test of the project's import rules: the runner
-// never imports a reporter, renderers do no I/O of their own, and only the
-// publish packages talk HTTP.
+// never imports a reporter, renderers know only the model and do no I/O of
+// their own, only report/github talks HTTP, and the model imports only the
+// standard library.
 package layout
 
 import (
@@ -28,40 +29,55 @@ func list(t *testing.T, args ...string) map[string][]string {
 	return m
 }
 
+func under(pkg, root string) bool { return pkg == root || strings.HasPrefix(pkg, root+"/") }
+
+// renderer is a package of pure renderers: everything under report/ except
+// the GitHub API client and its fake.
+func renderer(pkg string) bool {
+	return under(pkg, "report") && !under(pkg, "report/github") && !under(pkg, "report/internal")
+}
+
 func TestImportRules(t *testing.T) {
 	deps := list(t, "-f", "{{.ImportPath}}:{{join .Deps \" \"}}", module+"...")
 	imports := list(t, "-f", "{{.ImportPath}}:{{join .Imports \" \"}}", module+"...")
-	for _, p := range []string{"runner", "runner/drp2", "report/junit", "publish", "model"} {
+	for _, p := range []string{"runner", "runner/drp2", "runner/schema", "report/junit", "report/github", "model", "internal/jsonpos", "internal/cli"} {
 		if _, ok := deps[p]; !ok {
 			t.Fatalf("go list did not list %s", p)
 		}
 	}
 	for pkg, ds := range deps {
 		for _, d := range ds {
+			if !strings.HasPrefix(d, module) {
+				continue
+			}
 			d = strings.TrimPrefix(d, module)
-			if (pkg == "runner" || strings.HasPrefix(pkg, "runner/")) && (strings.HasPrefix(d, "report") || d == "publish" || d == "action" || d == "cli") {
+			if under(pkg, "runner") && (under(d, "report") || under(d, "internal/cli")) {
 				t.Errorf("%s depends on %s: the runner never knows its reporters", pkg, d)
 			}
-			if strings.HasPrefix(pkg, "report/") && (d == "runner" || d == "publish" || d == "action" || d == "cli") {
+			if renderer(pkg) && (under(d, "runner") || under(d, "report/github") || under(d, "internal/cli")) {
 				t.Errorf("%s depends on %s: renderers know only the model", pkg, d)
+			}
+			if under(pkg, "internal/jsonpos") {
+				t.Errorf("%s depends on %s: the JSON scanner imports nothing from the module", pkg, d)
+			}
+			if pkg == "model" {
+				t.Errorf("model depends on %s: it imports only the standard library", d)
 			}
 		}
 	}
 	for pkg, is := range imports {
 		for _, i := range is {
-			if i == "net/http" && pkg != "publish" && !strings.HasPrefix(pkg, "publish/") {
-				t.Errorf("%s imports net/http: only publish talks HTTP", pkg)
+			if i == "net/http" && !under(pkg, "report/github") {
+				t.Errorf("%s imports net/http: only report/github talks HTTP", pkg)
 			}
-			if strings.HasPrefix(pkg, "report/") && !strings.HasPrefix(pkg, "report/internal/") && (i == "os" || i == "net" || i == "io/ioutil") {
+			if renderer(pkg) && (i == "os" || i == "net" || i == "io/ioutil") {
 				t.Errorf("%s imports %s: a renderer writes only to its writer", pkg, i)
 			}
 		}
 	}
-	if len(deps["model"]) > 0 {
-		for _, d := range deps["model"] {
-			if strings.Contains(d, ".") {
-				t.Errorf("model depends on %s: it imports only the standard library", d)
-			}
+	for _, d := range deps["model"] {
+		if strings.Contains(d, ".") {
+			t.Errorf("model depends on %s: it imports only the standard library", d)
 		}
 	}
 }

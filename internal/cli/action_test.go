@@ -1,0 +1,368 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+)
+
+func TestActionInProcess(t *testing.T) { scenarios(t, inProcess) }
+
+// TestActionBinary runs the built binary with exactly the environment a
+// Docker action step gets.
+func TestActionBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "drp2-fixtures")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/drp2-fixtures")
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	scenarios(t, func(t *testing.T, w *workspace) (int, string) {
+		cmd := exec.Command(bin, "action")
+		cmd.Dir = w.dir
+		cmd.Env = nil
+		for k, v := range w.env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		sort.Strings(cmd.Env)
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	})
+}
+
+func scenarios(t *testing.T, step stepRunner) {
+	t.Run("120 mismatches, rerun, green rerun", func(t *testing.T) {
+		gh := githubtest.New(t, githubtest.Options{Token: token})
+		w := newWorkspace(t, gh.URL, 7, repoName)
+		corpus := filepath.Join(w.dir, "corpus")
+		writeCorpus(t, corpus, 120, 5)
+
+		r := w.run(t, step)
+		if r.code != 1 {
+			t.Fatalf("exit code %d, want 1 (fail-on mismatch)\n%s", r.code, r.log)
+		}
+		want := map[string]string{"total": "125", "run": "125", "passed": "5", "failed": "120", "corpus-errors": "0",
+			"conclusion": "failure", "junit-path": "drp2-fixtures-junit.xml", "json-path": "drp2-fixtures.json"}
+		for k, v := range want {
+			if r.outputs[k] != v {
+				t.Errorf("output %s = %q, want %q", k, r.outputs[k], v)
+			}
+		}
+		for _, f := range []string{"drp2-fixtures-junit.xml", "drp2-fixtures.json"} {
+			if st, err := os.Stat(filepath.Join(w.dir, f)); err != nil || st.Size() == 0 {
+				t.Errorf("%s not written: %v", f, err)
+			}
+		}
+		if xml, _ := os.ReadFile(filepath.Join(w.dir, "drp2-fixtures-junit.xml")); !strings.Contains(string(xml), `name="github.run_id" value="77"`) {
+			t.Errorf("the JUnit report does not record the GitHub run")
+		}
+		if !strings.Contains(r.summary, "render_case_000") {
+			t.Errorf("job summary does not list the failing fixtures:\n%.500s", r.summary)
+		}
+		runs := gh.CheckRuns()
+		if len(runs) != 1 {
+			t.Fatalf("check runs = %d, want 1", len(runs))
+		}
+		cr := runs[0]
+		if len(cr.Batches) != 3 || cr.Batches[0] > 50 || cr.Batches[1] > 50 || cr.Batches[2] > 50 || len(cr.Annotations) != 120 {
+			t.Errorf("annotation batches = %v (%d annotations), want 3 requests of at most 50", cr.Batches, len(cr.Annotations))
+		}
+		if cr.HeadSHA != headSHA || cr.Name != "DRP2 fixtures" || cr.Conclusion != "failure" {
+			t.Errorf("check run: head %s name %q conclusion %s", cr.HeadSHA, cr.Name, cr.Conclusion)
+		}
+		if !strings.HasPrefix(cr.Annotations[0].Path, "corpus/positive/") {
+			t.Errorf("annotation path %q is not relative to the workspace", cr.Annotations[0].Path)
+		}
+		if r.outputs["check-url"] == "" || !strings.HasPrefix(r.outputs["check-url"], githubtest.WebURL) {
+			t.Errorf("check-url = %q", r.outputs["check-url"])
+		}
+		comments := gh.Comments(7)
+		if len(comments) != 1 || !strings.Contains(comments[0].Body, "<!-- drp2-fixtures:comment:corpus -->") {
+			t.Fatalf("comments = %+v", comments)
+		}
+		if !strings.Contains(comments[0].Body, headSHA) {
+			t.Errorf("comment does not link files at the head commit")
+		}
+		if r.outputs["comment-url"] == "" {
+			t.Errorf("comment-url is empty")
+		}
+		if strings.Contains(r.log, "::error file=") {
+			t.Errorf("annotations were printed as workflow commands although the check run took them")
+		}
+
+		// A rerun updates the one comment.
+		gh.ResetRequests()
+		r = w.run(t, step)
+		if r.code != 1 || len(gh.Comments(7)) != 1 {
+			t.Fatalf("rerun: exit %d, comments %d", r.code, len(gh.Comments(7)))
+		}
+		if !sawRequest(gh, "PATCH", "/repos/acme/widgets/issues/comments/") || sawRequest(gh, "POST", "/repos/acme/widgets/issues/7/comments") {
+			t.Errorf("rerun did not update the comment in place")
+		}
+
+		// Fixed corpus: the comment turns green.
+		writeCorpus(t, corpus, 0, 5)
+		r = w.run(t, step)
+		if r.code != 0 || r.outputs["conclusion"] != "success" {
+			t.Fatalf("green rerun: exit %d, conclusion %q\n%s", r.code, r.outputs["conclusion"], r.log)
+		}
+		comments = gh.Comments(7)
+		if len(comments) != 1 || strings.Contains(comments[0].Body, "render_case_000") {
+			t.Errorf("the comment still shows the old failures: %+v", comments)
+		}
+		if runs := gh.CheckRuns(); runs[len(runs)-1].Conclusion != "success" {
+			t.Errorf("last check run conclusion %q", runs[len(runs)-1].Conclusion)
+		}
+	})
+
+	t.Run("fork pull request degrades without failing", func(t *testing.T) {
+		gh := githubtest.New(t, githubtest.Options{Token: token})
+		w := newWorkspace(t, gh.URL, 8, "stranger/widgets")
+		w.env["INPUT_FAIL-ON"] = "never"
+		writeCorpus(t, filepath.Join(w.dir, "corpus"), 12, 1)
+		r := w.run(t, step)
+		if r.code != 0 {
+			t.Fatalf("exit %d, want 0\n%s", r.code, r.log)
+		}
+		for _, req := range gh.Requests() {
+			if req.Method != "GET" {
+				t.Errorf("a fork run wrote to GitHub: %s %s", req.Method, req.Path)
+			}
+		}
+		if n := strings.Count(r.log, "::error file=corpus/positive/"); n != 10 {
+			t.Errorf("workflow-command annotations = %d, want 10 (the per-step cap)", n)
+		}
+		if !strings.Contains(r.log, "2 more") {
+			t.Errorf("the log does not say that more annotations exist")
+		}
+		plain := strings.ReplaceAll(r.summary, "\\", "") // undo Markdown escapes
+		if !strings.Contains(plain, "stranger/widgets") || !strings.Contains(plain, "read-only") {
+			t.Errorf("the job summary does not say what was skipped and why:\n%.2000s", r.summary)
+		}
+		if r.outputs["conclusion"] != "failure" || r.outputs["check-url"] != "" {
+			t.Errorf("outputs = %v", r.outputs)
+		}
+	})
+
+	t.Run("503 then 200 succeeds", func(t *testing.T) {
+		gh := githubtest.New(t, githubtest.Options{Token: token})
+		gh.AddFault(githubtest.Fault{Method: "POST", Path: "/repos/acme/widgets/check-runs", Status: 503, Times: 1})
+		w := newWorkspace(t, gh.URL, 0, "")
+		writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 2)
+		r := w.run(t, step)
+		if r.code != 1 || len(gh.CheckRuns()) != 1 || r.outputs["check-url"] == "" {
+			t.Fatalf("exit %d, check runs %d, check-url %q\n%s", r.code, len(gh.CheckRuns()), r.outputs["check-url"], r.log)
+		}
+		if cr := gh.CheckRuns()[0]; cr.HeadSHA != mergeSHA {
+			t.Errorf("push check run on %s, want GITHUB_SHA", cr.HeadSHA)
+		}
+		if strings.Contains(r.log, "::warning") {
+			t.Errorf("a recovered 503 left a warning:\n%s", r.log)
+		}
+	})
+
+	t.Run("persistent 500 ends within the bound", func(t *testing.T) {
+		gh := githubtest.New(t, githubtest.Options{Token: token})
+		gh.AddFault(githubtest.Fault{Status: 500, Body: `{"message":"Server Error"}`})
+		w := newWorkspace(t, gh.URL, 9, repoName)
+		writeCorpus(t, filepath.Join(w.dir, "corpus"), 3, 0)
+		start := time.Now()
+		r := w.run(t, step)
+		if elapsed := time.Since(start); elapsed > 10*time.Second {
+			t.Errorf("took %s with a 3s API budget", elapsed)
+		}
+		if r.code != 1 {
+			t.Errorf("exit %d, want 1 (by fail-on only)", r.code)
+		}
+		if r.outputs["failed"] != "3" || r.summary == "" {
+			t.Errorf("results not on disk: outputs %v", r.outputs)
+		}
+		for _, f := range []string{"drp2-fixtures-junit.xml", "drp2-fixtures.json"} {
+			if _, err := os.Stat(filepath.Join(w.dir, f)); err != nil {
+				t.Errorf("%s not written: %v", f, err)
+			}
+		}
+		var warnings []string
+		for _, line := range strings.Split(r.log, "\n") {
+			if strings.HasPrefix(line, "::warning") {
+				warnings = append(warnings, line)
+			}
+		}
+		if len(warnings) != 1 || !strings.Contains(warnings[0], "gave up after") || !strings.Contains(warnings[0], "500") {
+			t.Errorf("want one clear warning line, got %q", warnings)
+		}
+		if !strings.Contains(r.log, "::error file=corpus/positive/") {
+			t.Errorf("annotations did not fall back to workflow commands")
+		}
+		if !strings.Contains(r.summary, "Check run not published") {
+			t.Errorf("the job summary does not say the check run failed")
+		}
+	})
+}
+
+func sawRequest(gh *githubtest.Server, method, pathPrefix string) bool {
+	for _, r := range gh.Requests() {
+		if r.Method == method && strings.HasPrefix(r.Path, pathPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestUnusableInputsExitTwo(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	for input, value := range map[string]string{
+		"INPUT_COMMENT": "sometimes", "INPUT_ANNOTATIONS": "everywhere", "INPUT_FAIL-ON": "always",
+		"INPUT_CHECK-RUN-ID": "abc", "INPUT_CORPUS": "no/such/dir",
+	} {
+		w := newWorkspace(t, gh.URL, 7, repoName)
+		writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 1)
+		w.env[input] = value
+		r := w.run(t, inProcess)
+		if r.code != 2 {
+			t.Errorf("%s=%q: exit %d, want 2\n%s", input, value, r.code, r.log)
+		}
+		if !strings.Contains(r.log, "::error") {
+			t.Errorf("%s=%q: no error line", input, value)
+		}
+	}
+	if len(gh.Requests()) != 0 {
+		t.Errorf("unusable inputs still called GitHub")
+	}
+}
+
+func TestTokenIsMaskedFirst(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 0, "")
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+	_, log := inProcess(t, w)
+	if !strings.HasPrefix(log, "::add-mask::"+token+"\n") {
+		t.Errorf("the log does not start by masking the token: %.80q", log)
+	}
+}
+
+func TestUpdatesTheJobCheckRun(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	id := gh.SeedCheckRun("conformance", headSHA)
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	w.env["INPUT_CHECK-RUN-ID"] = "1001"
+	if id != 1001 {
+		t.Fatalf("seeded id %d", id)
+	}
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 1)
+	w.run(t, inProcess)
+	runs := gh.CheckRuns()
+	if len(runs) != 1 || runs[0].Name != "conformance" || runs[0].Conclusion != "failure" || len(runs[0].Annotations) != 1 {
+		t.Errorf("check runs = %+v", runs)
+	}
+}
+
+func TestWorkflowRunFindsThePullRequestByHeadSHA(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	gh.AddPull(12, headSHA)
+	w := newWorkspace(t, gh.URL, 0, "")
+	w.env["GITHUB_EVENT_NAME"] = "workflow_run"
+	os.WriteFile(w.event, []byte(`{"workflow_run": {"head_sha": "`+headSHA+`", "pull_requests": []}}`), 0o644)
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 0)
+	r := w.run(t, inProcess)
+	if len(gh.Comments(12)) != 1 || gh.CheckRuns()[0].HeadSHA != headSHA {
+		t.Errorf("comments on #12: %d; log:\n%s", len(gh.Comments(12)), r.log)
+	}
+}
+
+func TestRunsOutsideActions(t *testing.T) {
+	// No GITHUB_OUTPUT, no summary, no token: a local run must not panic.
+	w := &workspace{dir: t.TempDir()}
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+	w.env = map[string]string{"INPUT_CORPUS": "corpus"}
+	code, log := inProcess(t, w)
+	if code != 0 {
+		t.Errorf("exit %d\n%s", code, log)
+	}
+}
+
+func TestContextCancelledStopsPublishing(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("linux only")
+	}
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	gh.AddFault(githubtest.Fault{Hang: true})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	w.env[envBudget] = "1m"
+	w.env[envAttemptTimeout] = "1m"
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	actionCommand(ctx, Env{Getenv: func(k string) string { return w.env[k] }, Stdout: &strings.Builder{}, WorkDir: w.dir})
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("cancellation did not stop publishing")
+	}
+}
+
+// A rerun with the same results, hours later, leaves a "changes" comment
+// alone: the body must not depend on when the run happened.
+func TestChangesModeLeavesAnUnchangedComment(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	w.env["INPUT_COMMENT"] = "changes"
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
+	at := func(now time.Time) stepRunner {
+		return func(t *testing.T, w *workspace) (int, string) {
+			var out strings.Builder
+			code := actionCommand(context.Background(), Env{
+				Getenv: func(k string) string { return w.env[k] }, Stdout: &out, WorkDir: w.dir,
+				Now: func() time.Time { return now },
+			})
+			return code, out.String()
+		}
+	}
+	w.run(t, at(fixedNow))
+	if len(gh.Comments(7)) != 1 {
+		t.Fatalf("comments = %d, want 1", len(gh.Comments(7)))
+	}
+	gh.ResetRequests()
+	r := w.run(t, at(fixedNow.Add(3*time.Hour)))
+	if sawRequest(gh, "PATCH", "/repos/acme/widgets/issues/comments/") || sawRequest(gh, "POST", "/repos/acme/widgets/issues/7/comments") {
+		t.Errorf("an unchanged result rewrote the comment")
+	}
+	if r.outputs["comment-url"] == "" {
+		t.Errorf("comment-url is empty although the comment exists")
+	}
+}
+
+// An API URL the client cannot use publishes nothing, says so once, and
+// still puts the annotations in the log.
+func TestUnusableAPIURLFallsBackToTheLog(t *testing.T) {
+	w := newWorkspace(t, "ftp://github.example", 7, repoName)
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
+	r := w.run(t, inProcess)
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1 (by fail-on only)", r.code)
+	}
+	if n := strings.Count(r.log, "::warning title=drp2-fixtures::GitHub not updated"); n != 1 {
+		t.Errorf("%d warnings about the API URL, want 1:\n%s", n, r.log)
+	}
+	if n := strings.Count(r.log, "::error file=corpus/positive/"); n != 2 {
+		t.Errorf("%d annotations in the log, want 2", n)
+	}
+	if !strings.Contains(r.summary, "Check run and pull request comment skipped") {
+		t.Errorf("the job summary does not say what was skipped")
+	}
+}

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestActionlint lints the project's workflows and a workflow that uses the
+// action with every input, and checks that actionlint does reject an input
+// action.yml lacks (so a clean result means something).
+func TestActionlint(t *testing.T) {
+	bin, err := exec.LookPath("actionlint")
+	if err != nil {
+		t.Skip("SKIPPED: actionlint is not on PATH; install it with go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12")
+	}
+	workflows, _ := filepath.Glob("../.github/workflows/*.yml")
+	if len(workflows) == 0 {
+		t.Fatal("no workflows under .github/workflows")
+	}
+	args := append([]string{"-no-color"}, workflows...)
+	args = append(args, "action/testdata/uses-every-input.yml")
+	for i, a := range args[1:] {
+		args[i+1] = strings.TrimPrefix(a, "../")
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("actionlint %v: %v\n%s", args, err, out)
+	}
+	bad := exec.Command(bin, "-no-color", "action/testdata/unknown-input.yml")
+	bad.Dir = ".."
+	out, err := bad.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `input "no-such-input" is not defined`) {
+		t.Errorf("actionlint accepted an undeclared input: %v\n%s", err, out)
+	}
+}
+
+// actionYAMLKeys lists the keys declared under a top-level section of
+// action.yml (two-space indented names).
+func actionYAMLKeys(t *testing.T, section string) []string {
+	t.Helper()
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := regexp.MustCompile(`^  ([a-z][a-z-]*):`)
+	var keys []string
+	in := false
+	for _, line := range strings.Split(string(data), "\n") {
+		if line != "" && line[0] != ' ' && line[0] != '#' {
+			in = line == section+":"
+			continue
+		}
+		if m := key.FindStringSubmatch(line); in && m != nil {
+			keys = append(keys, m[1])
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// TestActionYAMLMatchesTheEntry checks that the harness passes every input
+// action.yml declares, and that a run writes every output it declares.
+func TestActionYAMLMatchesTheEntry(t *testing.T) {
+	inputs := actionYAMLKeys(t, "inputs")
+	w := newWorkspace(t, "http://127.0.0.1:1", 0, "")
+	var passed []string
+	for k := range w.env {
+		if name, ok := strings.CutPrefix(k, "INPUT_"); ok {
+			passed = append(passed, strings.ToLower(name))
+		}
+	}
+	sort.Strings(passed)
+	if strings.Join(inputs, " ") != strings.Join(passed, " ") {
+		t.Errorf("action.yml inputs %v\nharness inputs    %v", inputs, passed)
+	}
+
+	w.env["INPUT_GITHUB-TOKEN"] = "" // no API: only the outputs matter here
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 1)
+	r := w.run(t, inProcess)
+	var written []string
+	for k := range r.outputs {
+		written = append(written, k)
+	}
+	sort.Strings(written)
+	if outputs := actionYAMLKeys(t, "outputs"); strings.Join(outputs, " ") != strings.Join(written, " ") {
+		t.Errorf("action.yml outputs %v\nwritten outputs    %v", outputs, written)
+	}
+}

@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/drp2/drp2-fixtures/report/github"
+)
+
+// AnnotationMode says where mismatch annotations go.
+type AnnotationMode string
+
+const (
+	// AnnotateCheckRun attaches them to the check run (no per-step cap).
+	AnnotateCheckRun AnnotationMode = "check-run"
+	// AnnotateCommands prints workflow commands (10 per level per step).
+	AnnotateCommands AnnotationMode = "commands"
+	// AnnotateOff writes none.
+	AnnotateOff AnnotationMode = "off"
+)
+
+// FailOn says when the step fails.
+type FailOn string
+
+const (
+	// FailOnMismatch fails the step when a fixture mismatches or is unusable.
+	FailOnMismatch FailOn = "mismatch"
+	// FailOnNever only reports.
+	FailOnNever FailOn = "never"
+)
+
+// Inputs are the action inputs of action.yml, parsed.
+type Inputs struct {
+	Corpus        string
+	CommandSchema string
+	FixtureSchema string
+	Paths         []string
+	Name          string
+	Tags          []string
+	JUnitPath     string
+	JSONPath      string
+	Token         string
+	CheckName     string
+	CheckRunID    int64
+	Comment       github.CommentMode
+	Annotations   AnnotationMode
+	FailOn        FailOn
+}
+
+// defaultCheckName is the check-name default of action.yml, used when the
+// input is absent (a run outside the action runner).
+const defaultCheckName = "DRP2 fixtures"
+
+// readInputs reads the INPUT_* variables. The runner passes action.yml
+// defaults as values, so an empty value means the user cleared the input;
+// enums and numbers that do not parse are unusable input.
+func readInputs(a *githubactions.Action) (Inputs, error) {
+	in := Inputs{
+		Corpus:        a.GetInput("corpus"),
+		CommandSchema: a.GetInput("command-schema"),
+		FixtureSchema: a.GetInput("fixture-schema"),
+		Paths:         splitList(a.GetInput("paths")),
+		Name:          a.GetInput("name"),
+		Tags:          splitList(a.GetInput("tags")),
+		JUnitPath:     a.GetInput("junit-path"),
+		JSONPath:      a.GetInput("json-path"),
+		Token:         a.GetInput("github-token"),
+		CheckName:     a.GetInput("check-name"),
+	}
+	if in.CheckName == "" {
+		in.CheckName = defaultCheckName
+	}
+	if s := a.GetInput("check-run-id"); s != "" {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			return in, fmt.Errorf("input check-run-id: %q is not a check run id (a positive whole number)", s)
+		}
+		in.CheckRunID = id
+	}
+	var err error
+	if in.Comment, err = github.ParseCommentMode(orDefault(a.GetInput("comment"), string(github.CommentFailures))); err != nil {
+		return in, fmt.Errorf("input comment: %w", err)
+	}
+	switch m := AnnotationMode(orDefault(a.GetInput("annotations"), string(AnnotateCheckRun))); m {
+	case AnnotateCheckRun, AnnotateCommands, AnnotateOff:
+		in.Annotations = m
+	default:
+		return in, fmt.Errorf("input annotations: %q is not one of check-run, commands, off", m)
+	}
+	switch f := FailOn(orDefault(a.GetInput("fail-on"), string(FailOnMismatch))); f {
+	case FailOnMismatch, FailOnNever:
+		in.FailOn = f
+	default:
+		return in, fmt.Errorf("input fail-on: %q is not one of mismatch, never", f)
+	}
+	return in, nil
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// splitList splits a list input written one per line or comma separated.
+func splitList(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		for _, item := range strings.Split(line, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/annotation"
+	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/github"
+	"github.com/drp2/drp2-fixtures/report/markdown"
+)
+
+// plan is what publishing will try, decided before any request.
+type plan struct {
+	api     bool // any API call at all
+	comment bool
+	// skipped are notes for the job summary on what will not be done.
+	skipped []string
+}
+
+func planPublishing(in Inputs, tgt target, repository string) plan {
+	p := plan{api: true, comment: in.Comment != github.CommentOff}
+	switch {
+	case in.Token == "":
+		p.api, p.comment = false, false
+		p.skipped = append(p.skipped, "Check run and pull request comment skipped: the github-token input is empty.")
+	case repository == "":
+		p.api, p.comment = false, false
+		p.skipped = append(p.skipped, "Check run and pull request comment skipped: GITHUB_REPOSITORY is not set.")
+	case tgt.Fork != "":
+		p.api, p.comment = false, false
+		p.skipped = append(p.skipped, fmt.Sprintf("Check run and pull request comment skipped: the pull request comes from the fork %s, "+
+			"whose GITHUB_TOKEN is read-only. Annotations are in the log instead; a workflow_run workflow can publish the results.", tgt.Fork))
+	}
+	if p.comment && tgt.PR == 0 && !tgt.LookupPR {
+		p.comment = false
+		p.skipped = append(p.skipped, "Pull request comment skipped: this run belongs to no pull request.")
+	}
+	return p
+}
+
+// published is what publishing did.
+type published struct {
+	checkURL, commentURL string
+	// notes say what failed, for the job summary.
+	notes []string
+}
+
+// publish sends the check run and the comment. Every failure becomes one
+// warning line in the log and one note in the job summary; none changes
+// the exit code.
+func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt target, p plan,
+	md markdown.Options, conclusion string, pacing github.Pacing, now func() time.Time) published {
+	var res published
+	var anns []model.Annotation
+	if in.Annotations != AnnotateOff {
+		anns = annotation.Build(run)
+	}
+	if !p.api {
+		if in.Annotations != AnnotateOff {
+			a.writeCommands(anns)
+		}
+		return res
+	}
+	if in.Annotations == AnnotateCommands {
+		a.writeCommands(anns)
+	}
+	// Without a client nothing is published; the annotations still reach
+	// the log.
+	noClient := func(err error) published {
+		a.warnf("GitHub not updated: %v", err)
+		res.notes = append(res.notes, note("Check run and pull request comment skipped", err))
+		if in.Annotations == AnnotateCheckRun {
+			a.writeCommands(anns)
+		}
+		return res
+	}
+	repo, err := github.ParseRepo(a.getenv("GITHUB_REPOSITORY"))
+	if err != nil {
+		return noClient(err)
+	}
+	if pacing.Now == nil {
+		pacing.Now = now
+	}
+	client, err := github.New(github.Options{APIURL: a.getenv("GITHUB_API_URL"), Token: in.Token, Pacing: pacing})
+	if err != nil {
+		return noClient(err)
+	}
+	return a.publishWith(ctx, client, run, in, tgt, p, md, conclusion, anns, repo, now)
+}
+
+func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *model.Run, in Inputs, tgt target, p plan,
+	md markdown.Options, conclusion string, anns []model.Annotation, repo github.Repo, now func() time.Time) published {
+	var res published
+	title, summary, text := markdown.CheckOutput(run, md)
+	chk := github.Check{
+		Repo: repo, ID: in.CheckRunID, Name: in.CheckName, HeadSHA: tgt.HeadSHA, Conclusion: conclusion,
+		CompletedAt: now(), Title: title, Summary: summary, Text: text,
+	}
+	if in.Annotations == AnnotateCheckRun {
+		chk.Annotations = anns
+		if len(anns) > maxCheckRunAnnotations {
+			chk.Annotations = anns[:maxCheckRunAnnotations]
+			res.notes = append(res.notes, fmt.Sprintf("Only the first %d of %d annotations were attached to the check run; the job summary and the JUnit report list every mismatch.",
+				maxCheckRunAnnotations, len(anns)))
+		}
+	}
+	unavailable := false
+	cr, err := gh.PublishCheck(ctx, chk)
+	switch {
+	case err == nil:
+		res.checkURL = cr.URL
+	default:
+		unavailable = isUnavailable(err)
+		what := "Check run not published"
+		if github.Forbidden(err) {
+			what += " (the token may not write checks: grant `checks: write`, or run from a workflow whose token can)"
+		}
+		a.warnf("%s: %v", what, err)
+		res.notes = append(res.notes, note(what, err))
+		if in.Annotations == AnnotateCheckRun {
+			// The annotations still reach the pull request, in the log.
+			a.writeCommands(anns)
+		}
+	}
+	if !p.comment {
+		return res
+	}
+	if unavailable {
+		res.notes = append(res.notes, "Pull request comment skipped: the GitHub API did not answer within the time allowed.")
+		return res
+	}
+	number := tgt.PR
+	if number == 0 && tgt.LookupPR {
+		n, err := gh.PullForSHA(ctx, repo, tgt.HeadSHA)
+		if err != nil {
+			a.warnf("Pull request comment not published: %v", err)
+			res.notes = append(res.notes, note("Pull request comment not published", err))
+			return res
+		}
+		if n == 0 {
+			res.notes = append(res.notes, fmt.Sprintf("Pull request comment skipped: no open pull request has the head commit %s.", tgt.HeadSHA))
+			return res
+		}
+		number = n
+	}
+	cm, err := gh.PublishComment(ctx, github.Comment{
+		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: markdown.Comment(run, md),
+		Mode: in.Comment, Failing: run.Summary.Failed > 0,
+	})
+	if err != nil {
+		what := "Pull request comment not published"
+		if github.Forbidden(err) {
+			what += " (the token may not write comments: grant `pull-requests: write`)"
+		}
+		a.warnf("%s: %v", what, err)
+		res.notes = append(res.notes, note(what, err))
+		return res
+	}
+	res.commentURL = cm.URL
+	return res
+}
+
+// isUnavailable reports whether err means the API is out of reach for the
+// rest of the run (retries exhausted, budget spent), so that the next call
+// is not even tried.
+func isUnavailable(err error) bool {
+	var ge *github.GiveUpError
+	return errors.As(err, &ge)
+}
+
+// note is a job-summary line for a failure; the error text comes from the
+// server and is escaped for Markdown.
+func note(what string, err error) string {
+	return what + ": " + escape.Markdown(escape.OneLine(err.Error()))
+}

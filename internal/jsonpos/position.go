@@ -1,0 +1,454 @@
+// Package position locates JSON values in a file's bytes as written, so that
+// reports can point at the exact lines of a failing command or field.
+//
+// It works on raw bytes without building a tree, and it never recurses: a
+// document nested 100,000 levels deep costs a loop, not a stack. The input
+// is expected to be JSON that a decoder already accepted; on anything else
+// the functions report "not found" rather than fail.
+package jsonpos
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Find returns the byte range [start, end) of the value addressed by the
+// JSON pointer (RFC 6901) in data. The empty pointer addresses the whole
+// document.
+func Find(data []byte, pointer string) (start, end int, ok bool) {
+	tokens, ok := splitPointer(pointer)
+	if !ok {
+		return 0, 0, false
+	}
+	s := scanner{data: data}
+	s.space()
+	for _, tok := range tokens {
+		if !s.enter(tok) {
+			return 0, 0, false
+		}
+	}
+	start = s.pos
+	if !s.skipValue() {
+		return 0, 0, false
+	}
+	return start, s.pos, true
+}
+
+// Elements returns the byte ranges of the elements of the array addressed by
+// pointer, in order.
+func Elements(data []byte, pointer string) ([][2]int, bool) {
+	start, _, ok := Find(data, pointer)
+	if !ok || data[start] != '[' {
+		return nil, false
+	}
+	s := scanner{data: data, pos: start + 1}
+	var out [][2]int
+	s.space()
+	if s.peek() == ']' {
+		return out, true
+	}
+	for {
+		s.space()
+		from := s.pos
+		if !s.skipValue() {
+			return nil, false
+		}
+		out = append(out, [2]int{from, s.pos})
+		s.space()
+		switch s.next() {
+		case ',':
+			continue
+		case ']':
+			return out, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// Range is a 1-based line and column span, the shape of model.Span (the
+// package imports nothing from the module, so callers convert).
+type Range struct {
+	Line, Column, EndLine, EndColumn int
+}
+
+// Span converts the byte range [start, end) of data to a 1-based span. The
+// end position is that of the last byte of the range.
+func Span(data []byte, start, end int) Range {
+	line, col := LineColumn(data, start)
+	last := end - 1
+	if last < start {
+		last = start
+	}
+	endLine, endCol := LineColumn(data, last)
+	return Range{Line: line, Column: col, EndLine: endLine, EndColumn: endCol}
+}
+
+// LineColumn returns the 1-based line and column of byte offset off. Lines
+// end at LF; columns count characters, so that they match what an editor
+// shows for UTF-8 text. Offsets past the end address the end of the data.
+func LineColumn(data []byte, off int) (line, column int) {
+	if off > len(data) {
+		off = len(data)
+	}
+	if off < 0 {
+		off = 0
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	lineStart := bytes.LastIndexByte(before, '\n') + 1
+	return line, utf8.RuneCount(before[lineStart:]) + 1
+}
+
+// DuplicateKey finds the first object key, in document order, that repeats
+// a key of the same object. It returns the JSON pointer of the object, the
+// key, and the byte offset of the repeated key.
+func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
+	s := scanner{data: data}
+	var stack []frame
+	// enterChild records, in the innermost frame, which member is read next.
+	enterChild := func() {
+		if n := len(stack); n > 0 && !stack[n-1].isObject {
+			stack[n-1].token = strconv.Itoa(stack[n-1].index)
+			stack[n-1].index++
+		}
+	}
+	for {
+		s.space()
+		if s.pos >= len(data) {
+			return "", "", 0, false
+		}
+		c := data[s.pos]
+		switch {
+		case c == '{' || c == '[':
+			enterChild()
+			s.pos++
+			stack = append(stack, frame{isObject: c == '{'})
+			if c == '{' {
+				s.space()
+				if s.peek() == '}' {
+					continue
+				}
+				if !readKey(&s, &stack[len(stack)-1]) {
+					return "", "", 0, false
+				}
+				stack[len(stack)-1].repeated()
+			}
+			continue
+		case c == '}' || c == ']':
+			if len(stack) == 0 {
+				return "", "", 0, false
+			}
+			s.pos++
+			stack = stack[:len(stack)-1]
+		case c == ',':
+			s.pos++
+			if len(stack) == 0 {
+				return "", "", 0, false
+			}
+			if f := &stack[len(stack)-1]; f.isObject {
+				s.space()
+				keyAt := s.pos
+				if !readKey(&s, f) {
+					return "", "", 0, false
+				}
+				if f.repeated() {
+					return framePointer(stack[:len(stack)-1]), f.token, keyAt, true
+				}
+			}
+			continue
+		default:
+			enterChild()
+			if !s.skipValue() {
+				return "", "", 0, false
+			}
+		}
+		if len(stack) == 0 {
+			return "", "", 0, false
+		}
+	}
+}
+
+// frame is an open container during DuplicateKey's walk. The pointer of a
+// value is built from the frames' tokens only when it is reported, so that
+// deep documents cost linear time.
+type frame struct {
+	isObject bool
+	keys     []string            // keys so far, while few
+	seen     map[string]struct{} // keys so far, once many
+	index    int                 // next array index
+	token    string              // key or index of the member being read
+}
+
+func framePointer(stack []frame) string {
+	var b strings.Builder
+	for _, f := range stack {
+		b.WriteByte('/')
+		b.WriteString(escapeToken(f.token))
+	}
+	return b.String()
+}
+
+// readKey reads `"key" :` into f.
+func readKey(s *scanner, f *frame) bool {
+	k, ok := s.str()
+	if !ok {
+		return false
+	}
+	s.space()
+	if s.next() != ':' {
+		return false
+	}
+	f.token = k
+	return true
+}
+
+// repeated reports whether the key just read was seen before in this object,
+// and remembers it. Small objects use a slice; large ones switch to a map so
+// that an object with a million keys stays linear.
+func (f *frame) repeated() bool {
+	const few = 16
+	if f.seen != nil {
+		if _, dup := f.seen[f.token]; dup {
+			return true
+		}
+		f.seen[f.token] = struct{}{}
+		return false
+	}
+	for _, k := range f.keys {
+		if k == f.token {
+			return true
+		}
+	}
+	f.keys = append(f.keys, f.token)
+	if len(f.keys) > few {
+		f.seen = make(map[string]struct{}, 2*few)
+		for _, k := range f.keys {
+			f.seen[k] = struct{}{}
+		}
+		f.keys = nil
+	}
+	return false
+}
+
+type scanner struct {
+	data []byte
+	pos  int
+}
+
+func (s *scanner) peek() byte {
+	if s.pos < len(s.data) {
+		return s.data[s.pos]
+	}
+	return 0
+}
+
+func (s *scanner) next() byte {
+	c := s.peek()
+	s.pos++
+	return c
+}
+
+func (s *scanner) space() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+// str reads a string token and returns its decoded value.
+func (s *scanner) str() (string, bool) {
+	if s.peek() != '"' {
+		return "", false
+	}
+	start := s.pos
+	s.pos++
+	escaped := false
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case '\\':
+			escaped = true
+			s.pos += 2
+			continue
+		case '"':
+			s.pos++
+			raw := s.data[start:s.pos]
+			if !escaped {
+				return string(raw[1 : len(raw)-1]), true
+			}
+			var v string
+			if json.Unmarshal(raw, &v) != nil {
+				return "", false
+			}
+			return v, true
+		}
+		s.pos++
+	}
+	return "", false
+}
+
+// skipValue moves past one value, counting brackets instead of recursing.
+func (s *scanner) skipValue() bool {
+	s.space()
+	depth := 0
+	for s.pos < len(s.data) {
+		switch c := s.data[s.pos]; c {
+		case '"':
+			if _, ok := s.str(); !ok {
+				return false
+			}
+		case '{', '[':
+			depth++
+			s.pos++
+		case '}', ']':
+			if depth == 0 {
+				return false
+			}
+			depth--
+			s.pos++
+		case ',', ':', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return false
+			}
+			s.pos++
+		default:
+			// A number or a literal: up to the next delimiter.
+			for s.pos < len(s.data) && !strings.ContainsRune(",:]} \t\r\n", rune(s.data[s.pos])) {
+				s.pos++
+			}
+		}
+		if depth == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// enter moves from the start of a container into the value of its member
+// named by tok (an object key or an array index).
+func (s *scanner) enter(tok string) bool {
+	s.space()
+	switch s.next() {
+	case '{':
+		for {
+			s.space()
+			if s.peek() == '}' {
+				return false
+			}
+			k, ok := s.str()
+			if !ok {
+				return false
+			}
+			s.space()
+			if s.next() != ':' {
+				return false
+			}
+			s.space()
+			if k == tok {
+				return true
+			}
+			if !s.skipValue() {
+				return false
+			}
+			s.space()
+			if s.next() != ',' {
+				return false
+			}
+		}
+	case '[':
+		want, err := strconv.Atoi(tok)
+		if err != nil || want < 0 {
+			return false
+		}
+		for i := 0; ; i++ {
+			s.space()
+			if s.peek() == ']' {
+				return false
+			}
+			if i == want {
+				return true
+			}
+			if !s.skipValue() {
+				return false
+			}
+			s.space()
+			if s.next() != ',' {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+func splitPointer(p string) ([]string, bool) {
+	if p == "" {
+		return nil, true
+	}
+	if p[0] != '/' {
+		return nil, false
+	}
+	parts := strings.Split(p[1:], "/")
+	for i, t := range parts {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return parts, true
+}
+
+func escapeToken(t string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+}
+
+// Member is one member of a JSON object: its decoded key and the byte range
+// [Start, End) of its value.
+type Member struct {
+	Key        string
+	Start, End int
+}
+
+// Members lists the members of the object that data holds, in document
+// order, without decoding their values. It reports false when data is not
+// an object.
+func Members(data []byte) ([]Member, bool) {
+	s := scanner{data: data}
+	s.space()
+	if s.next() != '{' {
+		return nil, false
+	}
+	var out []Member
+	s.space()
+	if s.peek() == '}' {
+		return out, true
+	}
+	for {
+		s.space()
+		k, ok := s.str()
+		if !ok {
+			return nil, false
+		}
+		s.space()
+		if s.next() != ':' {
+			return nil, false
+		}
+		s.space()
+		start := s.pos
+		if !s.skipValue() {
+			return nil, false
+		}
+		out = append(out, Member{Key: k, Start: start, End: s.pos})
+		s.space()
+		switch s.next() {
+		case ',':
+		case '}':
+			return out, true
+		default:
+			return nil, false
+		}
+	}
+}

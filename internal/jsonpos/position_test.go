@@ -1,0 +1,182 @@
+package jsonpos
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+const doc = `{
+  "name": "x",
+  "commands": [
+    {"cmd": "HelloRenderer", "version": {"major": 2, "minor": 0}},
+    {
+      "cmd": "CreateBuffer",
+      "id": 1,
+      "usage": ["VERTEX", "COPY_DST"]
+    }
+  ],
+  "a/b": {"~k": [1, [2, 3]]},
+  "expected": {"outcome": "success"}
+}`
+
+func TestFind(t *testing.T) {
+	cases := []struct {
+		pointer string
+		want    string
+		span    Range
+	}{
+		{"/name", `"x"`, Range{Line: 2, Column: 11, EndLine: 2, EndColumn: 13}},
+		{"/commands/0", `{"cmd": "HelloRenderer", "version": {"major": 2, "minor": 0}}`, Range{Line: 4, Column: 5, EndLine: 4, EndColumn: 65}},
+		{"/commands/1", "{\n      \"cmd\": \"CreateBuffer\",\n      \"id\": 1,\n      \"usage\": [\"VERTEX\", \"COPY_DST\"]\n    }", Range{Line: 5, Column: 5, EndLine: 9, EndColumn: 5}},
+		{"/commands/1/usage/1", `"COPY_DST"`, Range{Line: 8, Column: 27, EndLine: 8, EndColumn: 36}},
+		{"/commands/0/version/minor", `0`, Range{Line: 4, Column: 63, EndLine: 4, EndColumn: 63}},
+		{"/a~1b/~0k/1/0", `2`, Range{Line: 11, Column: 22, EndLine: 11, EndColumn: 22}},
+		{"/expected", `{"outcome": "success"}`, Range{Line: 12, Column: 15, EndLine: 12, EndColumn: 36}},
+	}
+	for _, c := range cases {
+		start, end, ok := Find([]byte(doc), c.pointer)
+		if !ok {
+			t.Errorf("Find(%q): not found", c.pointer)
+			continue
+		}
+		if got := doc[start:end]; got != c.want {
+			t.Errorf("Find(%q) = %q, want %q", c.pointer, got, c.want)
+		}
+		if got := Span([]byte(doc), start, end); got != c.span {
+			t.Errorf("Span(%q) = %+v, want %+v", c.pointer, got, c.span)
+		}
+	}
+	for _, missing := range []string{"/nope", "/commands/2", "/commands/x", "/name/0", "relative", "/commands/-1"} {
+		if _, _, ok := Find([]byte(doc), missing); ok {
+			t.Errorf("Find(%q) found something", missing)
+		}
+	}
+}
+
+func TestElements(t *testing.T) {
+	els, ok := Elements([]byte(doc), "/commands")
+	if !ok || len(els) != 2 {
+		t.Fatalf("Elements = %v, %v", els, ok)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(doc[els[1][0]:els[1][1]]), &v); err != nil || v["cmd"] != "CreateBuffer" {
+		t.Errorf("element 1 = %q (%v)", doc[els[1][0]:els[1][1]], err)
+	}
+	if els, ok := Elements([]byte(`{"c": [ ]}`), "/c"); !ok || len(els) != 0 {
+		t.Errorf("empty array: %v %v", els, ok)
+	}
+	if _, ok := Elements([]byte(doc), "/name"); ok {
+		t.Error("Elements of a string succeeded")
+	}
+}
+
+func TestLineColumnCountsCharacters(t *testing.T) {
+	data := []byte("{\"é\": \"ü\", \"k\": 1}")
+	off := strings.Index(string(data), `"k"`)
+	if l, c := LineColumn(data, off); l != 1 || c != 12 {
+		t.Errorf("LineColumn = %d:%d, want 1:12", l, c)
+	}
+	if l, c := LineColumn(data, 1<<20); l != 1 || c != 19 {
+		t.Errorf("past the end = %d:%d", l, c)
+	}
+}
+
+func TestDuplicateKey(t *testing.T) {
+	cases := []struct {
+		doc, object, key string
+		found            bool
+	}{
+		{`{"a": 1, "b": 2}`, "", "", false},
+		{`{"a": 1, "a": 2}`, "", "a", true},
+		{`{"c": [{"x": {}, "y": [], "x": 3}]}`, "/c/0", "x", true},
+		{`{"c": [{"x": 1}, {"x": 2}], "d": {"x": 1}}`, "", "", false},
+		{`{"a/b": {"\u0041": 1, "A": 2}}`, "/a~1b", "A", true},
+		{`[1, 2, {"k": {"k": {"k": 1}}}]`, "", "", false},
+		{`"just a string"`, "", "", false},
+	}
+	for _, c := range cases {
+		obj, key, off, found := DuplicateKey([]byte(c.doc))
+		if found != c.found || obj != c.object || key != c.key {
+			t.Errorf("DuplicateKey(%s) = %q %q %v, want %q %q %v", c.doc, obj, key, found, c.object, c.key, c.found)
+		}
+		if found && c.doc[off] != '"' {
+			t.Errorf("offset %d does not point at a key in %s", off, c.doc)
+		}
+	}
+}
+
+func TestDuplicateKeyInLargeObject(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(&b, "%q: %d, ", fmt.Sprint("k", i), i)
+	}
+	b.WriteString(`"k99999": 0}`)
+	if _, key, _, found := DuplicateKey([]byte(b.String())); !found || key != "k99999" {
+		t.Errorf("DuplicateKey = %q %v", key, found)
+	}
+}
+
+func TestDeepNestingDoesNotRecurse(t *testing.T) {
+	depth := 100000
+	data := []byte(`{"k": ` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `, "k": 1}`)
+	if _, key, _, found := DuplicateKey(data); !found || key != "k" {
+		t.Errorf("DuplicateKey on deep document: %q %v", key, found)
+	}
+	if start, end, ok := Find(data, "/k"); !ok || end-start != 2*depth {
+		t.Errorf("Find on deep document: %d %d %v", start, end, ok)
+	}
+}
+
+// FuzzFind checks that the resolver never panics and that whatever it finds
+// for a valid document is itself valid JSON equal to the decoded value.
+func FuzzFind(f *testing.F) {
+	f.Add([]byte(doc), "/commands/1/usage/0")
+	f.Add([]byte(`{"a": [1, {"b": "c\"d"}]}`), "/a/1/b")
+	f.Add([]byte(`[[[[]]]]`), "/0/0")
+	f.Add([]byte(`{"a":1,"a":2}`), "/a")
+	f.Fuzz(func(t *testing.T, data []byte, pointer string) {
+		start, end, ok := Find(data, pointer)
+		DuplicateKey(data)
+		Elements(data, pointer)
+		if !ok {
+			return
+		}
+		if start < 0 || end > len(data) || start > end {
+			t.Fatalf("range %d:%d outside %d bytes", start, end, len(data))
+		}
+		Span(data, start, end)
+		if !json.Valid(data) {
+			return
+		}
+		if !json.Valid(data[start:end]) {
+			t.Fatalf("Find(%q) = %q, not a JSON value", pointer, data[start:end])
+		}
+	})
+}
+
+func TestMembers(t *testing.T) {
+	m, ok := Members([]byte(doc))
+	if !ok || len(m) != 4 {
+		t.Fatalf("Members = %v, %v", m, ok)
+	}
+	want := []string{"name", "commands", "a/b", "expected"}
+	for i, mem := range m {
+		if mem.Key != want[i] {
+			t.Errorf("member %d = %q, want %q", i, mem.Key, want[i])
+		}
+	}
+	if got := doc[m[3].Start:m[3].End]; got != `{"outcome": "success"}` {
+		t.Errorf("expected value = %q", got)
+	}
+	for _, bad := range []string{`[]`, `"x"`, `{"a" 1}`, `{"a": 1,}`, ``} {
+		if _, ok := Members([]byte(bad)); ok {
+			t.Errorf("Members(%q) succeeded", bad)
+		}
+	}
+	if m, ok := Members([]byte(` { } `)); !ok || len(m) != 0 {
+		t.Errorf("empty object: %v %v", m, ok)
+	}
+}

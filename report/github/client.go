@@ -1,0 +1,260 @@
+// Package publish is the GitHub API port of the action: it creates or
+// updates the check run with its annotations, keeps one sticky pull request
+// comment per corpus, and finds the pull request of a commit. It is the only
+// package that talks HTTP. Every request goes through one transport that
+// authenticates, retries within a time budget and spaces writes.
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	gh "github.com/google/go-github/v60/github"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/limit"
+)
+
+// Publisher is what the action needs from GitHub.
+type Publisher interface {
+	// PublishCheck creates a check run, or completes an existing one, and
+	// attaches the annotations in batches the API accepts.
+	PublishCheck(ctx context.Context, c Check) (CheckResult, error)
+	// PublishComment creates, updates or leaves the sticky comment of a
+	// corpus on a pull request, as the comment mode says.
+	PublishComment(ctx context.Context, c Comment) (CommentResult, error)
+	// PullForSHA finds the open pull request whose head is sha, or 0.
+	PullForSHA(ctx context.Context, repo Repo, sha string) (int, error)
+}
+
+var _ Publisher = (*Client)(nil)
+
+// Repo names a repository.
+type Repo struct{ Owner, Name string }
+
+// ParseRepo splits "owner/name" (GITHUB_REPOSITORY).
+func ParseRepo(s string) (Repo, error) {
+	owner, name, ok := strings.Cut(s, "/")
+	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
+		return Repo{}, fmt.Errorf("repository %q is not of the form owner/name", s)
+	}
+	return Repo{Owner: owner, Name: name}, nil
+}
+
+func (r Repo) String() string { return r.Owner + "/" + r.Name }
+
+// Client talks to the GitHub REST API at one base URL.
+type Client struct {
+	gh *gh.Client
+	// author is the login that owns the sticky comments, found once.
+	author string
+}
+
+// Options configure a Client.
+type Options struct {
+	// APIURL is GITHUB_API_URL: https://api.gh.com, or
+	// https://HOST/api/v3 on GitHub Enterprise Server. Empty means gh.com.
+	APIURL string
+	Token  string
+	Pacing Pacing
+	// Base is the underlying transport; nil means http.DefaultTransport.
+	Base http.RoundTripper
+}
+
+// New returns a Client. The token is only ever placed in the Authorization
+// header by the transport; it appears in no error and no log line.
+func New(opts Options) (*Client, error) {
+	api := opts.APIURL
+	if api == "" {
+		api = "https://api.gh.com"
+	}
+	base, err := url.Parse(strings.TrimRight(api, "/") + "/")
+	if err != nil || (base.Scheme != "https" && base.Scheme != "http") || base.Host == "" {
+		return nil, fmt.Errorf("GitHub API URL %q is not an http(s) URL", api)
+	}
+	hc := &http.Client{Transport: newTransport(opts.Base, opts.Token, opts.Pacing)}
+	gh := gh.NewClient(hc)
+	// BaseURL is set as given rather than through WithEnterpriseURLs, which
+	// would append /api/v3 to any host that lacks it.
+	gh.BaseURL = base
+	gh.UploadURL = base
+	return &Client{gh: gh}, nil
+}
+
+// Check is a check run to publish.
+type Check struct {
+	Repo Repo
+	// ID of an existing check run to complete (the job's own, from
+	// job.check_run_id); 0 creates a new one named Name on HeadSHA.
+	ID          int64
+	Name        string
+	HeadSHA     string
+	Conclusion  string // "success" or "failure"
+	CompletedAt time.Time
+	Title       string
+	Summary     string
+	Text        string
+	Annotations []model.Annotation
+}
+
+// CheckResult tells what PublishCheck did.
+type CheckResult struct {
+	ID  int64
+	URL string
+	// Requests is the number of create/update requests sent.
+	Requests int
+}
+
+// PublishCheck implements Publisher.
+func (c *Client) PublishCheck(ctx context.Context, chk Check) (CheckResult, error) {
+	var res CheckResult
+	batches := batchAnnotations(chk.Annotations)
+	output := func(batch []*gh.CheckRunAnnotation) *gh.CheckRunOutput {
+		return &gh.CheckRunOutput{
+			Title:       gh.String(escape.Clip(chk.Title, limit.CheckTitleChars)),
+			Summary:     gh.String(truncateBytes(chk.Summary, limit.CheckOutputBytes)),
+			Text:        optional(truncateBytes(chk.Text, limit.CheckOutputBytes)),
+			Annotations: batch,
+		}
+	}
+	completed := &gh.Timestamp{Time: chk.CompletedAt.UTC()}
+	name := chk.Name
+	var run *gh.CheckRun
+	if chk.ID == 0 {
+		created, _, err := c.gh.Checks.CreateCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, gh.CreateCheckRunOptions{
+			Name:        name,
+			HeadSHA:     chk.HeadSHA,
+			Status:      gh.String("completed"),
+			Conclusion:  gh.String(chk.Conclusion),
+			CompletedAt: completed,
+			Output:      output(batches[0]),
+		})
+		if err != nil {
+			return res, fmt.Errorf("create check run %q on %s: %w", name, chk.HeadSHA, unwrapURL(err))
+		}
+		res.Requests++
+		run = created
+	} else {
+		// UpdateCheckRunOptions.Name has no omitempty in go-github v60: an
+		// update always sends a name, so it must be the current one.
+		current, _, err := c.gh.Checks.GetCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, chk.ID)
+		if err != nil {
+			return res, fmt.Errorf("read check run %d: %w", chk.ID, unwrapURL(err))
+		}
+		name = current.GetName()
+		updated, _, err := c.gh.Checks.UpdateCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, chk.ID, gh.UpdateCheckRunOptions{
+			Name:        name,
+			Status:      gh.String("completed"),
+			Conclusion:  gh.String(chk.Conclusion),
+			CompletedAt: completed,
+			Output:      output(batches[0]),
+		})
+		if err != nil {
+			return res, fmt.Errorf("update check run %d: %w", chk.ID, unwrapURL(err))
+		}
+		res.Requests++
+		run = updated
+	}
+	res.ID, res.URL = run.GetID(), run.GetHTMLURL()
+	// Annotations beyond the first batch are appended by further updates
+	// (Checks API: "to add more than 50, make multiple requests").
+	for i, batch := range batches[1:] {
+		_, _, err := c.gh.Checks.UpdateCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, res.ID, gh.UpdateCheckRunOptions{
+			Name:   name,
+			Output: output(batch),
+		})
+		if err != nil {
+			return res, fmt.Errorf("add annotation batch %d of %d to check run %d: %w", i+2, len(batches), res.ID, unwrapURL(err))
+		}
+		res.Requests++
+	}
+	return res, nil
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// batchAnnotations converts and splits annotations into requests of at most
+// limit.AnnotationsPerRequest. It always returns at least one (maybe empty) batch.
+func batchAnnotations(anns []model.Annotation) [][]*gh.CheckRunAnnotation {
+	batches := [][]*gh.CheckRunAnnotation{nil}
+	for _, a := range anns {
+		last := len(batches) - 1
+		if len(batches[last]) == limit.AnnotationsPerRequest {
+			batches = append(batches, nil)
+			last++
+		}
+		batches[last] = append(batches[last], toCheckAnnotation(a))
+	}
+	return batches
+}
+
+func toCheckAnnotation(a model.Annotation) *gh.CheckRunAnnotation {
+	start := max(a.StartLine, 1)
+	end := max(a.EndLine, start)
+	level := string(a.Level)
+	if level == "" {
+		level = string(model.LevelFailure)
+	}
+	msg := a.Message
+	if msg == "" {
+		msg = a.Title // message is required by the API
+	}
+	out := &gh.CheckRunAnnotation{
+		Path:            gh.String(a.Path),
+		StartLine:       gh.Int(start),
+		EndLine:         gh.Int(end),
+		AnnotationLevel: gh.String(level),
+		Title:           optional(escape.Clip(a.Title, limit.AnnotationTitleChars)),
+		Message:         gh.String(truncateBytes(msg, limit.AnnotationDetailBytes)),
+		RawDetails:      optional(truncateBytes(a.RawDetails, limit.AnnotationDetailBytes)),
+	}
+	// Columns are accepted only on a single line (Checks API reference).
+	if start == end && a.StartColumn > 0 {
+		out.StartColumn = gh.Int(a.StartColumn)
+		out.EndColumn = gh.Int(max(a.EndColumn, a.StartColumn))
+	}
+	return out
+}
+
+// Forbidden reports whether err is GitHub refusing a request for lack of
+// permission (a 403 that is not a rate limit): the read-only token of a
+// fork pull request gets "Resource not accessible by integration".
+func Forbidden(err error) bool {
+	var er *gh.ErrorResponse
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusForbidden
+}
+
+// StatusCode returns the HTTP status behind err, or 0.
+func StatusCode(err error) int {
+	var er *gh.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil {
+		return er.Response.StatusCode
+	}
+	var ge *GiveUpError
+	if errors.As(err, &ge) {
+		return ge.StatusCode
+	}
+	return 0
+}
+
+// unwrapURL drops the *url.Error around a GiveUpError: the give-up message
+// already names the method and path, and the URL would only repeat it.
+func unwrapURL(err error) error {
+	var ue *url.Error
+	var ge *GiveUpError
+	if errors.As(err, &ue) && errors.As(ue.Err, &ge) {
+		return ge
+	}
+	return err
+}

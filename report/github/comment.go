@@ -1,0 +1,199 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	gh "github.com/google/go-github/v60/github"
+
+	"github.com/drp2/drp2-fixtures/report/limit"
+)
+
+// CommentMode says when the sticky comment is written.
+type CommentMode string
+
+const (
+	// CommentAlways creates or updates the comment on every run.
+	CommentAlways CommentMode = "always"
+	// CommentFailures creates the comment only when fixtures fail, but
+	// always updates an existing one, so that a stale red turns green.
+	CommentFailures CommentMode = "failures"
+	// CommentChanges writes only when the body differs from the existing one.
+	CommentChanges CommentMode = "changes"
+	// CommentOff never comments.
+	CommentOff CommentMode = "off"
+)
+
+// CommentModes lists the modes in documentation order.
+var CommentModes = []CommentMode{CommentAlways, CommentFailures, CommentChanges, CommentOff}
+
+// ParseCommentMode accepts one of CommentModes.
+func ParseCommentMode(s string) (CommentMode, error) {
+	for _, m := range CommentModes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("comment mode %q is not one of always, failures, changes, off", s)
+}
+
+// botLogin is the author of comments written with GITHUB_TOKEN, whose
+// installation token may not read GET /user.
+const botLogin = "github-actions[bot]"
+
+// Comment is the sticky comment of one corpus on one pull request.
+type Comment struct {
+	Repo   Repo
+	Number int
+	// Marker is the hidden line that identifies the comment of this corpus.
+	Marker  string
+	Body    string
+	Mode    CommentMode
+	Failing bool
+}
+
+// CommentOutcome tells what PublishComment did.
+type CommentOutcome string
+
+const (
+	CommentCreated   CommentOutcome = "created"
+	CommentUpdated   CommentOutcome = "updated"
+	CommentUnchanged CommentOutcome = "unchanged"
+	CommentSkipped   CommentOutcome = "skipped"
+)
+
+// CommentResult is the comment after PublishComment; ID and URL are empty
+// when no comment exists.
+type CommentResult struct {
+	ID      int64
+	URL     string
+	Outcome CommentOutcome
+}
+
+// decideComment is the comment policy, apart from any I/O.
+func decideComment(mode CommentMode, exists, sameBody, failing bool) CommentOutcome {
+	switch {
+	case mode == CommentOff:
+		return CommentSkipped
+	case exists && mode == CommentChanges && sameBody:
+		return CommentUnchanged
+	case exists:
+		return CommentUpdated
+	case mode == CommentFailures && !failing:
+		return CommentSkipped
+	default:
+		return CommentCreated
+	}
+}
+
+// PublishComment implements Publisher.
+func (c *Client) PublishComment(ctx context.Context, cm Comment) (CommentResult, error) {
+	if cm.Mode == CommentOff {
+		return CommentResult{Outcome: CommentSkipped}, nil
+	}
+	if cm.Marker == "" {
+		return CommentResult{}, fmt.Errorf("sticky comment needs a marker")
+	}
+	body := truncateCharsNote(cm.Body, limit.CommentChars)
+	if !strings.Contains(body, cm.Marker) {
+		// The marker is how the next run finds this comment: never lose it.
+		body = cm.Marker + "\n" + truncateCharsNote(cm.Body, limit.CommentChars-len([]rune(cm.Marker))-1)
+	}
+	existing, err := c.findComment(ctx, cm.Repo, cm.Number, cm.Marker)
+	if err != nil {
+		return CommentResult{}, err
+	}
+	outcome := decideComment(cm.Mode, existing != nil, existing != nil && existing.GetBody() == body, cm.Failing)
+	switch outcome {
+	case CommentCreated:
+		created, _, err := c.gh.Issues.CreateComment(ctx, cm.Repo.Owner, cm.Repo.Name, cm.Number, &gh.IssueComment{Body: &body})
+		if err != nil {
+			return CommentResult{}, fmt.Errorf("create comment on pull request #%d: %w", cm.Number, unwrapURL(err))
+		}
+		return CommentResult{ID: created.GetID(), URL: created.GetHTMLURL(), Outcome: outcome}, nil
+	case CommentUpdated:
+		edited, _, err := c.gh.Issues.EditComment(ctx, cm.Repo.Owner, cm.Repo.Name, existing.GetID(), &gh.IssueComment{Body: &body})
+		if err != nil {
+			return CommentResult{}, fmt.Errorf("update comment %d on pull request #%d: %w", existing.GetID(), cm.Number, unwrapURL(err))
+		}
+		return CommentResult{ID: edited.GetID(), URL: edited.GetHTMLURL(), Outcome: outcome}, nil
+	}
+	res := CommentResult{Outcome: outcome}
+	if existing != nil {
+		res.ID, res.URL = existing.GetID(), existing.GetHTMLURL()
+	}
+	return res, nil
+}
+
+// findComment returns the oldest comment on the pull request that carries
+// the marker and was written by the token's own user, or nil. Matching the
+// author keeps anyone else from hijacking the comment by pasting the marker.
+func (c *Client) findComment(ctx context.Context, repo Repo, number int, marker string) (*gh.IssueComment, error) {
+	author, err := c.authorLogin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	opts := &gh.IssueListCommentsOptions{
+		Sort:        gh.String("created"),
+		Direction:   gh.String("asc"),
+		ListOptions: gh.ListOptions{PerPage: limit.PerPage},
+	}
+	for {
+		page, resp, err := c.gh.Issues.ListComments(ctx, repo.Owner, repo.Name, number, opts)
+		if err != nil {
+			return nil, fmt.Errorf("list comments of pull request #%d: %w", number, unwrapURL(err))
+		}
+		for _, ic := range page {
+			if strings.EqualFold(ic.GetUser().GetLogin(), author) && strings.Contains(ic.GetBody(), marker) {
+				return ic, nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return nil, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// authorLogin is the login of the token's user. An installation token such
+// as GITHUB_TOKEN may not read /user; its comments are by github-actions[bot].
+func (c *Client) authorLogin(ctx context.Context) (string, error) {
+	if c.author != "" {
+		return c.author, nil
+	}
+	u, _, err := c.gh.Users.Get(ctx, "")
+	switch {
+	case err == nil && u.GetLogin() != "":
+		c.author = u.GetLogin()
+	case Forbidden(err) || StatusCode(err) == http.StatusNotFound:
+		c.author = botLogin
+	case err == nil:
+		return "", fmt.Errorf("read the token's user: no login in the answer")
+	default:
+		return "", fmt.Errorf("read the token's user: %w", unwrapURL(err))
+	}
+	return c.author, nil
+}
+
+// PullForSHA implements Publisher. A workflow_run event of a fork pull
+// request lists no pull request, so it is found by its head commit.
+func (c *Client) PullForSHA(ctx context.Context, repo Repo, sha string) (int, error) {
+	opts := &gh.PullRequestListOptions{State: "open", ListOptions: gh.ListOptions{PerPage: limit.PerPage}}
+	for {
+		pulls, resp, err := c.gh.PullRequests.List(ctx, repo.Owner, repo.Name, opts)
+		if err != nil {
+			return 0, fmt.Errorf("list open pull requests: %w", unwrapURL(err))
+		}
+		for _, pr := range pulls {
+			if pr.GetHead().GetSHA() == sha {
+				return pr.GetNumber(), nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return 0, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}

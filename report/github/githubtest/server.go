@@ -1,0 +1,589 @@
+// Package publishtest is a fake GitHub REST API for tests: it keeps check
+// runs and issue comments in memory, enforces the limits GitHub enforces,
+// records every request with its body, and injects faults.
+package githubtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+)
+
+// WebURL is the web host the fake uses in html_url values.
+const WebURL = "https://github.example"
+
+// Request is one request the fake received.
+type Request struct {
+	Method   string
+	Path     string // without the API prefix
+	RawQuery string
+	Auth     string
+	Body     []byte
+}
+
+// Fault replaces the answer to matching requests.
+type Fault struct {
+	Method string // "" matches any
+	Path   string // path prefix without the API prefix; "" matches any
+	Status int
+	Header map[string]string
+	Body   string
+	// Hang never answers: the handler waits until the client goes away.
+	Hang bool
+	// Reset closes the connection without an answer.
+	Reset bool
+	// Times is how many requests the fault answers; 0 means all.
+	Times int
+}
+
+// Annotation is a check run annotation as sent.
+type Annotation struct {
+	Path            string `json:"path"`
+	StartLine       int    `json:"start_line"`
+	EndLine         int    `json:"end_line"`
+	StartColumn     int    `json:"start_column"`
+	EndColumn       int    `json:"end_column"`
+	AnnotationLevel string `json:"annotation_level"`
+	Title           string `json:"title"`
+	Message         string `json:"message"`
+	RawDetails      string `json:"raw_details"`
+}
+
+type checkRunBody struct {
+	Name        *string `json:"name"`
+	HeadSHA     string  `json:"head_sha"`
+	Status      string  `json:"status"`
+	Conclusion  string  `json:"conclusion"`
+	CompletedAt string  `json:"completed_at"`
+	Output      *struct {
+		Title       string       `json:"title"`
+		Summary     string       `json:"summary"`
+		Text        string       `json:"text"`
+		Annotations []Annotation `json:"annotations"`
+	} `json:"output"`
+}
+
+// CheckRun is a check run as the fake holds it.
+type CheckRun struct {
+	ID          int64
+	Name        string
+	HeadSHA     string
+	Status      string
+	Conclusion  string
+	CompletedAt string
+	Title       string
+	Summary     string
+	Text        string
+	Annotations []Annotation
+	// Batches is the number of annotations in each request that sent some.
+	Batches []int
+}
+
+// Comment is an issue comment as the fake holds it.
+type Comment struct {
+	ID     int64
+	Number int
+	Login  string
+	Body   string
+}
+
+// Server is the fake GitHub.
+type Server struct {
+	// URL is the API base URL (GITHUB_API_URL).
+	URL string
+	srv *httptest.Server
+
+	// Prefix is the API path prefix ("/api/v3" on Enterprise Server).
+	prefix string
+
+	mu       sync.Mutex
+	token    string
+	login    string // "" answers GET /user with 403, as for an installation token
+	pageSize int
+	pulls    map[int]string // open pull request number → head SHA
+	requests []Request
+	checks   map[int64]*CheckRun
+	comments []*Comment
+	nextID   int64
+	faults   []*Fault
+	gone     chan struct{}
+}
+
+// Options configure the fake.
+type Options struct {
+	Token string
+	// Login of the token's user; "" makes GET /user answer 403.
+	Login string
+	// Prefix is the API path prefix, e.g. "/api/v3".
+	Prefix string
+	// PageSize caps comments per page below per_page, to force pagination.
+	PageSize int
+}
+
+// New starts a fake GitHub that is closed when the test ends.
+func New(t testing.TB, opts Options) *Server {
+	s := &Server{
+		prefix:   strings.TrimRight(opts.Prefix, "/"),
+		token:    opts.Token,
+		login:    opts.Login,
+		pageSize: opts.PageSize,
+		pulls:    map[int]string{},
+		checks:   map[int64]*CheckRun{},
+		nextID:   1000,
+		gone:     make(chan struct{}),
+	}
+	if s.pageSize <= 0 {
+		s.pageSize = 100
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /user", s.user)
+	mux.HandleFunc("POST /repos/{owner}/{repo}/check-runs", s.createCheck)
+	mux.HandleFunc("GET /repos/{owner}/{repo}/check-runs/{id}", s.getCheck)
+	mux.HandleFunc("PATCH /repos/{owner}/{repo}/check-runs/{id}", s.updateCheck)
+	mux.HandleFunc("GET /repos/{owner}/{repo}/issues/{number}/comments", s.listComments)
+	mux.HandleFunc("POST /repos/{owner}/{repo}/issues/{number}/comments", s.createComment)
+	mux.HandleFunc("PATCH /repos/{owner}/{repo}/issues/comments/{id}", s.editComment)
+	mux.HandleFunc("GET /repos/{owner}/{repo}/pulls", s.listPulls)
+	s.srv = httptest.NewServer(s.handler(mux))
+	s.URL = s.srv.URL + s.prefix
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Close releases hanging handlers and stops the server.
+func (s *Server) Close() {
+	s.mu.Lock()
+	select {
+	case <-s.gone:
+	default:
+		close(s.gone)
+	}
+	s.mu.Unlock()
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
+// AddFault queues a fault; faults are tried in the order added.
+func (s *Server) AddFault(f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, &f)
+}
+
+// ClearFaults removes every fault.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
+// AddPull adds an open pull request.
+func (s *Server) AddPull(number int, headSHA string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pulls[number] = headSHA
+}
+
+// AddComment adds a comment as if login had written it.
+func (s *Server) AddComment(number int, login, body string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	s.comments = append(s.comments, &Comment{ID: s.nextID, Number: number, Login: login, Body: body})
+	return s.nextID
+}
+
+// Requests returns the requests received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// ResetRequests forgets the requests received so far.
+func (s *Server) ResetRequests() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = nil
+}
+
+// CheckRuns returns the check runs in order of creation.
+func (s *Server) CheckRuns() []CheckRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := make([]int64, 0, len(s.checks))
+	for id := range s.checks {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	out := make([]CheckRun, 0, len(ids))
+	for _, id := range ids {
+		c := *s.checks[id]
+		c.Annotations = append([]Annotation(nil), c.Annotations...)
+		c.Batches = append([]int(nil), c.Batches...)
+		out = append(out, c)
+	}
+	return out
+}
+
+// SeedCheckRun adds an in-progress check run, like the job's own.
+func (s *Server) SeedCheckRun(name, headSHA string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	s.checks[s.nextID] = &CheckRun{ID: s.nextID, Name: name, HeadSHA: headSHA, Status: "in_progress"}
+	return s.nextID
+}
+
+// Comments returns the comments of a pull request in order of creation.
+func (s *Server) Comments(number int) []Comment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Comment
+	for _, c := range s.comments {
+		if c.Number == number {
+			out = append(out, *c)
+		}
+	}
+	return out
+}
+
+func (s *Server) handler(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path, ok := strings.CutPrefix(r.URL.Path, s.prefix)
+		if !ok || path == "" {
+			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		s.requests = append(s.requests, Request{Method: r.Method, Path: path, RawQuery: r.URL.RawQuery, Auth: r.Header.Get("Authorization"), Body: body})
+		f := s.takeFault(r.Method, path)
+		s.mu.Unlock()
+		if f != nil {
+			s.serveFault(w, r, f)
+			return
+		}
+		if auth := r.Header.Get("Authorization"); auth != "Bearer "+s.token && auth != "token "+s.token {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
+			return
+		}
+		r2 := r.Clone(r.Context())
+		r2.URL.Path = path
+		r2.Body = io.NopCloser(strings.NewReader(string(body)))
+		mux.ServeHTTP(w, r2)
+	})
+}
+
+// takeFault returns the first fault matching the request; s.mu is held.
+func (s *Server) takeFault(method, path string) *Fault {
+	for i, f := range s.faults {
+		if (f.Method != "" && f.Method != method) || !strings.HasPrefix(path, f.Path) {
+			continue
+		}
+		if f.Times > 0 {
+			f.Times--
+			if f.Times == 0 {
+				s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
+			}
+		}
+		return f
+	}
+	return nil
+}
+
+func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f *Fault) {
+	switch {
+	case f.Hang:
+		select {
+		case <-r.Context().Done():
+		case <-s.gone:
+		}
+		return
+	case f.Reset:
+		hj, ok := w.(http.Hijacker)
+		if !ok {
+			panic("publishtest: response writer cannot hijack")
+		}
+		conn, _, err := hj.Hijack()
+		if err == nil {
+			conn.Close()
+		}
+		return
+	}
+	for k, v := range f.Header {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(f.Status)
+	io.WriteString(w, f.Body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func unprocessable(w http.ResponseWriter, msg string) {
+	writeJSON(w, http.StatusUnprocessableEntity, map[string]string{"message": msg})
+}
+
+func (s *Server) user(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	login := s.login
+	s.mu.Unlock()
+	if login == "" {
+		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"login": login, "id": 1})
+}
+
+// validateOutput enforces the Checks API limits the fake knows.
+func validateOutput(b *checkRunBody) string {
+	if b.Output == nil {
+		return ""
+	}
+	if n := len(b.Output.Annotations); n > 50 {
+		return fmt.Sprintf("Invalid request.\n\nOnly 50 annotations are allowed per request. No more than 50 items are allowed; %d were supplied.", n)
+	}
+	if len(b.Output.Summary) > 65535 {
+		return "Invalid request.\n\nsummary exceeds a maximum bytesize of 65535"
+	}
+	if len(b.Output.Text) > 65535 {
+		return "Invalid request.\n\ntext exceeds a maximum bytesize of 65535"
+	}
+	for _, a := range b.Output.Annotations {
+		if utf8.RuneCountInString(a.Title) > 255 {
+			return "Invalid request.\n\nannotation title is too long (maximum is 255 characters)"
+		}
+		if a.Path == "" || a.StartLine < 1 || a.EndLine < a.StartLine || a.Message == "" || a.AnnotationLevel == "" {
+			return "Invalid request.\n\nannotation is missing path, lines, level or message"
+		}
+		if (a.StartColumn != 0 || a.EndColumn != 0) && a.StartLine != a.EndLine {
+			return "Invalid request.\n\ncolumns are allowed only when start_line equals end_line"
+		}
+	}
+	return ""
+}
+
+func (c *CheckRun) apply(b *checkRunBody) {
+	if b.Status != "" {
+		c.Status = b.Status
+	}
+	if b.Conclusion != "" {
+		c.Conclusion = b.Conclusion
+	}
+	if b.CompletedAt != "" {
+		c.CompletedAt = b.CompletedAt
+	}
+	if b.Output != nil {
+		c.Title, c.Summary, c.Text = b.Output.Title, b.Output.Summary, b.Output.Text
+		if n := len(b.Output.Annotations); n > 0 {
+			c.Annotations = append(c.Annotations, b.Output.Annotations...)
+			c.Batches = append(c.Batches, n)
+		}
+	}
+}
+
+func checkJSON(c *CheckRun, owner, repo string) map[string]any {
+	return map[string]any{
+		"id": c.ID, "name": c.Name, "head_sha": c.HeadSHA, "status": c.Status, "conclusion": c.Conclusion,
+		"html_url": fmt.Sprintf("%s/%s/%s/runs/%d", WebURL, owner, repo, c.ID),
+	}
+}
+
+func (s *Server) createCheck(w http.ResponseWriter, r *http.Request) {
+	var b checkRunBody
+	if err := json.NewDecoder(r.Body).Decode(&b); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	if b.Name == nil || *b.Name == "" || b.HeadSHA == "" {
+		unprocessable(w, "Invalid request.\n\n\"name\" and \"head_sha\" are required")
+		return
+	}
+	if msg := validateOutput(&b); msg != "" {
+		unprocessable(w, msg)
+		return
+	}
+	s.mu.Lock()
+	s.nextID++
+	c := &CheckRun{ID: s.nextID, Name: *b.Name, HeadSHA: b.HeadSHA}
+	c.apply(&b)
+	s.checks[c.ID] = c
+	out := checkJSON(c, r.PathValue("owner"), r.PathValue("repo"))
+	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) check(w http.ResponseWriter, r *http.Request) *CheckRun {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	c := s.checks[id]
+	if c == nil {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+	}
+	return c
+}
+
+func (s *Server) getCheck(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.check(w, r); c != nil {
+		writeJSON(w, http.StatusOK, checkJSON(c, r.PathValue("owner"), r.PathValue("repo")))
+	}
+}
+
+func (s *Server) updateCheck(w http.ResponseWriter, r *http.Request) {
+	var b checkRunBody
+	if err := json.NewDecoder(r.Body).Decode(&b); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	if msg := validateOutput(&b); msg != "" {
+		unprocessable(w, msg)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.check(w, r)
+	if c == nil {
+		return
+	}
+	// GitHub renames a check run to whatever name an update sends,
+	// including an empty one; tests assert that the name survives.
+	if b.Name != nil {
+		c.Name = *b.Name
+	}
+	c.apply(&b)
+	writeJSON(w, http.StatusOK, checkJSON(c, r.PathValue("owner"), r.PathValue("repo")))
+}
+
+func commentJSON(c *Comment, owner, repo string) map[string]any {
+	return map[string]any{
+		"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.Login},
+		"html_url": fmt.Sprintf("%s/%s/%s/pull/%d#issuecomment-%d", WebURL, owner, repo, c.Number, c.ID),
+	}
+}
+
+func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
+	number, _ := strconv.Atoi(r.PathValue("number"))
+	q := r.URL.Query()
+	page, _ := strconv.Atoi(q.Get("page"))
+	page = max(page, 1)
+	per, _ := strconv.Atoi(q.Get("per_page"))
+	if per <= 0 {
+		per = 30
+	}
+	s.mu.Lock()
+	per = min(per, s.pageSize)
+	var all []*Comment
+	for _, c := range s.comments {
+		if c.Number == number {
+			all = append(all, c)
+		}
+	}
+	from := min((page-1)*per, len(all))
+	to := min(from+per, len(all))
+	out := []map[string]any{}
+	for _, c := range all[from:to] {
+		out = append(out, commentJSON(c, r.PathValue("owner"), r.PathValue("repo")))
+	}
+	s.mu.Unlock()
+	if to < len(all) {
+		next := *r.URL
+		next.Path = s.prefix + r.URL.Path
+		nq := next.Query()
+		nq.Set("page", strconv.Itoa(page+1))
+		next.RawQuery = nq.Encode()
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.srv.URL, next.RequestURI()))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+type commentBody struct {
+	Body string `json:"body"`
+}
+
+func (s *Server) commentBody(w http.ResponseWriter, r *http.Request) (string, bool) {
+	var b commentBody
+	if err := json.NewDecoder(r.Body).Decode(&b); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return "", false
+	}
+	if utf8.RuneCountInString(b.Body) > 65536 {
+		unprocessable(w, "Validation Failed: Body is too long (maximum is 65536 characters)")
+		return "", false
+	}
+	return b.Body, true
+}
+
+// author is who the fake says wrote a comment: the token's user, or the
+// Actions bot for an installation token.
+func (s *Server) author() string {
+	if s.login == "" {
+		return "github-actions[bot]"
+	}
+	return s.login
+}
+
+func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
+	number, _ := strconv.Atoi(r.PathValue("number"))
+	body, ok := s.commentBody(w, r)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	s.nextID++
+	c := &Comment{ID: s.nextID, Number: number, Login: s.author(), Body: body}
+	s.comments = append(s.comments, c)
+	out := commentJSON(c, r.PathValue("owner"), r.PathValue("repo"))
+	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	body, ok := s.commentBody(w, r)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.comments {
+		if c.ID == id {
+			if c.Login != s.author() {
+				writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+				return
+			}
+			c.Body = body
+			writeJSON(w, http.StatusOK, commentJSON(c, r.PathValue("owner"), r.PathValue("repo")))
+			return
+		}
+	}
+	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+}
+
+func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	numbers := make([]int, 0, len(s.pulls))
+	for n := range s.pulls {
+		numbers = append(numbers, n)
+	}
+	sort.Ints(numbers)
+	out := []map[string]any{}
+	for _, n := range numbers {
+		out = append(out, map[string]any{"number": n, "head": map[string]any{"sha": s.pulls[n]}})
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,221 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/report/limit"
+)
+
+const testToken = "ghs_secretTOKENvalue123"
+
+var repo = Repo{Owner: "acme", Name: "widgets"}
+
+// fakeClock advances only when slept on, so retries take no real time.
+type fakeClock struct {
+	mu    sync.Mutex
+	t     time.Time
+	slept []time.Duration
+}
+
+func newClock() *fakeClock {
+	return &fakeClock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+	c.slept = append(c.slept, d)
+	return ctx.Err()
+}
+
+func (c *fakeClock) Slept() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.slept...)
+}
+
+func testPacing(clock *fakeClock) Pacing {
+	return Pacing{
+		Budget:         2 * time.Minute,
+		AttemptTimeout: 2 * time.Second,
+		WriteInterval:  -1,
+		Now:            clock.Now,
+		Sleep:          clock.Sleep,
+	}
+}
+
+func newClient(t *testing.T, srv *githubtest.Server, p Pacing) *Client {
+	t.Helper()
+	c, err := New(Options{APIURL: srv.URL, Token: testToken, Pacing: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func annotations(n int) []model.Annotation {
+	out := make([]model.Annotation, n)
+	for i := range out {
+		out[i] = model.Annotation{
+			Path: fmt.Sprintf("fixtures/negative/case_%03d.json", i), StartLine: i + 1, EndLine: i + 1,
+			StartColumn: 3, EndColumn: 9, Level: model.LevelFailure,
+			Title: fmt.Sprintf("case_%03d", i), Message: "expected error, got success",
+		}
+	}
+	return out
+}
+
+func TestCreateCheckRunSendsAnnotationsInBatchesOfFifty(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishCheck(context.Background(), Check{
+		Repo: repo, Name: "DRP2 fixtures", HeadSHA: "abc123", Conclusion: "failure",
+		CompletedAt: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
+		Title:       "120 of 125 fixtures failed", Summary: "summary", Annotations: annotations(120),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 3 {
+		t.Errorf("requests = %d, want 3", res.Requests)
+	}
+	runs := srv.CheckRuns()
+	if len(runs) != 1 {
+		t.Fatalf("check runs = %d, want 1", len(runs))
+	}
+	got := runs[0]
+	if fmt.Sprint(got.Batches) != "[50 50 20]" {
+		t.Errorf("batches = %v, want [50 50 20]", got.Batches)
+	}
+	if got.Name != "DRP2 fixtures" || got.HeadSHA != "abc123" || got.Status != "completed" || got.Conclusion != "failure" {
+		t.Errorf("check run = %+v", got)
+	}
+	if got.CompletedAt != "2025-03-01T12:00:00Z" {
+		t.Errorf("completed_at = %q", got.CompletedAt)
+	}
+	if got.Annotations[119].Path != "fixtures/negative/case_119.json" || got.Annotations[0].StartColumn != 3 {
+		t.Errorf("annotations not sent in order: %+v", got.Annotations[119])
+	}
+	if res.URL != githubtest.WebURL+fmt.Sprintf("/acme/widgets/runs/%d", res.ID) {
+		t.Errorf("url = %q", res.URL)
+	}
+	for _, r := range srv.Requests() {
+		if r.Auth != "Bearer "+testToken {
+			t.Errorf("%s %s: Authorization = %q", r.Method, r.Path, r.Auth)
+		}
+	}
+}
+
+func TestUpdateJobCheckRunKeepsItsName(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	id := srv.SeedCheckRun("conformance (ubuntu-latest)", "head1")
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishCheck(context.Background(), Check{
+		Repo: repo, ID: id, Name: "ignored when updating", HeadSHA: "head1", Conclusion: "success",
+		Title: "all passed", Summary: "ok", Annotations: annotations(51),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ID != id || res.Requests != 2 {
+		t.Errorf("result = %+v, want id %d and 2 requests", res, id)
+	}
+	got := srv.CheckRuns()[0]
+	if got.Name != "conformance (ubuntu-latest)" || got.Conclusion != "success" || fmt.Sprint(got.Batches) != "[50 1]" {
+		t.Errorf("check run = %+v", got)
+	}
+	var methods []string
+	for _, r := range srv.Requests() {
+		methods = append(methods, r.Method)
+		if r.Method == http.MethodPatch && !strings.Contains(string(r.Body), `"name":"conformance (ubuntu-latest)"`) {
+			t.Errorf("update without the current name: %s", r.Body)
+		}
+	}
+	if strings.Join(methods, " ") != "GET PATCH PATCH" {
+		t.Errorf("methods = %v", methods)
+	}
+}
+
+func TestCheckRunFieldsAreTrimmedToGitHubLimits(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	c := newClient(t, srv, testPacing(newClock()))
+	big := strings.Repeat("é", 40000) // 80000 bytes
+	_, err := c.PublishCheck(context.Background(), Check{
+		Repo: repo, Name: "n", HeadSHA: "s", Conclusion: "failure", Title: strings.Repeat("t", 400),
+		Summary: big, Text: big,
+		Annotations: []model.Annotation{{
+			Path: "a.json", StartLine: 2, EndLine: 5, StartColumn: 1, EndColumn: 4,
+			Title: strings.Repeat("x", 300), Message: big + big, RawDetails: big,
+		}, {Path: "b.json", Title: "no lines"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := srv.CheckRuns()[0]
+	if len(got.Summary) > limit.CheckOutputBytes || !utf8.ValidString(got.Summary) || !strings.HasSuffix(got.Summary, truncatedNote) {
+		t.Errorf("summary: %d bytes, valid UTF-8 %v", len(got.Summary), utf8.ValidString(got.Summary))
+	}
+	if utf8.RuneCountInString(got.Title) > limit.CheckTitleChars {
+		t.Errorf("title has %d characters", utf8.RuneCountInString(got.Title))
+	}
+	a := got.Annotations[0]
+	if utf8.RuneCountInString(a.Title) != limit.AnnotationTitleChars || len(a.Message) > limit.AnnotationDetailBytes {
+		t.Errorf("annotation title %d chars, message %d bytes", utf8.RuneCountInString(a.Title), len(a.Message))
+	}
+	if a.StartColumn != 0 || a.EndColumn != 0 {
+		t.Errorf("columns kept on a multi-line annotation: %+v", a)
+	}
+	b := got.Annotations[1]
+	if b.StartLine != 1 || b.EndLine != 1 || b.Message != "no lines" || b.AnnotationLevel != "failure" {
+		t.Errorf("defaults not applied: %+v", b)
+	}
+}
+
+func TestEnterpriseServerAPIPrefix(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken, Prefix: "/api/v3"})
+	if !strings.HasSuffix(srv.URL, "/api/v3") {
+		t.Fatalf("fake URL %q", srv.URL)
+	}
+	c := newClient(t, srv, testPacing(newClock()))
+	if _, err := c.PublishCheck(context.Background(), Check{Repo: repo, Name: "n", HeadSHA: "s", Conclusion: "success", Summary: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(srv.CheckRuns()) != 1 {
+		t.Fatal("no check run created under /api/v3")
+	}
+}
+
+func TestNewRejectsBadAPIURL(t *testing.T) {
+	for _, u := range []string{"ftp://x", "::", "http://"} {
+		if _, err := New(Options{APIURL: u}); err == nil {
+			t.Errorf("New(%q) succeeded", u)
+		}
+	}
+}
+
+func TestParseRepo(t *testing.T) {
+	if r, err := ParseRepo("acme/widgets"); err != nil || r != repo || r.String() != "acme/widgets" {
+		t.Errorf("ParseRepo = %v, %v", r, err)
+	}
+	for _, s := range []string{"", "acme", "/w", "a/", "a/b/c"} {
+		if _, err := ParseRepo(s); err == nil {
+			t.Errorf("ParseRepo(%q) succeeded", s)
+		}
+	}
+}

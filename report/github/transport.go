@@ -1,0 +1,293 @@
+package github
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Pacing configures retries, timeouts and the spacing of writes. The zero
+// value of a field means its production default; Now and Sleep are injected
+// so that tests run in milliseconds.
+type Pacing struct {
+	// Budget bounds the total time spent on the API by one Client: no
+	// attempt starts and no wait is begun that would end after it.
+	Budget time.Duration
+	// AttemptTimeout ends one attempt (headers and body) to a silent server.
+	AttemptTimeout time.Duration
+	// WriteInterval is the least time between two writes (POST, PATCH, ...).
+	// Negative means no spacing.
+	WriteInterval time.Duration
+	// BaseDelay is the first backoff after a 5xx or a network error; it
+	// doubles on every further attempt up to MaxDelay.
+	BaseDelay time.Duration
+	MaxDelay  time.Duration
+	// RateLimitDelay is the least wait after a rate-limited response that
+	// names neither Retry-After nor a reset time.
+	RateLimitDelay time.Duration
+	Now            func() time.Time
+	Sleep          func(ctx context.Context, d time.Duration) error
+	// Logf receives one line per retry. Nil discards them.
+	Logf func(format string, args ...any)
+}
+
+func (p Pacing) withDefaults() Pacing {
+	if p.Budget <= 0 {
+		p.Budget = DefaultBudget
+	}
+	if p.AttemptTimeout <= 0 {
+		p.AttemptTimeout = DefaultAttemptTimeout
+	}
+	if p.WriteInterval == 0 {
+		p.WriteInterval = DefaultWriteInterval
+	}
+	if p.WriteInterval < 0 {
+		p.WriteInterval = 0
+	}
+	if p.BaseDelay <= 0 {
+		p.BaseDelay = defaultBaseDelay
+	}
+	if p.MaxDelay <= 0 {
+		p.MaxDelay = defaultMaxDelay
+	}
+	if p.RateLimitDelay <= 0 {
+		p.RateLimitDelay = rateLimitMinDelay
+	}
+	if p.Now == nil {
+		p.Now = time.Now
+	}
+	if p.Sleep == nil {
+		p.Sleep = sleepContext
+	}
+	if p.Logf == nil {
+		p.Logf = func(string, ...any) {}
+	}
+	return p
+}
+
+func sleepContext(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// GiveUpError is returned when a request still failed after the retries the
+// budget allowed. It names the request by method and path only: never the
+// headers, which carry the token.
+type GiveUpError struct {
+	Method, Path string
+	Attempts     int
+	Elapsed      time.Duration
+	// StatusCode of the last response, or 0 when the last attempt got no
+	// response (timeout, connection reset).
+	StatusCode int
+	// Last describes the last failure.
+	Last string
+}
+
+func (e *GiveUpError) Error() string {
+	return fmt.Sprintf("%s %s: gave up after %d attempt(s) in %s: %s",
+		e.Method, e.Path, e.Attempts, e.Elapsed.Round(time.Millisecond), e.Last)
+}
+
+// transport retries, paces and authenticates requests. It is the only
+// place that knows the token.
+type transport struct {
+	base  http.RoundTripper
+	token string
+	p     Pacing
+	start time.Time
+
+	// writeMu serializes writes; lastWrite is when the previous one ended.
+	writeMu   sync.Mutex
+	lastWrite time.Time
+}
+
+func newTransport(base http.RoundTripper, token string, p Pacing) *transport {
+	p = p.withDefaults()
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &transport{base: base, token: token, p: p, start: p.Now()}
+}
+
+func isWrite(method string) bool {
+	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
+}
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if isWrite(req.Method) {
+		t.writeMu.Lock()
+		defer t.writeMu.Unlock()
+	}
+	body, err := requestBody(req)
+	if err != nil {
+		return nil, err
+	}
+	deadline := t.start.Add(t.p.Budget)
+	began := t.p.Now()
+	var last string
+	lastStatus := 0
+	for attempt := 1; ; attempt++ {
+		if isWrite(req.Method) && t.p.WriteInterval > 0 && !t.lastWrite.IsZero() {
+			if gap := t.lastWrite.Add(t.p.WriteInterval).Sub(t.p.Now()); gap > 0 {
+				if err := t.p.Sleep(req.Context(), gap); err != nil {
+					return nil, err
+				}
+			}
+		}
+		remaining := deadline.Sub(t.p.Now())
+		if remaining <= 0 {
+			if last == "" {
+				last = fmt.Sprintf("API time budget of %s already spent", t.p.Budget)
+			}
+			return nil, &GiveUpError{Method: req.Method, Path: req.URL.Path, Attempts: attempt - 1,
+				Elapsed: t.p.Now().Sub(began), StatusCode: lastStatus, Last: last}
+		}
+		resp, err := t.attempt(req, body, min(t.p.AttemptTimeout, remaining))
+		if isWrite(req.Method) {
+			t.lastWrite = t.p.Now()
+		}
+		if err != nil && req.Context().Err() != nil {
+			// The caller gave up; its error says why.
+			return nil, err
+		}
+		wait, retry, why := t.classify(resp, err, attempt)
+		if !retry {
+			return resp, err
+		}
+		last, lastStatus = why, 0
+		if resp != nil {
+			lastStatus = resp.StatusCode
+		}
+		if attempt >= maxAttempts || t.p.Now().Add(wait).After(deadline) {
+			return nil, &GiveUpError{Method: req.Method, Path: req.URL.Path, Attempts: attempt,
+				Elapsed: t.p.Now().Sub(began), StatusCode: lastStatus, Last: why}
+		}
+		t.p.Logf("GitHub API %s %s: %s; retrying in %s (attempt %d)", req.Method, req.URL.Path, why, wait, attempt+1)
+		if err := t.p.Sleep(req.Context(), wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// requestBody reads the request body once so that every attempt can send it.
+func requestBody(req *http.Request) ([]byte, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return nil, nil
+	}
+	defer req.Body.Close()
+	b, err := io.ReadAll(req.Body)
+	if err != nil {
+		return nil, fmt.Errorf("read request body: %w", err)
+	}
+	return b, nil
+}
+
+// attempt sends one request and reads the whole response while the attempt
+// timeout still holds, so that a server that stalls mid-body also ends.
+func (t *transport) attempt(orig *http.Request, body []byte, timeout time.Duration) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(orig.Context(), timeout)
+	defer cancel()
+	req := orig.Clone(ctx)
+	if body != nil {
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.ContentLength = int64(len(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
+	if t.token != "" {
+		req.Header.Set("Authorization", "Bearer "+t.token)
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && orig.Context().Err() == nil {
+			return nil, fmt.Errorf("no answer within %s: %w", timeout, err)
+		}
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read response body: %w", err)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	resp.ContentLength = int64(len(data))
+	return resp, nil
+}
+
+// classify decides whether to retry and how long to wait first.
+func (t *transport) classify(resp *http.Response, err error, attempt int) (wait time.Duration, retry bool, why string) {
+	backoff := t.p.BaseDelay << (attempt - 1)
+	if backoff > t.p.MaxDelay || backoff <= 0 {
+		backoff = t.p.MaxDelay
+	}
+	if err != nil {
+		return backoff, true, err.Error()
+	}
+	status := fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	switch {
+	case resp.StatusCode >= 500:
+		if d, ok := t.hintedWait(resp); ok {
+			return d, true, status
+		}
+		return backoff, true, status
+	case resp.StatusCode == http.StatusTooManyRequests || (resp.StatusCode == http.StatusForbidden && isRateLimited(resp)):
+		if d, ok := t.hintedWait(resp); ok {
+			return d, true, status + " (rate limited)"
+		}
+		rl := t.p.RateLimitDelay << (attempt - 1)
+		if rl <= 0 {
+			rl = t.p.RateLimitDelay
+		}
+		return max(rl, backoff), true, status + " (rate limited)"
+	}
+	return 0, false, ""
+}
+
+// hintedWait reads the server's own word on when to come back: Retry-After
+// in seconds, or x-ratelimit-reset (epoch seconds) when nothing remains.
+func (t *transport) hintedWait(resp *http.Response) (time.Duration, bool) {
+	if s := resp.Header.Get("Retry-After"); s != "" {
+		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n >= 0 {
+			return time.Duration(n) * time.Second, true
+		}
+		if at, err := http.ParseTime(s); err == nil {
+			return max(at.Sub(t.p.Now()), 0), true
+		}
+	}
+	if resp.Header.Get("X-Ratelimit-Remaining") == "0" {
+		if n, err := strconv.ParseInt(resp.Header.Get("X-Ratelimit-Reset"), 10, 64); err == nil {
+			return max(time.Unix(n, 0).Sub(t.p.Now()), 0), true
+		}
+	}
+	return 0, false
+}
+
+// isRateLimited tells a rate-limit 403 from a permission 403: GitHub sends
+// Retry-After or an exhausted x-ratelimit-remaining, or says so in the body.
+func isRateLimited(resp *http.Response) bool {
+	if resp.Header.Get("Retry-After") != "" || resp.Header.Get("X-Ratelimit-Remaining") == "0" {
+		return true
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	if err != nil {
+		return false
+	}
+	return bytes.Contains(bytes.ToLower(b), []byte("rate limit"))
+}
