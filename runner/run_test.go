@@ -525,9 +525,9 @@ func TestSchemaResolution(t *testing.T) {
 		t.Errorf("default: %+v %+v", run.CommandSchema, run.FixtureSchema)
 	}
 	// The upstream layout next to the corpus wins over embedded.
-	upstream := filepath.Join("..", "..", "..", "shared", "drp2")
+	upstream := filepath.Join("..", "..", "shared", "drp2")
 	if _, err := os.Stat(upstream); err != nil {
-		t.Skipf("upstream DRP2 checkout not found at %s", upstream)
+		missingUpstream(t, "upstream DRP2 checkout not found at %s", upstream)
 	}
 	os.MkdirAll(filepath.Join(root, "schema"), 0o755)
 	os.MkdirAll(filepath.Join(corpus, "schema"), 0o755)
