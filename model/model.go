@@ -107,6 +107,10 @@ type Actual struct {
 	Code         string
 	CommandIndex *int
 	Message      string
+	// Rule names the prose rule a semantic or capability verdict applies,
+	// as file, section and rule number ("COMMANDS.md WriteBuffer rule 2");
+	// empty for success and for the envelope and schema phases.
+	Rule string
 }
 
 // Failure is the first failure of a DRP phase for a command stream.
@@ -120,6 +124,8 @@ type Failure struct {
 	// Pointer is a JSON pointer inside the failing command to the offending
 	// field, relative to the command object ("" for the whole command).
 	Pointer string
+	// Rule names the prose rule the verdict applies (see Actual.Rule).
+	Rule string
 }
 
 // Version is the protocol version object of VERSIONING.md.
@@ -183,6 +189,19 @@ type Result struct {
 
 	Duration    time.Duration
 	Diagnostics []Diagnostic
+
+	// Digest identifies the fixture's content, for comparisons with a
+	// baseline and for manifests. Empty when the file could not be read.
+	Digest Digest
+}
+
+// Digest holds SHA-256 sums (lower-case hex) of a fixture file and of the
+// raw bytes of two of its members as written. A member that is absent has
+// an empty sum.
+type Digest struct {
+	File     string `json:"file"`
+	Commands string `json:"commands,omitempty"`
+	Expected string `json:"expected,omitempty"`
 }
 
 // IsCorpusError reports whether the fixture itself was unusable.
@@ -242,7 +261,9 @@ type Summary struct {
 // Run is one run over a corpus: the input of every reporter.
 type Run struct {
 	// CorpusRoot is the corpus root as given (or "embedded").
-	CorpusRoot    string
+	CorpusRoot string
+	// ToolVersion is the version of the tool that made the run.
+	ToolVersion   string
 	CommandSchema SchemaSource
 	FixtureSchema SchemaSource
 	// Started is the injected clock's time at the start of the run.

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,6 +34,8 @@ type fixture struct {
 	doc  map[string]any
 	// raw are the byte ranges of the commands in data.
 	raw [][2]int
+	// members are the byte ranges of the top-level members' values.
+	members map[string][2]int
 }
 
 // readFixture reads one file, refusing anything that is not a regular file
@@ -115,8 +119,9 @@ func decodeFixture(data []byte) (*fixture, *corpusError) {
 		return nil, &corpusError{msg: "the top-level object could not be read", offset: -1}
 	}
 	doc := make(map[string]any, len(members))
-	fx := &fixture{data: data, doc: doc}
+	fx := &fixture{data: data, doc: doc, members: make(map[string][2]int, len(members))}
 	for _, m := range members {
+		fx.members[m.Key] = [2]int{m.Start, m.End}
 		raw := data[m.Start:m.End]
 		if m.Key != "commands" || raw[0] != '[' {
 			doc[m.Key] = decodeValue(raw)
@@ -137,6 +142,29 @@ func decodeFixture(data []byte) (*fixture, *corpusError) {
 		fx.raw = spans
 	}
 	return fx, nil
+}
+
+// digest sums the file and its commands and expected members as written.
+// A file that failed to decode has only its file sum.
+func digest(data []byte, fx *fixture) model.Digest {
+	if data == nil {
+		return model.Digest{}
+	}
+	d := model.Digest{File: sum(data)}
+	if fx != nil {
+		if r, ok := fx.members["commands"]; ok {
+			d.Commands = sum(data[r[0]:r[1]])
+		}
+		if r, ok := fx.members["expected"]; ok {
+			d.Expected = sum(data[r[0]:r[1]])
+		}
+	}
+	return d
+}
+
+func sum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
 }
 
 // standIn is what the envelope phase sees of one command: an object with

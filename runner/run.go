@@ -293,6 +293,7 @@ func (j *fixtureJob) run(rel string) (res model.Result, keep bool) {
 	if cerr == nil {
 		fx, cerr = decodeFixture(data)
 	}
+	res.Digest = digest(data, fx)
 	if cerr == nil {
 		cerr = j.checkEnvelope(fx)
 	}
@@ -421,7 +422,7 @@ func match(e model.Expected, class model.Class, f *model.Failure) (model.Actual,
 		}
 		return a, class == model.ClassPositive
 	}
-	a := model.Actual{Outcome: model.Error, Phase: f.Phase, Code: f.Code, Message: f.Message}
+	a := model.Actual{Outcome: model.Error, Phase: f.Phase, Code: f.Code, Message: f.Message, Rule: f.Rule}
 	if f.CommandIndex >= 0 {
 		idx := f.CommandIndex
 		a.CommandIndex = &idx

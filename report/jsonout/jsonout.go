@@ -30,6 +30,7 @@ type Summary struct {
 	Corpus        string             `json:"corpus"`
 	CommandSchema model.SchemaSource `json:"command_schema"`
 	FixtureSchema model.SchemaSource `json:"fixture_schema"`
+	ToolVersion   string             `json:"tool_version,omitempty"`
 }
 
 // ClassCount counts one class.
@@ -58,6 +59,8 @@ type Result struct {
 	CorpusPath           string             `json:"corpus_path"`
 	CorpusError          bool               `json:"corpus_error"`
 	Location             *model.Span        `json:"location"`
+	Rule                 *string            `json:"rule,omitempty"`
+	Digest               *model.Digest      `json:"digest,omitempty"`
 	Diagnostics          []model.Diagnostic `json:"diagnostics,omitempty"`
 }
 
@@ -70,6 +73,7 @@ func Build(run *model.Run) Document {
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
 			Corpus: run.CorpusRoot, CommandSchema: run.CommandSchema, FixtureSchema: run.FixtureSchema,
+			ToolVersion: run.ToolVersion,
 		},
 		Results:  make([]Result, 0, len(run.Results)),
 		Findings: append([]model.Finding{}, run.Findings...),
@@ -96,6 +100,8 @@ func Build(run *model.Run) Document {
 			CorpusPath:           r.RelPath,
 			CorpusError:          r.IsCorpusError(),
 			Location:             r.Span,
+			Rule:                 optional(r.Actual.Rule),
+			Digest:               digest(r.Digest),
 			Diagnostics:          r.Diagnostics,
 		})
 	}
@@ -114,4 +120,11 @@ func optional(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+func digest(d model.Digest) *model.Digest {
+	if d == (model.Digest{}) {
+		return nil
+	}
+	return &d
 }
