@@ -104,7 +104,7 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 		chk.Annotations = anns
 		if len(anns) > maxCheckRunAnnotations {
 			chk.Annotations = anns[:maxCheckRunAnnotations]
-			res.notes = append(res.notes, fmt.Sprintf("Only the first %d of %d annotations were attached to the check run; the job summary and the JUnit report list every mismatch.",
+			res.notes = append(res.notes, fmt.Sprintf("Only the first %d of %d annotations were attached to the check run; the JUnit and JSON reports list every mismatch (the job summary may fold some to fit its size limit).",
 				maxCheckRunAnnotations, len(anns)))
 		}
 	}
