@@ -78,7 +78,10 @@ func New(opts Options) (*Client, error) {
 	if err != nil || (base.Scheme != "https" && base.Scheme != "http") || base.Host == "" {
 		return nil, fmt.Errorf("GitHub API URL %q is not an http(s) URL", api)
 	}
-	hc := &http.Client{Transport: newTransport(opts.Base, opts.Token, opts.Pacing)}
+	hc := &http.Client{
+		Transport:     newTransport(opts.Base, opts.Token, opts.Pacing, base),
+		CheckRedirect: checkRedirect(base),
+	}
 	gh := gh.NewClient(hc)
 	// BaseURL is set as given rather than through WithEnterpriseURLs, which
 	// would append /api/v3 to any host that lacks it.
@@ -248,13 +251,21 @@ func StatusCode(err error) int {
 	return 0
 }
 
-// unwrapURL drops the *url.Error around a GiveUpError: the give-up message
-// already names the method and path, and the URL would only repeat it.
+// unwrapURL drops the *url.Error around a GiveUpError or a RedirectError:
+// their messages already name the method and path, and the URL would only
+// repeat it.
 func unwrapURL(err error) error {
 	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
 	var ge *GiveUpError
-	if errors.As(err, &ue) && errors.As(ue.Err, &ge) {
+	if errors.As(ue.Err, &ge) {
 		return ge
+	}
+	var re *RedirectError
+	if errors.As(ue.Err, &re) {
+		return re
 	}
 	return err
 }
