@@ -140,21 +140,19 @@ func (c *Client) findComment(ctx context.Context, repo Repo, number int, marker 
 		Direction:   gh.String("asc"),
 		ListOptions: gh.ListOptions{PerPage: limit.PerPage},
 	}
-	for {
-		page, resp, err := c.gh.Issues.ListComments(ctx, repo.Owner, repo.Name, number, opts)
-		if err != nil {
-			return nil, fmt.Errorf("list comments of pull request #%d: %w", number, unwrapURL(err))
-		}
-		for _, ic := range page {
+	var found *gh.IssueComment
+	err = listPages(fmt.Sprintf("list comments of pull request #%d", number), func(page int) (bool, *gh.Response, error) {
+		opts.Page = page
+		comments, resp, err := c.gh.Issues.ListComments(ctx, repo.Owner, repo.Name, number, opts)
+		for _, ic := range comments {
 			if strings.EqualFold(ic.GetUser().GetLogin(), author) && strings.Contains(ic.GetBody(), marker) {
-				return ic, nil
+				found = ic
+				return true, resp, err
 			}
 		}
-		if resp.NextPage == 0 {
-			return nil, nil
-		}
-		opts.Page = resp.NextPage
-	}
+		return false, resp, err
+	})
+	return found, err
 }
 
 // authorLogin is the login of the token's user. An installation token such
@@ -181,19 +179,17 @@ func (c *Client) authorLogin(ctx context.Context) (string, error) {
 // request lists no pull request, so it is found by its head commit.
 func (c *Client) PullForSHA(ctx context.Context, repo Repo, sha string) (int, error) {
 	opts := &gh.PullRequestListOptions{State: "open", ListOptions: gh.ListOptions{PerPage: limit.PerPage}}
-	for {
+	number := 0
+	err := listPages("list open pull requests", func(page int) (bool, *gh.Response, error) {
+		opts.Page = page
 		pulls, resp, err := c.gh.PullRequests.List(ctx, repo.Owner, repo.Name, opts)
-		if err != nil {
-			return 0, fmt.Errorf("list open pull requests: %w", unwrapURL(err))
-		}
 		for _, pr := range pulls {
 			if pr.GetHead().GetSHA() == sha {
-				return pr.GetNumber(), nil
+				number = pr.GetNumber()
+				return true, resp, err
 			}
 		}
-		if resp.NextPage == 0 {
-			return 0, nil
-		}
-		opts.Page = resp.NextPage
-	}
+		return false, resp, err
+	})
+	return number, err
 }
