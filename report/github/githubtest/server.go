@@ -1,4 +1,4 @@
-// Package publishtest is a fake GitHub REST API for tests: it keeps check
+// Package githubtest is a fake GitHub REST API for tests: it keeps check
 // runs and issue comments in memory, enforces the limits GitHub enforces,
 // records every request with its body, and injects faults.
 package githubtest
@@ -57,12 +57,14 @@ type Annotation struct {
 	RawDetails      string `json:"raw_details"`
 }
 
+// checkRunBody is a create or update request; pointers tell a field sent
+// from one left out.
 type checkRunBody struct {
 	Name        *string `json:"name"`
 	HeadSHA     string  `json:"head_sha"`
-	Status      string  `json:"status"`
-	Conclusion  string  `json:"conclusion"`
-	CompletedAt string  `json:"completed_at"`
+	Status      *string `json:"status"`
+	Conclusion  *string `json:"conclusion"`
+	CompletedAt *string `json:"completed_at"`
 	Output      *struct {
 		Title       string       `json:"title"`
 		Summary     string       `json:"summary"`
@@ -85,6 +87,9 @@ type CheckRun struct {
 	Annotations []Annotation
 	// Batches is the number of annotations in each request that sent some.
 	Batches []int
+	// ActionsOwned marks a check run that GitHub Actions created (a job's
+	// own): a token may update its output but not complete it.
+	ActionsOwned bool
 }
 
 // Comment is an issue comment as the fake holds it.
@@ -234,7 +239,8 @@ func (s *Server) CheckRuns() []CheckRun {
 	return out
 }
 
-// SeedCheckRun adds an in-progress check run, like the job's own.
+// SeedCheckRun adds an in-progress check run as if an earlier step had
+// created it through the API with the same token: the token may complete it.
 func (s *Server) SeedCheckRun(name, headSHA string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -242,6 +248,22 @@ func (s *Server) SeedCheckRun(name, headSHA string) int64 {
 	s.checks[s.nextID] = &CheckRun{ID: s.nextID, Name: name, HeadSHA: headSHA, Status: "in_progress"}
 	return s.nextID
 }
+
+// JobCheckRun adds the in-progress check run of a job, as GitHub Actions
+// creates it (its id is job.check_run_id). Like github.com since
+// 2025-03-31, the fake refuses with 403 any update of it that sends
+// status, conclusion or completed_at; output-only updates are accepted.
+func (s *Server) JobCheckRun(name, headSHA string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	s.checks[s.nextID] = &CheckRun{ID: s.nextID, Name: name, HeadSHA: headSHA, Status: "in_progress", ActionsOwned: true}
+	return s.nextID
+}
+
+// ActionsOwnedMessage is github.com's answer to a token that tries to
+// complete a check run GitHub Actions owns.
+const ActionsOwnedMessage = "Check run status and conclusions can only be updated internally by GitHub Actions"
 
 // Comments returns the comments of a pull request in order of creation.
 func (s *Server) Comments(number int) []Comment {
@@ -311,7 +333,7 @@ func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f *Fault) {
 	case f.Reset:
 		hj, ok := w.(http.Hijacker)
 		if !ok {
-			panic("publishtest: response writer cannot hijack")
+			panic("githubtest: response writer cannot hijack")
 		}
 		conn, _, err := hj.Hijack()
 		if err == nil {
@@ -376,15 +398,25 @@ func validateOutput(b *checkRunBody) string {
 	return ""
 }
 
+// validateCompletion enforces the Checks API rule that a completed check
+// run has a conclusion.
+func validateCompletion(b *checkRunBody) string {
+	if b.Status != nil && *b.Status == "completed" && (b.Conclusion == nil || *b.Conclusion == "") {
+		return "Invalid request.\n\n\"conclusion\" is required when \"status\" is \"completed\""
+	}
+	return ""
+}
+
 func (c *CheckRun) apply(b *checkRunBody) {
-	if b.Status != "" {
-		c.Status = b.Status
+	if b.Status != nil {
+		c.Status = *b.Status
 	}
-	if b.Conclusion != "" {
-		c.Conclusion = b.Conclusion
+	if b.Conclusion != nil && *b.Conclusion != "" {
+		// A conclusion completes the check run (Checks API).
+		c.Conclusion, c.Status = *b.Conclusion, "completed"
 	}
-	if b.CompletedAt != "" {
-		c.CompletedAt = b.CompletedAt
+	if b.CompletedAt != nil {
+		c.CompletedAt = *b.CompletedAt
 	}
 	if b.Output != nil {
 		c.Title, c.Summary, c.Text = b.Output.Title, b.Output.Summary, b.Output.Text
@@ -412,7 +444,7 @@ func (s *Server) createCheck(w http.ResponseWriter, r *http.Request) {
 		unprocessable(w, "Invalid request.\n\n\"name\" and \"head_sha\" are required")
 		return
 	}
-	if msg := validateOutput(&b); msg != "" {
+	if msg := validateOutput(&b) + validateCompletion(&b); msg != "" {
 		unprocessable(w, msg)
 		return
 	}
@@ -449,14 +481,19 @@ func (s *Server) updateCheck(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
 		return
 	}
-	if msg := validateOutput(&b); msg != "" {
-		unprocessable(w, msg)
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.check(w, r)
 	if c == nil {
+		return
+	}
+	if c.ActionsOwned && (b.Status != nil || b.Conclusion != nil || b.CompletedAt != nil) {
+		writeJSON(w, http.StatusForbidden, map[string]string{"message": ActionsOwnedMessage,
+			"documentation_url": "https://docs.github.com/rest/checks/runs#update-a-check-run"})
+		return
+	}
+	if msg := validateOutput(&b) + validateCompletion(&b); msg != "" {
+		unprocessable(w, msg)
 		return
 	}
 	// GitHub renames a check run to whatever name an update sends,
