@@ -119,7 +119,15 @@ type Server struct {
 	comments []*Comment
 	nextID   int64
 	faults   []*Fault
+	hooks    []*hook
 	gone     chan struct{}
+}
+
+// hook is a function run when a matching request arrives.
+type hook struct {
+	method, path string
+	times        int
+	fn           func()
 }
 
 // Options configure the fake.
@@ -156,6 +164,7 @@ func New(t testing.TB, opts Options) *Server {
 	mux.HandleFunc("GET /repos/{owner}/{repo}/issues/{number}/comments", s.listComments)
 	mux.HandleFunc("POST /repos/{owner}/{repo}/issues/{number}/comments", s.createComment)
 	mux.HandleFunc("PATCH /repos/{owner}/{repo}/issues/comments/{id}", s.editComment)
+	mux.HandleFunc("DELETE /repos/{owner}/{repo}/issues/comments/{id}", s.deleteComment)
 	mux.HandleFunc("GET /repos/{owner}/{repo}/pulls", s.listPulls)
 	s.srv = httptest.NewServer(s.handler(mux))
 	s.URL = s.srv.URL + s.prefix
@@ -188,6 +197,59 @@ func (s *Server) ClearFaults() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults = nil
+}
+
+// OnRequest runs fn when a request with this method ("" any) and path
+// prefix arrives, before the fake answers it; times is how many requests it
+// runs for (0: all). It is how tests put what another actor does between
+// two requests of the client: a concurrent run that creates its comment
+// first (a POST hook that calls AddComment), a person who deletes the
+// comment about to be edited (a PATCH hook that calls DeleteComment). fn
+// runs without the fake's lock held, so it may call any method, and may
+// block to line up concurrent clients.
+func (s *Server) OnRequest(method, pathPrefix string, times int, fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hooks = append(s.hooks, &hook{method: method, path: pathPrefix, times: times, fn: fn})
+}
+
+// takeHooks returns the hooks matching a request; s.mu is held.
+func (s *Server) takeHooks(method, path string) []func() {
+	var fns []func()
+	kept := s.hooks[:0]
+	for _, h := range s.hooks {
+		if (h.method == "" || h.method == method) && strings.HasPrefix(path, h.path) {
+			fns = append(fns, h.fn)
+			if h.times > 0 {
+				h.times--
+				if h.times == 0 {
+					continue
+				}
+			}
+		}
+		kept = append(kept, h)
+	}
+	s.hooks = kept
+	return fns
+}
+
+// DeleteComment removes a comment, as its author or a maintainer would in
+// the browser. It reports whether the comment existed.
+func (s *Server) DeleteComment(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.removeComment(id)
+}
+
+// removeComment deletes comment id; s.mu is held.
+func (s *Server) removeComment(id int64) bool {
+	for i, c := range s.comments {
+		if c.ID == id {
+			s.comments = append(s.comments[:i:i], s.comments[i+1:]...)
+			return true
+		}
+	}
+	return false
 }
 
 // AddPull adds an open pull request.
@@ -288,6 +350,12 @@ func (s *Server) handler(mux *http.ServeMux) http.Handler {
 		body, _ := io.ReadAll(r.Body)
 		s.mu.Lock()
 		s.requests = append(s.requests, Request{Method: r.Method, Path: path, RawQuery: r.URL.RawQuery, Auth: r.Header.Get("Authorization"), Body: body})
+		hooks := s.takeHooks(r.Method, path)
+		s.mu.Unlock()
+		for _, fn := range hooks {
+			fn()
+		}
+		s.mu.Lock()
 		f := s.takeFault(r.Method, path)
 		s.mu.Unlock()
 		if f != nil {
@@ -604,6 +672,24 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
 			}
 			c.Body = body
 			writeJSON(w, http.StatusOK, commentJSON(c, r.PathValue("owner"), r.PathValue("repo")))
+			return
+		}
+	}
+	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+}
+
+func (s *Server) deleteComment(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.comments {
+		if c.ID == id {
+			if c.Login != s.author() {
+				writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+				return
+			}
+			s.removeComment(id)
+			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 	}
