@@ -323,3 +323,17 @@ func sawMethod(srv *githubtest.Server, method string) bool {
 	}
 	return false
 }
+
+func TestPullForSHAAcrossPages(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken, PageSize: 2})
+	for n := 1; n <= 5; n++ {
+		srv.AddPull(n, fmt.Sprint("sha", n))
+	}
+	c := newClient(t, srv, testPacing(newClock()))
+	if got, err := c.PullForSHA(context.Background(), repo, "sha5"); err != nil || got != 5 {
+		t.Errorf("PullForSHA = %d, %v, want 5 from the third page", got, err)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("requests = %d, want 3 pages", n)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -66,8 +67,8 @@ type checkRunBody struct {
 	Conclusion  *string `json:"conclusion"`
 	CompletedAt *string `json:"completed_at"`
 	Output      *struct {
-		Title       string       `json:"title"`
-		Summary     string       `json:"summary"`
+		Title       *string      `json:"title"`
+		Summary     *string      `json:"summary"`
 		Text        string       `json:"text"`
 		Annotations []Annotation `json:"annotations"`
 	} `json:"output"`
@@ -120,8 +121,17 @@ type Server struct {
 	nextID   int64
 	faults   []*Fault
 	hooks    []*hook
+	writes   []time.Time // when recent writes arrived, for the secondary limit
 	gone     chan struct{}
 }
+
+// writesPerMinute is GitHub's secondary rate limit on content-creating
+// requests ("no more than 80 ... per minute", REST API rate limits).
+const writesPerMinute = 80
+
+// SecondaryLimitMessage is how GitHub refuses a request past a secondary
+// rate limit.
+const SecondaryLimitMessage = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 
 // hook is a function run when a matching request arrives.
 type hook struct {
@@ -366,11 +376,34 @@ func (s *Server) handler(mux *http.ServeMux) http.Handler {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
 			return
 		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && !s.allowWrite(time.Now()) {
+			writeJSON(w, http.StatusForbidden, map[string]string{"message": SecondaryLimitMessage})
+			return
+		}
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = path
 		r2.Body = io.NopCloser(strings.NewReader(string(body)))
 		mux.ServeHTTP(w, r2)
 	})
+}
+
+// allowWrite counts a write against the secondary limit and reports
+// whether it is within it.
+func (s *Server) allowWrite(now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	recent := s.writes[:0]
+	for _, t := range s.writes {
+		if now.Sub(t) < time.Minute {
+			recent = append(recent, t)
+		}
+	}
+	s.writes = recent
+	if len(s.writes) >= writesPerMinute {
+		return false
+	}
+	s.writes = append(s.writes, now)
+	return true
 }
 
 // takeFault returns the first fault matching the request; s.mu is held.
@@ -446,7 +479,10 @@ func validateOutput(b *checkRunBody) string {
 	if n := len(b.Output.Annotations); n > 50 {
 		return fmt.Sprintf("Invalid request.\n\nOnly 50 annotations are allowed per request. No more than 50 items are allowed; %d were supplied.", n)
 	}
-	if len(b.Output.Summary) > 65535 {
+	if b.Output.Title == nil || b.Output.Summary == nil {
+		return "Invalid request.\n\n\"title\" and \"summary\" are required in \"output\""
+	}
+	if len(*b.Output.Summary) > 65535 {
 		return "Invalid request.\n\nsummary exceeds a maximum bytesize of 65535"
 	}
 	if len(b.Output.Text) > 65535 {
@@ -458,6 +494,12 @@ func validateOutput(b *checkRunBody) string {
 		}
 		if a.Path == "" || a.StartLine < 1 || a.EndLine < a.StartLine || a.Message == "" || a.AnnotationLevel == "" {
 			return "Invalid request.\n\nannotation is missing path, lines, level or message"
+		}
+		if a.AnnotationLevel != "notice" && a.AnnotationLevel != "warning" && a.AnnotationLevel != "failure" {
+			return "Invalid request.\n\nannotation_level is not one of notice, warning, failure"
+		}
+		if len(a.Message) > 64*1024 || len(a.RawDetails) > 64*1024 {
+			return "Invalid request.\n\nannotation message and raw_details are at most 64 KB"
 		}
 		if (a.StartColumn != 0 || a.EndColumn != 0) && a.StartLine != a.EndLine {
 			return "Invalid request.\n\ncolumns are allowed only when start_line equals end_line"
@@ -487,7 +529,7 @@ func (c *CheckRun) apply(b *checkRunBody) {
 		c.CompletedAt = *b.CompletedAt
 	}
 	if b.Output != nil {
-		c.Title, c.Summary, c.Text = b.Output.Title, b.Output.Summary, b.Output.Text
+		c.Title, c.Summary, c.Text = *b.Output.Title, *b.Output.Summary, b.Output.Text
 		if n := len(b.Output.Annotations); n > 0 {
 			c.Annotations = append(c.Annotations, b.Output.Annotations...)
 			c.Batches = append(c.Batches, n)
@@ -580,8 +622,10 @@ func commentJSON(c *Comment, owner, repo string) map[string]any {
 	}
 }
 
-func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
-	number, _ := strconv.Atoi(r.PathValue("number"))
+// paginate picks the page of n items a list request asks for (per_page
+// at most 100, 30 when not given, as GitHub does; the fake's PageSize caps
+// it further) and sets the Link header to the next page, if any.
+func (s *Server) paginate(w http.ResponseWriter, r *http.Request, n int) (from, to int) {
 	q := r.URL.Query()
 	page, _ := strconv.Atoi(q.Get("page"))
 	page = max(page, 1)
@@ -590,21 +634,11 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 		per = 30
 	}
 	s.mu.Lock()
-	per = min(per, s.pageSize)
-	var all []*Comment
-	for _, c := range s.comments {
-		if c.Number == number {
-			all = append(all, c)
-		}
-	}
-	from := min((page-1)*per, len(all))
-	to := min(from+per, len(all))
-	out := []map[string]any{}
-	for _, c := range all[from:to] {
-		out = append(out, commentJSON(c, r.PathValue("owner"), r.PathValue("repo")))
-	}
+	per = min(per, s.pageSize, 100)
 	s.mu.Unlock()
-	if to < len(all) {
+	from = min((page-1)*per, n)
+	to = min(from+per, n)
+	if to < n {
 		next := *r.URL
 		next.Path = s.prefix + r.URL.Path
 		nq := next.Query()
@@ -612,7 +646,21 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 		next.RawQuery = nq.Encode()
 		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.srv.URL, next.RequestURI()))
 	}
-	writeJSON(w, http.StatusOK, out)
+	return from, to
+}
+
+func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
+	number, _ := strconv.Atoi(r.PathValue("number"))
+	s.mu.Lock()
+	var all []map[string]any
+	for _, c := range s.comments {
+		if c.Number == number {
+			all = append(all, commentJSON(c, r.PathValue("owner"), r.PathValue("repo")))
+		}
+	}
+	s.mu.Unlock()
+	from, to := s.paginate(w, r, len(all))
+	writeJSON(w, http.StatusOK, append([]map[string]any{}, all[from:to]...))
 }
 
 type commentBody struct {
@@ -703,10 +751,11 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 		numbers = append(numbers, n)
 	}
 	sort.Ints(numbers)
-	out := []map[string]any{}
+	var all []map[string]any
 	for _, n := range numbers {
-		out = append(out, map[string]any{"number": n, "head": map[string]any{"sha": s.pulls[n]}})
+		all = append(all, map[string]any{"number": n, "head": map[string]any{"sha": s.pulls[n]}})
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	from, to := s.paginate(w, r, len(all))
+	writeJSON(w, http.StatusOK, append([]map[string]any{}, all[from:to]...))
 }
