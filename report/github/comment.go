@@ -115,8 +115,12 @@ func (c *Client) PublishComment(ctx context.Context, cm Comment) (CommentResult,
 		edited, _, err := c.gh.Issues.EditComment(ctx, cm.Repo.Owner, cm.Repo.Name, existing.GetID(), &gh.IssueComment{Body: &body})
 		if StatusCode(err) == http.StatusNotFound {
 			// Deleted between finding and editing it (by a person, or by a
-			// concurrent run removing its duplicate): write it anew.
-			return c.createComment(ctx, cm, body)
+			// concurrent run removing its duplicate): write it anew, if the
+			// mode creates a comment where none exists.
+			if decideComment(cm.Mode, false, false, cm.Failing) == CommentCreated {
+				return c.createComment(ctx, cm, body)
+			}
+			return CommentResult{Outcome: CommentSkipped}, nil
 		}
 		if err != nil {
 			return CommentResult{}, fmt.Errorf("update comment %d on pull request #%d: %w", existing.GetID(), cm.Number, unwrapURL(err))

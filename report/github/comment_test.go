@@ -315,6 +315,18 @@ func TestCommentDeletedBeforeEditIsCreatedAnew(t *testing.T) {
 	}
 }
 
+// In failures mode a green run does not recreate a comment someone deleted.
+func TestGreenRunDoesNotRecreateADeletedFailuresComment(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	old := srv.AddComment(7, bot, marker+"\nred")
+	srv.OnRequest("PATCH", "/repos/acme/widgets/issues/comments/", 1, func() { srv.DeleteComment(old) })
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishComment(context.Background(), Comment{Repo: repo, Number: 7, Marker: marker, Body: marker + "\ngreen", Mode: CommentFailures})
+	if err != nil || res.Outcome != CommentSkipped || len(srv.Comments(7)) != 0 {
+		t.Errorf("result %+v, %v; comments %+v", res, err, srv.Comments(7))
+	}
+}
+
 func sawMethod(srv *githubtest.Server, method string) bool {
 	for _, r := range srv.Requests() {
 		if r.Method == method {
