@@ -1,6 +1,14 @@
 // Package githubtest is a fake GitHub REST API for tests: it keeps check
 // runs and issue comments in memory, enforces the limits GitHub enforces,
 // records every request with its body, and injects faults.
+//
+// It must refuse whatever github.com refuses: a request only the fake
+// accepts is a bug in the fake, since the client would pass its tests and
+// fail in use. So it refuses a token that completes the job's own check
+// run (JobCheckRun), more than 80 writes a minute, and malformed check run
+// output; it paginates lists with a Link header; and OnRequest lets a test
+// act between two requests of the client, as a concurrent run or a person
+// would (create a comment first, delete one before it is edited).
 package githubtest
 
 import (
