@@ -155,6 +155,13 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: markdown.Comment(run, md),
 		Mode: in.Comment, Failing: run.Summary.Failed > 0,
 	})
+	if err != nil && cm.URL != "" {
+		// The comment exists; only the check for a racing duplicate failed.
+		a.warnf("Pull request comment published, but settling a race with a concurrent run failed: %v", err)
+		res.notes = append(res.notes, note("Pull request comment published, but settling a race with a concurrent run failed", err))
+		res.commentURL = cm.URL
+		return res
+	}
 	if err != nil {
 		what := "Pull request comment not published"
 		if github.Forbidden(err) {
