@@ -23,6 +23,7 @@ func Build(run *model.Run) []model.Annotation {
 	if run == nil {
 		return nil
 	}
+	run = explain.Bound(run)
 	var anns []model.Annotation
 	for i := range run.Results {
 		r := &run.Results[i]

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // Document is the JSON shape. Field order is part of the format: the keys of
@@ -66,6 +67,7 @@ type Result struct {
 
 // Build converts a run to the JSON document.
 func Build(run *model.Run) Document {
+	run = explain.Bound(run)
 	s := run.Summary
 	doc := Document{
 		Summary: Summary{

@@ -64,6 +64,7 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	if run == nil {
 		return fmt.Errorf("write junit: no run")
 	}
+	run = explain.Bound(run)
 	suites := junit.Testsuites{
 		Name: "drp2-fixtures",
 		Time: seconds(run.Duration),

@@ -21,6 +21,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
@@ -48,6 +49,7 @@ func WriteSummary(w io.Writer, run *model.Run, opts Options) error {
 	if run == nil {
 		return fmt.Errorf("write job summary: no run")
 	}
+	run = explain.Bound(run)
 	l := layout{tables: true, details: true, fold: true, extras: true, timing: true}
 	s := fit(run, opts, l, func(s string) bool { return len(s) <= maxSummaryBytes })
 	if _, err := io.WriteString(w, s); err != nil {
@@ -64,6 +66,7 @@ func Comment(run *model.Run, opts Options) string {
 	if run == nil {
 		run = &model.Run{}
 	}
+	run = explain.Bound(run)
 	l := layout{marker: Marker(opts.CorpusKey), tables: true, details: true, fold: true, extras: true}
 	return fit(run, opts, l, func(s string) bool { return utf8.RuneCountInString(s) <= limit.CommentChars })
 }
@@ -76,6 +79,7 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	if run == nil {
 		run = &model.Run{}
 	}
+	run = explain.Bound(run)
 	title = escape.Clip(escape.OneLine(verdictText(&run.Summary)), limit.CheckTitleChars)
 	fits := func(s string) bool { return len(s) <= limit.CheckOutputBytes }
 	summary = fit(run, opts, layout{tables: true, extras: true, timing: true}, fits)

@@ -12,16 +12,6 @@ import (
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
-// Caps on single untrusted values, in runes before escaping, so that no
-// one fixture can fill a report by itself.
-const (
-	maxName    = 200
-	maxPath    = 300
-	maxCell    = 300
-	maxMessage = 1000
-	maxProse   = 2000
-)
-
 // layout says which parts a rendering has and how long its lists may be.
 type layout struct {
 	marker string // the sticky comment's marker line, or ""
@@ -167,12 +157,12 @@ func table(b *strings.Builder, sec section, opts Options, rows int) {
 		if i == rows {
 			break
 		}
-		fixture := location(r, opts) + "<br>" + bold(explain.Name(r), maxName)
+		fixture := location(r, opts) + "<br>" + bold(explain.Name(r))
 		if sec.corpus {
-			fmt.Fprintf(b, "| %s | %s |\n", fixture, cell(explain.Headline(r), maxMessage))
+			fmt.Fprintf(b, "| %s | %s |\n", fixture, cell(explain.Headline(r)))
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s |\n", fixture, cell(explain.ExpectedText(r), maxCell), cell(explain.ActualText(r), maxCell))
+		fmt.Fprintf(b, "| %s | %s | %s |\n", fixture, cell(explain.ExpectedText(r)), cell(explain.ActualText(r)))
 	}
 	more(b, len(sec.results)-rows, "see the JUnit report or the job log")
 	b.WriteString("\n")
@@ -216,29 +206,29 @@ func details(b *strings.Builder, sec section, opts Options, l layout) {
 }
 
 func fixture(b *strings.Builder, r *model.Result, opts Options) {
-	fmt.Fprintf(b, "%s — %s\n\n", bold(explain.Name(r), maxName), location(r, opts))
+	fmt.Fprintf(b, "%s — %s\n\n", bold(explain.Name(r)), location(r, opts))
 	b.WriteString("| Field | Expected | Actual |\n|:--|:--|:--|\n")
 	for _, f := range explain.Fields(r) {
-		act := cell(f.Actual, maxCell)
+		act := cell(f.Actual)
 		switch {
 		case f.Differs:
 			act = "**" + act + "** ✗"
 		case !f.Compared:
 			act += " (not required)"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s |\n", f.Name, cell(f.Expected, maxCell), act)
+		fmt.Fprintf(b, "| %s | %s | %s |\n", f.Name, cell(f.Expected), act)
 	}
 	b.WriteString("\n")
-	item := func(label, text string, max int) {
+	item := func(label, text string) {
 		if text != "" {
-			fmt.Fprintf(b, "- **%s:** %s\n", label, escape.Markdown(escape.Clip(escape.OneLine(text), max)))
+			fmt.Fprintf(b, "- **%s:** %s\n", label, escape.Markdown(escape.OneLine(text)))
 		}
 	}
-	item("Message", r.Actual.Message, maxMessage)
-	item("Reason", r.Reason, maxProse)
-	item("Fix", r.Fix, maxProse)
+	item("Message", r.Actual.Message)
+	item("Reason", r.Reason)
+	item("Fix", r.Fix)
 	for _, d := range r.Diagnostics {
-		item("Diagnostic", d.Source+": "+d.Message, maxMessage)
+		item("Diagnostic", d.Source+": "+d.Message)
 	}
 	b.WriteString("\n")
 }
@@ -253,7 +243,7 @@ func findings(b *strings.Builder, fs []model.Finding, rows int) {
 			break
 		}
 		fmt.Fprintf(b, "- **%s** %s: %s\n", escape.Markdown(explain.FindingTitle(f.Kind)),
-			escape.MarkdownCode(escape.Clip(f.Path, maxPath)), escape.Markdown(escape.Clip(escape.OneLine(f.Message), maxMessage)))
+			escape.MarkdownCode(f.Path), escape.Markdown(escape.OneLine(f.Message)))
 	}
 	more(b, len(fs)-rows, "see the JSON report")
 	b.WriteString("\n</details>\n\n")
@@ -279,22 +269,22 @@ func code(s string) string {
 	if s == "" {
 		return explain.Absent
 	}
-	return escape.MarkdownCode(escape.Clip(s, maxPath))
+	return escape.MarkdownCode(s)
 }
 
 // cell is a table cell: escaped, one line, clipped. Escaping covers '|'.
-func cell(s string, max int) string {
-	return escape.Markdown(escape.Clip(escape.OneLine(s), max))
+func cell(s string) string {
+	return escape.Markdown(escape.OneLine(s))
 }
 
-func bold(s string, max int) string {
-	return "**" + cell(s, max) + "**"
+func bold(s string) string {
+	return "**" + cell(s) + "**"
 }
 
 // location is the fixture's "path:line", linked to the file at the head
 // commit when the options allow it.
 func location(r *model.Result, opts Options) string {
-	text := cell(explain.DisplayPath(r), maxPath)
+	text := cell(explain.DisplayPath(r))
 	if r.Span != nil && r.Span.Line > 0 {
 		text += fmt.Sprintf(":%d", r.Span.Line)
 	}

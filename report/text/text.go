@@ -14,10 +14,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // Write writes the report. It stops at the first write error.
 func Write(w io.Writer, run *model.Run) error {
+	run = explain.Bound(run)
 	p := &printer{w: w}
 	for i := range run.Results {
 		p.result(&run.Results[i])

@@ -215,3 +215,42 @@ func Large(n int) *model.Run {
 	run.Summary = model.Summarize(n, results, findings)
 	return run
 }
+
+// HugeBytes is the size of each oversized value in Huge.
+const HugeBytes = 3 << 20
+
+// Huge returns a run whose fixture-controlled values are each HugeBytes
+// long: the name, the file name, the expected code, the reason and fix, a
+// message listing a hundred thousand unknown keys (as a schema error
+// would), a diagnostic and a finding. No sink may echo them whole.
+func Huge() *model.Run {
+	long := strings.Repeat("n", HugeBytes)
+	var keys strings.Builder
+	keys.WriteString("additional properties ")
+	for i := 0; keys.Len() < HugeBytes; i++ {
+		fmt.Fprintf(&keys, "'k%d', ", i)
+	}
+	keys.WriteString("not allowed")
+	results := []model.Result{{
+		Path: "fixtures/negative/" + long + ".json", RelPath: "negative/" + long + ".json",
+		Folder: "negative", Name: long, Class: model.ClassNegative,
+		Tags:        []string{long},
+		Description: long, Reason: long, Fix: long,
+		Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: long, CommandIndex: intp(1)},
+		Actual: model.Actual{Outcome: model.Error, Phase: model.PhaseSchema, Code: "DRP2_ERR_SCHEMA", CommandIndex: intp(0),
+			Message: keys.String()},
+		Span:        &model.Span{Line: 3, Column: 5, EndLine: 3, EndColumn: 9},
+		Diagnostics: []model.Diagnostic{{Source: long, Message: long}},
+	}}
+	findings := []model.Finding{{Kind: model.FindingNameStem, Path: "fixtures/negative/" + long + ".json", Message: "name " + long}}
+	run := &model.Run{
+		CorpusRoot:    "fixtures",
+		CommandSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("ab", 32)},
+		FixtureSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("cd", 32)},
+		Started:       Started,
+		Results:       results,
+		Findings:      findings,
+	}
+	run.Summary = model.Summarize(len(results), results, findings)
+	return run
+}
