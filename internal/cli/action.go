@@ -264,7 +264,7 @@ func (a *runAction) appendSummaryNotes(notes []string) {
 }
 
 // writeCommands prints annotations as workflow commands.
-func (a *runAction) writeCommands(anns []model.Annotation) {
+func (a *runAction) writeCommands(anns []annotation.Annotation) {
 	if err := annotation.WriteCommands(a.log, anns, annotation.CommandOptions{}); err != nil {
 		a.warnf("write annotations: %v", err)
 	}

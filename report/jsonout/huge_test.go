@@ -2,6 +2,7 @@ package jsonout
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -20,5 +21,32 @@ func TestHugeValuesAreCapped(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "more bytes)") {
 		t.Error("no visible cap note")
+	}
+}
+
+// TestNoLegacyWorkflowCommands (issue 12 item 2): a fixture named
+// "##[stop-commands]x" printed by "run --format json" must not switch off
+// the step's workflow commands; the JSON still decodes to the name.
+func TestNoLegacyWorkflowCommands(t *testing.T) {
+	run := sample.Run()
+	names := []string{"##[stop-commands]x", "##[set-output name=conclusion;]success", "###[x]", "#[##[y]"}
+	for i, n := range names {
+		run.Results[i].Name = n
+	}
+	var b bytes.Buffer
+	if err := Write(&b, run); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "##[") {
+		t.Fatalf("output carries ##[:\n%s", b.String())
+	}
+	var doc Document
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range names {
+		if doc.Results[i].FixtureName != n {
+			t.Errorf("name %d decodes to %q, want %q", i, doc.Results[i].FixtureName, n)
+		}
 	}
 }

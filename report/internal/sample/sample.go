@@ -56,7 +56,7 @@ func Run() *model.Run {
 			Fix:      "Destroy each object once.",
 			Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_INVALID_ID", CommandIndex: intp(4)},
 			Actual: model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_INVALID_STATE", CommandIndex: intp(4),
-				Message: "buffer 12 was already destroyed"},
+				Message: "DestroyBuffer: buffer_id 12 names no live object", Rule: "LIFETIMES.md Destruction rule 2"},
 			Span:        &model.Span{Line: 40, Column: 7, EndLine: 40, EndColumn: 19},
 			Duration:    900 * time.Microsecond,
 			Diagnostics: []model.Diagnostic{{Source: "lifetime", Message: "buffer 12 destroyed at command 3"}},
@@ -135,6 +135,7 @@ func Run() *model.Run {
 	}
 	run := &model.Run{
 		CorpusRoot:    "fixtures",
+		ToolVersion:   "v1.2.3",
 		CommandSchema: model.SchemaSource{Source: "fixtures/schema/drp2-command.schema.json", SHA256: strings.Repeat("ab", 32)},
 		FixtureSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("cd", 32)},
 		Started:       Started,
