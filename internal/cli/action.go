@@ -223,7 +223,7 @@ func corpusKey(corpus string) string {
 func (a *runAction) writeLog(run *model.Run) error {
 	token := randomToken()
 	fmt.Fprintf(a.log, "::stop-commands::%s\n", token)
-	err := text.Write(a.log, run)
+	err := text.Write(a.log, run, text.Options{})
 	fmt.Fprintf(a.log, "::%s::\n", token)
 	if err != nil {
 		a.errorf("write the text report: %v", err)

@@ -293,6 +293,6 @@ func writeStdout(w io.Writer, run *model.Run, format string) error {
 	case "github":
 		return writeGitHub(w, run)
 	default:
-		return text.Write(w, run)
+		return text.Write(w, run, text.Options{})
 	}
 }

@@ -13,7 +13,7 @@ import (
 // that say how much was left out (issue 12 item 6).
 func TestHugeValuesAreCapped(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, sample.Huge()); err != nil {
+	if err := Write(&b, sample.Huge(), Options{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	if b.Len() > 64<<10 {
