@@ -20,7 +20,11 @@ var linked = Options{
 	Repository: "drp2/drp2-fixtures",
 	SHA:        "0123456789abcdef0123456789abcdef01234567",
 	CorpusKey:  "fixtures",
-	Skipped:    []string{"Check run skipped: fork pull request, token is read-only"},
+	// What the lead passes in the action: the check run's html_url and
+	// the workflow run's page.
+	CheckRunURL:    "https://github.com/drp2/drp2-fixtures/runs/987654321",
+	WorkflowRunURL: "https://github.com/drp2/drp2-fixtures/actions/runs/123456789",
+	Skipped:        []string{"Check run skipped: fork pull request, token is read-only"},
 }
 
 func summary(t *testing.T, run *model.Run, opts Options) string {
@@ -59,14 +63,14 @@ func TestVerdict(t *testing.T) {
 	if got := strings.SplitN(Comment(sample.Run(), linked), "\n", 3)[1]; got != "### ❌ DRP2 conformance: 6 of 9 fixtures failed" {
 		t.Errorf("failing verdict = %q", got)
 	}
-	if got := strings.SplitN(Comment(sample.Passing(), linked), "\n", 3)[1]; got != "### ✅ DRP2 conformance: 3/3 fixtures passed" {
+	if got := strings.SplitN(Comment(sample.Passing(), linked), "\n", 3)[1]; got != "### ✅ DRP2 conformance: all 3 fixtures passed" {
 		t.Errorf("passing verdict = %q", got)
 	}
 	if got := strings.SplitN(Comment(&model.Run{}, Options{}), "\n", 3)[1]; got != "### ⚠️ DRP2 conformance: no fixtures run" {
 		t.Errorf("empty verdict = %q", got)
 	}
 	title, _, text := CheckOutput(sample.Passing(), linked)
-	if title != "DRP2 conformance: 3/3 fixtures passed" || text != "" {
+	if title != "DRP2 conformance: all 3 fixtures passed" || text != "" {
 		t.Errorf("passing check output: title %q, text %q", title, text)
 	}
 }
@@ -224,7 +228,7 @@ func TestRenderedHostileTextIsInert(t *testing.T) {
 			}
 		}
 		for _, m := range regexp.MustCompile(`href="([^"]*)"`).FindAllStringSubmatch(html, -1) {
-			if !strings.HasPrefix(m[1], "https://github.com/drp2/drp2-fixtures/blob/") {
+			if !strings.HasPrefix(m[1], "https://github.com/drp2/drp2-fixtures/") {
 				t.Errorf("%s: link to %s", name, m[1])
 			}
 		}
