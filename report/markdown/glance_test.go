@@ -71,8 +71,8 @@ func TestOneNarrowRowPerFailure(t *testing.T) {
 	c := Comment(sample.Run(), linked)
 	for _, want := range []string{
 		"| Fixture | Expected → actual |\n|:--|:--|\n",
-		"/destroy_twice.json#L40) | DRP2\\_ERR\\_INVALID\\_ID → DRP2\\_ERR\\_INVALID\\_STATE<br>DestroyBuffer\\: buffer\\_id 12 names no live object \\(LIFETIMES\\.md Destruction rule 2\\) |\n",
-		"/legacy_type_field.json#L12-L18) | command 2 → 0<br>",
+		"/destroy_twice.json#L40) | **DRP2\\_ERR\\_INVALID\\_ID → DRP2\\_ERR\\_INVALID\\_STATE**<br>DestroyBuffer\\: buffer\\_id 12 names no live object \\(LIFETIMES\\.md Destruction rule 2\\) |\n",
+		"/legacy_type_field.json#L12-L18) | **command 2 → 0**<br>",
 	} {
 		if !strings.Contains(c, want) {
 			t.Errorf("comment lacks %q", want)

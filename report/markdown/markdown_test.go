@@ -102,7 +102,7 @@ func TestMarker(t *testing.T) {
 
 func TestLinks(t *testing.T) {
 	c := Comment(sample.Run(), linked)
-	want := "[fixtures\\/negative\\/draw\\_outside\\_pass\\.json:61](https://github.com/drp2/drp2-fixtures/blob/0123456789abcdef0123456789abcdef01234567/fixtures/negative/draw_outside_pass.json#L61-L66)"
+	want := "[fixtures\\/<wbr>negative\\/<wbr>draw\\_outside\\_pass\\.json:61](https://github.com/drp2/drp2-fixtures/blob/0123456789abcdef0123456789abcdef01234567/fixtures/negative/draw_outside_pass.json#L61-L66)"
 	if !strings.Contains(c, want) {
 		t.Errorf("comment lacks link %s", want)
 	}
@@ -221,7 +221,7 @@ func TestRenderedHostileTextIsInert(t *testing.T) {
 		// The only elements are the ones the renderer writes.
 		allowed := map[string]bool{"h3": true, "h4": true, "table": true, "thead": true, "tbody": true, "tr": true, "th": true,
 			"td": true, "p": true, "strong": true, "em": true, "code": true, "br": true, "a": true, "details": true,
-			"summary": true, "ul": true, "li": true}
+			"summary": true, "ul": true, "li": true, "wbr": true}
 		for _, m := range regexp.MustCompile(`</?([a-zA-Z0-9]+)`).FindAllStringSubmatch(html, -1) {
 			if !allowed[m[1]] {
 				t.Errorf("%s: unexpected element <%s>", name, m[1])

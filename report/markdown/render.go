@@ -173,9 +173,10 @@ func table(b *strings.Builder, sec section, opts Options, rows int) {
 		if sec.corpus {
 			what = cell(explain.Headline(r))
 		} else {
+			// What differs in bold, the tool's reason plain below it.
 			var diffs []string
 			for _, d := range explain.Differences(r) {
-				diffs = append(diffs, cell(d))
+				diffs = append(diffs, bold(d))
 			}
 			what = strings.Join(diffs, "<br>")
 			if why := explain.Why(r); why != "" {
@@ -309,7 +310,9 @@ func bold(s string) string {
 // location is the fixture's "path:line", linked to the file at the head
 // commit when the options allow it.
 func location(r *model.Result, opts Options) string {
-	text := cell(explain.DisplayPath(r))
+	// <wbr> after each slash lets a long path wrap in a narrow table
+	// column instead of making the comment scroll sideways.
+	text := strings.ReplaceAll(cell(explain.DisplayPath(r)), `\/`, `\/<wbr>`)
 	if r.Span != nil && r.Span.Line > 0 {
 		text += fmt.Sprintf(":%d", r.Span.Line)
 	}
