@@ -139,10 +139,11 @@ func TestSchemas(t *testing.T) {
 		"sample":  sample.Run(),
 		"passing": sample.Passing(),
 		"large":   sample.Large(300),
+		"huge":    sample.Huge(),
 		"empty":   {},
 	}
 	dir := t.TempDir()
-	for _, name := range []string{"empty", "large", "passing", "sample"} {
+	for _, name := range []string{"empty", "huge", "large", "passing", "sample"} {
 		file := filepath.Join(dir, name+".xml")
 		if err := os.WriteFile(file, render(t, runs[name], actionsProps), 0o644); err != nil {
 			t.Fatal(err)
