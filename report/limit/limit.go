@@ -1,6 +1,8 @@
 // Package limit holds the GitHub limits that the reports and the API client
 // must respect, each with where it comes from, in one place so that the
-// renderer that fits a report and the client that sends it cannot disagree.
+// renderer that fits a report and the client that sends it cannot disagree;
+// and the caps on any one value a report echoes from a fixture, with Cap,
+// the one helper that applies them.
 package limit
 
 const (
