@@ -11,7 +11,7 @@ import (
 // writeGitHub writes the text report followed by workflow-command
 // annotations for the mismatches, for a GitHub Actions log.
 func writeGitHub(w io.Writer, run *model.Run) error {
-	if err := text.Write(w, run); err != nil {
+	if err := text.Write(w, run, text.Options{}); err != nil {
 		return err
 	}
 	return annotation.WriteCommands(w, annotation.Build(run), annotation.CommandOptions{})

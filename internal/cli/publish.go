@@ -55,7 +55,7 @@ type published struct {
 func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt target, p plan,
 	md markdown.Options, conclusion string, pacing github.Pacing, now func() time.Time) published {
 	var res published
-	var anns []model.Annotation
+	var anns []annotation.Annotation
 	if in.Annotations != AnnotateOff {
 		anns = annotation.Build(run)
 	}
@@ -93,7 +93,7 @@ func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt 
 }
 
 func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *model.Run, in Inputs, tgt target, p plan,
-	md markdown.Options, conclusion string, anns []model.Annotation, repo github.Repo, now func() time.Time) published {
+	md markdown.Options, conclusion string, anns []annotation.Annotation, repo github.Repo, now func() time.Time) published {
 	var res published
 	title, summary, text := markdown.CheckOutput(run, md)
 	chk := github.Check{

@@ -120,6 +120,6 @@ func writeStdout(w io.Writer, run *model.Run, o *runOptions) error {
 	case "github":
 		return writeGitHub(w, run)
 	default:
-		return text.Write(w, run)
+		return text.Write(w, run, text.Options{})
 	}
 }
