@@ -82,9 +82,9 @@ const (
 
 func corpus() fstest.MapFS {
 	return fstest.MapFS{
-		"positive/handshake.json":   fixture("handshake", nil, success),
-		"positive/write.json":       fixture("write", []string{buffer(1), write(1)}, success),
-		"positive/write_again.json": fixture("write_again", []string{buffer(1), write(1)}, success),
+		"positive/handshake.json":      fixture("handshake", nil, success),
+		"positive/write.json":          fixture("write", []string{buffer(1), write(1)}, success),
+		"positive/write_again.json":    fixture("write_again", []string{buffer(1), write(1)}, success),
 		"negative/unknown_buffer.json": fixture("unknown_buffer", []string{write(7)}, invalidID),
 		// Fails by the identity rule, but not as it expects: not counted.
 		"negative/wrong_code.json": fixture("wrong_code", []string{write(7)}, wrongCode),
