@@ -19,6 +19,8 @@ type plan struct {
 	comment bool
 	// skipped are notes for the job summary on what will not be done.
 	skipped []string
+	// extras are what the manifest and coverage inputs add.
+	extras extras
 }
 
 func planPublishing(in Inputs, tgt target, repository string) plan {
@@ -57,7 +59,7 @@ func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt 
 	var res published
 	var anns []model.Annotation
 	if in.Annotations != AnnotateOff {
-		anns = annotation.Build(run)
+		anns = append(annotation.Build(run), p.extras.annotations...)
 	}
 	if !p.api {
 		if in.Annotations != AnnotateOff {
@@ -148,8 +150,8 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 		number = n
 	}
 	cm, err := gh.PublishComment(ctx, github.Comment{
-		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: markdown.Comment(run, md),
-		Mode: in.Comment, Failing: run.Summary.Failed > 0,
+		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: p.extras.commentBody(markdown.Comment(run, md)),
+		Mode: in.Comment, Failing: run.Summary.Failed > 0 || len(p.extras.why) > 0,
 	})
 	if err != nil {
 		what := "Pull request comment not published"
