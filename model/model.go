@@ -220,6 +220,11 @@ const (
 	// FindingSkippedFile: a file under the corpus was not read as a
 	// fixture (not a regular file, a link leaving the corpus, ...).
 	FindingSkippedFile FindingKind = "skipped_file"
+	// FindingReadbackData: a QueueSubmitReply's data is not padded base64
+	// of exactly the readback's size (LIFETIMES.md, Readback Lifetime rule
+	// 9). The prose leaves reply data unverified in 2.0, so it never fails
+	// a fixture.
+	FindingReadbackData FindingKind = "readback_data"
 )
 
 // Finding is a warning about the corpus. It never changes a result.
