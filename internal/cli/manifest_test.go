@@ -214,3 +214,68 @@ func TestActionManifest(t *testing.T) {
 		t.Errorf("manifest outside the workspace: exit %d", r.code)
 	}
 }
+
+// TestCoverageCommand counts the real validator's rules over a small
+// corpus: the negative fixture's rule, the positive streams' checks.
+func TestCoverageCommand(t *testing.T) {
+	dir := corpus(t, manifestCorpus())
+	code, out, errs := run(t, dir, "coverage", "--format", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var rep struct {
+		Rules []struct {
+			ID               string
+			Negative         int
+			Positive         int
+			NegativeFixtures []string `json:"negative_fixtures"`
+		}
+		Uncovered        int
+		PositiveFixtures int `json:"positive_fixtures"`
+		NegativeFixtures int `json:"negative_fixtures"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.PositiveFixtures != 1 || rep.NegativeFixtures != 1 || rep.Uncovered != len(rep.Rules)-1 {
+		t.Fatalf("positive %d negative %d uncovered %d of %d", rep.PositiveFixtures, rep.NegativeFixtures, rep.Uncovered, len(rep.Rules))
+	}
+	covered := rep.Rules[len(rep.Rules)-1]
+	if covered.ID != "ERRORS.md Identity And Type rule 1" || covered.Negative != 1 || covered.NegativeFixtures[0] != "fixtures/negative/unknown.json" {
+		t.Errorf("covered rule: %+v", covered)
+	}
+	sawHandshake := false
+	for _, r := range rep.Rules {
+		// The one positive fixture is a handshake: it passes through the
+		// handshake rule, and through no draw rule.
+		if r.ID == "LIFETIMES.md Session State rule 5" {
+			sawHandshake = r.Positive == 1
+		}
+		if strings.HasPrefix(r.ID, "COMMANDS.md Draw") && r.Positive != 0 {
+			t.Errorf("%s: a handshake cannot pass through a draw rule (positive %d)", r.ID, r.Positive)
+		}
+	}
+	if !sawHandshake {
+		t.Error("the positive handshake is not counted under LIFETIMES.md Session State rule 5")
+	}
+	code, out, _ = run(t, dir, "coverage", "--format", "markdown")
+	if code != ExitOK || !strings.HasPrefix(out, "### Rule coverage") {
+		t.Errorf("markdown: exit %d\n%.200s", code, out)
+	}
+
+	// The action adds the Markdown to the job summary.
+	w := newWorkspace(t, "http://127.0.0.1:1", 0, "")
+	w.env["INPUT_GITHUB-TOKEN"] = ""
+	w.env["INPUT_COVERAGE"] = "true"
+	for rel, body := range manifestCorpus() {
+		putFile(t, filepath.Join(w.dir, "corpus", strings.TrimPrefix(rel, "fixtures/")), body)
+	}
+	r := w.run(t, inProcess)
+	if r.code != ExitOK || !strings.Contains(r.summary, "### Rule coverage") || !strings.Contains(r.summary, "Identity And Type rule 1") {
+		t.Errorf("action coverage: exit %d\n%s", r.code, r.summary)
+	}
+	w.env["INPUT_COVERAGE"] = "yes"
+	if r := w.run(t, inProcess); r.code != ExitUsage {
+		t.Errorf("coverage: yes: exit %d", r.code)
+	}
+}
