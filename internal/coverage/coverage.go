@@ -104,14 +104,36 @@ type RuleCoverage struct {
 	// Unlisted: verdicts or traces name the rule, but the checker's rule
 	// list does not.
 	Unlisted bool `json:"unlisted,omitempty"`
+	// FindingOnly: the rule has no error code, so it never fails a stream
+	// and no negative fixture can exercise it.
+	FindingOnly bool `json:"finding_only,omitempty"`
+}
+
+// Groups of rules in a report, in report order.
+const (
+	groupUncovered = iota
+	groupCovered
+	groupFindingOnly
+)
+
+func (rc *RuleCoverage) group() int {
+	switch {
+	case rc.Negative > 0:
+		return groupCovered
+	case rc.FindingOnly:
+		return groupFindingOnly
+	}
+	return groupUncovered
 }
 
 // Report is the rule coverage of one run.
 type Report struct {
 	// Rules lists the rules without a negative fixture first, then the
-	// rest, each group in the checker's rule order.
+	// rest, then those that never fail a stream, each group in the
+	// checker's rule order.
 	Rules []RuleCoverage `json:"rules"`
-	// Uncovered counts the rules without a negative fixture.
+	// Uncovered counts the rules that can fail a stream and have no
+	// negative fixture.
 	Uncovered int `json:"uncovered"`
 	// PositiveFixtures and NegativeFixtures count the fixtures counted:
 	// positives that passed, semantic negatives that failed as expected.
@@ -135,7 +157,7 @@ func Count(rules []Rule, run *model.Run, fsys fs.FS, counter *Counter) (*Report,
 		if _, dup := byID[r.ID]; dup {
 			continue
 		}
-		rc := &RuleCoverage{Rule: r}
+		rc := &RuleCoverage{Rule: r, FindingOnly: r.Code == ""}
 		byID[r.ID] = rc
 		list = append(list, rc)
 	}
@@ -182,19 +204,21 @@ func Count(rules []Rule, run *model.Run, fsys fs.FS, counter *Counter) (*Report,
 		}
 		return list[i].Unlisted && list[i].ID < list[j].ID
 	})
-	for _, uncovered := range []bool{true, false} {
+	for _, rc := range list {
+		rc.Negative = len(rc.NegativeFixtures)
+		if rc.NegativeFixtures == nil {
+			rc.NegativeFixtures = []string{}
+		}
+	}
+	for _, g := range []int{groupUncovered, groupCovered, groupFindingOnly} {
 		for _, rc := range list {
-			rc.Negative = len(rc.NegativeFixtures)
-			if (rc.Negative == 0) == uncovered {
-				if rc.NegativeFixtures == nil {
-					rc.NegativeFixtures = []string{}
-				}
+			if rc.group() == g {
 				rep.Rules = append(rep.Rules, *rc)
 			}
 		}
 	}
-	for _, rc := range rep.Rules {
-		if rc.Negative == 0 {
+	for i := range rep.Rules {
+		if rep.Rules[i].group() == groupUncovered {
 			rep.Uncovered++
 		}
 	}

@@ -54,6 +54,7 @@ var rules = []Rule{
 	{ID: "COMMANDS.md WriteBuffer rule 1", Code: "DRP2_ERR_OUT_OF_RANGE", Summary: "the write fits"},
 	{ID: identityRule, Code: "DRP2_ERR_INVALID_ID", Summary: "ids name live objects"},
 	{ID: "COMMANDS.md Draw rule 1", Code: "DRP2_ERR_INVALID_STATE", Summary: "draw inside a render pass"},
+	{ID: "LIFETIMES.md Readback Lifetime rule 9", Summary: "reply data should be of size bytes (a finding)"},
 }
 
 const hello = `{"cmd": "HelloRenderer", "version": {"major": 2, "minor": 0}, "client_name": "t"},
@@ -120,6 +121,7 @@ func TestCounts(t *testing.T) {
 		"COMMANDS.md WriteBuffer rule 1":        {0, 2},
 		identityRule:                            {1, 2},
 		"COMMANDS.md Draw rule 1":               {0, 0},
+		"LIFETIMES.md Readback Lifetime rule 9": {0, 0},
 	}
 	if len(rep.Rules) != len(want) {
 		t.Fatalf("%d rules, want %d", len(rep.Rules), len(want))
@@ -129,8 +131,10 @@ func TestCounts(t *testing.T) {
 			t.Errorf("%s: negative %d positive %d, want %+v", rc.ID, got.neg, got.pos, want[rc.ID])
 		}
 	}
-	// Uncovered first, in rule order; then the covered ones.
-	if rep.Rules[0].ID != rules[0].ID || rep.Rules[4].ID != "COMMANDS.md Draw rule 1" || rep.Rules[5].ID != identityRule {
+	// Uncovered first, in rule order; then the covered ones; then those
+	// that cannot fail a stream.
+	if rep.Rules[0].ID != rules[0].ID || rep.Rules[4].ID != "COMMANDS.md Draw rule 1" || rep.Rules[5].ID != identityRule ||
+		rep.Rules[6].ID != "LIFETIMES.md Readback Lifetime rule 9" || !rep.Rules[6].FindingOnly {
 		t.Errorf("order: %v", ids(rep))
 	}
 	if got := rep.Rules[5].NegativeFixtures; len(got) != 1 || got[0] != "embedded:negative/unknown_buffer.json" {

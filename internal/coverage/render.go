@@ -13,8 +13,14 @@ import (
 
 // Headline is the report in one line.
 func (r *Report) Headline() string {
-	return fmt.Sprintf("%d of %d rules have no negative fixture (from %d passing positive and %d passing negative fixtures)",
-		r.Uncovered, len(r.Rules), r.PositiveFixtures, r.NegativeFixtures)
+	failing := 0
+	for i := range r.Rules {
+		if r.Rules[i].group() != groupFindingOnly {
+			failing++
+		}
+	}
+	return fmt.Sprintf("%d of %d rules that fail a stream have no negative fixture (from %d passing positive and %d passing negative fixtures)",
+		r.Uncovered, failing, r.PositiveFixtures, r.NegativeFixtures)
 }
 
 // notes are the caveats of a report, in words.
@@ -67,10 +73,7 @@ func WriteText(w io.Writer, r *Report) error {
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
 	group := ""
 	for _, rc := range r.Rules {
-		g := "Rules with negative fixtures:"
-		if rc.Negative == 0 {
-			g = "Rules without a negative fixture:"
-		}
+		g := groupTitles[rc.group()]
 		if g != group {
 			tw.Flush()
 			fmt.Fprintf(bw, "\n%s\n", g)
@@ -87,6 +90,12 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintln(bw)
 	}
 	return bw.Flush()
+}
+
+var groupTitles = map[int]string{
+	groupUncovered:   "Rules without a negative fixture:",
+	groupCovered:     "Rules with negative fixtures:",
+	groupFindingOnly: "Rules that never fail a stream (findings only):",
 }
 
 func ruleLine(rc RuleCoverage) string {
@@ -126,21 +135,22 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			fmt.Fprintf(bw, "| %s | <code>%s</code> | %d | %d | %s |\n", id, escape.Markdown(rc.Code), rc.Negative, rc.Positive, escape.Markdown(rc.Summary))
 		}
 	}
-	var uncovered, covered []RuleCoverage
+	groups := map[int][]RuleCoverage{}
 	for _, rc := range r.Rules {
-		if rc.Negative == 0 {
-			uncovered = append(uncovered, rc)
-		} else {
-			covered = append(covered, rc)
-		}
+		groups[rc.group()] = append(groups[rc.group()], rc)
 	}
-	if len(uncovered) > 0 {
+	if rows := groups[groupUncovered]; len(rows) > 0 {
 		fmt.Fprintf(bw, "\n**Rules without a negative fixture**\n")
-		table(uncovered)
+		table(rows)
 	}
-	if len(covered) > 0 {
-		fmt.Fprintf(bw, "\n<details><summary>%d rule%s with negative fixtures</summary>\n", len(covered), plural(len(covered)))
-		table(covered)
+	if rows := groups[groupCovered]; len(rows) > 0 {
+		fmt.Fprintf(bw, "\n<details><summary>%d rule%s with negative fixtures</summary>\n", len(rows), plural(len(rows)))
+		table(rows)
+		fmt.Fprintf(bw, "\n</details>\n")
+	}
+	if rows := groups[groupFindingOnly]; len(rows) > 0 {
+		fmt.Fprintf(bw, "\n<details><summary>%d rule%s that never fail a stream (findings only)</summary>\n", len(rows), plural(len(rows)))
+		table(rows)
 		fmt.Fprintf(bw, "\n</details>\n")
 	}
 	if notes := r.notes(); len(notes) > 0 {
