@@ -417,3 +417,35 @@ func TestSchemaPathIsRelativeToTheCorpus(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecode: a manifest is read from a pull request's tree, so Decode
+// must refuse anything malformed with an error, never a panic, and what it
+// accepts must encode and decode to the same manifest.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"drp2_version": "2.0", "fixtures": [{"class": "positive", "expected": {"outcome": "success"}, "name": "a", "path": "positive/a.json", "sha256": {"file": "00"}}], "format": 1, "frozen": true, "schemas": {"command": {"path": "embedded", "sha256": "11"}, "fixture": {"path": "embedded", "sha256": "22"}}}`))
+	f.Add([]byte(`{"format": 1}`))
+	f.Add([]byte(`{"format": 1, "fixtures": [{"path": "a"}, {"path": "a"}]}`))
+	f.Add([]byte(`[`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Decode(data)
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		if err := Encode(&b, m); err != nil {
+			t.Fatalf("encode a decoded manifest: %v", err)
+		}
+		again, err := Decode(b.Bytes())
+		if err != nil {
+			t.Fatalf("decode an encoded manifest: %v\n%s", err, b.Bytes())
+		}
+		var b2 bytes.Buffer
+		if err := Encode(&b2, again); err != nil || !bytes.Equal(b.Bytes(), b2.Bytes()) {
+			t.Fatalf("encoding is not stable:\n%s\n%s", b.Bytes(), b2.Bytes())
+		}
+		// A manifest compared with itself is clean.
+		if c := Compare(m, again); !c.Clean() || c.Violations != 0 {
+			t.Fatalf("a manifest differs from itself: %+v", c)
+		}
+	})
+}
