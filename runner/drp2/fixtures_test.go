@@ -92,7 +92,7 @@ func deref(p *int) any {
 // missingUpstream skips a test that needs the DRP2 spec beside the project,
 // except in CI (CI set), where its absence is a failure: a check that
 // silently stopped running is worse than a red run.
-func missingUpstream(t *testing.T, format string, args ...any) {
+func missingUpstream(t testing.TB, format string, args ...any) {
 	t.Helper()
 	if os.Getenv("CI") != "" {
 		t.Fatalf(format, args...)
