@@ -178,6 +178,17 @@ func errorSelectionCases() []tc {
 			cmd("CreateTextureView", "id", 2, "texture_id", 1, "format", q("rgba8unorm"), "dimension", q("2d-array"), "aspect", q("all"), "layer_range", `{"base":0,"count":2}`)).
 			at("COMMANDS.md CreateTextureView rule 3"),
 
+		// Where the prose is silent: the upstream runner's choices.
+		bad("a 1d texture's height halves per mip level", codeOutOfRange, texture(1, "1d", 4, 2, 1, 2, "rgba8unorm", `["COPY_DST"]`),
+			writeTex(1, 1, org(0, 0, 0), ext(1, 2, 1), 4, 2, b64(8))).at("LIFETIMES.md Range And Layout Invariants rule 5"),
+		ok("a submission id reused while pending replaces the request", buffer(1, 16, `["MAP_READ"]`), encoder(2), finish(2, 3), encoder(4), finish(4, 5),
+			submitReadback(3, 9, `[{"buffer_id":1,"offset":0,"size":16}]`), submitReadback(5, 9, `[{"buffer_id":1,"offset":0,"size":8}]`),
+			replyTo(9, `[{"buffer_id":1,"offset":0,"size":8,"data":"AAAAAAAAAAA="}]`)),
+		bad("a replaced request has no reply of its own", codeInvalidState, buffer(1, 16, `["MAP_READ"]`), encoder(2), finish(2, 3), encoder(4), finish(4, 5),
+			submitReadback(3, 9, `[{"buffer_id":1,"offset":0,"size":16}]`), submitReadback(5, 9, `[{"buffer_id":1,"offset":0,"size":8}]`),
+			replyTo(9, `[{"buffer_id":1,"offset":0,"size":8,"data":"AAAAAAAAAAA="}]`),
+			replyTo(9, `[{"buffer_id":1,"offset":0,"size":16,"data":"AAAAAAAAAAAAAAAAAAAAAA=="}]`)).at("LIFETIMES.md Readback Lifetime consequence 3"),
+
 		// Rules whose failures the other tables do not reach.
 		bad("dynamic offset on a texture binding", codeInvalidArgument, layout(14, `[{"binding":0,"binding_type":"sampled_texture","has_dynamic_offset":true}]`)).
 			at("COMMANDS.md CreateBindGroupLayout rule 3"),

@@ -87,10 +87,26 @@ func (s *state) queueSubmit() *model.Failure {
 		cb.cb.submitted = true
 	}
 	if sub != nil {
-		s.pending = append(s.pending, sub)
-		s.pendingIDs[sub.id]++
+		s.addPending(sub)
 	}
 	return nil
+}
+
+// addPending queues a submission for its reply. A submission that reuses
+// the id of one still awaiting its reply takes that one's place: the prose
+// does not say, and the upstream runner keeps one pending request per id,
+// the latest.
+func (s *state) addPending(sub *submission) {
+	if s.pendingIDs[sub.id] > 0 {
+		for i, p := range s.pending {
+			if p.id == sub.id {
+				s.pending[i] = sub
+				return
+			}
+		}
+	}
+	s.pending = append(s.pending, sub)
+	s.pendingIDs[sub.id]++
 }
 
 // queueSubmitReply matches the oldest pending submission: replies come in
