@@ -193,6 +193,9 @@ type Result struct {
 
 	Duration    time.Duration
 	Diagnostics []Diagnostic
+	// Findings are the checker's findings about this fixture's stream
+	// (warnings that never change the result); Run.Findings repeats them.
+	Findings []Finding
 
 	// Digest identifies the fixture's content, for comparisons with a
 	// baseline and for manifests. Empty when the file could not be read.

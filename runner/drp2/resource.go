@@ -168,17 +168,16 @@ func (s *state) createTexture() *model.Failure {
 	return nil
 }
 
-// extent is the size of mip level m (WebGPU rules: 1d and 2d textures keep
-// their array layers in depth; 3d textures halve all three axes).
+// extent is the size of mip level m: width and height halve per level
+// (down to 1), and depth too for 3d textures, while 1d and 2d textures keep
+// their array layers in depth. The prose does not say how a 1d texture's
+// height behaves; it halves like any other, as in the upstream runner.
 func (t *textureInfo) extent(m Num) (w, h, d Num) {
-	w = atLeastOne(shr(t.width, m))
-	switch t.dimension {
-	case "1d":
-		return w, t.height, t.depth
-	case "3d":
-		return w, atLeastOne(shr(t.height, m)), atLeastOne(shr(t.depth, m))
+	w, h = atLeastOne(shr(t.width, m)), atLeastOne(shr(t.height, m))
+	if t.dimension == "3d" {
+		return w, h, atLeastOne(shr(t.depth, m))
 	}
-	return w, atLeastOne(shr(t.height, m)), t.depth
+	return w, h, t.depth
 }
 
 type box struct {

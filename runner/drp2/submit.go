@@ -1,8 +1,10 @@
 package drp2
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -85,10 +87,26 @@ func (s *state) queueSubmit() *model.Failure {
 		cb.cb.submitted = true
 	}
 	if sub != nil {
-		s.pending = append(s.pending, sub)
-		s.pendingIDs[sub.id]++
+		s.addPending(sub)
 	}
 	return nil
+}
+
+// addPending queues a submission for its reply. A submission that reuses
+// the id of one still awaiting its reply takes that one's place: the prose
+// does not say, and the upstream runner keeps one pending request per id,
+// the latest.
+func (s *state) addPending(sub *submission) {
+	if s.pendingIDs[sub.id] > 0 {
+		for i, p := range s.pending {
+			if p.id == sub.id {
+				s.pending[i] = sub
+				return
+			}
+		}
+	}
+	s.pending = append(s.pending, sub)
+	s.pendingIDs[sub.id]++
 }
 
 // queueSubmitReply matches the oldest pending submission: replies come in
@@ -158,6 +176,9 @@ func (s *state) replyData(data *string, size Num, pointer string) {
 		problem = "is missing"
 	} else if n, err := decodedLen(*data, &s.scratch); err != nil {
 		problem = fmt.Sprintf("is not padded base64 (%v)", err)
+		if m, ok := unpaddedLen(*data, &s.scratch); ok && cmp(small(uint64(m)), size) != 0 {
+			problem += fmt.Sprintf(", and read without padding it decodes to %d bytes, not the %s bytes of the readback", m, size)
+		}
 	} else if cmp(small(uint64(n)), size) != 0 {
 		problem = fmt.Sprintf("decodes to %d bytes, not the %s bytes of the readback", n, size)
 	}
@@ -165,4 +186,16 @@ func (s *state) replyData(data *string, size Num, pointer string) {
 		s.findings = append(s.findings, model.Finding{Kind: model.FindingReadbackData,
 			Message: fmt.Sprintf("command %d QueueSubmitReply: %s %s (%s)", s.idx, field(pointer), problem, ruleReplyData.id)})
 	}
+}
+
+// unpaddedLen decodes base64 whose padding is missing or partial, to say
+// how many bytes a reply carries even when its encoding is wrong.
+func unpaddedLen(data string, scratch *[]byte) (int, bool) {
+	data = strings.TrimRight(data, "=")
+	need := base64.RawStdEncoding.DecodedLen(len(data)) + 3
+	if cap(*scratch) < need {
+		*scratch = make([]byte, need)
+	}
+	n, err := base64.RawStdEncoding.Decode((*scratch)[:need], []byte(data))
+	return n, err == nil
 }
