@@ -75,6 +75,26 @@ func (c *Counter) Check(s model.Stream) *model.Failure {
 	return nil
 }
 
+// findingChecker is a checker that also reports findings, streams' problems
+// that never fail them (runner.FindingChecker).
+type findingChecker interface {
+	CheckFindings(s model.Stream) (*model.Failure, []model.Finding)
+}
+
+// CheckFindings is Check plus the tracer's findings, so that a coverage run
+// reports the same findings as a plain run. The tracer then checks each
+// stream twice, once traced and once for its findings: coverage is a report,
+// not the gate, and the checker's API has no call that does both.
+func (c *Counter) CheckFindings(s model.Stream) (*model.Failure, []model.Finding) {
+	f := c.Check(s)
+	fc, ok := c.tracer.(findingChecker)
+	if !ok {
+		return f, nil
+	}
+	_, findings := fc.CheckFindings(s)
+	return f, findings
+}
+
 // streamKey identifies a stream by its capabilities and commands as
 // written. A NUL byte cannot appear in JSON text outside a string escape,
 // so it separates the parts unambiguously.

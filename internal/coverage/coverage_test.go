@@ -211,3 +211,39 @@ func TestACounterFromAnotherRunIsAnError(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// findingFake is fake with one finding for every stream that writes a
+// buffer.
+type findingFake struct{ fake }
+
+func (f findingFake) CheckFindings(s model.Stream) (*model.Failure, []model.Finding) {
+	var findings []model.Finding
+	for _, raw := range s.Commands {
+		if strings.Contains(string(raw), `"WriteBuffer"`) {
+			findings = append(findings, model.Finding{Kind: "readback_data", Message: "a finding"})
+			break
+		}
+	}
+	return f.Check(s), findings
+}
+
+func (f findingFake) Check(s model.Stream) *model.Failure { return f.CheckTraced(s, func(string) {}) }
+
+func TestCounterKeepsTheCheckersFindings(t *testing.T) {
+	fsys := corpus()
+	plain, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fsys, WorkDir: t.TempDir(), Checker: findingFake{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fsys, WorkDir: t.TempDir(), Checker: NewCounter(findingFake{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.Findings) == 0 || len(counted.Findings) != len(plain.Findings) {
+		t.Fatalf("findings: %d with the counter, %d without", len(counted.Findings), len(plain.Findings))
+	}
+	// A tracer without findings gives none, and the same verdicts.
+	if f, findings := NewCounter(fake{}).CheckFindings(model.Stream{}); f != nil || findings != nil {
+		t.Fatalf("CheckFindings without findings: %v %v", f, findings)
+	}
+}
