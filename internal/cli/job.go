@@ -34,6 +34,15 @@ type Job struct {
 	// FailOn says which outcomes fail the run.
 	FailOn FailOn
 
+	// Manifest is the manifest file the corpus is compared with; a frozen
+	// manifest's violations fail the run. Empty means none, or with
+	// CheckClean <corpus>/manifest.json.
+	Manifest string
+	// CheckClean fails the run on any difference from the manifest.
+	CheckClean bool
+	// Coverage adds the validator's rule coverage to the job summary.
+	Coverage bool
+
 	// spelling names the filters as the user wrote them, for messages.
 	spelling filterSpelling
 }

@@ -48,6 +48,8 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	fs.StringVar(&failOn, "fail-on", failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings; or never")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", runner.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
 	fs.IntVar(&j.Workers, "workers", 0, "fixtures run at once (default: one per core)")
+	fs.StringVar(&j.Manifest, "manifest", "", "compare the corpus with the manifest `FILE`; a frozen manifest's violations fail the run")
+	fs.BoolVar(&j.CheckClean, "check-clean", false, "fail the run on any difference from the manifest (default --manifest: <corpus>/manifest.json)")
 	// Flags and PATHs may come in any order.
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -104,11 +106,25 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		return ExitInternal
 	}
+	// The comparison follows the report on standard output, except after a
+	// JSON document, which must stay the whole of it.
+	manifestOut := env.Stdout
+	if o.format == "json" {
+		manifestOut = env.Stderr
+	}
+	manifestWhy, err := checkManifest(r, run, manifestOut)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
+		return exitFor(err)
+	}
 	if fileErr != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", fileErr)
 		return exitFor(fileErr)
 	}
 	code, why := verdict(run, r.Job)
+	if len(manifestWhy) > 0 {
+		why, code = append(why, manifestWhy...), ExitMismatch
+	}
 	for _, w := range why {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %s\n", w)
 	}
