@@ -97,7 +97,7 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	var res published
 	title, summary, text := markdown.CheckOutput(run, md)
 	chk := github.Check{
-		Repo: repo, ID: in.CheckRunID, Name: in.CheckName, HeadSHA: tgt.HeadSHA, Conclusion: conclusion,
+		Repo: repo, ID: in.CheckRunID, Name: in.ReportName, HeadSHA: tgt.HeadSHA, Conclusion: conclusion,
 		CompletedAt: now(), Title: title, Summary: summary, Text: text,
 	}
 	if in.Annotations == AnnotateCheckRun {
