@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 
 func fakeAdapter(spec string) int {
 	faults := map[string]string{} // fixture name -> kind
-	executes := false
+	executes, myName := false, "fake"
 	for _, f := range strings.Split(spec, ",") {
 		kind, name, _ := strings.Cut(f, ":")
 		switch kind {
@@ -42,6 +42,8 @@ func fakeAdapter(spec string) int {
 			return 4
 		case "executes":
 			executes = true
+		case "name":
+			myName = name
 		default:
 			faults[name] = kind
 		}
@@ -76,7 +78,7 @@ func fakeAdapter(spec string) int {
 		}
 		return verdict
 	}
-	me := Hello{Name: "fake", Version: "1.0", DRP2Versions: []string{"2.0"}, Executes: executes}
+	me := Hello{Name: myName, Version: "1.0", DRP2Versions: []string{"2.0"}, Executes: executes}
 	if err := Serve(os.Stdin, os.Stdout, me, judge, DefaultMaxLine); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -92,14 +94,21 @@ func mirror(commands json.RawMessage) []json.RawMessage {
 	_ = json.Unmarshal(commands, &list)
 	var out []json.RawMessage
 	for _, req := range Requests(list) {
-		var rbs []string
+		type entry struct {
+			Readback
+			Data string `json:"data"`
+		}
+		reply := struct {
+			Cmd          string      `json:"cmd"`
+			SubmissionID json.Number `json:"submission_id"`
+			Readbacks    []entry     `json:"readbacks"`
+		}{Cmd: "QueueSubmitReply", SubmissionID: req.SubmissionID}
 		for _, rb := range req.Readbacks {
 			n, _ := rb.Size.Int64()
-			rbs = append(rbs, fmt.Sprintf(`{"buffer_id":%s,"offset":%s,"size":%s,"data":%q}`,
-				rb.BufferID, rb.Offset, rb.Size, strings.Repeat("A", int(n/3*4))+pad(n)))
+			reply.Readbacks = append(reply.Readbacks, entry{rb, strings.Repeat("A", int(n/3*4)) + pad(n)})
 		}
-		out = append(out, json.RawMessage(fmt.Sprintf(`{"cmd":"QueueSubmitReply","submission_id":%s,"readbacks":[%s]}`,
-			req.SubmissionID, strings.Join(rbs, ","))))
+		b, _ := json.Marshal(reply)
+		out = append(out, b)
 	}
 	return out
 }
@@ -204,9 +213,6 @@ func TestValidatorAdapterAgreesWithRunner(t *testing.T) {
 	}
 }
 
-func sameIndex(a, b *int) bool {
-	return (a == nil) == (b == nil) && (a == nil || *a == *b)
-}
 
 // TestFaults: every kind of misbehaviour costs exactly its fixture, the
 // implementation is restarted, and the fixtures after it are judged.
