@@ -140,9 +140,11 @@ func TestSchemas(t *testing.T) {
 		"passing": sample.Passing(),
 		"large":   sample.Large(300),
 		"empty":   {},
+		// The runtime harness's suites, one per implementation.
+		"implementations": sample.WithImplementations(),
 	}
 	dir := t.TempDir()
-	for _, name := range []string{"empty", "large", "passing", "sample"} {
+	for _, name := range []string{"empty", "implementations", "large", "passing", "sample"} {
 		file := filepath.Join(dir, name+".xml")
 		if err := os.WriteFile(file, render(t, runs[name], actionsProps), 0o644); err != nil {
 			t.Fatal(err)
