@@ -124,7 +124,7 @@ func (a *runAction) main(ctx context.Context) int {
 	}
 	code, why := verdict(run, in.Job)
 	conclusion := "success"
-	if run.Summary.Failed > 0 || (in.FailOn.Empty && run.Summary.Run == 0) {
+	if run.Summary.Failed > 0 || (in.FailOn.Empty && run.Summary.Run == 0) || implementationsFailed(run) {
 		conclusion = "failure"
 	}
 	s := run.Summary
@@ -217,6 +217,9 @@ func (a *runAction) writeLog(run *model.Run) error {
 	token := randomToken()
 	fmt.Fprintf(a.log, "::stop-commands::%s\n", token)
 	err := text.Write(a.log, run)
+	if err == nil {
+		err = text.WriteImplementations(a.log, run)
+	}
 	fmt.Fprintf(a.log, "::%s::\n", token)
 	if err != nil {
 		a.errorf("write the text report: %v", err)

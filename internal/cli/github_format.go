@@ -14,5 +14,8 @@ func writeGitHub(w io.Writer, run *model.Run) error {
 	if err := text.Write(w, run); err != nil {
 		return err
 	}
-	return annotation.WriteCommands(w, annotation.Build(run), annotation.CommandOptions{})
+	if err := text.WriteImplementations(w, run); err != nil {
+		return err
+	}
+	return annotation.WriteCommands(w, allAnnotations(run), annotation.CommandOptions{})
 }

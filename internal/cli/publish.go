@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/github"
 	"github.com/drp2/drp2-fixtures/report/markdown"
@@ -57,7 +56,7 @@ func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt 
 	var res published
 	var anns []model.Annotation
 	if in.Annotations != AnnotateOff {
-		anns = annotation.Build(run)
+		anns = allAnnotations(run)
 	}
 	if !p.api {
 		if in.Annotations != AnnotateOff {
@@ -96,6 +95,9 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	md markdown.Options, conclusion string, anns []model.Annotation, repo github.Repo, now func() time.Time) published {
 	var res published
 	title, summary, text := markdown.CheckOutput(run, md)
+	if len(run.Implementations) > 0 {
+		title, summary = markdown.ImplementationsCheckOutput(run, md)
+	}
 	chk := github.Check{
 		Repo: repo, ID: in.CheckRunID, Name: in.ReportName, HeadSHA: tgt.HeadSHA, Conclusion: conclusion,
 		CompletedAt: now(), Title: title, Summary: summary, Text: text,
@@ -148,8 +150,8 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 		number = n
 	}
 	cm, err := gh.PublishComment(ctx, github.Comment{
-		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: markdown.Comment(run, md),
-		Mode: in.Comment, Failing: run.Summary.Failed > 0,
+		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: commentBody(run, md),
+		Mode: in.Comment, Failing: run.Summary.Failed > 0 || implementationsFailed(run),
 	})
 	if err != nil {
 		what := "Pull request comment not published"

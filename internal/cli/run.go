@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/text"
@@ -30,7 +31,7 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	o := &runOptions{}
 	j := &o.job
 	j.spelling = flagSpelling
-	var tags stringList
+	var tags, impls stringList
 	failOn := defaultFailOn.String()
 	fs := flag.NewFlagSet("drp2-fixtures run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -47,6 +48,8 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	fs.StringVar(&failOn, "fail-on", failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings; or never")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", runner.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
 	fs.IntVar(&j.Workers, "workers", 0, "fixtures run at once (default: one per core)")
+	fs.Var(&impls, "implementation", "also run the fixtures through the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")
+	fs.DurationVar(&j.Timeout, "timeout", harness.DefaultTimeout, "longest wait for an implementation's answer to one fixture")
 	// Flags and PATHs may come in any order.
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -59,6 +62,10 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 		args = fs.Args()[1:]
 	}
 	j.Tags = tags
+	j.Implementations = impls
+	if j.Timeout <= 0 {
+		return nil, fmt.Errorf("--timeout must be positive")
+	}
 	switch o.format {
 	case "text", "json", "github":
 	default:
@@ -120,6 +127,9 @@ func writeStdout(w io.Writer, run *model.Run, o *runOptions) error {
 	case "github":
 		return writeGitHub(w, run)
 	default:
-		return text.Write(w, run)
+		if err := text.Write(w, run); err != nil {
+			return err
+		}
+		return text.WriteImplementations(w, run)
 	}
 }

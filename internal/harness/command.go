@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -69,10 +70,10 @@ func SplitCommand(line string) ([]string, error) {
 }
 
 // ExpandCommands turns --implementation values into command lines: a value
-// "@FILE" stands for the commands listed in FILE, one a line, where blank
-// lines and lines starting with # are skipped. Every command is checked
-// with SplitCommand; errors name the file and line.
-func ExpandCommands(values []string) ([]string, error) {
+// "@FILE" stands for the commands listed in FILE (relative to dir), one a
+// line, where blank lines and lines starting with # are skipped. Every
+// command is checked with SplitCommand; errors name the file and line.
+func ExpandCommands(dir string, values []string) ([]string, error) {
 	var out []string
 	for _, v := range values {
 		file, ok := strings.CutPrefix(v, "@")
@@ -82,6 +83,9 @@ func ExpandCommands(values []string) ([]string, error) {
 			}
 			out = append(out, v)
 			continue
+		}
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
 		}
 		data, err := os.ReadFile(file)
 		if err != nil {

@@ -213,7 +213,6 @@ func TestValidatorAdapterAgreesWithRunner(t *testing.T) {
 	}
 }
 
-
 // TestFaults: every kind of misbehaviour costs exactly its fixture, the
 // implementation is restarted, and the fixtures after it are judged.
 func TestFaults(t *testing.T) {

@@ -3,6 +3,8 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -115,5 +117,26 @@ func TestTailIsBounded(t *testing.T) {
 	tl.Write([]byte("X"))
 	if s, cut := tl.since(tl.mark() - 1); s != "X" || cut {
 		t.Errorf("%q %v", s, cut)
+	}
+}
+
+func TestExpandCommands(t *testing.T) {
+	dir := t.TempDir()
+	list := "# runtimes under test\n\n./native --adapter\n  python3 'my adapter.py'  \n"
+	if err := os.WriteFile(filepath.Join(dir, "impls.txt"), []byte(list), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ExpandCommands(dir, []string{"first", "@impls.txt"})
+	if err != nil || strings.Join(got, "|") != "first|./native --adapter|python3 'my adapter.py'" {
+		t.Errorf("%q, %v", got, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bad.txt"), []byte("ok\n'open\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ExpandCommands(dir, []string{"@bad.txt"}); err == nil || !strings.Contains(err.Error(), "bad.txt:2") {
+		t.Errorf("%v", err)
+	}
+	if _, err := ExpandCommands(dir, []string{"@missing.txt"}); err == nil {
+		t.Error("a missing list gave no error")
 	}
 }
