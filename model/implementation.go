@@ -75,18 +75,6 @@ func (im *Implementation) HarnessErrors() int {
 	return n
 }
 
-// AsRun is the implementation's results as a run over base's corpus, so
-// that every reporter of a run (annotations, JUnit cases, ...) serves an
-// implementation too. Findings stay with base: they are about the corpus.
-func (im *Implementation) AsRun(base *Run) *Run {
-	r := &Run{Results: im.Results, Summary: im.Summary, Duration: im.Duration}
-	if base != nil {
-		r.CorpusRoot, r.ToolVersion = base.CorpusRoot, base.ToolVersion
-		r.CommandSchema, r.FixtureSchema, r.Started = base.CommandSchema, base.FixtureSchema, base.Started
-	}
-	return r
-}
-
 // RankImplementations returns the indexes of impls best first: most
 // fixtures passed, then fewest harness errors, then by label and command,
 // so that the order never depends on the order of the flags.

@@ -157,6 +157,7 @@ func prepare(base *model.Run, read ReadFunc) ([]testCase, error) {
 
 // session is one implementation's run through the cases.
 type session struct {
+	ctx    context.Context
 	cfg    Config
 	argv   []string
 	stderr *tail
@@ -171,7 +172,7 @@ type session struct {
 func runOne(ctx context.Context, cfg Config, command string, cases []testCase) model.Implementation {
 	im := model.Implementation{Command: command}
 	start := cfg.Now()
-	s := &session{cfg: cfg, stderr: newTail(cfg.MaxStderr), impl: &im}
+	s := &session{ctx: ctx, cfg: cfg, stderr: newTail(cfg.MaxStderr), impl: &im}
 	argv, err := SplitCommand(command)
 	if err != nil {
 		s.stopped = err.Error()
@@ -256,7 +257,12 @@ func (s *session) one(c *testCase) (res model.Result) {
 		harnessError(&res, c, "the fixture could not be encoded: "+err.Error())
 		return res
 	}
-	answer, err := s.proc.exchange(msg, time.Now().Add(s.cfg.Timeout))
+	// An interrupted run does not wait out the timeout: the process is
+	// killed, which ends the exchange at once.
+	p := s.proc
+	stop := context.AfterFunc(s.ctx, p.kill)
+	answer, err := p.exchange(msg, time.Now().Add(s.cfg.Timeout))
+	stop()
 	var v *Verdict
 	if err == nil {
 		if v, err = DecodeVerdict(answer, s.seq); err != nil {

@@ -335,3 +335,16 @@ func TestSecretsStayOut(t *testing.T) {
 		t.Errorf("%v", got)
 	}
 }
+
+// TestInterrupted: a cancelled run does not wait out a hanging
+// implementation's timeout.
+func TestInterrupted(t *testing.T) {
+	base, read := embeddedRun(t, "session_handshake_ok", "upload_buffer_write")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := Run(ctx, Config{Commands: []string{self(t)}, Env: env("hang:session_handshake_ok"), Timeout: time.Minute}, base, read)
+	if err == nil || time.Since(start) > 10*time.Second {
+		t.Errorf("err %v after %v", err, time.Since(start))
+	}
+}
