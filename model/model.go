@@ -91,6 +91,10 @@ func (c Class) Folder() string {
 	}
 }
 
+// Folders are the corpus folders, one per class, in the order of Classes
+// (RUNNER.md, Fixture Discovery). This is the one place they are spelled.
+var Folders = []string{ClassPositive.Folder(), ClassNegative.Folder(), ClassSchemaNegative.Folder()}
+
 // Expected is a fixture's expected block, with the fixture's own values kept
 // verbatim. Fields that are absent stay empty (CommandIndex nil).
 type Expected struct {
@@ -308,28 +312,3 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 	}
 	return s
 }
-
-// Annotation is one mismatch located in a file, shared by the check-run
-// reporter and the workflow-command reporter.
-type Annotation struct {
-	// Path is relative to the repository root, slash separated.
-	Path      string
-	StartLine int
-	EndLine   int
-	// StartColumn and EndColumn are set only when StartLine == EndLine.
-	StartColumn int
-	EndColumn   int
-	Level       AnnotationLevel
-	Title       string
-	Message     string
-	RawDetails  string
-}
-
-// AnnotationLevel is the severity of an annotation.
-type AnnotationLevel string
-
-const (
-	LevelFailure AnnotationLevel = "failure"
-	LevelWarning AnnotationLevel = "warning"
-	LevelNotice  AnnotationLevel = "notice"
-)

@@ -18,10 +18,6 @@ func Match(e model.Expected, class model.Class, f *model.Failure) (model.Actual,
 	return match(e, class, f)
 }
 
-// Classify returns a fixture's class from its expected block (RUNNER.md,
-// Fixture Classes).
-func Classify(e model.Expected) model.Class { return classify(e) }
-
 // Validator runs the DRP phases over command streams that come from outside
 // a corpus: the project's own adapter for the runtime harness. It knows no
 // expectation, so every phase runs and the earliest failure wins, as in an

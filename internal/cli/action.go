@@ -216,10 +216,7 @@ func reportKey(reportName, corpus string) string {
 func (a *runAction) writeLog(run *model.Run) error {
 	token := randomToken()
 	fmt.Fprintf(a.log, "::stop-commands::%s\n", token)
-	err := text.Write(a.log, run)
-	if err == nil {
-		err = text.WriteImplementations(a.log, run)
-	}
+	err := text.Write(a.log, run, text.Options{})
 	fmt.Fprintf(a.log, "::%s::\n", token)
 	if err != nil {
 		a.errorf("write the text report: %v", err)
@@ -244,7 +241,7 @@ func (a *runAction) appendSummaryNotes(notes []string) {
 }
 
 // writeCommands prints annotations as workflow commands.
-func (a *runAction) writeCommands(anns []model.Annotation) {
+func (a *runAction) writeCommands(anns []annotation.Annotation) {
 	if err := annotation.WriteCommands(a.log, anns, annotation.CommandOptions{}); err != nil {
 		a.warnf("write annotations: %v", err)
 	}

@@ -11,10 +11,7 @@ import (
 // writeGitHub writes the text report followed by workflow-command
 // annotations for the mismatches, for a GitHub Actions log.
 func writeGitHub(w io.Writer, run *model.Run) error {
-	if err := text.Write(w, run); err != nil {
-		return err
-	}
-	if err := text.WriteImplementations(w, run); err != nil {
+	if err := text.Write(w, run, text.Options{}); err != nil {
 		return err
 	}
 	return annotation.WriteCommands(w, allAnnotations(run), annotation.CommandOptions{})

@@ -155,7 +155,7 @@ func implementationsSummary(run *model.Run, md markdown.Options) string {
 // allAnnotations are the run's own annotations and those of the
 // implementation under test: the first one given, as the one a runtime
 // project's workflow names first is its own.
-func allAnnotations(run *model.Run) []model.Annotation {
+func allAnnotations(run *model.Run) []annotation.Annotation {
 	anns := annotation.Build(run)
 	if len(run.Implementations) > 0 {
 		anns = append(anns, annotation.BuildImplementation(run, &run.Implementations[0])...)

@@ -101,7 +101,7 @@ func TestRunImplementations(t *testing.T) {
 	if code != ExitMismatch || !strings.Contains(stderr, "implementation python-example 0.1 failed 1 of 3 fixtures") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "Implementations (best first):\n  drp2-fixtures") {
+	if !strings.Contains(stdout, "Implementations (best first):\nPASS drp2-fixtures") {
 		t.Errorf("text report:\n%s", stdout)
 	}
 	rep := readImplReport(t, filepath.Join(dir, "out/impl.json"))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/github"
 	"github.com/drp2/drp2-fixtures/report/markdown"
@@ -54,7 +55,7 @@ type published struct {
 func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt target, p plan,
 	md markdown.Options, conclusion string, pacing github.Pacing, now func() time.Time) published {
 	var res published
-	var anns []model.Annotation
+	var anns []annotation.Annotation
 	if in.Annotations != AnnotateOff {
 		anns = allAnnotations(run)
 	}
@@ -92,21 +93,23 @@ func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt 
 }
 
 func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *model.Run, in Inputs, tgt target, p plan,
-	md markdown.Options, conclusion string, anns []model.Annotation, repo github.Repo, now func() time.Time) published {
+	md markdown.Options, conclusion string, anns []annotation.Annotation, repo github.Repo, now func() time.Time) published {
 	var res published
 	title, summary, text := markdown.CheckOutput(run, md)
 	if len(run.Implementations) > 0 {
 		title, summary = markdown.ImplementationsCheckOutput(run, md)
 	}
 	chk := github.Check{
-		Repo: repo, ID: in.CheckRunID, Name: in.ReportName, HeadSHA: tgt.HeadSHA, Conclusion: conclusion,
+		// check-run-id is the job's own check run (job.check_run_id): Actions
+		// completes it from the step's exit code; only its output is ours.
+		Repo: repo, ID: in.CheckRunID, JobRun: in.CheckRunID != 0, Name: in.ReportName, HeadSHA: tgt.HeadSHA, Conclusion: conclusion,
 		CompletedAt: now(), Title: title, Summary: summary, Text: text,
 	}
 	if in.Annotations == AnnotateCheckRun {
 		chk.Annotations = anns
 		if len(anns) > maxCheckRunAnnotations {
 			chk.Annotations = anns[:maxCheckRunAnnotations]
-			res.notes = append(res.notes, fmt.Sprintf("Only the first %d of %d annotations were attached to the check run; the job summary and the JUnit report list every mismatch.",
+			res.notes = append(res.notes, fmt.Sprintf("Only the first %d of %d annotations were attached to the check run; the JUnit and JSON reports list every mismatch (the job summary may fold some to fit its size limit).",
 				maxCheckRunAnnotations, len(anns)))
 		}
 	}
@@ -118,7 +121,9 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	default:
 		unavailable = isUnavailable(err)
 		what := "Check run not published"
-		if github.Forbidden(err) {
+		if github.ActionsOwned(err) {
+			what += " (GitHub Actions owns this check run and alone sets its conclusion, from the step's exit code)"
+		} else if github.Forbidden(err) {
 			what += " (the token may not write checks: grant `checks: write`, or run from a workflow whose token can)"
 		}
 		a.warnf("%s: %v", what, err)
@@ -153,6 +158,13 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: commentBody(run, md),
 		Mode: in.Comment, Failing: run.Summary.Failed > 0 || implementationsFailed(run),
 	})
+	if err != nil && cm.URL != "" {
+		// The comment exists; only the check for a racing duplicate failed.
+		a.warnf("Pull request comment published, but settling a race with a concurrent run failed: %v", err)
+		res.notes = append(res.notes, note("Pull request comment published, but settling a race with a concurrent run failed", err))
+		res.commentURL = cm.URL
+		return res
+	}
 	if err != nil {
 		what := "Pull request comment not published"
 		if github.Forbidden(err) {

@@ -127,9 +127,6 @@ func writeStdout(w io.Writer, run *model.Run, o *runOptions) error {
 	case "github":
 		return writeGitHub(w, run)
 	default:
-		if err := text.Write(w, run); err != nil {
-			return err
-		}
-		return text.WriteImplementations(w, run)
+		return text.Write(w, run, text.Options{})
 	}
 }

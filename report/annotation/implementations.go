@@ -10,13 +10,16 @@ import (
 // implementation so that they cannot be mistaken for the corpus's own
 // mismatches. A fixture without a verdict (crash, timeout, garbage) is
 // annotated too: it is the implementation's failure all the same.
-func BuildImplementation(run *model.Run, im *model.Implementation) []model.Annotation {
+func BuildImplementation(run *model.Run, im *model.Implementation) []Annotation {
 	if run == nil || im == nil {
 		return nil
 	}
-	var anns []model.Annotation
-	for i := range im.Results {
-		r := &im.Results[i]
+	// Bounded like the run's own results: an implementation's messages
+	// are as untrusted as a fixture's.
+	results := explain.Bound(&model.Run{Results: im.Results}).Results
+	var anns []Annotation
+	for i := range results {
+		r := &results[i]
 		if r.Passed {
 			continue
 		}
@@ -28,12 +31,12 @@ func BuildImplementation(run *model.Run, im *model.Implementation) []model.Annot
 		if r.Actual.Outcome == model.HarnessError {
 			what = "no verdict"
 		}
-		a := model.Annotation{
+		a := Annotation{
 			Path:       slashPath(explain.DisplayPath(r)),
-			Level:      model.LevelFailure,
+			Level:      LevelFailure,
 			Title:      title("DRP2 " + im.Label() + ": " + what + ": " + explain.Name(r)),
-			Message:    clip(msg),
-			RawDetails: clip(explain.Detail(r)),
+			Message:    detail(msg),
+			RawDetails: detail(explain.Detail(r)),
 		}
 		locate(&a, r.Span)
 		anns = append(anns, a)

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
@@ -16,7 +15,7 @@ func TestBuildImplementation(t *testing.T) {
 		t.Fatalf("%d annotations for %d failures", len(anns), hostile.Summary.Failed)
 	}
 	for _, a := range anns {
-		if a.Level != model.LevelFailure || a.StartLine != 3 || !strings.HasPrefix(a.Title, "DRP2 ") || strings.ContainsAny(a.Title, "\r\n") {
+		if a.Level != LevelFailure || a.StartLine != 3 || !strings.HasPrefix(a.Title, "DRP2 ") || strings.ContainsAny(a.Title, "\r\n") {
 			t.Errorf("%+v", a)
 		}
 	}

@@ -117,6 +117,14 @@ func corpusLine(run *model.Run) string {
 }
 
 func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
+	// An implementation's words are capped like a fixture's.
+	bounded := *run
+	bounded.Implementations = make([]model.Implementation, len(run.Implementations))
+	for i, im := range run.Implementations {
+		im.Results = explain.Bound(&model.Run{Results: im.Results}).Results
+		bounded.Implementations[i] = im
+	}
+	run = &bounded
 	var b strings.Builder
 	order := model.RankImplementations(run.Implementations)
 	icon := "✅"

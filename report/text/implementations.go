@@ -2,24 +2,20 @@ package text
 
 import (
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/explain"
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
-// WriteImplementations writes the runtime harness's part of a run, best
-// first: per implementation its counts, why it could not be used, and its
-// failing fixtures one a line. It writes nothing for a run without
-// implementations.
-func WriteImplementations(w io.Writer, run *model.Run) error {
-	if run == nil || len(run.Implementations) == 0 {
-		return nil
+// implementations prints the runtime harness's part of a run, best first:
+// per implementation its counts, why it could not be used, and its failing
+// fixtures one a line. Nothing for a run without implementations.
+func (p *printer) implementations(run *model.Run) {
+	if len(run.Implementations) == 0 {
+		return
 	}
-	p := &printer{w: w}
-	p.line("")
-	p.line("Implementations (best first):")
+	p.section("Implementations (best first)")
 	for _, i := range model.RankImplementations(run.Implementations) {
 		im := &run.Implementations[i]
 		s := im.Summary
@@ -28,22 +24,29 @@ func WriteImplementations(w io.Writer, run *model.Run) error {
 			checked, passed := im.Level2Counts()
 			level2 = fmt.Sprintf("Level 2 replies %d of %d right", passed, checked)
 		}
-		p.line("  %s [%s]: passed %d of %d, failed %d, no verdict %d, restarts %d, %s",
-			Clean(im.Label()), Clean(im.Command), s.Passed, s.Run, s.Failed, im.HarnessErrors(), im.Restarts, level2)
+		label, color := "PASS ", green
+		if s.Failed > 0 || im.Error != "" {
+			label, color = "FAIL ", red
+		}
+		// An implementation's words are capped like a fixture's.
+		p.line(label, color, fmt.Sprintf("%s [%s]: passed %d of %d, failed %d, no verdict %d, restarts %d, %s",
+			Clean(limit.Cap(im.Label(), limit.NameBytes)), Clean(limit.Cap(im.Command, limit.PathBytes)),
+			s.Passed, s.Run, s.Failed, im.HarnessErrors(), im.Restarts, level2))
 		if im.Error != "" {
-			p.line("    could not be used: %s", Clean(im.Error))
+			p.textf("      could not be used: %s", Clean(limit.Cap(im.Error, limit.MessageBytes)))
 			continue
 		}
-		for j := range im.Results {
-			r := &im.Results[j]
+		results := explain.Bound(&model.Run{Results: im.Results}).Results
+		for j := range results {
+			r := &results[j]
 			if r.Passed {
 				continue
 			}
-			p.line("    FAIL %s: %s", Clean(explain.Location(r)), Clean(explain.Headline(r)))
-			if r.Actual.Message != "" && !strings.Contains(explain.Headline(r), r.Actual.Message) {
-				p.line("         %s", Clean(r.Actual.Message))
+			p.textf("      %s: %s", Clean(explain.Location(r)), Clean(explain.Headline(r)))
+			if r.Actual.Outcome == model.HarnessError {
+				p.textf("        %s", Clean(r.Actual.Message))
 			}
 		}
 	}
-	return p.err
+	p.endGroup()
 }

@@ -9,19 +9,30 @@ import (
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
-func TestImplementationsGolden(t *testing.T) {
+// TestImplementationsSection: the implementations come after the run's
+// details and before the final line, best first, every line log-safe.
+func TestImplementationsSection(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteImplementations(&b, sample.WithImplementations()); err != nil {
+	if err := Write(&b, sample.WithImplementations(), Options{}); err != nil {
 		t.Fatal(err)
 	}
-	golden.Check(t, "implementations.txt", b.Bytes())
-	for _, line := range strings.Split(b.String(), "\n") {
-		if strings.ContainsAny(line, "\r\x00\x1b") || strings.HasPrefix(strings.TrimSpace(line), "::") {
+	out := b.String()
+	start := strings.Index(out, "Implementations (best first):")
+	if start < 0 || start < strings.Index(out, "Run details:") || start > strings.LastIndex(out, "DRP2 conformance:") {
+		t.Fatalf("section misplaced:\n%s", out)
+	}
+	section := out[start:strings.LastIndex(out, "\nDRP2 conformance:")]
+	golden.Check(t, "implementations.txt", []byte(section))
+	if strings.Index(section, "native-vk 2.0.1") > strings.Index(section, "./no-such-runtime") {
+		t.Error("not best first")
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.ContainsAny(line, "\r\x00\x1b") || strings.HasPrefix(line, "::") {
 			t.Errorf("unsafe line %q", line)
 		}
 	}
 	b.Reset()
-	if err := WriteImplementations(&b, sample.Run()); err != nil || b.Len() != 0 {
-		t.Errorf("a run without implementations wrote %q", b.String())
+	if err := Write(&b, sample.Run(), Options{}); err != nil || strings.Contains(b.String(), "Implementations") {
+		t.Errorf("a run without implementations: %v\n%s", err, b.String())
 	}
 }
