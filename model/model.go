@@ -284,6 +284,9 @@ type Run struct {
 	Results  []Result
 	Findings []Finding
 	Summary  Summary
+	// Implementations are the DRP2 implementations the runtime harness ran
+	// through the same fixtures, in the order given; none for a plain run.
+	Implementations []Implementation
 }
 
 // Summarize computes the summary from results and findings.

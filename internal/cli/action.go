@@ -153,7 +153,7 @@ func (a *runAction) main(ctx context.Context) int {
 	}
 	code, why := verdict(run, in.Job)
 	conclusion := "success"
-	if run.Summary.Failed > 0 || (in.FailOn.Empty && run.Summary.Run == 0) || len(ext.why) > 0 {
+	if run.Summary.Failed > 0 || (in.FailOn.Empty && run.Summary.Run == 0) || len(ext.why) > 0 || implementationsFailed(run) {
 		conclusion = "failure"
 	}
 	if len(ext.why) > 0 {

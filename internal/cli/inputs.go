@@ -52,7 +52,10 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			Tags:          splitList(a.GetInput("tags")),
 			Files:         Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path")},
 			Manifest:      a.GetInput("manifest"),
-			spelling:      inputSpelling,
+			// A command line may hold commas: one command a line.
+			Implementations: splitLines(a.GetInput("implementation")),
+			Results:         splitList(a.GetInput("results")),
+			spelling:        inputSpelling,
 		},
 		Token:      a.GetInput("github-token"),
 		CheckName:  a.GetInput("check-name"),

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/model"
@@ -42,6 +43,14 @@ type Job struct {
 	CheckClean bool
 	// Coverage adds the validator's rule coverage to the job summary.
 	Coverage bool
+	// Implementations are the DRP2 implementations the runtime harness
+	// runs the selected fixtures through (command lines, or @FILE lists);
+	// Timeout bounds one fixture's answer (0: the harness's default).
+	Implementations []string
+	Timeout         time.Duration
+	// Results are JSON reports of other jobs or shards (paths or globs)
+	// merged into this run's report.
+	Results []string
 
 	// spelling names the filters as the user wrote them, for messages.
 	spelling filterSpelling
@@ -105,7 +114,7 @@ func execute(ctx context.Context, r resolved) (*model.Run, error) {
 		return nil, err
 	}
 	run.ToolVersion = Version()
-	return run, nil
+	return addImplementations(ctx, r, run)
 }
 
 // DefaultCorpus picks the corpus when none is named: the corpus that holds
@@ -213,6 +222,7 @@ func verdict(run *model.Run, job Job) (int, []string) {
 	if job.FailOn.Mismatch && s.Failed > 0 {
 		why = append(why, fmt.Sprintf("%d of %d fixtures failed", s.Failed, s.Run))
 	}
+	why = append(why, implementationReasons(run, job)...)
 	if job.FailOn.Findings && s.Findings > 0 {
 		why = append(why, fmt.Sprintf("the corpus has %d findings, and fail-on includes findings", s.Findings))
 	}

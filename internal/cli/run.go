@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/text"
@@ -31,7 +32,7 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	o := &runOptions{}
 	j := &o.job
 	j.spelling = flagSpelling
-	var tags stringList
+	var tags, impls stringList
 	failOn := defaultFailOn.String()
 	fs := flag.NewFlagSet("drp2-fixtures run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -50,6 +51,8 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	fs.IntVar(&j.Workers, "workers", 0, "fixtures run at once (default: one per core)")
 	fs.StringVar(&j.Manifest, "manifest", "", "compare the corpus with the manifest `FILE`; a frozen manifest's violations fail the run")
 	fs.BoolVar(&j.CheckClean, "check-clean", false, "fail the run on any difference from the manifest (default --manifest: <corpus>/manifest.json)")
+	fs.Var(&impls, "implementation", "also run the fixtures through the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")
+	fs.DurationVar(&j.Timeout, "timeout", harness.DefaultTimeout, "longest wait for an implementation's answer to one fixture")
 	// Flags and PATHs may come in any order.
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -62,6 +65,10 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 		args = fs.Args()[1:]
 	}
 	j.Tags = tags
+	j.Implementations = impls
+	if j.Timeout <= 0 {
+		return nil, fmt.Errorf("--timeout must be positive")
+	}
 	switch o.format {
 	case "text", "json", "github":
 	default:
