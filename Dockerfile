@@ -13,8 +13,13 @@ RUN go mod download
 COPY . .
 ARG TARGETOS=linux
 ARG TARGETARCH
+# VERSION is stamped into the binary (drp2-fixtures version, the JSON and
+# JUnit reports); the release workflow passes the tag. Empty means "(devel)".
+ARG VERSION=
 RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
-    go build -trimpath -ldflags="-s -w" -buildvcs=false -o /out/drp2-fixtures ./cmd/drp2-fixtures
+    go build -trimpath -buildvcs=false \
+      -ldflags="-s -w -X github.com/drp2/drp2-fixtures/internal/cli.version=${VERSION}" \
+      -o /out/drp2-fixtures ./cmd/drp2-fixtures
 
 FROM gcr.io/distroless/static-debian12
 # distroless/static carries the CA certificates (and tzdata) and nothing to run but our binary.

@@ -91,6 +91,10 @@ func (c Class) Folder() string {
 	}
 }
 
+// Folders are the corpus folders, one per class, in the order of Classes
+// (RUNNER.md, Fixture Discovery). This is the one place they are spelled.
+var Folders = []string{ClassPositive.Folder(), ClassNegative.Folder(), ClassSchemaNegative.Folder()}
+
 // Expected is a fixture's expected block, with the fixture's own values kept
 // verbatim. Fields that are absent stay empty (CommandIndex nil).
 type Expected struct {

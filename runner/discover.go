@@ -13,7 +13,7 @@ import (
 
 // Folders are the corpus folders searched for fixtures (RUNNER.md, Fixture
 // Discovery). A fixture's folder never decides its class.
-var Folders = []string{"positive", "negative", "negative_schema"}
+var Folders = model.Folders
 
 // discovered is what a walk of the corpus found.
 type discovered struct {

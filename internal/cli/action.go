@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,15 +19,12 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/github"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 	"github.com/drp2/drp2-fixtures/report/text"
-	"github.com/drp2/drp2-fixtures/runner"
-	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
 
 // Tuning variables, for slow Enterprise Server instances and for tests.
@@ -90,16 +86,10 @@ func (a *runAction) main(ctx context.Context) int {
 		a.errorf("%v", err)
 		return ExitUsage
 	}
-	now := a.env.Now
-	if now == nil {
-		now = time.Now
-	}
-	wd := a.env.WorkDir
-	if wd == "" {
-		if wd, err = os.Getwd(); err != nil {
-			a.errorf("working directory: %v", err)
-			return ExitInternal
-		}
+	r, err := resolve(a.env, in.Job)
+	if err != nil {
+		a.errorf("%v", err)
+		return exitFor(err)
 	}
 	repository := a.getenv("GITHUB_REPOSITORY")
 	tgt, err := readTarget(a.getenv("GITHUB_EVENT_NAME"), a.getenv("GITHUB_EVENT_PATH"), repository, a.getenv("GITHUB_SHA"))
@@ -108,30 +98,33 @@ func (a *runAction) main(ctx context.Context) int {
 		a.warnf("%v; results are reported for %s without a pull request", err, orDefault(tgt.HeadSHA, "this commit"))
 	}
 
-	run, err := runner.Run(ctx, a.runnerConfig(in, wd, now))
+	run, err := execute(ctx, r)
 	if err != nil {
 		a.errorf("%v", err)
-		if errors.Is(err, runner.ErrInput) {
-			return ExitUsage
-		}
-		return ExitInternal
+		return exitFor(err)
 	}
 	if err := a.writeLog(run); err != nil {
 		return ExitInternal
 	}
 
 	serverURL := orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com")
-	mdOpts := markdown.Options{ServerURL: serverURL, Repository: repository, SHA: tgt.HeadSHA, CorpusKey: corpusKey(in.Corpus)}
+	mdOpts := markdown.Options{ServerURL: serverURL, Repository: repository, SHA: tgt.HeadSHA,
+		CorpusKey: reportKey(in.ReportName, in.Corpus)}
 	plan := planPublishing(in, tgt, repository)
 	mdOpts.Skipped = plan.skipped
 
 	// The record of the run comes first: files, summary and outputs exist
-	// whatever happens to the API calls below.
-	if code := a.writeFiles(run, in, wd, mdOpts); code != ExitOK {
-		return code
+	// whatever happens to the API calls below. A report path that cannot
+	// be written fails the step, but only after the rest is written.
+	paths := in.Files
+	paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
+	fileErr := writeReports(run, paths, fileOptions{Dir: r.workDir, Contained: true, Getenv: a.getenv, Markdown: mdOpts})
+	if fileErr != nil {
+		a.errorf("%v", fileErr)
 	}
+	code, why := verdict(run, in.Job)
 	conclusion := "success"
-	if run.Summary.Failed > 0 {
+	if run.Summary.Failed > 0 || (in.FailOn.Empty && run.Summary.Run == 0) {
 		conclusion = "failure"
 	}
 	s := run.Summary
@@ -142,15 +135,15 @@ func (a *runAction) main(ctx context.Context) int {
 		{"failed", strconv.Itoa(s.Failed)},
 		{"corpus-errors", strconv.Itoa(s.CorpusErrors)},
 		{"conclusion", conclusion},
-		{"junit-path", in.JUnitPath},
-		{"json-path", in.JSONPath},
+		{"junit-path", writtenPath(in.Files.JUnit, fileErr, "JUnit report")},
+		{"json-path", writtenPath(in.Files.JSON, fileErr, "JSON report")},
 	}
 	if err := writeOutputs(a.getenv("GITHUB_OUTPUT"), outs); err != nil {
 		a.errorf("%v", err)
 		return ExitInternal
 	}
 
-	res := a.publish(ctx, run, in, tgt, plan, mdOpts, conclusion, pacing, now)
+	res := a.publish(ctx, run, in, tgt, plan, mdOpts, conclusion, pacing, r.config.Now)
 	if len(res.notes) > 0 {
 		a.appendSummaryNotes(res.notes)
 	}
@@ -158,11 +151,23 @@ func (a *runAction) main(ctx context.Context) int {
 		a.errorf("%v", err)
 		return ExitInternal
 	}
-
-	if in.FailOn == FailOnMismatch && run.Summary.Failed > 0 {
-		return ExitMismatch
+	if fileErr != nil {
+		return exitFor(fileErr)
 	}
-	return ExitOK
+	for _, w := range why {
+		a.errorf("%s", w)
+	}
+	return code
+}
+
+// writtenPath is a report path for the step outputs: empty when the report
+// was not written.
+func writtenPath(path string, err error, report string) string {
+	var re *ReportError
+	if errors.As(err, &re) && re.Report == report {
+		return ""
+	}
+	return path
 }
 
 // pacing merges Env.Pacing with the DRP2_FIXTURES_API_* variables.
@@ -191,31 +196,19 @@ func (a *runAction) pacing() (github.Pacing, error) {
 	return p, nil
 }
 
-func (a *runAction) runnerConfig(in Inputs, wd string, now func() time.Time) runner.Config {
-	corpus := in.Corpus
-	if corpus == "" {
-		// As the run command: ./fixtures when present, else embedded.
-		if st, err := os.Stat(filepath.Join(wd, "fixtures")); err == nil && st.IsDir() {
-			corpus = "fixtures"
-		}
+// reportKey names the report in the sticky comment marker: the corpus
+// input (one comment per corpus in a workflow) and, when it is not the
+// default, the report name (one comment per matrix leg). The default name
+// keeps the key of earlier versions, so their comments are still found.
+func reportKey(reportName, corpus string) string {
+	key := "default"
+	if corpus != "" {
+		key = filepath.ToSlash(filepath.Clean(corpus))
 	}
-	if corpus != "" && !filepath.IsAbs(corpus) {
-		corpus = filepath.Join(wd, corpus)
+	if reportName != defaultCheckName {
+		key = reportName + " | " + key
 	}
-	return runner.Config{
-		Corpus: corpus, EmbeddedFS: fixtures.FS,
-		CommandSchema: in.CommandSchema, FixtureSchema: in.FixtureSchema,
-		Paths: in.Paths, Name: in.Name, Tags: in.Tags,
-		Now: now, WorkDir: wd, Checker: drp2.New(),
-	}
-}
-
-// corpusKey names the corpus in the sticky comment marker.
-func corpusKey(corpus string) string {
-	if corpus == "" {
-		return "default"
-	}
-	return filepath.ToSlash(filepath.Clean(corpus))
+	return key
 }
 
 // writeLog prints the text report between stop-commands markers, so that
@@ -231,22 +224,6 @@ func (a *runAction) writeLog(run *model.Run) error {
 	return err
 }
 
-// writeFiles writes JUnit, JSON and the job summary. A path that cannot be
-// written is unusable input (exit 2); a renderer that fails is a bug (exit 3).
-func (a *runAction) writeFiles(run *model.Run, in Inputs, wd string, md markdown.Options) int {
-	paths := Paths{JUnit: in.JUnitPath, JSON: in.JSONPath, Summary: a.getenv("GITHUB_STEP_SUMMARY")}
-	err := Write(run, paths, Options{Dir: wd, Getenv: a.getenv, Markdown: md})
-	if err == nil {
-		return ExitOK
-	}
-	a.errorf("%v", err)
-	var re *Error
-	if errors.As(err, &re) && !re.Rendering {
-		return ExitUsage
-	}
-	return ExitInternal
-}
-
 // appendSummaryNotes adds what publishing skipped or could not do.
 func (a *runAction) appendSummaryNotes(notes []string) {
 	path := a.getenv("GITHUB_STEP_SUMMARY")
@@ -258,7 +235,7 @@ func (a *runAction) appendSummaryNotes(notes []string) {
 	for _, n := range notes {
 		fmt.Fprintf(&b, "- %s\n", n)
 	}
-	if err := Append(path, []byte(b.String())); err != nil {
+	if err := appendFile(path, []byte(b.String())); err != nil {
 		a.warnf("write job summary: %v", err)
 	}
 }

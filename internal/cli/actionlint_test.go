@@ -18,22 +18,22 @@ func TestActionlint(t *testing.T) {
 	if err != nil {
 		t.Skip("SKIPPED: actionlint is not on PATH; install it with go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12")
 	}
-	workflows, _ := filepath.Glob("../.github/workflows/*.yml")
+	workflows, _ := filepath.Glob("../../.github/workflows/*.yml")
 	if len(workflows) == 0 {
 		t.Fatal("no workflows under .github/workflows")
 	}
 	args := append([]string{"-no-color"}, workflows...)
-	args = append(args, "action/testdata/uses-every-input.yml")
+	args = append(args, "internal/cli/testdata/uses-every-input.yml")
 	for i, a := range args[1:] {
-		args[i+1] = strings.TrimPrefix(a, "../")
+		args[i+1] = strings.TrimPrefix(a, "../../")
 	}
 	cmd := exec.Command(bin, args...)
-	cmd.Dir = ".."
+	cmd.Dir = "../.."
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("actionlint %v: %v\n%s", args, err, out)
 	}
-	bad := exec.Command(bin, "-no-color", "action/testdata/unknown-input.yml")
-	bad.Dir = ".."
+	bad := exec.Command(bin, "-no-color", "internal/cli/testdata/unknown-input.yml")
+	bad.Dir = "../.."
 	out, err := bad.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), `input "no-such-input" is not defined`) {
 		t.Errorf("actionlint accepted an undeclared input: %v\n%s", err, out)

@@ -6,40 +6,47 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/junit"
 	"github.com/drp2/drp2-fixtures/report/limit"
 	"github.com/drp2/drp2-fixtures/report/markdown"
+	"github.com/drp2/drp2-fixtures/runner"
 )
 
-// Paths are the files to write; an empty path is skipped, a relative one
-// is taken relative to Options.Dir.
+// Paths are the report files to write; an empty path is skipped, a
+// relative one is taken relative to the working directory.
 type Paths struct {
 	JUnit string
 	JSON  string
-	// Summary is appended to, as $GITHUB_STEP_SUMMARY expects.
+	// Summary is appended to, as $GITHUB_STEP_SUMMARY expects. It is the
+	// runner's own file in the action, so it is not held to the workspace.
 	Summary string
 }
 
-// Options carry what the reports need beyond the run.
-type Options struct {
-	// Dir is the folder relative paths are resolved against (the working
-	// directory of the run); empty means the process's.
+// fileOptions carry what the report files need beyond the run.
+type fileOptions struct {
+	// Dir is the working directory: relative paths are resolved against
+	// it, and report paths below it are written without following links.
 	Dir string
-	// Getenv reads the environment for the GitHub run evidence recorded in
-	// the JUnit properties; nil reads none.
+	// Contained refuses a JUnit or JSON path that resolves outside Dir (the
+	// action, where the pull request lays out the workspace).
+	Contained bool
+	// Getenv reads the GitHub run evidence recorded in the JUnit properties.
 	Getenv   func(string) string
 	Markdown markdown.Options
 }
 
-// Error is a report that could not be rendered or written.
-type Error struct {
+// ReportError is a report that could not be rendered or written.
+type ReportError struct {
 	Report string // "JUnit report", "JSON report", "job summary"
 	// Rendering is true when the renderer failed (a bug), false when the
 	// file could not be written (an unusable path).
@@ -47,51 +54,58 @@ type Error struct {
 	Err       error
 }
 
-func (e *Error) Error() string {
+func (e *ReportError) Error() string {
 	if e.Rendering {
 		return fmt.Sprintf("render %s: %v", e.Report, e.Err)
 	}
 	return fmt.Sprintf("write %s: %v", e.Report, e.Err)
 }
 
-func (e *Error) Unwrap() error { return e.Err }
+func (e *ReportError) Unwrap() error { return e.Err }
 
-// Write writes every report that has a path, stopping at the first error.
-func Write(run *model.Run, p Paths, o Options) error {
+// writeReports writes every report that has a path. It tries them all and
+// returns the first error, so that one unusable path does not cost the
+// others.
+func writeReports(run *model.Run, p Paths, o fileOptions) error {
 	// The oversized-summary note names the JSON report as the user gave it.
 	where := "the step log"
 	if p.JSON != "" {
 		where = p.JSON
 	}
-	p = Paths{JUnit: under(o.Dir, p.JUnit), JSON: under(o.Dir, p.JSON), Summary: under(o.Dir, p.Summary)}
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	if err := replace("JUnit report", p.JUnit, func(w io.Writer) error {
+	var first error
+	keep := func(err error) {
+		if first == nil {
+			first = err
+		}
+	}
+	if err := o.replace("JUnit report", p.JUnit, func(w io.Writer) error {
 		return junit.Write(w, run, junit.Options{Properties: junit.GitHubProperties(getenv)})
 	}); err != nil {
-		return err
+		keep(err)
 	}
-	if err := replace("JSON report", p.JSON, func(w io.Writer) error { return jsonout.Write(w, run) }); err != nil {
-		return err
+	if err := o.replace("JSON report", p.JSON, func(w io.Writer) error { return jsonout.Write(w, run) }); err != nil {
+		keep(err)
 	}
-	if p.Summary == "" {
-		return nil
+	if p.Summary != "" {
+		var b bytes.Buffer
+		if err := markdown.WriteSummary(&b, run, o.Markdown); err != nil {
+			keep(&ReportError{Report: "job summary", Rendering: true, Err: err})
+		} else {
+			if b.Len() > limit.StepSummaryBytes {
+				// GitHub would drop it whole; say where the report is instead.
+				b.Reset()
+				fmt.Fprintf(&b, "## DRP2 fixtures\n\nThe report is larger than the 1 MiB job summary limit: see %s.\n", where)
+			}
+			if err := appendFile(under(o.Dir, p.Summary), b.Bytes()); err != nil {
+				keep(&ReportError{Report: "job summary", Err: err})
+			}
+		}
 	}
-	var b bytes.Buffer
-	if err := markdown.WriteSummary(&b, run, o.Markdown); err != nil {
-		return &Error{Report: "job summary", Rendering: true, Err: err}
-	}
-	if b.Len() > limit.StepSummaryBytes {
-		// GitHub would drop it whole; say where the report is instead.
-		b.Reset()
-		fmt.Fprintf(&b, "## DRP2 fixtures\n\nThe report is larger than the 1 MiB job summary limit: see %s.\n", where)
-	}
-	if err := Append(p.Summary, b.Bytes()); err != nil {
-		return &Error{Report: "job summary", Err: err}
-	}
-	return nil
+	return first
 }
 
 func under(dir, p string) string {
@@ -101,22 +115,88 @@ func under(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-func replace(report, path string, render func(io.Writer) error) error {
+// replace renders a report and writes it to path, creating its folders.
+func (o fileOptions) replace(report, path string, render func(io.Writer) error) error {
 	if path == "" {
 		return nil
 	}
 	var b bytes.Buffer
 	if err := render(&b); err != nil {
-		return &Error{Report: report, Rendering: true, Err: err}
+		return &ReportError{Report: report, Rendering: true, Err: err}
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		return &Error{Report: report, Err: err}
+	if err := writeFile(o.Dir, path, o.Contained, b.Bytes()); err != nil {
+		return &ReportError{Report: report, Err: err}
 	}
 	return nil
 }
 
-// Append appends data to path, creating the file when needed.
-func Append(path string, data []byte) error {
+// writeFile writes data to path (relative to dir), creating missing
+// folders. A path below dir is written inside dir as an os.Root, refusing a
+// link at the file or at any folder on the way: a pull request can commit a
+// link named like a report file, and its target must never be overwritten.
+// A path outside dir is refused when contained, else written as given (a
+// command-line user's own choice).
+func writeFile(dir, path string, contained bool, data []byte) error {
+	abs := path
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(dir, abs)
+	}
+	rel, inside := runner.Within(dir, abs)
+	if !inside {
+		if contained {
+			return fmt.Errorf("%s lies outside the workspace %s: report paths must stay inside it", path, dir)
+		}
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(abs, data, 0o644)
+	}
+	if rel == "." || rel == "" {
+		return fmt.Errorf("%s is the workspace folder itself, not a file", path)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	for i := range parts {
+		sub := filepath.FromSlash(strings.Join(parts[:i+1], "/"))
+		st, err := root.Lstat(sub)
+		last := i == len(parts)-1
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if !last {
+				if err := root.Mkdir(sub, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+					return err
+				}
+			}
+		case err != nil:
+			return err
+		case st.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symbolic link: report files are never written through a link", sub)
+		case !last && !st.IsDir():
+			return fmt.Errorf("%s is not a folder", sub)
+		case last && !st.Mode().IsRegular():
+			return fmt.Errorf("%s exists and is not a regular file", sub)
+		}
+	}
+	// O_NOFOLLOW closes the gap between the check above and the open; the
+	// os.Root keeps every folder on the way inside dir.
+	f, err := root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// appendFile appends data to path, creating the file when needed. It is
+// for the files the Actions runner hands the step (summary, outputs).
+func appendFile(path string, data []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err

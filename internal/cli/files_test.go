@@ -30,7 +30,7 @@ func TestWriteAllThree(t *testing.T) {
 	p := Paths{JUnit: filepath.Join(dir, "r.xml"), JSON: filepath.Join(dir, "r.json"), Summary: filepath.Join(dir, "summary.md")}
 	os.WriteFile(p.Summary, []byte("before\n"), 0o644)
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_RUN_ID": "42"}
-	if err := Write(sampleRun(), p, Options{Getenv: func(k string) string { return env[k] }}); err != nil {
+	if err := writeReports(sampleRun(), p, fileOptions{Getenv: func(k string) string { return env[k] }}); err != nil {
 		t.Fatal(err)
 	}
 	xml, _ := os.ReadFile(p.JUnit)
@@ -49,12 +49,12 @@ func TestWriteAllThree(t *testing.T) {
 
 func TestUnwritablePathIsAWriteError(t *testing.T) {
 	dir := t.TempDir()
-	err := Write(sampleRun(), Paths{JSON: dir}, Options{})
-	var re *Error
+	err := writeReports(sampleRun(), Paths{JSON: dir}, fileOptions{Dir: dir})
+	var re *ReportError
 	if !errors.As(err, &re) || re.Rendering || re.Report != "JSON report" {
 		t.Errorf("err = %v", err)
 	}
-	if err := Write(sampleRun(), Paths{}, Options{}); err != nil {
+	if err := writeReports(sampleRun(), Paths{}, fileOptions{}); err != nil {
 		t.Errorf("no paths: %v", err)
 	}
 }

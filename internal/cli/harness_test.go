@@ -109,7 +109,7 @@ func newWorkspace(t *testing.T, apiURL string, pr int, headRepo string) *workspa
 		"INPUT_PATHS": "", "INPUT_NAME": "", "INPUT_TAGS": "",
 		"INPUT_JUNIT-PATH": "drp2-fixtures-junit.xml", "INPUT_JSON-PATH": "drp2-fixtures.json",
 		"INPUT_GITHUB-TOKEN": token, "INPUT_CHECK-NAME": "DRP2 fixtures", "INPUT_CHECK-RUN-ID": "",
-		"INPUT_COMMENT": "always", "INPUT_ANNOTATIONS": "check-run", "INPUT_FAIL-ON": "mismatch",
+		"INPUT_REPORT-NAME": "", "INPUT_COMMENT": "always", "INPUT_ANNOTATIONS": "check-run", "INPUT_FAIL-ON": "mismatch,empty",
 		// Keep retries short; the transport's own tests cover the production pacing.
 		envBudget: "3s", envAttemptTimeout: "500ms", envWriteInterval: "0s",
 	}

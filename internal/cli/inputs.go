@@ -22,32 +22,16 @@ const (
 	AnnotateOff AnnotationMode = "off"
 )
 
-// FailOn says when the step fails.
-type FailOn string
-
-const (
-	// FailOnMismatch fails the step when a fixture mismatches or is unusable.
-	FailOnMismatch FailOn = "mismatch"
-	// FailOnNever only reports.
-	FailOnNever FailOn = "never"
-)
-
-// Inputs are the action inputs of action.yml, parsed.
+// Inputs are the action inputs of action.yml, parsed: the Job they
+// describe, and how the results are published.
 type Inputs struct {
-	Corpus        string
-	CommandSchema string
-	FixtureSchema string
-	Paths         []string
-	Name          string
-	Tags          []string
-	JUnitPath     string
-	JSONPath      string
-	Token         string
-	CheckName     string
-	CheckRunID    int64
-	Comment       github.CommentMode
-	Annotations   AnnotationMode
-	FailOn        FailOn
+	Job
+	Token       string
+	CheckName   string
+	CheckRunID  int64
+	ReportName  string
+	Comment     github.CommentMode
+	Annotations AnnotationMode
 }
 
 // defaultCheckName is the check-name default of action.yml, used when the
@@ -59,19 +43,25 @@ const defaultCheckName = "DRP2 fixtures"
 // enums and numbers that do not parse are unusable input.
 func readInputs(a *githubactions.Action) (Inputs, error) {
 	in := Inputs{
-		Corpus:        a.GetInput("corpus"),
-		CommandSchema: a.GetInput("command-schema"),
-		FixtureSchema: a.GetInput("fixture-schema"),
-		Paths:         splitList(a.GetInput("paths")),
-		Name:          a.GetInput("name"),
-		Tags:          splitList(a.GetInput("tags")),
-		JUnitPath:     a.GetInput("junit-path"),
-		JSONPath:      a.GetInput("json-path"),
-		Token:         a.GetInput("github-token"),
-		CheckName:     a.GetInput("check-name"),
+		Job: Job{
+			Corpus:        a.GetInput("corpus"),
+			CommandSchema: a.GetInput("command-schema"),
+			FixtureSchema: a.GetInput("fixture-schema"),
+			Paths:         splitList(a.GetInput("paths")),
+			Name:          a.GetInput("name"),
+			Tags:          splitList(a.GetInput("tags")),
+			Files:         Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path")},
+			spelling:      inputSpelling,
+		},
+		Token:      a.GetInput("github-token"),
+		CheckName:  a.GetInput("check-name"),
+		ReportName: a.GetInput("report-name"),
 	}
 	if in.CheckName == "" {
 		in.CheckName = defaultCheckName
+	}
+	if in.ReportName == "" {
+		in.ReportName = in.CheckName
 	}
 	if s := a.GetInput("check-run-id"); s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
@@ -90,11 +80,8 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 	default:
 		return in, fmt.Errorf("input annotations: %q is not one of check-run, commands, off", m)
 	}
-	switch f := FailOn(orDefault(a.GetInput("fail-on"), string(FailOnMismatch))); f {
-	case FailOnMismatch, FailOnNever:
-		in.FailOn = f
-	default:
-		return in, fmt.Errorf("input fail-on: %q is not one of mismatch, never", f)
+	if in.FailOn, err = parseFailOn(orDefault(a.GetInput("fail-on"), defaultFailOn.String())); err != nil {
+		return in, fmt.Errorf("input fail-on: %w", err)
 	}
 	return in, nil
 }

@@ -26,7 +26,7 @@ func writeOutputs(path string, outs []output) error {
 		}
 		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", o.name, delim, o.value, delim)
 	}
-	if err := Append(path, []byte(b.String())); err != nil {
+	if err := appendFile(path, []byte(b.String())); err != nil {
 		return fmt.Errorf("write step outputs: %w", err)
 	}
 	return nil

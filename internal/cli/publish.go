@@ -97,14 +97,14 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	var res published
 	title, summary, text := markdown.CheckOutput(run, md)
 	chk := github.Check{
-		Repo: repo, ID: in.CheckRunID, Name: in.CheckName, HeadSHA: tgt.HeadSHA, Conclusion: conclusion,
+		Repo: repo, ID: in.CheckRunID, Name: in.ReportName, HeadSHA: tgt.HeadSHA, Conclusion: conclusion,
 		CompletedAt: now(), Title: title, Summary: summary, Text: text,
 	}
 	if in.Annotations == AnnotateCheckRun {
 		chk.Annotations = anns
 		if len(anns) > maxCheckRunAnnotations {
 			chk.Annotations = anns[:maxCheckRunAnnotations]
-			res.notes = append(res.notes, fmt.Sprintf("Only the first %d of %d annotations were attached to the check run; the job summary and the JUnit report list every mismatch.",
+			res.notes = append(res.notes, fmt.Sprintf("Only the first %d of %d annotations were attached to the check run; the JUnit and JSON reports list every mismatch (the job summary may fold some to fit its size limit).",
 				maxCheckRunAnnotations, len(anns)))
 		}
 	}

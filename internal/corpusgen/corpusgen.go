@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/drp2/drp2-fixtures/model"
 )
 
 // Options shape a generated corpus.
@@ -78,7 +80,7 @@ func Corpus(src fs.FS, dst string, opts Options) error {
 
 func load(src fs.FS) ([]source, error) {
 	var seeds []source
-	for _, folder := range []string{"positive", "negative", "negative_schema"} {
+	for _, folder := range model.Folders {
 		err := fs.WalkDir(src, folder, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
 				return err

@@ -187,6 +187,7 @@ func properties(run *model.Run, opts Options) []junit.Property {
 	add("drp2.command_schema.sha256", run.CommandSchema.SHA256)
 	add("drp2.fixture_schema.source", run.FixtureSchema.Source)
 	add("drp2.fixture_schema.sha256", run.FixtureSchema.SHA256)
+	add("drp2.tool_version", run.ToolVersion)
 	for _, p := range opts.Properties {
 		add(p.Name, p.Value)
 	}

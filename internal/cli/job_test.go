@@ -1,0 +1,281 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+)
+
+func TestParseFailOn(t *testing.T) {
+	for in, want := range map[string]FailOn{
+		"mismatch":                {Mismatch: true},
+		"mismatch,empty":          {Mismatch: true, Empty: true},
+		"empty\nfindings":         {Empty: true, Findings: true},
+		" mismatch , findings ":   {Mismatch: true, Findings: true},
+		"never":                   {},
+		"mismatch,empty,findings": {Mismatch: true, Empty: true, Findings: true},
+	} {
+		got, err := parseFailOn(in)
+		if err != nil || got != want {
+			t.Errorf("parseFailOn(%q) = %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "always", "never,mismatch", "mismatch;empty"} {
+		if _, err := parseFailOn(bad); err == nil {
+			t.Errorf("parseFailOn(%q) accepted", bad)
+		}
+	}
+	if s := (FailOn{Mismatch: true, Empty: true}).String(); s != "mismatch,empty" {
+		t.Errorf("String() = %q", s)
+	}
+}
+
+// A run that runs nothing is not a pass, and says why in the words of
+// the front end that was used.
+func TestEmptyRunFails(t *testing.T) {
+	dir := corpus(t, passing)
+	cases := []struct {
+		name string
+		args []string
+		want int
+		says []string
+	}{
+		{"name filter", []string{"run", "--name", "nothing-like-it"}, ExitMismatch,
+			[]string{`--name "nothing-like-it"`, "matched none of the 2 fixtures"}},
+		{"tag filter", []string{"run", "--tag", "zz", "--tag", "aa"}, ExitMismatch,
+			[]string{"--tag aa, zz", "matched none"}},
+		{"both", []string{"run", "--name", "x", "--tag", "t"}, ExitMismatch,
+			[]string{`--name "x" and --tag t`}},
+		{"opted out", []string{"run", "--name", "nothing-like-it", "--fail-on", "mismatch"}, ExitOK, nil},
+		{"never", []string{"run", "--name", "nothing-like-it", "--fail-on", "never"}, ExitOK, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, errOut := run(t, dir, c.args...)
+			if code != c.want {
+				t.Fatalf("exit %d, want %d\n%s", code, c.want, errOut)
+			}
+			for _, s := range c.says {
+				if !strings.Contains(errOut, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, errOut)
+				}
+			}
+		})
+	}
+	empty := t.TempDir()
+	os.MkdirAll(filepath.Join(empty, "fixtures", "positive"), 0o755)
+	code, _, errOut := run(t, empty, "run")
+	if code != ExitMismatch || !strings.Contains(errOut, "holds no .json file") {
+		t.Errorf("empty corpus: exit %d\n%s", code, errOut)
+	}
+}
+
+func TestFailOnFindings(t *testing.T) {
+	files := map[string]string{}
+	for k, v := range passing {
+		files[k] = v
+	}
+	// A positive fixture in negative/ is a finding, not a failure.
+	files["fixtures/negative/ok2.json"] = fixture("ok2", `{"outcome": "success"}`, hello, reply)
+	dir := corpus(t, files)
+	if code, _, errOut := run(t, dir, "run"); code != ExitOK {
+		t.Errorf("default: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut := run(t, dir, "run", "--fail-on", "mismatch,findings")
+	if code != ExitMismatch || !strings.Contains(errOut, "findings") {
+		t.Errorf("fail-on findings: exit %d\n%s", code, errOut)
+	}
+}
+
+// Report folders are created, as gotestsum does.
+func TestReportFoldersAreCreated(t *testing.T) {
+	dir := corpus(t, passing)
+	code, _, errOut := run(t, dir, "run", "--junit", "reports/deep/junit.xml", "--json-out", "reports/r.json")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	for _, f := range []string{"reports/deep/junit.xml", "reports/r.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	// An absolute path outside the working directory is the user's choice.
+	out := filepath.Join(t.TempDir(), "a", "b.xml")
+	if code, _, errOut := run(t, dir, "run", "--junit", out); code != ExitOK {
+		t.Errorf("absolute path: exit %d\n%s", code, errOut)
+	}
+}
+
+// A report path that cannot be written fails the run, after the results
+// were printed and the other reports written.
+func TestUnwritableReportStillPrintsResults(t *testing.T) {
+	dir := corpus(t, withFailure())
+	code, out, errOut := run(t, dir, "run", "--junit", "fixtures", "--json-out", "r.json")
+	if code != ExitUsage {
+		t.Errorf("exit %d, want %d", code, ExitUsage)
+	}
+	if !strings.Contains(out, "Summary: discovered 4") {
+		t.Errorf("results were not printed:\n%s", out)
+	}
+	if !strings.Contains(errOut, "JUnit report") {
+		t.Errorf("stderr does not name the report:\n%s", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.json")); err != nil {
+		t.Errorf("the JSON report was not written: %v", err)
+	}
+}
+
+// A pull request can commit a link where a report goes: its target must
+// never be overwritten.
+func TestReportsAreNeverWrittenThroughALink(t *testing.T) {
+	outside := t.TempDir()
+	target := filepath.Join(outside, "precious")
+	os.WriteFile(target, []byte("keep me"), 0o644)
+	for _, c := range []struct{ name, link, report string }{
+		{"file link", "drp2.xml", "drp2.xml"},
+		{"folder link", "reports", "reports/drp2.xml"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := corpus(t, passing)
+			linkTarget := target
+			if c.link == "reports" {
+				linkTarget = outside
+			}
+			if err := os.Symlink(linkTarget, filepath.Join(dir, c.link)); err != nil {
+				t.Skip("no symlinks here:", err)
+			}
+			code, _, errOut := run(t, dir, "run", "--junit", c.report)
+			if code != ExitUsage || !strings.Contains(errOut, "symbolic link") {
+				t.Errorf("exit %d\n%s", code, errOut)
+			}
+			if data, _ := os.ReadFile(target); string(data) != "keep me" {
+				t.Errorf("the link's target was overwritten: %q", data)
+			}
+			if _, err := os.Stat(filepath.Join(outside, "drp2.xml")); err == nil {
+				t.Error("a report was written through the folder link")
+			}
+		})
+	}
+}
+
+func TestWriteFileContained(t *testing.T) {
+	dir := t.TempDir()
+	if err := writeFile(dir, "../escape.xml", true, []byte("x")); err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+		t.Errorf("../ accepted: %v", err)
+	}
+	if err := writeFile(dir, filepath.Join(t.TempDir(), "abs.xml"), true, []byte("x")); err == nil {
+		t.Error("an absolute path outside the workspace was accepted")
+	}
+	if err := writeFile(dir, ".", true, []byte("x")); err == nil {
+		t.Error("the workspace itself was accepted as a file")
+	}
+	if err := writeFile(dir, "a/b/c.xml", true, []byte("x")); err != nil {
+		t.Errorf("nested path: %v", err)
+	}
+	if err := writeFile(dir, filepath.Join(dir, "abs-inside.xml"), true, []byte("x")); err != nil {
+		t.Errorf("absolute path inside: %v", err)
+	}
+}
+
+// Nothing printed on standard error may act as a workflow command, even
+// when it quotes a name a pull request chose.
+func TestStderrCarriesNoWorkflowCommand(t *testing.T) {
+	dir := corpus(t, passing)
+	_, _, errOut := run(t, dir, "run", "--corpus", "##[stop-commands]x\n::set-output name=a::b")
+	if strings.Contains(errOut, "##[") {
+		t.Errorf("stderr carries ##[:\n%s", errOut)
+	}
+	for _, line := range strings.Split(errOut, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			t.Errorf("stderr line starts a workflow command: %q", line)
+		}
+	}
+	var b bytes.Buffer
+	w := logSafe(&b)
+	w.Write([]byte("a #"))
+	w.Write([]byte("#[x] and ##"))
+	w.Write([]byte("[y]\n  ::error::z\n"))
+	if got := b.String(); strings.Contains(got, "##[") || strings.Contains(got, "\n  ::") {
+		t.Errorf("split writes: %q", got)
+	}
+}
+
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic("boom") }
+
+// A panic is the tool's own failure: exit 3, never 2 (unusable input).
+func TestPanicExitsInternal(t *testing.T) {
+	dir := corpus(t, passing)
+	var errb bytes.Buffer
+	code := Main(context.Background(), []string{"run"}, Env{Stdout: panicWriter{}, Stderr: &errb, WorkDir: dir})
+	if code != ExitInternal || !strings.Contains(errb.String(), "internal error: boom") {
+		t.Errorf("exit %d\n%s", code, errb.String())
+	}
+}
+
+// run and action resolve a job the same way: same corpus choice, same
+// clock, same exit code for the same input.
+func TestRunAndActionAgree(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 0, "")
+	writeCorpus(t, filepath.Join(w.dir, "other"), 0, 1)
+	writeCorpus(t, filepath.Join(w.dir, "fixtures"), 0, 1)
+	w.env["INPUT_CORPUS"] = ""
+	w.env["INPUT_PATHS"] = "other"
+	w.env["INPUT_GITHUB-TOKEN"] = ""
+	w.env["SOURCE_DATE_EPOCH"] = "1767225600"
+	w.env["INPUT_JUNIT-PATH"] = "reports/junit.xml"
+	r := w.run(t, inProcess)
+	code, _, errOut := run(t, w.dir, "run", "other", "--junit", "reports/run.xml")
+	if r.code != code || code != ExitOK {
+		t.Fatalf("action exit %d, run exit %d\n%s\n%s", r.code, code, r.log, errOut)
+	}
+	a, _ := os.ReadFile(filepath.Join(w.dir, "reports", "junit.xml"))
+	b, _ := os.ReadFile(filepath.Join(w.dir, "reports", "run.xml"))
+	if !bytes.Contains(a, []byte(`timestamp="2026-01-01T00:00:00Z"`)) {
+		t.Errorf("the action ignored SOURCE_DATE_EPOCH:\n%s", a)
+	}
+	if !bytes.Contains(a, []byte(`value="other"`)) || !bytes.Contains(b, []byte(`value="other"`)) {
+		t.Errorf("the corpus holding the PATH was not chosen:\n%s\n%s", a, b)
+	}
+}
+
+func TestActionEmptyRunFailsAndNamesTheInputs(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 0, "")
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+	w.env["INPUT_NAME"] = "no-such-fixture"
+	w.env["INPUT_FAIL-ON"] = "mismatch,empty"
+	r := w.run(t, inProcess)
+	if r.code != ExitMismatch || !strings.Contains(r.log, `input name \"no-such-fixture\"`) && !strings.Contains(r.log, `input name "no-such-fixture"`) {
+		t.Errorf("exit %d\n%s", r.code, r.log)
+	}
+	w.env["INPUT_FAIL-ON"] = "mismatch"
+	if r := w.run(t, inProcess); r.code != ExitOK {
+		t.Errorf("opted out: exit %d\n%s", r.code, r.log)
+	}
+}
+
+func TestActionRefusesReportPathsOutsideTheWorkspace(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 0, "")
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+	w.env["INPUT_JUNIT-PATH"] = "../junit.xml"
+	w.env["INPUT_GITHUB-TOKEN"] = ""
+	r := w.run(t, inProcess)
+	if r.code != ExitUsage || !strings.Contains(r.log, "outside the workspace") {
+		t.Errorf("exit %d\n%s", r.code, r.log)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(w.dir), "junit.xml")); err == nil {
+		t.Error("the report was written outside the workspace")
+	}
+	if !strings.Contains(r.summary, "DRP2") || r.outputs["junit-path"] != "" || r.outputs["json-path"] == "" {
+		t.Errorf("the summary and outputs were not written as they should:\n%v\n%s", r.outputs, r.summary)
+	}
+}
