@@ -15,6 +15,8 @@ type Document struct {
 	Summary  Summary         `json:"summary"`
 	Results  []Result        `json:"results"`
 	Findings []model.Finding `json:"findings"`
+	// Comparison is the comparison with a baseline, when one was asked for.
+	Comparison *Comparison `json:"comparison,omitempty"`
 }
 
 // Summary is RUNNER.md's minimal batch summary plus the run's evidence.
@@ -31,6 +33,8 @@ type Summary struct {
 	CommandSchema model.SchemaSource `json:"command_schema"`
 	FixtureSchema model.SchemaSource `json:"fixture_schema"`
 	ToolVersion   string             `json:"tool_version,omitempty"`
+	// KnownFailures counts the failures a known-failures list excuses.
+	KnownFailures int `json:"known_failures,omitempty"`
 }
 
 // ClassCount counts one class.
@@ -62,6 +66,9 @@ type Result struct {
 	Rule                 *string            `json:"rule,omitempty"`
 	Digest               *model.Digest      `json:"digest,omitempty"`
 	Diagnostics          []model.Diagnostic `json:"diagnostics,omitempty"`
+	// KnownFailure is the known-failures list's reason for a failure it
+	// excuses.
+	KnownFailure *string `json:"known_failure,omitempty"`
 }
 
 // Build converts a run to the JSON document.
@@ -73,7 +80,7 @@ func Build(run *model.Run) Document {
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
 			Corpus: run.CorpusRoot, CommandSchema: run.CommandSchema, FixtureSchema: run.FixtureSchema,
-			ToolVersion: run.ToolVersion,
+			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures,
 		},
 		Results:  make([]Result, 0, len(run.Results)),
 		Findings: append([]model.Finding{}, run.Findings...),
@@ -103,8 +110,10 @@ func Build(run *model.Run) Document {
 			Rule:                 optional(r.Actual.Rule),
 			Digest:               digest(r.Digest),
 			Diagnostics:          r.Diagnostics,
+			KnownFailure:         optional(r.KnownFailure),
 		})
 	}
+	doc.Comparison = buildComparison(run.Comparison)
 	return doc
 }
 
