@@ -30,6 +30,7 @@ func Write(w io.Writer, run *model.Run) error {
 		}
 	}
 	p.summary(run)
+	p.comparison(run.Comparison)
 	return p.err
 }
 
@@ -56,6 +57,9 @@ func (p *printer) result(r *model.Result) {
 	p.line("%-5s %s (%s) [%s]", label, Clean(r.Path), Clean(r.Name), r.Class)
 	if r.Passed {
 		return
+	}
+	if r.KnownFailure != "" {
+		p.line("      known failure: %s", Clean(r.KnownFailure))
 	}
 	if r.IsCorpusError() {
 		p.line("      corpus error (the fixture file is unusable; not a DRP result): %s", Clean(r.Actual.Message))
