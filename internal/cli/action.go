@@ -123,10 +123,7 @@ func (a *runAction) main(ctx context.Context) int {
 		a.errorf("%v", fileErr)
 	}
 	code, why := verdict(run, in.Job)
-	conclusion := "success"
-	if run.Summary.Failed > 0 || (in.FailOn.Empty && run.Summary.Run == 0) {
-		conclusion = "failure"
-	}
+	conclusion := checkConclusion(run, in.Job, code)
 	s := run.Summary
 	outs := []output{
 		{"total", strconv.Itoa(s.Discovered)},
@@ -138,6 +135,7 @@ func (a *runAction) main(ctx context.Context) int {
 		{"junit-path", writtenPath(in.Files.JUnit, fileErr, "JUnit report")},
 		{"json-path", writtenPath(in.Files.JSON, fileErr, "JSON report")},
 	}
+	outs = append(outs, comparisonOutputs(run.Comparison)...)
 	if err := writeOutputs(a.getenv("GITHUB_OUTPUT"), outs); err != nil {
 		a.errorf("%v", err)
 		return ExitInternal

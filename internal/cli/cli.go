@@ -64,6 +64,7 @@ const usage = `drp2-fixtures runs a DRP2 fixture corpus and reports the result.
 Usage:
   drp2-fixtures run [flags] [PATH...]   run a corpus (default: ./fixtures, else the embedded corpus)
   drp2-fixtures action                  run as a GitHub Action (reads INPUT_* variables)
+  drp2-fixtures diff BASE.json HEAD.json compare two JSON reports fixture by fixture
   drp2-fixtures version                 print the version
   drp2-fixtures help                    show this help
 
@@ -89,6 +90,8 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 		return runCommand(ctx, args[1:], env)
 	case "action":
 		return actionCommand(ctx, env)
+	case "diff":
+		return diffCommand(args[1:], env)
 	case "version", "--version":
 		fmt.Fprintln(env.Stdout, "drp2-fixtures", Version())
 		return ExitOK

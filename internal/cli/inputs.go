@@ -51,6 +51,8 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			Name:          a.GetInput("name"),
 			Tags:          splitList(a.GetInput("tags")),
 			Files:         Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path")},
+			Baseline:      a.GetInput("baseline"),
+			KnownFailures: a.GetInput("known-failures"),
 			spelling:      inputSpelling,
 		},
 		Token:      a.GetInput("github-token"),

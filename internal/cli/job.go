@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/fixtures"
+	"github.com/drp2/drp2-fixtures/internal/knownfail"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
@@ -34,6 +35,12 @@ type Job struct {
 	// FailOn says which outcomes fail the run.
 	FailOn FailOn
 
+	// Baseline is what the run is compared with: baseline.Auto, a folder,
+	// a JSON report, or empty (or baseline.Off) for nothing.
+	Baseline string
+	// KnownFailures is a known-failures list file; empty for none.
+	KnownFailures string
+
 	// spelling names the filters as the user wrote them, for messages.
 	spelling filterSpelling
 }
@@ -54,6 +61,10 @@ type resolved struct {
 	Job
 	workDir string
 	config  runner.Config
+	// known is the known-failures list, nil without one; getenv reads
+	// the variables that name the base commit.
+	known  *knownfail.List
+	getenv func(string) string
 }
 
 // resolve chooses the defaults of a job: the working directory, the clock
@@ -80,7 +91,11 @@ func resolve(env Env, job Job) (resolved, error) {
 	if job.MaxFileSize == 0 {
 		job.MaxFileSize = runner.DefaultMaxFileSize
 	}
-	return resolved{Job: job, workDir: wd, config: runner.Config{
+	known, err := resolveComparison(job, wd)
+	if err != nil {
+		return resolved{}, err
+	}
+	return resolved{Job: job, workDir: wd, known: known, getenv: env.getenv, config: runner.Config{
 		Corpus: corpus, EmbeddedFS: fixtures.FS,
 		CommandSchema: job.CommandSchema, FixtureSchema: job.FixtureSchema,
 		Paths: job.Paths, Name: job.Name, Tags: job.Tags,
@@ -96,6 +111,9 @@ func execute(ctx context.Context, r resolved) (*model.Run, error) {
 		return nil, err
 	}
 	run.ToolVersion = Version()
+	if err := compare(ctx, r, run); err != nil {
+		return nil, err
+	}
 	return run, nil
 }
 
@@ -142,12 +160,14 @@ type FailOn struct {
 	Empty bool
 	// Findings: the corpus has findings (warnings that change no result).
 	Findings bool
+	// Regressions: a fixture that passed on the baseline fails now.
+	Regressions bool
 }
 
 // defaultFailOn is what run and the action fail on unless told otherwise.
 var defaultFailOn = FailOn{Mismatch: true, Empty: true}
 
-const failOnWords = "mismatch, empty, findings, or never"
+const failOnWords = "mismatch, empty, findings, regressions, or never"
 
 // parseFailOn reads a list such as "mismatch,empty" (commas or new lines);
 // "never" alone means nothing fails the run.
@@ -165,6 +185,8 @@ func parseFailOn(s string) (FailOn, error) {
 			f.Empty = true
 		case "findings":
 			f.Findings = true
+		case "regressions":
+			f.Regressions = true
 		case "never":
 			if len(words) > 1 {
 				return f, fmt.Errorf("%q: never cannot be combined with other conditions", s)
@@ -187,6 +209,9 @@ func (f FailOn) String() string {
 	if f.Findings {
 		w = append(w, "findings")
 	}
+	if f.Regressions {
+		w = append(w, "regressions")
+	}
 	if len(w) == 0 {
 		return "never"
 	}
@@ -201,9 +226,10 @@ func verdict(run *model.Run, job Job) (int, []string) {
 	if job.FailOn.Empty && s.Run == 0 {
 		why = append(why, emptyReason(run, job))
 	}
-	if job.FailOn.Mismatch && s.Failed > 0 {
-		why = append(why, fmt.Sprintf("%d of %d fixtures failed", s.Failed, s.Run))
+	if job.FailOn.Mismatch && s.Unexcused() > 0 {
+		why = append(why, fmt.Sprintf("%d of %d fixtures failed", s.Unexcused(), s.Run)+knownNote(s))
 	}
+	why = append(why, regressionReasons(run, job)...)
 	if job.FailOn.Findings && s.Findings > 0 {
 		why = append(why, fmt.Sprintf("the corpus has %d findings, and fail-on includes findings", s.Findings))
 	}

@@ -44,7 +44,9 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	fs.StringVar(&j.Files.JUnit, "junit", "", "also write JUnit XML to `FILE` (folders are created)")
 	fs.StringVar(&j.Files.Summary, "summary", "", "also append the Markdown job summary to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
 	fs.StringVar(&j.Files.JSON, "json-out", "", "also write the JSON report to `FILE` (folders are created)")
-	fs.StringVar(&failOn, "fail-on", failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings; or never")
+	fs.StringVar(&failOn, "fail-on", failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails); or never")
+	fs.StringVar(&j.Baseline, "baseline", "", "compare with `BASE`: auto (the pull request's base commit, else HEAD^, from the git objects), a folder holding the base checkout, or an earlier JSON report (default: no comparison)")
+	fs.StringVar(&j.KnownFailures, "known-failures", "", "`FILE` listing fixtures that are known to fail, one per line with a reason: reported, but not failing the run")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", runner.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
 	fs.IntVar(&j.Workers, "workers", 0, "fixtures run at once (default: one per core)")
 	// Flags and PATHs may come in any order.

@@ -1,6 +1,11 @@
 package jsonout
 
-import "github.com/drp2/drp2-fixtures/model"
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
 
 // Comparison is the run compared with a baseline ("comparison" in the
 // document; absent when no baseline was asked for).
@@ -104,4 +109,12 @@ func buildSide(s *model.Side) *Side {
 		ExpectedOutcome:    optional(s.Expected.Outcome), ExpectedPhase: optional(s.Expected.Phase),
 		ExpectedCode: optional(s.Expected.Code),
 	}
+}
+
+// WriteComparison writes a comparison alone as indented JSON, in the shape
+// of the report's "comparison" member.
+func WriteComparison(w io.Writer, c *model.Comparison) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(buildComparison(c))
 }
