@@ -469,3 +469,33 @@ func TestReadReportErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstParent: outside Actions auto is HEAD^; a first commit has none,
+// and a parent a shallow clone left out gets the fetch-depth hint.
+func TestFirstParent(t *testing.T) {
+	dir := t.TempDir()
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, dir, map[string][]byte{"fixtures/positive/a.json": projectFixture(t, "positive/session_handshake_ok.json")})
+	first := commitAll(t, repo, "first")
+	cfg := headConfig(dir)
+	c, err := For(context.Background(), Options{Spec: Auto, Config: cfg}, runHead(t, cfg))
+	if err != nil || c == nil || !strings.Contains(c.Unavailable, "is the first commit") {
+		t.Errorf("first commit: %+v %v", c, err)
+	}
+	commitAll(t, repo, "second")
+	c, err = For(context.Background(), Options{Spec: Auto, Config: cfg}, runHead(t, cfg))
+	if err != nil || c == nil || c.Unavailable != "" || c.Commit != first.String() || len(c.Changes) != 0 {
+		t.Errorf("second commit: %+v %v", c, err)
+	}
+	h := first.String()
+	if err := os.Remove(filepath.Join(dir, ".git", "objects", h[:2], h[2:])); err != nil {
+		t.Fatal(err)
+	}
+	c, err = For(context.Background(), Options{Spec: Auto, Config: cfg}, runHead(t, cfg))
+	if err != nil || c == nil || !strings.Contains(c.Unavailable, "base commit "+h[:7]+" is not in this checkout") || !strings.Contains(c.Unavailable, "fetch-depth: 2") {
+		t.Errorf("missing parent: %+v %v", c, err)
+	}
+}

@@ -122,6 +122,9 @@ func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run,
 // resolveCommit finds rev's commit, telling a missing object (a shallow
 // checkout) apart from a revision that names nothing.
 func resolveCommit(repo *git.Repository, rev string) (*object.Commit, error) {
+	if rev == "HEAD^" {
+		return firstParent(repo)
+	}
 	name := rev
 	if len(name) > 12 {
 		name = name[:7]
@@ -136,6 +139,28 @@ func resolveCommit(repo *git.Repository, rev string) (*object.Commit, error) {
 	c, err := repo.CommitObject(*h)
 	if err != nil {
 		return nil, missing(name, err)
+	}
+	return c, nil
+}
+
+// firstParent is HEAD's first parent, told apart from a first commit (no
+// parent at all) and from a parent a shallow clone left out.
+func firstParent(repo *git.Repository) (*object.Commit, error) {
+	ref, err := repo.Head()
+	if err != nil {
+		return nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the repository has no HEAD commit: %v", err)}
+	}
+	head, err := repo.CommitObject(ref.Hash())
+	if err != nil {
+		return nil, missing(ref.Hash().String()[:7], err)
+	}
+	if len(head.ParentHashes) == 0 {
+		return nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: HEAD (%s) is the first commit, with no parent to compare with", head.Hash.String()[:7])}
+	}
+	parent := head.ParentHashes[0]
+	c, err := repo.CommitObject(parent)
+	if err != nil {
+		return nil, missing(parent.String()[:7], err)
 	}
 	return c, nil
 }

@@ -75,3 +75,25 @@ func TestApplyFiltered(t *testing.T) {
 		t.Errorf("findings %+v", run.Findings)
 	}
 }
+
+// FuzzParse: any list gives entries with a path and a reason, or an error
+// naming the list.
+func FuzzParse(f *testing.F) {
+	f.Add("# c\nnegative/a.json reason\n")
+	f.Add("a.json\n")
+	f.Add("a.json x\n./a.json y\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		l, err := Parse(strings.NewReader(in), "k.txt")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "k.txt") {
+				t.Fatalf("error %q does not name the list", err)
+			}
+			return
+		}
+		for _, e := range l.Entries {
+			if e.Path == "" || e.Reason == "" || e.Line < 1 {
+				t.Fatalf("entry %+v", e)
+			}
+		}
+	})
+}
