@@ -118,8 +118,8 @@ func baselineScenarios(t *testing.T, step stepRunner) {
 			t.Errorf("the JSON report does not carry the comparison: %v", err)
 		}
 
-		// fail-on regressions with the regressions listed as known
-		// failures still fails: they passed on the base.
+		// fail-on regressions fails on the two fixtures that passed on
+		// the base, not on the failures it had already.
 		w.env["INPUT_FAIL-ON"] = "regressions"
 		if r := w.run(t, step); r.code != ExitMismatch || !strings.Contains(r.log, "2 fixtures passed on base "+short+" and fail now") {
 			t.Errorf("fail-on regressions: exit %d\n%s", r.code, r.log)
@@ -148,6 +148,11 @@ func baselineScenarios(t *testing.T, step stepRunner) {
 		if !strings.Contains(plain, "set `fetch-depth: 2` on actions/checkout for pull requests") {
 			t.Errorf("the summary does not say what to add:\n%.800s", r.summary)
 		}
+		// Without a comparison, fail-on regressions counts every failure.
+		w.env["INPUT_FAIL-ON"] = "regressions"
+		if r := w.run(t, step); r.code != ExitMismatch || !strings.Contains(r.log, "every failure counts as a regression") {
+			t.Errorf("fail-on regressions without a comparison: exit %d\n%s", r.code, r.log)
+		}
 	})
 }
 
@@ -173,6 +178,12 @@ func TestRunBaselineFolder(t *testing.T) {
 	code, _, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions")
 	if code != ExitMismatch || !strings.Contains(errOut, "1 fixture passed on base "+base+" and fails now") {
 		t.Errorf("fail-on regressions: exit %d\n%s", code, errOut)
+	}
+	// A regression on the known-failures list is excused.
+	list := filepath.Join(head, "known.txt")
+	os.WriteFile(list, []byte("positive/ok.json broken on purpose\n"), 0o644)
+	if code, _, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions", "--known-failures", list); code != ExitOK {
+		t.Errorf("known regression: exit %d\n%s", code, errOut)
 	}
 	// Against itself nothing regressed: the failure is old.
 	if code, _, errOut = run(t, head, "run", "--baseline", head, "--fail-on", "regressions"); code != ExitOK {

@@ -52,21 +52,34 @@ func compare(ctx context.Context, r resolved, run *model.Run) error {
 	return nil
 }
 
-// regressionReasons are the reasons fail-on regressions fails a run. With
-// no comparison to judge by, every unexcused failure counts, so that a
-// shallow checkout cannot turn the gate off.
+// regressionReasons are the reasons fail-on regressions fails a run: a
+// fixture that passed on the base fails now, unless the known-failures
+// list excuses it. With no comparison to judge by, every unexcused failure
+// counts, so that a shallow checkout cannot turn the gate off.
 func regressionReasons(run *model.Run, job Job) []string {
-	if !job.FailOn.Regressions || job.FailOn.Mismatch {
+	if !job.FailOn.Regressions {
 		return nil
 	}
 	c := run.Comparison
 	if c == nil || c.Unavailable != "" {
-		if n := run.Summary.Unexcused(); n > 0 {
+		if n := run.Summary.Unexcused(); n > 0 && !job.FailOn.Mismatch {
 			return []string{fmt.Sprintf("%d of %d fixtures failed, and with no comparison with the base every failure counts as a regression", n, run.Summary.Run)}
 		}
 		return nil
 	}
-	if n := c.Delta.Regressed; n > 0 {
+	known := map[string]bool{}
+	for i := range run.Results {
+		if r := &run.Results[i]; r.KnownFailure != "" {
+			known[r.RelPath] = true
+		}
+	}
+	n := 0
+	for i := range c.Changes {
+		if ch := &c.Changes[i]; ch.Verdict == model.Regressed && !known[ch.RelPath] {
+			n++
+		}
+	}
+	if n > 0 {
 		return []string{fmt.Sprintf("%d %s passed on base %s and %s now", n, plural(n, "fixture", "fixtures"), c.Base, plural(n, "fails", "fail"))}
 	}
 	return nil
