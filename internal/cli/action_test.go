@@ -258,19 +258,31 @@ func TestTokenIsMaskedFirst(t *testing.T) {
 	}
 }
 
+// The job's own check run gets the results as its output; GitHub Actions
+// completes it from the step's exit code, and refuses a token that tries.
 func TestUpdatesTheJobCheckRun(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token})
-	id := gh.SeedCheckRun("conformance", headSHA)
+	id := gh.JobCheckRun("conformance", headSHA)
 	w := newWorkspace(t, gh.URL, 7, repoName)
 	w.env["INPUT_CHECK-RUN-ID"] = "1001"
 	if id != 1001 {
 		t.Fatalf("seeded id %d", id)
 	}
 	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 1)
-	w.run(t, inProcess)
+	r := w.run(t, inProcess)
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1: the step's exit code is the job's conclusion", r.code)
+	}
 	runs := gh.CheckRuns()
-	if len(runs) != 1 || runs[0].Name != "conformance" || runs[0].Conclusion != "failure" || len(runs[0].Annotations) != 1 {
+	if len(runs) != 1 || runs[0].Name != "conformance" || runs[0].Status != "in_progress" || runs[0].Conclusion != "" ||
+		runs[0].Title == "" || len(runs[0].Annotations) != 1 {
 		t.Errorf("check runs = %+v", runs)
+	}
+	if want := githubtest.WebURL + "/acme/widgets/runs/1001"; r.outputs["check-url"] != want {
+		t.Errorf("check-url = %q, want %q", r.outputs["check-url"], want)
+	}
+	if strings.Contains(r.log, "::warning") || strings.Contains(r.log, "::error file=") {
+		t.Errorf("publishing to the job's check run warned or fell back to the log:\n%s", r.log)
 	}
 }
 

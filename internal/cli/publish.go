@@ -97,7 +97,9 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	var res published
 	title, summary, text := markdown.CheckOutput(run, md)
 	chk := github.Check{
-		Repo: repo, ID: in.CheckRunID, Name: in.ReportName, HeadSHA: tgt.HeadSHA, Conclusion: conclusion,
+		// check-run-id is the job's own check run (job.check_run_id): Actions
+		// completes it from the step's exit code; only its output is ours.
+		Repo: repo, ID: in.CheckRunID, JobRun: in.CheckRunID != 0, Name: in.ReportName, HeadSHA: tgt.HeadSHA, Conclusion: conclusion,
 		CompletedAt: now(), Title: title, Summary: summary, Text: text,
 	}
 	if in.Annotations == AnnotateCheckRun {
@@ -116,7 +118,9 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	default:
 		unavailable = isUnavailable(err)
 		what := "Check run not published"
-		if github.Forbidden(err) {
+		if github.ActionsOwned(err) {
+			what += " (GitHub Actions owns this check run and alone sets its conclusion, from the step's exit code)"
+		} else if github.Forbidden(err) {
 			what += " (the token may not write checks: grant `checks: write`, or run from a workflow whose token can)"
 		}
 		a.warnf("%s: %v", what, err)
@@ -151,6 +155,13 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: markdown.Comment(run, md),
 		Mode: in.Comment, Failing: run.Summary.Failed > 0,
 	})
+	if err != nil && cm.URL != "" {
+		// The comment exists; only the check for a racing duplicate failed.
+		a.warnf("Pull request comment published, but settling a race with a concurrent run failed: %v", err)
+		res.notes = append(res.notes, note("Pull request comment published, but settling a race with a concurrent run failed", err))
+		res.commentURL = cm.URL
+		return res
+	}
 	if err != nil {
 		what := "Pull request comment not published"
 		if github.Forbidden(err) {

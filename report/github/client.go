@@ -1,4 +1,4 @@
-// Package publish is the GitHub API port of the action: it creates or
+// Package github is the GitHub API port of the action: it creates or
 // updates the check run with its annotations, keeps one sticky pull request
 // comment per corpus, and finds the pull request of a commit. It is the only
 // package that talks HTTP. Every request goes through one transport that
@@ -58,8 +58,8 @@ type Client struct {
 
 // Options configure a Client.
 type Options struct {
-	// APIURL is GITHUB_API_URL: https://api.gh.com, or
-	// https://HOST/api/v3 on GitHub Enterprise Server. Empty means gh.com.
+	// APIURL is GITHUB_API_URL: https://api.github.com, or
+	// https://HOST/api/v3 on GitHub Enterprise Server. Empty means github.com.
 	APIURL string
 	Token  string
 	Pacing Pacing
@@ -72,13 +72,16 @@ type Options struct {
 func New(opts Options) (*Client, error) {
 	api := opts.APIURL
 	if api == "" {
-		api = "https://api.gh.com"
+		api = "https://api.github.com"
 	}
 	base, err := url.Parse(strings.TrimRight(api, "/") + "/")
 	if err != nil || (base.Scheme != "https" && base.Scheme != "http") || base.Host == "" {
 		return nil, fmt.Errorf("GitHub API URL %q is not an http(s) URL", api)
 	}
-	hc := &http.Client{Transport: newTransport(opts.Base, opts.Token, opts.Pacing)}
+	hc := &http.Client{
+		Transport:     newTransport(opts.Base, opts.Token, opts.Pacing, base),
+		CheckRedirect: checkRedirect(base),
+	}
 	gh := gh.NewClient(hc)
 	// BaseURL is set as given rather than through WithEnterpriseURLs, which
 	// would append /api/v3 to any host that lacks it.
@@ -90,9 +93,16 @@ func New(opts Options) (*Client, error) {
 // Check is a check run to publish.
 type Check struct {
 	Repo Repo
-	// ID of an existing check run to complete (the job's own, from
-	// job.check_run_id); 0 creates a new one named Name on HeadSHA.
-	ID          int64
+	// ID of an existing check run to update; 0 creates a new one named
+	// Name on HeadSHA, completed with Conclusion.
+	ID int64
+	// JobRun says that ID is the job's own check run (job.check_run_id),
+	// which GitHub Actions created and alone may complete: it gets the
+	// output only (title, summary, text, annotations, under its current
+	// name), never a status, conclusion or completion time. The job's
+	// conclusion comes from the step's exit code. Without JobRun, a check
+	// run named by ID is completed with Conclusion.
+	JobRun      bool
 	Name        string
 	HeadSHA     string
 	Conclusion  string // "success" or "failure"
@@ -148,15 +158,13 @@ func (c *Client) PublishCheck(ctx context.Context, chk Check) (CheckResult, erro
 			return res, fmt.Errorf("read check run %d: %w", chk.ID, unwrapURL(err))
 		}
 		name = current.GetName()
-		updated, _, err := c.gh.Checks.UpdateCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, chk.ID, gh.UpdateCheckRunOptions{
-			Name:        name,
-			Status:      gh.String("completed"),
-			Conclusion:  gh.String(chk.Conclusion),
-			CompletedAt: completed,
-			Output:      output(batches[0]),
-		})
+		opts := gh.UpdateCheckRunOptions{Name: name, Output: output(batches[0])}
+		if !chk.JobRun {
+			opts.Status, opts.Conclusion, opts.CompletedAt = gh.String("completed"), gh.String(chk.Conclusion), completed
+		}
+		updated, _, err := c.gh.Checks.UpdateCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, chk.ID, opts)
 		if err != nil {
-			return res, fmt.Errorf("update check run %d: %w", chk.ID, unwrapURL(err))
+			return res, fmt.Errorf("update check run %d: %w", chk.ID, actionsOwned(chk.ID, unwrapURL(err)))
 		}
 		res.Requests++
 		run = updated
@@ -170,7 +178,7 @@ func (c *Client) PublishCheck(ctx context.Context, chk Check) (CheckResult, erro
 			Output: output(batch),
 		})
 		if err != nil {
-			return res, fmt.Errorf("add annotation batch %d of %d to check run %d: %w", i+2, len(batches), res.ID, unwrapURL(err))
+			return res, fmt.Errorf("add annotation batch %d of %d to check run %d: %w", i+2, len(batches), res.ID, actionsOwned(res.ID, unwrapURL(err)))
 		}
 		res.Requests++
 	}
@@ -229,10 +237,58 @@ func toCheckAnnotation(a model.Annotation) *gh.CheckRunAnnotation {
 
 // Forbidden reports whether err is GitHub refusing a request for lack of
 // permission (a 403 that is not a rate limit): the read-only token of a
-// fork pull request gets "Resource not accessible by integration".
+// fork pull request gets "Resource not accessible by integration". The
+// refusal to complete a check run that GitHub Actions owns is not one: no
+// permission allows it (see ActionsOwned).
 func Forbidden(err error) bool {
 	var er *gh.ErrorResponse
-	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusForbidden
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusForbidden && !ActionsOwned(err)
+}
+
+// refusedAsActionsOwned tells GitHub's 403 for a check run that Actions
+// owns by its message: the status code alone is shared with every other
+// permission refusal.
+func refusedAsActionsOwned(err error) bool {
+	var er *gh.ErrorResponse
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusForbidden &&
+		strings.Contains(strings.ToLower(er.Message), actionsOwnedMessage)
+}
+
+// actionsOwnedMessage is how github.com refuses, since 2025-03-31, a token
+// that sets status, conclusion or completed_at on a check run GitHub
+// Actions created ("Check run status and conclusions can only be updated
+// internally by GitHub Actions").
+const actionsOwnedMessage = "can only be updated internally by github actions"
+
+// ActionsOwnedError is GitHub refusing to let a token change the status,
+// conclusion or completion time of a check run that GitHub Actions owns:
+// the job's own. Only its output may be updated.
+type ActionsOwnedError struct {
+	CheckRunID int64
+	Err        error
+}
+
+func (e *ActionsOwnedError) Error() string {
+	return fmt.Sprintf("check run %d is owned by GitHub Actions, which alone sets its status and conclusion; "+
+		"only its output may be updated: %v", e.CheckRunID, e.Err)
+}
+
+func (e *ActionsOwnedError) Unwrap() error { return e.Err }
+
+// ActionsOwned reports whether err is GitHub refusing to let the token
+// complete a check run that GitHub Actions owns.
+func ActionsOwned(err error) bool {
+	var ao *ActionsOwnedError
+	return errors.As(err, &ao) || refusedAsActionsOwned(err)
+}
+
+// actionsOwned wraps err in an ActionsOwnedError when it is GitHub's 403
+// for a check run that Actions owns, recognised by its message.
+func actionsOwned(id int64, err error) error {
+	if refusedAsActionsOwned(err) {
+		return &ActionsOwnedError{CheckRunID: id, Err: err}
+	}
+	return err
 }
 
 // StatusCode returns the HTTP status behind err, or 0.
@@ -248,13 +304,21 @@ func StatusCode(err error) int {
 	return 0
 }
 
-// unwrapURL drops the *url.Error around a GiveUpError: the give-up message
-// already names the method and path, and the URL would only repeat it.
+// unwrapURL drops the *url.Error around a GiveUpError or a RedirectError:
+// their messages already name the method and path, and the URL would only
+// repeat it.
 func unwrapURL(err error) error {
 	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
 	var ge *GiveUpError
-	if errors.As(err, &ue) && errors.As(ue.Err, &ge) {
+	if errors.As(ue.Err, &ge) {
 		return ge
+	}
+	var re *RedirectError
+	if errors.As(ue.Err, &re) {
+		return re
 	}
 	return err
 }

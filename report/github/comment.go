@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	gh "github.com/google/go-github/v60/github"
 
@@ -93,13 +94,14 @@ func (c *Client) PublishComment(ctx context.Context, cm Comment) (CommentResult,
 	if cm.Mode == CommentOff {
 		return CommentResult{Outcome: CommentSkipped}, nil
 	}
-	if cm.Marker == "" {
-		return CommentResult{}, fmt.Errorf("sticky comment needs a marker")
+	if cm.Marker == "" || strings.ContainsAny(cm.Marker, "\r\n") {
+		return CommentResult{}, fmt.Errorf("sticky comment needs a marker of one line, got %q", cm.Marker)
 	}
 	body := truncateCharsNote(cm.Body, limit.CommentChars)
-	if !strings.Contains(body, cm.Marker) {
-		// The marker is how the next run finds this comment: never lose it.
-		body = cm.Marker + "\n" + truncateCharsNote(cm.Body, limit.CommentChars-len([]rune(cm.Marker))-1)
+	if !hasMarker(body, cm.Marker) {
+		// The marker on the first line is how the next run finds this
+		// comment: never lose it.
+		body = cm.Marker + "\n" + truncateCharsNote(cm.Body, limit.CommentChars-utf8.RuneCountInString(cm.Marker)-1)
 	}
 	existing, err := c.findComment(ctx, cm.Repo, cm.Number, cm.Marker)
 	if err != nil {
@@ -108,13 +110,18 @@ func (c *Client) PublishComment(ctx context.Context, cm Comment) (CommentResult,
 	outcome := decideComment(cm.Mode, existing != nil, existing != nil && existing.GetBody() == body, cm.Failing)
 	switch outcome {
 	case CommentCreated:
-		created, _, err := c.gh.Issues.CreateComment(ctx, cm.Repo.Owner, cm.Repo.Name, cm.Number, &gh.IssueComment{Body: &body})
-		if err != nil {
-			return CommentResult{}, fmt.Errorf("create comment on pull request #%d: %w", cm.Number, unwrapURL(err))
-		}
-		return CommentResult{ID: created.GetID(), URL: created.GetHTMLURL(), Outcome: outcome}, nil
+		return c.createComment(ctx, cm, body)
 	case CommentUpdated:
 		edited, _, err := c.gh.Issues.EditComment(ctx, cm.Repo.Owner, cm.Repo.Name, existing.GetID(), &gh.IssueComment{Body: &body})
+		if StatusCode(err) == http.StatusNotFound {
+			// Deleted between finding and editing it (by a person, or by a
+			// concurrent run removing its duplicate): write it anew, if the
+			// mode creates a comment where none exists.
+			if decideComment(cm.Mode, false, false, cm.Failing) == CommentCreated {
+				return c.createComment(ctx, cm, body)
+			}
+			return CommentResult{Outcome: CommentSkipped}, nil
+		}
 		if err != nil {
 			return CommentResult{}, fmt.Errorf("update comment %d on pull request #%d: %w", existing.GetID(), cm.Number, unwrapURL(err))
 		}
@@ -127,9 +134,54 @@ func (c *Client) PublishComment(ctx context.Context, cm Comment) (CommentResult,
 	return res, nil
 }
 
-// findComment returns the oldest comment on the pull request that carries
-// the marker and was written by the token's own user, or nil. Matching the
-// author keeps anyone else from hijacking the comment by pasting the marker.
+// createComment creates the sticky comment, then makes sure it is the only
+// one. Two runs at the same moment (matrix legs with one report name, a
+// re-run) can both find no comment and both create one. Each lists again
+// afterwards; a run whose comment is not the oldest removes its own and
+// writes its body into the oldest instead, so one comment stays.
+func (c *Client) createComment(ctx context.Context, cm Comment, body string) (CommentResult, error) {
+	created, _, err := c.gh.Issues.CreateComment(ctx, cm.Repo.Owner, cm.Repo.Name, cm.Number, &gh.IssueComment{Body: &body})
+	if err != nil {
+		return CommentResult{}, fmt.Errorf("create comment on pull request #%d: %w", cm.Number, unwrapURL(err))
+	}
+	res := CommentResult{ID: created.GetID(), URL: created.GetHTMLURL(), Outcome: CommentCreated}
+	oldest, err := c.findComment(ctx, cm.Repo, cm.Number, cm.Marker)
+	if err != nil {
+		return res, fmt.Errorf("comment %d created, but looking for a duplicate from a concurrent run failed: %w", res.ID, err)
+	}
+	if oldest == nil || oldest.GetID() == res.ID {
+		return res, nil
+	}
+	_, err = c.gh.Issues.DeleteComment(ctx, cm.Repo.Owner, cm.Repo.Name, res.ID)
+	if err != nil && StatusCode(err) != http.StatusNotFound {
+		return res, fmt.Errorf("remove comment %d, a duplicate of comment %d from a concurrent run: %w", res.ID, oldest.GetID(), unwrapURL(err))
+	}
+	res = CommentResult{ID: oldest.GetID(), URL: oldest.GetHTMLURL(), Outcome: CommentUpdated}
+	if oldest.GetBody() == body {
+		return res, nil
+	}
+	edited, _, err := c.gh.Issues.EditComment(ctx, cm.Repo.Owner, cm.Repo.Name, oldest.GetID(), &gh.IssueComment{Body: &body})
+	if err != nil {
+		return res, fmt.Errorf("update comment %d on pull request #%d after removing a duplicate: %w", oldest.GetID(), cm.Number, unwrapURL(err))
+	}
+	res.ID, res.URL = edited.GetID(), edited.GetHTMLURL()
+	return res, nil
+}
+
+// hasMarker reports whether the comment body's first line is the marker.
+// A marker anywhere else (a quoted comment, a file path in a report)
+// identifies nothing: it must not let one corpus overwrite another's
+// comment. Trailing spaces and the CR of a body edited in the browser are
+// ignored.
+func hasMarker(body, marker string) bool {
+	first, _, _ := strings.Cut(body, "\n")
+	return strings.TrimRight(first, " \t\r") == marker
+}
+
+// findComment returns the oldest comment on the pull request whose first
+// line is the marker and which was written by the token's own user, or
+// nil. GitHub lists an issue's comments oldest first. Matching the author
+// keeps anyone else from hijacking the comment by pasting the marker.
 func (c *Client) findComment(ctx context.Context, repo Repo, number int, marker string) (*gh.IssueComment, error) {
 	author, err := c.authorLogin(ctx)
 	if err != nil {
@@ -140,21 +192,19 @@ func (c *Client) findComment(ctx context.Context, repo Repo, number int, marker 
 		Direction:   gh.String("asc"),
 		ListOptions: gh.ListOptions{PerPage: limit.PerPage},
 	}
-	for {
-		page, resp, err := c.gh.Issues.ListComments(ctx, repo.Owner, repo.Name, number, opts)
-		if err != nil {
-			return nil, fmt.Errorf("list comments of pull request #%d: %w", number, unwrapURL(err))
-		}
-		for _, ic := range page {
-			if strings.EqualFold(ic.GetUser().GetLogin(), author) && strings.Contains(ic.GetBody(), marker) {
-				return ic, nil
+	var found *gh.IssueComment
+	err = listPages(fmt.Sprintf("list comments of pull request #%d", number), func(page int) (bool, *gh.Response, error) {
+		opts.Page = page
+		comments, resp, err := c.gh.Issues.ListComments(ctx, repo.Owner, repo.Name, number, opts)
+		for _, ic := range comments {
+			if strings.EqualFold(ic.GetUser().GetLogin(), author) && hasMarker(ic.GetBody(), marker) {
+				found = ic
+				return true, resp, err
 			}
 		}
-		if resp.NextPage == 0 {
-			return nil, nil
-		}
-		opts.Page = resp.NextPage
-	}
+		return false, resp, err
+	})
+	return found, err
 }
 
 // authorLogin is the login of the token's user. An installation token such
@@ -181,19 +231,17 @@ func (c *Client) authorLogin(ctx context.Context) (string, error) {
 // request lists no pull request, so it is found by its head commit.
 func (c *Client) PullForSHA(ctx context.Context, repo Repo, sha string) (int, error) {
 	opts := &gh.PullRequestListOptions{State: "open", ListOptions: gh.ListOptions{PerPage: limit.PerPage}}
-	for {
+	number := 0
+	err := listPages("list open pull requests", func(page int) (bool, *gh.Response, error) {
+		opts.Page = page
 		pulls, resp, err := c.gh.PullRequests.List(ctx, repo.Owner, repo.Name, opts)
-		if err != nil {
-			return 0, fmt.Errorf("list open pull requests: %w", unwrapURL(err))
-		}
 		for _, pr := range pulls {
 			if pr.GetHead().GetSHA() == sha {
-				return pr.GetNumber(), nil
+				number = pr.GetNumber()
+				return true, resp, err
 			}
 		}
-		if resp.NextPage == 0 {
-			return 0, nil
-		}
-		opts.Page = resp.NextPage
-	}
+		return false, resp, err
+	})
+	return number, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -145,5 +146,206 @@ func TestPullForSHA(t *testing.T) {
 		if got, err := c.PullForSHA(context.Background(), repo, sha); err != nil || got != want {
 			t.Errorf("PullForSHA(%s) = %d, %v, want %d", sha, got, err, want)
 		}
+	}
+}
+
+const bot = "github-actions[bot]"
+
+// The marker identifies a comment only as its first line: a comment of
+// another corpus that merely mentions it (a file path, a quote) is left
+// alone.
+func TestStickyCommentMarkerCountsOnlyAsTheFirstLine(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	other := srv.AddComment(7, bot, "<!-- drp2-fixtures:comment:other -->\n| `corpus/"+marker+".json` | failed |")
+	quoted := srv.AddComment(7, bot, " "+marker+"\nindented, not first")
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishComment(context.Background(), Comment{Repo: repo, Number: 7, Marker: marker, Body: marker + "\nmine", Mode: CommentAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != CommentCreated || res.ID == other || res.ID == quoted {
+		t.Errorf("result = %+v: another comment was taken for this corpus's", res)
+	}
+	comments := srv.Comments(7)
+	if len(comments) != 3 || !strings.Contains(comments[0].Body, "failed") || !strings.Contains(comments[1].Body, "indented") {
+		t.Errorf("comments = %+v", comments)
+	}
+}
+
+// A body edited in the browser comes back with CRLF line ends; its first
+// line is still the marker.
+func TestStickyCommentMarkerBeforeCRLF(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	mine := srv.AddComment(7, bot, marker+"\r\nold")
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishComment(context.Background(), Comment{Repo: repo, Number: 7, Marker: marker, Body: marker + "\nnew", Mode: CommentAlways})
+	if err != nil || res.ID != mine || res.Outcome != CommentUpdated {
+		t.Errorf("result = %+v, %v; want comment %d updated", res, err, mine)
+	}
+}
+
+// A body whose marker is not on the first line gets it there, so that the
+// next run finds the comment.
+func TestStickyCommentBodyGetsTheMarkerFirst(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	c := newClient(t, srv, testPacing(newClock()))
+	ctx := context.Background()
+	for range 2 {
+		if _, err := c.PublishComment(ctx, Comment{Repo: repo, Number: 7, Marker: marker, Body: "report\n" + marker, Mode: CommentAlways}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := srv.Comments(7); len(got) != 1 || got[0].Body != marker+"\nreport\n"+marker {
+		t.Errorf("comments = %+v", got)
+	}
+	if _, err := c.PublishComment(ctx, Comment{Repo: repo, Number: 7, Marker: marker + "\nx", Body: "b", Mode: CommentAlways}); err == nil {
+		t.Errorf("a marker of two lines was accepted")
+	}
+}
+
+// A run that creates its comment just after a concurrent run created its
+// own removes its duplicate and writes into the older one.
+func TestConcurrentRunCreatedFirst(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	var theirs int64
+	srv.OnRequest("POST", "/repos/acme/widgets/issues/7/comments", 1, func() {
+		theirs = srv.AddComment(7, bot, marker+"\nthe other run")
+	})
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishComment(context.Background(), Comment{Repo: repo, Number: 7, Marker: marker, Body: marker + "\nthis run", Mode: CommentAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	comments := srv.Comments(7)
+	if len(comments) != 1 || comments[0].ID != theirs || comments[0].Body != marker+"\nthis run" {
+		t.Fatalf("comments = %+v, want only %d with this run's body", comments, theirs)
+	}
+	if res.ID != theirs || res.Outcome != CommentUpdated || !strings.HasSuffix(res.URL, fmt.Sprint(theirs)) {
+		t.Errorf("result = %+v", res)
+	}
+	var deleted []string
+	for _, r := range srv.Requests() {
+		if r.Method == "DELETE" {
+			deleted = append(deleted, r.Path)
+		}
+	}
+	if len(deleted) != 1 || deleted[0] == fmt.Sprintf("/repos/acme/widgets/issues/comments/%d", theirs) {
+		t.Errorf("deleted %v, want only this run's own comment", deleted)
+	}
+}
+
+// A run whose comment is the older one keeps it and deletes nothing: the
+// newer duplicate is the other run's to remove.
+func TestConcurrentRunCreatedSecond(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	srv.OnRequest("POST", "/repos/acme/widgets/issues/7/comments", 1, func() {
+		srv.OnRequest("GET", "/repos/acme/widgets/issues/7/comments", 1, func() {
+			srv.AddComment(7, bot, marker+"\nthe other run")
+		})
+	})
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishComment(context.Background(), Comment{Repo: repo, Number: 7, Marker: marker, Body: marker + "\nthis run", Mode: CommentAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	comments := srv.Comments(7)
+	if res.Outcome != CommentCreated || len(comments) != 2 || comments[0].ID != res.ID || comments[0].Body != marker+"\nthis run" {
+		t.Errorf("result %+v, comments %+v", res, comments)
+	}
+	if sawMethod(srv, "DELETE") || sawMethod(srv, "PATCH") {
+		t.Errorf("the older comment's run touched the newer one")
+	}
+}
+
+// Two clients at the same moment: both find no comment, both create one,
+// and one comment stays.
+func TestTwoRunsAtTheSameMomentLeaveOneComment(t *testing.T) {
+	for round := range 20 {
+		srv := githubtest.New(t, githubtest.Options{Token: testToken})
+		// Hold each create until both runs have looked for a comment and
+		// found none.
+		var arrived sync.WaitGroup
+		arrived.Add(2)
+		srv.OnRequest("POST", "/repos/acme/widgets/issues/7/comments", 2, func() {
+			arrived.Done()
+			arrived.Wait()
+		})
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c := newClient(t, srv, testPacing(newClock()))
+				_, errs[i] = c.PublishComment(context.Background(), Comment{Repo: repo, Number: 7, Marker: marker,
+					Body: fmt.Sprintf("%s\nrun %d", marker, i), Mode: CommentAlways})
+			}()
+		}
+		wg.Wait()
+		if errs[0] != nil || errs[1] != nil {
+			t.Fatalf("round %d: %v / %v", round, errs[0], errs[1])
+		}
+		if got := srv.Comments(7); len(got) != 1 {
+			t.Fatalf("round %d: %d comments left: %+v", round, len(got), got)
+		}
+	}
+}
+
+// A comment deleted between finding and editing it (404 on PATCH) is
+// created anew.
+func TestCommentDeletedBeforeEditIsCreatedAnew(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	old := srv.AddComment(7, bot, marker+"\nold")
+	srv.OnRequest("PATCH", "/repos/acme/widgets/issues/comments/", 1, func() {
+		if !srv.DeleteComment(old) {
+			t.Error("the comment to delete was not there")
+		}
+	})
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishComment(context.Background(), Comment{Repo: repo, Number: 7, Marker: marker, Body: marker + "\nnew", Mode: CommentAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	comments := srv.Comments(7)
+	if len(comments) != 1 || comments[0].ID == old || comments[0].Body != marker+"\nnew" {
+		t.Fatalf("comments = %+v", comments)
+	}
+	if res.Outcome != CommentCreated || res.ID != comments[0].ID {
+		t.Errorf("result = %+v", res)
+	}
+}
+
+// In failures mode a green run does not recreate a comment someone deleted.
+func TestGreenRunDoesNotRecreateADeletedFailuresComment(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	old := srv.AddComment(7, bot, marker+"\nred")
+	srv.OnRequest("PATCH", "/repos/acme/widgets/issues/comments/", 1, func() { srv.DeleteComment(old) })
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishComment(context.Background(), Comment{Repo: repo, Number: 7, Marker: marker, Body: marker + "\ngreen", Mode: CommentFailures})
+	if err != nil || res.Outcome != CommentSkipped || len(srv.Comments(7)) != 0 {
+		t.Errorf("result %+v, %v; comments %+v", res, err, srv.Comments(7))
+	}
+}
+
+func sawMethod(srv *githubtest.Server, method string) bool {
+	for _, r := range srv.Requests() {
+		if r.Method == method {
+			return true
+		}
+	}
+	return false
+}
+
+func TestPullForSHAAcrossPages(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken, PageSize: 2})
+	for n := 1; n <= 5; n++ {
+		srv.AddPull(n, fmt.Sprint("sha", n))
+	}
+	c := newClient(t, srv, testPacing(newClock()))
+	if got, err := c.PullForSHA(context.Background(), repo, "sha5"); err != nil || got != 5 {
+		t.Errorf("PullForSHA = %d, %v, want 5 from the third page", got, err)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("requests = %d, want 3 pages", n)
 	}
 }

@@ -26,3 +26,9 @@ const (
 	// maxAttempts bounds the attempts of one request even when the budget allows more.
 	maxAttempts = 8
 )
+
+// maxListPages bounds the pages one list call follows, so that a Link
+// header that never ends costs a bounded share of GITHUB_TOKEN's 1,000
+// requests per hour. At limit.PerPage items a page this is 10,000 comments
+// or open pull requests.
+const maxListPages = 100

@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -122,7 +123,9 @@ func TestCreateCheckRunSendsAnnotationsInBatchesOfFifty(t *testing.T) {
 	}
 }
 
-func TestUpdateJobCheckRunKeepsItsName(t *testing.T) {
+// A check run an earlier step created with the token is completed, under
+// its own name.
+func TestCompleteExistingCheckRunKeepsItsName(t *testing.T) {
 	srv := githubtest.New(t, githubtest.Options{Token: testToken})
 	id := srv.SeedCheckRun("conformance (ubuntu-latest)", "head1")
 	c := newClient(t, srv, testPacing(newClock()))
@@ -149,6 +152,78 @@ func TestUpdateJobCheckRunKeepsItsName(t *testing.T) {
 	}
 	if strings.Join(methods, " ") != "GET PATCH PATCH" {
 		t.Errorf("methods = %v", methods)
+	}
+}
+
+// The job's own check run gets its output only: github.com refuses a
+// token that sets its status, conclusion or completion time.
+func TestJobCheckRunGetsOutputOnly(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	id := srv.JobCheckRun("conformance (ubuntu-latest)", "head1")
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishCheck(context.Background(), Check{
+		Repo: repo, ID: id, JobRun: true, Name: "ignored", HeadSHA: "head1", Conclusion: "failure",
+		CompletedAt: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
+		Title:       "51 of 51 fixtures failed", Summary: "the summary", Text: "the text", Annotations: annotations(51),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ID != id || res.Requests != 2 || res.URL == "" {
+		t.Errorf("result = %+v, want id %d, 2 requests and a URL", res, id)
+	}
+	got := srv.CheckRuns()[0]
+	if got.Name != "conformance (ubuntu-latest)" || got.Status != "in_progress" || got.Conclusion != "" || got.CompletedAt != "" {
+		t.Errorf("check run = %+v, want it named and in progress as Actions left it", got)
+	}
+	if got.Title != "51 of 51 fixtures failed" || got.Summary != "the summary" || got.Text != "the text" || fmt.Sprint(got.Batches) != "[50 1]" {
+		t.Errorf("output = %q %q %q, batches %v", got.Title, got.Summary, got.Text, got.Batches)
+	}
+	for _, r := range srv.Requests() {
+		for _, field := range []string{`"status"`, `"conclusion"`, `"completed_at"`} {
+			if strings.Contains(string(r.Body), field) {
+				t.Errorf("%s %s sends %s: %s", r.Method, r.Path, field, r.Body)
+			}
+		}
+	}
+}
+
+// Completing the job's check run anyway gets github.com's 403, which is
+// its own kind of error: no permission would allow it.
+func TestCompletingTheJobCheckRunIsRefusedAsActionsOwned(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	id := srv.JobCheckRun("conformance", "head1")
+	c := newClient(t, srv, testPacing(newClock()))
+	_, err := c.PublishCheck(context.Background(), Check{Repo: repo, ID: id, HeadSHA: "head1", Conclusion: "success", Summary: "ok"})
+	var ao *ActionsOwnedError
+	if !errors.As(err, &ao) || ao.CheckRunID != id || !ActionsOwned(err) {
+		t.Fatalf("err = %v, want an ActionsOwnedError for %d", err, id)
+	}
+	if Forbidden(err) {
+		t.Errorf("Forbidden(%v) = true: the advice to grant checks: write would be wrong", err)
+	}
+	if StatusCode(err) != http.StatusForbidden || !strings.Contains(err.Error(), githubtest.ActionsOwnedMessage) {
+		t.Errorf("error does not carry GitHub's answer: %v", err)
+	}
+	if got := srv.CheckRuns()[0]; got.Status != "in_progress" || got.Conclusion != "" {
+		t.Errorf("the fake let the token complete the job's check run: %+v", got)
+	}
+	// Any other 403 is still a permission refusal.
+	srv.AddFault(githubtest.Fault{Status: 403, Body: `{"message":"Resource not accessible by integration"}`})
+	_, err = c.PublishCheck(context.Background(), Check{Repo: repo, ID: id, JobRun: true, Summary: "ok"})
+	if !Forbidden(err) || ActionsOwned(err) {
+		t.Errorf("a plain 403: Forbidden %v, ActionsOwned %v", Forbidden(err), ActionsOwned(err))
+	}
+}
+
+// The fake refuses what github.com refuses: a completed status without a
+// conclusion.
+func TestFakeRefusesCompletionWithoutConclusion(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	c := newClient(t, srv, testPacing(newClock()))
+	_, err := c.PublishCheck(context.Background(), Check{Repo: repo, Name: "n", HeadSHA: "s", Summary: "x"})
+	if StatusCode(err) != http.StatusUnprocessableEntity {
+		t.Errorf("err = %v, want 422", err)
 	}
 }
 
@@ -217,5 +292,16 @@ func TestParseRepo(t *testing.T) {
 		if _, err := ParseRepo(s); err == nil {
 			t.Errorf("ParseRepo(%q) succeeded", s)
 		}
+	}
+}
+
+// Without GITHUB_API_URL the client talks to github.com's API.
+func TestDefaultAPIURLIsGitHubCom(t *testing.T) {
+	c, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.gh.BaseURL.String(); got != "https://api.github.com/" {
+		t.Errorf("base URL = %q", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -112,18 +113,21 @@ type transport struct {
 	token string
 	p     Pacing
 	start time.Time
+	// api is the origin (scheme and host) the token belongs to; no request
+	// to any other origin carries it.
+	api string
 
 	// writeMu serializes writes; lastWrite is when the previous one ended.
 	writeMu   sync.Mutex
 	lastWrite time.Time
 }
 
-func newTransport(base http.RoundTripper, token string, p Pacing) *transport {
+func newTransport(base http.RoundTripper, token string, p Pacing, api *url.URL) *transport {
 	p = p.withDefaults()
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &transport{base: base, token: token, p: p, start: p.Now()}
+	return &transport{base: base, token: token, p: p, start: p.Now(), api: origin(api)}
 }
 
 func isWrite(method string) bool {
@@ -210,8 +214,12 @@ func (t *transport) attempt(orig *http.Request, body []byte, timeout time.Durati
 		req.ContentLength = int64(len(body))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
-	if t.token != "" {
+	// The redirect policy already refuses other hosts; this check keeps
+	// the token home even if a request gets here another way.
+	if t.token != "" && t.api != "" && origin(req.URL) == t.api {
 		req.Header.Set("Authorization", "Bearer "+t.token)
+	} else {
+		req.Header.Del("Authorization")
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {

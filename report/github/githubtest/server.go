@@ -1,6 +1,14 @@
-// Package publishtest is a fake GitHub REST API for tests: it keeps check
+// Package githubtest is a fake GitHub REST API for tests: it keeps check
 // runs and issue comments in memory, enforces the limits GitHub enforces,
 // records every request with its body, and injects faults.
+//
+// It must refuse whatever github.com refuses: a request only the fake
+// accepts is a bug in the fake, since the client would pass its tests and
+// fail in use. So it refuses a token that completes the job's own check
+// run (JobCheckRun), more than 80 writes a minute, and malformed check run
+// output; it paginates lists with a Link header; and OnRequest lets a test
+// act between two requests of the client, as a concurrent run or a person
+// would (create a comment first, delete one before it is edited).
 package githubtest
 
 import (
@@ -14,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -57,15 +66,17 @@ type Annotation struct {
 	RawDetails      string `json:"raw_details"`
 }
 
+// checkRunBody is a create or update request; pointers tell a field sent
+// from one left out.
 type checkRunBody struct {
 	Name        *string `json:"name"`
 	HeadSHA     string  `json:"head_sha"`
-	Status      string  `json:"status"`
-	Conclusion  string  `json:"conclusion"`
-	CompletedAt string  `json:"completed_at"`
+	Status      *string `json:"status"`
+	Conclusion  *string `json:"conclusion"`
+	CompletedAt *string `json:"completed_at"`
 	Output      *struct {
-		Title       string       `json:"title"`
-		Summary     string       `json:"summary"`
+		Title       *string      `json:"title"`
+		Summary     *string      `json:"summary"`
 		Text        string       `json:"text"`
 		Annotations []Annotation `json:"annotations"`
 	} `json:"output"`
@@ -85,6 +96,9 @@ type CheckRun struct {
 	Annotations []Annotation
 	// Batches is the number of annotations in each request that sent some.
 	Batches []int
+	// ActionsOwned marks a check run that GitHub Actions created (a job's
+	// own): a token may update its output but not complete it.
+	ActionsOwned bool
 }
 
 // Comment is an issue comment as the fake holds it.
@@ -114,7 +128,24 @@ type Server struct {
 	comments []*Comment
 	nextID   int64
 	faults   []*Fault
+	hooks    []*hook
+	writes   []time.Time // when recent writes arrived, for the secondary limit
 	gone     chan struct{}
+}
+
+// writesPerMinute is GitHub's secondary rate limit on content-creating
+// requests ("no more than 80 ... per minute", REST API rate limits).
+const writesPerMinute = 80
+
+// SecondaryLimitMessage is how GitHub refuses a request past a secondary
+// rate limit.
+const SecondaryLimitMessage = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+
+// hook is a function run when a matching request arrives.
+type hook struct {
+	method, path string
+	times        int
+	fn           func()
 }
 
 // Options configure the fake.
@@ -151,6 +182,7 @@ func New(t testing.TB, opts Options) *Server {
 	mux.HandleFunc("GET /repos/{owner}/{repo}/issues/{number}/comments", s.listComments)
 	mux.HandleFunc("POST /repos/{owner}/{repo}/issues/{number}/comments", s.createComment)
 	mux.HandleFunc("PATCH /repos/{owner}/{repo}/issues/comments/{id}", s.editComment)
+	mux.HandleFunc("DELETE /repos/{owner}/{repo}/issues/comments/{id}", s.deleteComment)
 	mux.HandleFunc("GET /repos/{owner}/{repo}/pulls", s.listPulls)
 	s.srv = httptest.NewServer(s.handler(mux))
 	s.URL = s.srv.URL + s.prefix
@@ -183,6 +215,59 @@ func (s *Server) ClearFaults() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults = nil
+}
+
+// OnRequest runs fn when a request with this method ("" any) and path
+// prefix arrives, before the fake answers it; times is how many requests it
+// runs for (0: all). It is how tests put what another actor does between
+// two requests of the client: a concurrent run that creates its comment
+// first (a POST hook that calls AddComment), a person who deletes the
+// comment about to be edited (a PATCH hook that calls DeleteComment). fn
+// runs without the fake's lock held, so it may call any method, and may
+// block to line up concurrent clients.
+func (s *Server) OnRequest(method, pathPrefix string, times int, fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hooks = append(s.hooks, &hook{method: method, path: pathPrefix, times: times, fn: fn})
+}
+
+// takeHooks returns the hooks matching a request; s.mu is held.
+func (s *Server) takeHooks(method, path string) []func() {
+	var fns []func()
+	kept := s.hooks[:0]
+	for _, h := range s.hooks {
+		if (h.method == "" || h.method == method) && strings.HasPrefix(path, h.path) {
+			fns = append(fns, h.fn)
+			if h.times > 0 {
+				h.times--
+				if h.times == 0 {
+					continue
+				}
+			}
+		}
+		kept = append(kept, h)
+	}
+	s.hooks = kept
+	return fns
+}
+
+// DeleteComment removes a comment, as its author or a maintainer would in
+// the browser. It reports whether the comment existed.
+func (s *Server) DeleteComment(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.removeComment(id)
+}
+
+// removeComment deletes comment id; s.mu is held.
+func (s *Server) removeComment(id int64) bool {
+	for i, c := range s.comments {
+		if c.ID == id {
+			s.comments = append(s.comments[:i:i], s.comments[i+1:]...)
+			return true
+		}
+	}
+	return false
 }
 
 // AddPull adds an open pull request.
@@ -234,7 +319,8 @@ func (s *Server) CheckRuns() []CheckRun {
 	return out
 }
 
-// SeedCheckRun adds an in-progress check run, like the job's own.
+// SeedCheckRun adds an in-progress check run as if an earlier step had
+// created it through the API with the same token: the token may complete it.
 func (s *Server) SeedCheckRun(name, headSHA string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -242,6 +328,22 @@ func (s *Server) SeedCheckRun(name, headSHA string) int64 {
 	s.checks[s.nextID] = &CheckRun{ID: s.nextID, Name: name, HeadSHA: headSHA, Status: "in_progress"}
 	return s.nextID
 }
+
+// JobCheckRun adds the in-progress check run of a job, as GitHub Actions
+// creates it (its id is job.check_run_id). Like github.com since
+// 2025-03-31, the fake refuses with 403 any update of it that sends
+// status, conclusion or completed_at; output-only updates are accepted.
+func (s *Server) JobCheckRun(name, headSHA string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	s.checks[s.nextID] = &CheckRun{ID: s.nextID, Name: name, HeadSHA: headSHA, Status: "in_progress", ActionsOwned: true}
+	return s.nextID
+}
+
+// ActionsOwnedMessage is github.com's answer to a token that tries to
+// complete a check run GitHub Actions owns.
+const ActionsOwnedMessage = "Check run status and conclusions can only be updated internally by GitHub Actions"
 
 // Comments returns the comments of a pull request in order of creation.
 func (s *Server) Comments(number int) []Comment {
@@ -266,6 +368,12 @@ func (s *Server) handler(mux *http.ServeMux) http.Handler {
 		body, _ := io.ReadAll(r.Body)
 		s.mu.Lock()
 		s.requests = append(s.requests, Request{Method: r.Method, Path: path, RawQuery: r.URL.RawQuery, Auth: r.Header.Get("Authorization"), Body: body})
+		hooks := s.takeHooks(r.Method, path)
+		s.mu.Unlock()
+		for _, fn := range hooks {
+			fn()
+		}
+		s.mu.Lock()
 		f := s.takeFault(r.Method, path)
 		s.mu.Unlock()
 		if f != nil {
@@ -276,11 +384,34 @@ func (s *Server) handler(mux *http.ServeMux) http.Handler {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
 			return
 		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && !s.allowWrite(time.Now()) {
+			writeJSON(w, http.StatusForbidden, map[string]string{"message": SecondaryLimitMessage})
+			return
+		}
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = path
 		r2.Body = io.NopCloser(strings.NewReader(string(body)))
 		mux.ServeHTTP(w, r2)
 	})
+}
+
+// allowWrite counts a write against the secondary limit and reports
+// whether it is within it.
+func (s *Server) allowWrite(now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	recent := s.writes[:0]
+	for _, t := range s.writes {
+		if now.Sub(t) < time.Minute {
+			recent = append(recent, t)
+		}
+	}
+	s.writes = recent
+	if len(s.writes) >= writesPerMinute {
+		return false
+	}
+	s.writes = append(s.writes, now)
+	return true
 }
 
 // takeFault returns the first fault matching the request; s.mu is held.
@@ -311,7 +442,7 @@ func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f *Fault) {
 	case f.Reset:
 		hj, ok := w.(http.Hijacker)
 		if !ok {
-			panic("publishtest: response writer cannot hijack")
+			panic("githubtest: response writer cannot hijack")
 		}
 		conn, _, err := hj.Hijack()
 		if err == nil {
@@ -356,7 +487,10 @@ func validateOutput(b *checkRunBody) string {
 	if n := len(b.Output.Annotations); n > 50 {
 		return fmt.Sprintf("Invalid request.\n\nOnly 50 annotations are allowed per request. No more than 50 items are allowed; %d were supplied.", n)
 	}
-	if len(b.Output.Summary) > 65535 {
+	if b.Output.Title == nil || b.Output.Summary == nil {
+		return "Invalid request.\n\n\"title\" and \"summary\" are required in \"output\""
+	}
+	if len(*b.Output.Summary) > 65535 {
 		return "Invalid request.\n\nsummary exceeds a maximum bytesize of 65535"
 	}
 	if len(b.Output.Text) > 65535 {
@@ -369,6 +503,12 @@ func validateOutput(b *checkRunBody) string {
 		if a.Path == "" || a.StartLine < 1 || a.EndLine < a.StartLine || a.Message == "" || a.AnnotationLevel == "" {
 			return "Invalid request.\n\nannotation is missing path, lines, level or message"
 		}
+		if a.AnnotationLevel != "notice" && a.AnnotationLevel != "warning" && a.AnnotationLevel != "failure" {
+			return "Invalid request.\n\nannotation_level is not one of notice, warning, failure"
+		}
+		if len(a.Message) > 64*1024 || len(a.RawDetails) > 64*1024 {
+			return "Invalid request.\n\nannotation message and raw_details are at most 64 KB"
+		}
 		if (a.StartColumn != 0 || a.EndColumn != 0) && a.StartLine != a.EndLine {
 			return "Invalid request.\n\ncolumns are allowed only when start_line equals end_line"
 		}
@@ -376,18 +516,28 @@ func validateOutput(b *checkRunBody) string {
 	return ""
 }
 
+// validateCompletion enforces the Checks API rule that a completed check
+// run has a conclusion.
+func validateCompletion(b *checkRunBody) string {
+	if b.Status != nil && *b.Status == "completed" && (b.Conclusion == nil || *b.Conclusion == "") {
+		return "Invalid request.\n\n\"conclusion\" is required when \"status\" is \"completed\""
+	}
+	return ""
+}
+
 func (c *CheckRun) apply(b *checkRunBody) {
-	if b.Status != "" {
-		c.Status = b.Status
+	if b.Status != nil {
+		c.Status = *b.Status
 	}
-	if b.Conclusion != "" {
-		c.Conclusion = b.Conclusion
+	if b.Conclusion != nil && *b.Conclusion != "" {
+		// A conclusion completes the check run (Checks API).
+		c.Conclusion, c.Status = *b.Conclusion, "completed"
 	}
-	if b.CompletedAt != "" {
-		c.CompletedAt = b.CompletedAt
+	if b.CompletedAt != nil {
+		c.CompletedAt = *b.CompletedAt
 	}
 	if b.Output != nil {
-		c.Title, c.Summary, c.Text = b.Output.Title, b.Output.Summary, b.Output.Text
+		c.Title, c.Summary, c.Text = *b.Output.Title, *b.Output.Summary, b.Output.Text
 		if n := len(b.Output.Annotations); n > 0 {
 			c.Annotations = append(c.Annotations, b.Output.Annotations...)
 			c.Batches = append(c.Batches, n)
@@ -412,7 +562,7 @@ func (s *Server) createCheck(w http.ResponseWriter, r *http.Request) {
 		unprocessable(w, "Invalid request.\n\n\"name\" and \"head_sha\" are required")
 		return
 	}
-	if msg := validateOutput(&b); msg != "" {
+	if msg := validateOutput(&b) + validateCompletion(&b); msg != "" {
 		unprocessable(w, msg)
 		return
 	}
@@ -449,14 +599,19 @@ func (s *Server) updateCheck(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
 		return
 	}
-	if msg := validateOutput(&b); msg != "" {
-		unprocessable(w, msg)
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.check(w, r)
 	if c == nil {
+		return
+	}
+	if c.ActionsOwned && (b.Status != nil || b.Conclusion != nil || b.CompletedAt != nil) {
+		writeJSON(w, http.StatusForbidden, map[string]string{"message": ActionsOwnedMessage,
+			"documentation_url": "https://docs.github.com/rest/checks/runs#update-a-check-run"})
+		return
+	}
+	if msg := validateOutput(&b) + validateCompletion(&b); msg != "" {
+		unprocessable(w, msg)
 		return
 	}
 	// GitHub renames a check run to whatever name an update sends,
@@ -475,8 +630,10 @@ func commentJSON(c *Comment, owner, repo string) map[string]any {
 	}
 }
 
-func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
-	number, _ := strconv.Atoi(r.PathValue("number"))
+// paginate picks the page of n items a list request asks for (per_page
+// at most 100, 30 when not given, as GitHub does; the fake's PageSize caps
+// it further) and sets the Link header to the next page, if any.
+func (s *Server) paginate(w http.ResponseWriter, r *http.Request, n int) (from, to int) {
 	q := r.URL.Query()
 	page, _ := strconv.Atoi(q.Get("page"))
 	page = max(page, 1)
@@ -485,21 +642,11 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 		per = 30
 	}
 	s.mu.Lock()
-	per = min(per, s.pageSize)
-	var all []*Comment
-	for _, c := range s.comments {
-		if c.Number == number {
-			all = append(all, c)
-		}
-	}
-	from := min((page-1)*per, len(all))
-	to := min(from+per, len(all))
-	out := []map[string]any{}
-	for _, c := range all[from:to] {
-		out = append(out, commentJSON(c, r.PathValue("owner"), r.PathValue("repo")))
-	}
+	per = min(per, s.pageSize, 100)
 	s.mu.Unlock()
-	if to < len(all) {
+	from = min((page-1)*per, n)
+	to = min(from+per, n)
+	if to < n {
 		next := *r.URL
 		next.Path = s.prefix + r.URL.Path
 		nq := next.Query()
@@ -507,7 +654,21 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 		next.RawQuery = nq.Encode()
 		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.srv.URL, next.RequestURI()))
 	}
-	writeJSON(w, http.StatusOK, out)
+	return from, to
+}
+
+func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
+	number, _ := strconv.Atoi(r.PathValue("number"))
+	s.mu.Lock()
+	var all []map[string]any
+	for _, c := range s.comments {
+		if c.Number == number {
+			all = append(all, commentJSON(c, r.PathValue("owner"), r.PathValue("repo")))
+		}
+	}
+	s.mu.Unlock()
+	from, to := s.paginate(w, r, len(all))
+	writeJSON(w, http.StatusOK, append([]map[string]any{}, all[from:to]...))
 }
 
 type commentBody struct {
@@ -573,6 +734,24 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 }
 
+func (s *Server) deleteComment(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.comments {
+		if c.ID == id {
+			if c.Login != s.author() {
+				writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+				return
+			}
+			s.removeComment(id)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+	}
+	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+}
+
 func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	numbers := make([]int, 0, len(s.pulls))
@@ -580,10 +759,11 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 		numbers = append(numbers, n)
 	}
 	sort.Ints(numbers)
-	out := []map[string]any{}
+	var all []map[string]any
 	for _, n := range numbers {
-		out = append(out, map[string]any{"number": n, "head": map[string]any{"sha": s.pulls[n]}})
+		all = append(all, map[string]any{"number": n, "head": map[string]any{"sha": s.pulls[n]}})
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	from, to := s.paginate(w, r, len(all))
+	writeJSON(w, http.StatusOK, append([]map[string]any{}, all[from:to]...))
 }
