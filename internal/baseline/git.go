@@ -12,10 +12,13 @@ import (
 	"sync"
 	"testing/fstest"
 
+	"github.com/go-git/go-billy/v5"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -55,6 +58,7 @@ func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run,
 		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository has no working tree: %v", err)}
 	}
 	root := wt.Filesystem.Root()
+	repo = smallCache(repo, wt.Filesystem)
 
 	commit, err := resolveCommit(repo, rev)
 	if err != nil {
@@ -117,6 +121,24 @@ func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run,
 		run.Findings[i].Path = display(strings.TrimPrefix(run.Findings[i].Path, runner.Embedded+":"))
 	}
 	return run, commit.Hash.String(), nil
+}
+
+// objectCache bounds go-git's cache of decoded objects. Each blob is read
+// once, so the default (96 MiB) would only hold a second copy of the corpus.
+const objectCache = 4 * cache.MiByte
+
+// smallCache reopens repo's storage with a small object cache; the repo is
+// returned as it is when its storage is not the file system's.
+func smallCache(repo *git.Repository, worktree billy.Filesystem) *git.Repository {
+	st, ok := repo.Storer.(*filesystem.Storage)
+	if !ok {
+		return repo
+	}
+	small, err := git.Open(filesystem.NewStorage(st.Filesystem(), cache.NewObjectLRU(objectCache)), worktree)
+	if err != nil {
+		return repo
+	}
+	return small
 }
 
 // resolveCommit finds rev's commit, telling a missing object (a shallow
@@ -218,7 +240,14 @@ func loadCorpus(tree *object.Tree, corpusRel string, limit int64) (fs.FS, error)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			data, err := io.ReadAll(io.LimitReader(r, limit+1))
+			// One allocation of the blob's size: the corpus is held in
+			// memory for the whole base run.
+			size := f.Size
+			if size > limit+1 {
+				size = limit + 1
+			}
+			data := make([]byte, size)
+			_, err = io.ReadFull(r, data)
 			r.Close()
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
