@@ -499,3 +499,23 @@ func TestFirstParent(t *testing.T) {
 		t.Errorf("missing parent: %+v %v", c, err)
 	}
 }
+
+// TestBaseThatCannotRun: a base commit whose schema does not compile
+// leaves no comparison, with the reason, and no error.
+func TestBaseThatCannotRun(t *testing.T) {
+	dir, _, base, head := repoWithTwoCommits(t)
+	repo, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base["schema/drp_command.json"] = []byte(`{"oneOf": [`)
+	writeTree(t, dir, base)
+	commitAll(t, repo, "broken schema")
+	writeTree(t, dir, head)
+	commitAll(t, repo, "head again")
+	cfg := headConfig(dir)
+	c, err := For(context.Background(), Options{Spec: Auto, Config: cfg}, runHead(t, cfg))
+	if err != nil || c == nil || !strings.Contains(c.Unavailable, "cannot be run") || !strings.Contains(c.Unavailable, "drp_command.json") {
+		t.Errorf("comparison %+v, error %v", c, err)
+	}
+}

@@ -86,7 +86,7 @@ func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run,
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
 			return nil, "", missing(short, err)
 		}
-		return nil, "", fmt.Errorf("base commit %s: %w", short, err)
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be read: %v", short, err)}
 	}
 
 	schemas := &treeFS{tree: tree}
@@ -104,11 +104,16 @@ func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run,
 	base.SchemaFS, base.CommandSchema, base.FixtureSchema = schemas, command, fixture
 	base.Paths = nil // the head's filter is applied after, by corpus path
 	run, err := runner.Run(ctx, base)
-	if err != nil {
-		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return nil, "", missing(short, err)
-		}
-		return nil, "", fmt.Errorf("base commit %s: %w", short, err)
+	switch {
+	case err == nil:
+	case errors.Is(err, plumbing.ErrObjectNotFound):
+		return nil, "", missing(short, err)
+	case ctx.Err() != nil:
+		return nil, "", err
+	default:
+		// A base that cannot be run (a schema that did not compile
+		// then) must not cost the head its results.
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be run: %v", short, err)}
 	}
 	// The runner shows an in-memory corpus as "embedded:"; show the base's
 	// fixtures at the paths the head's have.
