@@ -332,28 +332,3 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 	}
 	return s
 }
-
-// Annotation is one mismatch located in a file, shared by the check-run
-// reporter and the workflow-command reporter.
-type Annotation struct {
-	// Path is relative to the repository root, slash separated.
-	Path      string
-	StartLine int
-	EndLine   int
-	// StartColumn and EndColumn are set only when StartLine == EndLine.
-	StartColumn int
-	EndColumn   int
-	Level       AnnotationLevel
-	Title       string
-	Message     string
-	RawDetails  string
-}
-
-// AnnotationLevel is the severity of an annotation.
-type AnnotationLevel string
-
-const (
-	LevelFailure AnnotationLevel = "failure"
-	LevelWarning AnnotationLevel = "warning"
-	LevelNotice  AnnotationLevel = "notice"
-)

@@ -19,7 +19,14 @@ func main() {
 		debug.SetGCPercent(200)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
+	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, IsTerminal: stdoutIsTerminal})
 	stop()
 	os.Exit(code)
+}
+
+// stdoutIsTerminal reports whether standard output is a character device
+// (a terminal), where the text report may use colour.
+func stdoutIsTerminal() bool {
+	st, err := os.Stdout.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

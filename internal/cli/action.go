@@ -8,6 +8,7 @@ package cli
 // fail-on, or with exit code 2 for unusable inputs.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/github"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 	"github.com/drp2/drp2-fixtures/report/text"
@@ -103,13 +105,23 @@ func (a *runAction) main(ctx context.Context) int {
 		a.errorf("%v", err)
 		return exitFor(err)
 	}
+	// Reports name files as the repository does, never by the container's
+	// mount point (/github/workspace/...).
+	run = explain.InWorkspace(run, orDefault(a.getenv("GITHUB_WORKSPACE"), r.workDir))
 	if err := a.writeLog(run); err != nil {
 		return ExitInternal
 	}
 
 	serverURL := orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com")
 	mdOpts := markdown.Options{ServerURL: serverURL, Repository: repository, SHA: tgt.HeadSHA,
-		CorpusKey: reportKey(in.ReportName, in.Corpus)}
+		CorpusKey:      reportKey(in.ReportName, in.Corpus),
+		WorkflowRunURL: workflowRunURL(serverURL, repository, a.getenv("GITHUB_RUN_ID"), a.getenv("GITHUB_RUN_ATTEMPT")),
+	}
+	if in.CheckRunID != 0 && repository != "" {
+		// The job's own check run is known before anything is published,
+		// so the summary can link it too.
+		mdOpts.CheckRunURL = fmt.Sprintf("%s/%s/runs/%d", strings.TrimSuffix(serverURL, "/"), repository, in.CheckRunID)
+	}
 	plan := planPublishing(in, tgt, repository)
 	mdOpts.Skipped = plan.skipped
 
@@ -156,6 +168,19 @@ func (a *runAction) main(ctx context.Context) int {
 		a.errorf("%s", w)
 	}
 	return code
+}
+
+// workflowRunURL links the run (and its attempt, after a re-run) on the
+// web; empty outside Actions.
+func workflowRunURL(serverURL, repository, runID, attempt string) string {
+	if repository == "" || runID == "" {
+		return ""
+	}
+	u := fmt.Sprintf("%s/%s/actions/runs/%s", strings.TrimSuffix(serverURL, "/"), repository, runID)
+	if attempt != "" && attempt != "1" {
+		u += "/attempts/" + attempt
+	}
+	return u
 }
 
 // writtenPath is a report path for the step outputs: empty when the report
@@ -212,14 +237,46 @@ func reportKey(reportName, corpus string) string {
 // writeLog prints the text report between stop-commands markers, so that
 // fixture names and messages cannot inject workflow commands.
 func (a *runAction) writeLog(run *model.Run) error {
-	token := randomToken()
-	fmt.Fprintf(a.log, "::stop-commands::%s\n", token)
-	err := text.Write(a.log, run)
-	fmt.Fprintf(a.log, "::%s::\n", token)
-	if err != nil {
+	var b bytes.Buffer
+	// Every fixture is listed, passes folded away: failures and the final
+	// count stay in view.
+	if err := text.Write(&b, run, text.Options{Verbose: true, Group: true}); err != nil {
 		a.errorf("write the text report: %v", err)
+		return err
 	}
+	_, err := io.WriteString(a.log, wrapCommands(b.String(), randomToken()))
 	return err
+}
+
+// wrapCommands puts every line of a text report between stop-commands
+// markers, except the report's own group lines, which must reach the
+// runner to fold the log. The report already breaks any command in the
+// text it quotes; the markers keep it inert even if that ever failed.
+func wrapCommands(report, token string) string {
+	var b strings.Builder
+	open := false
+	for _, line := range strings.SplitAfter(report, "\n") {
+		if line == "" {
+			continue
+		}
+		group := strings.HasPrefix(line, "::group::") || strings.TrimRight(line, "\n") == "::endgroup::"
+		if group && open {
+			fmt.Fprintf(&b, "::%s::\n", token)
+			open = false
+		}
+		if !group && !open {
+			fmt.Fprintf(&b, "::stop-commands::%s\n", token)
+			open = true
+		}
+		b.WriteString(line)
+		if !strings.HasSuffix(line, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	if open {
+		fmt.Fprintf(&b, "::%s::\n", token)
+	}
+	return b.String()
 }
 
 // appendSummaryNotes adds what publishing skipped or could not do.
@@ -239,7 +296,7 @@ func (a *runAction) appendSummaryNotes(notes []string) {
 }
 
 // writeCommands prints annotations as workflow commands.
-func (a *runAction) writeCommands(anns []model.Annotation) {
+func (a *runAction) writeCommands(anns []annotation.Annotation) {
 	if err := annotation.WriteCommands(a.log, anns, annotation.CommandOptions{}); err != nil {
 		a.warnf("write annotations: %v", err)
 	}

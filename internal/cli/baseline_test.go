@@ -106,7 +106,7 @@ func baselineScenarios(t *testing.T, step stepRunner) {
 			t.Errorf("the job summary does not lead with the delta:\n%.600s", r.summary)
 		}
 		comments := gh.Comments(7)
-		if len(comments) != 1 || strings.SplitN(comments[0].Body, "\n", 3)[1] != "### 🔴 "+headline {
+		if len(comments) != 1 || !strings.Contains(comments[0].Body, " -->\n### 🔴 "+headline+"\n") {
 			t.Errorf("the comment does not lead with the delta: %+v", comments)
 		}
 		runs := gh.CheckRuns()
@@ -117,6 +117,31 @@ func baselineScenarios(t *testing.T, step stepRunner) {
 		if err != nil || !strings.Contains(string(doc), `"commit": "`+base.String()+`"`) {
 			t.Errorf("the JSON report does not carry the comparison: %v", err)
 		}
+
+		// comment: changes rewrites the comment when the delta changed,
+		// and leaves it alone when only the base commit did.
+		w.env["INPUT_COMMENT"] = "changes"
+		commitWorkspace(t, w.dir, "an empty commit: the same tree as its parent")
+		patched := func() bool {
+			return sawRequest(gh, "PATCH", "/repos/acme/widgets/issues/comments/")
+		}
+		for _, c := range []struct {
+			base  string
+			patch bool
+		}{
+			{base.String(), false}, // the same base: nothing changed
+			{"HEAD~1", true},       // no regressions now: the delta changed
+			{"HEAD", false},        // another commit, the same tree: the same delta
+		} {
+			w.withBase(t, c.base)
+			gh.ResetRequests()
+			w.run(t, step)
+			if patched() != c.patch {
+				t.Errorf("comment: changes against %s: rewritten %v, want %v", c.base, patched(), c.patch)
+			}
+		}
+		w.withBase(t, base.String())
+		w.env["INPUT_COMMENT"] = "always"
 
 		// fail-on regressions fails on the two fixtures that passed on
 		// the base, not on the failures it had already.
@@ -172,7 +197,7 @@ func TestRunBaselineFolder(t *testing.T) {
 	base := corpus(t, passing)
 	head := corpus(t, regressing())
 	code, out, errOut := run(t, head, "run", "--baseline", base)
-	if code != ExitMismatch || !strings.Contains(out, "Comparison: 1 regressed") {
+	if code != ExitMismatch || !strings.Contains(out, "Comparison with the base:\n1 regressed, 1 stream changed against base "+base) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, _, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions")
@@ -245,7 +270,7 @@ func TestDiff(t *testing.T) {
 	}
 	b, h := filepath.Join(base, "r.json"), filepath.Join(head, "r.json")
 	code, out, errOut := run(t, head, "diff", b, h)
-	if code != ExitMismatch || !strings.HasPrefix(out, "Comparison: 1 regressed") || !strings.Contains(out, "regressed          fixtures/") {
+	if code != ExitMismatch || !strings.HasPrefix(out, "Comparison with the base:\n1 regressed") || !strings.Contains(out, "  regressed      fixtures/positive/ok.json (stream_changed)") {
 		t.Errorf("diff: exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, _ = run(t, head, "diff", "--format", "json", h, b)

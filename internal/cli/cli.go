@@ -74,7 +74,9 @@ Run "drp2-fixtures run -h" for the flags of run.
 // Main runs the command line and returns the exit code. A panic anywhere
 // below is the tool's own failure (exit 3), never unusable input (exit 2).
 func Main(ctx context.Context, args []string, env Env) (code int) {
-	env.Stderr = logSafe(env.Stderr)
+	stderr := logSafe(env.Stderr)
+	env.Stderr = stderr
+	defer stderr.flush()
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(env.Stderr, "drp2-fixtures: internal error: %v\n%s", p, debug.Stack())

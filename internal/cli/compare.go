@@ -130,6 +130,20 @@ func comparisonOutputs(c *model.Comparison) []output {
 	}
 }
 
+// withoutBaseIdentity is run with its comparison's base commit left out:
+// a base branch that moved on gives the same result key, so comment:
+// changes rewrites the comment only when the delta or the result changed.
+func withoutBaseIdentity(run *model.Run) *model.Run {
+	if run.Comparison == nil {
+		return run
+	}
+	c := *run.Comparison
+	c.Base, c.Commit = "", ""
+	r := *run
+	r.Comparison = &c
+	return &r
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one

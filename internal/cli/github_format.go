@@ -10,8 +10,8 @@ import (
 
 // writeGitHub writes the text report followed by workflow-command
 // annotations for the mismatches, for a GitHub Actions log.
-func writeGitHub(w io.Writer, run *model.Run) error {
-	if err := text.Write(w, run); err != nil {
+func writeGitHub(w io.Writer, run *model.Run, o text.Options) error {
+	if err := text.Write(w, run, o); err != nil {
 		return err
 	}
 	return annotation.WriteCommands(w, annotation.Build(run), annotation.CommandOptions{})

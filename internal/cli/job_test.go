@@ -279,3 +279,64 @@ func TestActionRefusesReportPathsOutsideTheWorkspace(t *testing.T) {
 		t.Errorf("the summary and outputs were not written as they should:\n%v\n%s", r.outputs, r.summary)
 	}
 }
+
+func TestTerminalOutput(t *testing.T) {
+	dir := corpus(t, withFailure())
+	runWith := func(terminal bool, noColor string, args ...string) string {
+		var out, errb bytes.Buffer
+		env := Env{Stdout: &out, Stderr: &errb, WorkDir: dir,
+			Getenv:     func(k string) string { return map[string]string{"NO_COLOR": noColor}[k] },
+			IsTerminal: func() bool { return terminal }}
+		Main(context.Background(), append([]string{"run"}, args...), env)
+		return out.String()
+	}
+	plain := runWith(false, "")
+	if strings.Contains(plain, "\x1b[") || strings.Contains(plain, "ok.json") {
+		t.Errorf("not a terminal: colour or passes shown:\n%s", plain)
+	}
+	if !strings.Contains(plain, "wrong.json") || !strings.Contains(plain, "2 of 4") {
+		t.Errorf("failures or the final count missing:\n%s", plain)
+	}
+	if got := runWith(true, ""); !strings.Contains(got, "\x1b[") {
+		t.Errorf("a terminal without NO_COLOR got no colour:\n%s", got)
+	}
+	if got := runWith(true, "1"); strings.Contains(got, "\x1b[") {
+		t.Errorf("NO_COLOR was ignored:\n%s", got)
+	}
+	if got := runWith(false, "", "--verbose"); !strings.Contains(got, "ok.json") {
+		t.Errorf("--verbose does not list passes:\n%s", got)
+	}
+}
+
+func TestWrapCommandsLetsOnlyGroupsThrough(t *testing.T) {
+	report := "FAIL a\n::group::Passing fixtures\nPASS b\n::endgroup::\nDRP2 conformance: 1 of 2 failed\n"
+	got := wrapCommands(report, "T")
+	want := "::stop-commands::T\nFAIL a\n::T::\n::group::Passing fixtures\n::stop-commands::T\nPASS b\n::T::\n::endgroup::\n" +
+		"::stop-commands::T\nDRP2 conformance: 1 of 2 failed\n::T::\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestActionLogFoldsPasses(t *testing.T) {
+	w := newWorkspace(t, "", 0, "")
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 2)
+	w.env["INPUT_GITHUB-TOKEN"] = ""
+	r := w.run(t, inProcess)
+	if !strings.Contains(r.log, "::group::") || !strings.Contains(r.log, "::endgroup::") {
+		t.Errorf("no folding in the action log:\n%s", r.log)
+	}
+	// Every line between a stop-commands marker and its end is inert; the
+	// group lines are outside.
+	inside := false
+	for _, line := range strings.Split(r.log, "\n") {
+		switch {
+		case strings.HasPrefix(line, "::stop-commands::"):
+			inside = true
+		case inside && strings.HasPrefix(line, "::") && strings.HasSuffix(line, "::") && !strings.Contains(line[2:len(line)-2], ":"):
+			inside = false
+		case strings.HasPrefix(line, "::group::") && inside:
+			t.Errorf("a group line inside stop-commands: %q", line)
+		}
+	}
+}

@@ -3,62 +3,48 @@ package cli
 import (
 	"bytes"
 	"io"
+
+	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
-// zwsp is a zero-width space: it breaks a workflow command without
-// changing what a reader sees.
-const zwsp = "\u200b"
-
 // logSafe wraps the standard error stream so that nothing printed there
-// acts as a workflow command: the Actions runner executes "::cmd::" at the
-// start of a line and the legacy "##[cmd]" anywhere in one, and messages on
-// standard error quote fixture names, paths and schema text that a pull
-// request wrote.
-func logSafe(w io.Writer) io.Writer {
+// acts as a workflow command: messages on standard error quote fixture
+// names, paths and schema text that a pull request wrote. Whole lines go
+// through escape.LogLine; a line still open at the end is written by
+// flush.
+func logSafe(w io.Writer) *safeWriter {
 	if w == nil {
-		return io.Discard
+		w = io.Discard
 	}
-	if _, ok := w.(*safeWriter); ok {
-		return w
+	if s, ok := w.(*safeWriter); ok {
+		return s
 	}
-	return &safeWriter{w: w, lineStart: true}
+	return &safeWriter{w: w}
 }
 
 type safeWriter struct {
-	w         io.Writer
-	lineStart bool
-	// hashes counts the '#' at the end of the previous write, so that a
-	// "##[" split across two writes is still caught.
-	hashes int
+	w       io.Writer
+	pending []byte
 }
 
 func (s *safeWriter) Write(p []byte) (int, error) {
-	var b bytes.Buffer
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if s.lineStart && c == ':' && i+1 < len(p) && p[i+1] == ':' {
-			b.WriteString(zwsp)
-		}
-		if c == '[' && s.hashes >= 2 {
-			b.WriteString(zwsp)
-		}
-		b.WriteByte(c)
-		switch c {
-		case '\n', '\r':
-			s.lineStart = true
-		case ' ', '\t':
-			// A command may be indented.
-		default:
-			s.lineStart = false
-		}
-		if c == '#' {
-			s.hashes++
-		} else {
-			s.hashes = 0
-		}
+	s.pending = append(s.pending, p...)
+	end := bytes.LastIndexByte(s.pending, '\n')
+	if end < 0 {
+		return len(p), nil
 	}
-	if _, err := s.w.Write(b.Bytes()); err != nil {
+	lines := s.pending[:end+1]
+	if _, err := io.WriteString(s.w, escape.LogLine(string(lines))); err != nil {
 		return 0, err
 	}
+	s.pending = append(s.pending[:0], s.pending[end+1:]...)
 	return len(p), nil
+}
+
+// flush writes what is left of an unfinished line.
+func (s *safeWriter) flush() {
+	if len(s.pending) > 0 {
+		io.WriteString(s.w, escape.LogLine(string(s.pending)))
+		s.pending = s.pending[:0]
+	}
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -55,7 +57,7 @@ type published struct {
 func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt target, p plan,
 	md markdown.Options, conclusion string, pacing github.Pacing, now func() time.Time) published {
 	var res published
-	var anns []model.Annotation
+	var anns []annotation.Annotation
 	if in.Annotations != AnnotateOff {
 		anns = annotation.Build(run)
 	}
@@ -93,7 +95,7 @@ func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt 
 }
 
 func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *model.Run, in Inputs, tgt target, p plan,
-	md markdown.Options, conclusion string, anns []model.Annotation, repo github.Repo, now func() time.Time) published {
+	md markdown.Options, conclusion string, anns []annotation.Annotation, repo github.Repo, now func() time.Time) published {
 	var res published
 	title, summary, text := markdown.CheckOutput(run, md)
 	chk := github.Check{
@@ -115,6 +117,7 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	switch {
 	case err == nil:
 		res.checkURL = cr.URL
+		md.CheckRunURL = cr.URL
 	default:
 		unavailable = isUnavailable(err)
 		what := "Check run not published"
@@ -153,7 +156,7 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	}
 	cm, err := gh.PublishComment(ctx, github.Comment{
 		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: markdown.Comment(run, md),
-		Mode: in.Comment, Failing: run.Summary.Failed > 0,
+		Mode: in.Comment, Failing: run.Summary.Failed > 0, ResultKey: resultKey(run, md),
 	})
 	if err != nil && cm.URL != "" {
 		// The comment exists; only the check for a racing duplicate failed.
@@ -187,4 +190,14 @@ func isUnavailable(err error) bool {
 // server and is escaped for Markdown.
 func note(what string, err error) string {
 	return what + ": " + escape.Markdown(escape.OneLine(err.Error()))
+}
+
+// resultKey identifies what the comment reports, without the links of
+// this run (commit, check run, workflow run): comment: changes rewrites the
+// comment only when the result itself changed.
+func resultKey(run *model.Run, md markdown.Options) string {
+	md.SHA, md.CheckRunURL, md.WorkflowRunURL = "", "", ""
+	run = withoutBaseIdentity(run)
+	sum := sha256.Sum256([]byte(markdown.Comment(run, md)))
+	return hex.EncodeToString(sum[:])
 }

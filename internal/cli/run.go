@@ -19,6 +19,7 @@ type runOptions struct {
 	job     Job
 	format  string
 	verbose bool
+	color   bool
 }
 
 type stringList []string
@@ -89,6 +90,7 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		return ExitUsage
 	}
+	o.color = env.IsTerminal != nil && env.IsTerminal() && env.getenv("NO_COLOR") == ""
 	r, err := resolve(env, o.job)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
@@ -115,13 +117,19 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 	return code
 }
 
+// textOptions: colour only on a terminal, and never when NO_COLOR is set
+// (no-color.org).
+func (o *runOptions) textOptions() text.Options {
+	return text.Options{Verbose: o.verbose, Color: o.color}
+}
+
 func writeStdout(w io.Writer, run *model.Run, o *runOptions) error {
 	switch o.format {
 	case "json":
 		return jsonout.Write(w, run)
 	case "github":
-		return writeGitHub(w, run)
+		return writeGitHub(w, run, o.textOptions())
 	default:
-		return text.Write(w, run)
+		return text.Write(w, run, o.textOptions())
 	}
 }

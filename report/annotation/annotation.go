@@ -1,6 +1,8 @@
-// Package annotation turns a run into file annotations, the one model the
-// check-run reporter and the workflow-command reporter share, and writes
-// them as GitHub workflow commands ("::error file=...::message").
+// Package annotation turns a run into GitHub file annotations, the one
+// shape the check-run reporter (report/github) and the workflow-command
+// reporter share, and writes them as workflow commands ("::error
+// file=...::message"). The type lives here, not in the model: it is
+// GitHub's shape, and the model keeps to the run.
 package annotation
 
 import (
@@ -15,66 +17,101 @@ import (
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
-// Build returns one annotation per failing fixture (level failure, for a
-// mismatch and for a corpus error alike) followed by one per finding (level
-// warning), in the run's order. Each sits at the result's span, or on line
-// 1 when the span is unknown.
-func Build(run *model.Run) []model.Annotation {
+// Annotation is one problem located in a file, as GitHub takes it.
+type Annotation struct {
+	// Path is relative to the repository root, slash separated.
+	Path      string
+	StartLine int
+	EndLine   int
+	// StartColumn and EndColumn are set only when StartLine == EndLine.
+	StartColumn int
+	EndColumn   int
+	Level       Level
+	Title       string
+	Message     string
+	RawDetails  string
+}
+
+// Level is the severity of an annotation, with GitHub's names.
+type Level string
+
+const (
+	LevelFailure Level = "failure"
+	LevelWarning Level = "warning"
+	LevelNotice  Level = "notice"
+)
+
+// Build returns one annotation per failing fixture (level failure) and
+// then one per finding (level warning). Corpus errors come first: when
+// only the first few annotations are shown (ten per level in a log), a
+// broken fixture file is the first thing to fix. Otherwise the run's order
+// is kept. Each sits at the result's span, or on line 1 when the span is
+// unknown.
+func Build(run *model.Run) []Annotation {
 	if run == nil {
 		return nil
 	}
-	var anns []model.Annotation
+	run = explain.Bound(run)
+	var corpus, mismatches, findings []Annotation
 	for i := range run.Results {
 		r := &run.Results[i]
 		if r.Passed {
 			continue
 		}
-		a := model.Annotation{
+		a := Annotation{
 			Path:       slashPath(explain.DisplayPath(r)),
-			Level:      model.LevelFailure,
+			Level:      LevelFailure,
 			Title:      title(resultTitle(r)),
-			Message:    clip(message(r)),
-			RawDetails: clip(explain.Detail(r)),
+			Message:    detail(message(r)),
+			RawDetails: detail(explain.Detail(r)),
 		}
 		locate(&a, r.Span)
-		anns = append(anns, a)
+		if r.IsCorpusError() {
+			corpus = append(corpus, a)
+		} else {
+			mismatches = append(mismatches, a)
+		}
 	}
 	for _, f := range run.Findings {
-		a := model.Annotation{
+		a := Annotation{
 			Path:    slashPath(f.Path),
-			Level:   model.LevelWarning,
+			Level:   LevelWarning,
 			Title:   title("DRP2 corpus finding: " + explain.FindingTitle(f.Kind)),
-			Message: clip(f.Message),
+			Message: detail(f.Message),
 		}
 		locate(&a, nil)
-		anns = append(anns, a)
+		findings = append(findings, a)
 	}
-	return anns
+	return append(append(corpus, mismatches...), findings...)
 }
 
 func resultTitle(r *model.Result) string {
 	if r.IsCorpusError() {
-		return "DRP2 corpus error: " + explain.Name(r)
+		return "DRP2 " + explain.CorpusError + ": " + explain.Name(r)
 	}
 	return "DRP2 fixture mismatch (" + r.Class.String() + "): " + explain.Name(r)
 }
 
-// message is the headline, then the fixture's own explanation of why it
-// expects what it expects and how to fix a mismatch.
+// message is the headline, then the tool's own reason for its verdict and
+// only then the fixture's authored reason and fix, labelled as the
+// fixture's so that they are not read as the tool's.
 func message(r *model.Result) string {
 	lines := []string{explain.Headline(r)}
+	if why := explain.Why(r); why != "" && !r.IsCorpusError() {
+		lines = append(lines, why)
+	}
 	if r.Reason != "" {
-		lines = append(lines, "Reason: "+r.Reason)
+		lines = append(lines, "Fixture's reason: "+r.Reason)
 	}
 	if r.Fix != "" {
-		lines = append(lines, "Fix: "+r.Fix)
+		lines = append(lines, "Fixture's fix: "+r.Fix)
 	}
 	return strings.Join(lines, "\n")
 }
 
 // locate sets the lines and columns from a span. GitHub takes columns only
 // when the annotation starts and ends on one line.
-func locate(a *model.Annotation, s *model.Span) {
+func locate(a *Annotation, s *model.Span) {
 	if s == nil || s.Line < 1 {
 		a.StartLine, a.EndLine = 1, 1
 		return
@@ -101,9 +138,24 @@ func title(s string) string {
 	return escape.Clip(escape.OneLine(s), limit.AnnotationTitleChars)
 }
 
-// clip keeps s valid UTF-8 and within limit.AnnotationDetailBytes.
-func clip(s string) string {
+// detail makes s fit an annotation's message or raw_details: valid UTF-8,
+// no control characters but line feed and tab (GitHub shows the text as
+// it is, and ESC, NUL or BEL in it would reach whatever displays it next),
+// CR and CRLF as LF, and at most limit.AnnotationDetailBytes.
+func detail(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\r':
+			return '\n'
+		case r == '\n' || r == '\t':
+			return r
+		case r < 0x20 || r >= 0x7F && r <= 0x9F:
+			return -1
+		}
+		return r
+	}, s)
 	if len(s) <= limit.AnnotationDetailBytes {
 		return s
 	}
@@ -125,13 +177,13 @@ type CommandOptions struct {
 // WriteCommands writes anns as workflow commands, at most limit.CommandsPerLevel per
 // level in the given order, and then one plain line per level saying how
 // many more exist and where to find them.
-func WriteCommands(w io.Writer, anns []model.Annotation, opts CommandOptions) error {
+func WriteCommands(w io.Writer, anns []Annotation, opts CommandOptions) error {
 	elsewhere := opts.Elsewhere
 	if elsewhere == "" {
 		elsewhere = "the job summary or the JUnit report"
 	}
-	written := map[model.AnnotationLevel]int{}
-	dropped := map[model.AnnotationLevel]int{}
+	written := map[Level]int{}
+	dropped := map[Level]int{}
 	for _, a := range anns {
 		if written[a.Level] >= limit.CommandsPerLevel {
 			dropped[a.Level]++
@@ -142,12 +194,12 @@ func WriteCommands(w io.Writer, anns []model.Annotation, opts CommandOptions) er
 			return fmt.Errorf("write workflow commands: %w", err)
 		}
 	}
-	for _, level := range []model.AnnotationLevel{model.LevelFailure, model.LevelWarning, model.LevelNotice} {
+	for _, level := range []Level{LevelFailure, LevelWarning, LevelNotice} {
 		n := dropped[level]
 		if n == 0 {
 			continue
 		}
-		line := fmt.Sprintf("and %d more %s: see %s\n", n, plural(level, n), escape.OneLine(elsewhere))
+		line := fmt.Sprintf("and %d more %s: see %s\n", n, plural(level, n), escape.LogLine(escape.OneLine(elsewhere)))
 		if _, err := io.WriteString(w, line); err != nil {
 			return fmt.Errorf("write workflow commands: %w", err)
 		}
@@ -155,11 +207,11 @@ func WriteCommands(w io.Writer, anns []model.Annotation, opts CommandOptions) er
 	return nil
 }
 
-func plural(level model.AnnotationLevel, n int) string {
-	word := map[model.AnnotationLevel]string{
-		model.LevelFailure: "failure",
-		model.LevelWarning: "warning",
-		model.LevelNotice:  "notice",
+func plural(level Level, n int) string {
+	word := map[Level]string{
+		LevelFailure: "failure",
+		LevelWarning: "warning",
+		LevelNotice:  "notice",
 	}[level]
 	if n != 1 {
 		word += "s"
@@ -168,12 +220,12 @@ func plural(level model.AnnotationLevel, n int) string {
 }
 
 // command renders one annotation as a workflow command.
-func command(a model.Annotation) string {
+func command(a Annotation) string {
 	name := "error"
 	switch a.Level {
-	case model.LevelWarning:
+	case LevelWarning:
 		name = "warning"
-	case model.LevelNotice:
+	case LevelNotice:
 		name = "notice"
 	}
 	props := []string{"file=" + escape.WorkflowProperty(a.Path)}

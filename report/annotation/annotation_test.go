@@ -9,11 +9,12 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
-func dump(anns []model.Annotation) []byte {
+func dump(anns []Annotation) []byte {
 	var b bytes.Buffer
 	for _, a := range anns {
 		fmt.Fprintf(&b, "%s %s:%d-%d col %d-%d\n  title: %q\n  message: %q\n  raw_details: %q\n",
@@ -22,7 +23,7 @@ func dump(anns []model.Annotation) []byte {
 	return b.Bytes()
 }
 
-func commands(t *testing.T, anns []model.Annotation) string {
+func commands(t *testing.T, anns []Annotation) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := WriteCommands(&b, anns, CommandOptions{}); err != nil {
@@ -39,7 +40,7 @@ func TestGolden(t *testing.T) {
 
 func TestBuildLocatesAndLevels(t *testing.T) {
 	anns := Build(sample.Run())
-	byPath := map[string]model.Annotation{}
+	byPath := map[string]Annotation{}
 	for _, a := range anns {
 		if _, seen := byPath[a.Path]; !seen { // a finding may share a failing fixture's path
 			byPath[a.Path] = a
@@ -47,16 +48,16 @@ func TestBuildLocatesAndLevels(t *testing.T) {
 	}
 	tests := []struct {
 		path                  string
-		level                 model.AnnotationLevel
+		level                 Level
 		start, end, col, end2 int
 	}{
 		// Multi-line span: lines only, since GitHub takes columns only on one line.
-		{"fixtures/negative/draw_outside_pass.json", model.LevelFailure, 61, 66, 0, 0},
-		{"fixtures/negative/destroy_twice.json", model.LevelFailure, 40, 40, 7, 19},
-		{"fixtures/negative/truncated.json", model.LevelFailure, 7, 7, 1, 1},
+		{"fixtures/negative/draw_outside_pass.json", LevelFailure, 61, 66, 0, 0},
+		{"fixtures/negative/destroy_twice.json", LevelFailure, 40, 40, 7, 19},
+		{"fixtures/negative/truncated.json", LevelFailure, 7, 7, 1, 1},
 		// No span: line 1.
-		{"fixtures/negative/evil`name].json", model.LevelFailure, 1, 1, 0, 0},
-		{"fixtures/positive/should_fail.json", model.LevelWarning, 1, 1, 0, 0},
+		{"fixtures/negative/evil`name].json", LevelFailure, 1, 1, 0, 0},
+		{"fixtures/positive/should_fail.json", LevelWarning, 1, 1, 0, 0},
 	}
 	for _, tt := range tests {
 		a, ok := byPath[tt.path]
@@ -72,9 +73,9 @@ func TestBuildLocatesAndLevels(t *testing.T) {
 	var failures, warnings int
 	for _, a := range anns {
 		switch a.Level {
-		case model.LevelFailure:
+		case LevelFailure:
 			failures++
-		case model.LevelWarning:
+		case LevelWarning:
 			warnings++
 		}
 	}
@@ -82,7 +83,7 @@ func TestBuildLocatesAndLevels(t *testing.T) {
 		t.Errorf("failures=%d warnings=%d, want 6 failing fixtures (corpus error included) and 3 findings", failures, warnings)
 	}
 	if a := byPath["fixtures/negative/draw_outside_pass.json"]; a.Message != "expected semantic_validation DRP2_ERR_USAGE at command 9, got success\n"+
-		"Reason: Draw commands are only valid inside a render pass.\nFix: Open a render pass before the draw." {
+		"Fixture's reason: Draw commands are only valid inside a render pass.\nFixture's fix: Open a render pass before the draw." {
 		t.Errorf("message = %q", a.Message)
 	}
 }
@@ -152,7 +153,7 @@ func TestWriteCommandsHostile(t *testing.T) {
 		t.Fatalf("errors=%d warnings=%d other=%q", errs, warns, rest)
 	}
 	for _, want := range []string{
-		"%250A::error::boom%0D%0Anext", // data: '%' then CR LF escaped, "::error::" inert mid-line
+		"%250A::error::boom%0Anext", // data: '%' then LF escaped (CR LF is one line break), "::error::" inert mid-line
 		"title=DRP2 fixture mismatch (negative)%3A </details>",
 	} {
 		if !strings.Contains(out, want) {
@@ -211,5 +212,61 @@ func TestCommandMessageCut(t *testing.T) {
 func TestBuildNil(t *testing.T) {
 	if Build(nil) != nil {
 		t.Error("Build(nil) is not empty")
+	}
+}
+
+// TestCorpusErrorsFirst: when the log shows only ten annotations, broken
+// fixture files are among them.
+func TestCorpusErrorsFirst(t *testing.T) {
+	run := sample.Large(30)
+	last := &run.Results[len(run.Results)-1]
+	last.Actual = model.Actual{Outcome: model.CorpusError, Phase: model.PhaseEnvelope, Message: "invalid JSON"}
+	anns := Build(run)
+	if !strings.HasPrefix(anns[0].Title, "DRP2 corpus error: ") || anns[0].Path != explain.DisplayPath(last) {
+		t.Errorf("first annotation = %q at %s, want the corpus error", anns[0].Title, anns[0].Path)
+	}
+	for _, a := range anns[1:30] {
+		if strings.Contains(a.Title, "corpus error") || a.Level != LevelFailure {
+			t.Errorf("annotation %q out of order", a.Title)
+		}
+	}
+}
+
+// TestToolReasonBeforeFixtureReason (issue 11 item 5): the tool's own
+// reason and rule come right after the headline; the fixture's authored
+// reason and fix follow, labelled as the fixture's.
+func TestToolReasonBeforeFixtureReason(t *testing.T) {
+	run := sample.Run()
+	// destroy_twice has a message, a rule, a reason and a fix; its
+	// annotation comes after the corpus error and draw_outside_pass.
+	r := &run.Results[2]
+	got := strings.Split(Build(run)[2].Message, "\n")
+	want := []string{
+		explain.Headline(r),
+		"DestroyBuffer: buffer_id 12 names no live object (LIFETIMES.md Destruction rule 2)",
+		"Fixture's reason: A destroyed id is no longer live.",
+		"Fixture's fix: Destroy each object once.",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("message lines\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestNoControlCharacters (issue 12 item 7): ESC, NUL, BEL and the rest
+// are removed from message and raw_details; line feeds and tabs stay.
+func TestNoControlCharacters(t *testing.T) {
+	run := sample.Run()
+	run.Results[1].Reason = "bell\a tab\t esc\x1b[2J nul\x00 del\x7f c1\u009b cr\r\nend"
+	for _, a := range Build(run) {
+		for _, s := range []string{a.Message, a.RawDetails, a.Title, a.Path} {
+			if i := strings.IndexFunc(s, func(r rune) bool {
+				return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7F && r <= 0x9F
+			}); i >= 0 {
+				t.Errorf("%q: control character %q in %q", a.Title, s[i], s)
+			}
+		}
+	}
+	if m := Build(run)[1].Message; !strings.Contains(m, "bell tab\t esc[2J nul del c1 cr\nend") {
+		t.Errorf("message = %q", m)
 	}
 }

@@ -46,6 +46,8 @@ func Markdown(s string) string {
 			if i+1 < len(runes) && runes[i+1] >= '0' && runes[i+1] <= '9' {
 				b.WriteString(zeroWidthSpace)
 			}
+		case ghReference(runes, i):
+			b.WriteString(`\-` + zeroWidthSpace)
 		case isASCIIPunct(r):
 			// CommonMark allows a backslash before any ASCII punctuation;
 			// escaping all of it is simpler to get right than choosing.
@@ -56,6 +58,14 @@ func Markdown(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// ghReference reports whether runes[i] is the '-' of a "GH-123" issue
+// reference, which GitHub links like "#123" (in any letter case).
+func ghReference(runes []rune, i int) bool {
+	return runes[i] == '-' && i >= 2 && i+1 < len(runes) &&
+		(runes[i-2] == 'G' || runes[i-2] == 'g') && (runes[i-1] == 'H' || runes[i-1] == 'h') &&
+		runes[i+1] >= '0' && runes[i+1] <= '9'
 }
 
 // HTML escapes s for use as text inside a raw HTML block of a Markdown
@@ -82,6 +92,11 @@ func HTML(s string) string {
 		case '#':
 			b.WriteByte('#')
 			if i+1 < len(runes) && runes[i+1] >= '0' && runes[i+1] <= '9' {
+				b.WriteString(zeroWidthSpace)
+			}
+		case '-':
+			b.WriteByte('-')
+			if ghReference(runes, i) {
 				b.WriteString(zeroWidthSpace)
 			}
 		default:
@@ -165,6 +180,7 @@ func WorkflowProperty(s string) string {
 }
 
 func workflow(s string, property bool) string {
+	s = legacyCommands(s)
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for _, r := range strings.ToValidUTF8(s, string(replacement)) {
@@ -186,6 +202,47 @@ func workflow(s string, property bool) string {
 		}
 	}
 	return b.String()
+}
+
+// LogLine makes untrusted text safe to print as lines of a GitHub Actions
+// log (stdout or stderr of any step): invalid UTF-8 is repaired, control
+// characters other than LF and tab are replaced (CR ends a line, as a
+// terminal would show it), no line can start a workflow command ("::",
+// after any indentation) and no "##[" can start a legacy one, which the
+// runner executes wherever it appears in a line. Lines are kept; every
+// line the CLI prints goes through it or through a renderer that uses it.
+func LogLine(s string) string {
+	s = strings.ToValidUTF8(s, string(replacement))
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\r':
+			return '\n'
+		case isControl(r) || isBidi(r):
+			return replacement
+		}
+		return r
+	}, s)
+	s = legacyCommands(s)
+	if !strings.Contains(s, "::") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if rest := strings.TrimLeft(l, " \t"); strings.HasPrefix(rest, "::") {
+			// A zero-width space between the colons: the line reads the
+			// same and is no longer a command.
+			lines[i] = l[:len(l)-len(rest)] + ":" + zeroWidthSpace + rest[1:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// legacyCommands breaks every "##[" so that the runner does not execute
+// it as a legacy workflow command ("##[set-output name=x;]y"). The
+// replacement cannot form a new "##[".
+func legacyCommands(s string) string {
+	return strings.ReplaceAll(s, "##[", "##"+zeroWidthSpace+"[")
 }
 
 // Clip shortens s to at most max runes, ending with "…" when it cut.

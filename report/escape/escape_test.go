@@ -35,6 +35,7 @@ var hostile = []string{
 	"<!-- drp2-fixtures:comment:x -->",
 	"]]> cdata end",
 	"emoji ✅ 😀",
+	"##[set-output name=conclusion;]success ##[stop-commands]x",
 }
 
 func TestMarkdown(t *testing.T) {
@@ -284,12 +285,14 @@ func TestWorkflow(t *testing.T) {
 }
 
 // checkWorkflow asserts that escaped text stays on one line, that property
-// values cannot end the property, and that unescaping as the runner does
-// gives the input back (control characters aside).
+// values cannot end the property, that no legacy "##[" command survives,
+// and that unescaping as the runner does gives the input back (control
+// characters and the break in "##[" aside).
 func checkWorkflow(t *testing.T, in string) {
 	t.Helper()
 	data, prop := WorkflowData(in), WorkflowProperty(in)
-	if strings.ContainsAny(data, "\r\n") || strings.ContainsAny(prop, "\r\n:,") {
+	if strings.ContainsAny(data, "\r\n") || strings.ContainsAny(prop, "\r\n:,") ||
+		strings.Contains(data, "##[") || strings.Contains(prop, "##[") {
 		t.Fatalf("workflow escaping of %q leaks: data %q, property %q", in, data, prop)
 	}
 	unescape := strings.NewReplacer("%0D", "\r", "%0A", "\n", "%3A", ":", "%2C", ",", "%25", "%")
@@ -298,7 +301,7 @@ func checkWorkflow(t *testing.T, in string) {
 			return replacement
 		}
 		return r
-	}, strings.ToValidUTF8(in, string(replacement)))
+	}, strings.ToValidUTF8(legacyCommands(in), string(replacement)))
 	if got := unescape.Replace(data); got != want {
 		t.Fatalf("WorkflowData(%q) does not round-trip: %q", in, got)
 	}
@@ -337,8 +340,82 @@ func TestClip(t *testing.T) {
 func TestGolden(t *testing.T) {
 	var b strings.Builder
 	for _, s := range hostile {
-		fmt.Fprintf(&b, "input         %q\nMarkdown      %q\nHTML          %q\nMarkdownCode  %q\nXMLText       %q\nWorkflowData  %q\nWorkflowProp  %q\n\n",
-			s, Markdown(s), HTML(s), MarkdownCode(s), XMLText(s), WorkflowData(s), WorkflowProperty(s))
+		fmt.Fprintf(&b, "input         %q\nMarkdown      %q\nHTML          %q\nMarkdownCode  %q\nXMLText       %q\nWorkflowData  %q\nWorkflowProp  %q\nLogLine       %q\n\n",
+			s, Markdown(s), HTML(s), MarkdownCode(s), XMLText(s), WorkflowData(s), WorkflowProperty(s), LogLine(s))
 	}
 	golden.Check(t, "escapes.golden", []byte(b.String()))
+}
+
+// TestGHReferences (issue 12 item 7): "GH-123" links an issue on GitHub
+// just as "#123" does; both are broken in Markdown and in HTML.
+func TestGHReferences(t *testing.T) {
+	for _, in := range []string{"GH-123", "see gh-7.", "Gh-1 and gH-2"} {
+		for name, esc := range map[string]func(string) string{"Markdown": Markdown, "HTML": HTML} {
+			got := esc(in)
+			plain := strings.NewReplacer(`\`, "").Replace(got)
+			for _, ref := range []string{"GH-1", "gh-7", "Gh-1", "gH-2"} {
+				if strings.Contains(plain, ref) {
+					t.Errorf("%s(%q) = %q: keeps the reference %s", name, in, got, ref)
+				}
+			}
+			if strings.ReplaceAll(plain, zeroWidthSpace, "") != in {
+				t.Errorf("%s(%q) = %q: changes the text beyond the break", name, in, got)
+			}
+		}
+	}
+	// A dash elsewhere is left alone.
+	if got := HTML("DRP2-ERR x-1 GH-x"); strings.Contains(got, zeroWidthSpace) {
+		t.Errorf("HTML breaks a dash that is no reference: %q", got)
+	}
+}
+
+// TestLegacyWorkflowCommands (issue 12 item 2): the runner executes
+// "##[command]" anywhere in a line, so no escaper for the log lets one
+// through.
+func TestLegacyWorkflowCommands(t *testing.T) {
+	for _, in := range []string{
+		"##[stop-commands]x", "name ##[set-output name=conclusion;]success", "###[error]x", "##[##[warning]y",
+	} {
+		for name, esc := range map[string]func(string) string{
+			"LogLine": LogLine, "WorkflowData": WorkflowData, "WorkflowProperty": WorkflowProperty,
+		} {
+			if got := esc(in); strings.Contains(got, "##[") {
+				t.Errorf("%s(%q) = %q", name, in, got)
+			}
+		}
+	}
+}
+
+// TestLogLine: no line of the result starts a workflow command or carries
+// a control character; lines and ordinary text are kept.
+func TestLogLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain text: with colons":    "plain text: with colons",
+		"::error::x":                 ":\u200b:error::x",
+		"  ::warning file=a::b":      "  :\u200b:warning file=a::b",
+		"a\n::set-env name=x::y":     "a\n:\u200b:set-env name=x::y",
+		"a\r::debug::y":              "a\n:\u200b:debug::y",
+		"bell\a esc\x1b[31m nul\x00": "bell\uFFFD esc\uFFFD[31m nul\uFFFD",
+		"bad \xff":                   "bad \uFFFD",
+		"tab\tkept":                  "tab\tkept",
+	} {
+		if got := LogLine(in); got != want {
+			t.Errorf("LogLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func FuzzLogLine(f *testing.F) {
+	f.Add("::error::x\n##[set-output name=a;]b\r\x1b")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := LogLine(s)
+		if strings.Contains(out, "##[") || strings.ContainsAny(out, "\r\x00\x1b\a") {
+			t.Fatalf("LogLine(%q) = %q", s, out)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(strings.TrimLeft(l, " \t"), "::") {
+				t.Fatalf("LogLine(%q) has a command line %q", s, l)
+			}
+		}
+	})
 }

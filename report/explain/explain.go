@@ -16,11 +16,19 @@ import (
 // Absent is shown for a field that has no value.
 const Absent = "—"
 
+// CorpusError is what every report calls a fixture file that could not be
+// used at all (unreadable, not JSON, an invalid envelope): it is a fault of
+// the corpus, never a DRP2 result (RUNNER.md, Required Execution Pipeline).
+const CorpusError = "corpus error"
+
+// Arrow joins an expected value to the actual one in a difference.
+const Arrow = " → "
+
 // Headline says in one line what went wrong with a failing result, or
 // "passed" for a passing one.
 func Headline(r *model.Result) string {
 	if r.IsCorpusError() {
-		return "fixture could not be used: " + oneLine(r.Actual.Message)
+		return CorpusError + ": " + oneLine(r.Actual.Message)
 	}
 	if r.Passed {
 		return "passed"
@@ -189,16 +197,129 @@ func Detail(r *model.Result) string {
 	if r.Actual.Message != "" {
 		line(&b, "message", r.Actual.Message)
 	}
+	if r.Actual.Rule != "" {
+		line(&b, "rule", r.Actual.Rule)
+	}
 	if r.Reason != "" {
-		line(&b, "reason", r.Reason)
+		line(&b, FixtureReason, r.Reason)
 	}
 	if r.Fix != "" {
-		line(&b, "fix", r.Fix)
+		line(&b, FixtureFix, r.Fix)
 	}
 	for _, d := range r.Diagnostics {
 		line(&b, "diagnostic", d.Source+": "+d.Message)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// FixtureReason and FixtureFix label the fixture's own words, so that
+// they are never read as the tool's verdict.
+const (
+	FixtureReason = "fixture's reason"
+	FixtureFix    = "fixture's fix"
+)
+
+// Why is the tool's own reason for its verdict, in one line: the message,
+// then the prose rule it applies in parentheses ("WriteBuffer: buffer_id
+// 1 names no object (COMMANDS.md WriteBuffer rule 2)"). Empty when the
+// tool gave neither.
+func Why(r *model.Result) string {
+	msg, rule := oneLine(r.Actual.Message), oneLine(r.Actual.Rule)
+	switch {
+	case rule == "":
+		return msg
+	case msg == "":
+		return rule
+	}
+	return msg + " (" + rule + ")"
+}
+
+// Differences says in as few words as possible how the actual result
+// differs from the expected block, one entry per differing field:
+// "DRP2_ERR_INVALID_ID → DRP2_ERR_INVALID_STATE", "command 4 → 3". When
+// the outcomes differ the other fields have nothing to compare with, so
+// the one entry holds both sides whole ("success → schema_validation
+// DRP2_ERR_SCHEMA at command 0"). Empty for a passing result; a corpus
+// error has the one entry CorpusError.
+func Differences(r *model.Result) []string {
+	if r.IsCorpusError() {
+		return []string{CorpusError}
+	}
+	if r.Passed {
+		return nil
+	}
+	e, a := r.Expected, r.Actual
+	if e.Outcome != string(a.Outcome) {
+		return []string{expected(e) + Arrow + actual(a)}
+	}
+	var out []string
+	if e.Phase != string(a.Phase) {
+		out = append(out, oneLine(orAbsent(e.Phase)+Arrow+orAbsent(string(a.Phase))))
+	}
+	if e.Code != a.Code {
+		out = append(out, oneLine(orAbsent(e.Code)+Arrow+orAbsent(a.Code)))
+	}
+	if e.CommandIndex != nil && (a.CommandIndex == nil || *a.CommandIndex != *e.CommandIndex) {
+		out = append(out, "command "+strconv.Itoa(*e.CommandIndex)+Arrow+orAbsent(index(a.CommandIndex)))
+	}
+	if len(out) == 0 {
+		// Matching found a difference this summary cannot name; say the
+		// whole of both sides rather than nothing.
+		out = append(out, expected(e)+Arrow+actual(a))
+	}
+	return out
+}
+
+// ShownName is the fixture's name when it says more than its file name
+// does, and "" when it is the file name without ".json" (the usual case)
+// or absent, so that no report repeats the file name as the name.
+func ShownName(r *model.Result) string {
+	if r.Name == "" {
+		return ""
+	}
+	base := path.Base(DisplayPath(r))
+	if r.Name == strings.TrimSuffix(base, ".json") || r.Name == base {
+		return ""
+	}
+	return r.Name
+}
+
+// Verdict is the run's result in a few words, the same in every report:
+// "6 of 9 fixtures failed", "all 3 fixtures passed", "no fixtures run".
+// Failed counts corpus errors; Breakdown says how many there are.
+func Verdict(s *model.Summary) string {
+	switch {
+	case s.Run == 0:
+		return "no fixtures run"
+	case s.Failed > 0:
+		return fmt.Sprintf("%d of %d %s failed", s.Failed, s.Run, plural(s.Run, "fixture", "fixtures"))
+	case s.Run == 1:
+		return "the 1 fixture passed"
+	default:
+		return fmt.Sprintf("all %d fixtures passed", s.Run)
+	}
+}
+
+// Breakdown splits the failed count into mismatches and corpus errors, so
+// that the parts add up to the count Verdict gives: "5 mismatches, 1
+// corpus error". Empty when nothing failed.
+func Breakdown(s *model.Summary) string {
+	if s.Failed == 0 {
+		return ""
+	}
+	mismatches := s.Failed - s.CorpusErrors
+	parts := []string{fmt.Sprintf("%d %s", mismatches, plural(mismatches, "mismatch", "mismatches"))}
+	if s.CorpusErrors > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", s.CorpusErrors, plural(s.CorpusErrors, CorpusError, CorpusError+"s")))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // line writes "key: value", indenting continuation lines of value.

@@ -45,7 +45,7 @@ func TestHeadline(t *testing.T) {
 			"expected success, got schema_validation DRP2_ERR_SCHEMA at command 0"},
 		{"corpus error", model.Result{
 			Actual: model.Actual{Outcome: model.CorpusError, Phase: model.PhaseEnvelope, Message: "invalid JSON:\nunexpected end"}},
-			"fixture could not be used: invalid JSON: unexpected end"},
+			"corpus error: invalid JSON: unexpected end"},
 		{"odd outcome", model.Result{
 			Expected: model.Expected{Outcome: "maybe"},
 			Actual:   model.Actual{Outcome: model.Success}},
@@ -109,5 +109,99 @@ func TestLocationAndName(t *testing.T) {
 	}
 	if got := Name(&r); got != "x.json" {
 		t.Errorf("Name without a name = %q, want the file name", got)
+	}
+}
+
+func TestDifferences(t *testing.T) {
+	tests := []struct {
+		name string
+		r    model.Result
+		want []string
+	}{
+		{"code and index", model.Result{
+			Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_INVALID_ID", CommandIndex: intp(4)},
+			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_INVALID_STATE", CommandIndex: intp(3)}},
+			[]string{"DRP2_ERR_INVALID_ID → DRP2_ERR_INVALID_STATE", "command 4 → 3"}},
+		{"phase", model.Result{
+			Expected: model.Expected{Outcome: "error", Phase: "capability_validation", Code: "DRP2_ERR_SCHEMA"},
+			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSchema, Code: "DRP2_ERR_SCHEMA", CommandIndex: intp(1)}},
+			[]string{"capability_validation → schema_validation"}},
+		{"index missing", model.Result{
+			Expected: model.Expected{Outcome: "error", Phase: "schema_validation", Code: "DRP2_ERR_SCHEMA", CommandIndex: intp(2)},
+			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSchema, Code: "DRP2_ERR_SCHEMA"}},
+			[]string{"command 2 → —"}},
+		{"outcome", model.Result{
+			Expected: model.Expected{Outcome: "success"},
+			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSchema, Code: "DRP2_ERR_SCHEMA", CommandIndex: intp(0)}},
+			[]string{"success → schema_validation DRP2_ERR_SCHEMA at command 0"}},
+		{"corpus error", model.Result{Actual: model.Actual{Outcome: model.CorpusError, Message: "bad"}}, []string{"corpus error"}},
+		{"passed", model.Result{Passed: true}, nil},
+	}
+	for _, tt := range tests {
+		if got := Differences(&tt.r); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%s: Differences = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestShownName(t *testing.T) {
+	for _, c := range []struct{ name, path, want string }{
+		{"destroy_twice", "fixtures/negative/destroy_twice.json", ""},
+		{"", "fixtures/negative/truncated.json", ""},
+		{"Destroy twice", "fixtures/negative/destroy_twice.json", "Destroy twice"},
+		{"x.json", "a/x.json", ""},
+	} {
+		r := model.Result{Name: c.name, Path: c.path}
+		if got := ShownName(&r); got != c.want {
+			t.Errorf("ShownName(%q at %s) = %q, want %q", c.name, c.path, got, c.want)
+		}
+	}
+}
+
+func TestVerdictAndBreakdown(t *testing.T) {
+	s := sample.Run().Summary
+	if got := Verdict(&s) + ": " + Breakdown(&s); got != "6 of 9 fixtures failed: 5 mismatches, 1 corpus error" {
+		t.Errorf("verdict = %q", got)
+	}
+	p := sample.Passing().Summary
+	if got := Verdict(&p); got != "all 3 fixtures passed" || Breakdown(&p) != "" {
+		t.Errorf("passing verdict = %q, breakdown %q", got, Breakdown(&p))
+	}
+	if got := Verdict(&model.Summary{}); got != "no fixtures run" {
+		t.Errorf("empty verdict = %q", got)
+	}
+}
+
+func TestWhy(t *testing.T) {
+	r := model.Result{Actual: model.Actual{Message: "WriteBuffer: buffer_id 1\nnames no object", Rule: "COMMANDS.md WriteBuffer rule 2"}}
+	if got := Why(&r); got != "WriteBuffer: buffer_id 1 names no object (COMMANDS.md WriteBuffer rule 2)" {
+		t.Errorf("Why = %q", got)
+	}
+	r.Actual.Message = ""
+	if got := Why(&r); got != "COMMANDS.md WriteBuffer rule 2" {
+		t.Errorf("Why without a message = %q", got)
+	}
+}
+
+// TestBound: Bound caps what a fixture controls, leaves the run it was
+// given alone, and keeps values within their caps as they are.
+func TestBound(t *testing.T) {
+	run := sample.Huge()
+	b := Bound(run)
+	if len(run.Results[0].Name) != sample.HugeBytes {
+		t.Fatal("Bound changed its input")
+	}
+	r := b.Results[0]
+	for name, v := range map[string]string{
+		"name": r.Name, "path": r.Path, "code": r.Expected.Code, "reason": r.Reason, "message": r.Actual.Message,
+		"diagnostic": r.Diagnostics[0].Message, "finding": b.Findings[0].Message, "failing path": b.Summary.FailingPaths[0],
+	} {
+		if len(v) > 5000 || !strings.Contains(v, "more bytes)") {
+			t.Errorf("%s: %d bytes, %q...", name, len(v), v[:40])
+		}
+	}
+	s := sample.Run()
+	if bs := Bound(s); bs.Results[2].Actual.Message != s.Results[2].Actual.Message || bs.CorpusRoot != s.CorpusRoot {
+		t.Error("Bound changed a short value")
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 	gh "github.com/google/go-github/v60/github"
 
-	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
@@ -110,7 +110,7 @@ type Check struct {
 	Title       string
 	Summary     string
 	Text        string
-	Annotations []model.Annotation
+	Annotations []annotation.Annotation
 }
 
 // CheckResult tells what PublishCheck did.
@@ -194,7 +194,7 @@ func optional(s string) *string {
 
 // batchAnnotations converts and splits annotations into requests of at most
 // limit.AnnotationsPerRequest. It always returns at least one (maybe empty) batch.
-func batchAnnotations(anns []model.Annotation) [][]*gh.CheckRunAnnotation {
+func batchAnnotations(anns []annotation.Annotation) [][]*gh.CheckRunAnnotation {
 	batches := [][]*gh.CheckRunAnnotation{nil}
 	for _, a := range anns {
 		last := len(batches) - 1
@@ -207,12 +207,12 @@ func batchAnnotations(anns []model.Annotation) [][]*gh.CheckRunAnnotation {
 	return batches
 }
 
-func toCheckAnnotation(a model.Annotation) *gh.CheckRunAnnotation {
+func toCheckAnnotation(a annotation.Annotation) *gh.CheckRunAnnotation {
 	start := max(a.StartLine, 1)
 	end := max(a.EndLine, start)
 	level := string(a.Level)
 	if level == "" {
-		level = string(model.LevelFailure)
+		level = string(annotation.LevelFailure)
 	}
 	msg := a.Message
 	if msg == "" {

@@ -53,6 +53,30 @@ type Comment struct {
 	Body    string
 	Mode    CommentMode
 	Failing bool
+	// ResultKey identifies what the body reports apart from the links of
+	// one run (commit, check run, workflow run), which change on every
+	// run. When set, it is kept in a hidden line after the marker, and
+	// CommentChanges compares keys instead of whole bodies.
+	ResultKey string
+}
+
+// resultKeyPrefix starts the hidden line that carries Comment.ResultKey.
+const resultKeyPrefix = "<!-- drp2-fixtures:result "
+
+// resultKeyLine is the hidden line for key; keys are hex, so nothing in
+// them can end the HTML comment.
+func resultKeyLine(key string) string {
+	return resultKeyPrefix + key + " -->"
+}
+
+// sameResult reports whether an existing comment reports what body does:
+// with a key, its second line (after the marker) carries the same key.
+func sameResult(existing, body, key string) bool {
+	if key == "" {
+		return existing == body
+	}
+	lines := strings.SplitN(existing, "\n", 3)
+	return len(lines) >= 2 && strings.TrimRight(lines[1], "\r") == resultKeyLine(key)
 }
 
 // CommentOutcome tells what PublishComment did.
@@ -103,11 +127,19 @@ func (c *Client) PublishComment(ctx context.Context, cm Comment) (CommentResult,
 		// comment: never lose it.
 		body = cm.Marker + "\n" + truncateCharsNote(cm.Body, limit.CommentChars-utf8.RuneCountInString(cm.Marker)-1)
 	}
+	if cm.ResultKey != "" {
+		if strings.ContainsFunc(cm.ResultKey, func(r rune) bool { return !strings.ContainsRune("0123456789abcdef", r) }) {
+			return CommentResult{}, fmt.Errorf("comment result key %q is not lower-case hex", cm.ResultKey)
+		}
+		marker, rest, _ := strings.Cut(body, "\n")
+		body = marker + "\n" + resultKeyLine(cm.ResultKey) + "\n" + rest
+		body = truncateCharsNote(body, limit.CommentChars)
+	}
 	existing, err := c.findComment(ctx, cm.Repo, cm.Number, cm.Marker)
 	if err != nil {
 		return CommentResult{}, err
 	}
-	outcome := decideComment(cm.Mode, existing != nil, existing != nil && existing.GetBody() == body, cm.Failing)
+	outcome := decideComment(cm.Mode, existing != nil, existing != nil && sameResult(existing.GetBody(), body, cm.ResultKey), cm.Failing)
 	switch outcome {
 	case CommentCreated:
 		return c.createComment(ctx, cm, body)

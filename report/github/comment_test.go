@@ -349,3 +349,36 @@ func TestPullForSHAAcrossPages(t *testing.T) {
 		t.Errorf("requests = %d, want 3 pages", n)
 	}
 }
+
+// With a result key, "changes" compares what the comment reports, not the
+// links of each run, which differ every time.
+func TestChangesModeComparesTheResultKey(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken, Login: "octo-bot"})
+	c := newClient(t, srv, testPacing(newClock()))
+	ctx := context.Background()
+	runs := []struct {
+		body, key string
+		want      CommentOutcome
+	}{
+		{"red, run 1", "aa11", CommentCreated},
+		{"red, run 2", "aa11", CommentUnchanged},
+		{"green, run 3", "bb22", CommentUpdated},
+	}
+	for i, r := range runs {
+		res, err := c.PublishComment(ctx, Comment{Repo: repo, Number: 4, Marker: marker, Body: marker + "\n" + r.body,
+			Mode: CommentChanges, Failing: true, ResultKey: r.key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != r.want {
+			t.Errorf("run %d: outcome %s, want %s", i+1, res.Outcome, r.want)
+		}
+	}
+	comments := srv.Comments(4)
+	if len(comments) != 1 || comments[0].Body != marker+"\n<!-- drp2-fixtures:result bb22 -->\ngreen, run 3" {
+		t.Errorf("comments = %+v", comments)
+	}
+	if _, err := c.PublishComment(ctx, Comment{Repo: repo, Number: 4, Marker: marker, Body: "x", Mode: CommentChanges, ResultKey: "--> <script>"}); err == nil {
+		t.Error("a key that could end the HTML comment was accepted")
+	}
+}

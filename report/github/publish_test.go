@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/github/githubtest"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
@@ -70,12 +70,12 @@ func newClient(t *testing.T, srv *githubtest.Server, p Pacing) *Client {
 	return c
 }
 
-func annotations(n int) []model.Annotation {
-	out := make([]model.Annotation, n)
+func annotations(n int) []annotation.Annotation {
+	out := make([]annotation.Annotation, n)
 	for i := range out {
-		out[i] = model.Annotation{
+		out[i] = annotation.Annotation{
 			Path: fmt.Sprintf("fixtures/negative/case_%03d.json", i), StartLine: i + 1, EndLine: i + 1,
-			StartColumn: 3, EndColumn: 9, Level: model.LevelFailure,
+			StartColumn: 3, EndColumn: 9, Level: annotation.LevelFailure,
 			Title: fmt.Sprintf("case_%03d", i), Message: "expected error, got success",
 		}
 	}
@@ -234,7 +234,7 @@ func TestCheckRunFieldsAreTrimmedToGitHubLimits(t *testing.T) {
 	_, err := c.PublishCheck(context.Background(), Check{
 		Repo: repo, Name: "n", HeadSHA: "s", Conclusion: "failure", Title: strings.Repeat("t", 400),
 		Summary: big, Text: big,
-		Annotations: []model.Annotation{{
+		Annotations: []annotation.Annotation{{
 			Path: "a.json", StartLine: 2, EndLine: 5, StartColumn: 1, EndColumn: 4,
 			Title: strings.Repeat("x", 300), Message: big + big, RawDetails: big,
 		}, {Path: "b.json", Title: "no lines"}},

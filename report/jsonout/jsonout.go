@@ -3,10 +3,12 @@
 package jsonout
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // Document is the JSON shape. Field order is part of the format: the keys of
@@ -73,6 +75,7 @@ type Result struct {
 
 // Build converts a run to the JSON document.
 func Build(run *model.Run) Document {
+	run = explain.Bound(run)
 	s := run.Summary
 	doc := Document{
 		Summary: Summary{
@@ -118,10 +121,24 @@ func Build(run *model.Run) Document {
 }
 
 // Write writes the run as indented JSON followed by a newline.
+//
+// The output is printed to an Actions log by "run --format json", where
+// the runner executes "##[command]" anywhere in a line. So every '#'
+// before a '[' is written as the JSON escape \u0023: the document decodes
+// to the same values and no line carries "##[". No line can start with
+// "::" either: each starts with indentation and a quote, brace or bracket.
 func Write(w io.Writer, run *model.Run) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(Build(run))
+	if err := enc.Encode(Build(run)); err != nil {
+		return err
+	}
+	// '#' and '[' occur in the encoding only inside strings, where
+	// \u0023 means '#'.
+	out := bytes.ReplaceAll(b.Bytes(), []byte("#["), []byte(`\u0023[`))
+	_, err := w.Write(out)
+	return err
 }
 
 func optional(s string) *string {

@@ -64,6 +64,7 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	if run == nil {
 		return fmt.Errorf("write junit: no run")
 	}
+	run = explain.Bound(run)
 	suites := junit.Testsuites{
 		Name: "drp2-fixtures",
 		Time: seconds(run.Duration),
@@ -182,12 +183,12 @@ func properties(run *model.Run, opts Options) []junit.Property {
 			props = append(props, junit.Property{Name: clean(name), Value: clean(value)})
 		}
 	}
+	add("drp2.tool_version", run.ToolVersion)
 	add("drp2.corpus_root", run.CorpusRoot)
 	add("drp2.command_schema.source", run.CommandSchema.Source)
 	add("drp2.command_schema.sha256", run.CommandSchema.SHA256)
 	add("drp2.fixture_schema.source", run.FixtureSchema.Source)
 	add("drp2.fixture_schema.sha256", run.FixtureSchema.SHA256)
-	add("drp2.tool_version", run.ToolVersion)
 	for _, p := range opts.Properties {
 		add(p.Name, p.Value)
 	}

@@ -90,7 +90,7 @@ func TestStructure(t *testing.T) {
 	}
 	found := map[string]bool{}
 	for _, s := range doc.Suites {
-		if len(s.Props) == 0 || s.Props[0].Name != "drp2.corpus_root" || s.Props[len(s.Props)-1].Name != "github.run_attempt" {
+		if len(s.Props) == 0 || s.Props[0].Name != "drp2.tool_version" || s.Props[0].Value != "v1.2.3" || s.Props[len(s.Props)-1].Name != "github.run_attempt" {
 			t.Errorf("suite %s properties = %+v", s.Name, s.Props)
 		}
 		for _, c := range s.Cases {
@@ -108,7 +108,7 @@ func TestStructure(t *testing.T) {
 				}
 			case c.Name == "truncated.json":
 				found[c.Name] = true
-				if c.Error == nil || c.Error.Type != "corpus_error" || !strings.HasPrefix(c.Error.Message, "fixture could not be used: invalid JSON") {
+				if c.Error == nil || c.Error.Type != "corpus_error" || !strings.HasPrefix(c.Error.Message, "corpus error: invalid JSON") {
 					t.Errorf("corpus error case = %+v", c)
 				}
 			case strings.HasPrefix(c.Name, "</details>"):
@@ -139,10 +139,11 @@ func TestSchemas(t *testing.T) {
 		"sample":  sample.Run(),
 		"passing": sample.Passing(),
 		"large":   sample.Large(300),
+		"huge":    sample.Huge(),
 		"empty":   {},
 	}
 	dir := t.TempDir()
-	for _, name := range []string{"empty", "large", "passing", "sample"} {
+	for _, name := range []string{"empty", "huge", "large", "passing", "sample"} {
 		file := filepath.Join(dir, name+".xml")
 		if err := os.WriteFile(file, render(t, runs[name], actionsProps), 0o644); err != nil {
 			t.Fatal(err)

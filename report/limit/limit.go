@@ -1,6 +1,8 @@
 // Package limit holds the GitHub limits that the reports and the API client
 // must respect, each with where it comes from, in one place so that the
-// renderer that fits a report and the client that sends it cannot disagree.
+// renderer that fits a report and the client that sends it cannot disagree;
+// and the caps on any one value a report echoes from a fixture, with Cap,
+// the one helper that applies them.
 package limit
 
 const (
@@ -35,3 +37,55 @@ const (
 	// PerPage: the largest page size of the REST list endpoints.
 	PerPage = 100
 )
+
+// Caps on a single value taken from a fixture or its file name, in bytes.
+// A fixture is written by whoever opens a pull request: a 30 MB name or a
+// schema message that lists a million unknown keys must not make a 60 MB
+// JUnit file or an 11 MB log line. Every sink applies them through Cap
+// before its own escaping and its own, smaller, layout limits.
+const (
+	// NameBytes: a fixture's name, and a value it quotes in its expected
+	// block (outcome, phase, code).
+	NameBytes = 256
+	// PathBytes: a file or folder path (Linux allows 4096 bytes).
+	PathBytes = 1024
+	// MessageBytes: a message of the tool's (a verdict, a schema error, a
+	// finding, a diagnostic), which can quote the fixture.
+	MessageBytes = 2048
+	// ProseBytes: the fixture's own description, reason and fix.
+	ProseBytes = 4096
+)
+
+// Cap returns s when it is at most max bytes long, and otherwise its first
+// bytes, cut at a character boundary, followed by a visible note of how
+// much was left out: "… (N more bytes)". The note is not counted in max.
+func Cap(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	if max < 0 {
+		max = 0
+	}
+	cut := max
+	// Step back to the start of a UTF-8 sequence so that no character is
+	// split (a continuation byte is 10xxxxxx).
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "… (" + itoa(len(s)-cut) + " more bytes)"
+}
+
+// itoa keeps this package free of imports.
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	for n > 0 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(buf[i:])
+}

@@ -21,7 +21,7 @@ func lead(b *strings.Builder, run *model.Run, opts Options, rows int) {
 	c := run.Comparison
 	if c == nil || c.Unavailable != "" {
 		if c != nil {
-			fmt.Fprintf(b, "> [!WARNING]\n> %s\n\n", escape.Markdown(escape.Clip(escape.OneLine(c.Unavailable), maxProse)))
+			fmt.Fprintf(b, "> [!WARNING]\n> %s\n\n", escape.Markdown(escape.OneLine(c.Unavailable)))
 		}
 		known(b, &run.Summary)
 		return
@@ -95,7 +95,11 @@ func changeFixture(ch *model.Change, c *model.Comparison, opts Options) string {
 	if ch.Verdict == model.Removed {
 		opts.SHA = c.Commit
 	}
-	return location(r, opts) + "<br>" + bold(explain.Name(r), maxName)
+	s := location(r, opts)
+	if n := explain.ShownName(r); n != "" {
+		s += "<br>" + bold(n) // the name only when it is not the file's
+	}
+	return s
 }
 
 func contentText(ch *model.Change) string {
@@ -107,7 +111,7 @@ func contentText(ch *model.Change) string {
 	case model.MetadataChanged:
 		return "metadata changed"
 	case model.Renamed:
-		return "renamed from " + escape.MarkdownCode(escape.Clip(ch.From, maxPath))
+		return "renamed from " + code(ch.From)
 	}
 	return explain.Absent
 }
@@ -120,7 +124,7 @@ func sideText(s *model.Side) string {
 	if s.Passed {
 		return "✅ passed"
 	}
-	return "❌ got " + cell(explain.ActualText(&model.Result{Actual: s.Actual, Expected: s.Expected}), maxCell)
+	return "❌ got " + cell(explain.ActualText(&model.Result{Actual: s.Actual, Expected: s.Expected}))
 }
 
 // short is the first 12 characters of a hex sum: enough to tell two apart.

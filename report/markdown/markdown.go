@@ -21,6 +21,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
@@ -32,8 +33,14 @@ const maxSummaryBytes = limit.StepSummaryBytes / 2
 type Options struct {
 	// ServerURL, Repository and SHA link file paths to the file at the PR
 	// head commit, when all three are set ("https://github.com",
-	// "owner/repo", the head SHA).
+	// "owner/repo", the head SHA). SHA is also the commit the report says
+	// it describes, under the verdict.
 	ServerURL, Repository, SHA string
+	// CheckRunURL and WorkflowRunURL are linked under the verdict when set
+	// (the check run's html_url; $GITHUB_SERVER_URL/$GITHUB_REPOSITORY/
+	// actions/runs/$GITHUB_RUN_ID). The check run's own output leaves out
+	// the link to itself. Anything but an http(s) URL is ignored.
+	CheckRunURL, WorkflowRunURL string
 	// CorpusKey identifies the corpus in the sticky comment's marker, so
 	// that two corpora checked in one pull request keep two comments.
 	CorpusKey string
@@ -48,6 +55,7 @@ func WriteSummary(w io.Writer, run *model.Run, opts Options) error {
 	if run == nil {
 		return fmt.Errorf("write job summary: no run")
 	}
+	run = explain.Bound(run)
 	l := layout{tables: true, details: true, fold: true, extras: true, timing: true}
 	s := fit(run, opts, l, func(s string) bool { return len(s) <= maxSummaryBytes })
 	if _, err := io.WriteString(w, s); err != nil {
@@ -64,6 +72,7 @@ func Comment(run *model.Run, opts Options) string {
 	if run == nil {
 		run = &model.Run{}
 	}
+	run = explain.Bound(run)
 	l := layout{marker: Marker(opts.CorpusKey), tables: true, details: true, fold: true, extras: true}
 	return fit(run, opts, l, func(s string) bool { return utf8.RuneCountInString(s) <= limit.CommentChars })
 }
@@ -76,9 +85,10 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	if run == nil {
 		run = &model.Run{}
 	}
+	run = explain.Bound(run)
 	title = escape.Clip(escape.OneLine(verdictText(&run.Summary)), limit.CheckTitleChars)
 	fits := func(s string) bool { return len(s) <= limit.CheckOutputBytes }
-	summary = fit(run, opts, layout{tables: true, extras: true, timing: true}, fits)
+	summary = fit(run, opts, layout{tables: true, extras: true, timing: true, selfLink: true}, fits)
 	if run.Summary.Failed > 0 {
 		text = fit(run, opts, layout{details: true}, fits)
 	}

@@ -20,7 +20,11 @@ var linked = Options{
 	Repository: "drp2/drp2-fixtures",
 	SHA:        "0123456789abcdef0123456789abcdef01234567",
 	CorpusKey:  "fixtures",
-	Skipped:    []string{"Check run skipped: fork pull request, token is read-only"},
+	// What the lead passes in the action: the check run's html_url and
+	// the workflow run's page.
+	CheckRunURL:    "https://github.com/drp2/drp2-fixtures/runs/987654321",
+	WorkflowRunURL: "https://github.com/drp2/drp2-fixtures/actions/runs/123456789",
+	Skipped:        []string{"Check run skipped: fork pull request, token is read-only"},
 }
 
 func summary(t *testing.T, run *model.Run, opts Options) string {
@@ -59,14 +63,14 @@ func TestVerdict(t *testing.T) {
 	if got := strings.SplitN(Comment(sample.Run(), linked), "\n", 3)[1]; got != "### ❌ DRP2 conformance: 6 of 9 fixtures failed" {
 		t.Errorf("failing verdict = %q", got)
 	}
-	if got := strings.SplitN(Comment(sample.Passing(), linked), "\n", 3)[1]; got != "### ✅ DRP2 conformance: 3/3 fixtures passed" {
+	if got := strings.SplitN(Comment(sample.Passing(), linked), "\n", 3)[1]; got != "### ✅ DRP2 conformance: all 3 fixtures passed" {
 		t.Errorf("passing verdict = %q", got)
 	}
 	if got := strings.SplitN(Comment(&model.Run{}, Options{}), "\n", 3)[1]; got != "### ⚠️ DRP2 conformance: no fixtures run" {
 		t.Errorf("empty verdict = %q", got)
 	}
 	title, _, text := CheckOutput(sample.Passing(), linked)
-	if title != "DRP2 conformance: 3/3 fixtures passed" || text != "" {
+	if title != "DRP2 conformance: all 3 fixtures passed" || text != "" {
 		t.Errorf("passing check output: title %q, text %q", title, text)
 	}
 }
@@ -98,7 +102,7 @@ func TestMarker(t *testing.T) {
 
 func TestLinks(t *testing.T) {
 	c := Comment(sample.Run(), linked)
-	want := "[fixtures\\/negative\\/draw\\_outside\\_pass\\.json:61](https://github.com/drp2/drp2-fixtures/blob/0123456789abcdef0123456789abcdef01234567/fixtures/negative/draw_outside_pass.json#L61-L66)"
+	want := "[fixtures\\/<wbr>negative\\/<wbr>draw\\_outside\\_pass\\.json:61](https://github.com/drp2/drp2-fixtures/blob/0123456789abcdef0123456789abcdef01234567/fixtures/negative/draw_outside_pass.json#L61-L66)"
 	if !strings.Contains(c, want) {
 		t.Errorf("comment lacks link %s", want)
 	}
@@ -217,14 +221,14 @@ func TestRenderedHostileTextIsInert(t *testing.T) {
 		// The only elements are the ones the renderer writes.
 		allowed := map[string]bool{"h3": true, "h4": true, "table": true, "thead": true, "tbody": true, "tr": true, "th": true,
 			"td": true, "p": true, "strong": true, "em": true, "code": true, "br": true, "a": true, "details": true,
-			"summary": true, "ul": true, "li": true}
+			"summary": true, "ul": true, "li": true, "wbr": true}
 		for _, m := range regexp.MustCompile(`</?([a-zA-Z0-9]+)`).FindAllStringSubmatch(html, -1) {
 			if !allowed[m[1]] {
 				t.Errorf("%s: unexpected element <%s>", name, m[1])
 			}
 		}
 		for _, m := range regexp.MustCompile(`href="([^"]*)"`).FindAllStringSubmatch(html, -1) {
-			if !strings.HasPrefix(m[1], "https://github.com/drp2/drp2-fixtures/blob/") {
+			if !strings.HasPrefix(m[1], "https://github.com/drp2/drp2-fixtures/") {
 				t.Errorf("%s: link to %s", name, m[1])
 			}
 		}

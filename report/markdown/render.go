@@ -10,16 +10,7 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
-)
-
-// Caps on single untrusted values, in runes before escaping, so that no
-// one fixture can fill a report by itself.
-const (
-	maxName    = 200
-	maxPath    = 300
-	maxCell    = 300
-	maxMessage = 1000
-	maxProse   = 2000
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // layout says which parts a rendering has and how long its lists may be.
@@ -35,6 +26,9 @@ type layout struct {
 	// comment leaves them out: they change on every run, and the comment's
 	// "changes" mode must see an unchanged result as an unchanged body.
 	timing bool
+	// selfLink: the rendering is the check run's own output, which need
+	// not link to itself.
+	selfLink bool
 	// rows is the most rows in any one list (a table, the findings);
 	// detailRows the most detail blocks in any one section.
 	rows, detailRows int
@@ -90,14 +84,7 @@ func longestList(run *model.Run) int {
 }
 
 func verdictText(s *model.Summary) string {
-	switch {
-	case s.Run == 0:
-		return "DRP2 conformance: no fixtures run"
-	case s.Failed > 0:
-		return fmt.Sprintf("DRP2 conformance: %d of %d fixtures failed", s.Failed, s.Run)
-	default:
-		return fmt.Sprintf("DRP2 conformance: %d/%d fixtures passed", s.Passed, s.Run)
-	}
+	return "DRP2 conformance: " + explain.Verdict(s)
 }
 
 func verdictIcon(s *model.Summary) string {
@@ -122,6 +109,9 @@ func render(run *model.Run, opts Options, l layout) string {
 	}
 	if l.tables {
 		fmt.Fprintf(&b, "### %s %s\n\n", verdictIcon(s), verdictText(s)) // our own words: no escaping
+		if line := provenance(opts, l.selfLink); line != "" {
+			b.WriteString(line + "\n\n")
+		}
 		counts(&b, s)
 	}
 	for _, sec := range sections(run) {
@@ -148,9 +138,13 @@ func counts(b *strings.Builder, s *model.Summary) {
 		fmt.Fprintf(b, "| %s | %d | %d | %d |\n", c.Class.Title(), c.Run, c.Passed, c.Failed)
 	}
 	fmt.Fprintf(b, "| **All** | **%d** | **%d** | **%d** |\n\n", s.Run, s.Passed, s.Failed)
-	fmt.Fprintf(b, "%d discovered · %d %s · %d %s\n\n",
-		s.Discovered, s.CorpusErrors, plural(s.CorpusErrors, "corpus error", "corpus errors"),
-		s.Findings, plural(s.Findings, "finding", "findings"))
+	var parts []string
+	if bd := explain.Breakdown(s); bd != "" {
+		parts = append(parts, "Failed: "+bd)
+	}
+	parts = append(parts, fmt.Sprintf("%d discovered", s.Discovered),
+		fmt.Sprintf("%d %s", s.Findings, plural(s.Findings, "finding", "findings")))
+	b.WriteString(strings.Join(parts, " · ") + "\n\n")
 }
 
 func plural(n int, one, many string) string {
@@ -160,29 +154,50 @@ func plural(n int, one, many string) string {
 	return many
 }
 
+// table lists a section's fixtures, one row each: the path linked at its
+// line (and the name, when it is not the file name), then only what
+// differs and the tool's reason. Two columns whose text wraps keep the
+// table within the width of a pull-request comment.
 func table(b *strings.Builder, sec section, opts Options, rows int) {
 	fmt.Fprintf(b, "#### %s (%d)\n\n", sec.title, len(sec.results))
 	if rows > 0 {
 		if sec.corpus {
 			b.WriteString("| Fixture | Problem |\n|:--|:--|\n")
 		} else {
-			b.WriteString("| Fixture | Expected | Actual |\n|:--|:--|:--|\n")
+			b.WriteString("| Fixture | Expected → actual |\n|:--|:--|\n")
 		}
 	}
 	for i, r := range sec.results {
 		if i == rows {
 			break
 		}
-		fixture := location(r, opts) + "<br>" + bold(explain.Name(r), maxName)
-		if sec.corpus {
-			fmt.Fprintf(b, "| %s | %s |\n", fixture, cell(explain.Headline(r), maxMessage))
-			continue
+		fixture := location(r, opts)
+		if n := explain.ShownName(r); n != "" {
+			fixture += "<br>" + cell(n)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s |\n", fixture, cell(explain.ExpectedText(r), maxCell), cell(explain.ActualText(r), maxCell))
+		var what string
+		if sec.corpus {
+			what = cell(explain.Headline(r))
+		} else {
+			// What differs in bold, the tool's reason plain below it.
+			var diffs []string
+			for _, d := range explain.Differences(r) {
+				diffs = append(diffs, bold(d))
+			}
+			what = strings.Join(diffs, "<br>")
+			if why := explain.Why(r); why != "" {
+				what += "<br>" + cell(limit.Cap(why, maxWhy))
+			}
+		}
+		fmt.Fprintf(b, "| %s | %s |\n", fixture, what)
 	}
 	more(b, len(sec.results)-rows, "see the JUnit report or the job log")
 	b.WriteString("\n")
 }
+
+// maxWhy keeps the tool's reason in a table row to a few lines; the whole
+// message is in the fixture's details.
+const maxWhy = 300
 
 func more(b *strings.Builder, n int, where string) {
 	if n > 0 {
@@ -221,30 +236,28 @@ func details(b *strings.Builder, sec section, opts Options, l layout) {
 	}
 }
 
+// fixture is one failing fixture in detail: the head line, then the whole
+// expected and actual results, the tool's reason and rule, and the
+// fixture's own reason and fix, labelled as the fixture's.
 func fixture(b *strings.Builder, r *model.Result, opts Options) {
-	fmt.Fprintf(b, "%s — %s\n\n", bold(explain.Name(r), maxName), location(r, opts))
-	b.WriteString("| Field | Expected | Actual |\n|:--|:--|:--|\n")
-	for _, f := range explain.Fields(r) {
-		act := cell(f.Actual, maxCell)
-		switch {
-		case f.Differs:
-			act = "**" + act + "** ✗"
-		case !f.Compared:
-			act += " (not required)"
-		}
-		fmt.Fprintf(b, "| %s | %s | %s |\n", f.Name, cell(f.Expected, maxCell), act)
+	head := location(r, opts)
+	if n := explain.ShownName(r); n != "" {
+		head = bold(n) + " — " + head
 	}
-	b.WriteString("\n")
-	item := func(label, text string, max int) {
+	b.WriteString(head + "\n\n")
+	item := func(label, text string) {
 		if text != "" {
-			fmt.Fprintf(b, "- **%s:** %s\n", label, escape.Markdown(escape.Clip(escape.OneLine(text), max)))
+			fmt.Fprintf(b, "- **%s:** %s\n", label, cell(text))
 		}
 	}
-	item("Message", r.Actual.Message, maxMessage)
-	item("Reason", r.Reason, maxProse)
-	item("Fix", r.Fix, maxProse)
+	item("Expected", explain.ExpectedText(r))
+	item("Actual", explain.ActualText(r))
+	item("Message", r.Actual.Message)
+	item("Rule", r.Actual.Rule)
+	item("Fixture's reason", r.Reason)
+	item("Fixture's fix", r.Fix)
 	for _, d := range r.Diagnostics {
-		item("Diagnostic", d.Source+": "+d.Message, maxMessage)
+		item("Diagnostic", d.Source+": "+d.Message)
 	}
 	b.WriteString("\n")
 }
@@ -259,7 +272,7 @@ func findings(b *strings.Builder, fs []model.Finding, rows int) {
 			break
 		}
 		fmt.Fprintf(b, "- **%s** %s: %s\n", escape.Markdown(explain.FindingTitle(f.Kind)),
-			escape.MarkdownCode(escape.Clip(f.Path, maxPath)), escape.Markdown(escape.Clip(escape.OneLine(f.Message), maxMessage)))
+			escape.MarkdownCode(f.Path), escape.Markdown(escape.OneLine(f.Message)))
 	}
 	more(b, len(fs)-rows, "see the JSON report")
 	b.WriteString("\n</details>\n\n")
@@ -268,6 +281,9 @@ func findings(b *strings.Builder, fs []model.Finding, rows int) {
 func evidence(b *strings.Builder, run *model.Run, timing bool) {
 	b.WriteString("<details><summary>Evidence</summary>\n\n")
 	fmt.Fprintf(b, "- Corpus: %s\n", code(run.CorpusRoot))
+	if run.ToolVersion != "" {
+		fmt.Fprintf(b, "- drp2-fixtures %s\n", code(run.ToolVersion))
+	}
 	schema := func(label string, s model.SchemaSource) {
 		if s.Source != "" || s.SHA256 != "" {
 			fmt.Fprintf(b, "- %s: %s, sha256 %s\n", label, code(s.Source), code(s.SHA256))
@@ -285,22 +301,24 @@ func code(s string) string {
 	if s == "" {
 		return explain.Absent
 	}
-	return escape.MarkdownCode(escape.Clip(s, maxPath))
+	return escape.MarkdownCode(s)
 }
 
 // cell is a table cell: escaped, one line, clipped. Escaping covers '|'.
-func cell(s string, max int) string {
-	return escape.Markdown(escape.Clip(escape.OneLine(s), max))
+func cell(s string) string {
+	return escape.Markdown(escape.OneLine(s))
 }
 
-func bold(s string, max int) string {
-	return "**" + cell(s, max) + "**"
+func bold(s string) string {
+	return "**" + cell(s) + "**"
 }
 
 // location is the fixture's "path:line", linked to the file at the head
 // commit when the options allow it.
 func location(r *model.Result, opts Options) string {
-	text := cell(explain.DisplayPath(r), maxPath)
+	// <wbr> after each slash lets a long path wrap in a narrow table
+	// column instead of making the comment scroll sideways.
+	text := strings.ReplaceAll(cell(explain.DisplayPath(r)), `\/`, `\/<wbr>`)
 	if r.Span != nil && r.Span.Line > 0 {
 		text += fmt.Sprintf(":%d", r.Span.Line)
 	}
@@ -316,9 +334,8 @@ func fileURL(r *model.Result, opts Options) string {
 	if opts.ServerURL == "" || opts.Repository == "" || opts.SHA == "" {
 		return ""
 	}
-	base, err := url.Parse(strings.TrimRight(opts.ServerURL, "/"))
-	if err != nil || (base.Scheme != "https" && base.Scheme != "http") || base.Host == "" ||
-		base.RawQuery != "" || base.Fragment != "" || base.User != nil {
+	base := serverBase(opts.ServerURL)
+	if base == "" {
 		return ""
 	}
 	p := explain.DisplayPath(r)
@@ -326,23 +343,86 @@ func fileURL(r *model.Result, opts Options) string {
 	if p == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
 		return ""
 	}
-	var segs []string
-	for _, s := range strings.Split(opts.Repository, "/") {
-		segs = append(segs, url.PathEscape(s))
-	}
-	segs = append(segs, "blob", url.PathEscape(opts.SHA))
+	segs := []string{repoPath(opts.Repository), "blob", url.PathEscape(opts.SHA)}
 	for _, s := range strings.Split(clean, "/") {
 		segs = append(segs, url.PathEscape(s))
 	}
-	u := base.String() + "/" + strings.Join(segs, "/")
+	u := base + "/" + strings.Join(segs, "/")
 	if sp := r.Span; sp != nil && sp.Line > 0 {
 		u += fmt.Sprintf("#L%d", sp.Line)
 		if sp.EndLine > sp.Line {
 			u += fmt.Sprintf("-L%d", sp.EndLine)
 		}
 	}
-	// url.URL.String escapes what a Markdown link destination cannot
-	// hold (spaces, '<', '>'); parentheses are escaped here because an
-	// unbalanced one would end the destination.
-	return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(u)
+	return destination(u)
+}
+
+// provenance is the line under the verdict that says which commit the
+// report describes and links the check run and the workflow run; "" when
+// the options name none of them.
+func provenance(opts Options, self bool) string {
+	var parts []string
+	if sha := commitSHA(opts.SHA); sha != "" {
+		short := "`" + sha[:7] + "`" // hex only: nothing to escape
+		if base := serverBase(opts.ServerURL); base != "" && opts.Repository != "" {
+			short = "[" + short + "](" + base + "/" + repoPath(opts.Repository) + "/commit/" + sha + ")"
+		}
+		parts = append(parts, "Commit "+short)
+	}
+	if u := linkURL(opts.CheckRunURL); u != "" && !self {
+		parts = append(parts, "[Check run]("+u+")")
+	}
+	if u := linkURL(opts.WorkflowRunURL); u != "" {
+		parts = append(parts, "[Workflow run]("+u+")")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// commitSHA returns sha when it is a commit hash (7 to 64 hex digits), so
+// that it can be shown and linked without escaping, and "" otherwise.
+func commitSHA(sha string) string {
+	if len(sha) < 7 || len(sha) > 64 {
+		return ""
+	}
+	for _, c := range sha {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return ""
+		}
+	}
+	return sha
+}
+
+// serverBase is ServerURL without a trailing slash when it is a plain
+// http(s) origin or path, and "" otherwise.
+func serverBase(server string) string {
+	base, err := url.Parse(strings.TrimRight(server, "/"))
+	if err != nil || (base.Scheme != "https" && base.Scheme != "http") || base.Host == "" ||
+		base.RawQuery != "" || base.Fragment != "" || base.User != nil {
+		return ""
+	}
+	return base.String()
+}
+
+func repoPath(repo string) string {
+	var segs []string
+	for _, s := range strings.Split(repo, "/") {
+		segs = append(segs, url.PathEscape(s))
+	}
+	return strings.Join(segs, "/")
+}
+
+// linkURL returns u fit for a Markdown link destination when it is an
+// absolute http(s) URL without credentials, and "" otherwise.
+func linkURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" || p.User != nil {
+		return ""
+	}
+	return destination(p.String())
+}
+
+// destination escapes what url.URL.String leaves and a Markdown link
+// destination cannot hold: an unbalanced parenthesis would end it.
+func destination(u string) string {
+	return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E").Replace(u)
 }

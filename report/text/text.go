@@ -1,9 +1,11 @@
-// Package text renders a run for a terminal: PASS or FAIL per fixture, the
-// mismatches field by field, findings, and RUNNER.md's batch summary.
+// Package text renders a run for a terminal or a CI log: each failing
+// fixture with only what differs and why, findings, RUNNER.md's minimal
+// summary (discovered, run, passed, failed, the failing paths with their
+// mismatch) and a final count.
 //
-// Fixture-provided text is printed quoted or with control characters
-// escaped, so that a fixture cannot move the cursor, forge lines, or start a
-// workflow command in a CI log.
+// Every line is safe for a GitHub Actions log: fixture-provided text is
+// shown with control characters escaped, and no line can start a workflow
+// command or carry a legacy "##[" one (escape.LogLine).
 package text
 
 import (
@@ -14,129 +16,230 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
+)
+
+// Options says how the report is shown. The zero value is the plain report
+// of failures for a file or a pipe.
+type Options struct {
+	// Verbose lists passing fixtures too, one line each.
+	Verbose bool
+	// Color marks PASS, FAIL, ERROR, WARN and the final count with ANSI
+	// colours. The caller decides: a terminal, and NO_COLOR unset.
+	Color bool
+	// Group folds each section (fixtures, findings, run details) in
+	// "::group::"/"::endgroup::" for the Actions log; the final count
+	// stays outside, always visible.
+	Group bool
+}
+
+// ANSI colours. Only this package's own words are coloured; untrusted text
+// never is, and it cannot carry an escape of its own (see Clean).
+const (
+	red    = "\x1b[31m"
+	green  = "\x1b[32m"
+	yellow = "\x1b[33m"
+	bold   = "\x1b[1m"
+	reset  = "\x1b[0m"
 )
 
 // Write writes the report. It stops at the first write error.
-func Write(w io.Writer, run *model.Run) error {
-	p := &printer{w: w}
-	for i := range run.Results {
-		p.result(&run.Results[i])
+func Write(w io.Writer, run *model.Run, opts Options) error {
+	if run == nil {
+		run = &model.Run{}
 	}
-	if len(run.Findings) > 0 {
-		p.line("")
-		p.line("Findings (warnings; they do not change any result):")
-		for _, f := range run.Findings {
-			p.line("  WARN %s: %s: %s", Clean(f.Path), f.Kind, Clean(f.Message))
-		}
-	}
-	p.summary(run)
+	run = explain.Bound(run)
+	p := &printer{w: w, opts: opts}
+	p.results(run)
+	p.findings(run.Findings)
+	p.details(run)
 	p.comparison(run.Comparison)
+	p.final(&run.Summary)
 	return p.err
 }
 
 type printer struct {
-	w   io.Writer
-	err error
+	w    io.Writer
+	opts Options
+	err  error
+	// started: a line has been printed, so a new section needs a blank
+	// line before it.
+	started bool
 }
 
-func (p *printer) line(format string, args ...any) {
+// line prints one line: label (one of ours, coloured when asked) and then
+// text, which LogLine makes safe for a log.
+func (p *printer) line(label, color, text string) {
 	if p.err != nil {
 		return
 	}
-	_, p.err = fmt.Fprintf(p.w, format+"\n", args...)
+	if label != "" && p.opts.Color && color != "" {
+		label = color + label + reset
+	}
+	_, p.err = io.WriteString(p.w, label+escape.LogLine(text)+"\n")
+	p.started = true
 }
 
+func (p *printer) textf(format string, args ...any) { p.line("", "", fmt.Sprintf(format, args...)) }
+
+// section starts a folded group, or without Group a blank line and the
+// title. Titles are this package's own words.
+func (p *printer) section(title string) {
+	if p.err != nil {
+		return
+	}
+	if p.opts.Group {
+		_, p.err = io.WriteString(p.w, "::group::"+title+"\n")
+		return
+	}
+	if p.started {
+		title = "\n" + title
+	}
+	_, p.err = io.WriteString(p.w, title+":\n")
+}
+
+func (p *printer) endGroup() {
+	if p.opts.Group && p.err == nil {
+		_, p.err = io.WriteString(p.w, "::endgroup::\n")
+	}
+}
+
+// results prints the failures, unfolded: they are what a reader of the
+// log came for. Passes, when asked for, follow in a section of their own.
+func (p *printer) results(run *model.Run) {
+	for i := range run.Results {
+		if r := &run.Results[i]; !r.Passed {
+			p.result(r)
+		}
+	}
+	if !p.opts.Verbose || run.Summary.Passed == 0 {
+		return
+	}
+	p.section(fmt.Sprintf("Passing fixtures (%d)", run.Summary.Passed))
+	for i := range run.Results {
+		if r := &run.Results[i]; r.Passed {
+			p.result(r)
+		}
+	}
+	p.endGroup()
+}
+
+// result prints a fixture's head line ("FAIL path:line [class]", with the
+// name only when it is not the file name) and, for a failure, what
+// differs, the tool's reason and the fixture's own words.
 func (p *printer) result(r *model.Result) {
-	label := "PASS"
+	head := " " + Clean(explain.Location(r))
+	if !r.IsCorpusError() {
+		head += " [" + r.Class.String() + "]"
+	}
+	if n := explain.ShownName(r); n != "" {
+		head += " name " + quote(n)
+	}
 	switch {
 	case r.IsCorpusError():
-		label = "ERROR"
-	case !r.Passed:
-		label = "FAIL"
-	}
-	p.line("%-5s %s (%s) [%s]", label, Clean(r.Path), Clean(r.Name), r.Class)
-	if r.Passed {
+		p.line("ERROR", red, head)
+	case r.Passed:
+		p.line("PASS ", green, head)
 		return
+	default:
+		p.line("FAIL ", red, head)
 	}
+	const indent = "      "
 	if r.KnownFailure != "" {
-		p.line("      known failure: %s", Clean(r.KnownFailure))
+		p.textf("%sknown failure: %s", indent, Clean(r.KnownFailure))
 	}
 	if r.IsCorpusError() {
-		p.line("      corpus error (the fixture file is unusable; not a DRP result): %s", Clean(r.Actual.Message))
-		p.location(r)
+		p.textf("%s%s: %s", indent, explain.CorpusError, Clean(r.Actual.Message))
+		p.textf("%s(the fixture file is unusable; this is not a DRP2 result)", indent)
 		return
 	}
-	p.line("      %-14s %-32s %s", "field", "expected", "actual")
-	row := func(field, want, got string, differs bool) {
-		mark := ""
-		if differs {
-			mark = "  <- mismatch"
-		}
-		p.line("      %-14s %-32s %s%s", field, want, got, mark)
+	p.textf("%s%s", indent, Clean(strings.Join(explain.Differences(r), ", ")))
+	if r.Actual.Message != "" {
+		p.textf("%smessage: %s", indent, Clean(r.Actual.Message))
 	}
-	e, a := r.Expected, r.Actual
-	row("outcome", quote(e.Outcome), quote(string(a.Outcome)), e.Outcome != string(a.Outcome))
-	if r.Class != model.ClassPositive {
-		row("phase", quote(e.Phase), quote(string(a.Phase)), e.Phase != string(a.Phase))
-		row("code", quote(e.Code), quote(a.Code), e.Code != a.Code)
-		row("command_index", index(e.CommandIndex), index(a.CommandIndex),
-			e.CommandIndex != nil && (a.CommandIndex == nil || *a.CommandIndex != *e.CommandIndex))
-	} else if a.Outcome != model.Success {
-		row("phase", "-", quote(string(a.Phase)), false)
-		row("code", "-", quote(a.Code), false)
-		row("command_index", "-", index(a.CommandIndex), false)
+	if r.Actual.Rule != "" {
+		p.textf("%srule: %s", indent, Clean(r.Actual.Rule))
 	}
-	if a.Message != "" {
-		p.line("      message: %s", Clean(a.Message))
+	if r.Reason != "" {
+		p.textf("%s%s: %s", indent, explain.FixtureReason, Clean(r.Reason))
 	}
-	p.location(r)
-}
-
-func (p *printer) location(r *model.Result) {
-	if r.Span != nil {
-		p.line("      at %s:%d:%d", Clean(r.Path), r.Span.Line, r.Span.Column)
+	if r.Fix != "" {
+		p.textf("%s%s: %s", indent, explain.FixtureFix, Clean(r.Fix))
+	}
+	for _, d := range r.Diagnostics {
+		p.textf("%sdiagnostic: %s: %s", indent, Clean(d.Source), Clean(d.Message))
 	}
 }
 
-func (p *printer) summary(run *model.Run) {
-	s := run.Summary
-	p.line("")
-	p.line("Corpus: %s", Clean(run.CorpusRoot))
-	p.line("Command schema: %s (sha256 %s)", Clean(run.CommandSchema.Source), run.CommandSchema.SHA256)
-	p.line("Fixture schema: %s (sha256 %s)", Clean(run.FixtureSchema.Source), run.FixtureSchema.SHA256)
+func (p *printer) findings(fs []model.Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	p.section(fmt.Sprintf("Findings (%d; warnings, they change no result)", len(fs)))
+	for _, f := range fs {
+		p.line("WARN ", yellow, fmt.Sprintf(" %s: %s: %s", Clean(f.Path), explain.FindingTitle(f.Kind), Clean(f.Message)))
+	}
+	p.endGroup()
+}
+
+// details is RUNNER.md's minimal summary and the run's evidence; the
+// failing paths with their mismatches are the FAIL lines above.
+func (p *printer) details(run *model.Run) {
+	s := &run.Summary
+	p.section("Run details")
+	p.textf("Corpus: %s", Clean(run.CorpusRoot))
+	if run.ToolVersion != "" {
+		p.textf("Tool version: %s", Clean(run.ToolVersion))
+	}
+	p.textf("Command schema: %s (sha256 %s)", Clean(run.CommandSchema.Source), Clean(run.CommandSchema.SHA256))
+	p.textf("Fixture schema: %s (sha256 %s)", Clean(run.FixtureSchema.Source), Clean(run.FixtureSchema.SHA256))
 	for _, c := range s.ByClass {
-		p.line("  %-18s run %d, passed %d, failed %d", c.Class.Title()+":", c.Run, c.Passed, c.Failed)
+		p.textf("  %-18s run %d, passed %d, failed %d", c.Class.Title()+":", c.Run, c.Passed, c.Failed)
 	}
-	p.line("Summary: discovered %d, run %d, passed %d, failed %d, corpus errors %d, findings %d",
+	p.textf("Summary: discovered %d, run %d, passed %d, failed %d, corpus errors %d, findings %d",
 		s.Discovered, s.Run, s.Passed, s.Failed, s.CorpusErrors, s.Findings)
-	if s.Run == 0 {
-		p.line("No fixture was run: nothing matched the paths, --name and --tag given.")
+	p.endGroup()
+}
+
+// final is the one line that says how the run went, outside any group.
+func (p *printer) final(s *model.Summary) {
+	text := explain.Verdict(s)
+	if b := explain.Breakdown(s); b != "" {
+		text += " (" + b + ")"
 	}
-	if len(s.FailingPaths) > 0 {
-		p.line("Failing fixtures:")
-		for _, f := range s.FailingPaths {
-			p.line("  %s", Clean(f))
-		}
+	color := green
+	switch {
+	case s.Run == 0:
+		color = yellow
+		text += ": nothing matched the paths, --name and --tag given"
+	case s.Failed > 0:
+		color = red
 	}
+	if s.Findings > 0 {
+		text += fmt.Sprintf("; %d %s", s.Findings, plural(s.Findings, "finding", "findings"))
+	}
+	if !p.opts.Group {
+		p.textf("")
+	}
+	p.line("DRP2 conformance:", color+bold, " "+text)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func quote(s string) string {
-	if s == "" {
-		return "-"
-	}
 	return strconv.Quote(s)
-}
-
-func index(i *int) string {
-	if i == nil {
-		return "-"
-	}
-	return strconv.Itoa(*i)
 }
 
 // Clean makes untrusted text safe for one terminal line: control and other
 // non-printing characters (newlines, escapes, line separators, ...) and
-// invalid UTF-8 are shown as Go escapes.
+// invalid UTF-8 are shown as Go escapes. The printer then breaks any "##["
+// and a leading "::" (escape.LogLine).
 func Clean(s string) string {
 	if !strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || !strconv.IsPrint(r) }) {
 		return s

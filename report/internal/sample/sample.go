@@ -56,7 +56,7 @@ func Run() *model.Run {
 			Fix:      "Destroy each object once.",
 			Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_INVALID_ID", CommandIndex: intp(4)},
 			Actual: model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_INVALID_STATE", CommandIndex: intp(4),
-				Message: "buffer 12 was already destroyed"},
+				Message: "DestroyBuffer: buffer_id 12 names no live object", Rule: "LIFETIMES.md Destruction rule 2"},
 			Span:        &model.Span{Line: 40, Column: 7, EndLine: 40, EndColumn: 19},
 			Duration:    900 * time.Microsecond,
 			Diagnostics: []model.Diagnostic{{Source: "lifetime", Message: "buffer 12 destroyed at command 3"}},
@@ -135,6 +135,7 @@ func Run() *model.Run {
 	}
 	run := &model.Run{
 		CorpusRoot:    "fixtures",
+		ToolVersion:   "v1.2.3",
 		CommandSchema: model.SchemaSource{Source: "fixtures/schema/drp2-command.schema.json", SHA256: strings.Repeat("ab", 32)},
 		FixtureSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("cd", 32)},
 		Started:       Started,
@@ -213,5 +214,44 @@ func Large(n int) *model.Run {
 		Findings:      findings,
 	}
 	run.Summary = model.Summarize(n, results, findings)
+	return run
+}
+
+// HugeBytes is the size of each oversized value in Huge.
+const HugeBytes = 3 << 20
+
+// Huge returns a run whose fixture-controlled values are each HugeBytes
+// long: the name, the file name, the expected code, the reason and fix, a
+// message listing a hundred thousand unknown keys (as a schema error
+// would), a diagnostic and a finding. No sink may echo them whole.
+func Huge() *model.Run {
+	long := strings.Repeat("n", HugeBytes)
+	var keys strings.Builder
+	keys.WriteString("additional properties ")
+	for i := 0; keys.Len() < HugeBytes; i++ {
+		fmt.Fprintf(&keys, "'k%d', ", i)
+	}
+	keys.WriteString("not allowed")
+	results := []model.Result{{
+		Path: "fixtures/negative/" + long + ".json", RelPath: "negative/" + long + ".json",
+		Folder: "negative", Name: long, Class: model.ClassNegative,
+		Tags:        []string{long},
+		Description: long, Reason: long, Fix: long,
+		Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: long, CommandIndex: intp(1)},
+		Actual: model.Actual{Outcome: model.Error, Phase: model.PhaseSchema, Code: "DRP2_ERR_SCHEMA", CommandIndex: intp(0),
+			Message: keys.String()},
+		Span:        &model.Span{Line: 3, Column: 5, EndLine: 3, EndColumn: 9},
+		Diagnostics: []model.Diagnostic{{Source: long, Message: long}},
+	}}
+	findings := []model.Finding{{Kind: model.FindingNameStem, Path: "fixtures/negative/" + long + ".json", Message: "name " + long}}
+	run := &model.Run{
+		CorpusRoot:    "fixtures",
+		CommandSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("ab", 32)},
+		FixtureSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("cd", 32)},
+		Started:       Started,
+		Results:       results,
+		Findings:      findings,
+	}
+	run.Summary = model.Summarize(len(results), results, findings)
 	return run
 }

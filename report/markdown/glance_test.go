@@ -1,0 +1,119 @@
+package markdown
+
+import (
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/report/internal/sample"
+)
+
+// TestProvenance: the comment and summary say which commit they describe
+// and link the check run and the workflow run; the check run's own output
+// does not link to itself; anything but an http(s) URL is left out.
+func TestProvenance(t *testing.T) {
+	want := "Commit [`0123456`](https://github.com/drp2/drp2-fixtures/commit/0123456789abcdef0123456789abcdef01234567)" +
+		" · [Check run](https://github.com/drp2/drp2-fixtures/runs/987654321)" +
+		" · [Workflow run](https://github.com/drp2/drp2-fixtures/actions/runs/123456789)"
+	for name, s := range map[string]string{"comment": Comment(sample.Run(), linked), "summary": summary(t, sample.Run(), linked)} {
+		if i, j := strings.Index(s, "fixtures failed\n\n"+want+"\n\n"), strings.Index(s, "| Fixtures |"); i < 0 || i > j {
+			t.Errorf("%s does not say under its verdict\n%s", name, want)
+		}
+	}
+	_, sum, _ := CheckOutput(sample.Run(), linked)
+	if strings.Contains(sum, "[Check run]") || !strings.Contains(sum, "[Workflow run]") {
+		t.Errorf("check output links: %s", strings.SplitN(sum, "\n\n", 3)[1])
+	}
+	o := linked
+	o.SHA, o.CheckRunURL, o.WorkflowRunURL = "not-a-sha)](http://evil", "javascript:alert(1)", "https://user:pw@github.com/x"
+	if c := Comment(sample.Run(), o); !strings.Contains(c, "fixtures failed\n\n| Fixtures |") ||
+		strings.Contains(c, "http://evil") || strings.Contains(c, "javascript") || strings.Contains(c, "pw@") {
+		t.Errorf("bad provenance was shown:\n%s", strings.SplitN(c, "\n\n", 3)[1])
+	}
+}
+
+// TestCountsAddUp: the verdict's failed count is the sum of the sections
+// below it, and the breakdown says how many are corpus errors.
+func TestCountsAddUp(t *testing.T) {
+	heading := regexp.MustCompile(`(?m)^#### (Failing fixtures|Failing schema-negative fixtures|Corpus errors) \((\d+)\)$`)
+	verdict := regexp.MustCompile(`DRP2 conformance: (\d+) of (\d+) fixtures failed`)
+	for _, run := range []string{"sample", "large"} {
+		r := sample.Run()
+		if run == "large" {
+			r = sample.Large(300)
+		}
+		c := Comment(r, linked)
+		m := verdict.FindStringSubmatch(c)
+		if m == nil {
+			t.Fatalf("%s: no verdict", run)
+		}
+		sum := 0
+		for _, h := range heading.FindAllStringSubmatch(c, -1) {
+			var n int
+			fmt.Sscan(h[2], &n)
+			sum += n
+		}
+		if fmt.Sprint(sum) != m[1] || m[1] != fmt.Sprint(r.Summary.Failed) {
+			t.Errorf("%s: verdict says %s failed, sections hold %d, summary %d", run, m[1], sum, r.Summary.Failed)
+		}
+	}
+	if c := Comment(sample.Run(), linked); !strings.Contains(c, "Failed: 5 mismatches, 1 corpus error") {
+		t.Error("the comment does not break the failures down")
+	}
+}
+
+// TestOneNarrowRowPerFailure: each failing fixture has one row of two
+// columns holding only what differs; the name appears only when it is not
+// the file name.
+func TestOneNarrowRowPerFailure(t *testing.T) {
+	c := Comment(sample.Run(), linked)
+	for _, want := range []string{
+		"| Fixture | Expected → actual |\n|:--|:--|\n",
+		"/destroy_twice.json#L40) | **DRP2\\_ERR\\_INVALID\\_ID → DRP2\\_ERR\\_INVALID\\_STATE**<br>DestroyBuffer\\: buffer\\_id 12 names no live object \\(LIFETIMES\\.md Destruction rule 2\\) |\n",
+		"/legacy_type_field.json#L12-L18) | **command 2 → 0**<br>",
+	} {
+		if !strings.Contains(c, want) {
+			t.Errorf("comment lacks %q", want)
+		}
+	}
+	if strings.Contains(c, "**destroy\\_twice**") || strings.Contains(c, "<br>**destroy") {
+		t.Error("the file name is repeated as the fixture's name")
+	}
+	for _, name := range []string{"draw_outside_pass.json", "destroy_twice.json", "texture_upload.json", "legacy_type_field.json", "truncated.json"} {
+		rows := 0
+		for _, l := range strings.Split(c, "\n") {
+			if strings.HasPrefix(l, "| [") && strings.Contains(l, name+"#") {
+				rows++
+			}
+		}
+		if rows != 1 {
+			t.Errorf("%s has %d rows", name, rows)
+		}
+	}
+}
+
+// TestIssueReferencesAreInert (issue 12 item 7): GitHub links "GH-123"
+// as it links "#123"; neither survives in the rendered comment.
+func TestIssueReferencesAreInert(t *testing.T) {
+	cmark, err := exec.LookPath("cmark-gfm")
+	if err != nil {
+		t.Skip("SKIPPED: cmark-gfm not found; install it (Debian package cmark-gfm) to check rendered Markdown")
+	}
+	run := sample.Run()
+	for i := range run.Results {
+		run.Results[i].Reason = "see GH-123, gh-7 and #45"
+		run.Results[i].Name = "GH-9"
+		run.Results[i].Actual.Message = "closes GH-8"
+	}
+	html := renderHTML(t, cmark, Comment(run, linked))
+	for _, ref := range []string{"GH-123", "gh-7", "#45", "GH-9", "GH-8"} {
+		if strings.Contains(html, ref) {
+			t.Errorf("rendered comment keeps %q", ref)
+		}
+	}
+	if !strings.Contains(html, "GH-\u200b123") {
+		t.Error("the reference is not shown at all")
+	}
+}
