@@ -193,6 +193,9 @@ type Result struct {
 
 	Duration    time.Duration
 	Diagnostics []Diagnostic
+	// Findings are the checker's findings about this fixture's stream
+	// (warnings that never change the result); Run.Findings repeats them.
+	Findings []Finding
 
 	// Digest identifies the fixture's content, for comparisons with a
 	// baseline and for manifests. Empty when the file could not be read.
@@ -233,6 +236,11 @@ const (
 	// FindingSkippedFile: a file under the corpus was not read as a
 	// fixture (not a regular file, a link leaving the corpus, ...).
 	FindingSkippedFile FindingKind = "skipped_file"
+	// FindingReadbackData: a QueueSubmitReply's data is not padded base64
+	// of exactly the readback's size (LIFETIMES.md, Readback Lifetime rule
+	// 9). The prose leaves reply data unverified in 2.0, so it never fails
+	// a fixture.
+	FindingReadbackData FindingKind = "readback_data"
 	// FindingKnownPassing: a fixture on the known-failures list passes;
 	// the entry should be removed.
 	FindingKnownPassing FindingKind = "known_failure_passing"
@@ -293,6 +301,9 @@ type Run struct {
 	Results  []Result
 	Findings []Finding
 	Summary  Summary
+	// Implementations are the DRP2 implementations the runtime harness ran
+	// through the same fixtures, in the order given; none for a plain run.
+	Implementations []Implementation
 	// Comparison is this run compared with a baseline; nil when none was
 	// asked for.
 	Comparison *Comparison

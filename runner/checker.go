@@ -12,3 +12,12 @@ import "github.com/drp2/drp2-fixtures/model"
 type Checker interface {
 	Check(s model.Stream) *model.Failure
 }
+
+// FindingChecker is a Checker that can also report findings: problems in
+// a stream that the contract does not let fail it. The runner prefers
+// CheckFindings when the checker has it, and reports each finding with
+// the fixture's path.
+type FindingChecker interface {
+	Checker
+	CheckFindings(s model.Stream) (*model.Failure, []model.Finding)
+}

@@ -324,7 +324,11 @@ func (j *fixtureJob) run(rel string) (res model.Result, keep bool) {
 	res.Expected = fx.expected()
 	res.Class = classify(res.Expected)
 
-	failure := j.phases(fx, res.Class)
+	failure, found := j.phases(fx, res.Class)
+	for _, f := range found {
+		f.Path = res.Path
+		res.Findings = append(res.Findings, f)
+	}
 	res.Actual, res.Passed = match(res.Expected, res.Class, failure)
 	if !res.Passed {
 		res.Span = failureSpan(fx.data, failure)
@@ -382,13 +386,14 @@ func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
 }
 
 // phases runs the DRP phases in order and returns the first failure, or
-// nil. Schema negatives stop after the command schema (RUNNER.md).
-func (j *fixtureJob) phases(fx *fixture, class model.Class) *model.Failure {
+// nil, and the checker's findings. Schema negatives stop after the command
+// schema (RUNNER.md).
+func (j *fixtureJob) phases(fx *fixture, class model.Class) (*model.Failure, []model.Finding) {
 	if f := j.schemas.checkCommands(fx.data, fx.raw); f != nil {
-		return f
+		return f, nil
 	}
 	if class == model.ClassSchemaNegative || j.checker == nil {
-		return nil
+		return nil, nil
 	}
 	stream := model.Stream{Commands: make([]json.RawMessage, len(fx.raw))}
 	for i, r := range fx.raw {
@@ -405,7 +410,10 @@ func (j *fixtureJob) phases(fx *fixture, class model.Class) *model.Failure {
 	if start, end, ok := jsonpos.Find(fx.data, "/capabilities"); ok {
 		stream.Capabilities = fx.data[start:end]
 	}
-	return j.checker.Check(stream)
+	if fc, ok := j.checker.(FindingChecker); ok {
+		return fc.CheckFindings(stream)
+	}
+	return j.checker.Check(stream), nil
 }
 
 func intOf(v any) int {
@@ -464,6 +472,9 @@ func firstSpan(data []byte, pointers ...string) *model.Span {
 // warnings: they never change a result.
 func corpusFindings(results []model.Result) []model.Finding {
 	var out []model.Finding
+	for i := range results {
+		out = append(out, results[i].Findings...)
+	}
 	byName := map[string][]string{}
 	for i := range results {
 		r := &results[i]

@@ -19,7 +19,7 @@ func main() {
 		debug.SetGCPercent(200)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, IsTerminal: stdoutIsTerminal})
+	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, IsTerminal: stdoutIsTerminal})
 	stop()
 	os.Exit(code)
 }

@@ -100,6 +100,14 @@ func (a *runAction) main(ctx context.Context) int {
 		a.warnf("%v; results are reported for %s without a pull request", err, orDefault(tgt.HeadSHA, "this commit"))
 	}
 
+	var cov *coverageRun
+	if in.Coverage {
+		if cov, err = enableCoverage(&r); err != nil {
+			a.errorf("%v", err)
+			return exitFor(err)
+		}
+	}
+
 	run, err := execute(ctx, r)
 	if err != nil {
 		a.errorf("%v", err)
@@ -110,6 +118,10 @@ func (a *runAction) main(ctx context.Context) int {
 	run = explain.InWorkspace(run, orDefault(a.getenv("GITHUB_WORKSPACE"), r.workDir))
 	if err := a.writeLog(run); err != nil {
 		return ExitInternal
+	}
+	ext, extErr := a.extras(r, run, in, cov)
+	if extErr != nil {
+		a.errorf("%v", extErr)
 	}
 
 	serverURL := orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com")
@@ -134,8 +146,20 @@ func (a *runAction) main(ctx context.Context) int {
 	if fileErr != nil {
 		a.errorf("%v", fileErr)
 	}
+	if ext.summary != "" && paths.Summary != "" {
+		if err := appendFile(paths.Summary, []byte(ext.summary)); err != nil {
+			a.warnf("write job summary: %v", err)
+		}
+	}
 	code, why := verdict(run, in.Job)
 	conclusion := checkConclusion(run, in.Job, code)
+	if len(ext.why) > 0 || implementationsFailed(run) {
+		conclusion = "failure"
+	}
+	if len(ext.why) > 0 {
+		why, code = append(why, ext.why...), ExitMismatch
+	}
+	plan.extras = ext
 	s := run.Summary
 	outs := []output{
 		{"total", strconv.Itoa(s.Discovered)},
@@ -166,6 +190,9 @@ func (a *runAction) main(ctx context.Context) int {
 	}
 	for _, w := range why {
 		a.errorf("%s", w)
+	}
+	if extErr != nil {
+		return exitFor(extErr)
 	}
 	return code
 }

@@ -19,6 +19,8 @@ import (
 // Env is the process environment a subcommand sees.
 type Env struct {
 	Stdout, Stderr io.Writer
+	// Stdin is standard input, read by the adapter; nil means empty.
+	Stdin io.Reader
 	// Getenv reads an environment variable; nil means none are set.
 	Getenv func(string) string
 	// Now is the wall clock; nil means time.Now. SOURCE_DATE_EPOCH, when
@@ -64,6 +66,10 @@ const usage = `drp2-fixtures runs a DRP2 fixture corpus and reports the result.
 Usage:
   drp2-fixtures run [flags] [PATH...]   run a corpus (default: ./fixtures, else the embedded corpus)
   drp2-fixtures action                  run as a GitHub Action (reads INPUT_* variables)
+  drp2-fixtures manifest write|check    record the corpus in a manifest, or compare it with one
+  drp2-fixtures coverage                which validator rules the corpus exercises
+  drp2-fixtures merge REPORT.json...    merge the JSON reports of several jobs or shards
+  drp2-fixtures adapter                 serve the runtime harness protocol with this validator
   drp2-fixtures diff BASE.json HEAD.json compare two JSON reports fixture by fixture
   drp2-fixtures version                 print the version
   drp2-fixtures help                    show this help
@@ -92,6 +98,14 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 		return runCommand(ctx, args[1:], env)
 	case "action":
 		return actionCommand(ctx, env)
+	case "manifest":
+		return manifestCommand(ctx, args[1:], env)
+	case "coverage":
+		return coverageCommand(ctx, args[1:], env)
+	case "merge":
+		return mergeCommand(ctx, args[1:], env)
+	case "adapter":
+		return adapterCommand(ctx, args[1:], env)
 	case "diff":
 		return diffCommand(args[1:], env)
 	case "version", "--version":

@@ -95,6 +95,7 @@ func writeReports(run *model.Run, p Paths, o fileOptions) error {
 		if err := markdown.WriteSummary(&b, run, o.Markdown); err != nil {
 			keep(&ReportError{Report: "job summary", Rendering: true, Err: err})
 		} else {
+			b.WriteString(implementationsSummary(run, o.Markdown))
 			if b.Len() > limit.StepSummaryBytes {
 				// GitHub would drop it whole; say where the report is instead.
 				b.Reset()

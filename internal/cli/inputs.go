@@ -51,9 +51,13 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			Name:          a.GetInput("name"),
 			Tags:          splitList(a.GetInput("tags")),
 			Files:         Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path")},
-			Baseline:      a.GetInput("baseline"),
-			KnownFailures: a.GetInput("known-failures"),
-			spelling:      inputSpelling,
+			Manifest:      a.GetInput("manifest"),
+			// A command line may hold commas: one command a line.
+			Implementations: splitLines(a.GetInput("implementation")),
+			Results:         splitList(a.GetInput("results")),
+			Baseline:        a.GetInput("baseline"),
+			KnownFailures:   a.GetInput("known-failures"),
+			spelling:        inputSpelling,
 		},
 		Token:      a.GetInput("github-token"),
 		CheckName:  a.GetInput("check-name"),
@@ -81,6 +85,13 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		in.Annotations = m
 	default:
 		return in, fmt.Errorf("input annotations: %q is not one of check-run, commands, off", m)
+	}
+	switch v := a.GetInput("coverage"); v {
+	case "true":
+		in.Coverage = true
+	case "false", "":
+	default:
+		return in, fmt.Errorf("input coverage: %q is not true or false", v)
 	}
 	if in.FailOn, err = parseFailOn(orDefault(a.GetInput("fail-on"), defaultFailOn.String())); err != nil {
 		return in, fmt.Errorf("input fail-on: %w", err)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/internal/knownfail"
@@ -35,6 +36,22 @@ type Job struct {
 	// FailOn says which outcomes fail the run.
 	FailOn FailOn
 
+	// Manifest is the manifest file the corpus is compared with; a frozen
+	// manifest's violations fail the run. Empty means none, or with
+	// CheckClean <corpus>/manifest.json.
+	Manifest string
+	// CheckClean fails the run on any difference from the manifest.
+	CheckClean bool
+	// Coverage adds the validator's rule coverage to the job summary.
+	Coverage bool
+	// Implementations are the DRP2 implementations the runtime harness
+	// runs the selected fixtures through (command lines, or @FILE lists);
+	// Timeout bounds one fixture's answer (0: the harness's default).
+	Implementations []string
+	Timeout         time.Duration
+	// Results are JSON reports of other jobs or shards (paths or globs)
+	// merged into this run's report.
+	Results []string
 	// Baseline is what the run is compared with: baseline.Auto, a folder,
 	// a JSON report, or empty (or baseline.Off) for nothing.
 	Baseline string
@@ -111,6 +128,10 @@ func execute(ctx context.Context, r resolved) (*model.Run, error) {
 		return nil, err
 	}
 	run.ToolVersion = Version()
+	run, err = addImplementations(ctx, r, run)
+	if err != nil {
+		return nil, err
+	}
 	if err := compare(ctx, r, run); err != nil {
 		return nil, err
 	}
@@ -229,6 +250,7 @@ func verdict(run *model.Run, job Job) (int, []string) {
 	if job.FailOn.Mismatch && s.Unexcused() > 0 {
 		why = append(why, fmt.Sprintf("%d of %d fixtures failed", s.Unexcused(), s.Run)+knownNote(s))
 	}
+	why = append(why, implementationReasons(run, job)...)
 	why = append(why, regressionReasons(run, job)...)
 	if job.FailOn.Findings && s.Findings > 0 {
 		why = append(why, fmt.Sprintf("the corpus has %d findings, and fail-on includes findings", s.Findings))

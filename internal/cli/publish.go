@@ -21,6 +21,8 @@ type plan struct {
 	comment bool
 	// skipped are notes for the job summary on what will not be done.
 	skipped []string
+	// extras are what the manifest and coverage inputs add.
+	extras extras
 }
 
 func planPublishing(in Inputs, tgt target, repository string) plan {
@@ -59,7 +61,7 @@ func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt 
 	var res published
 	var anns []annotation.Annotation
 	if in.Annotations != AnnotateOff {
-		anns = annotation.Build(run)
+		anns = append(allAnnotations(run), p.extras.annotations...)
 	}
 	if !p.api {
 		if in.Annotations != AnnotateOff {
@@ -98,6 +100,9 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	md markdown.Options, conclusion string, anns []annotation.Annotation, repo github.Repo, now func() time.Time) published {
 	var res published
 	title, summary, text := markdown.CheckOutput(run, md)
+	if len(run.Implementations) > 0 {
+		title, summary = markdown.ImplementationsCheckOutput(run, md)
+	}
 	chk := github.Check{
 		// check-run-id is the job's own check run (job.check_run_id): Actions
 		// completes it from the step's exit code; only its output is ours.
@@ -155,8 +160,11 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 		number = n
 	}
 	cm, err := gh.PublishComment(ctx, github.Comment{
-		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: markdown.Comment(run, md),
-		Mode: in.Comment, Failing: run.Summary.Failed > 0, ResultKey: resultKey(run, md),
+		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: p.extras.commentBody(commentBody(run, md)),
+		Mode: in.Comment, Failing: run.Summary.Failed > 0 || len(p.extras.why) > 0 || implementationsFailed(run),
+		ResultKey: resultKey(md, func(o markdown.Options) string {
+			return p.extras.commentBody(commentBody(withoutBaseIdentity(run), o))
+		}),
 	})
 	if err != nil && cm.URL != "" {
 		// The comment exists; only the check for a racing duplicate failed.
@@ -195,9 +203,8 @@ func note(what string, err error) string {
 // resultKey identifies what the comment reports, without the links of
 // this run (commit, check run, workflow run): comment: changes rewrites the
 // comment only when the result itself changed.
-func resultKey(run *model.Run, md markdown.Options) string {
+func resultKey(md markdown.Options, render func(markdown.Options) string) string {
 	md.SHA, md.CheckRunURL, md.WorkflowRunURL = "", "", ""
-	run = withoutBaseIdentity(run)
-	sum := sha256.Sum256([]byte(markdown.Comment(run, md)))
+	sum := sha256.Sum256([]byte(render(md)))
 	return hex.EncodeToString(sum[:])
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/text"
@@ -31,7 +32,7 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	o := &runOptions{}
 	j := &o.job
 	j.spelling = flagSpelling
-	var tags stringList
+	var tags, impls stringList
 	failOn := defaultFailOn.String()
 	fs := flag.NewFlagSet("drp2-fixtures run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -50,6 +51,10 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	fs.StringVar(&j.KnownFailures, "known-failures", "", "`FILE` listing fixtures that are known to fail, one per line with a reason: reported, but not failing the run")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", runner.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
 	fs.IntVar(&j.Workers, "workers", 0, "fixtures run at once (default: one per core)")
+	fs.StringVar(&j.Manifest, "manifest", "", "compare the corpus with the manifest `FILE`; a frozen manifest's violations fail the run")
+	fs.BoolVar(&j.CheckClean, "check-clean", false, "fail the run on any difference from the manifest (default --manifest: <corpus>/manifest.json)")
+	fs.Var(&impls, "implementation", "also run the fixtures through the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")
+	fs.DurationVar(&j.Timeout, "timeout", harness.DefaultTimeout, "longest wait for an implementation's answer to one fixture")
 	// Flags and PATHs may come in any order.
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -62,6 +67,10 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 		args = fs.Args()[1:]
 	}
 	j.Tags = tags
+	j.Implementations = impls
+	if j.Timeout <= 0 {
+		return nil, fmt.Errorf("--timeout must be positive")
+	}
 	switch o.format {
 	case "text", "json", "github":
 	default:
@@ -106,11 +115,25 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		return ExitInternal
 	}
+	// The comparison follows the report on standard output, except after a
+	// JSON document, which must stay the whole of it.
+	manifestOut := env.Stdout
+	if o.format == "json" {
+		manifestOut = env.Stderr
+	}
+	manifestWhy, err := checkManifest(r, run, manifestOut)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
+		return exitFor(err)
+	}
 	if fileErr != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", fileErr)
 		return exitFor(fileErr)
 	}
 	code, why := verdict(run, r.Job)
+	if len(manifestWhy) > 0 {
+		why, code = append(why, manifestWhy...), ExitMismatch
+	}
 	for _, w := range why {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %s\n", w)
 	}

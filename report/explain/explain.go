@@ -33,6 +33,11 @@ func Headline(r *model.Result) string {
 	if r.Passed {
 		return "passed"
 	}
+	if r.Actual.Outcome == model.Success && r.Expected.Outcome == string(model.Success) && r.Actual.Message != "" {
+		// The verdict matched but something after it did not, such as
+		// the readback replies of the runtime harness's Level 2.
+		return "success, but " + oneLine(r.Actual.Message)
+	}
 	return "expected " + expected(r.Expected) + ", got " + actual(r.Actual)
 }
 
@@ -68,6 +73,10 @@ func actual(a model.Actual) string {
 		return "success"
 	case model.CorpusError:
 		return "corpus error"
+	case model.HarnessError:
+		// The runtime harness got no usable answer (crash, timeout,
+		// garbage); the message says which.
+		return "no verdict from the implementation"
 	}
 	parts := appendNonEmpty(nil, string(a.Phase), a.Code)
 	if len(parts) == 0 {

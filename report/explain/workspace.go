@@ -39,6 +39,15 @@ func InWorkspace(run *model.Run, workspace string) *model.Run {
 			b.Summary.FailingPaths[i] = rel(p)
 		}
 	}
+	// The runtime harness's implementations name the same fixtures.
+	if run.Implementations != nil {
+		b.Implementations = make([]model.Implementation, len(run.Implementations))
+		for i, im := range run.Implementations {
+			inner := InWorkspace(&model.Run{Results: im.Results, Summary: im.Summary}, workspace)
+			im.Results, im.Summary = inner.Results, inner.Summary
+			b.Implementations[i] = im
+		}
+	}
 	return &b
 }
 

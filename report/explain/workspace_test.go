@@ -43,3 +43,17 @@ func TestInWorkspace(t *testing.T) {
 		t.Error("an empty workspace changed a path")
 	}
 }
+
+func TestInWorkspaceImplementations(t *testing.T) {
+	run := &model.Run{Implementations: []model.Implementation{{Name: "x",
+		Results: []model.Result{{Path: "/github/workspace/fixtures/negative/a.json"}},
+		Summary: model.Summary{FailingPaths: []string{"/github/workspace/fixtures/negative/a.json"}}}}}
+	got := InWorkspace(run, "/github/workspace")
+	im := got.Implementations[0]
+	if im.Results[0].Path != "fixtures/negative/a.json" || im.Summary.FailingPaths[0] != "fixtures/negative/a.json" || im.Name != "x" {
+		t.Errorf("%+v", im)
+	}
+	if run.Implementations[0].Results[0].Path != "/github/workspace/fixtures/negative/a.json" {
+		t.Error("the run itself changed")
+	}
+}

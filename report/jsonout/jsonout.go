@@ -17,6 +17,9 @@ type Document struct {
 	Summary  Summary         `json:"summary"`
 	Results  []Result        `json:"results"`
 	Findings []model.Finding `json:"findings"`
+	// Implementations are the runtime harness's results, one record per
+	// implementation; absent for a plain run.
+	Implementations []Implementation `json:"implementations,omitempty"`
 	// Comparison is the comparison with a baseline, when one was asked for.
 	Comparison *Comparison `json:"comparison,omitempty"`
 }
@@ -92,32 +95,37 @@ func Build(run *model.Run) Document {
 		doc.Summary.ByClass = append(doc.Summary.ByClass, ClassCount{Class: c.Class.String(), Run: c.Run, Passed: c.Passed, Failed: c.Failed})
 	}
 	for i := range run.Results {
-		r := &run.Results[i]
-		doc.Results = append(doc.Results, Result{
-			FixturePath:          r.Path,
-			FixtureName:          r.Name,
-			ActualOutcome:        string(r.Actual.Outcome),
-			ActualPhase:          optional(string(r.Actual.Phase)),
-			ActualCode:           optional(r.Actual.Code),
-			ActualCommandIndex:   r.Actual.CommandIndex,
-			Passed:               r.Passed,
-			Message:              optional(r.Actual.Message),
-			ExpectedOutcome:      optional(r.Expected.Outcome),
-			ExpectedPhase:        optional(r.Expected.Phase),
-			ExpectedCode:         optional(r.Expected.Code),
-			ExpectedCommandIndex: r.Expected.CommandIndex,
-			Class:                r.Class.String(),
-			CorpusPath:           r.RelPath,
-			CorpusError:          r.IsCorpusError(),
-			Location:             r.Span,
-			Rule:                 optional(r.Actual.Rule),
-			Digest:               digest(r.Digest),
-			Diagnostics:          r.Diagnostics,
-			KnownFailure:         optional(r.KnownFailure),
-		})
+		doc.Results = append(doc.Results, result(&run.Results[i]))
 	}
+	doc.Implementations = implementations(run)
 	doc.Comparison = buildComparison(run.Comparison)
 	return doc
+}
+
+// result is one fixture's record.
+func result(r *model.Result) Result {
+	return Result{
+		FixturePath:          r.Path,
+		FixtureName:          r.Name,
+		ActualOutcome:        string(r.Actual.Outcome),
+		ActualPhase:          optional(string(r.Actual.Phase)),
+		ActualCode:           optional(r.Actual.Code),
+		ActualCommandIndex:   r.Actual.CommandIndex,
+		Passed:               r.Passed,
+		Message:              optional(r.Actual.Message),
+		ExpectedOutcome:      optional(r.Expected.Outcome),
+		ExpectedPhase:        optional(r.Expected.Phase),
+		ExpectedCode:         optional(r.Expected.Code),
+		ExpectedCommandIndex: r.Expected.CommandIndex,
+		Class:                r.Class.String(),
+		CorpusPath:           r.RelPath,
+		CorpusError:          r.IsCorpusError(),
+		Location:             r.Span,
+		Rule:                 optional(r.Actual.Rule),
+		Digest:               digest(r.Digest),
+		Diagnostics:          r.Diagnostics,
+		KnownFailure:         optional(r.KnownFailure),
+	}
 }
 
 // Write writes the run as indented JSON followed by a newline.

@@ -118,6 +118,9 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		}
 		suites.AddSuite(suite)
 	}
+	for _, s := range implementationSuites(run, props, len(suites.Suites)) {
+		suites.AddSuite(s)
+	}
 	// junit-10.xsd rejects a skipped attribute on <testsuites>; nothing
 	// is ever skipped, but say so in code rather than trust the counts.
 	suites.Skipped, suites.Disabled = 0, 0

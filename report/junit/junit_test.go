@@ -141,9 +141,11 @@ func TestSchemas(t *testing.T) {
 		"large":   sample.Large(300),
 		"huge":    sample.Huge(),
 		"empty":   {},
+		// The runtime harness's suites, one per implementation.
+		"implementations": sample.WithImplementations(),
 	}
 	dir := t.TempDir()
-	for _, name := range []string{"empty", "huge", "large", "passing", "sample"} {
+	for _, name := range []string{"empty", "huge", "implementations", "large", "passing", "sample"} {
 		file := filepath.Join(dir, name+".xml")
 		if err := os.WriteFile(file, render(t, runs[name], actionsProps), 0o644); err != nil {
 			t.Fatal(err)

@@ -54,6 +54,7 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	p.results(run)
 	p.findings(run.Findings)
 	p.details(run)
+	p.implementations(run)
 	p.comparison(run.Comparison)
 	p.final(&run.Summary)
 	return p.err

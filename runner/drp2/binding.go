@@ -6,14 +6,9 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 )
 
+// createBindGroupLayout checks every binding for repeats before any dynamic
+// flag, then the pass scope and the id.
 func (s *state) createBindGroupLayout() *model.Failure {
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	id, f := s.newID(s.w.ID, "/id")
-	if f != nil {
-		return f
-	}
 	lay := &layoutInfo{byBinding: make(map[ID]int, len(s.w.Entries))}
 	for i, e := range s.w.Entries {
 		ptr := "/entries/" + strconv.Itoa(i)
@@ -21,20 +16,28 @@ func (s *state) createBindGroupLayout() *model.Failure {
 		if f != nil {
 			return f
 		}
-		if j, dup := lay.byBinding[b.id]; dup {
-			// COMMANDS.md, CreateBindGroupLayout rule 2.
-			return s.fail(codeInvalidArgument, ptr+"/binding", "binding %s is declared twice (entries %d and %d)", b.id, j, i)
+		j, dup := lay.byBinding[b.id]
+		if s.broken(ruleLayoutDuplicate, dup) {
+			return s.fail(ruleLayoutDuplicate, ptr+"/binding", "binding %s is declared twice (entries %d and %d)", b.id, j, i)
 		}
 		lay.byBinding[b.id] = i
 		lay.entries = append(lay.entries, layoutEntry{binding: b.id, bindingType: e.BindingType, dynamic: e.HasDynamicOffset})
-		if e.HasDynamicOffset {
-			if e.BindingType != "uniform_buffer" && e.BindingType != "storage_buffer" {
-				// COMMANDS.md, CreateBindGroupLayout rule 3 (the schema
-				// says so too; kept for schemas that do not).
-				return s.fail(codeInvalidArgument, ptr+"/has_dynamic_offset", "binding %s of type %q cannot have a dynamic offset", b.id, e.BindingType)
-			}
-			lay.dynamic++
+	}
+	for i, e := range lay.entries {
+		if !e.dynamic {
+			continue
 		}
+		if s.broken(ruleLayoutDynamic, e.bindingType != "uniform_buffer" && e.bindingType != "storage_buffer") {
+			return s.fail(ruleLayoutDynamic, "/entries/"+strconv.Itoa(i)+"/has_dynamic_offset", "binding %s of type %q cannot have a dynamic offset", e.binding, e.bindingType)
+		}
+		lay.dynamic++
+	}
+	if f := s.outsidePass(); f != nil {
+		return f
+	}
+	id, f := s.newID(s.w.ID, "/id")
+	if f != nil {
+		return f
 	}
 	o := s.add(id, kindBindGroupLayout)
 	o.lay = lay
@@ -63,44 +66,18 @@ var bindingKinds = map[string][]string{
 	"sampler": {"sampler"},
 }
 
+// createBindGroup checks, in order: the layout; the entries against the
+// layout's bindings and types; then entry by entry the dynamic offset and
+// size, the resource kind, the resource, its usage and its range; then
+// repeated bindings, the pass scope and the id.
 func (s *state) createBindGroup() *model.Failure {
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	id, f := s.newID(s.w.ID, "/id")
-	if f != nil {
-		return f
-	}
 	layout, f := s.resolve(s.w.BindGroupLayoutID, "/bind_group_layout_id", kindBindGroupLayout)
 	if f != nil {
 		return f
 	}
 	lay := layout.lay
 	entries := make([]groupEntry, len(s.w.Entries))
-	// Identity of every referenced resource first.
-	for i := range s.w.Entries {
-		e := &s.w.Entries[i]
-		ptr := "/entries/" + strconv.Itoa(i)
-		k, ok := resourceKinds[e.ResourceKind]
-		if !ok {
-			return s.fail(codeInvalidArgument, ptr+"/resource_kind", "resource_kind %q is not a bindable kind", e.ResourceKind)
-		}
-		res, f := s.resolve(e.ResourceID, ptr+"/resource_id", k)
-		if f != nil {
-			return f
-		}
-		entries[i].resource = res
-		switch k {
-		case kindTexture:
-			entries[i].texture = res
-		case kindTextureView:
-			entries[i].texture = res.view.texture
-			if res.view.texture.destroyed {
-				return s.fail(codeDestroyedObject, ptr+"/resource_id", "%s views %s, which was destroyed", res, res.view.texture)
-			}
-		}
-	}
-	// Then the entries against the layout: exactly the declared binding set
+	// The entries against the layout: exactly the declared binding set
 	// with the declared types (COMMANDS.md, CreateBindGroup rule 3,
 	// CreateBindGroupLayout rule 6; ERRORS.md, State Versus Usage rule 6).
 	seen := make(map[ID]int, len(s.w.Entries))
@@ -113,72 +90,39 @@ func (s *state) createBindGroup() *model.Failure {
 		}
 		entries[i].binding = b.id
 		entries[i].bindingType = e.BindingType
-		if j, dup := seen[b.id]; dup {
-			return s.fail(codeInvalidArgument, ptr+"/binding", "binding %s appears twice (entries %d and %d)", b.id, j, i)
+		if _, dup := seen[b.id]; !dup {
+			seen[b.id] = i
 		}
-		seen[b.id] = i
 		li, ok := lay.byBinding[b.id]
-		if !ok {
-			return s.fail(codeInvalidArgument, ptr+"/binding", "binding %s is not declared by %s", b.id, layout)
+		if s.broken(ruleGroupEntries, !ok) {
+			return s.fail(ruleGroupEntries, ptr+"/binding", "binding %s is not declared by %s", b.id, layout)
 		}
-		if want := lay.entries[li].bindingType; want != e.BindingType {
-			return s.fail(codeInvalidArgument, ptr+"/binding_type", "binding %s has binding_type %q but %s declares %q", b.id, e.BindingType, layout, want)
-		}
-		if !contains(bindingKinds[e.BindingType], e.ResourceKind) {
-			return s.fail(codeInvalidArgument, ptr+"/resource_kind", "binding %s of type %q cannot take a %q resource", b.id, e.BindingType, e.ResourceKind)
-		}
-		if lay.entries[li].dynamic && (e.Offset == "" || e.Size == "") {
-			// LIFETIMES.md, Bind-Group Lifetime, consequence 4.
-			return s.fail(codeInvalidArgument, ptr, "binding %s is dynamic in %s and needs an explicit offset and size", b.id, layout)
+		if want := lay.entries[li].bindingType; s.broken(ruleGroupEntries, want != e.BindingType) {
+			return s.fail(ruleGroupEntries, ptr+"/binding_type", "binding %s has binding_type %q but %s declares %q", b.id, e.BindingType, layout, want)
 		}
 	}
-	if len(seen) != len(lay.entries) {
-		for _, le := range lay.entries {
-			if _, ok := seen[le.binding]; !ok {
-				return s.fail(codeInvalidArgument, "/entries", "binding %s declared by %s has no entry", le.binding, layout)
-			}
+	for _, le := range lay.entries {
+		if _, ok := seen[le.binding]; s.broken(ruleGroupEntries, !ok) {
+			return s.fail(ruleGroupEntries, "/entries", "binding %s declared by %s has no entry", le.binding, layout)
 		}
 	}
-	// Then usage and ranges of each resource.
 	for i := range s.w.Entries {
-		e := &s.w.Entries[i]
-		ge := &entries[i]
-		ptr := "/entries/" + strconv.Itoa(i)
-		if want, ok := bindingUsage[e.BindingType]; ok {
-			holder := ge.resource
-			var have uint16
-			switch {
-			case holder.buf != nil:
-				have = holder.buf.usage
-			case ge.texture != nil:
-				holder = ge.texture
-				have = holder.tex.usage
-			}
-			if have&want == 0 {
-				return s.fail(codeUsage, ptr+"/resource_id", "%s lacks %s usage required by binding %s of type %q",
-					holder, usageNames[want], ge.binding, e.BindingType)
-			}
-		}
-		if ge.resource.buf == nil {
-			continue
-		}
-		off, hasOff, f := s.optNum(e.Offset, ptr+"/offset")
-		if f != nil {
+		if f := s.groupEntry(&s.w.Entries[i], &entries[i], lay, "/entries/"+strconv.Itoa(i)); f != nil {
 			return f
 		}
-		size, hasSize, f := s.optNum(e.Size, ptr+"/size")
-		if f != nil {
-			return f
+	}
+	for i := range entries {
+		j := seen[entries[i].binding]
+		if s.broken(ruleGroupDuplicate, j != i) {
+			return s.fail(ruleGroupDuplicate, "/entries/"+strconv.Itoa(i)+"/binding", "binding %s appears twice (entries %d and %d)", entries[i].binding, j, i)
 		}
-		ge.offset, ge.hasOffset, ge.size, ge.hasSize = off.val, hasOff, size.val, hasSize
-		// COMMANDS.md, CreateBindGroup rule 7 bounds an entry's range only
-		// when it gives both offset and size; a lone offset or size states no
-		// range to judge.
-		if hasOff && hasSize {
-			if f := s.checkRange(ge.resource, off.val, size.val, ptr); f != nil {
-				return f
-			}
-		}
+	}
+	if f := s.outsidePass(); f != nil {
+		return f
+	}
+	id, f := s.newID(s.w.ID, "/id")
+	if f != nil {
+		return f
 	}
 	g := &groupInfo{layout: layout, entries: entries}
 	for _, le := range lay.entries {
@@ -198,6 +142,68 @@ func (s *state) createBindGroup() *model.Failure {
 		if t := entries[i].texture; t != nil {
 			t.groups = append(t.groups, o)
 		}
+	}
+	return nil
+}
+
+// groupEntry checks one bind-group entry whose binding the layout declares:
+// the dynamic offset and size, the resource kind, the resource (a view and
+// then its texture), the usage and the range.
+func (s *state) groupEntry(e *entryWire, ge *groupEntry, lay *layoutInfo, ptr string) *model.Failure {
+	dynamic := lay.entries[lay.byBinding[ge.binding]].dynamic
+	if s.broken(ruleGroupDynamic, dynamic && (e.Offset == "" || e.Size == "")) {
+		// LIFETIMES.md, Bind-Group Lifetime, consequence 4.
+		return s.fail(ruleGroupDynamic, ptr, "binding %s is dynamic and needs an explicit offset and size", ge.binding)
+	}
+	k, known := resourceKinds[e.ResourceKind]
+	if s.broken(ruleBindingKind, !known || !contains(bindingKinds[e.BindingType], e.ResourceKind)) {
+		return s.fail(ruleBindingKind, ptr+"/resource_kind", "binding %s of type %q cannot take a %q resource", ge.binding, e.BindingType, e.ResourceKind)
+	}
+	res, f := s.resolve(e.ResourceID, ptr+"/resource_id", k)
+	if f != nil {
+		return f
+	}
+	ge.resource = res
+	switch k {
+	case kindTexture:
+		ge.texture = res
+	case kindTextureView:
+		ge.texture = res.view.texture
+		if s.broken(ruleDestroyedID, ge.texture.destroyed) {
+			return s.fail(ruleDestroyedID, ptr+"/resource_id", "%s views %s, which was destroyed", res, ge.texture)
+		}
+	}
+	if want, ok := bindingUsage[e.BindingType]; ok {
+		holder, have := ge.resource, uint16(0)
+		switch {
+		case holder.buf != nil:
+			have = holder.buf.usage
+		case ge.texture != nil:
+			holder = ge.texture
+			have = holder.tex.usage
+		}
+		if s.broken(ruleGroupUsage, have&want == 0) {
+			return s.fail(ruleGroupUsage, ptr+"/resource_id", "%s lacks %s usage required by binding %s of type %q",
+				holder, usageNames[want], ge.binding, e.BindingType)
+		}
+	}
+	if res.buf == nil {
+		return nil
+	}
+	off, hasOff, f := s.optNum(e.Offset, ptr+"/offset")
+	if f != nil {
+		return f
+	}
+	size, hasSize, f := s.optNum(e.Size, ptr+"/size")
+	if f != nil {
+		return f
+	}
+	ge.offset, ge.hasOffset, ge.size, ge.hasSize = off.val, hasOff, size.val, hasSize
+	// COMMANDS.md, CreateBindGroup rule 7 bounds an entry's range only when
+	// it gives both offset and size; a lone offset or size states no range
+	// to judge.
+	if hasOff && hasSize {
+		return s.checkRange(ruleGroupRange, res, off.val, size.val, ptr)
 	}
 	return nil
 }

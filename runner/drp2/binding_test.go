@@ -63,8 +63,8 @@ func bindGroupsCases() []tc {
 			group(13, 15, "["+uniformEntry(0, 5, 0, 16)+"]"), pipe, pass, setPipeline(32, 10), setGroup(32, 0, 13, ""))...),
 		bad("slot beyond the pipeline's layouts", codeInvalidState, cat(lay, ubo, group(13, 14, "["+uniformEntry(0, 5, 0, 16)+"]"),
 			pipe, pass, setPipeline(32, 10), setGroup(32, 1, 13, ""))...),
-		ok("pipeline without declared layouts takes any slot", cat(lay, ubo, group(13, 14, "["+uniformEntry(0, 5, 0, 16)+"]"),
-			renderPipeline(10, 0, ""), pass, setPipeline(32, 10), setGroup(32, 3, 13, ""))...),
+		bad("pipeline without declared layouts has no slot", codeInvalidState, cat(lay, ubo, group(13, 14, "["+uniformEntry(0, 5, 0, 16)+"]"),
+			renderPipeline(10, 0, ""), pass, setPipeline(32, 10), setGroup(32, 0, 13, ""))...).at("COMMANDS.md SetBindGroup rule 3"),
 		bad("rebind validates against the new pipeline", codeInvalidState, cat(lay, layout(15, `[{"binding":0,"binding_type":"uniform_buffer"}]`), ubo,
 			group(13, 14, "["+uniformEntry(0, 5, 0, 16)+"]"), pipe, renderPipeline(20, 0, "[15]"), pass, setPipeline(32, 10),
 			setGroup(32, 0, 13, ""), setPipeline(32, 20), setGroup(32, 0, 13, ""))...),
@@ -97,7 +97,8 @@ func pipelinesCases() []tc {
 				"vertex_buffers", `[{"array_stride":12,"attributes":[{"format":"float32x3","offset":0,"shader_location":0}]}]`)),
 		ok("vertex_buffers matching the slots", shader(11, "VERTEX"), shader(12, "FRAGMENT"),
 			cmd("CreateRenderPipeline", "id", 10, "vertex_shader_module_id", 11, "fragment_shader_module_id", 12, "vertex_buffer_slots", 0, "vertex_buffers", `[]`)),
-		bad("duplicate pipeline id", codeDuplicateID, cat(renderPipeline(10, 0, ""), cmd("CreateComputePipeline", "id", 10, "compute_shader_module_id", 11))...),
+		bad("duplicate pipeline id", codeDuplicateID, cat(renderPipeline(10, 0, ""), shader(30, "COMPUTE"), cmd("CreateComputePipeline", "id", 10, "compute_shader_module_id", 30))...),
+		bad("the pipeline id is checked after the stage", codeInvalidArgument, cat(renderPipeline(10, 0, ""), cmd("CreateComputePipeline", "id", 10, "compute_shader_module_id", 11))...),
 	}
 	return cases
 }

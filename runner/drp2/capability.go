@@ -14,6 +14,7 @@ const (
 	gateBuffer gateKind = iota + 1
 	gateTexture
 	gateShader
+	gatePipeline
 )
 
 // gate is a command the capability phase must look at, noted during the
@@ -25,6 +26,7 @@ type gate struct {
 	texture      *textureInfo
 	shaderFormat string
 	features     []string
+	samples      Num // of a render pipeline
 }
 
 // capabilityWire is the fixture capability object of CAPABILITIES.md
@@ -51,15 +53,17 @@ type limits struct {
 	fp64           *bool
 }
 
-func capabilityFailure(index int, code, pointer, format string, args ...any) *model.Failure {
-	return &model.Failure{Phase: model.PhaseCapability, Code: code, CommandIndex: index,
-		Message: fmt.Sprintf(format, args...), Pointer: pointer}
+// capabilityFailure builds a capability-phase failure of rule r; index is
+// the gated command, or -1 for the capabilities object itself.
+func (s *state) capabilityFailure(r *rule, index int, pointer, format string, args ...any) *model.Failure {
+	return &model.Failure{Phase: model.PhaseCapability, Code: r.code, CommandIndex: index,
+		Message: fmt.Sprintf(format, args...) + " (" + r.id + ")", Pointer: pointer, Rule: r.id}
 }
 
-func decodeLimits(raw json.RawMessage) (*limits, *model.Failure) {
+func (s *state) decodeLimits(raw json.RawMessage) (*limits, *model.Failure) {
 	var c capabilityWire
-	if err := json.Unmarshal(raw, &c); err != nil {
-		return nil, capabilityFailure(-1, codeInvalidArgument, "", "the capabilities object cannot be decoded: %v", err)
+	if err := json.Unmarshal(raw, &c); s.broken(ruleCapDecode, err != nil) {
+		return nil, s.capabilityFailure(ruleCapDecode, -1, "", "the capabilities object cannot be decoded: %v", err)
 	}
 	l := &limits{maxDimension: map[string]*Num{}, textureFormats: c.SupportedTextureFormats,
 		shaderFormats: c.SupportedShaderFormats, fp64: c.SupportsFP64}
@@ -68,8 +72,8 @@ func decodeLimits(raw json.RawMessage) (*limits, *model.Failure) {
 			return nil, nil
 		}
 		n, ok := parseNumber(string(v))
-		if !ok {
-			return nil, capabilityFailure(-1, codeInvalidArgument, "", "capability %s is %s, not a non-negative integer", name, v)
+		if s.broken(ruleCapDecode, !ok) {
+			return nil, s.capabilityFailure(ruleCapDecode, -1, "", "capability %s is %s, not a non-negative integer", name, v)
 		}
 		return &n.val, nil
 	}
@@ -99,69 +103,78 @@ func decodeLimits(raw json.RawMessage) (*limits, *model.Failure) {
 	return l, nil
 }
 
-// capability runs the active 2.0 command gates (CAPABILITIES.md, Active
-// 2.0 Command Gates) over the noted commands, in stream order, and reports
-// the first failure. It runs only after the semantic phase passed.
+// capability runs the capability gates over the noted commands, in stream
+// order, and reports the first failure. It runs only after the semantic
+// phase passed, and only when the fixture gives a capabilities object: an
+// undeclared field gates nothing, except supports_fp64, which counts as
+// false once a capabilities object is given (CAPABILITIES.md, Active 2.0
+// Command Gates rule 6 asks for supports_fp64 = true).
 func (s *state) capability(raw json.RawMessage) *model.Failure {
 	if literal(raw) == "" {
 		return nil
 	}
-	l, f := decodeLimits(raw)
+	l, f := s.decodeLimits(raw)
 	if f != nil {
 		return f
 	}
 	for _, g := range s.gates {
-		if f := l.check(g); f != nil {
+		if f := s.gate(l, g); f != nil {
 			return f
 		}
 	}
 	return nil
 }
 
-func (l *limits) check(g gate) *model.Failure {
+func (s *state) gate(l *limits, g gate) *model.Failure {
 	switch g.kind {
 	case gateBuffer:
-		if l.maxBufferSize != nil && cmp(g.bufferSize, *l.maxBufferSize) > 0 {
-			return capabilityFailure(g.index, codeUnsupportedCapability, "/size",
+		if l.maxBufferSize != nil && s.broken(ruleCapBufferSize, cmp(g.bufferSize, *l.maxBufferSize) > 0) {
+			return s.capabilityFailure(ruleCapBufferSize, g.index, "/size",
 				"CreateBuffer: size %s exceeds max_buffer_size %s", g.bufferSize, *l.maxBufferSize)
 		}
 	case gateTexture:
-		return l.checkTexture(g)
+		return s.gateTexture(l, g)
 	case gateShader:
-		if l.shaderFormats != nil && !contains(*l.shaderFormats, g.shaderFormat) {
-			return capabilityFailure(g.index, codeUnsupportedCapability, "/format",
+		if l.shaderFormats != nil && s.broken(ruleCapShaderFormat, !contains(*l.shaderFormats, g.shaderFormat)) {
+			return s.capabilityFailure(ruleCapShaderFormat, g.index, "/format",
 				"CreateShaderModule: shader format %q is not in supported_shader_formats", g.shaderFormat)
 		}
 		for i, feat := range g.features {
-			// CAPABILITIES.md, Error Mapping rule 2: a required feature the
-			// runtime reports unavailable.
-			if feat == "fp64" && l.fp64 != nil && !*l.fp64 {
-				return capabilityFailure(g.index, codeFeatureRequired, "/required_features/"+strconv.Itoa(i),
-					"CreateShaderModule: the module requires fp64 but supports_fp64 is false")
+			if feat != "fp64" {
+				continue
 			}
+			if s.broken(ruleCapFP64, l.fp64 == nil || !*l.fp64) {
+				return s.capabilityFailure(ruleCapFP64, g.index, "/required_features/"+strconv.Itoa(i),
+					"CreateShaderModule: the module requires fp64 but the capabilities do not set supports_fp64 to true")
+			}
+		}
+	case gatePipeline:
+		if l.sampleCounts != nil && s.broken(ruleCapPipelineSamples, !containsNum(*l.sampleCounts, g.samples)) {
+			return s.capabilityFailure(ruleCapPipelineSamples, g.index, "/sample_count",
+				"CreateRenderPipeline: sample count %s is not in supported_sample_counts", g.samples)
 		}
 	}
 	return nil
 }
 
-func (l *limits) checkTexture(g gate) *model.Failure {
+func containsNum(list []Num, n Num) bool {
+	for _, x := range list {
+		if cmp(x, n) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *state) gateTexture(l *limits, g gate) *model.Failure {
 	t := g.texture
-	if l.textureFormats != nil && !contains(*l.textureFormats, t.format) {
-		return capabilityFailure(g.index, codeUnsupportedCapability, "/format",
+	if l.textureFormats != nil && s.broken(ruleCapTextureFormat, !contains(*l.textureFormats, t.format)) {
+		return s.capabilityFailure(ruleCapTextureFormat, g.index, "/format",
 			"CreateTexture: format %q is not in supported_texture_formats", t.format)
 	}
-	if l.sampleCounts != nil {
-		found := false
-		for _, n := range *l.sampleCounts {
-			if cmp(n, t.samples) == 0 {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return capabilityFailure(g.index, codeUnsupportedCapability, "/sample_count",
-				"CreateTexture: sample_count %s is not in supported_sample_counts", t.samples)
-		}
+	if l.sampleCounts != nil && s.broken(ruleCapSampleCount, !containsNum(*l.sampleCounts, t.samples)) {
+		return s.capabilityFailure(ruleCapSampleCount, g.index, "/sample_count",
+			"CreateTexture: sample_count %s is not in supported_sample_counts", t.samples)
 	}
 	max := l.maxDimension[t.dimension]
 	if max == nil {
@@ -179,8 +192,8 @@ func (l *limits) checkTexture(g gate) *model.Failure {
 		axes, values = append(axes, "height", "depth"), append(values, t.height, t.depth)
 	}
 	for i, v := range values {
-		if cmp(v, *max) > 0 {
-			return capabilityFailure(g.index, codeUnsupportedCapability, "/"+axes[i],
+		if s.broken(ruleCapTextureSize, cmp(v, *max) > 0) {
+			return s.capabilityFailure(ruleCapTextureSize, g.index, "/"+axes[i],
 				"CreateTexture: %s %s of a %s texture exceeds max_texture_dimension_%s %s", axes[i], v, t.dimension, t.dimension, *max)
 		}
 	}

@@ -50,11 +50,34 @@ func New() *Checker { return &Checker{} }
 // Check runs the semantic phase and, when it passes, the capability phase.
 // It returns the first failure, or nil for a valid stream.
 func (c *Checker) Check(s model.Stream) *model.Failure {
+	f, _ := c.check(s, nil)
+	return f
+}
+
+// CheckTraced is Check, and calls seen with the ID of every rule (see
+// Rules) whose check was evaluated on the stream, passed or failed, in the
+// order evaluated; a rule evaluated many times is reported each time.
+func (c *Checker) CheckTraced(s model.Stream, seen func(rule string)) *model.Failure {
+	f, _ := c.check(s, seen)
+	return f
+}
+
+// CheckFindings is Check, and also returns findings about the stream that
+// never change its verdict (a QueueSubmitReply whose data is not size bytes
+// of base64, LIFETIMES.md Readback Lifetime rule 9). The findings' Path is
+// left for the caller, who knows the fixture.
+func (c *Checker) CheckFindings(s model.Stream) (*model.Failure, []model.Finding) {
+	return c.check(s, nil)
+}
+
+func (c *Checker) check(s model.Stream, seen func(string)) (*model.Failure, []model.Finding) {
 	st := newState(len(s.Commands))
-	if f := st.semantic(s); f != nil {
-		return f
+	st.seen = seen
+	f := st.semantic(s)
+	if f == nil {
+		f = st.capability(s.Capabilities)
 	}
-	return st.capability(s.Capabilities)
+	return f, st.findings
 }
 
 type session uint8
@@ -80,6 +103,8 @@ type state struct {
 	gates      []gate
 	w          wire
 	scratch    []byte
+	seen       func(string)
+	findings   []model.Finding
 }
 
 func newState(n int) *state {
@@ -91,24 +116,21 @@ func newState(n int) *state {
 }
 
 func (s *state) semantic(st model.Stream) *model.Failure {
-	if st.Version.Major != supportedMajor {
-		// VERSIONING.md: every stream declares its version, and unknown
-		// major versions fail immediately; no single command is at fault.
-		return &model.Failure{Phase: model.PhaseSemantic, Code: codeUnsupportedVersion, CommandIndex: -1,
-			Message: fmt.Sprintf("stream declares protocol version %d.%d; this runtime accepts major version %d",
-				st.Version.Major, st.Version.Minor, supportedMajor)}
+	s.idx = -1
+	if s.broken(ruleVersionMajor, st.Version.Major != supportedMajor) {
+		// Every stream declares its version, and an unknown major version
+		// fails immediately; no single command is at fault.
+		return s.fail(ruleVersionMajor, "", "stream declares protocol version %d.%d; this runtime accepts major version %d",
+			st.Version.Major, st.Version.Minor, supportedMajor)
 	}
-	if len(st.Commands) == 0 {
-		// LIFETIMES.md, Session State, runner note 1: HelloRenderer must be
-		// the first command of every stream.
-		return &model.Failure{Phase: model.PhaseSemantic, Code: codeInvalidState, CommandIndex: -1,
-			Message: "the stream has no commands; HelloRenderer must open every stream"}
+	if s.broken(ruleHandshakeFirst, len(st.Commands) == 0) {
+		return s.fail(ruleHandshakeFirst, "", "the stream has no commands; HelloRenderer must open every stream")
 	}
 	for i, raw := range st.Commands {
 		s.idx = i
 		s.w = wire{}
-		if err := json.Unmarshal(raw, &s.w); err != nil {
-			return s.fail(codeInvalidArgument, "", "command %d cannot be decoded: %v", i, err)
+		if err := json.Unmarshal(raw, &s.w); s.broken(ruleDecode, err != nil) {
+			return s.fail(ruleDecode, "", "command %d cannot be decoded: %v", i, err)
 		}
 		if f := s.step(); f != nil {
 			return f
@@ -130,8 +152,8 @@ func (s *state) step() *model.Failure {
 		return s.errorCmd()
 	}
 	check, known := commands[s.w.Cmd]
-	if !known {
-		return s.fail(codeUnknownCommand, "/cmd", "command %q is not an active DRP2 2.0 command", s.w.Cmd)
+	if s.broken(ruleUnknownCommand, !known) {
+		return s.fail(ruleUnknownCommand, "/cmd", "command %q is not an active DRP2 2.0 command", s.w.Cmd)
 	}
 	if f := s.requireReady(); f != nil {
 		return f
@@ -149,7 +171,7 @@ func init() {
 		return func(s *state) *model.Failure { return s.destroy(id(&s.w), pointer, k) }
 	}
 	renderState := func(s *state) *model.Failure {
-		_, f := s.targetPass(kindRenderPass)
+		_, f := s.inPass(kindRenderPass, ruleRenderStateScope, ruleRenderStateKind)
 		return f
 	}
 	commands = map[string]func(*state) *model.Failure{
@@ -177,8 +199,8 @@ func init() {
 		"FinishCommandEncoder":   (*state).finishEncoder,
 		"BeginRenderPass":        (*state).beginRenderPass,
 		"BeginComputePass":       (*state).beginComputePass,
-		"EndRenderPass":          func(s *state) *model.Failure { return s.endPass(kindRenderPass) },
-		"EndComputePass":         func(s *state) *model.Failure { return s.endPass(kindComputePass) },
+		"EndRenderPass":          func(s *state) *model.Failure { return s.endPass(kindRenderPass, ruleEndRenderKind) },
+		"EndComputePass":         func(s *state) *model.Failure { return s.endPass(kindComputePass, ruleEndComputeKind) },
 		"SetPipeline":            (*state).setPipeline,
 		"SetVertexBuffer":        (*state).setVertexBuffer,
 		"SetIndexBuffer":         (*state).setIndexBuffer,
@@ -200,19 +222,34 @@ func init() {
 	}
 }
 
-func (s *state) fail(code, pointer, format string, args ...any) *model.Failure {
+// broken records that rule r was evaluated on the stream and reports bad,
+// so that a check reads "if s.broken(r, condition) { return s.fail(r, ...) }".
+func (s *state) broken(r *rule, bad bool) bool {
+	if s.seen != nil {
+		s.seen(r.id)
+	}
+	return bad
+}
+
+// fail builds the semantic failure of rule r at the current command. The
+// message names the rule so that a reader can check the verdict.
+func (s *state) fail(r *rule, pointer, format string, args ...any) *model.Failure {
 	return &model.Failure{
 		Phase:        model.PhaseSemantic,
-		Code:         code,
+		Code:         r.code,
 		CommandIndex: s.idx,
-		Message:      s.prefix() + fmt.Sprintf(format, args...),
+		Message:      s.prefix() + fmt.Sprintf(format, args...) + " (" + r.id + ")",
 		Pointer:      pointer,
+		Rule:         r.id,
 	}
 }
 
 // prefix names the failing command in messages; an unknown command name is
 // untrusted text and stays out of the prefix.
 func (s *state) prefix() string {
+	if s.idx < 0 {
+		return ""
+	}
 	switch s.w.Cmd {
 	case "HelloRenderer", "RendererHelloReply", "Error":
 		return s.w.Cmd + ": "
@@ -225,12 +262,12 @@ func (s *state) prefix() string {
 
 // num reads a required non-negative integer field.
 func (s *state) num(v json.Number, pointer string) (number, *model.Failure) {
-	if v == "" {
-		return number{}, s.fail(codeInvalidArgument, pointer, "field %s is missing", field(pointer))
+	if s.broken(ruleDecode, v == "") {
+		return number{}, s.fail(ruleDecode, pointer, "field %s is missing", field(pointer))
 	}
 	n, ok := parseNumber(string(v))
 	if !ok {
-		return number{}, s.fail(codeInvalidArgument, pointer, "field %s is not a non-negative integer", field(pointer))
+		return number{}, s.fail(ruleDecode, pointer, "field %s is not a non-negative integer", field(pointer))
 	}
 	return n, nil
 }
@@ -262,18 +299,19 @@ func field(pointer string) string {
 
 // newID reads the id of an object being created. Ids are never reused, not
 // even after destruction or for another kind (LIFETIMES.md, Object Identity
-// rules 6-7).
+// rules 6-7). Create commands call it after every other check, so that a
+// reused id is reported only when nothing else in the command fails.
 func (s *state) newID(v json.Number, pointer string) (ID, *model.Failure) {
 	n, f := s.num(v, pointer)
 	if f != nil {
 		return ID{}, f
 	}
-	if old := s.objects[n.id]; old != nil {
+	if old := s.objects[n.id]; s.broken(ruleDuplicateID, old != nil) {
 		state := "live"
 		if old.destroyed {
 			state = "destroyed"
 		}
-		return ID{}, s.fail(codeDuplicateID, pointer, "%s %s is already used by %s (%s, created by command %d)",
+		return ID{}, s.fail(ruleDuplicateID, pointer, "%s %s is already used by %s (%s, created by command %d)",
 			field(pointer), n.id, old, state, old.createdAt)
 	}
 	return n.id, nil
@@ -285,27 +323,46 @@ func (s *state) add(id ID, k kind) *object {
 	return o
 }
 
-// resolve looks up a reference to a persistent object of one of the given
-// kinds, with the identity codes of ERRORS.md (Identity And Type): never
-// created, destroyed, then wrong kind.
-func (s *state) resolve(v json.Number, pointer string, kinds ...kind) (*object, *model.Failure) {
+// lookup resolves an id to any object, with the first two identity codes of
+// ERRORS.md (Identity And Type): never created, then destroyed. A pass that
+// ended is still found; callers decide what an ended pass means to them.
+func (s *state) lookup(v json.Number, pointer string) (*object, *model.Failure) {
 	n, f := s.num(v, pointer)
 	if f != nil {
 		return nil, f
 	}
 	o := s.objects[n.id]
-	if o == nil {
-		return nil, s.fail(codeInvalidID, pointer, "%s %s names no object: it was never created", field(pointer), n.id)
+	if s.broken(ruleUnknownID, o == nil) {
+		return nil, s.fail(ruleUnknownID, pointer, "%s %s names no object: it was never created", field(pointer), n.id)
 	}
-	if o.destroyed {
-		return nil, s.fail(codeDestroyedObject, pointer, "%s %s names %s, which was destroyed", field(pointer), n.id, o)
+	if s.broken(ruleDestroyedID, o.destroyed) {
+		return nil, s.fail(ruleDestroyedID, pointer, "%s %s names %s, which was destroyed", field(pointer), n.id, o)
 	}
+	return o, nil
+}
+
+// resolve looks up a reference to an object of one of the given kinds:
+// never created, destroyed, then wrong kind. A destroyed object of another
+// kind is reported as destroyed: the wrong-type code is for live ids
+// (ERRORS.md, Identity And Type rule 4).
+func (s *state) resolve(v json.Number, pointer string, kinds ...kind) (*object, *model.Failure) {
+	o, f := s.lookup(v, pointer)
+	if f != nil {
+		return nil, f
+	}
+	if s.broken(ruleWrongKind, !o.isA(kinds)) {
+		return nil, s.fail(ruleWrongKind, pointer, "%s %s names %s, not a %s", field(pointer), o.id, o, kindList(kinds))
+	}
+	return o, nil
+}
+
+func (o *object) isA(kinds []kind) bool {
 	for _, k := range kinds {
 		if o.kind == k {
-			return o, nil
+			return true
 		}
 	}
-	return nil, s.fail(codeWrongObjectType, pointer, "%s %s names %s, not a %s", field(pointer), n.id, o, kindList(kinds))
+	return false
 }
 
 func kindList(kinds []kind) string {
@@ -319,11 +376,13 @@ func kindList(kinds []kind) string {
 	return out
 }
 
-// outsidePass rejects resource, shader, pipeline and upload commands while a
-// pass is open (COMMANDS.md, Common Field Semantics, rule 4).
+// outsidePass rejects resource, shader, pipeline, upload and destroy
+// commands while a pass is open (COMMANDS.md, Common Field Semantics, rule
+// 4). The upstream runner has no such check, so commands run it after their
+// own checks: a command that breaks both reports its own failure.
 func (s *state) outsidePass() *model.Failure {
-	if s.openPasses > 0 {
-		return s.fail(codeInvalidState, "", "resource, binding, shader, pipeline and upload commands are invalid while a render or compute pass is open")
+	if s.broken(ruleOutsidePass, s.openPasses > 0) {
+		return s.fail(ruleOutsidePass, "", "resource, binding, shader, pipeline, upload and destroy commands are invalid while a render or compute pass is open")
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/model"
@@ -91,10 +92,32 @@ func deref(p *int) any {
 // missingUpstream skips a test that needs the DRP2 spec beside the project,
 // except in CI (CI set), where its absence is a failure: a check that
 // silently stopped running is worse than a red run.
-func missingUpstream(t *testing.T, format string, args ...any) {
+func missingUpstream(t testing.TB, format string, args ...any) {
 	t.Helper()
 	if os.Getenv("CI") != "" {
 		t.Fatalf(format, args...)
 	}
 	t.Skipf(format, args...)
+}
+
+// The upstream positive pressure_picking_readback carries reply data that
+// breaks LIFETIMES.md Readback Lifetime rule 9 twice (no padding, 66 bytes
+// for size 64): it passes, with one finding that says both.
+func TestPressurePickingReadbackFinding(t *testing.T) {
+	p := corpus + "/positive/pressure_picking_readback.json"
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		missingUpstream(t, "%s: %v", p, err)
+	}
+	var fx fixtureFile
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatal(err)
+	}
+	f, found := New().CheckFindings(model.Stream{Version: fx.Version, Capabilities: fx.Capabilities, Commands: fx.Commands})
+	if f != nil {
+		t.Fatalf("want success, got %s", f.Message)
+	}
+	if len(found) != 1 || !strings.Contains(found[0].Message, "not padded base64") || !strings.Contains(found[0].Message, "66 bytes, not the 64") {
+		t.Fatalf("findings: %+v", found)
+	}
 }

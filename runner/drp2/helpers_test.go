@@ -23,6 +23,14 @@ type tc struct {
 	phase model.Phase
 	code  string
 	index int
+	// rule, when set, is the rule ID the failure must name.
+	rule string
+}
+
+// at pins the rule a failing case must report.
+func (c tc) at(rule string) tc {
+	c.rule = rule
+	return c
 }
 
 // ok is a valid stream after the handshake.
@@ -82,6 +90,10 @@ func run(t *testing.T, cases []tc) {
 			}
 			if f.Message == "" {
 				t.Fatal("failure without message")
+			}
+			checkRule(t, f)
+			if c.rule != "" && f.Rule != c.rule {
+				t.Fatalf("want rule %q, got %q: %s", c.rule, f.Rule, f.Message)
 			}
 		})
 	}
@@ -218,8 +230,27 @@ func cmd2(format string, args ...any) string { return fmt.Sprintf(format, args..
 // seedCases is every table case, for the fuzz corpus.
 func seedCases() []tc {
 	var all []tc
-	for _, family := range []func() []tc{sessionCases, identityCases, recordingAndPassesCases, buffersAndRangesCases, textureTransfersCases, textureViewsCases, bindGroupsCases, pipelinesCases, submissionCases, destructionSafetyCases, capabilitiesCases} {
+	for _, family := range []func() []tc{sessionCases, errorSelectionCases, identityCases, recordingAndPassesCases, buffersAndRangesCases, textureTransfersCases, textureViewsCases, bindGroupsCases, pipelinesCases, submissionCases, destructionSafetyCases, capabilitiesCases} {
 		all = append(all, family()...)
 	}
 	return all
+}
+
+// checkRule asserts that a failure names a catalogued rule, in its Rule
+// field and in its message, and carries that rule's code.
+func checkRule(t *testing.T, f *model.Failure) {
+	t.Helper()
+	for _, r := range Rules() {
+		if r.ID != f.Rule {
+			continue
+		}
+		if r.Code != f.Code {
+			t.Fatalf("failure code %s but rule %q yields %s", f.Code, f.Rule, r.Code)
+		}
+		if !strings.Contains(f.Message, f.Rule) {
+			t.Fatalf("message does not name rule %q: %s", f.Rule, f.Message)
+		}
+		return
+	}
+	t.Fatalf("failure names rule %q, which is not in Rules(): %s", f.Rule, f.Message)
 }

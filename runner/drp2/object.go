@@ -61,8 +61,6 @@ type object struct {
 	capturedBy *object
 	// liveRefs counts live bind groups and pipelines that name this object.
 	liveRefs int
-	// pendingReadbacks counts readbacks of submissions not yet replied to.
-	pendingReadbacks int
 
 	buf   *bufferInfo
 	tex   *textureInfo
@@ -142,11 +140,12 @@ type groupInfo struct {
 }
 
 type pipelineInfo struct {
-	vertexSlots     Num
-	layouts         []*object
-	declaresLayouts bool
-	depthStencil    bool
-	refs            []*object
+	vertexSlots Num
+	// layouts are the bind_group_layout_ids, by slot; a pipeline that
+	// declares none has no bind-group slot.
+	layouts      []*object
+	depthStencil bool
+	refs         []*object
 }
 
 type encoderInfo struct {
@@ -167,7 +166,9 @@ type passInfo struct {
 	highSlots  map[uint64]struct{}
 	mex        uint64
 	indexBound bool
-	depth      bool
+	// depthAccess: the depth/stencil attachment declares an access, so
+	// pipelines bound in the pass need depth_stencil state.
+	depthAccess bool
 }
 
 func (p *passInfo) bindSlot(slot Num) {

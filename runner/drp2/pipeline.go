@@ -21,20 +21,19 @@ func (s *state) createShaderModule() *model.Failure {
 	return nil
 }
 
-// module resolves the shader module of a pipeline slot.
-func (s *state) module(v json.Number, pointer string) (*object, *model.Failure) {
-	return s.resolve(v, pointer, kindShaderModule)
-}
-
-// requireStage checks that a module's declared stage matches its pipeline
-// slot: a create-time shape incompatible with a resolved object
-// (LIFETIMES.md, Pipeline Lifetime rule 8; ERRORS.md, State Versus Usage
-// rule 3).
-func (s *state) requireStage(m *object, want, pointer string) *model.Failure {
-	if m.shad.stage != want {
-		return s.fail(codeInvalidArgument, pointer, "%s has stage %q but %s needs a %s module", m, m.shad.stage, field(pointer), want)
+// stageModule resolves the shader module of a pipeline slot and checks its
+// declared stage under rule r: a create-time shape incompatible with a
+// resolved object (LIFETIMES.md, Pipeline Lifetime rule 8; ERRORS.md, State
+// Versus Usage rule 3).
+func (s *state) stageModule(r *rule, v json.Number, pointer, want string) (*object, *model.Failure) {
+	m, f := s.resolve(v, pointer, kindShaderModule)
+	if f != nil {
+		return nil, f
 	}
-	return nil
+	if s.broken(r, m.shad.stage != want) {
+		return nil, s.fail(r, pointer, "%s has stage %q but %s needs a %s module", m, m.shad.stage, field(pointer), want)
+	}
+	return m, nil
 }
 
 // layouts resolves bind_group_layout_ids.
@@ -42,7 +41,6 @@ func (s *state) layouts(p *pipelineInfo) *model.Failure {
 	if s.w.BindGroupLayoutIDs == nil {
 		return nil
 	}
-	p.declaresLayouts = true
 	for i, v := range *s.w.BindGroupLayoutIDs {
 		l, f := s.resolve(v, "/bind_group_layout_ids/"+strconv.Itoa(i), kindBindGroupLayout)
 		if f != nil {
@@ -53,19 +51,15 @@ func (s *state) layouts(p *pipelineInfo) *model.Failure {
 	return nil
 }
 
+// createRenderPipeline checks each module right after resolving it (the
+// vertex module and its stage before the fragment module), then the layouts,
+// the vertex buffers, the pass scope and the id.
 func (s *state) createRenderPipeline() *model.Failure {
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	id, f := s.newID(s.w.ID, "/id")
+	vs, f := s.stageModule(ruleVertexStage, s.w.VertexShaderModuleID, "/vertex_shader_module_id", "VERTEX")
 	if f != nil {
 		return f
 	}
-	vs, f := s.module(s.w.VertexShaderModuleID, "/vertex_shader_module_id")
-	if f != nil {
-		return f
-	}
-	fs, f := s.module(s.w.FragmentShaderModuleID, "/fragment_shader_module_id")
+	fs, f := s.stageModule(ruleFragmentStage, s.w.FragmentShaderModuleID, "/fragment_shader_module_id", "FRAGMENT")
 	if f != nil {
 		return f
 	}
@@ -78,28 +72,16 @@ func (s *state) createRenderPipeline() *model.Failure {
 		return f
 	}
 	p.vertexSlots = slots.val
-	if f := s.requireStage(vs, "VERTEX", "/vertex_shader_module_id"); f != nil {
-		return f
-	}
-	if f := s.requireStage(fs, "FRAGMENT", "/fragment_shader_module_id"); f != nil {
-		return f
-	}
 	if vb := s.w.VertexBuffers; vb != nil {
-		// COMMANDS.md, CreateRenderPipeline rule 6.
-		if n := small(uint64(len(*vb))); cmp(n, slots.val) != 0 {
-			return s.fail(codeInvalidArgument, "/vertex_buffers", "vertex_buffers has %s entries but vertex_buffer_slots is %s", n, slots.val)
+		n := small(uint64(len(*vb)))
+		if s.broken(ruleVertexBuffers, cmp(n, slots.val) != 0) {
+			return s.fail(ruleVertexBuffers, "/vertex_buffers", "vertex_buffers has %s entries but vertex_buffer_slots is %s", n, slots.val)
 		}
 	}
-	p.refs = append(append(p.refs, vs, fs), p.layouts...)
-	o := s.add(id, kindRenderPipeline)
-	o.pipe = p
-	for _, r := range p.refs {
-		r.liveRefs++
+	samples, f := s.pipelineSamples()
+	if f != nil {
+		return f
 	}
-	return nil
-}
-
-func (s *state) createComputePipeline() *model.Failure {
 	if f := s.outsidePass(); f != nil {
 		return f
 	}
@@ -107,7 +89,32 @@ func (s *state) createComputePipeline() *model.Failure {
 	if f != nil {
 		return f
 	}
-	cs, f := s.module(s.w.ComputeShaderModuleID, "/compute_shader_module_id")
+	p.refs = append(append(p.refs, vs, fs), p.layouts...)
+	o := s.add(id, kindRenderPipeline)
+	o.pipe = p
+	for _, r := range p.refs {
+		r.liveRefs++
+	}
+	s.gates = append(s.gates, gate{index: s.idx, kind: gatePipeline, samples: samples})
+	return nil
+}
+
+// pipelineSamples reads a render pipeline's sample count: sample_count,
+// else multisample.sample_count, else 1.
+func (s *state) pipelineSamples() (Num, *model.Failure) {
+	if s.w.SampleCount != "" {
+		n, f := s.num(s.w.SampleCount, "/sample_count")
+		return n.val, f
+	}
+	if m := s.w.Multisample; m != nil && m.SampleCount != "" {
+		n, f := s.num(m.SampleCount, "/multisample/sample_count")
+		return n.val, f
+	}
+	return small(1), nil
+}
+
+func (s *state) createComputePipeline() *model.Failure {
+	cs, f := s.stageModule(ruleComputeStage, s.w.ComputeShaderModuleID, "/compute_shader_module_id", "COMPUTE")
 	if f != nil {
 		return f
 	}
@@ -115,7 +122,11 @@ func (s *state) createComputePipeline() *model.Failure {
 	if f := s.layouts(p); f != nil {
 		return f
 	}
-	if f := s.requireStage(cs, "COMPUTE", "/compute_shader_module_id"); f != nil {
+	if f := s.outsidePass(); f != nil {
+		return f
+	}
+	id, f := s.newID(s.w.ID, "/id")
+	if f != nil {
 		return f
 	}
 	p.refs = append(append(p.refs, cs), p.layouts...)

@@ -8,70 +8,79 @@ import (
 )
 
 // targetEncoder resolves the encoder_id of a command that needs an open
-// encoder. An id that names no open encoder is a recorder-scope failure,
-// DRP2_ERR_INVALID_STATE (ERRORS.md, State Versus Usage rules 1 and 4);
-// an id of a live persistent object of another kind keeps the identity code.
+// encoder: the identity codes first (an encoder that was never begun is
+// DRP2_ERR_INVALID_ID), then "not finished" (LIFETIMES.md, Command Encoder
+// State Machine rule 6).
 func (s *state) targetEncoder() (*object, *model.Failure) {
 	const ptr = "/encoder_id"
-	n, f := s.num(s.w.EncoderID, ptr)
+	enc, f := s.resolve(s.w.EncoderID, ptr, kindEncoder)
 	if f != nil {
 		return nil, f
 	}
-	o := s.objects[n.id]
-	switch {
-	case o == nil:
-		return nil, s.fail(codeInvalidState, ptr, "encoder_id %s names no open command encoder", n.id)
-	case o.destroyed:
-		return nil, s.fail(codeDestroyedObject, ptr, "encoder_id %s names %s, which was destroyed", n.id, o)
-	case o.kind != kindEncoder:
-		return nil, s.fail(codeWrongObjectType, ptr, "encoder_id %s names %s, not a command encoder", n.id, o)
-	case !o.enc.open:
-		return nil, s.fail(codeInvalidState, ptr, "%s was already finished; no later command may target it", o)
-	}
-	return o, nil
-}
-
-// encoderScope is targetEncoder plus "no pass open": the scope of copies,
-// barriers, pass begins and finishing (LIFETIMES.md, Command Encoder State
-// Machine rules 2-4, 7-8).
-func (s *state) encoderScope() (*object, *model.Failure) {
-	enc, f := s.targetEncoder()
-	if f != nil {
-		return nil, f
-	}
-	if p := enc.enc.openPass; p != nil {
-		return nil, s.fail(codeInvalidState, "/encoder_id", "%s is open in %s; this command is valid only outside a pass", p, enc)
+	if s.broken(ruleEncoderFinished, !enc.enc.open) {
+		return nil, s.fail(ruleEncoderFinished, ptr, "%s was already finished; no later command may target it", enc)
 	}
 	return enc, nil
 }
 
-// targetPass resolves the pass_id of a pass-scoped command. want is the pass
-// kind the command needs, or 0 for either. Unknown and ended passes are
-// scope failures (DRP2_ERR_INVALID_STATE, as for "draw outside a render
-// pass"); a pass of the other kind is DRP2_ERR_PASS_MISMATCH (LIFETIMES.md,
-// Submission And Destruction Safety, consequence 3).
-func (s *state) targetPass(want kind) (*object, *model.Failure) {
+// encoderScope is targetEncoder plus "no pass open", the scope of copies,
+// barriers, pass begins and finishing; r is the rule that forbids this
+// command inside a pass.
+func (s *state) encoderScope(r *rule) (*object, *model.Failure) {
+	enc, f := s.targetEncoder()
+	if f != nil {
+		return nil, f
+	}
+	if p := enc.enc.openPass; s.broken(r, p != nil) {
+		return nil, s.fail(r, "/encoder_id", "%s is open in %s; this command is valid only outside a pass", p, enc)
+	}
+	return enc, nil
+}
+
+// targetPass resolves the pass_id of a command that acts on the pass
+// object itself (SetPipeline, SetBindGroup, End*Pass): the identity codes,
+// then an ended pass, which counts as destroyed (LIFETIMES.md, Pass State
+// Machine rule 5).
+func (s *state) targetPass() (*object, *model.Failure) {
+	const ptr = "/pass_id"
+	p, f := s.resolve(s.w.PassID, ptr, kindRenderPass, kindComputePass)
+	if f != nil {
+		return nil, f
+	}
+	if s.broken(ruleEndedPass, !p.pass.open) {
+		return nil, s.fail(ruleEndedPass, ptr, "%s already ended; no later command may target it", p)
+	}
+	return p, nil
+}
+
+// inPass resolves the pass_id of a command that records inside a pass
+// (draws, dispatches, vertex and index buffers, render state). A pass that
+// does not exist or has ended is a scope failure, DRP2_ERR_INVALID_STATE
+// (ERRORS.md, State Versus Usage rule 4: "draw outside a render pass"),
+// under the command's scope rule; a live id of another kind keeps the
+// identity code; a pass of the other kind is a pass mismatch, checked
+// before "ended".
+func (s *state) inPass(want kind, scope, mismatch *rule) (*object, *model.Failure) {
 	const ptr = "/pass_id"
 	n, f := s.num(s.w.PassID, ptr)
 	if f != nil {
 		return nil, f
 	}
 	o := s.objects[n.id]
-	need := "pass"
-	if want != 0 {
-		need = want.String()
+	if s.broken(scope, o == nil) {
+		return nil, s.fail(scope, ptr, "pass_id %s names no pass; %s is valid only inside an open %s", n.id, s.w.Cmd, want)
 	}
-	switch {
-	case o == nil:
-		return nil, s.fail(codeInvalidState, ptr, "pass_id %s names no open %s; %s is valid only inside one", n.id, need, s.w.Cmd)
-	case o.destroyed:
-		return nil, s.fail(codeDestroyedObject, ptr, "pass_id %s names %s, which was destroyed", n.id, o)
-	case o.kind != kindRenderPass && o.kind != kindComputePass:
-		return nil, s.fail(codeWrongObjectType, ptr, "pass_id %s names %s, not a pass", n.id, o)
-	case want != 0 && o.kind != want:
-		return nil, s.fail(codePassMismatch, ptr, "%s is valid only in a %s, but %s is a %s", s.w.Cmd, want, o, o.kind)
-	case !o.pass.open:
-		return nil, s.fail(codeInvalidState, ptr, "%s already ended; no later command may target it", o)
+	if s.broken(ruleDestroyedID, o.destroyed) {
+		return nil, s.fail(ruleDestroyedID, ptr, "pass_id %s names %s, which was destroyed", n.id, o)
+	}
+	if s.broken(ruleWrongKind, o.kind != kindRenderPass && o.kind != kindComputePass) {
+		return nil, s.fail(ruleWrongKind, ptr, "pass_id %s names %s, not a pass", n.id, o)
+	}
+	if s.broken(mismatch, o.kind != want) {
+		return nil, s.fail(mismatch, ptr, "%s is valid only in a %s, but %s is a %s", s.w.Cmd, want, o, o.kind)
+	}
+	if s.broken(scope, !o.pass.open) {
+		return nil, s.fail(scope, ptr, "%s already ended; %s is valid only inside an open %s", o, s.w.Cmd, want)
 	}
 	return o, nil
 }
@@ -87,7 +96,7 @@ func (s *state) beginEncoder() *model.Failure {
 }
 
 func (s *state) finishEncoder() *model.Failure {
-	enc, f := s.encoderScope()
+	enc, f := s.encoderScope(ruleFinishOpenPass)
 	if f != nil {
 		return f
 	}
@@ -102,18 +111,6 @@ func (s *state) finishEncoder() *model.Failure {
 	return nil
 }
 
-func (s *state) beginPass(k kind) (*object, *object, *model.Failure) {
-	enc, f := s.encoderScope()
-	if f != nil {
-		return nil, nil, f
-	}
-	id, f := s.newID(s.w.ID, "/id")
-	if f != nil {
-		return nil, nil, f
-	}
-	return enc, s.add(id, k), nil
-}
-
 func (s *state) openPass(enc, p *object) {
 	p.pass.encoder = enc
 	p.pass.open = true
@@ -121,10 +118,12 @@ func (s *state) openPass(enc, p *object) {
 	s.openPasses++
 }
 
-// attachment resolves one attachment texture. Id 0 is the portable
+// attachment resolves one attachment texture and checks its usage (ERRORS.md,
+// State Versus Usage rule 5). Id 0 naming no object is the portable
 // presentation target (color) or an implementation-owned transient depth
-// attachment (COMMANDS.md, BeginRenderPass), so it names no object.
-func (s *state) attachment(v json.Number, pointer string, out *[]attached) *model.Failure {
+// attachment (COMMANDS.md, BeginRenderPass); an object created with id 0
+// is resolved like any other.
+func (s *state) attachment(v json.Number, pointer string, out *[]*object) *model.Failure {
 	if v == "" {
 		return nil
 	}
@@ -132,26 +131,64 @@ func (s *state) attachment(v json.Number, pointer string, out *[]attached) *mode
 	if f != nil {
 		return f
 	}
-	if !n.val.isBig() && n.val.u == 0 {
+	if !n.val.isBig() && n.val.u == 0 && s.objects[n.id] == nil {
 		return nil
 	}
 	t, f := s.resolve(v, pointer, kindTexture)
 	if f != nil {
 		return f
 	}
-	*out = append(*out, attached{t, pointer})
+	if f := s.requireUsage(ruleDeclaredUsage, t, t.tex.usage, useRenderAttachment, pointer, "a render-pass attachment"); f != nil {
+		return f
+	}
+	*out = append(*out, t)
 	return nil
 }
 
-type attached struct {
-	texture *object
-	pointer string
+func (s *state) beginRenderPass() *model.Failure {
+	// Everything is checked before the pass exists, so that a failure
+	// leaves no half-open pass behind: the attachments in order, the
+	// resolve targets (which the upstream runner does not check), then the
+	// id.
+	enc, f := s.encoderScope(ruleOnePass)
+	if f != nil {
+		return f
+	}
+	var used []*object
+	for i, a := range s.w.ColorAttachments {
+		if f := s.attachment(a.TextureID, "/color_attachments/"+strconv.Itoa(i)+"/texture_id", &used); f != nil {
+			return f
+		}
+	}
+	d := s.w.DepthStencilAttachment
+	if d != nil {
+		if f := s.attachment(d.TextureID, "/depth_stencil_attachment/texture_id", &used); f != nil {
+			return f
+		}
+	}
+	for i, a := range s.w.ColorAttachments {
+		if f := s.attachment(a.ResolveTargetTextureID, "/color_attachments/"+strconv.Itoa(i)+"/resolve_target_texture_id", &used); f != nil {
+			return f
+		}
+	}
+	id, f := s.newID(s.w.ID, "/id")
+	if f != nil {
+		return f
+	}
+	p := s.add(id, kindRenderPass)
+	// COMMANDS.md, CreateRenderPipeline rule 8 constrains pipelines only in
+	// passes whose depth attachment requires depth writes or comparison;
+	// the attachment says so through its access (write, read or both).
+	p.pass = &passInfo{depthAccess: d != nil && d.Access != ""}
+	s.openPass(enc, p)
+	for _, t := range used {
+		capture(enc, t)
+	}
+	return nil
 }
 
-func (s *state) beginRenderPass() *model.Failure {
-	// Resolve the attachments before the pass exists so that a failure
-	// leaves no half-open pass behind.
-	enc, f := s.encoderScope()
+func (s *state) beginComputePass() *model.Failure {
+	enc, f := s.encoderScope(ruleOnePass)
 	if f != nil {
 		return f
 	}
@@ -159,42 +196,7 @@ func (s *state) beginRenderPass() *model.Failure {
 	if f != nil {
 		return f
 	}
-	var list []attached
-	for i, a := range s.w.ColorAttachments {
-		ptr := "/color_attachments/" + strconv.Itoa(i)
-		if f := s.attachment(a.TextureID, ptr+"/texture_id", &list); f != nil {
-			return f
-		}
-		if f := s.attachment(a.ResolveTargetTextureID, ptr+"/resolve_target_texture_id", &list); f != nil {
-			return f
-		}
-	}
-	if d := s.w.DepthStencilAttachment; d != nil {
-		if f := s.attachment(d.TextureID, "/depth_stencil_attachment/texture_id", &list); f != nil {
-			return f
-		}
-	}
-	for _, a := range list {
-		// ERRORS.md, State Versus Usage rule 5: a use forbidden by the
-		// declared creation usage.
-		if f := s.requireUsage(a.texture, a.texture.tex.usage, useRenderAttachment, a.pointer, "a render-pass attachment"); f != nil {
-			return f
-		}
-	}
-	p := s.add(id, kindRenderPass)
-	p.pass = &passInfo{depth: s.w.DepthStencilAttachment != nil}
-	s.openPass(enc, p)
-	for _, a := range list {
-		capture(enc, a.texture)
-	}
-	return nil
-}
-
-func (s *state) beginComputePass() *model.Failure {
-	enc, p, f := s.beginPass(kindComputePass)
-	if f != nil {
-		return f
-	}
+	p := s.add(id, kindComputePass)
 	p.pass = &passInfo{}
 	s.openPass(enc, p)
 	return nil
@@ -202,11 +204,15 @@ func (s *state) beginComputePass() *model.Failure {
 
 // endPass closes the open pass of its encoder; EndRenderPass on a compute
 // pass and the reverse are pass mismatches (LIFETIMES.md, Command Validity
-// By Scope, additional rules 5-6).
-func (s *state) endPass(k kind) *model.Failure {
-	p, f := s.targetPass(k)
+// By Scope, additional rules 5-6). An open pass is always the current pass
+// of its encoder, since an encoder holds one open pass at a time.
+func (s *state) endPass(k kind, mismatch *rule) *model.Failure {
+	p, f := s.targetPass()
 	if f != nil {
 		return f
+	}
+	if s.broken(mismatch, p.kind != k) {
+		return s.fail(mismatch, "/pass_id", "%s closes a %s, but %s is a %s", s.w.Cmd, k, p, p.kind)
 	}
 	p.pass.open = false
 	p.pass.encoder.enc.openPass = nil
@@ -215,7 +221,7 @@ func (s *state) endPass(k kind) *model.Failure {
 }
 
 func (s *state) setPipeline() *model.Failure {
-	p, f := s.targetPass(0)
+	p, f := s.targetPass()
 	if f != nil {
 		return f
 	}
@@ -223,23 +229,29 @@ func (s *state) setPipeline() *model.Failure {
 	if f != nil {
 		return f
 	}
-	if (p.kind == kindRenderPass) != (pipe.kind == kindRenderPipeline) {
-		// LIFETIMES.md, Pipeline And Pass Compatibility rule 2; ERRORS.md
-		// names "incompatible pipeline in a pass" DRP2_ERR_PIPELINE_MISMATCH.
-		return s.fail(codePipelineMismatch, "/pipeline_id", "%s cannot be bound in %s: the pipeline kind must match the pass kind", pipe, p)
+	if s.broken(rulePipelineKind, (p.kind == kindRenderPass) != (pipe.kind == kindRenderPipeline)) {
+		// LIFETIMES.md, Submission And Destruction Safety, consequence 3:
+		// pass-kind mismatches are DRP2_ERR_PASS_MISMATCH.
+		return s.fail(rulePipelineKind, "/pipeline_id", "%s cannot be bound in %s: the pipeline kind must match the pass kind", pipe, p)
 	}
-	if p.pass.depth && !pipe.pipe.depthStencil {
-		// COMMANDS.md, CreateRenderPipeline rule 8.
-		return s.fail(codePipelineMismatch, "/pipeline_id", "%s declares no depth_stencil state but %s has a depth/stencil attachment", pipe, p)
+	if s.broken(ruleDepthPipeline, p.pass.depthAccess && !pipe.pipe.depthStencil) {
+		return s.fail(ruleDepthPipeline, "/pipeline_id", "%s declares no depth_stencil state but the depth/stencil attachment of %s declares an access", pipe, p)
 	}
 	p.pass.pipeline = pipe
 	capture(p.pass.encoder, pipe)
 	return nil
 }
 
-func (s *state) bufferBinding(use uint16, role string) (*object, *model.Failure) {
+// bufferBinding resolves the buffer of SetVertexBuffer or SetIndexBuffer:
+// the buffer and its usage, then its range. An offset past the end is out
+// of range even without a size (ERRORS.md, Range, Layout, And Alignment
+// rule 4), which the upstream runner checks only when a size is given.
+func (s *state) bufferBinding(usage *rule, use uint16, role string) (*object, *model.Failure) {
 	buf, f := s.resolve(s.w.BufferID, "/buffer_id", kindBuffer)
 	if f != nil {
+		return nil, f
+	}
+	if f := s.requireUsage(usage, buf, buf.buf.usage, use, "/buffer_id", role); f != nil {
 		return nil, f
 	}
 	offset, f := s.num(s.w.Offset, "/offset")
@@ -250,26 +262,22 @@ func (s *state) bufferBinding(use uint16, role string) (*object, *model.Failure)
 	if f != nil {
 		return nil, f
 	}
-	if f := s.requireUsage(buf, buf.buf.usage, use, "/buffer_id", role); f != nil {
-		return nil, f
-	}
-	if f := s.checkRange(buf, offset.val, size.val, "/offset"); f != nil {
+	if f := s.checkRange(ruleBufferBounds, buf, offset.val, size.val, "/offset"); f != nil {
 		return nil, f
 	}
 	return buf, nil
 }
 
 func (s *state) setVertexBuffer() *model.Failure {
-	p, f := s.targetPass(kindRenderPass)
+	p, f := s.inPass(kindRenderPass, ruleVertexScope, rulePassKind)
+	if f != nil {
+		return f
+	}
+	buf, f := s.bufferBinding(ruleVertexUsage, useVertex, "a vertex buffer")
 	if f != nil {
 		return f
 	}
 	slot, f := s.num(s.w.Slot, "/slot")
-	if f != nil {
-		return f
-	}
-	// LIFETIMES.md, Pipeline And Pass Compatibility rule 5.
-	buf, f := s.bufferBinding(useVertex, "a vertex buffer")
 	if f != nil {
 		return f
 	}
@@ -279,12 +287,11 @@ func (s *state) setVertexBuffer() *model.Failure {
 }
 
 func (s *state) setIndexBuffer() *model.Failure {
-	p, f := s.targetPass(kindRenderPass)
+	p, f := s.inPass(kindRenderPass, ruleIndexScope, rulePassKind)
 	if f != nil {
 		return f
 	}
-	// LIFETIMES.md, Pipeline And Pass Compatibility rule 6.
-	buf, f := s.bufferBinding(useIndex, "an index buffer")
+	buf, f := s.bufferBinding(ruleIndexUsage, useIndex, "an index buffer")
 	if f != nil {
 		return f
 	}
@@ -293,8 +300,19 @@ func (s *state) setIndexBuffer() *model.Failure {
 	return nil
 }
 
+// setBindGroup checks, in order: the pass, a bound pipeline, the bind group,
+// the slot and layout against the pipeline, the dynamic offset count, the
+// group's resources still alive, then each dynamic range.
 func (s *state) setBindGroup() *model.Failure {
-	p, f := s.targetPass(0)
+	p, f := s.targetPass()
+	if f != nil {
+		return f
+	}
+	pipe := p.pass.pipeline
+	if s.broken(ruleBindNeedsPipeline, pipe == nil) {
+		return s.fail(ruleBindNeedsPipeline, "", "no pipeline is bound in %s; SetBindGroup needs one bound earlier in the same pass", p)
+	}
+	bg, f := s.resolve(s.w.BindGroupID, "/bind_group_id", kindBindGroup)
 	if f != nil {
 		return f
 	}
@@ -302,36 +320,24 @@ func (s *state) setBindGroup() *model.Failure {
 	if f != nil {
 		return f
 	}
-	bg, f := s.resolve(s.w.BindGroupID, "/bind_group_id", kindBindGroup)
-	if f != nil {
-		return f
-	}
-	pipe := p.pass.pipeline
-	if pipe == nil {
-		// COMMANDS.md, SetBindGroup rule 2; LIFETIMES.md rule 17.
-		return s.fail(codeInvalidState, "", "no pipeline is bound in %s; SetBindGroup needs one bound earlier in the same pass", p)
-	}
 	g := bg.group
-	if pipe.pipe.declaresLayouts {
-		// COMMANDS.md, SetBindGroup rules 3-4 and 11.
-		if slot.val.isBig() || slot.val.u >= uint64(len(pipe.pipe.layouts)) {
-			return s.fail(codeInvalidState, "/slot", "%s declares %d bind-group layout(s) and none for slot %s", pipe, len(pipe.pipe.layouts), slot.id)
-		}
-		if want := pipe.pipe.layouts[slot.val.u]; want != g.layout {
-			return s.fail(codeInvalidState, "/bind_group_id", "%s was created from %s but slot %s of %s expects %s", bg, g.layout, slot.id, pipe, want)
-		}
+	layouts := pipe.pipe.layouts
+	if s.broken(ruleBindSlot, slot.val.isBig() || slot.val.u >= uint64(len(layouts))) {
+		return s.fail(ruleBindSlot, "/slot", "%s declares %d bind-group layout(s) and none for slot %s", pipe, len(layouts), slot.id)
 	}
-	if g.dead != nil {
-		return s.fail(codeDestroyedObject, "/bind_group_id", "%s references %s, which was destroyed", bg, g.dead)
+	if want := layouts[slot.val.u]; s.broken(ruleBindLayout, want != g.layout) {
+		return s.fail(ruleBindLayout, "/bind_group_id", "%s was created from %s but slot %s of %s expects %s", bg, g.layout, slot.id, pipe, want)
 	}
 	var offsets []json.Number
 	if s.w.DynamicOffsets != nil {
 		offsets = *s.w.DynamicOffsets
 	}
-	if len(offsets) != len(g.dynamic) {
-		// LIFETIMES.md, Pipeline And Pass Compatibility rule 14.
-		return s.fail(codeInvalidState, "/dynamic_offsets", "%s has %d dynamic binding(s) in %s but %d dynamic offset(s) were given",
+	if s.broken(ruleDynamicCount, len(offsets) != len(g.dynamic)) {
+		return s.fail(ruleDynamicCount, "/dynamic_offsets", "%s has %d dynamic binding(s) in %s but %d dynamic offset(s) were given",
 			bg, len(g.dynamic), g.layout, len(offsets))
+	}
+	if s.broken(ruleBindDead, g.dead != nil) {
+		return s.fail(ruleBindDead, "/bind_group_id", "%s references %s, which was destroyed", bg, g.dead)
 	}
 	for k, idx := range g.dynamic {
 		ptr := "/dynamic_offsets/" + strconv.Itoa(k)
@@ -340,11 +346,11 @@ func (s *state) setBindGroup() *model.Failure {
 			return f
 		}
 		e := &g.entries[idx]
-		// Rule 15: the dynamic offset moves the entry's base offset before
-		// the range check.
+		// The dynamic offset moves the entry's base offset before the
+		// range check.
 		start := add(e.offset, off.val)
-		if end := add(start, e.size); cmp(end, e.resource.buf.size) > 0 {
-			return s.fail(codeOutOfRange, ptr, "dynamic offset %s for binding %s moves its range to [%s, %s), beyond the %s bytes of %s",
+		if end := add(start, e.size); s.broken(ruleDynamicRange, cmp(end, e.resource.buf.size) > 0) {
+			return s.fail(ruleDynamicRange, ptr, "dynamic offset %s for binding %s moves its range to [%s, %s), beyond the %s bytes of %s",
 				off.val, e.binding, start, end, e.resource.buf.size, e.resource)
 		}
 	}
@@ -353,44 +359,61 @@ func (s *state) setBindGroup() *model.Failure {
 }
 
 func (s *state) draw(indexed bool) *model.Failure {
-	p, f := s.targetPass(kindRenderPass)
+	p, f := s.inPass(kindRenderPass, ruleDrawScope, rulePassKind)
 	if f != nil {
 		return f
 	}
+	needPipe, needSlots := ruleDrawPipeline, ruleDrawSlots
+	if indexed {
+		needPipe, needSlots = ruleDrawIndexedPipeline, ruleDrawIndexedSlots
+	}
 	pipe := p.pass.pipeline
-	if pipe == nil {
-		return s.fail(codeInvalidState, "", "no render pipeline is bound in %s", p)
+	if s.broken(needPipe, pipe == nil) {
+		return s.fail(needPipe, "", "no render pipeline is bound in %s", p)
 	}
 	// LIFETIMES.md, Pipeline And Pass Compatibility rules 7 and 16.
-	if cmp(small(p.pass.mex), pipe.pipe.vertexSlots) < 0 {
-		return s.fail(codeInvalidState, "", "vertex-buffer slot %d required by %s (vertex_buffer_slots %s) is not bound in %s",
+	if s.broken(needSlots, cmp(small(p.pass.mex), pipe.pipe.vertexSlots) < 0) {
+		return s.fail(needSlots, "", "vertex-buffer slot %d required by %s (vertex_buffer_slots %s) is not bound in %s",
 			p.pass.mex, pipe, pipe.pipe.vertexSlots, p)
 	}
-	if indexed && !p.pass.indexBound {
-		return s.fail(codeInvalidState, "", "no index buffer is bound in %s", p)
+	if indexed && s.broken(ruleDrawIndexedIndex, !p.pass.indexBound) {
+		return s.fail(ruleDrawIndexedIndex, "", "no index buffer is bound in %s", p)
 	}
 	return nil
 }
 
 func (s *state) dispatch() *model.Failure {
-	p, f := s.targetPass(kindComputePass)
+	p, f := s.inPass(kindComputePass, ruleDispatchScope, rulePassKind)
 	if f != nil {
 		return f
 	}
-	if p.pass.pipeline == nil {
-		return s.fail(codeInvalidState, "", "no compute pipeline is bound in %s", p)
+	if s.broken(ruleDispatchPipeline, p.pass.pipeline == nil) {
+		return s.fail(ruleDispatchPipeline, "", "no compute pipeline is bound in %s", p)
 	}
 	return nil
 }
 
 func (s *state) resourceBarrier() *model.Failure {
-	enc, f := s.encoderScope()
+	enc, f := s.encoderScope(ruleBarrierScope)
 	if f != nil {
 		return f
 	}
 	buf, f := s.resolve(s.w.BufferID, "/buffer_id", kindBuffer)
 	if f != nil {
 		return f
+	}
+	if f := s.requireUsage(ruleBarrierStorage, buf, buf.buf.usage, useStorage, "/buffer_id", "a compute storage-write barrier source"); f != nil {
+		return f
+	}
+	switch s.w.DstStage {
+	case "VERTEX_INPUT":
+		if f := s.requireUsage(ruleBarrierVertex, buf, buf.buf.usage, useVertex, "/buffer_id", "a VERTEX_INPUT barrier target"); f != nil {
+			return f
+		}
+	case "COPY":
+		if f := s.requireUsage(ruleBarrierCopy, buf, buf.buf.usage, useCopySrc, "/buffer_id", "a COPY barrier target"); f != nil {
+			return f
+		}
 	}
 	offset, _, f := s.optNum(s.w.Offset, "/offset")
 	if f != nil {
@@ -400,22 +423,9 @@ func (s *state) resourceBarrier() *model.Failure {
 	if f != nil {
 		return f
 	}
-	// COMMANDS.md, ResourceBarrier rules 2-4.
-	if f := s.requireUsage(buf, buf.buf.usage, useStorage, "/buffer_id", "a compute storage-write barrier source"); f != nil {
-		return f
-	}
-	switch s.w.DstStage {
-	case "VERTEX_INPUT":
-		if f := s.requireUsage(buf, buf.buf.usage, useVertex, "/buffer_id", "a VERTEX_INPUT barrier target"); f != nil {
-			return f
-		}
-	case "COPY":
-		if f := s.requireUsage(buf, buf.buf.usage, useCopySrc, "/buffer_id", "a COPY barrier target"); f != nil {
-			return f
-		}
-	}
-	// Size 0 or absent covers the rest of the buffer.
-	if f := s.checkRange(buf, offset.val, size.val, "/offset"); f != nil {
+	// Size 0 or absent covers the rest of the buffer: only the offset must
+	// lie within it.
+	if f := s.checkRange(ruleBufferBounds, buf, offset.val, size.val, "/offset"); f != nil {
 		return f
 	}
 	capture(enc, buf)

@@ -3,6 +3,7 @@ package drp2
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -25,36 +26,36 @@ func (s *state) usageBits(tokens []string, table map[string]uint16, what string)
 	var u uint16
 	for i, t := range tokens {
 		bit, ok := table[t]
-		if !ok {
-			return 0, s.fail(codeInvalidArgument, "/usage/"+strconv.Itoa(i), "usage %q is not a %s usage", t, what)
+		if s.broken(ruleDecode, !ok) {
+			return 0, s.fail(ruleDecode, "/usage/"+strconv.Itoa(i), "usage %q is not a %s usage", t, what)
 		}
 		u |= bit
 	}
 	return u, nil
 }
 
-// requireUsage fails with DRP2_ERR_USAGE when o lacks a usage bit
-// (ERRORS.md, State Versus Usage rule 2).
-func (s *state) requireUsage(o *object, have, want uint16, pointer, role string) *model.Failure {
-	if have&want == 0 {
-		return s.fail(codeUsage, pointer, "%s %s lacks %s usage required to be used as %s", o, field(pointer), usageNames[want], role)
+// requireUsage fails under rule r, a DRP2_ERR_USAGE rule, when o lacks a
+// usage bit.
+func (s *state) requireUsage(r *rule, o *object, have, want uint16, pointer, role string) *model.Failure {
+	if s.broken(r, have&want == 0) {
+		return s.fail(r, pointer, "%s %s lacks %s usage required to be used as %s", o, field(pointer), usageNames[want], role)
 	}
 	return nil
 }
 
 func (s *state) createBuffer() *model.Failure {
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	id, f := s.newID(s.w.ID, "/id")
-	if f != nil {
-		return f
-	}
 	size, f := s.num(literal(s.w.Size), "/size")
 	if f != nil {
 		return f
 	}
 	usage, f := s.usageBits(s.w.Usage, bufferUsages, "buffer")
+	if f != nil {
+		return f
+	}
+	if f := s.outsidePass(); f != nil {
+		return f
+	}
+	id, f := s.newID(s.w.ID, "/id")
 	if f != nil {
 		return f
 	}
@@ -64,39 +65,50 @@ func (s *state) createBuffer() *model.Failure {
 	return nil
 }
 
-// payloadLen is the decoded length of a base64 payload.
-func (s *state) payloadLen(data *string, pointer string) (Num, *model.Failure) {
-	if data == nil {
-		return Num{}, s.fail(codeInvalidArgument, pointer, "field %s is missing", field(pointer))
+// payloadLen decodes a base64 payload and returns its length. The payload
+// must be padded standard base64 (RFC 4648 section 4), the schema's
+// contentEncoding; r is the rule of the command's data field.
+func (s *state) payloadLen(r *rule, data *string, pointer string) (Num, *model.Failure) {
+	if s.broken(ruleDecode, data == nil) {
+		return Num{}, s.fail(ruleDecode, pointer, "field %s is missing", field(pointer))
 	}
-	need := base64.StdEncoding.DecodedLen(len(*data))
-	if cap(s.scratch) < need {
-		s.scratch = make([]byte, need)
-	}
-	n, err := base64.StdEncoding.Decode(s.scratch[:need], []byte(*data))
-	if err != nil {
-		n, err = base64.RawStdEncoding.Decode(s.scratch[:need], []byte(*data))
-	}
-	if err != nil {
-		return Num{}, s.fail(codeInvalidArgument, pointer, "field %s is not valid base64: %v", field(pointer), err)
+	n, err := decodedLen(*data, &s.scratch)
+	if s.broken(r, err != nil) {
+		return Num{}, s.fail(r, pointer, "field %s is not padded base64: %v", field(pointer), err)
 	}
 	return small(uint64(n)), nil
 }
 
-// checkRange fails with DRP2_ERR_OUT_OF_RANGE unless offset+size fits in the
-// buffer (ERRORS.md, Range, Layout, And Alignment rule 4).
-func (s *state) checkRange(buf *object, offset, size Num, pointer string) *model.Failure {
+// decodedLen decodes padded standard base64 into *scratch, which it grows
+// as needed, and returns the number of bytes. The buffer holds three bytes
+// per started group of four characters, so no input, padded or not, can
+// make the decoder write past it. Line breaks, which the decoder would
+// skip, are refused: RFC 4648 base64 has none.
+func decodedLen(data string, scratch *[]byte) (int, error) {
+	if i := strings.IndexAny(data, "\r\n"); i >= 0 {
+		return 0, fmt.Errorf("line break at byte %d", i)
+	}
+	need := (len(data) + 3) / 4 * 3
+	if cap(*scratch) < need {
+		*scratch = make([]byte, need)
+	}
+	return base64.StdEncoding.Decode((*scratch)[:need], []byte(data))
+}
+
+// checkRange fails under rule r, a DRP2_ERR_OUT_OF_RANGE rule, unless
+// offset+size fits in the buffer.
+func (s *state) checkRange(r *rule, buf *object, offset, size Num, pointer string) *model.Failure {
 	end := add(offset, size)
-	if cmp(end, buf.buf.size) > 0 {
-		return s.fail(codeOutOfRange, pointer, "range [%s, %s) exceeds the %s bytes of %s", offset, end, buf.buf.size, buf)
+	if s.broken(r, cmp(end, buf.buf.size) > 0) {
+		return s.fail(r, pointer, "range [%s, %s) exceeds the %s bytes of %s", offset, end, buf.buf.size, buf)
 	}
 	return nil
 }
 
+// writeBuffer checks, in COMMANDS.md order, the range (rule 1) and then the
+// payload against size (rule 2). It does not require COPY_DST: no prose
+// rule ties uploads to a usage.
 func (s *state) writeBuffer() *model.Failure {
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
 	buf, f := s.resolve(s.w.BufferID, "/buffer_id", kindBuffer)
 	if f != nil {
 		return f
@@ -109,30 +121,20 @@ func (s *state) writeBuffer() *model.Failure {
 	if f != nil {
 		return f
 	}
-	n, f := s.payloadLen(s.w.Data, "/data")
+	if f := s.checkRange(ruleWriteBufferRange, buf, offset.val, size.val, "/size"); f != nil {
+		return f
+	}
+	n, f := s.payloadLen(ruleWriteBufferData, s.w.Data, "/data")
 	if f != nil {
 		return f
 	}
-	// COMMANDS.md, WriteBuffer rule 2: size must match the payload length.
-	if cmp(n, size.val) != 0 {
-		return s.fail(codeInvalidArgument, "/size", "size %s does not match the %s bytes of the data payload", size.val, n)
+	if s.broken(ruleWriteBufferSize, cmp(n, size.val) != 0) {
+		return s.fail(ruleWriteBufferSize, "/size", "size %s does not match the %s bytes of the data payload", size.val, n)
 	}
-	// COMMANDS.md, CreateBuffer rule 2: writes stay within the declared
-	// usage; an upload is a copy destination, as in WebGPU.
-	if f := s.requireUsage(buf, buf.buf.usage, useCopyDst, "/buffer_id", "a WriteBuffer destination"); f != nil {
-		return f
-	}
-	return s.checkRange(buf, offset.val, size.val, "/size")
+	return s.outsidePass()
 }
 
 func (s *state) createTexture() *model.Failure {
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	id, f := s.newID(s.w.ID, "/id")
-	if f != nil {
-		return f
-	}
 	t := &textureInfo{dimension: s.w.Dimension, format: s.w.Format}
 	for _, p := range []struct {
 		v   json.Number
@@ -153,23 +155,29 @@ func (s *state) createTexture() *model.Failure {
 		return f
 	}
 	t.usage = usage
+	if f := s.outsidePass(); f != nil {
+		return f
+	}
+	id, f := s.newID(s.w.ID, "/id")
+	if f != nil {
+		return f
+	}
 	o := s.add(id, kindTexture)
 	o.tex = t
 	s.gates = append(s.gates, gate{index: s.idx, kind: gateTexture, texture: t})
 	return nil
 }
 
-// extent is the size of mip level m (WebGPU rules: 1d and 2d textures keep
-// their array layers in depth; 3d textures halve all three axes).
+// extent is the size of mip level m: width and height halve per level
+// (down to 1), and depth too for 3d textures, while 1d and 2d textures keep
+// their array layers in depth. The prose does not say how a 1d texture's
+// height behaves; it halves like any other, as in the upstream runner.
 func (t *textureInfo) extent(m Num) (w, h, d Num) {
-	w = atLeastOne(shr(t.width, m))
-	switch t.dimension {
-	case "1d":
-		return w, t.height, t.depth
-	case "3d":
-		return w, atLeastOne(shr(t.height, m)), atLeastOne(shr(t.depth, m))
+	w, h = atLeastOne(shr(t.width, m)), atLeastOne(shr(t.height, m))
+	if t.dimension == "3d" {
+		return w, h, atLeastOne(shr(t.depth, m))
 	}
-	return w, atLeastOne(shr(t.height, m)), t.depth
+	return w, h, t.depth
 }
 
 type box struct {
@@ -182,8 +190,8 @@ type box struct {
 }
 
 func (s *state) origin(o *originWire, pointer string) (x, y, z Num, f *model.Failure) {
-	if o == nil {
-		return x, y, z, s.fail(codeInvalidArgument, pointer, "field %s is missing", field(pointer))
+	if s.broken(ruleDecode, o == nil) {
+		return x, y, z, s.fail(ruleDecode, pointer, "field %s is missing", field(pointer))
 	}
 	var n number
 	if n, f = s.num(o.X, pointer+"/x"); f != nil {
@@ -203,11 +211,11 @@ func (s *state) origin(o *originWire, pointer string) (x, y, z Num, f *model.Fai
 
 func (s *state) extent3D(raw json.RawMessage, pointer string) (w, h, d Num, f *model.Failure) {
 	var e extentWire
-	if len(raw) == 0 {
-		return w, h, d, s.fail(codeInvalidArgument, pointer, "field %s is missing", field(pointer))
+	if s.broken(ruleDecode, len(raw) == 0) {
+		return w, h, d, s.fail(ruleDecode, pointer, "field %s is missing", field(pointer))
 	}
 	if err := json.Unmarshal(raw, &e); err != nil {
-		return w, h, d, s.fail(codeInvalidArgument, pointer, "field %s is not an extent: %v", field(pointer), err)
+		return w, h, d, s.fail(ruleDecode, pointer, "field %s is not an extent: %v", field(pointer), err)
 	}
 	var n number
 	if n, f = s.num(e.Width, pointer+"/width"); f != nil {
@@ -228,22 +236,26 @@ func (s *state) extent3D(raw json.RawMessage, pointer string) (w, h, d Num, f *m
 // transferLayout checks bytes_per_row and rows_per_image against a transfer
 // extent and returns the bytes the transfer covers in its buffer or payload
 // (LIFETIMES.md, Range And Layout Invariants rules 6-9; the footprint is the
-// WebGPU "required bytes in copy").
-func (s *state) transferLayout(tex *object, w, h, d, bpr, rpi Num, prefix string) (Num, *model.Failure) {
+// WebGPU "required bytes in copy"). rows_per_image 0 describes no image at
+// all and fails even for a single image, as in the upstream runner.
+func (s *state) transferLayout(tex *object, w, h, d, bpr, rpi Num) (Num, *model.Failure) {
 	bpt, ok := bytesPerTexel[tex.tex.format]
-	if !ok {
-		return Num{}, s.fail(codeFormatMismatch, prefix, "%s has format %q, which has no defined texel size for transfers", tex, tex.tex.format)
+	if s.broken(ruleTransferLayout, !ok) {
+		return Num{}, s.fail(ruleTransferLayout, "/bytes_per_row", "%s has format %q, which has no defined texel size for transfers", tex, tex.tex.format)
 	}
 	rowBytes := mul(w, small(bpt))
-	if cmp(bpr, rowBytes) < 0 {
-		return Num{}, s.fail(codeLayout, prefix+"/bytes_per_row", "bytes_per_row %s is less than one row of %s texels of %s (%d bytes each): %s bytes",
+	if s.broken(ruleTransferLayout, cmp(bpr, rowBytes) < 0) {
+		return Num{}, s.fail(ruleTransferLayout, "/bytes_per_row", "bytes_per_row %s is less than one row of %s texels of %s (%d bytes each): %s bytes",
 			bpr, w, tex.tex.format, bpt, rowBytes)
 	}
 	one := small(1)
+	if s.broken(ruleTransferLayout, cmp(rpi, Num{}) == 0) {
+		return Num{}, s.fail(ruleTransferLayout, "/rows_per_image", "rows_per_image is 0; it must cover at least one row")
+	}
 	rows := sub(h, one)
 	if cmp(d, one) > 0 {
-		if cmp(rpi, h) < 0 {
-			return Num{}, s.fail(codeLayout, prefix+"/rows_per_image", "rows_per_image %s is less than the copy height %s of a %s-image transfer",
+		if s.broken(ruleTransferLayout, cmp(rpi, h) < 0) {
+			return Num{}, s.fail(ruleTransferLayout, "/rows_per_image", "rows_per_image %s is less than the copy height %s of a %s-image transfer",
 				rpi, h, d)
 		}
 		rows = add(mul(rpi, sub(d, one)), rows)
@@ -251,46 +263,64 @@ func (s *state) transferLayout(tex *object, w, h, d, bpr, rpi Num, prefix string
 	return add(mul(bpr, rows), rowBytes), nil
 }
 
-// subresource checks the mip level and the box of a texture transfer
-// (LIFETIMES.md, Range And Layout Invariants rules 3-5 and 7).
-func (s *state) subresource(tex *object, b box) *model.Failure {
-	t := tex.tex
-	if cmp(b.mip, t.mips) >= 0 {
-		return s.fail(codeOutOfRange, b.mipPtr, "%s %s selects no mip level of %s, which has %s", field(b.mipPtr), b.mip, tex, t.mips)
+// mipLevel checks that a transfer selects an allocated mip level under
+// rule r (a DRP2_ERR_OUT_OF_RANGE rule).
+func (s *state) mipLevel(r *rule, tex *object, b box) *model.Failure {
+	if s.broken(r, cmp(b.mip, tex.tex.mips) >= 0) {
+		return s.fail(r, b.mipPtr, "%s %s selects no mip level of %s, which has %s", field(b.mipPtr), b.mip, tex, tex.tex.mips)
 	}
-	ew, eh, ed := t.extent(b.mip)
-	axes := []struct {
+	return nil
+}
+
+// subresource checks the box of a texture transfer against its (allocated)
+// mip level under rule r, axis by axis.
+func (s *state) subresource(r *rule, tex *object, b box) *model.Failure {
+	ew, eh, ed := tex.tex.extent(b.mip)
+	axes := [...]struct {
 		o, n, e Num
 		name    string
 		axis    string
 	}{{b.x, b.w, ew, "x", "width"}, {b.y, b.h, eh, "y", "height"}, {b.z, b.d, ed, "z", "depth"}}
 	for _, a := range axes {
-		if end := add(a.o, a.n); cmp(end, a.e) > 0 {
-			return s.fail(codeOutOfRange, b.sizePtr+"/"+a.axis, "box %s %s + %s %s = %s exceeds %s %s of mip level %s of %s",
+		if end := add(a.o, a.n); s.broken(r, cmp(end, a.e) > 0) {
+			return s.fail(r, b.sizePtr+"/"+a.axis, "box %s %s + %s %s = %s exceeds %s %s of mip level %s of %s",
 				field(b.originPtr)+"."+a.name, a.o, field(b.sizePtr)+"."+a.axis, a.n, end, a.axis, a.e, b.mip, tex)
 		}
 	}
 	return nil
 }
 
-func (s *state) writeTexture() *model.Failure {
-	if f := s.outsidePass(); f != nil {
+// readBox reads the mip level, origin and extent of a texture transfer.
+func (s *state) readBox(mip json.Number, origin *originWire, b *box) *model.Failure {
+	m, f := s.num(mip, b.mipPtr)
+	if f != nil {
 		return f
 	}
+	b.mip = m.val
+	if b.x, b.y, b.z, f = s.origin(origin, b.originPtr); f != nil {
+		return f
+	}
+	b.w, b.h, b.d, f = s.extent3D(s.w.Size, b.sizePtr)
+	return f
+}
+
+// writeTexture checks the mip level, the box against the subresource, the
+// layout and then the payload: LIFETIMES.md, Range And Layout Invariants
+// rule 9 applies these rules symmetrically to the three texture transfers.
+// Like WriteBuffer it does not require COPY_DST.
+func (s *state) writeTexture() *model.Failure {
 	tex, f := s.resolve(s.w.TextureID, "/texture_id", kindTexture)
 	if f != nil {
 		return f
 	}
 	b := box{originPtr: "/origin", sizePtr: "/size", mipPtr: "/mip_level"}
-	mip, f := s.num(s.w.MipLevel, "/mip_level")
-	if f != nil {
+	if f := s.readBox(s.w.MipLevel, s.w.Origin, &b); f != nil {
 		return f
 	}
-	b.mip = mip.val
-	if b.x, b.y, b.z, f = s.origin(s.w.Origin, "/origin"); f != nil {
+	if f := s.mipLevel(ruleMipLevel, tex, b); f != nil {
 		return f
 	}
-	if b.w, b.h, b.d, f = s.extent3D(s.w.Size, "/size"); f != nil {
+	if f := s.subresource(ruleWriteTextureBox, tex, b); f != nil {
 		return f
 	}
 	bpr, f := s.num(s.w.BytesPerRow, "/bytes_per_row")
@@ -301,23 +331,20 @@ func (s *state) writeTexture() *model.Failure {
 	if f != nil {
 		return f
 	}
-	need, f := s.transferLayout(tex, b.w, b.h, b.d, bpr.val, rpi.val, "")
+	need, f := s.transferLayout(tex, b.w, b.h, b.d, bpr.val, rpi.val)
 	if f != nil {
 		return f
 	}
-	n, f := s.payloadLen(s.w.Data, "/data")
+	n, f := s.payloadLen(ruleWriteTextureData, s.w.Data, "/data")
 	if f != nil {
 		return f
 	}
-	if cmp(n, need) < 0 {
+	if s.broken(ruleWriteTexturePayload, cmp(n, need) < 0) {
 		// ERRORS.md: layout metadata incompatible with the transfer shape.
-		return s.fail(codeLayout, "/data", "the data payload has %s bytes but bytes_per_row %s, rows_per_image %s and extent %sx%sx%s need %s",
+		return s.fail(ruleWriteTexturePayload, "/data", "the data payload has %s bytes but bytes_per_row %s, rows_per_image %s and extent %sx%sx%s need %s",
 			n, bpr.val, rpi.val, b.w, b.h, b.d, need)
 	}
-	if f := s.requireUsage(tex, tex.tex.usage, useCopyDst, "/texture_id", "a WriteTexture destination"); f != nil {
-		return f
-	}
-	return s.subresource(tex, b)
+	return s.outsidePass()
 }
 
 func (s *state) createSampler() *model.Failure {
@@ -338,7 +365,32 @@ func viewCompatible(view, tex string) bool {
 	return strings.TrimSuffix(view, "-srgb") == strings.TrimSuffix(tex, "-srgb")
 }
 
+// layeredViews are the view dimensions whose layer_range CreateTextureView
+// rule 3 bounds by the texture's depth ("for array and cube dimensions").
+var layeredViews = map[string]bool{"2d-array": true, "cube": true, "cube-array": true}
+
+// createTextureView checks the texture, the mip range (as the upstream
+// runner does), then the layer range and the format (which it does not),
+// then the id.
 func (s *state) createTextureView() *model.Failure {
+	tex, f := s.resolve(s.w.TextureID, "/texture_id", kindTexture)
+	if f != nil {
+		return f
+	}
+	t := tex.tex
+	if r := s.w.MipRange; r != nil {
+		if f := s.viewRange(ruleViewMips, r, "/mip_range", t.mips, "mip_level_count", tex); f != nil {
+			return f
+		}
+	}
+	if r := s.w.LayerRange; r != nil && layeredViews[s.w.Dimension] {
+		if f := s.viewRange(ruleViewLayers, r, "/layer_range", t.depth, "depth", tex); f != nil {
+			return f
+		}
+	}
+	if s.broken(ruleViewFormat, !viewCompatible(s.w.Format, t.format)) {
+		return s.fail(ruleViewFormat, "/format", "view format %q is not compatible with format %q of %s", s.w.Format, t.format, tex)
+	}
 	if f := s.outsidePass(); f != nil {
 		return f
 	}
@@ -346,76 +398,65 @@ func (s *state) createTextureView() *model.Failure {
 	if f != nil {
 		return f
 	}
-	tex, f := s.resolve(s.w.TextureID, "/texture_id", kindTexture)
-	if f != nil {
-		return f
-	}
-	t := tex.tex
-	if !viewCompatible(s.w.Format, t.format) {
-		return s.fail(codeFormatMismatch, "/format", "view format %q is not compatible with format %q of %s", s.w.Format, t.format, tex)
-	}
-	if r := s.w.MipRange; r != nil {
-		if f := s.viewRange(r, "/mip_range", t.mips, "mip_level_count", tex); f != nil {
-			return f
-		}
-	}
-	if r := s.w.LayerRange; r != nil {
-		// CreateTextureView rule 3 bounds the layer range by the parent's
-		// depth for every texture dimension; a 3d texture is not limited to
-		// one layer here, since the prose names no other limit.
-		if f := s.viewRange(r, "/layer_range", t.depth, "depth", tex); f != nil {
-			return f
-		}
-	}
 	o := s.add(id, kindTextureView)
 	o.view = &viewInfo{texture: tex}
 	return nil
 }
 
-func (s *state) viewRange(r *rangeWire, pointer string, limit Num, what string, tex *object) *model.Failure {
-	base, f := s.num(r.Base, pointer+"/base")
+func (s *state) viewRange(r *rule, rw *rangeWire, pointer string, limit Num, what string, tex *object) *model.Failure {
+	base, f := s.num(rw.Base, pointer+"/base")
 	if f != nil {
 		return f
 	}
-	count, f := s.num(r.Count, pointer+"/count")
+	count, f := s.num(rw.Count, pointer+"/count")
 	if f != nil {
 		return f
 	}
-	if end := add(base.val, count.val); cmp(end, limit) > 0 {
-		return s.fail(codeOutOfRange, pointer, "%s base %s + count %s = %s exceeds the %s %s of %s",
+	if end := add(base.val, count.val); s.broken(r, cmp(end, limit) > 0) {
+		return s.fail(r, pointer, "%s base %s + count %s = %s exceeds the %s %s of %s",
 			field(pointer), base.val, count.val, end, what, limit, tex)
 	}
 	return nil
 }
 
-// destroy ends a persistent object's lifetime. Destroying an object that
-// recorded or submitted work, a live bind group or pipeline, or a pending
-// readback still uses is DRP2_ERR_USAGE (ERRORS.md, State Versus Usage
-// rules 2 and 5; LIFETIMES.md, Submission And Destruction Safety).
+// liveRefRules are the rules that keep an object alive while live bind
+// groups or pipelines name it; buffers and textures have none (a bind
+// group whose buffer or texture is destroyed cannot be set any more).
+var liveRefRules = map[kind]*rule{
+	kindSampler: ruleDestroySampler, kindTextureView: ruleDestroyView,
+	kindBindGroupLayout: ruleDestroyLayout, kindShaderModule: ruleDestroyShader,
+}
+
+// destroy ends a persistent object's lifetime: the object, then the work
+// that uses it, then the live objects that name it, then the pass scope. A
+// buffer with a readback awaiting its reply may be destroyed: no prose rule
+// forbids it.
 func (s *state) destroy(v json.Number, pointer string, k kind) *model.Failure {
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
 	o, f := s.resolve(v, pointer, k)
 	if f != nil {
 		return f
 	}
-	if o.capturedBy != nil {
-		return s.fail(codeUsage, pointer, "%s is still referenced by %s and cannot be destroyed", o, work(o.capturedBy))
+	// Recorded work can never be discarded in 2.0, so an object captured by
+	// an encoder stays in use for the rest of the stream.
+	enc := o.capturedBy
+	var cb *object
+	if enc != nil {
+		cb = enc.enc.buffer
 	}
-	if o.liveRefs > 0 {
-		switch k {
-		case kindSampler, kindTextureView:
-			// COMMANDS.md, DestroySampler rule 2 and DestroyTextureView rule 2.
-			return s.fail(codeUsage, pointer, "%s is still referenced by %d live bind group(s); destroy them first", o, o.liveRefs)
-		case kindBindGroupLayout, kindShaderModule:
-			// COMMANDS.md, DestroyBindGroupLayout rule 2, DestroyShaderModule
-			// rule 2; LIFETIMES.md, Pipeline Lifetime rule 7.
-			return s.fail(codeUsage, pointer, "%s is still referenced by %d live bind group(s) or pipeline(s)", o, o.liveRefs)
-		}
+	if s.broken(ruleDestroyOpen, enc != nil && cb == nil) {
+		return s.fail(ruleDestroyOpen, pointer, "%s is still referenced by %s and cannot be destroyed", o, work(enc))
 	}
-	if o.pendingReadbacks > 0 {
-		return s.fail(codeUsage, pointer, "%s has %d readback(s) awaiting a QueueSubmitReply", o, o.pendingReadbacks)
+	if s.broken(ruleDestroyRecorded, cb != nil && !cb.cb.submitted) {
+		return s.fail(ruleDestroyRecorded, pointer, "%s is still referenced by %s and cannot be destroyed", o, work(enc))
+	}
+	if s.broken(ruleDestroySubmitted, cb != nil && cb.cb.submitted) {
+		return s.fail(ruleDestroySubmitted, pointer, "%s is still referenced by %s and cannot be destroyed", o, work(enc))
+	}
+	if r := liveRefRules[k]; r != nil && s.broken(r, o.liveRefs > 0) {
+		return s.fail(r, pointer, "%s is still referenced by %d live bind group(s) or pipeline(s); destroy them first", o, o.liveRefs)
+	}
+	if f := s.outsidePass(); f != nil {
+		return f
 	}
 	o.destroyed = true
 	switch {

@@ -1,7 +1,10 @@
 package drp2
 
 import (
+	"encoding/base64"
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -14,40 +17,57 @@ type submission struct {
 }
 
 type readback struct {
-	buffer *object
 	id     ID
 	offset Num
 	size   Num
 }
 
+// queueSubmit checks each listed command buffer (listed twice, then
+// resolved, then not yet submitted), then the submission_id that readbacks
+// need, then each readback's buffer, usage and range.
 func (s *state) queueSubmit() *model.Failure {
 	ids := s.w.CommandBufferIDs
-	if len(ids) == 0 {
-		return s.fail(codeInvalidArgument, "/command_buffer_ids", "command_buffer_ids must list at least one command buffer")
-	}
 	cbs := make([]*object, 0, len(ids))
+	listed := make(map[ID]int, len(ids))
 	for i, v := range ids {
 		ptr := "/command_buffer_ids/" + strconv.Itoa(i)
+		n, f := s.num(v, ptr)
+		if f != nil {
+			return f
+		}
+		j, twice := listed[n.id]
+		if s.broken(ruleSubmitListedTwice, twice) {
+			return s.fail(ruleSubmitListedTwice, ptr, "command buffer %s is listed twice in this submission (entries %d and %d)", n.id, j, i)
+		}
+		listed[n.id] = i
 		cb, f := s.resolve(v, ptr, kindCommandBuffer)
 		if f != nil {
 			return f
 		}
-		if cb.cb.submitMark == s.idx {
-			// LIFETIMES.md, Command Buffer Lifetime rule 6.
-			return s.fail(codeInvalidArgument, ptr, "%s is listed more than once in this submission", cb)
-		}
-		cb.cb.submitMark = s.idx
-		if cb.cb.submitted {
+		if s.broken(ruleResubmit, cb.cb.submitted) {
 			// ERRORS.md, State Versus Usage rule 4: resubmission.
-			return s.fail(codeInvalidState, ptr, "%s was already submitted; a command buffer may be submitted at most once", cb)
+			return s.fail(ruleResubmit, ptr, "%s was already submitted; a command buffer may be submitted at most once", cb)
 		}
 		cbs = append(cbs, cb)
 	}
-	var rbs []readback
+	var sub *submission
+	if len(s.w.Readbacks) > 0 {
+		if s.broken(ruleSubmissionID, s.w.SubmissionID == "") {
+			return s.fail(ruleSubmissionID, "/submission_id", "a submission with readbacks needs a submission_id for its reply")
+		}
+		n, f := s.num(s.w.SubmissionID, "/submission_id")
+		if f != nil {
+			return f
+		}
+		sub = &submission{id: n.id, index: s.idx}
+	}
 	for i, r := range s.w.Readbacks {
 		ptr := "/readbacks/" + strconv.Itoa(i)
 		buf, f := s.resolve(r.BufferID, ptr+"/buffer_id", kindBuffer)
 		if f != nil {
+			return f
+		}
+		if f := s.requireUsage(ruleReadbackUsage, buf, buf.buf.usage, useMapRead, ptr+"/buffer_id", "a readback source"); f != nil {
 			return f
 		}
 		off, f := s.num(r.Offset, ptr+"/offset")
@@ -58,62 +78,62 @@ func (s *state) queueSubmit() *model.Failure {
 		if f != nil {
 			return f
 		}
-		// LIFETIMES.md, Readback Lifetime rules 2-3.
-		if f := s.requireUsage(buf, buf.buf.usage, useMapRead, ptr+"/buffer_id", "a readback source"); f != nil {
+		if f := s.checkRange(ruleReadbackRange, buf, off.val, size.val, ptr); f != nil {
 			return f
 		}
-		if f := s.checkRange(buf, off.val, size.val, ptr); f != nil {
-			return f
-		}
-		rbs = append(rbs, readback{buffer: buf, id: buf.id, offset: off.val, size: size.val})
-	}
-	var sub *submission
-	if len(rbs) > 0 {
-		// Rule 4: readbacks need a submission_id for their reply.
-		n, f := s.num(s.w.SubmissionID, "/submission_id")
-		if f != nil {
-			return f
-		}
-		sub = &submission{id: n.id, index: s.idx, readbacks: rbs}
+		sub.readbacks = append(sub.readbacks, readback{id: buf.id, offset: off.val, size: size.val})
 	}
 	for _, cb := range cbs {
 		cb.cb.submitted = true
 	}
 	if sub != nil {
-		s.pending = append(s.pending, sub)
-		s.pendingIDs[sub.id]++
-		for _, r := range rbs {
-			r.buffer.pendingReadbacks++
-		}
+		s.addPending(sub)
 	}
 	return nil
 }
 
+// addPending queues a submission for its reply. A submission that reuses
+// the id of one still awaiting its reply takes that one's place: the prose
+// does not say, and the upstream runner keeps one pending request per id,
+// the latest.
+func (s *state) addPending(sub *submission) {
+	if s.pendingIDs[sub.id] > 0 {
+		for i, p := range s.pending {
+			if p.id == sub.id {
+				s.pending[i] = sub
+				return
+			}
+		}
+	}
+	s.pending = append(s.pending, sub)
+	s.pendingIDs[sub.id]++
+}
+
 // queueSubmitReply matches the oldest pending submission: replies come in
 // submission order and mirror the request exactly (LIFETIMES.md, Readback
-// Lifetime rules 5-8 and consequences 3-4). The data payload is not judged:
-// CONFORMANCE.md (Level 2, rule 3) leaves reply data unverified in 2.0, and
-// the upstream positive corpus carries a reply whose data is not exactly
-// size bytes (pressure_picking_readback), so rule 9 is not enforced here.
+// Lifetime rules 5-8 and consequences 3-4). Reply data that is not size
+// bytes of padded base64 breaks rule 9, but CONFORMANCE.md (Level 2, rule 3)
+// leaves reply data unverified in 2.0 and the upstream positive corpus
+// carries such a reply, so it is reported as a finding, not a failure.
 func (s *state) queueSubmitReply() *model.Failure {
 	n, f := s.num(s.w.SubmissionID, "/submission_id")
 	if f != nil {
 		return f
 	}
-	if len(s.pending) == 0 {
-		return s.fail(codeInvalidState, "/submission_id", "submission_id %s matches no pending submission with readbacks; none is pending", n.id)
+	if s.broken(ruleReplyPending, s.pendingIDs[n.id] == 0) {
+		if len(s.pending) == 0 {
+			return s.fail(ruleReplyPending, "/submission_id", "submission_id %s matches no pending submission with readbacks; none is pending", n.id)
+		}
+		return s.fail(ruleReplyPending, "/submission_id", "submission_id %s matches no pending submission with readbacks (next expected: %s from command %d)",
+			n.id, s.pending[0].id, s.pending[0].index)
 	}
 	head := s.pending[0]
-	if head.id != n.id {
-		if s.pendingIDs[n.id] > 0 {
-			return s.fail(codeInvalidState, "/submission_id", "reply for submission %s arrives before the reply for submission %s (command %d); replies follow submission order",
-				n.id, head.id, head.index)
-		}
-		return s.fail(codeInvalidState, "/submission_id", "submission_id %s matches no pending submission with readbacks (next expected: %s from command %d)",
+	if s.broken(ruleReplyOrder, head.id != n.id) {
+		return s.fail(ruleReplyOrder, "/submission_id", "reply for submission %s arrives before the reply for submission %s (command %d); replies follow submission order",
 			n.id, head.id, head.index)
 	}
-	if len(s.w.Readbacks) != len(head.readbacks) {
-		return s.fail(codeInvalidArgument, "/readbacks", "reply has %d readback(s) but submission %s (command %d) requested %d",
+	if s.broken(ruleReplyMirror, len(s.w.Readbacks) != len(head.readbacks)) {
+		return s.fail(ruleReplyMirror, "/readbacks", "reply has %d readback(s) but submission %s (command %d) requested %d",
 			len(s.w.Readbacks), head.id, head.index, len(head.readbacks))
 	}
 	for i, r := range s.w.Readbacks {
@@ -131,18 +151,51 @@ func (s *state) queueSubmitReply() *model.Failure {
 		if f != nil {
 			return f
 		}
-		if b.id != want.id || cmp(off.val, want.offset) != 0 || cmp(size.val, want.size) != 0 {
-			return s.fail(codeInvalidArgument, ptr, "readback %d is buffer %s offset %s size %s but the request was buffer %s offset %s size %s",
+		if s.broken(ruleReplyMirror, b.id != want.id || cmp(off.val, want.offset) != 0 || cmp(size.val, want.size) != 0) {
+			return s.fail(ruleReplyMirror, ptr, "readback %d is buffer %s offset %s size %s but the request was buffer %s offset %s size %s",
 				i, b.id, off.val, size.val, want.id, want.offset, want.size)
 		}
+	}
+	for i, r := range s.w.Readbacks {
+		s.replyData(r.Data, head.readbacks[i].size, "/readbacks/"+strconv.Itoa(i)+"/data")
 	}
 	s.pending[0] = nil
 	s.pending = s.pending[1:]
 	if s.pendingIDs[head.id]--; s.pendingIDs[head.id] == 0 {
 		delete(s.pendingIDs, head.id)
 	}
-	for _, r := range head.readbacks {
-		r.buffer.pendingReadbacks--
-	}
 	return nil
+}
+
+// replyData notes a finding when a reply's data is absent, not padded
+// base64, or not exactly size bytes (LIFETIMES.md, Readback Lifetime rule
+// 9).
+func (s *state) replyData(data *string, size Num, pointer string) {
+	problem := ""
+	if data == nil {
+		problem = "is missing"
+	} else if n, err := decodedLen(*data, &s.scratch); err != nil {
+		problem = fmt.Sprintf("is not padded base64 (%v)", err)
+		if m, ok := unpaddedLen(*data, &s.scratch); ok && cmp(small(uint64(m)), size) != 0 {
+			problem += fmt.Sprintf(", and read without padding it decodes to %d bytes, not the %s bytes of the readback", m, size)
+		}
+	} else if cmp(small(uint64(n)), size) != 0 {
+		problem = fmt.Sprintf("decodes to %d bytes, not the %s bytes of the readback", n, size)
+	}
+	if s.broken(ruleReplyData, problem != "") {
+		s.findings = append(s.findings, model.Finding{Kind: model.FindingReadbackData,
+			Message: fmt.Sprintf("command %d QueueSubmitReply: %s %s (%s)", s.idx, field(pointer), problem, ruleReplyData.id)})
+	}
+}
+
+// unpaddedLen decodes base64 whose padding is missing or partial, to say
+// how many bytes a reply carries even when its encoding is wrong.
+func unpaddedLen(data string, scratch *[]byte) (int, bool) {
+	data = strings.TrimRight(data, "=")
+	need := base64.RawStdEncoding.DecodedLen(len(data)) + 3
+	if cap(*scratch) < need {
+		*scratch = make([]byte, need)
+	}
+	n, err := base64.RawStdEncoding.Decode((*scratch)[:need], []byte(data))
+	return n, err == nil
 }

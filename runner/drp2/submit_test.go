@@ -45,7 +45,7 @@ func submissionCases() []tc {
 			replyTo(9, `[{"buffer_id":1,"offset":0,"size":8,"data":"AAAAAAAAAAA="}]`))...),
 		bad("reply with fewer readbacks", codeInvalidArgument, cat(rb, cbA, submitReadback(3, 9, `[{"buffer_id":1,"offset":0,"size":8},{"buffer_id":1,"offset":8,"size":8}]`),
 			replyTo(9, `[{"buffer_id":1,"offset":0,"size":8,"data":"AAAAAAAAAAA="}]`))...),
-		bad("destroy a buffer with a pending readback", codeUsage, cat(rb, cbA, submitReadback(3, 9, req), cmd("DestroyBuffer", "buffer_id", 1))...),
+		ok("destroy a buffer with a pending readback", cat(rb, cbA, submitReadback(3, 9, req), cmd("DestroyBuffer", "buffer_id", 1))...),
 		ok("destroy a buffer after its reply", cat(rb, cbA, submitReadback(3, 9, req), replyTo(9, resp), cmd("DestroyBuffer", "buffer_id", 1))...),
 	}
 	return cases
@@ -133,4 +133,41 @@ func capabilitiesCases() []tc {
 	semanticFirst := bad("semantic before capability", codeInvalidID, buffer(1, 65, `["COPY_DST"]`), writeBuf(9, 0, 4, "AAAAAA=="))
 	cases = append(cases, caps(semanticFirst, `{"max_buffer_size":64}`))
 	return cases
+}
+
+// Reply data that is not size bytes of padded base64 is a finding
+// (LIFETIMES.md Readback Lifetime rule 9), never a failure.
+func TestReplyDataFindings(t *testing.T) {
+	rb := buffer(1, 16, `["COPY_DST","MAP_READ"]`)
+	cbA := cat(encoder(2), finish(2, 3))
+	req := `[{"buffer_id":1,"offset":0,"size":16}]`
+	reply := func(data string) tc {
+		return ok("reply", cat(rb, cbA, submitReadback(3, 9, req), replyTo(9, `[{"buffer_id":1,"offset":0,"size":16,"data":`+data+`}]`))...)
+	}
+	for _, c := range []struct {
+		data string
+		want string // "" for no finding
+	}{
+		{`"AAAAAAAAAAAAAAAAAAAAAA=="`, ""},
+		{`"AAAAAAAAAAAAAAAAAAAAAA"`, "not padded base64"},
+		{`"AAAAAAAAAAAAAAAAAAAAAAAA"`, "decodes to 18 bytes"},
+		{`"AAAAAAAAAAAAAAAAAAAAAAAAAA"`, "read without padding it decodes to 19 bytes"},
+		{`"AA\nAAAAAAAAAAAAAAAAAAAA=="`, "line break"},
+		{`null`, "missing"},
+	} {
+		f, found := New().CheckFindings(reply(c.data).stream())
+		if f != nil {
+			t.Fatalf("data %s: reply data must not fail the stream: %s", c.data, f.Message)
+		}
+		if c.want == "" {
+			if len(found) != 0 {
+				t.Fatalf("data %s: unexpected findings %+v", c.data, found)
+			}
+			continue
+		}
+		if len(found) != 1 || found[0].Kind != model.FindingReadbackData ||
+			!strings.Contains(found[0].Message, c.want) || !strings.Contains(found[0].Message, "LIFETIMES.md Readback Lifetime rule 9") {
+			t.Fatalf("data %s: findings %+v, want one naming %q and the rule", c.data, found, c.want)
+		}
+	}
 }

@@ -48,6 +48,7 @@ type wire struct {
 	VertexBufferSlots      json.Number        `json:"vertex_buffer_slots"`
 	VertexBuffers          *[]json.RawMessage `json:"vertex_buffers"`
 	BindGroupLayoutIDs     *[]json.Number     `json:"bind_group_layout_ids"`
+	Multisample            *multisampleWire   `json:"multisample"`
 	DepthStencil           json.RawMessage    `json:"depth_stencil"`
 	RenderPipelineID       json.Number        `json:"render_pipeline_id"`
 	ComputePipelineID      json.Number        `json:"compute_pipeline_id"`
@@ -112,6 +113,7 @@ type entryWire struct {
 type attachmentWire struct {
 	TextureID              json.Number `json:"texture_id"`
 	ResolveTargetTextureID json.Number `json:"resolve_target_texture_id"`
+	Access                 string      `json:"access"`
 }
 
 type readbackWire struct {
@@ -119,4 +121,8 @@ type readbackWire struct {
 	Offset   json.Number `json:"offset"`
 	Size     json.Number `json:"size"`
 	Data     *string     `json:"data"`
+}
+
+type multisampleWire struct {
+	SampleCount json.Number `json:"sample_count"`
 }

@@ -1,0 +1,184 @@
+package cli
+
+// The runtime harness in a Job: implementations to run the selected
+// fixtures through (--implementation, input implementation), and JSON
+// reports of other jobs to merge in (input results).
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/drp2/drp2-fixtures/fixtures"
+	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/annotation"
+	"github.com/drp2/drp2-fixtures/report/jsonout"
+	"github.com/drp2/drp2-fixtures/report/limit"
+	"github.com/drp2/drp2-fixtures/report/markdown"
+	"github.com/drp2/drp2-fixtures/runner"
+)
+
+// addImplementations runs the job's implementations through the fixtures
+// of run, then merges the job's result files into it.
+func addImplementations(ctx context.Context, r resolved, run *model.Run) (*model.Run, error) {
+	if len(r.Implementations) > 0 {
+		commands, err := harness.ExpandCommands(r.workDir, r.Implementations)
+		if err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+		cfg := harness.Config{Commands: commands, Dir: r.workDir, Timeout: r.Timeout}
+		impls, err := harness.Run(ctx, cfg, run, fixtureReader(r))
+		if err != nil {
+			return nil, err
+		}
+		run.Implementations = impls
+	}
+	if len(r.Results) == 0 {
+		return run, nil
+	}
+	reports, err := readResults(r.workDir, r.Results)
+	if err != nil {
+		return nil, err
+	}
+	merged, err := harness.Merge(append([]harness.Report{{Source: "this run", Run: run}}, reports...))
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	merged.Started, merged.ToolVersion = run.Started, run.ToolVersion
+	return merged, nil
+}
+
+// fixtureReader reads fixtures from the corpus the runner ran.
+func fixtureReader(r resolved) harness.ReadFunc {
+	if r.config.Corpus == "" {
+		return func(rel string) ([]byte, error) { return fs.ReadFile(fixtures.FS, rel) }
+	}
+	dir := r.config.Corpus
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(r.workDir, dir)
+	}
+	return func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel))) }
+}
+
+// readResults reads JSON reports named by paths or glob patterns (relative
+// to dir), in lexical order within each pattern. A pattern that matches
+// nothing is unusable input: a results input pointing nowhere is a
+// mistake, not an empty merge.
+func readResults(dir string, patterns []string) ([]harness.Report, error) {
+	var reports []harness.Report
+	seen := map[string]bool{}
+	for _, pat := range patterns {
+		full := pat
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(dir, full)
+		}
+		matches, err := filepath.Glob(full)
+		if err != nil {
+			return nil, usageErrorf("results %q: %v", pat, err)
+		}
+		if len(matches) == 0 {
+			return nil, usageErrorf("results %q: no such file", pat)
+		}
+		sort.Strings(matches)
+		for _, m := range matches {
+			if seen[m] {
+				continue
+			}
+			seen[m] = true
+			name := m
+			if rel, ok := runner.Within(dir, m); ok {
+				name = filepath.ToSlash(rel)
+			}
+			f, err := os.Open(m)
+			if err != nil {
+				return nil, usageErrorf("results %s: %v", name, err)
+			}
+			run, err := jsonout.Read(f)
+			f.Close()
+			if err != nil {
+				return nil, usageErrorf("results %s: %v", name, err)
+			}
+			reports = append(reports, harness.Report{Source: name, Run: run})
+		}
+	}
+	return reports, nil
+}
+
+// implementationReasons says which implementations fail the run: one with
+// a failing fixture, or one that could not be used.
+func implementationReasons(run *model.Run, job Job) []string {
+	if !job.FailOn.Mismatch {
+		return nil
+	}
+	var why []string
+	for i := range run.Implementations {
+		im := &run.Implementations[i]
+		switch {
+		case im.Error != "":
+			why = append(why, fmt.Sprintf("implementation %s could not be used: %s", cleanLine(im.Label()), cleanLine(im.Error)))
+		case im.Summary.Failed > 0:
+			why = append(why, fmt.Sprintf("implementation %s failed %d of %d fixtures", cleanLine(im.Label()), im.Summary.Failed, im.Summary.Run))
+		}
+	}
+	return why
+}
+
+// cleanLine keeps an implementation's own words on one printable line.
+func cleanLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// implementationsFailed reports whether any implementation fails.
+func implementationsFailed(run *model.Run) bool { return markdown.ImplementationsFailed(run) > 0 }
+
+// implementationsSummary is the matrix for the job summary, after the
+// run's own report, within a quarter of GitHub's limit.
+func implementationsSummary(run *model.Run, md markdown.Options) string {
+	if len(run.Implementations) == 0 {
+		return ""
+	}
+	return "\n" + markdown.Matrix(run, md, func(s string) bool { return len(s) <= limit.StepSummaryBytes/4 })
+}
+
+// allAnnotations are the run's own annotations and those of the
+// implementation under test: the first one given, as the one a runtime
+// project's workflow names first is its own.
+func allAnnotations(run *model.Run) []annotation.Annotation {
+	anns := annotation.Build(run)
+	if len(run.Implementations) > 0 {
+		anns = append(anns, annotation.BuildImplementation(run, &run.Implementations[0])...)
+	}
+	return anns
+}
+
+// commentBody is the sticky comment: the matrix when the run has
+// implementations, else the run's own report.
+func commentBody(run *model.Run, md markdown.Options) string {
+	if len(run.Implementations) > 0 {
+		return markdown.ImplementationsComment(run, md)
+	}
+	return markdown.Comment(run, md)
+}
+
+// splitLines splits a list input written one item per line.
+func splitLines(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}

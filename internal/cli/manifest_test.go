@@ -1,0 +1,288 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+)
+
+const (
+	invalidID = `{"outcome": "error", "phase": "semantic_validation", "code": "DRP2_ERR_INVALID_ID", "command_index": 2}`
+	writeCmd  = `{"cmd": "WriteBuffer", "buffer_id": 7, "offset": 0, "size": 4, "data": "AAAAAA=="}`
+)
+
+// manifestCorpus is a passing corpus with a semantic negative.
+func manifestCorpus() map[string]string {
+	m := map[string]string{"fixtures/negative/unknown.json": fixture("unknown", invalidID, hello, reply, writeCmd)}
+	for k, v := range passing {
+		m[k] = v
+	}
+	return m
+}
+
+func putFile(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestManifestWriteAndCheck(t *testing.T) {
+	dir := corpus(t, manifestCorpus())
+	code, out, errs := run(t, dir, "manifest", "write")
+	if code != ExitOK || !strings.Contains(out, "Wrote fixtures/manifest.json: 3 fixtures, DRP2 2.0, not frozen") {
+		t.Fatalf("write: exit %d\n%s%s", code, out, errs)
+	}
+	first, err := os.ReadFile(filepath.Join(dir, "fixtures", ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same bytes from another working directory and to stdout.
+	code, out, _ = run(t, filepath.Join(dir, "fixtures"), "manifest", "write", "--corpus", ".", "-o", "-")
+	if code != ExitOK || out != string(first) {
+		t.Fatalf("manifest differs when written from the corpus folder (exit %d)", code)
+	}
+	code, out, errs = run(t, dir, "manifest", "check")
+	if code != ExitOK || !strings.Contains(out, "the corpus matches its manifest") {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+
+	// An unfrozen manifest reports a changed expectation without failing.
+	putFile(t, filepath.Join(dir, "fixtures/negative/unknown.json"),
+		fixture("unknown", strings.Replace(invalidID, `"command_index": 2`, `"command_index": 1`, 1), hello, reply, writeCmd))
+	code, out, _ = run(t, dir, "manifest", "check")
+	if code != ExitOK || !strings.Contains(out, `command_index: 2 → 1`) {
+		t.Fatalf("unfrozen check: exit %d\n%s", code, out)
+	}
+}
+
+func TestFrozenManifestCLI(t *testing.T) {
+	dir := corpus(t, manifestCorpus())
+	if code, out, errs := run(t, dir, "manifest", "write", "--frozen"); code != ExitOK {
+		t.Fatalf("write: exit %d\n%s%s", code, out, errs)
+	}
+	// An added fixture keeps the freeze.
+	putFile(t, filepath.Join(dir, "fixtures/positive/more.json"), fixture("more", `{"outcome": "success"}`, hello, reply))
+	code, out, errs := run(t, dir, "manifest", "check")
+	if code != ExitOK || !strings.Contains(out, "1 added") || !strings.Contains(out, "the freeze holds") {
+		t.Fatalf("added fixture: exit %d\n%s%s", code, out, errs)
+	}
+	// A rewrite keeps the manifest frozen without --frozen.
+	if code, out, errs := run(t, dir, "manifest", "write"); code != ExitOK || !strings.Contains(out, "frozen") || strings.Contains(out, "not frozen") {
+		t.Fatalf("rewrite: exit %d\n%s%s", code, out, errs)
+	}
+
+	// A changed expectation breaks it.
+	putFile(t, filepath.Join(dir, "fixtures/negative/unknown.json"),
+		fixture("unknown", strings.Replace(invalidID, "DRP2_ERR_INVALID_ID", "DRP2_ERR_DESTROYED_OBJECT", 1), hello, reply, writeCmd))
+	code, out, errs = run(t, dir, "manifest", "check")
+	if code != ExitMismatch || !strings.Contains(out, "negative/unknown.json: expected block") || !strings.Contains(errs, "breaks the freeze") {
+		t.Fatalf("changed expectation: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = run(t, dir, "manifest", "check", "--format", "json")
+	var cmp struct{ Violations int }
+	if err := json.Unmarshal([]byte(out), &cmp); code != ExitMismatch || err != nil || cmp.Violations != 1 {
+		t.Fatalf("json check: exit %d, %v, %+v", code, err, cmp)
+	}
+	// The frozen manifest is not overwritten with the violation.
+	before, _ := os.ReadFile(filepath.Join(dir, "fixtures", ManifestFile))
+	code, _, errs = run(t, dir, "manifest", "write")
+	after, _ := os.ReadFile(filepath.Join(dir, "fixtures", ManifestFile))
+	if code != ExitMismatch || string(before) != string(after) || !strings.Contains(errs, "not overwritten") {
+		t.Fatalf("write over a broken freeze: exit %d\n%s", code, errs)
+	}
+	// run --manifest fails on the violation, after the report.
+	code, out, errs = run(t, dir, "run", "--manifest", "fixtures/manifest.json")
+	if code != ExitMismatch || !strings.Contains(out, "Summary:") || !strings.Contains(errs, "breaks the freeze of fixtures/manifest.json") {
+		t.Fatalf("run --manifest: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+func TestRunCheckClean(t *testing.T) {
+	dir := corpus(t, manifestCorpus())
+	if code, _, errs := run(t, dir, "manifest", "write"); code != ExitOK {
+		t.Fatal(errs)
+	}
+	code, out, errs := run(t, dir, "run", "--check-clean")
+	if code != ExitOK || !strings.Contains(out, "Manifest: the corpus matches its manifest") {
+		t.Fatalf("clean: exit %d\n%s%s", code, out, errs)
+	}
+	// Any difference fails --check-clean, even one a freeze allows.
+	putFile(t, filepath.Join(dir, "fixtures/positive/more.json"), fixture("more", `{"outcome": "success"}`, hello, reply))
+	code, out, errs = run(t, dir, "run", "--check-clean", "--format", "json")
+	if code != ExitMismatch || !strings.Contains(errs, "differs from its manifest") || !strings.Contains(errs, "added    positive/more.json") {
+		t.Fatalf("added fixture: exit %d\n%s", code, errs)
+	}
+	if !json.Valid([]byte(out)) {
+		t.Errorf("--format json with --check-clean: standard output is not one JSON document")
+	}
+	// A filtered run cannot be compared with a whole-corpus manifest.
+	if code, _, errs := run(t, dir, "run", "--check-clean", "--name", "ok"); code != ExitUsage || !strings.Contains(errs, "without PATH, --name or --tag") {
+		t.Fatalf("filtered: exit %d\n%s", code, errs)
+	}
+}
+
+func TestManifestUsageErrors(t *testing.T) {
+	dir := corpus(t, manifestCorpus())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"manifest", "check"}, "manifest.json does not exist: write it with drp2-fixtures manifest write"},
+		{[]string{"manifest"}, "Usage:"},
+		{[]string{"manifest", "frobnicate"}, `unknown subcommand "frobnicate"`},
+		{[]string{"manifest", "check", "extra"}, `unexpected argument "extra"`},
+		{[]string{"manifest", "check", "--format", "xml"}, `--format "xml"`},
+		{[]string{"run", "--check-clean", "--manifest", "nope.json"}, "nope.json does not exist"},
+	} {
+		code, _, errs := run(t, dir, tc.args...)
+		if code != ExitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+	putFile(t, filepath.Join(dir, "fixtures", ManifestFile), `{"format": 9}`)
+	if code, _, errs := run(t, dir, "manifest", "check"); code != ExitUsage || !strings.Contains(errs, "fixtures/manifest.json: unreadable manifest: format \"9\"") {
+		t.Errorf("future format: exit %d, %s", code, errs)
+	}
+	// An unusable fixture is never recorded.
+	putFile(t, filepath.Join(dir, "fixtures/positive/broken.json"), `{"name": `)
+	if code, _, errs := run(t, dir, "manifest", "write"); code != ExitMismatch || !strings.Contains(errs, "positive/broken.json") {
+		t.Errorf("unusable corpus: exit %d, %s", code, errs)
+	}
+}
+
+// TestActionManifest: a frozen manifest broken by a pull request fails the
+// step, shows the comparison in the summary and the comment, and annotates
+// the changed fixture on the check run.
+func TestActionManifest(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	for rel, body := range manifestCorpus() {
+		putFile(t, filepath.Join(w.dir, "corpus", strings.TrimPrefix(rel, "fixtures/")), body)
+	}
+	if code, out, errs := run(t, w.dir, "manifest", "write", "--corpus", "corpus", "--frozen"); code != ExitOK {
+		t.Fatalf("write: %s%s", out, errs)
+	}
+	w.env["INPUT_MANIFEST"] = "corpus/manifest.json"
+
+	r := w.run(t, inProcess)
+	if r.code != ExitOK || !strings.Contains(r.summary, "### Fixture manifest") || !strings.Contains(r.summary, "the corpus matches its manifest") {
+		t.Fatalf("unchanged corpus: exit %d\n%s\n%s", r.code, r.log, r.summary)
+	}
+
+	putFile(t, filepath.Join(w.dir, "corpus/negative/unknown.json"),
+		fixture("unknown", strings.Replace(invalidID, "DRP2_ERR_INVALID_ID", "DRP2_ERR_DESTROYED_OBJECT", 1), hello, reply, writeCmd))
+	gh.ResetRequests()
+	r = w.run(t, inProcess)
+	if r.code != ExitMismatch || r.outputs["conclusion"] != "failure" {
+		t.Fatalf("broken freeze: exit %d, conclusion %q\n%s", r.code, r.outputs["conclusion"], r.log)
+	}
+	if !strings.Contains(r.log, "::error title=drp2-fixtures::the corpus breaks the freeze of corpus/manifest.json") {
+		t.Errorf("the log does not say why the step failed:\n%s", r.log)
+	}
+	if !strings.Contains(r.summary, "❌") || !strings.Contains(r.summary, `<code>negative\/unknown\.json</code>`) {
+		t.Errorf("summary:\n%s", r.summary)
+	}
+	comments := gh.Comments(7)
+	if len(comments) != 1 || !strings.Contains(comments[0].Body, "### Fixture manifest") {
+		t.Fatalf("comment does not show the comparison: %+v", comments)
+	}
+	runs := gh.CheckRuns()
+	if len(runs) == 0 {
+		t.Fatal("no check run")
+	}
+	var found bool
+	for _, a := range runs[len(runs)-1].Annotations {
+		if a.Path == "corpus/negative/unknown.json" && a.AnnotationLevel == "failure" && strings.Contains(a.Title, "Frozen fixture changed") {
+			found = a.StartLine > 1
+		}
+	}
+	if !found {
+		t.Errorf("no failure annotation on the changed fixture: %+v", runs[len(runs)-1].Annotations)
+	}
+
+	// A manifest outside the workspace is refused.
+	w.env["INPUT_MANIFEST"] = "../elsewhere.json"
+	if r = w.run(t, inProcess); r.code != ExitUsage {
+		t.Errorf("manifest outside the workspace: exit %d", r.code)
+	}
+}
+
+// TestCoverageCommand counts the real validator's rules over a small
+// corpus: the negative fixture's rule, the positive streams' checks.
+func TestCoverageCommand(t *testing.T) {
+	dir := corpus(t, manifestCorpus())
+	code, out, errs := run(t, dir, "coverage", "--format", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var rep struct {
+		Rules []struct {
+			ID               string
+			Negative         int
+			Positive         int
+			NegativeFixtures []string `json:"negative_fixtures"`
+			FindingOnly      bool     `json:"finding_only"`
+		}
+		Uncovered        int
+		PositiveFixtures int `json:"positive_fixtures"`
+		NegativeFixtures int `json:"negative_fixtures"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	findingOnly := 0
+	for _, r := range rep.Rules {
+		if r.FindingOnly {
+			findingOnly++
+		}
+	}
+	if rep.PositiveFixtures != 1 || rep.NegativeFixtures != 1 || rep.Uncovered != len(rep.Rules)-1-findingOnly {
+		t.Fatalf("positive %d negative %d uncovered %d of %d (%d findings only)", rep.PositiveFixtures, rep.NegativeFixtures, rep.Uncovered, len(rep.Rules), findingOnly)
+	}
+	covered := rep.Rules[rep.Uncovered]
+	if covered.ID != "ERRORS.md Identity And Type rule 1" || covered.Negative != 1 || covered.NegativeFixtures[0] != "fixtures/negative/unknown.json" {
+		t.Errorf("covered rule: %+v", covered)
+	}
+	sawHandshake := false
+	for _, r := range rep.Rules {
+		// The one positive fixture is a handshake: it passes through the
+		// handshake rule, and through no draw rule.
+		if r.ID == "LIFETIMES.md Session State rule 5" {
+			sawHandshake = r.Positive == 1
+		}
+		if strings.HasPrefix(r.ID, "COMMANDS.md Draw") && r.Positive != 0 {
+			t.Errorf("%s: a handshake cannot pass through a draw rule (positive %d)", r.ID, r.Positive)
+		}
+	}
+	if !sawHandshake {
+		t.Error("the positive handshake is not counted under LIFETIMES.md Session State rule 5")
+	}
+	code, out, _ = run(t, dir, "coverage", "--format", "markdown")
+	if code != ExitOK || !strings.HasPrefix(out, "### Rule coverage") {
+		t.Errorf("markdown: exit %d\n%.200s", code, out)
+	}
+
+	// The action adds the Markdown to the job summary.
+	w := newWorkspace(t, "http://127.0.0.1:1", 0, "")
+	w.env["INPUT_GITHUB-TOKEN"] = ""
+	w.env["INPUT_COVERAGE"] = "true"
+	for rel, body := range manifestCorpus() {
+		putFile(t, filepath.Join(w.dir, "corpus", strings.TrimPrefix(rel, "fixtures/")), body)
+	}
+	r := w.run(t, inProcess)
+	if r.code != ExitOK || !strings.Contains(r.summary, "### Rule coverage") || !strings.Contains(r.summary, "Identity And Type rule 1") {
+		t.Errorf("action coverage: exit %d\n%s", r.code, r.summary)
+	}
+	w.env["INPUT_COVERAGE"] = "yes"
+	if r := w.run(t, inProcess); r.code != ExitUsage {
+		t.Errorf("coverage: yes: exit %d", r.code)
+	}
+}

@@ -1,0 +1,279 @@
+// Package coverage tells which rules of the implemented DRP2 contract a
+// corpus exercises: per rule, the negative fixtures that fail by it and the
+// positive fixtures whose streams pass through its check.
+//
+// The semantic checker names the rule of every verdict (model.Actual.Rule)
+// and, when traced, each rule whose check a stream passed through. Counter
+// wraps the checker for a run and remembers the traces of valid streams;
+// Count then attributes them to the positive fixtures of the run.
+package coverage
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"sort"
+	"sync"
+
+	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Rule is one rule of the implemented contract.
+type Rule struct {
+	// ID names the prose rule as the verdicts do
+	// ("COMMANDS.md WriteBuffer rule 2").
+	ID string `json:"id"`
+	// Code is the error code a violation of the rule reports.
+	Code    string `json:"code"`
+	Summary string `json:"summary"`
+}
+
+// Tracer is the part of the DRP2 checker that coverage needs: the check of
+// one stream, calling seen with the ID of each rule whose check the stream
+// reaches. It must be safe for concurrent use.
+type Tracer interface {
+	CheckTraced(s model.Stream, seen func(rule string)) *model.Failure
+}
+
+// Counter is a runner Checker that records, for every stream the checker
+// finds valid, the rules it passed through. It is safe for concurrent use,
+// as the runner requires.
+type Counter struct {
+	tracer Tracer
+	mu     sync.Mutex
+	// valid maps the key of each valid stream to the rules it passed
+	// through. Streams are keyed by content because the runner does not
+	// tell the checker which fixture a stream belongs to.
+	valid map[[sha256.Size]byte]map[string]bool
+}
+
+// NewCounter wraps a tracer.
+func NewCounter(t Tracer) *Counter {
+	return &Counter{tracer: t, valid: map[[sha256.Size]byte]map[string]bool{}}
+}
+
+// Check runs the traced check and keeps the trace of a valid stream.
+func (c *Counter) Check(s model.Stream) *model.Failure {
+	seen := map[string]bool{}
+	f := c.tracer.CheckTraced(s, func(rule string) { seen[rule] = true })
+	if f != nil {
+		return f
+	}
+	key := streamKey(s.Capabilities, s.Commands)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	// Two fixtures with one stream and one set of capabilities pass the
+	// same checks; a union covers fixtures that differ only in version.
+	if prev, ok := c.valid[key]; ok {
+		for r := range seen {
+			prev[r] = true
+		}
+		return nil
+	}
+	c.valid[key] = seen
+	return nil
+}
+
+// findingChecker is a checker that also reports findings, streams' problems
+// that never fail them (runner.FindingChecker).
+type findingChecker interface {
+	CheckFindings(s model.Stream) (*model.Failure, []model.Finding)
+}
+
+// CheckFindings is Check plus the tracer's findings, so that a coverage run
+// reports the same findings as a plain run. The tracer then checks each
+// stream twice, once traced and once for its findings: coverage is a report,
+// not the gate, and the checker's API has no call that does both.
+func (c *Counter) CheckFindings(s model.Stream) (*model.Failure, []model.Finding) {
+	f := c.Check(s)
+	fc, ok := c.tracer.(findingChecker)
+	if !ok {
+		return f, nil
+	}
+	_, findings := fc.CheckFindings(s)
+	return f, findings
+}
+
+// streamKey identifies a stream by its capabilities and commands as
+// written. A NUL byte cannot appear in JSON text outside a string escape,
+// so it separates the parts unambiguously.
+func streamKey[B ~[]byte](capabilities []byte, commands []B) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write(capabilities)
+	for _, c := range commands {
+		h.Write([]byte{0})
+		h.Write(c)
+	}
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// RuleCoverage is what the corpus does with one rule.
+type RuleCoverage struct {
+	Rule
+	// NegativeFixtures are the negative fixtures that fail by the rule as
+	// they expect, by path.
+	NegativeFixtures []string `json:"negative_fixtures"`
+	// Negative is len(NegativeFixtures).
+	Negative int `json:"negative"`
+	// Positive counts the passing positive fixtures whose streams pass
+	// through the rule's check.
+	Positive int `json:"positive"`
+	// Unlisted: verdicts or traces name the rule, but the checker's rule
+	// list does not.
+	Unlisted bool `json:"unlisted,omitempty"`
+	// FindingOnly: the rule has no error code, so it never fails a stream
+	// and no negative fixture can exercise it.
+	FindingOnly bool `json:"finding_only,omitempty"`
+}
+
+// Groups of rules in a report, in report order.
+const (
+	groupUncovered = iota
+	groupCovered
+	groupFindingOnly
+)
+
+func (rc *RuleCoverage) group() int {
+	switch {
+	case rc.Negative > 0:
+		return groupCovered
+	case rc.FindingOnly:
+		return groupFindingOnly
+	}
+	return groupUncovered
+}
+
+// Report is the rule coverage of one run.
+type Report struct {
+	// Rules lists the rules without a negative fixture first, then the
+	// rest, then those that never fail a stream, each group in the
+	// checker's rule order.
+	Rules []RuleCoverage `json:"rules"`
+	// Uncovered counts the rules that can fail a stream and have no
+	// negative fixture.
+	Uncovered int `json:"uncovered"`
+	// PositiveFixtures and NegativeFixtures count the fixtures counted:
+	// positives that passed, semantic negatives that failed as expected.
+	PositiveFixtures int `json:"positive_fixtures"`
+	NegativeFixtures int `json:"negative_fixtures"`
+	// NoRule lists passing negative fixtures whose verdict names no rule.
+	NoRule []string `json:"no_rule,omitempty"`
+	// NotCounted counts fixtures left out because they did not pass:
+	// coverage counts only what the corpus asserts and gets.
+	NotCounted int `json:"not_counted"`
+}
+
+// Count builds the coverage of a run made with counter as its checker.
+// The fixture files of the passing positive fixtures are read again from
+// fsys to find their streams among those the counter kept.
+func Count(rules []Rule, run *model.Run, fsys fs.FS, counter *Counter) (*Report, error) {
+	rep := &Report{}
+	byID := map[string]*RuleCoverage{}
+	list := make([]*RuleCoverage, 0, len(rules))
+	for _, r := range rules {
+		if _, dup := byID[r.ID]; dup {
+			continue
+		}
+		rc := &RuleCoverage{Rule: r, FindingOnly: r.Code == ""}
+		byID[r.ID] = rc
+		list = append(list, rc)
+	}
+	get := func(id string) *RuleCoverage {
+		if rc, ok := byID[id]; ok {
+			return rc
+		}
+		rc := &RuleCoverage{Rule: Rule{ID: id}, Unlisted: true}
+		byID[id] = rc
+		list = append(list, rc)
+		return rc
+	}
+	for i := range run.Results {
+		r := &run.Results[i]
+		if !r.Passed {
+			rep.NotCounted++
+			continue
+		}
+		switch r.Class {
+		case model.ClassNegative:
+			rep.NegativeFixtures++
+			if r.Actual.Rule == "" {
+				rep.NoRule = append(rep.NoRule, r.Path)
+				continue
+			}
+			rc := get(r.Actual.Rule)
+			rc.NegativeFixtures = append(rc.NegativeFixtures, r.Path)
+		case model.ClassPositive:
+			rules, err := counter.rulesOf(fsys, r.RelPath)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", r.Path, err)
+			}
+			rep.PositiveFixtures++
+			for _, id := range rules {
+				get(id).Positive++
+			}
+		}
+	}
+	// Unlisted rules go by name after the listed ones: their order is
+	// otherwise the order fixtures met them in.
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].Unlisted != list[j].Unlisted {
+			return !list[i].Unlisted
+		}
+		return list[i].Unlisted && list[i].ID < list[j].ID
+	})
+	for _, rc := range list {
+		rc.Negative = len(rc.NegativeFixtures)
+		if rc.NegativeFixtures == nil {
+			rc.NegativeFixtures = []string{}
+		}
+	}
+	for _, g := range []int{groupUncovered, groupCovered, groupFindingOnly} {
+		for _, rc := range list {
+			if rc.group() == g {
+				rep.Rules = append(rep.Rules, *rc)
+			}
+		}
+	}
+	for i := range rep.Rules {
+		if rep.Rules[i].group() == groupUncovered {
+			rep.Uncovered++
+		}
+	}
+	return rep, nil
+}
+
+// rulesOf returns the rules a passing positive fixture's stream passed
+// through, read from its file the way the runner builds the stream.
+func (c *Counter) rulesOf(fsys fs.FS, rel string) ([]string, error) {
+	data, err := fs.ReadFile(fsys, rel)
+	if err != nil {
+		return nil, err
+	}
+	spans, ok := jsonpos.Elements(data, "/commands")
+	if !ok {
+		return nil, fmt.Errorf("the commands could not be located")
+	}
+	commands := make([][]byte, len(spans))
+	for i, s := range spans {
+		commands[i] = data[s[0]:s[1]]
+	}
+	var caps []byte
+	if start, end, ok := jsonpos.Find(data, "/capabilities"); ok {
+		caps = data[start:end]
+	}
+	c.mu.Lock()
+	seen, ok := c.valid[streamKey(caps, commands)]
+	c.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("the stream is not among those the checker found valid: did the file change during the run, or was the run made without this counter?")
+	}
+	out := make([]string, 0, len(seen))
+	for r := range seen {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out, nil
+}

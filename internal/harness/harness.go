@@ -1,0 +1,382 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/runner"
+)
+
+// Defaults of Config.
+const (
+	DefaultTimeout      = 10 * time.Second
+	DefaultStartTimeout = 30 * time.Second
+	DefaultMaxStderr    = 64 << 10
+	DefaultMaxLine      = 64 << 20
+	// maxFixtureStderr bounds the stderr kept on one fixture's result.
+	maxFixtureStderr = 4 << 10
+	// maxText bounds names, versions and messages an implementation sends.
+	maxText = 2000
+	// level2Rule is the rule a reply-shape failure applies.
+	level2Rule = "CONFORMANCE.md Level 2 rule 2"
+)
+
+// Config says which implementations to run and how.
+type Config struct {
+	// Commands are the implementations' command lines (SplitCommand).
+	Commands []string
+	// Dir is their working directory; empty means the harness's own.
+	Dir string
+	// Env is their environment before secrets are removed; nil means the
+	// harness's own.
+	Env []string
+	// Timeout bounds the answer to one fixture; StartTimeout the
+	// handshake. Zero means the defaults.
+	Timeout      time.Duration
+	StartTimeout time.Duration
+	// MaxStderr bounds the stderr kept per implementation; MaxLine one
+	// answer line. Zero means the defaults.
+	MaxStderr int
+	MaxLine   int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// ReadFunc returns the bytes of a fixture by its corpus-relative path.
+type ReadFunc func(rel string) ([]byte, error)
+
+// Run sends every fixture of base that is not a corpus error to every
+// implementation, all implementations at once and each one's fixtures in
+// base's order, and returns one Implementation per command in the order
+// given. Corpus errors are left out: they are about the corpus, not the
+// implementations. A Go error means the run could not go on.
+func Run(ctx context.Context, cfg Config, base *model.Run, read ReadFunc) ([]model.Implementation, error) {
+	cfg = withDefaults(cfg)
+	cases, err := prepare(base, read)
+	if err != nil {
+		return nil, err
+	}
+	impls := make([]model.Implementation, len(cfg.Commands))
+	var wg sync.WaitGroup
+	for i, command := range cfg.Commands {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			impls[i] = runOne(ctx, cfg, command, cases)
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i := range impls {
+		impls[i].Summary = model.Summarize(base.Summary.Discovered, impls[i].Results, nil)
+	}
+	return impls, nil
+}
+
+func withDefaults(cfg Config) Config {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = DefaultStartTimeout
+	}
+	if cfg.MaxStderr <= 0 {
+		cfg.MaxStderr = DefaultMaxStderr
+	}
+	if cfg.MaxLine <= 0 {
+		cfg.MaxLine = DefaultMaxLine
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Env == nil {
+		cfg.Env = os.Environ()
+	}
+	cfg.Env = childEnv(cfg.Env)
+	return cfg
+}
+
+// testCase is one fixture ready to send: the runner's result for it (its
+// path, name, class and expectation) and the stream.
+type testCase struct {
+	base     *model.Result
+	data     []byte
+	doc      fixtureDoc
+	commands []json.RawMessage
+	requests []Request
+}
+
+// fixtureDoc is the part of a fixture file the harness sends or reports.
+type fixtureDoc struct {
+	Version      json.RawMessage `json:"version"`
+	Capabilities json.RawMessage `json:"capabilities"`
+	Commands     json.RawMessage `json:"commands"`
+	Description  string          `json:"description"`
+	Reason       string          `json:"reason"`
+	Fix          string          `json:"fix"`
+}
+
+// prepare reads and decodes the fixtures once for all implementations.
+// The runner has already validated their envelopes.
+func prepare(base *model.Run, read ReadFunc) ([]testCase, error) {
+	var cases []testCase
+	for i := range base.Results {
+		r := &base.Results[i]
+		if r.IsCorpusError() {
+			continue
+		}
+		data, err := read(r.RelPath)
+		if err != nil {
+			return nil, fmt.Errorf("%w: fixture %s: %v", runner.ErrInput, r.Path, err)
+		}
+		c := testCase{base: r, data: data}
+		if err := json.Unmarshal(data, &c.doc); err != nil {
+			return nil, fmt.Errorf("%w: fixture %s: %v", runner.ErrInput, r.Path, err)
+		}
+		// A schema-negative stream may hold anything, even non-objects:
+		// it is sent as written and only its QueueSubmits are read.
+		if err := json.Unmarshal(c.doc.Commands, &c.commands); err != nil {
+			return nil, fmt.Errorf("%w: fixture %s: commands: %v", runner.ErrInput, r.Path, err)
+		}
+		if r.Class == model.ClassPositive {
+			c.requests = Requests(c.commands)
+		}
+		cases = append(cases, c)
+	}
+	return cases, nil
+}
+
+// session is one implementation's run through the cases.
+type session struct {
+	ctx    context.Context
+	cfg    Config
+	argv   []string
+	stderr *tail
+	proc   *process
+	hello  *Hello
+	impl   *model.Implementation
+	seq    int
+	// stopped is why no more fixtures are sent, once that is so.
+	stopped string
+}
+
+func runOne(ctx context.Context, cfg Config, command string, cases []testCase) model.Implementation {
+	im := model.Implementation{Command: command}
+	start := cfg.Now()
+	s := &session{ctx: ctx, cfg: cfg, stderr: newTail(cfg.MaxStderr), impl: &im}
+	argv, err := SplitCommand(command)
+	if err != nil {
+		s.stopped = err.Error()
+		im.Error = err.Error()
+	}
+	s.argv = argv
+	if s.stopped == "" {
+		if err := s.start(); err != nil {
+			im.Error = err.Error()
+			s.stopped = "the implementation could not be started: " + err.Error()
+		}
+	}
+	if s.hello != nil {
+		im.Name, im.Version = clip(s.hello.Name), clip(s.hello.Version)
+		for _, v := range s.hello.DRP2Versions {
+			im.DRP2Versions = append(im.DRP2Versions, clip(v))
+		}
+		im.Executes = s.hello.Executes
+	}
+	if im.Executes {
+		im.Level2 = map[string]bool{}
+	}
+	for i := range cases {
+		if ctx.Err() != nil {
+			break
+		}
+		im.Results = append(im.Results, s.one(&cases[i]))
+	}
+	if s.proc != nil {
+		goodbye, _ := encode(Goodbye{Type: TypeGoodbye})
+		s.proc.stop(goodbye, time.Second)
+	}
+	im.Stderr = s.stderr.String()
+	im.Duration = cfg.Now().Sub(start)
+	return im
+}
+
+// start starts the implementation and completes the handshake.
+func (s *session) start() error {
+	p, err := startProcess(s.argv, s.cfg.Dir, s.cfg.Env, s.stderr, s.cfg.MaxLine)
+	if err != nil {
+		return err
+	}
+	line, _ := encode(Hello{Type: TypeHello, Protocol: ProtocolVersion})
+	answer, err := p.exchange(line, time.Now().Add(s.cfg.StartTimeout))
+	if err == nil {
+		s.hello, err = DecodeHello(answer)
+		if err != nil {
+			err = fmt.Errorf("bad hello: %v (it sent %s)", err, quoteLine(answer))
+		}
+	}
+	if err != nil {
+		p.kill()
+		return fmt.Errorf("handshake: %w", err)
+	}
+	s.proc = p
+	return nil
+}
+
+// one sends one fixture and judges the answer. A failed exchange is a
+// harness error for this fixture; the implementation is killed and started
+// again for the next one.
+func (s *session) one(c *testCase) (res model.Result) {
+	started := s.cfg.Now()
+	res = fresh(c.base)
+	defer func() { res.Duration = s.cfg.Now().Sub(started) }()
+	if s.stopped == "" && s.proc == nil {
+		s.impl.Restarts++
+		if err := s.start(); err != nil {
+			s.stopped = "the implementation could not be started again: " + err.Error()
+		}
+	}
+	if s.stopped != "" {
+		harnessError(&res, c, "not run: "+s.stopped)
+		return res
+	}
+	s.seq++
+	mark := s.stderr.mark()
+	msg, err := encode(Fixture{Type: TypeFixture, Seq: s.seq, Name: c.base.Name, Version: c.doc.Version,
+		Capabilities: c.doc.Capabilities, Commands: c.doc.Commands})
+	if err != nil {
+		harnessError(&res, c, "the fixture could not be encoded: "+err.Error())
+		return res
+	}
+	// An interrupted run does not wait out the timeout: the process is
+	// killed, which ends the exchange at once.
+	p := s.proc
+	stop := context.AfterFunc(s.ctx, p.kill)
+	answer, err := p.exchange(msg, time.Now().Add(s.cfg.Timeout))
+	stop()
+	var v *Verdict
+	if err == nil {
+		if v, err = DecodeVerdict(answer, s.seq); err != nil {
+			err = fmt.Errorf("%v (it sent %s)", err, quoteLine(answer))
+		}
+	}
+	if err != nil {
+		s.proc.kill()
+		s.proc = nil
+		harnessError(&res, c, err.Error())
+		if out, cut := s.stderr.since(mark); out != "" {
+			res.Diagnostics = append(res.Diagnostics, model.Diagnostic{Source: "stderr", Message: lastBytes(out, cut)})
+		}
+		return res
+	}
+	s.judge(&res, c, v)
+	return res
+}
+
+// judge compares a verdict with the fixture's expectation through the
+// runner's own matching (Level 1), then for an executing implementation
+// checks the replies of a positive fixture (Level 2).
+func (s *session) judge(res *model.Result, c *testCase, v *Verdict) {
+	var f *model.Failure
+	if v.Outcome == string(model.Error) {
+		f = &model.Failure{Phase: model.Phase(clip(v.Phase)), Code: clip(v.Code), CommandIndex: -1}
+		if v.CommandIndex != nil {
+			f.CommandIndex = *v.CommandIndex
+		}
+	}
+	res.Actual, res.Passed = runner.Match(res.Expected, res.Class, f)
+	// The runner's message explains its own verdicts; an implementation
+	// speaks for itself.
+	res.Actual.Message = clip(v.Message)
+	spanAt := -1
+	if res.Actual.CommandIndex != nil {
+		spanAt = *res.Actual.CommandIndex
+	}
+	if s.impl.Executes && res.Class == model.ClassPositive {
+		ok := res.Passed
+		if ok {
+			if e := CheckReplies(c.requests, v.Replies); e != nil {
+				ok, res.Passed = false, false
+				res.Actual.Message = "Level 2: " + e.Message
+				res.Actual.Rule = level2Rule
+				spanAt = e.Command
+			}
+		}
+		s.impl.Level2[res.RelPath] = ok
+	}
+	if !res.Passed {
+		explainFailure(res, c, spanAt)
+	}
+}
+
+// fresh is a result for an implementation that starts from the runner's
+// result for the fixture: what the fixture is, none of what happened.
+func fresh(b *model.Result) model.Result {
+	return model.Result{Path: b.Path, RelPath: b.RelPath, Folder: b.Folder, Name: b.Name, Class: b.Class,
+		Tags: b.Tags, Expected: b.Expected, Digest: b.Digest}
+}
+
+func harnessError(res *model.Result, c *testCase, msg string) {
+	res.Actual = model.Actual{Outcome: model.HarnessError, Message: msg}
+	res.Passed = false
+	explainFailure(res, c, -1)
+}
+
+// explainFailure keeps the fixture's prose and locates the failure: the
+// command the implementation blamed, else the expected block.
+func explainFailure(res *model.Result, c *testCase, command int) {
+	res.Description, res.Reason, res.Fix = c.doc.Description, c.doc.Reason, c.doc.Fix
+	pointers := []string{"/expected"}
+	if command >= 0 {
+		pointers = append([]string{fmt.Sprintf("/commands/%d", command)}, pointers...)
+	}
+	for _, p := range pointers {
+		if start, end, ok := jsonpos.Find(c.data, p); ok {
+			sp := model.Span(jsonpos.Span(c.data, start, end))
+			res.Span = &sp
+			return
+		}
+	}
+}
+
+// clip bounds text an implementation sends.
+func clip(s string) string {
+	if len(s) <= maxText {
+		return s
+	}
+	cut := maxText
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// quoteLine shows the start of an answer line in an error message.
+func quoteLine(b []byte) string {
+	const max = 200
+	if len(b) > max {
+		return fmt.Sprintf("%q…", b[:max])
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// lastBytes keeps the end of a fixture's stderr, where a crash says why.
+func lastBytes(s string, cut bool) string {
+	if len(s) > maxFixtureStderr {
+		s, cut = s[len(s)-maxFixtureStderr:], true
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if cut {
+		return "[earlier output dropped]\n" + s
+	}
+	return s
+}

@@ -1,0 +1,350 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drp2/drp2-fixtures/fixtures"
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/runner"
+	"github.com/drp2/drp2-fixtures/runner/drp2"
+)
+
+// The test binary doubles as the implementations under test: with
+// HARNESS_TEST_ADAPTER set it serves the protocol with the project's
+// validator, misbehaving on purpose on the fixtures the variable names.
+// Faults are "kind:fixture-name" pairs separated by commas.
+const adapterEnv = "HARNESS_TEST_ADAPTER"
+
+func TestMain(m *testing.M) {
+	if spec, ok := os.LookupEnv(adapterEnv); ok {
+		os.Exit(fakeAdapter(spec))
+	}
+	os.Exit(m.Run())
+}
+
+func fakeAdapter(spec string) int {
+	faults := map[string]string{} // fixture name -> kind
+	executes, myName := false, "fake"
+	for _, f := range strings.Split(spec, ",") {
+		kind, name, _ := strings.Cut(f, ":")
+		switch kind {
+		case "":
+		case "nohello":
+			fmt.Fprintln(os.Stderr, "refusing to start")
+			return 4
+		case "executes":
+			executes = true
+		case "name":
+			myName = name
+		default:
+			faults[name] = kind
+		}
+	}
+	v, err := runner.NewValidator(runner.Config{Checker: drp2.New()})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	valid := ValidatorJudge(v)
+	judge := func(f *Fixture) Verdict {
+		verdict := valid(f)
+		if executes {
+			verdict.Replies = mirror(f.Commands)
+		}
+		switch faults[f.Name] {
+		case "crash":
+			fmt.Fprintln(os.Stderr, "panic: the adapter fell over on", f.Name)
+			os.Exit(3)
+		case "hang":
+			time.Sleep(time.Hour)
+		case "garbage":
+			fmt.Println("this is not JSON")
+		case "outofturn":
+			fmt.Printf("{\"type\":\"verdict\",\"seq\":%d,\"outcome\":\"success\"}\n", f.Seq+7)
+		case "wrong":
+			return Verdict{Outcome: "success"}
+		case "shortdata":
+			verdict.Replies = shortData(verdict.Replies)
+		case "noreply":
+			verdict.Replies = nil
+		}
+		return verdict
+	}
+	me := Hello{Name: myName, Version: "1.0", DRP2Versions: []string{"2.0"}, Executes: executes}
+	if err := Serve(os.Stdin, os.Stdout, me, judge, DefaultMaxLine); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// mirror is what a correct executing implementation replies: one
+// QueueSubmitReply per QueueSubmit with readbacks, mirroring the request,
+// with zero bytes of the requested size.
+func mirror(commands json.RawMessage) []json.RawMessage {
+	var list []json.RawMessage
+	_ = json.Unmarshal(commands, &list)
+	var out []json.RawMessage
+	for _, req := range Requests(list) {
+		type entry struct {
+			Readback
+			Data string `json:"data"`
+		}
+		reply := struct {
+			Cmd          string      `json:"cmd"`
+			SubmissionID json.Number `json:"submission_id"`
+			Readbacks    []entry     `json:"readbacks"`
+		}{Cmd: "QueueSubmitReply", SubmissionID: req.SubmissionID}
+		for _, rb := range req.Readbacks {
+			n, _ := rb.Size.Int64()
+			reply.Readbacks = append(reply.Readbacks, entry{rb, strings.Repeat("A", int(n/3*4)) + pad(n)})
+		}
+		b, _ := json.Marshal(reply)
+		out = append(out, b)
+	}
+	return out
+}
+
+// pad finishes the base64 of n zero bytes.
+func pad(n int64) string {
+	switch n % 3 {
+	case 1:
+		return "AA=="
+	case 2:
+		return "AAA="
+	}
+	return ""
+}
+
+// shortData drops one byte from the first readback of the first reply.
+func shortData(replies []json.RawMessage) []json.RawMessage {
+	if len(replies) == 0 {
+		return replies
+	}
+	var r map[string]any
+	_ = json.Unmarshal(replies[0], &r)
+	rb := r["readbacks"].([]any)[0].(map[string]any)
+	rb["data"] = "AAAA" // three bytes, whatever the size
+	b, _ := json.Marshal(r)
+	return append([]json.RawMessage{b}, replies[1:]...)
+}
+
+// self is the command line that runs this test binary as an adapter.
+func self(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "'" + strings.ReplaceAll(exe, "'", `'\''`) + "'"
+}
+
+// embeddedRun runs the runner over the project's embedded corpus.
+func embeddedRun(t *testing.T, names ...string) (*model.Run, ReadFunc) {
+	t.Helper()
+	run, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fixtures.FS, Checker: drp2.New(), WorkDir: "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) > 0 {
+		keep := map[string]bool{}
+		for _, n := range names {
+			keep[n] = true
+		}
+		var rs []model.Result
+		for _, r := range run.Results {
+			if keep[r.Name] {
+				rs = append(rs, r)
+			}
+		}
+		if len(rs) != len(names) {
+			t.Fatalf("found %d of the fixtures %v", len(rs), names)
+		}
+		run.Results = rs
+		run.Summary = model.Summarize(len(rs), rs, nil)
+	}
+	return run, func(rel string) ([]byte, error) { return fs.ReadFile(fixtures.FS, rel) }
+}
+
+func runHarness(t *testing.T, cfg Config, base *model.Run, read ReadFunc) []model.Implementation {
+	t.Helper()
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 2 * time.Second
+	}
+	impls, err := Run(context.Background(), cfg, base, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return impls
+}
+
+func env(spec string) []string { return append(os.Environ(), adapterEnv+"="+spec) }
+
+// TestValidatorAdapterAgreesWithRunner: the project's own validator behind
+// the protocol must classify the whole embedded corpus exactly as the
+// runner does, which proves the round trip of every message.
+func TestValidatorAdapterAgreesWithRunner(t *testing.T) {
+	base, read := embeddedRun(t)
+	impls := runHarness(t, Config{Commands: []string{self(t)}, Env: env("")}, base, read)
+	im := impls[0]
+	if im.Error != "" || im.Name != "fake" || im.Version != "1.0" || len(im.DRP2Versions) != 1 || im.Executes {
+		t.Fatalf("handshake: %+v", im)
+	}
+	if len(im.Results) != len(base.Results) || len(im.Results) < 50 {
+		t.Fatalf("%d results for %d fixtures", len(im.Results), len(base.Results))
+	}
+	for i, r := range im.Results {
+		b := base.Results[i]
+		if r.Path != b.Path || r.Passed != b.Passed || r.Actual.Outcome != b.Actual.Outcome ||
+			r.Actual.Phase != b.Actual.Phase || r.Actual.Code != b.Actual.Code || !sameIndex(r.Actual.CommandIndex, b.Actual.CommandIndex) {
+			t.Errorf("%s: adapter %+v, runner %+v", r.Path, r.Actual, b.Actual)
+		}
+	}
+	if im.Summary.Run != base.Summary.Run || im.Summary.Passed != base.Summary.Passed || im.Restarts != 0 {
+		t.Errorf("summary %+v vs %+v, %d restarts", im.Summary, base.Summary, im.Restarts)
+	}
+}
+
+// TestFaults: every kind of misbehaviour costs exactly its fixture, the
+// implementation is restarted, and the fixtures after it are judged.
+func TestFaults(t *testing.T) {
+	names := []string{"session_handshake_ok", "upload_buffer_write", "render_triangle_draw", "texture_view_lifecycle", "upload_texture_write", "submit_two_command_buffers"}
+	base, read := embeddedRun(t, names...)
+	byName := map[string]int{}
+	for i, r := range base.Results {
+		byName[r.Name] = i
+	}
+	spec := "crash:upload_buffer_write,hang:render_triangle_draw,garbage:texture_view_lifecycle,outofturn:upload_texture_write,wrong:session_handshake_ok"
+	start := time.Now()
+	impls := runHarness(t, Config{Commands: []string{self(t)}, Env: env(spec), Timeout: 500 * time.Millisecond}, base, read)
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the run took %v", d)
+	}
+	im := impls[0]
+	want := map[string]string{
+		"upload_buffer_write":    "it exited (status 3)",
+		"render_triangle_draw":   "no answer within the timeout",
+		"texture_view_lifecycle": `not a protocol message`,
+		"upload_texture_write":   "out of turn",
+	}
+	for name, msg := range want {
+		r := im.Results[byName[name]]
+		if r.Passed || r.Actual.Outcome != model.HarnessError || !strings.Contains(r.Actual.Message, msg) {
+			t.Errorf("%s: %+v, want a harness error saying %q", name, r.Actual, msg)
+		}
+		if r.Span == nil {
+			t.Errorf("%s: no location", name)
+		}
+	}
+	crash := im.Results[byName["upload_buffer_write"]]
+	if len(crash.Diagnostics) != 1 || !strings.Contains(crash.Diagnostics[0].Message, "fell over on upload_buffer_write") {
+		t.Errorf("the crash's stderr is not on its result: %+v", crash.Diagnostics)
+	}
+	// session_handshake_ok is positive: a wrong "success" still passes.
+	if r := im.Results[byName["session_handshake_ok"]]; !r.Passed {
+		t.Errorf("session_handshake_ok: %+v", r.Actual)
+	}
+	if r := im.Results[byName["submit_two_command_buffers"]]; !r.Passed {
+		t.Errorf("the fixture after the faults was not judged: %+v", r.Actual)
+	}
+	// Four faults, the last one on the last fixture: three restarts.
+	if im.Restarts != 3 {
+		t.Errorf("%d restarts, want 3", im.Restarts)
+	}
+	if !strings.Contains(im.Stderr, "fell over") {
+		t.Errorf("stderr not kept: %q", im.Stderr)
+	}
+}
+
+// TestWrongVerdict: a negative fixture answered with success fails, through
+// the runner's matching, and is located at its expected block.
+func TestWrongVerdict(t *testing.T) {
+	base, read := embeddedRun(t)
+	var neg *model.Result
+	for i := range base.Results {
+		if base.Results[i].Class == model.ClassNegative {
+			neg = &base.Results[i]
+			break
+		}
+	}
+	impls := runHarness(t, Config{Commands: []string{self(t)}, Env: env("wrong:" + neg.Name)}, base, read)
+	for _, r := range impls[0].Results {
+		if r.Name != neg.Name {
+			continue
+		}
+		if r.Passed || r.Actual.Outcome != model.Success || r.Span == nil || r.Reason == "" {
+			t.Fatalf("%+v", r)
+		}
+		return
+	}
+	t.Fatal("fixture not run")
+}
+
+// TestUnusableImplementations: a command that does not exist and one that
+// exits before the handshake give harness errors for every fixture and an
+// error on the implementation, while a good one beside them is unharmed.
+func TestUnusableImplementations(t *testing.T) {
+	base, read := embeddedRun(t, "session_handshake_ok", "upload_buffer_write")
+	cfg := Config{Commands: []string{"/nonexistent/adapter --flag", self(t), self(t)}, Env: env("nohello")}
+	// Every process gets the same environment: the last command is told
+	// apart by having no fault, through a wrapper that clears it.
+	cfg.Commands[2] = "env " + adapterEnv + "= " + self(t)
+	impls := runHarness(t, cfg, base, read)
+	for _, im := range impls[:2] {
+		if im.Error == "" || im.Summary.Passed != 0 || im.HarnessErrors() != 2 {
+			t.Errorf("%s: error %q, %+v", im.Command, im.Error, im.Summary)
+		}
+	}
+	if !strings.Contains(impls[1].Stderr, "refusing to start") || !strings.Contains(impls[1].Error, "exited (status 4)") {
+		t.Errorf("nohello: %q / %q", impls[1].Error, impls[1].Stderr)
+	}
+	if im := impls[2]; im.Error != "" || im.Summary.Passed != 2 {
+		t.Errorf("good implementation: %q %+v", im.Error, im.Summary)
+	}
+}
+
+// TestDeterministic: two runs of the same implementations give the same
+// results, whatever the scheduling of parallel implementations.
+func TestDeterministic(t *testing.T) {
+	base, read := embeddedRun(t)
+	cfg := Config{Commands: []string{self(t), self(t)}, Env: env("wrong:upload_buffer_write")}
+	a := runHarness(t, cfg, base, read)
+	b := runHarness(t, cfg, base, read)
+	for i := range a {
+		for j := range a[i].Results {
+			x, y := a[i].Results[j], b[i].Results[j]
+			x.Duration, y.Duration = 0, 0
+			if !reflect.DeepEqual(x, y) {
+				t.Fatalf("run differs at %s", x.Path)
+			}
+		}
+	}
+}
+
+func TestSecretsStayOut(t *testing.T) {
+	got := childEnv([]string{"PATH=/bin", "INPUT_TOKEN=x", "GITHUB_TOKEN=y", "MY_SECRET=z", "HOME=/h"})
+	if strings.Join(got, " ") != "PATH=/bin HOME=/h" {
+		t.Errorf("%v", got)
+	}
+}
+
+// TestInterrupted: a cancelled run does not wait out a hanging
+// implementation's timeout.
+func TestInterrupted(t *testing.T) {
+	base, read := embeddedRun(t, "session_handshake_ok", "upload_buffer_write")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := Run(ctx, Config{Commands: []string{self(t)}, Env: env("hang:session_handshake_ok"), Timeout: time.Minute}, base, read)
+	if err == nil || time.Since(start) > 10*time.Second {
+		t.Errorf("err %v after %v", err, time.Since(start))
+	}
+}

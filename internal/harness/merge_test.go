@@ -1,0 +1,107 @@
+package harness
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/jsonout"
+)
+
+// viaJSON writes a run as a JSON report and reads it back, as merge sees
+// the reports of other jobs.
+func viaJSON(t *testing.T, run *model.Run) *model.Run {
+	t.Helper()
+	var b bytes.Buffer
+	if err := jsonout.Write(&b, run); err != nil {
+		t.Fatal(err)
+	}
+	back, err := jsonout.Read(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
+func jsonText(t *testing.T, run *model.Run) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := jsonout.Write(&b, run); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// shard keeps the results at indexes i with i%n == k, as a sharded job
+// would run them.
+func shard(base *model.Run, k, n int) *model.Run {
+	s := *base
+	s.Results = nil
+	for i, r := range base.Results {
+		if i%n == k {
+			s.Results = append(s.Results, r)
+		}
+	}
+	s.Summary = model.Summarize(base.Summary.Discovered, s.Results, s.Findings)
+	return &s
+}
+
+// TestMergeShards: three shards, each run through two implementations in
+// its own job, merge into exactly the report of one unsharded run.
+func TestMergeShards(t *testing.T) {
+	base, read := embeddedRun(t)
+	cfg := Config{Commands: []string{self(t), "env " + adapterEnv + "=name:other,executes,wrong:invalid_identity_duplicate_buffer_id " + self(t)}, Env: env("")}
+	whole := *base
+	whole.Implementations = runHarness(t, cfg, base, read)
+	var reports []Report
+	for k := 0; k < 3; k++ {
+		part := shard(base, k, 3)
+		part.Implementations = runHarness(t, cfg, part, read)
+		reports = append(reports, Report{Source: "shard" + string(rune('0'+k)), Run: viaJSON(t, part)})
+	}
+	// The shards arrive in any order.
+	reports[0], reports[2] = reports[2], reports[0]
+	merged, err := Merge(reports)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := jsonText(t, merged), jsonText(t, viaJSON(t, &whole)); got != want {
+		t.Errorf("merged shards differ from the whole run:\n%s", firstDiff(got, want))
+	}
+	if len(merged.Implementations) != 2 || merged.Implementations[1].Summary.Failed != 1 {
+		t.Errorf("%d implementations, the second failing %d", len(merged.Implementations), merged.Implementations[len(merged.Implementations)-1].Summary.Failed)
+	}
+	if checked, _ := merged.Implementations[1].Level2Counts(); checked == 0 {
+		t.Error("Level 2 results were lost")
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return "line " + al[i] + "\nwant " + bl[i]
+		}
+	}
+	return "lengths differ"
+}
+
+func TestMergeRefusesDisagreement(t *testing.T) {
+	base, _ := embeddedRun(t, "session_handshake_ok", "upload_buffer_write")
+	other := viaJSON(t, base)
+	other.Results[0].Passed = false
+	if _, err := Merge([]Report{{"a.json", base}, {"b.json", other}}); err == nil || !strings.Contains(err.Error(), "a.json and b.json disagree on positive/session_handshake_ok.json") {
+		t.Errorf("%v", err)
+	}
+	other = viaJSON(t, base)
+	other.CommandSchema.SHA256 = "ffff"
+	if _, err := Merge([]Report{{"a.json", base}, {"b.json", other}}); err == nil || !strings.Contains(err.Error(), "b.json was made with other schemas") {
+		t.Errorf("%v", err)
+	}
+	// The same report twice is the report once.
+	merged, err := Merge([]Report{{"a.json", base}, {"a-again.json", viaJSON(t, base)}})
+	if err != nil || merged.Summary.Run != 2 {
+		t.Errorf("%v %+v", err, merged.Summary)
+	}
+}

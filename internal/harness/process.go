@@ -1,0 +1,244 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// process is one running implementation with its two pipes. The harness
+// owns both ends it holds: stdin to write requests, stdout to read answers
+// one line at a time, each bounded by a deadline so that a hung
+// implementation costs one timeout, never the run.
+type process struct {
+	cmd    *exec.Cmd
+	stdin  *os.File
+	stdout *os.File
+	reader *bufio.Reader
+	max    int
+	exited chan struct{}
+	err    error // from Wait, set before exited is closed
+}
+
+// waitDelay bounds how long Wait waits for the stderr copy after the
+// process ended, when a child of the implementation keeps the pipe open.
+const waitDelay = 2 * time.Second
+
+// startProcess starts argv in dir with env, its stderr going to stderr.
+// maxLine bounds one answer line.
+func startProcess(argv []string, dir string, env []string, stderr *tail, maxLine int) (*process, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, stderr
+	cmd.WaitDelay = waitDelay
+	ownGroup(cmd)
+	err = cmd.Start()
+	// The child holds its own copies of these ends now (or never will).
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, err
+	}
+	p := &process{cmd: cmd, stdin: inW, stdout: outR, reader: bufio.NewReaderSize(outR, 64<<10),
+		max: maxLine, exited: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// exchange writes one line and reads the answer line, both before
+// deadline. Blank lines from the implementation are skipped.
+func (p *process) exchange(line []byte, deadline time.Time) ([]byte, error) {
+	if err := p.stdin.SetWriteDeadline(deadline); err != nil {
+		return nil, err
+	}
+	if _, err := p.stdin.Write(line); err != nil {
+		return nil, p.ioError("writing to it", err)
+	}
+	if err := p.stdout.SetReadDeadline(deadline); err != nil {
+		return nil, err
+	}
+	for {
+		answer, err := p.readLine()
+		if err != nil {
+			return nil, p.ioError("reading its answer", err)
+		}
+		if len(bytes.TrimSpace(answer)) > 0 {
+			return answer, nil
+		}
+	}
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads one line of at most p.max bytes, without its newline.
+func (p *process) readLine() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := p.reader.ReadSlice('\n')
+		if len(line)+len(chunk) > p.max+1 {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return bytes.TrimRight(line, "\r\n"), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return nil, err
+		}
+	}
+}
+
+// ioError explains a failed exchange: a timeout, an answer too long, or
+// the end of the process with its exit status.
+func (p *process) ioError(doing string, err error) error {
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("no answer within the timeout (while %s)", doing)
+	case errors.Is(err, errLineTooLong):
+		return fmt.Errorf("its answer is longer than the %d-byte limit of one line", p.max)
+	}
+	// Broken pipe or end of output: the process is ending; wait briefly
+	// for its status, which says more than the pipe does.
+	select {
+	case <-p.exited:
+		return fmt.Errorf("it exited (%s) while the harness was %s", status(p.err), doing)
+	case <-time.After(time.Second):
+		return fmt.Errorf("it closed its output while the harness was %s (%v)", doing, err)
+	}
+}
+
+// status describes how a process ended.
+func status(err error) string {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return "status 0"
+	case errors.As(err, &ee):
+		return strings.TrimPrefix(ee.ProcessState.String(), "exit ")
+	default:
+		return err.Error()
+	}
+}
+
+// stop asks the process to end with goodbye and kills it when it does not
+// end within grace. It is safe to call more than once.
+func (p *process) stop(goodbye []byte, grace time.Duration) {
+	if goodbye != nil {
+		_ = p.stdin.SetWriteDeadline(time.Now().Add(grace))
+		_, _ = p.stdin.Write(goodbye)
+	}
+	p.stdin.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(grace):
+		p.kill()
+	}
+	p.stdout.Close()
+}
+
+// kill ends the process and its whole process group at once and waits for
+// it, so that no child of the implementation outlives the fixture.
+func (p *process) kill() {
+	killGroup(p.cmd)
+	p.stdin.Close()
+	p.stdout.Close()
+	<-p.exited
+}
+
+// tail keeps the last max bytes written to it: an implementation's stderr,
+// kept bounded whatever it prints. Total counts every byte ever written, so
+// that a caller can take what was written since a mark.
+type tail struct {
+	mu    sync.Mutex
+	max   int
+	buf   []byte
+	total int64
+}
+
+func newTail(max int) *tail { return &tail{max: max} }
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(b)
+	t.total += int64(n)
+	if len(b) >= t.max {
+		b = b[len(b)-t.max:]
+		t.buf = t.buf[:0]
+	}
+	if over := len(t.buf) + len(b) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	t.buf = append(t.buf, b...)
+	return n, nil
+}
+
+// mark is the position of the next byte written.
+func (t *tail) mark() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.total
+}
+
+// since returns what was written after mark and is still kept, and
+// whether the start of it was already dropped.
+func (t *tail) since(mark int64) (string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := t.total - mark
+	if n <= 0 {
+		return "", false
+	}
+	if n > int64(len(t.buf)) {
+		return string(t.buf), true
+	}
+	return string(t.buf[int64(len(t.buf))-n:]), false
+}
+
+// String is everything kept, marked when older output was dropped.
+func (t *tail) String() string {
+	s, cut := t.since(0)
+	if cut {
+		return "[earlier output dropped]\n" + s
+	}
+	return s
+}
+
+// childEnv is the environment of an implementation: the harness's own,
+// without the secrets it holds (the GitHub token and any other variable
+// named like one), which an implementation has no use for and could log.
+func childEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		upper := strings.ToUpper(name)
+		if strings.Contains(upper, "TOKEN") || strings.Contains(upper, "SECRET") || strings.Contains(upper, "PASSWORD") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}

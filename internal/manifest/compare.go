@@ -1,0 +1,365 @@
+package manifest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Kind is what happened to a fixture between the manifest and the corpus.
+type Kind string
+
+const (
+	Added   Kind = "added"
+	Removed Kind = "removed"
+	// Renamed: a fixture is gone from one path and one with the same
+	// commands and expected block appeared at another.
+	Renamed Kind = "renamed"
+	Changed Kind = "changed"
+)
+
+// Aspect is a part of a fixture that changed.
+type Aspect string
+
+const (
+	AspectExpected     Aspect = "expected"
+	AspectCommands     Aspect = "commands"
+	AspectCapabilities Aspect = "capabilities"
+	AspectVersion      Aspect = "version"
+	// AspectOther: the file changed elsewhere (name, description, tags,
+	// notes, formatting).
+	AspectOther Aspect = "other"
+	// AspectUnusable: the fixture is now a corpus error, so what it
+	// expects cannot be told.
+	AspectUnusable Aspect = "unusable"
+)
+
+// semantic reports whether a change to the aspect can change what the
+// fixture means: its stream, the capabilities its stream is checked
+// against, the version it declares, or its expectation.
+func (a Aspect) semantic() bool { return a != AspectOther }
+
+// Change is one difference between the manifest and the corpus.
+type Change struct {
+	Kind Kind `json:"kind"`
+	// Path is the corpus-relative path now (the recorded one for Removed).
+	Path string `json:"path"`
+	// From is the recorded path of a renamed fixture.
+	From    string   `json:"from,omitempty"`
+	Aspects []Aspect `json:"aspects,omitempty"`
+	// Expected lists the members of the expected block that changed, as
+	// "member: old → new".
+	Expected []string `json:"expected,omitempty"`
+	// Detail explains an unusable fixture.
+	Detail string `json:"detail,omitempty"`
+	// Violation: the manifest is frozen and this change breaks the freeze.
+	Violation bool `json:"violation"`
+
+	// InManifest is true when Span lies in the manifest file (a removed
+	// fixture) rather than in the fixture file.
+	InManifest bool        `json:"-"`
+	Span       *model.Span `json:"-"`
+}
+
+// SchemaChange is a schema whose bytes or recorded path differ.
+type SchemaChange struct {
+	// Which is "command" or "fixture".
+	Which     string `json:"which"`
+	Recorded  Schema `json:"recorded"`
+	Current   Schema `json:"current"`
+	Violation bool   `json:"violation"`
+
+	// Span locates the schema's entry in the manifest file.
+	Span *model.Span `json:"-"`
+}
+
+// Comparison is a corpus compared with its manifest.
+type Comparison struct {
+	Frozen bool `json:"frozen"`
+	// DRP2Version is the recorded version; CurrentVersion is set when the
+	// corpus now declares another.
+	DRP2Version    string         `json:"drp2_version"`
+	CurrentVersion string         `json:"current_version,omitempty"`
+	Schemas        []SchemaChange `json:"schemas,omitempty"`
+	Changes        []Change       `json:"changes,omitempty"`
+	// Unchanged counts fixtures that are the same in both.
+	Unchanged  int `json:"unchanged"`
+	Violations int `json:"violations"`
+}
+
+// Clean reports whether the corpus is exactly as recorded.
+func (c *Comparison) Clean() bool {
+	return len(c.Schemas) == 0 && len(c.Changes) == 0 && c.CurrentVersion == ""
+}
+
+// Count returns how many fixture changes are of kind k.
+func (c *Comparison) Count(k Kind) int {
+	n := 0
+	for _, ch := range c.Changes {
+		if ch.Kind == k {
+			n++
+		}
+	}
+	return n
+}
+
+// Compare compares the corpus as it is now (cur, from Build) with the
+// recorded manifest. Changes come in path order. When rec is frozen, a
+// removed or renamed fixture, a change to an existing fixture's
+// expectation, stream, capabilities or version, a changed schema and a
+// changed DRP2 version are violations; added fixtures never are.
+func Compare(rec, cur *Manifest) *Comparison {
+	c := &Comparison{Frozen: rec.Frozen, DRP2Version: rec.DRP2Version}
+	if cur.DRP2Version != rec.DRP2Version {
+		c.CurrentVersion = cur.DRP2Version
+		if c.CurrentVersion == "" {
+			c.CurrentVersion = "(mixed)"
+		}
+		if rec.Frozen {
+			c.Violations++
+		}
+	}
+	for _, s := range []struct {
+		which    string
+		rec, cur Schema
+	}{{"command", rec.Schemas.Command, cur.Schemas.Command}, {"fixture", rec.Schemas.Fixture, cur.Schemas.Fixture}} {
+		if s.rec == s.cur {
+			continue
+		}
+		// A schema found at another path with the same bytes is the same
+		// schema: only its bytes can break a freeze.
+		ch := SchemaChange{Which: s.which, Recorded: s.rec, Current: s.cur, Violation: rec.Frozen && s.rec.SHA256 != s.cur.SHA256,
+			Span: rec.schemaSpans[s.which]}
+		if ch.Violation {
+			c.Violations++
+		}
+		c.Schemas = append(c.Schemas, ch)
+	}
+
+	old := map[string]*Fixture{}
+	for i := range rec.Fixtures {
+		old[rec.Fixtures[i].Path] = &rec.Fixtures[i]
+	}
+	now := map[string]*Fixture{}
+	for i := range cur.Fixtures {
+		now[cur.Fixtures[i].Path] = &cur.Fixtures[i]
+	}
+	var added, removed []*Fixture
+	for i := range cur.Fixtures {
+		f := &cur.Fixtures[i]
+		r, ok := old[f.Path]
+		if !ok {
+			added = append(added, f)
+			continue
+		}
+		if ch, changed := diff(r, f); changed {
+			c.Changes = append(c.Changes, ch)
+		} else {
+			c.Unchanged++
+		}
+	}
+	for i := range rec.Fixtures {
+		if _, ok := now[rec.Fixtures[i].Path]; !ok {
+			removed = append(removed, &rec.Fixtures[i])
+		}
+	}
+	c.Changes = append(c.Changes, renames(&added, &removed)...)
+	for _, f := range added {
+		c.Changes = append(c.Changes, Change{Kind: Added, Path: f.Path, Span: f.span})
+	}
+	for _, f := range removed {
+		c.Changes = append(c.Changes, Change{Kind: Removed, Path: f.Path, Span: f.span, InManifest: true})
+	}
+	sort.SliceStable(c.Changes, func(i, j int) bool { return c.Changes[i].Path < c.Changes[j].Path })
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		ch.Violation = rec.Frozen && breaksFreeze(ch)
+		if ch.Violation {
+			c.Violations++
+		}
+	}
+	return c
+}
+
+func breaksFreeze(ch *Change) bool {
+	switch ch.Kind {
+	case Added:
+		return false
+	case Removed, Renamed:
+		return true
+	}
+	for _, a := range ch.Aspects {
+		if a.semantic() {
+			return true
+		}
+	}
+	return false
+}
+
+// diff compares one fixture as recorded and as it is now.
+func diff(rec, cur *Fixture) (Change, bool) {
+	ch := Change{Kind: Changed, Path: cur.Path, Span: cur.span}
+	if cur.unusable != "" {
+		if rec.SHA256.File == cur.SHA256.File {
+			return ch, false
+		}
+		ch.Aspects = []Aspect{AspectUnusable}
+		ch.Detail = cur.unusable
+		return ch, true
+	}
+	if canonical(rec.Expected) != canonical(cur.Expected) {
+		ch.Aspects = append(ch.Aspects, AspectExpected)
+		ch.Expected = members(rec.Expected, cur.Expected)
+	}
+	if rec.SHA256.Commands != cur.SHA256.Commands {
+		ch.Aspects = append(ch.Aspects, AspectCommands)
+		if len(ch.Aspects) == 1 {
+			ch.Span = cur.commandsSpan
+		}
+	}
+	if rec.SHA256.Capabilities != cur.SHA256.Capabilities {
+		ch.Aspects = append(ch.Aspects, AspectCapabilities)
+	}
+	if rec.Version != cur.Version {
+		ch.Aspects = append(ch.Aspects, AspectVersion)
+	}
+	if len(ch.Aspects) == 0 && (rec.SHA256.File != cur.SHA256.File || rec.Name != cur.Name || rec.Class != cur.Class) {
+		ch.Aspects = append(ch.Aspects, AspectOther)
+	}
+	return ch, len(ch.Aspects) > 0
+}
+
+// members lists the members of two expected blocks that differ, in
+// member order, as "member: old → new".
+func members(rec, cur any) []string {
+	a, aok := rec.(map[string]any)
+	b, bok := cur.(map[string]any)
+	if !aok || !bok {
+		return []string{fmt.Sprintf("%s → %s", show(rec), show(cur))}
+	}
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	var out []string
+	for _, k := range sorted {
+		av, inA := a[k]
+		bv, inB := b[k]
+		if inA && inB && canonical(av) == canonical(bv) {
+			continue
+		}
+		old, now := "(absent)", "(absent)"
+		if inA {
+			old = show(av)
+		}
+		if inB {
+			now = show(bv)
+		}
+		out = append(out, fmt.Sprintf("%s: %s → %s", k, old, now))
+	}
+	return out
+}
+
+func show(v any) string {
+	if v == nil {
+		return "(absent)"
+	}
+	return canonical(v)
+}
+
+// renames pairs removed and added fixtures that are one fixture moved:
+// first those with the same file bytes, then those with the same commands
+// and expected block, each in path order. Paired fixtures leave both lists.
+func renames(added, removed *[]*Fixture) []Change {
+	same := func(f *Fixture) string {
+		if f.unusable != "" {
+			return ""
+		}
+		return f.SHA256.File
+	}
+	meaning := func(f *Fixture) string {
+		if f.unusable != "" || f.SHA256.Commands == "" {
+			return ""
+		}
+		return f.SHA256.Commands + " " + canonical(f.Expected)
+	}
+	var out []Change
+	for _, key := range []func(*Fixture) string{same, meaning} {
+		byKey := map[string][]int{}
+		for i, f := range *removed {
+			if k := key(f); k != "" {
+				byKey[k] = append(byKey[k], i)
+			}
+		}
+		gone := map[int]bool{}
+		var left []*Fixture
+		for _, f := range *added {
+			k := key(f)
+			if idx := byKey[k]; k != "" && len(idx) > 0 {
+				from := (*removed)[idx[0]]
+				byKey[k] = idx[1:]
+				gone[idx[0]] = true
+				out = append(out, Change{Kind: Renamed, Path: f.Path, From: from.Path, Span: f.span})
+				continue
+			}
+			left = append(left, f)
+		}
+		*added = left
+		var still []*Fixture
+		for i, f := range *removed {
+			if !gone[i] {
+				still = append(still, f)
+			}
+		}
+		*removed = still
+	}
+	return out
+}
+
+func sum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// describe says in words what a change is, for text and annotations: for
+// a changed fixture, what changed.
+func (ch *Change) describe() string {
+	switch ch.Kind {
+	case Added:
+		return "added"
+	case Removed:
+		return "removed"
+	case Renamed:
+		return "renamed from " + ch.From
+	}
+	parts := make([]string, 0, len(ch.Aspects))
+	for _, a := range ch.Aspects {
+		switch a {
+		case AspectExpected:
+			s := "expected block"
+			if len(ch.Expected) > 0 {
+				s += " (" + strings.Join(ch.Expected, "; ") + ")"
+			}
+			parts = append(parts, s)
+		case AspectOther:
+			parts = append(parts, "other members")
+		case AspectUnusable:
+			parts = append(parts, "now unusable: "+ch.Detail)
+		default:
+			parts = append(parts, string(a))
+		}
+	}
+	return strings.Join(parts, ", ")
+}

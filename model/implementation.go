@@ -1,0 +1,100 @@
+package model
+
+import (
+	"sort"
+	"time"
+)
+
+// HarnessError is the outcome of a fixture for which an implementation gave
+// no usable verdict: it crashed, hung past the timeout, printed something
+// that is not the protocol, or answered out of turn. It is never a DRP
+// result and never matches an expectation.
+const HarnessError Outcome = "harness_error"
+
+// Implementation is one DRP2 implementation run through the corpus by the
+// runtime harness: who it says it is, and its result for every fixture the
+// run selected, in the run's order.
+type Implementation struct {
+	// Command is the command line it was started with, as given.
+	Command string
+	// Name, Version and DRP2Versions are what it said in the handshake.
+	Name         string
+	Version      string
+	DRP2Versions []string
+	// Executes is true when it claims Level 2 (CONFORMANCE.md): it runs
+	// streams and answers readbacks with QueueSubmitReply messages.
+	Executes bool
+	// Error says why it could not be used at all (it never completed the
+	// handshake); its results are then harness errors.
+	Error string
+	// Stderr is the tail of its standard error, bounded.
+	Stderr string
+	// Restarts counts the times it was started again after a failure.
+	Restarts int
+	Duration time.Duration
+	Results  []Result
+	Summary  Summary
+	// Level2 maps the corpus path of every fixture whose readback replies
+	// were checked (CONFORMANCE.md, Level 2 rule 2) to whether they
+	// mirrored the requests.
+	Level2 map[string]bool
+}
+
+// Label is how reports name the implementation: its name and version, or
+// its command when it never said its name.
+func (im *Implementation) Label() string {
+	if im.Name == "" {
+		return im.Command
+	}
+	if im.Version == "" {
+		return im.Name
+	}
+	return im.Name + " " + im.Version
+}
+
+// Level2Counts returns how many fixtures had their readback replies checked
+// and how many of those passed.
+func (im *Implementation) Level2Counts() (checked, passed int) {
+	for _, ok := range im.Level2 {
+		checked++
+		if ok {
+			passed++
+		}
+	}
+	return checked, passed
+}
+
+// HarnessErrors counts the fixtures without a usable verdict.
+func (im *Implementation) HarnessErrors() int {
+	n := 0
+	for i := range im.Results {
+		if im.Results[i].Actual.Outcome == HarnessError {
+			n++
+		}
+	}
+	return n
+}
+
+// RankImplementations returns the indexes of impls best first: most
+// fixtures passed, then fewest harness errors, then by label and command,
+// so that the order never depends on the order of the flags.
+func RankImplementations(impls []Implementation) []int {
+	idx := make([]int, len(impls))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		x, y := &impls[idx[a]], &impls[idx[b]]
+		if x.Summary.Passed != y.Summary.Passed {
+			return x.Summary.Passed > y.Summary.Passed
+		}
+		if hx, hy := x.HarnessErrors(), y.HarnessErrors(); hx != hy {
+			return hx < hy
+		}
+		if x.Label() != y.Label() {
+			return x.Label() < y.Label()
+		}
+		return x.Command < y.Command
+	})
+	return idx
+}

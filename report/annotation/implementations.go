@@ -1,0 +1,45 @@
+package annotation
+
+import (
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
+)
+
+// BuildImplementation returns one annotation per fixture the implementation
+// under test failed, on the fixture's lines, titled with the
+// implementation so that they cannot be mistaken for the corpus's own
+// mismatches. A fixture without a verdict (crash, timeout, garbage) is
+// annotated too: it is the implementation's failure all the same.
+func BuildImplementation(run *model.Run, im *model.Implementation) []Annotation {
+	if run == nil || im == nil {
+		return nil
+	}
+	// Bounded like the run's own results: an implementation's messages
+	// are as untrusted as a fixture's.
+	results := explain.Bound(&model.Run{Results: im.Results}).Results
+	var anns []Annotation
+	for i := range results {
+		r := &results[i]
+		if r.Passed {
+			continue
+		}
+		what, msg := "fixture mismatch ("+r.Class.String()+")", message(r)
+		if r.Actual.Outcome == model.HarnessError || r.Actual.Outcome == model.Success && r.Actual.Message != "" {
+			// Say what happened first: the crash or the bad reply.
+			msg = r.Actual.Message + "\n" + msg
+		}
+		if r.Actual.Outcome == model.HarnessError {
+			what = "no verdict"
+		}
+		a := Annotation{
+			Path:       slashPath(explain.DisplayPath(r)),
+			Level:      LevelFailure,
+			Title:      title("DRP2 " + im.Label() + ": " + what + ": " + explain.Name(r)),
+			Message:    detail(msg),
+			RawDetails: detail(explain.Detail(r)),
+		}
+		locate(&a, r.Span)
+		anns = append(anns, a)
+	}
+	return anns
+}

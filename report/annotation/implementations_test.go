@@ -1,0 +1,32 @@
+package annotation
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/report/internal/sample"
+)
+
+func TestBuildImplementation(t *testing.T) {
+	run := sample.WithImplementations()
+	hostile := &run.Implementations[1]
+	anns := BuildImplementation(run, hostile)
+	if len(anns) != hostile.Summary.Failed {
+		t.Fatalf("%d annotations for %d failures", len(anns), hostile.Summary.Failed)
+	}
+	for _, a := range anns {
+		if a.Level != LevelFailure || a.StartLine != 3 || !strings.HasPrefix(a.Title, "DRP2 ") || strings.ContainsAny(a.Title, "\r\n") {
+			t.Errorf("%+v", a)
+		}
+	}
+	if !strings.Contains(anns[0].Title, "no verdict") || !strings.HasPrefix(anns[0].Message, "it exited (status 1)") {
+		t.Errorf("harness error: %q / %q", anns[0].Title, anns[0].Message)
+	}
+	native := BuildImplementation(run, &run.Implementations[2])
+	if len(native) != 2 || !strings.HasPrefix(native[1].Message, "Level 2: reply 1 of 1") || !strings.Contains(native[1].Title, "native-vk 2.0.1: fixture mismatch (positive): texture_upload") {
+		t.Errorf("%+v", native)
+	}
+	if BuildImplementation(nil, nil) != nil {
+		t.Error("nil run")
+	}
+}

@@ -1,0 +1,148 @@
+package jsonout
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Implementation is one implementation's record: who it is, its counts,
+// and one result per fixture in the shape of the top-level results.
+type Implementation struct {
+	Command      string                `json:"command"`
+	Name         string                `json:"name"`
+	Version      string                `json:"version"`
+	DRP2Versions []string              `json:"drp2_versions"`
+	Executes     bool                  `json:"executes"`
+	Error        *string               `json:"error"`
+	Summary      ImplementationSummary `json:"summary"`
+	Restarts     int                   `json:"restarts"`
+	Stderr       string                `json:"stderr"`
+	Results      []Result              `json:"results"`
+	// Level2 maps each fixture whose readback replies were checked to
+	// whether they mirrored the requests (keys sorted by the encoder).
+	Level2 map[string]bool `json:"level2,omitempty"`
+}
+
+// ImplementationSummary counts one implementation's results.
+type ImplementationSummary struct {
+	Run           int      `json:"run"`
+	Passed        int      `json:"passed"`
+	Failed        int      `json:"failed"`
+	HarnessErrors int      `json:"harness_errors"`
+	Level2Checked int      `json:"level2_checked"`
+	Level2Passed  int      `json:"level2_passed"`
+	FailingPaths  []string `json:"failing_paths"`
+}
+
+func implementations(run *model.Run) []Implementation {
+	var out []Implementation
+	for i := range run.Implementations {
+		im := &run.Implementations[i]
+		checked, passed := im.Level2Counts()
+		rec := Implementation{
+			Command: im.Command, Name: im.Name, Version: im.Version,
+			DRP2Versions: append([]string{}, im.DRP2Versions...), Executes: im.Executes,
+			Error: optional(im.Error), Restarts: im.Restarts, Stderr: im.Stderr,
+			Summary: ImplementationSummary{Run: im.Summary.Run, Passed: im.Summary.Passed, Failed: im.Summary.Failed,
+				HarnessErrors: im.HarnessErrors(), Level2Checked: checked, Level2Passed: passed,
+				FailingPaths: append([]string{}, im.Summary.FailingPaths...)},
+			Results: make([]Result, 0, len(im.Results)),
+			Level2:  im.Level2,
+		}
+		for j := range im.Results {
+			rec.Results = append(rec.Results, result(&im.Results[j]))
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+// Read reads a JSON report back into a run, for merging the reports of
+// several jobs or shards. What the format does not carry (tags, durations,
+// the fixtures' prose, the run's start) stays empty; the summaries are
+// computed again from the results.
+func Read(r io.Reader) (*model.Run, error) {
+	dec := json.NewDecoder(r)
+	var doc Document
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("not a drp2-fixtures JSON report: %v", err)
+	}
+	if doc.Results == nil {
+		return nil, fmt.Errorf("not a drp2-fixtures JSON report: no results member")
+	}
+	run := &model.Run{
+		CorpusRoot: doc.Summary.Corpus, ToolVersion: doc.Summary.ToolVersion,
+		CommandSchema: doc.Summary.CommandSchema, FixtureSchema: doc.Summary.FixtureSchema,
+		Findings: doc.Findings,
+	}
+	for i := range doc.Results {
+		res, err := readResult(&doc.Results[i])
+		if err != nil {
+			return nil, fmt.Errorf("result %d: %v", i, err)
+		}
+		run.Results = append(run.Results, res)
+	}
+	run.Summary = model.Summarize(doc.Summary.Discovered, run.Results, run.Findings)
+	for i := range doc.Implementations {
+		rec := &doc.Implementations[i]
+		im := model.Implementation{Command: rec.Command, Name: rec.Name, Version: rec.Version,
+			DRP2Versions: rec.DRP2Versions, Executes: rec.Executes, Restarts: rec.Restarts, Stderr: rec.Stderr,
+			Level2: rec.Level2}
+		if rec.Error != nil {
+			im.Error = *rec.Error
+		}
+		if im.Executes && im.Level2 == nil {
+			im.Level2 = map[string]bool{}
+		}
+		for j := range rec.Results {
+			res, err := readResult(&rec.Results[j])
+			if err != nil {
+				return nil, fmt.Errorf("implementation %d, result %d: %v", i, j, err)
+			}
+			im.Results = append(im.Results, res)
+		}
+		im.Summary = model.Summarize(doc.Summary.Discovered, im.Results, nil)
+		run.Implementations = append(run.Implementations, im)
+	}
+	return run, nil
+}
+
+func readResult(rec *Result) (model.Result, error) {
+	if rec.CorpusPath == "" {
+		return model.Result{}, fmt.Errorf("%s: no corpus_path", rec.FixturePath)
+	}
+	r := model.Result{
+		Path: rec.FixturePath, RelPath: rec.CorpusPath, Name: rec.FixtureName,
+		Class:    classOf(rec.Class),
+		Expected: model.Expected{Outcome: deref(rec.ExpectedOutcome), Phase: deref(rec.ExpectedPhase), Code: deref(rec.ExpectedCode), CommandIndex: rec.ExpectedCommandIndex},
+		Actual: model.Actual{Outcome: model.Outcome(rec.ActualOutcome), Phase: model.Phase(deref(rec.ActualPhase)),
+			Code: deref(rec.ActualCode), CommandIndex: rec.ActualCommandIndex, Message: deref(rec.Message), Rule: deref(rec.Rule)},
+		Passed: rec.Passed, Span: rec.Location, Diagnostics: rec.Diagnostics,
+	}
+	r.Folder, _, _ = strings.Cut(path.Clean(r.RelPath), "/")
+	if rec.Digest != nil {
+		r.Digest = *rec.Digest
+	}
+	return r, nil
+}
+
+func classOf(s string) model.Class {
+	for _, c := range model.Classes {
+		if c.String() == s {
+			return c
+		}
+	}
+	return model.ClassUnknown
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

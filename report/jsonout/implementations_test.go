@@ -1,0 +1,67 @@
+package jsonout
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/internal/golden"
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/internal/sample"
+)
+
+func TestImplementationsGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, sample.WithImplementations()); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "implementations.json", b.Bytes())
+}
+
+// TestReadWriteRoundTrip: a report read back and written again is the same
+// report, byte for byte, with and without implementations.
+func TestReadWriteRoundTrip(t *testing.T) {
+	for name, run := range map[string]*model.Run{"plain": sample.Run(), "implementations": sample.WithImplementations()} {
+		var first, second bytes.Buffer
+		if err := Write(&first, run); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Read(bytes.NewReader(first.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := Write(&second, back); err != nil {
+			t.Fatal(err)
+		}
+		// Compared as JSON values: invalid UTF-8 is written as \ufffd the
+		// first time and as the character itself the second.
+		var x, y any
+		if err := json.Unmarshal(first.Bytes(), &x); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(second.Bytes(), &y); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(x, y) {
+			t.Errorf("%s: the report changed on a round trip", name)
+		}
+		if len(back.Implementations) != len(run.Implementations) {
+			t.Errorf("%s: %d implementations back", name, len(back.Implementations))
+		}
+	}
+}
+
+func TestReadRejects(t *testing.T) {
+	for in, want := range map[string]string{
+		`[]`:                                 "not a drp2-fixtures JSON report",
+		`{"summary":{}}`:                     "no results member",
+		`{"results":[{"fixture_path":"x"}]}`: "no corpus_path",
+		`{"results":[],"implementations":[{"results":[{"fixture_path":"y"}]}]}`: "implementation 0, result 0",
+	} {
+		if _, err := Read(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package junit
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
+	"github.com/drp2/drp2-fixtures/report/limit"
+)
+
+// typeHarnessError marks a fixture an implementation gave no usable verdict
+// for (crash, timeout, garbage): an <error>, as it says nothing about
+// conformance either way.
+const typeHarnessError = "harness_error"
+
+// implementationSuites returns one suite per implementation of the runtime
+// harness, in the run's order, after the suites of the run's own classes:
+// its testcases are the fixtures, its properties say who it is, and its
+// system-err holds the tail of its stderr.
+func implementationSuites(run *model.Run, props []junit.Property, firstID int) []junit.Testsuite {
+	var out []junit.Testsuite
+	for i := range run.Implementations {
+		im := &run.Implementations[i]
+		suite := junit.Testsuite{Name: clean(escape.OneLine("implementation: " + limit.Cap(im.Label(), limit.NameBytes))), ID: firstID + i}
+		var total time.Duration
+		// An implementation's words are capped like a fixture's.
+		results := explain.Bound(&model.Run{Results: im.Results}).Results
+		for j := range results {
+			r := &results[j]
+			total += r.Duration
+			tc := testcase(r)
+			if r.Actual.Outcome == model.HarnessError {
+				tc.Failure = nil
+				tc.Error = &junit.Result{Message: clean(explain.Headline(r)), Type: typeHarnessError, Data: clean(explain.Detail(r))}
+			}
+			suite.AddTestcase(tc)
+		}
+		suite.Time = seconds(total)
+		if !run.Started.IsZero() {
+			suite.Timestamp = run.Started.UTC().Format(time.RFC3339)
+		}
+		p := append([]junit.Property(nil), props...)
+		add := func(name, value string) {
+			if value != "" {
+				p = append(p, junit.Property{Name: clean(name), Value: clean(value)})
+			}
+		}
+		checked, passed := im.Level2Counts()
+		add("drp2.implementation.command", limit.Cap(im.Command, limit.PathBytes))
+		add("drp2.implementation.name", limit.Cap(im.Name, limit.NameBytes))
+		add("drp2.implementation.version", limit.Cap(im.Version, limit.NameBytes))
+		add("drp2.implementation.drp2_versions", strings.Join(im.DRP2Versions, ","))
+		add("drp2.implementation.executes", strconv.FormatBool(im.Executes))
+		add("drp2.implementation.error", limit.Cap(im.Error, limit.MessageBytes))
+		add("drp2.implementation.restarts", strconv.Itoa(im.Restarts))
+		if im.Executes {
+			add("drp2.implementation.level2_checked", strconv.Itoa(checked))
+			add("drp2.implementation.level2_passed", strconv.Itoa(passed))
+		}
+		suite.Properties = &p
+		if im.Stderr != "" {
+			suite.SystemErr = &junit.Output{Data: clean(im.Stderr)}
+		}
+		out = append(out, suite)
+	}
+	return out
+}

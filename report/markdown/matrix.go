@@ -1,0 +1,341 @@
+package markdown
+
+// The runtime harness's report: a matrix of implementations against
+// fixtures. It is rendered apart from the run's own report (render.go) and
+// has its own size fitting, so that either can change without the other.
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
+	"github.com/drp2/drp2-fixtures/report/limit"
+)
+
+// Bounds of the matrix whatever room there is: a reader scans a table of a
+// few dozen rows, not thousands; the JSON and JUnit reports hold the rest.
+const (
+	maxMatrixRows     = 60
+	maxFailingListed  = 40
+	maxStderrLines    = 20
+	maxLabelChars     = 60
+	maxMessageChars   = 300
+	implementationsH2 = "## DRP2 implementations"
+)
+
+// matrixLayout is how much of the matrix is shown.
+type matrixLayout struct {
+	rows    int  // fixtures in the matrix table
+	failing int  // failing fixtures listed per implementation
+	stderr  bool // stderr tails
+}
+
+// Matrix renders the implementations of a run, best first: a counts table
+// (passed, failed, no verdict, Level 2), the matrix of the fixtures that
+// failed for at least one of them, and each one's failing fixtures, folded.
+// It degrades to fit fits, and returns "" for a run without
+// implementations.
+func Matrix(run *model.Run, opts Options, fits func(string) bool) string {
+	if run == nil || len(run.Implementations) == 0 {
+		return ""
+	}
+	rows := len(failingAnywhere(run, indexOf(run)))
+	l := matrixLayout{rows: min(rows, maxMatrixRows), failing: maxFailingListed, stderr: true}
+	for {
+		s := renderMatrix(run, opts, l)
+		if fits(s) {
+			return s
+		}
+		switch {
+		case l.stderr:
+			l.stderr = false
+		case l.failing > 0:
+			l.failing /= 2
+		case l.rows > 0:
+			l.rows /= 2
+		default:
+			return cutToFit(s, fits)
+		}
+	}
+}
+
+// ImplementationsComment is the sticky comment of a run with
+// implementations: the marker, the matrix, and one line on the run's own
+// check of the corpus. At most limit.CommentChars characters.
+func ImplementationsComment(run *model.Run, opts Options) string {
+	if run == nil {
+		run = &model.Run{}
+	}
+	head := Marker(opts.CorpusKey) + "\n"
+	tail := "\n" + corpusLine(run)
+	fits := func(s string) bool {
+		return utf8.RuneCountInString(head)+utf8.RuneCountInString(s)+utf8.RuneCountInString(tail) <= limit.CommentChars
+	}
+	return head + Matrix(run, opts, fits) + tail
+}
+
+// ImplementationsCheckOutput is the check-run title and summary of a run
+// with implementations.
+func ImplementationsCheckOutput(run *model.Run, opts Options) (title, summary string) {
+	title = escape.Clip(escape.OneLine(implementationsVerdict(run)), limit.CheckTitleChars)
+	tail := "\n" + corpusLine(run)
+	summary = Matrix(run, opts, func(s string) bool { return len(s)+len(tail) <= limit.CheckOutputBytes }) + tail
+	return title, summary
+}
+
+// ImplementationsFailed counts the implementations with at least one
+// failing fixture.
+func ImplementationsFailed(run *model.Run) int {
+	n := 0
+	for i := range run.Implementations {
+		if run.Implementations[i].Summary.Failed > 0 || run.Implementations[i].Error != "" {
+			n++
+		}
+	}
+	return n
+}
+
+func implementationsVerdict(run *model.Run) string {
+	n, bad := len(run.Implementations), ImplementationsFailed(run)
+	if bad == 0 {
+		return fmt.Sprintf("All %s pass every fixture", count(n, "implementation", "implementations"))
+	}
+	return fmt.Sprintf("%d of %s fail fixtures", bad, count(n, "implementation", "implementations"))
+}
+
+// corpusLine says how the run's own validator judged the corpus, so that a
+// corpus problem is not mistaken for an implementation's.
+func corpusLine(run *model.Run) string {
+	s := run.Summary
+	if s.Failed == 0 {
+		return fmt.Sprintf("The project's own validator matches all %d fixtures run.\n", s.Run)
+	}
+	return fmt.Sprintf("The project's own validator fails %d of the %d fixtures run: see its report.\n", s.Failed, s.Run)
+}
+
+func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
+	// An implementation's words are capped like a fixture's.
+	bounded := *run
+	bounded.Implementations = make([]model.Implementation, len(run.Implementations))
+	for i, im := range run.Implementations {
+		im.Results = explain.Bound(&model.Run{Results: im.Results}).Results
+		bounded.Implementations[i] = im
+	}
+	run = &bounded
+	var b strings.Builder
+	order := model.RankImplementations(run.Implementations)
+	icon := "✅"
+	if ImplementationsFailed(run) > 0 {
+		icon = "❌"
+	}
+	fmt.Fprintf(&b, "%s\n\n%s **%s**\n\n", implementationsH2, icon, escape.Markdown(implementationsVerdict(run)))
+
+	b.WriteString("| | Implementation | Passed | Failed | No verdict | Level 2 replies |\n|---|---|--:|--:|--:|---|\n")
+	for _, i := range order {
+		im := &run.Implementations[i]
+		mark := "✅"
+		if im.Summary.Failed > 0 || im.Error != "" {
+			mark = "❌"
+		}
+		level2 := "not claimed"
+		if im.Executes {
+			checked, passed := im.Level2Counts()
+			level2 = fmt.Sprintf("%d of %d mirror the requests", passed, checked)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d of %d | %d | %d | %s |\n", mark, label(im), im.Summary.Passed, im.Summary.Run,
+			im.Summary.Failed, im.HarnessErrors(), level2)
+	}
+
+	ix := indexOf(run)
+	failing := failingAnywhere(run, ix)
+	if len(failing) > 0 {
+		b.WriteString("\n### Fixtures that fail for at least one implementation\n\n| Fixture |")
+		for _, i := range order {
+			fmt.Fprintf(&b, " %s |", label(&run.Implementations[i]))
+		}
+		b.WriteString("\n|---|" + strings.Repeat(":-:|", len(order)) + "\n")
+		for _, rel := range failing[:min(l.rows, len(failing))] {
+			fmt.Fprintf(&b, "| <code>%s</code> |", escape.Markdown(rel))
+			for _, i := range order {
+				fmt.Fprintf(&b, " %s |", cellFor(ix[i][rel]))
+			}
+			b.WriteString("\n")
+		}
+		if rest := len(failing) - min(l.rows, len(failing)); rest > 0 {
+			fmt.Fprintf(&b, "\n…and %s more; the JSON and JUnit reports list every one.\n", count(rest, "fixture", "fixtures"))
+		}
+		b.WriteString("\n✅ passed · ❌ failed · ⚠️ no verdict (crash, timeout, not the protocol) · — not run\n")
+	}
+
+	for _, i := range order {
+		im := &run.Implementations[i]
+		if im.Summary.Failed == 0 && im.Error == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n", escape.HTML(escape.Clip(im.Label(), maxLabelChars)),
+			escape.HTML(count(im.Summary.Failed, "failing fixture", "failing fixtures")))
+		if im.Error != "" {
+			fmt.Fprintf(&b, "It could not be used: %s\n\n", escape.Markdown(escape.Clip(im.Error, maxMessageChars)))
+		}
+		shown := 0
+		for j := range im.Results {
+			r := &im.Results[j]
+			if r.Passed || im.Error != "" {
+				continue
+			}
+			if shown == l.failing {
+				shown = -1
+				break
+			}
+			shown++
+			fmt.Fprintf(&b, "- %s: %s\n", fixtureRef(r, opts), escape.Markdown(escape.Clip(explain.Headline(r), maxMessageChars)))
+			if r.Actual.Message != "" && !strings.Contains(explain.Headline(r), r.Actual.Message) {
+				fmt.Fprintf(&b, "  — %s\n", escape.Markdown(escape.Clip(r.Actual.Message, maxMessageChars)))
+			}
+		}
+		if shown < 0 || (l.failing == 0 && im.Error == "") {
+			fmt.Fprintf(&b, "- …the JSON and JUnit reports list all %d.\n", im.Summary.Failed)
+		}
+		if l.stderr && im.Stderr != "" {
+			b.WriteString("\nThe end of its standard error:\n\n" + escape.MarkdownFence(lastLines(im.Stderr, maxStderrLines)))
+		}
+		b.WriteString("\n</details>\n")
+	}
+	return b.String()
+}
+
+// failingAnywhere lists, in corpus order, the fixtures that did not pass
+// for at least one implementation.
+func failingAnywhere(run *model.Run, ix index) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(rel string) {
+		if !seen[rel] {
+			seen[rel] = true
+			out = append(out, rel)
+		}
+	}
+	// The run's order is the corpus order; implementations follow it.
+	for i := range run.Results {
+		rel := run.Results[i].RelPath
+		for k := range run.Implementations {
+			if r := ix[k][rel]; r != nil && !r.Passed {
+				add(rel)
+				break
+			}
+		}
+	}
+	// Fixtures an implementation ran that the run's results lack (a
+	// merged report of different selections) come last, in their order.
+	for k := range run.Implementations {
+		for j := range run.Implementations[k].Results {
+			if r := &run.Implementations[k].Results[j]; !r.Passed {
+				add(r.RelPath)
+			}
+		}
+	}
+	return out
+}
+
+// index maps each implementation's results by corpus path, so that the
+// matrix costs one lookup per cell.
+type index []map[string]*model.Result
+
+func indexOf(run *model.Run) index {
+	ix := make(index, len(run.Implementations))
+	for k := range run.Implementations {
+		im := &run.Implementations[k]
+		ix[k] = make(map[string]*model.Result, len(im.Results))
+		for j := range im.Results {
+			ix[k][im.Results[j].RelPath] = &im.Results[j]
+		}
+	}
+	return ix
+}
+
+func cellFor(r *model.Result) string {
+	switch {
+	case r == nil:
+		return "—"
+	case r.Passed:
+		return "✅"
+	case r.Actual.Outcome == model.HarnessError:
+		return "⚠️"
+	default:
+		return "❌"
+	}
+}
+
+func label(im *model.Implementation) string {
+	return "**" + escape.Markdown(escape.Clip(im.Label(), maxLabelChars)) + "**"
+}
+
+// fixtureRef is the fixture's path as code, linked to the file at the
+// head commit when the options allow.
+func fixtureRef(r *model.Result, opts Options) string {
+	loc := explain.Location(r)
+	text := "<code>" + escape.Markdown(loc) + "</code>"
+	if opts.ServerURL == "" || opts.Repository == "" || opts.SHA == "" || strings.HasPrefix(r.Path, "embedded:") || strings.HasPrefix(r.Path, "/") {
+		return text
+	}
+	url := strings.TrimRight(opts.ServerURL, "/") + "/" + opts.Repository + "/blob/" + opts.SHA + "/" + pathEscape(explain.DisplayPath(r))
+	if r.Span != nil && r.Span.Line > 0 {
+		url += fmt.Sprintf("#L%d", r.Span.Line)
+	}
+	return "[" + text + "](" + url + ")"
+}
+
+// pathEscape percent-encodes everything in a repository path but the
+// characters that are safe in a Markdown link destination.
+func pathEscape(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~/", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// count is "1 fixture" or "2 fixtures".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append([]string{"[earlier lines dropped]"}, lines[len(lines)-n:]...)
+	}
+	out := strings.Join(lines, "\n")
+	return escape.Clip(out, 4000)
+}
+
+// cutToFit is the last resort: whole lines from the top while they fit,
+// then a note. A cut never ends inside a line, so no construct is left
+// open but a <details>, which the note closes.
+func cutToFit(s string, fits func(string) bool) string {
+	const note = "\n…the report was cut to fit; the JSON and JUnit reports hold all of it.\n"
+	const closing = "\n</details>\n"
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if !fits(b.String() + line + closing + note) {
+			break
+		}
+		b.WriteString(line)
+	}
+	out := b.String()
+	if strings.Count(out, "<details>") > strings.Count(out, "</details>") {
+		out += closing
+	}
+	return out + note
+}
