@@ -50,8 +50,11 @@ const (
 func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run, string, error) {
 	wd := cfg.WorkDir
 	repo, err := git.PlainOpenWithOptions(wd, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: %s is not in a git repository; check the repository out with actions/checkout, or name a baseline folder or JSON report", wd)}
+	}
 	if err != nil {
-		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: %s is not in a git repository (%v); check the repository out with actions/checkout, or name a baseline folder or JSON report", wd, err)}
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository holding %s cannot be read (%v); name a baseline folder or JSON report instead", wd, err)}
 	}
 	wt, err := repo.Worktree()
 	if err != nil {
