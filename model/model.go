@@ -200,6 +200,11 @@ type Result struct {
 	// Digest identifies the fixture's content, for comparisons with a
 	// baseline and for manifests. Empty when the file could not be read.
 	Digest Digest
+
+	// KnownFailure is the reason a known-failures list gives for this
+	// fixture, set only when it fails: it is reported but does not fail
+	// the run.
+	KnownFailure string
 }
 
 // Digest holds SHA-256 sums (lower-case hex) of a fixture file and of the
@@ -210,6 +215,10 @@ type Digest struct {
 	Commands string `json:"commands,omitempty"`
 	Expected string `json:"expected,omitempty"`
 }
+
+// Unexcused is the number of failures no known-failures entry excuses:
+// the failures that fail a run.
+func (s *Summary) Unexcused() int { return s.Failed - s.KnownFailures }
 
 // IsCorpusError reports whether the fixture itself was unusable.
 func (r *Result) IsCorpusError() bool { return r.Actual.Outcome == CorpusError }
@@ -232,6 +241,11 @@ const (
 	// 9). The prose leaves reply data unverified in 2.0, so it never fails
 	// a fixture.
 	FindingReadbackData FindingKind = "readback_data"
+	// FindingKnownPassing: a fixture on the known-failures list passes;
+	// the entry should be removed.
+	FindingKnownPassing FindingKind = "known_failure_passing"
+	// FindingKnownUnused: a known-failures entry names no fixture run.
+	FindingKnownUnused FindingKind = "known_failure_unused"
 )
 
 // Finding is a warning about the corpus. It never changes a result.
@@ -264,6 +278,9 @@ type Summary struct {
 	Failed       int
 	CorpusErrors int
 	Findings     int
+	// KnownFailures counts the failures a known-failures list excuses;
+	// they are in Failed too.
+	KnownFailures int
 	// ByClass has one entry per class in the order of Classes, for the
 	// classes that have at least one fixture run.
 	ByClass      []ClassCount
@@ -287,6 +304,9 @@ type Run struct {
 	// Implementations are the DRP2 implementations the runtime harness ran
 	// through the same fixtures, in the order given; none for a plain run.
 	Implementations []Implementation
+	// Comparison is this run compared with a baseline; nil when none was
+	// asked for.
+	Comparison *Comparison
 }
 
 // Summarize computes the summary from results and findings.
@@ -309,6 +329,9 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 		s.Failed++
 		c.Failed++
 		s.FailingPaths = append(s.FailingPaths, r.Path)
+		if r.KnownFailure != "" {
+			s.KnownFailures++
+		}
 		if r.IsCorpusError() {
 			s.CorpusErrors++
 		}

@@ -35,6 +35,11 @@ type Config struct {
 	// the upstream layout next to the corpus when present, else embedded.
 	CommandSchema string
 	FixtureSchema string
+	// SchemaFS, when set, is where CommandSchema and FixtureSchema (slash
+	// paths) and every schema file they refer to are read from, instead of
+	// the disk: the schemas of a corpus held in memory, such as a base
+	// commit read from git objects. The upstream layout is not looked for.
+	SchemaFS fs.FS
 	// Paths keep only fixtures at or below these files or folders.
 	Paths []string
 	// Name keeps only fixtures whose name contains it.

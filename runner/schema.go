@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -58,6 +59,10 @@ type schemas struct {
 
 	commandSource model.SchemaSource
 	fixtureSource model.SchemaSource
+
+	// load reads a schema document a reference names: from disk, or
+	// from Config.SchemaFS.
+	load func(string) (io.ReadCloser, error)
 }
 
 // schemaFile is one schema document: where it came from and its bytes.
@@ -68,8 +73,17 @@ type schemaFile struct {
 }
 
 // resolveSchema picks the schema for a flag value: the named file, the
-// embedded copy, or with no flag the upstream layout when present.
-func resolveSchema(workDir, flagValue, upstream string, embeddedURL string, embedded []byte) (schemaFile, error) {
+// embedded copy, or with no flag the upstream layout when present. With a
+// schema file system the flag value is a slash path inside it.
+func resolveSchema(workDir string, fsys fs.FS, flagValue, upstream string, embeddedURL string, embedded []byte) (schemaFile, error) {
+	if fsys != nil && flagValue != "" && flagValue != Embedded {
+		name := path.Clean(strings.TrimPrefix(filepath.ToSlash(flagValue), "/"))
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return schemaFile{}, fmt.Errorf("read schema: %w", err)
+		}
+		return schemaFile{source: flagValue, url: fsURL(name), data: data}, nil
+	}
 	p := flagValue
 	if p == "" && upstream != "" {
 		if st, err := os.Stat(upstream); err == nil && st.Mode().IsRegular() {
@@ -96,6 +110,28 @@ func displaySchema(workDir, abs string) string {
 	return filepath.ToSlash(abs)
 }
 
+// fsURL is the URL a schema read from Config.SchemaFS is known by: a file
+// URL rooted at the file system's root, so that relative references
+// resolve inside it and loadFS can turn them back into names.
+func fsURL(name string) string {
+	return (&url.URL{Scheme: "file", Path: "/" + name}).String()
+}
+
+// loadFS reads schema documents referred to by URL from fsys.
+func loadFS(fsys fs.FS) func(string) (io.ReadCloser, error) {
+	return func(u string) (io.ReadCloser, error) {
+		parsed, err := url.Parse(u)
+		if err != nil || parsed.Scheme != "file" {
+			return nil, fmt.Errorf("cannot load %s: only schema files of the same tree are read", u)
+		}
+		data, err := fs.ReadFile(fsys, strings.TrimPrefix(path.Clean(parsed.Path), "/"))
+		if err != nil {
+			return nil, err
+		}
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}
+}
+
 func fileURL(abs string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }
@@ -113,20 +149,24 @@ func loadSchemas(cfg Config, workDir, corpusDir string) (*schemas, error) {
 		upFixture = filepath.Join(corpusDir, filepath.FromSlash(upstreamFixtureSchema))
 		upCommand = filepath.Join(corpusDir, filepath.FromSlash(upstreamCommandSchema))
 	}
-	cmdFile, err := resolveSchema(workDir, cfg.CommandSchema, upCommand, schema.CommandID, schema.Command)
+	cmdFile, err := resolveSchema(workDir, cfg.SchemaFS, cfg.CommandSchema, upCommand, schema.CommandID, schema.Command)
 	if err != nil {
 		return nil, err
 	}
-	fixFile, err := resolveSchema(workDir, cfg.FixtureSchema, upFixture, schema.FixtureID, schema.Fixture)
+	fixFile, err := resolveSchema(workDir, cfg.SchemaFS, cfg.FixtureSchema, upFixture, schema.FixtureID, schema.Fixture)
 	if err != nil {
 		return nil, err
 	}
 	if cmdFile.source == Embedded && fixFile.source == Embedded {
 		// The embedded schemas never change: compile them once per process.
-		embeddedOnce.Do(func() { embeddedSchemas, embeddedErr = compileSchemas(cmdFile, fixFile) })
+		embeddedOnce.Do(func() { embeddedSchemas, embeddedErr = compileSchemas(cmdFile, fixFile, jsonschema.LoadURL) })
 		return embeddedSchemas, embeddedErr
 	}
-	return compileSchemas(cmdFile, fixFile)
+	load := jsonschema.LoadURL
+	if cfg.SchemaFS != nil {
+		load = loadFS(cfg.SchemaFS)
+	}
+	return compileSchemas(cmdFile, fixFile, load)
 }
 
 var (
@@ -135,8 +175,8 @@ var (
 	embeddedErr     error
 )
 
-func compileSchemas(cmdFile, fixFile schemaFile) (*schemas, error) {
-	s := &schemas{commandSource: cmdFile.describe(), fixtureSource: fixFile.describe()}
+func compileSchemas(cmdFile, fixFile schemaFile, load func(string) (io.ReadCloser, error)) (*schemas, error) {
+	s := &schemas{commandSource: cmdFile.describe(), fixtureSource: fixFile.describe(), load: load}
 	if err := s.compileCommand(cmdFile); err != nil {
 		return nil, fmt.Errorf("command schema %s: %w", cmdFile.source, err)
 	}
@@ -146,7 +186,7 @@ func compileSchemas(cmdFile, fixFile schemaFile) (*schemas, error) {
 	return s, nil
 }
 
-func newCompiler() *jsonschema.Compiler {
+func (s *schemas) newCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	// Only files on disk and the embedded documents: a schema never makes
@@ -155,7 +195,7 @@ func newCompiler() *jsonschema.Compiler {
 		if !strings.HasPrefix(u, "file://") {
 			return nil, fmt.Errorf("cannot load %s: only local schema files are read", u)
 		}
-		return jsonschema.LoadURL(u)
+		return s.load(u)
 	}
 	return c
 }
@@ -165,7 +205,7 @@ func newCompiler() *jsonschema.Compiler {
 // command is checked against the branch its cmd names and the message names
 // the real problem instead of "oneOf failed".
 func (s *schemas) compileCommand(f schemaFile) error {
-	c := newCompiler()
+	c := s.newCompiler()
 	if err := c.AddResource(f.url, bytes.NewReader(f.data)); err != nil {
 		return err
 	}
@@ -193,7 +233,7 @@ func (s *schemas) compileCommand(f schemaFile) error {
 		if err != nil {
 			return fmt.Errorf("oneOf/%d: %w", i, err)
 		}
-		node, err := loadNode(target, f, docs)
+		node, err := loadNode(target, f, docs, s.load)
 		if err != nil {
 			return fmt.Errorf("oneOf/%d: %w", i, err)
 		}
@@ -216,7 +256,7 @@ func (s *schemas) compileCommand(f schemaFile) error {
 // because commands are the command-schema phase's business and a bad
 // command must not be reported as a corpus-authoring error.
 func (s *schemas) compileEnvelope(f, command schemaFile) error {
-	c := newCompiler()
+	c := s.newCompiler()
 	load := c.LoadURL
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
 		if u == command.url || path.Base(u) == path.Base(filepath.ToSlash(upstreamCommandSchema)) {
@@ -248,7 +288,7 @@ func resolveRef(base, ref string) (string, error) {
 }
 
 // loadNode returns the JSON node a resolved reference points at.
-func loadNode(target string, root schemaFile, cache map[string]any) (any, error) {
+func loadNode(target string, root schemaFile, cache map[string]any, load func(string) (io.ReadCloser, error)) (any, error) {
 	docURL, fragment, _ := strings.Cut(target, "#")
 	doc, ok := cache[docURL]
 	if !ok {
@@ -256,7 +296,7 @@ func loadNode(target string, root schemaFile, cache map[string]any) (any, error)
 		if docURL == root.url {
 			data = root.data
 		} else {
-			rc, err := jsonschema.LoadURL(docURL)
+			rc, err := load(docURL)
 			if err != nil {
 				return nil, err
 			}

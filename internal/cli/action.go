@@ -152,8 +152,8 @@ func (a *runAction) main(ctx context.Context) int {
 		}
 	}
 	code, why := verdict(run, in.Job)
-	conclusion := "success"
-	if run.Summary.Failed > 0 || (in.FailOn.Empty && run.Summary.Run == 0) || len(ext.why) > 0 || implementationsFailed(run) {
+	conclusion := checkConclusion(run, in.Job, code)
+	if len(ext.why) > 0 || implementationsFailed(run) {
 		conclusion = "failure"
 	}
 	if len(ext.why) > 0 {
@@ -171,6 +171,7 @@ func (a *runAction) main(ctx context.Context) int {
 		{"junit-path", writtenPath(in.Files.JUnit, fileErr, "JUnit report")},
 		{"json-path", writtenPath(in.Files.JSON, fileErr, "JSON report")},
 	}
+	outs = append(outs, comparisonOutputs(run.Comparison)...)
 	if err := writeOutputs(a.getenv("GITHUB_OUTPUT"), outs); err != nil {
 		a.errorf("%v", err)
 		return ExitInternal

@@ -47,6 +47,7 @@ func TestActionBinary(t *testing.T) {
 }
 
 func scenarios(t *testing.T, step stepRunner) {
+	baselineScenarios(t, step)
 	t.Run("120 mismatches, rerun, green rerun", func(t *testing.T) {
 		gh := githubtest.New(t, githubtest.Options{Token: token})
 		w := newWorkspace(t, gh.URL, 7, repoName)

@@ -112,6 +112,7 @@ func newWorkspace(t *testing.T, apiURL string, pr int, headRepo string) *workspa
 		"INPUT_REPORT-NAME": "", "INPUT_COMMENT": "always", "INPUT_ANNOTATIONS": "check-run", "INPUT_FAIL-ON": "mismatch,empty",
 		"INPUT_MANIFEST": "", "INPUT_COVERAGE": "false",
 		"INPUT_IMPLEMENTATION": "", "INPUT_RESULTS": "",
+		"INPUT_BASELINE": "auto", "INPUT_KNOWN-FAILURES": "",
 		// Keep retries short; the transport's own tests cover the production pacing.
 		envBudget: "3s", envAttemptTimeout: "500ms", envWriteInterval: "0s",
 	}

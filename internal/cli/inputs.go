@@ -55,6 +55,8 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			// A command line may hold commas: one command a line.
 			Implementations: splitLines(a.GetInput("implementation")),
 			Results:         splitList(a.GetInput("results")),
+			Baseline:        a.GetInput("baseline"),
+			KnownFailures:   a.GetInput("known-failures"),
 			spelling:        inputSpelling,
 		},
 		Token:      a.GetInput("github-token"),

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/fixtures"
+	"github.com/drp2/drp2-fixtures/internal/knownfail"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
@@ -51,6 +52,11 @@ type Job struct {
 	// Results are JSON reports of other jobs or shards (paths or globs)
 	// merged into this run's report.
 	Results []string
+	// Baseline is what the run is compared with: baseline.Auto, a folder,
+	// a JSON report, or empty (or baseline.Off) for nothing.
+	Baseline string
+	// KnownFailures is a known-failures list file; empty for none.
+	KnownFailures string
 
 	// spelling names the filters as the user wrote them, for messages.
 	spelling filterSpelling
@@ -72,6 +78,10 @@ type resolved struct {
 	Job
 	workDir string
 	config  runner.Config
+	// known is the known-failures list, nil without one; getenv reads
+	// the variables that name the base commit.
+	known  *knownfail.List
+	getenv func(string) string
 }
 
 // resolve chooses the defaults of a job: the working directory, the clock
@@ -98,7 +108,11 @@ func resolve(env Env, job Job) (resolved, error) {
 	if job.MaxFileSize == 0 {
 		job.MaxFileSize = runner.DefaultMaxFileSize
 	}
-	return resolved{Job: job, workDir: wd, config: runner.Config{
+	known, err := resolveComparison(job, wd)
+	if err != nil {
+		return resolved{}, err
+	}
+	return resolved{Job: job, workDir: wd, known: known, getenv: env.getenv, config: runner.Config{
 		Corpus: corpus, EmbeddedFS: fixtures.FS,
 		CommandSchema: job.CommandSchema, FixtureSchema: job.FixtureSchema,
 		Paths: job.Paths, Name: job.Name, Tags: job.Tags,
@@ -114,7 +128,14 @@ func execute(ctx context.Context, r resolved) (*model.Run, error) {
 		return nil, err
 	}
 	run.ToolVersion = Version()
-	return addImplementations(ctx, r, run)
+	run, err = addImplementations(ctx, r, run)
+	if err != nil {
+		return nil, err
+	}
+	if err := compare(ctx, r, run); err != nil {
+		return nil, err
+	}
+	return run, nil
 }
 
 // DefaultCorpus picks the corpus when none is named: the corpus that holds
@@ -160,12 +181,14 @@ type FailOn struct {
 	Empty bool
 	// Findings: the corpus has findings (warnings that change no result).
 	Findings bool
+	// Regressions: a fixture that passed on the baseline fails now.
+	Regressions bool
 }
 
 // defaultFailOn is what run and the action fail on unless told otherwise.
 var defaultFailOn = FailOn{Mismatch: true, Empty: true}
 
-const failOnWords = "mismatch, empty, findings, or never"
+const failOnWords = "mismatch, empty, findings, regressions, or never"
 
 // parseFailOn reads a list such as "mismatch,empty" (commas or new lines);
 // "never" alone means nothing fails the run.
@@ -183,6 +206,8 @@ func parseFailOn(s string) (FailOn, error) {
 			f.Empty = true
 		case "findings":
 			f.Findings = true
+		case "regressions":
+			f.Regressions = true
 		case "never":
 			if len(words) > 1 {
 				return f, fmt.Errorf("%q: never cannot be combined with other conditions", s)
@@ -205,6 +230,9 @@ func (f FailOn) String() string {
 	if f.Findings {
 		w = append(w, "findings")
 	}
+	if f.Regressions {
+		w = append(w, "regressions")
+	}
 	if len(w) == 0 {
 		return "never"
 	}
@@ -219,10 +247,11 @@ func verdict(run *model.Run, job Job) (int, []string) {
 	if job.FailOn.Empty && s.Run == 0 {
 		why = append(why, emptyReason(run, job))
 	}
-	if job.FailOn.Mismatch && s.Failed > 0 {
-		why = append(why, fmt.Sprintf("%d of %d fixtures failed", s.Failed, s.Run))
+	if job.FailOn.Mismatch && s.Unexcused() > 0 {
+		why = append(why, fmt.Sprintf("%d of %d fixtures failed", s.Unexcused(), s.Run)+knownNote(s))
 	}
 	why = append(why, implementationReasons(run, job)...)
+	why = append(why, regressionReasons(run, job)...)
 	if job.FailOn.Findings && s.Findings > 0 {
 		why = append(why, fmt.Sprintf("the corpus has %d findings, and fail-on includes findings", s.Findings))
 	}

@@ -162,7 +162,9 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	cm, err := gh.PublishComment(ctx, github.Comment{
 		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: p.extras.commentBody(commentBody(run, md)),
 		Mode: in.Comment, Failing: run.Summary.Failed > 0 || len(p.extras.why) > 0 || implementationsFailed(run),
-		ResultKey: resultKey(md, func(o markdown.Options) string { return p.extras.commentBody(commentBody(run, o)) }),
+		ResultKey: resultKey(md, func(o markdown.Options) string {
+			return p.extras.commentBody(commentBody(withoutBaseIdentity(run), o))
+		}),
 	})
 	if err != nil && cm.URL != "" {
 		// The comment exists; only the check for a racing duplicate failed.

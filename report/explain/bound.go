@@ -31,6 +31,7 @@ func Bound(run *model.Run) *model.Run {
 	}
 	b.Summary.FailingPaths = capAll(run.Summary.FailingPaths, limit.PathBytes)
 	b.Summary.ByClass = append([]model.ClassCount(nil), run.Summary.ByClass...)
+	b.Comparison = boundComparison(run.Comparison)
 	return &b
 }
 

@@ -353,6 +353,10 @@ func FindingTitle(k model.FindingKind) string {
 		return "name differs from file name"
 	case model.FindingSkippedFile:
 		return "file skipped"
+	case model.FindingKnownPassing:
+		return "known failure now passes"
+	case model.FindingKnownUnused:
+		return "known failure names no fixture"
 	default:
 		return oneLine(string(k))
 	}

@@ -20,6 +20,8 @@ type Document struct {
 	// Implementations are the runtime harness's results, one record per
 	// implementation; absent for a plain run.
 	Implementations []Implementation `json:"implementations,omitempty"`
+	// Comparison is the comparison with a baseline, when one was asked for.
+	Comparison *Comparison `json:"comparison,omitempty"`
 }
 
 // Summary is RUNNER.md's minimal batch summary plus the run's evidence.
@@ -36,6 +38,8 @@ type Summary struct {
 	CommandSchema model.SchemaSource `json:"command_schema"`
 	FixtureSchema model.SchemaSource `json:"fixture_schema"`
 	ToolVersion   string             `json:"tool_version,omitempty"`
+	// KnownFailures counts the failures a known-failures list excuses.
+	KnownFailures int `json:"known_failures,omitempty"`
 }
 
 // ClassCount counts one class.
@@ -67,6 +71,9 @@ type Result struct {
 	Rule                 *string            `json:"rule,omitempty"`
 	Digest               *model.Digest      `json:"digest,omitempty"`
 	Diagnostics          []model.Diagnostic `json:"diagnostics,omitempty"`
+	// KnownFailure is the known-failures list's reason for a failure it
+	// excuses.
+	KnownFailure *string `json:"known_failure,omitempty"`
 }
 
 // Build converts a run to the JSON document.
@@ -79,7 +86,7 @@ func Build(run *model.Run) Document {
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
 			Corpus: run.CorpusRoot, CommandSchema: run.CommandSchema, FixtureSchema: run.FixtureSchema,
-			ToolVersion: run.ToolVersion,
+			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures,
 		},
 		Results:  make([]Result, 0, len(run.Results)),
 		Findings: append([]model.Finding{}, run.Findings...),
@@ -91,6 +98,7 @@ func Build(run *model.Run) Document {
 		doc.Results = append(doc.Results, result(&run.Results[i]))
 	}
 	doc.Implementations = implementations(run)
+	doc.Comparison = buildComparison(run.Comparison)
 	return doc
 }
 
@@ -116,6 +124,7 @@ func result(r *model.Result) Result {
 		Rule:                 optional(r.Actual.Rule),
 		Digest:               digest(r.Digest),
 		Diagnostics:          r.Diagnostics,
+		KnownFailure:         optional(r.KnownFailure),
 	}
 }
 

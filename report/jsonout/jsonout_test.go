@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/internal/golden"
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
@@ -41,5 +42,28 @@ func TestNullWhereAbsent(t *testing.T) {
 				t.Errorf("%s: %s = %v (present %v), want null", r["fixture_path"], k, v, ok)
 			}
 		}
+	}
+}
+
+// TestComparisonGolden: the comparison member, and a known failure's reason.
+func TestComparisonGolden(t *testing.T) {
+	for name, run := range map[string]*model.Run{"compared.json": sample.Compared(), "unavailable.json": sample.Unavailable()} {
+		var b bytes.Buffer
+		if err := Write(&b, run); err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, name, b.Bytes())
+	}
+}
+
+// TestNoComparison: without a baseline the document has no comparison
+// member, so earlier readers of the report see no change.
+func TestNoComparison(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, sample.Run()); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b.Bytes(), []byte(`"comparison"`)) || bytes.Contains(b.Bytes(), []byte(`"known_failure`)) {
+		t.Error("a run without a baseline or known failures has comparison or known-failure members")
 	}
 }

@@ -287,3 +287,50 @@ func TestCommentIgnoresWhenTheRunHappened(t *testing.T) {
 		t.Errorf("the job summary lost the duration:\n%s", s)
 	}
 }
+
+// TestDeltaGolden: a compared run leads with the delta, then the tables of
+// changes, then the usual report; an unavailable comparison says why.
+func TestDeltaGolden(t *testing.T) {
+	golden.Check(t, "delta-comment.md", []byte(Comment(sample.Compared(), linked)))
+	golden.Check(t, "delta-summary.md", []byte(summary(t, sample.Compared(), linked)))
+	golden.Check(t, "delta-unavailable.md", []byte(Comment(sample.Unavailable(), linked)))
+	golden.Check(t, "delta-check.txt", checkDump(sample.Compared(), linked))
+}
+
+func TestDeltaLeads(t *testing.T) {
+	lines := strings.SplitN(Comment(sample.Compared(), linked), "\n", 4)
+	want := "### 🔴 2 regressed, 1 fixed, 2 added, 1 removed, 1 expectation changed, 1 stream changed, 1 renamed, schemas changed against base `abc1234`"
+	if lines[1] != want {
+		t.Errorf("second line %q, want %q", lines[1], want)
+	}
+	body := Comment(sample.Compared(), linked)
+	// Regressions come before fixes, and the removed fixture links to the
+	// base commit, where it still exists.
+	if r, f := strings.Index(body, "#### Regressed (2)"), strings.Index(body, "#### Fixed (1)"); r < 0 || f < r {
+		t.Errorf("regressed at %d, fixed at %d", r, f)
+	}
+	if !strings.Contains(body, "/blob/"+sample.BaseCommit+"/fixtures/negative/old_rule.json") {
+		t.Error("the removed fixture is not linked at the base commit")
+	}
+}
+
+// TestDeltaFits: a comparison of thousands of changes still fits the
+// comment.
+func TestDeltaFits(t *testing.T) {
+	run := sample.Large(3000)
+	c := &model.Comparison{Base: "abc1234"}
+	for _, r := range run.Results {
+		c.Changes = append(c.Changes, model.Change{RelPath: r.RelPath, Path: r.Path, Name: r.Name + sample.Hostile,
+			Verdict: model.Regressed, Content: model.Renamed, From: sample.Hostile,
+			Base: &model.Side{Passed: true}, Head: &model.Side{Actual: r.Actual, Expected: r.Expected}})
+	}
+	c.Count()
+	run.Comparison = c
+	body := Comment(run, linked)
+	if n := utf8.RuneCountInString(body); n > limit.CommentChars {
+		t.Errorf("comment has %d characters", n)
+	}
+	if !strings.Contains(body, "3000 regressed") || !strings.Contains(body, "more: see the JSON report") {
+		t.Errorf("the headline or the note on left-out rows is missing:\n%.600s", body)
+	}
+}

@@ -72,6 +72,9 @@ func sections(run *model.Run) []section {
 // longestList is the length of the longest list a report can show.
 func longestList(run *model.Run) int {
 	n := len(run.Findings)
+	if c := run.Comparison; c != nil && len(c.Changes) > n {
+		n = len(c.Changes)
+	}
 	for _, s := range sections(run) {
 		if len(s.results) > n {
 			n = len(s.results)
@@ -100,6 +103,9 @@ func render(run *model.Run, opts Options, l layout) string {
 	s := &run.Summary
 	if l.marker != "" {
 		b.WriteString(l.marker + "\n")
+	}
+	if l.tables {
+		lead(&b, run, opts, l.rows) // the delta against a baseline, first
 	}
 	if l.tables {
 		fmt.Fprintf(&b, "### %s %s\n\n", verdictIcon(s), verdictText(s)) // our own words: no escaping

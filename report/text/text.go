@@ -55,6 +55,7 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	p.findings(run.Findings)
 	p.details(run)
 	p.implementations(run)
+	p.comparison(run.Comparison)
 	p.final(&run.Summary)
 	return p.err
 }
@@ -146,6 +147,9 @@ func (p *printer) result(r *model.Result) {
 		p.line("FAIL ", red, head)
 	}
 	const indent = "      "
+	if r.KnownFailure != "" {
+		p.textf("%sknown failure: %s", indent, Clean(r.KnownFailure))
+	}
 	if r.IsCorpusError() {
 		p.textf("%s%s: %s", indent, explain.CorpusError, Clean(r.Actual.Message))
 		p.textf("%s(the fixture file is unusable; this is not a DRP2 result)", indent)

@@ -172,3 +172,25 @@ func TestClean(t *testing.T) {
 		}
 	}
 }
+
+// TestComparisonGolden: the run's report ends with the comparison; a known
+// failure says so under its fixture.
+func TestComparisonGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, sample.Compared(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "compared.txt", b.Bytes())
+	for i, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") || strings.ContainsAny(line, "\r\x00\x1b") {
+			t.Errorf("line %d is not inert: %q", i+1, line)
+		}
+	}
+	b.Reset()
+	if err := WriteComparison(&b, sample.Unavailable().Comparison); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "`fetch-depth: 2` on actions/checkout") {
+		t.Errorf("unavailable comparison: %s", b.String())
+	}
+}

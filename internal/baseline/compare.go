@@ -1,0 +1,175 @@
+// Package baseline compares a run with a base run: the base commit of a
+// pull request read from the workspace's git objects, a second checkout in
+// a folder, or the JSON report of an earlier run. Each source gives a
+// model.Run; Compare turns two runs into a model.Comparison, fixture by
+// corpus-relative path.
+package baseline
+
+import (
+	"sort"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Compare compares head with base fixture by fixture. A fixture is matched
+// by its corpus-relative path; a fixture at a new path whose content (the
+// whole file, else its commands and expectation) equals that of a base
+// fixture whose path is gone is a rename. Base names the baseline in the
+// result. The changes are ordered by model.Verdicts (regressions first),
+// then by path, so equal inputs give equal output.
+func Compare(base, head *model.Run, name string) *model.Comparison {
+	c := &model.Comparison{
+		Base:              name,
+		BaseCommandSchema: base.CommandSchema,
+		BaseFixtureSchema: base.FixtureSchema,
+		BaseSummary:       base.Summary,
+	}
+	c.CommandSchemaChanged = schemaChanged(base.CommandSchema, head.CommandSchema)
+	c.FixtureSchemaChanged = schemaChanged(base.FixtureSchema, head.FixtureSchema)
+
+	baseAt := map[string]*model.Result{}
+	for i := range base.Results {
+		r := &base.Results[i]
+		if _, dup := baseAt[r.RelPath]; !dup {
+			baseAt[r.RelPath] = r
+		}
+	}
+	headAt := map[string]bool{}
+	for i := range head.Results {
+		headAt[head.Results[i].RelPath] = true
+	}
+
+	// Rename candidates: base fixtures whose path is gone, by content, in
+	// path order so that the first match is always the same one.
+	gone := make([]*model.Result, 0)
+	for i := range base.Results {
+		r := &base.Results[i]
+		if !headAt[r.RelPath] && baseAt[r.RelPath] == r {
+			gone = append(gone, r)
+		}
+	}
+	sort.SliceStable(gone, func(i, j int) bool { return gone[i].RelPath < gone[j].RelPath })
+	byFile := map[string][]*model.Result{}
+	byBody := map[string][]*model.Result{}
+	for _, r := range gone {
+		if r.Digest.File != "" {
+			byFile[r.Digest.File] = append(byFile[r.Digest.File], r)
+		}
+		if k := bodyKey(r.Digest); k != "" {
+			byBody[k] = append(byBody[k], r)
+		}
+	}
+	used := map[*model.Result]bool{}
+	take := func(candidates []*model.Result) *model.Result {
+		for _, r := range candidates {
+			if !used[r] {
+				used[r] = true
+				return r
+			}
+		}
+		return nil
+	}
+
+	heads := make([]*model.Result, len(head.Results))
+	for i := range head.Results {
+		heads[i] = &head.Results[i]
+	}
+	sort.SliceStable(heads, func(i, j int) bool { return heads[i].RelPath < heads[j].RelPath })
+	seen := map[string]bool{}
+	for _, h := range heads {
+		if seen[h.RelPath] {
+			continue // a second result at one path: only the first counts
+		}
+		seen[h.RelPath] = true
+		ch := model.Change{RelPath: h.RelPath, Path: h.Path, Name: h.Name, Head: side(h)}
+		b := baseAt[h.RelPath]
+		if b == nil {
+			if h.Digest.File != "" {
+				b = take(byFile[h.Digest.File])
+			}
+			if b == nil {
+				b = take(byBody[bodyKey(h.Digest)])
+			}
+			if b != nil {
+				ch.Content, ch.From = model.Renamed, b.RelPath
+			}
+		} else {
+			ch.Content = content(b.Digest, h.Digest)
+		}
+		if b == nil {
+			ch.Verdict = model.AddedFailing
+			if h.Passed {
+				ch.Verdict = model.AddedPassing
+			}
+		} else {
+			ch.Base = side(b)
+			ch.Verdict = verdict(b.Passed, h.Passed)
+		}
+		if ch.Verdict == model.StillPassing && ch.Content == model.ContentSame {
+			continue
+		}
+		c.Changes = append(c.Changes, ch)
+	}
+	for _, b := range gone {
+		if used[b] {
+			continue
+		}
+		c.Changes = append(c.Changes, model.Change{RelPath: b.RelPath, Path: b.Path, Name: b.Name,
+			Verdict: model.Removed, Base: side(b)})
+	}
+	sort.SliceStable(c.Changes, func(i, j int) bool {
+		a, b := &c.Changes[i], &c.Changes[j]
+		if a.Verdict != b.Verdict {
+			return a.Verdict.Less(b.Verdict)
+		}
+		return a.RelPath < b.RelPath
+	})
+	c.Count()
+	return c
+}
+
+func side(r *model.Result) *model.Side {
+	return &model.Side{Passed: r.Passed, Expected: r.Expected, Actual: r.Actual}
+}
+
+func verdict(basePassed, headPassed bool) model.Verdict {
+	switch {
+	case basePassed && !headPassed:
+		return model.Regressed
+	case !basePassed && headPassed:
+		return model.Fixed
+	case headPassed:
+		return model.StillPassing
+	default:
+		return model.StillFailing
+	}
+}
+
+// content tells how a fixture at one path changed. Without digests on both
+// sides (a report from before digests) nothing can be told.
+func content(base, head model.Digest) model.ContentChange {
+	if base.File == "" || head.File == "" || base.File == head.File {
+		return model.ContentSame
+	}
+	switch {
+	case base.Expected != head.Expected:
+		return model.ExpectationChanged
+	case base.Commands != head.Commands:
+		return model.StreamChanged
+	default:
+		return model.MetadataChanged
+	}
+}
+
+// bodyKey identifies what a fixture tests: its commands and expectation,
+// whatever its name and prose say. Empty when either is unknown.
+func bodyKey(d model.Digest) string {
+	if d.Commands == "" || d.Expected == "" {
+		return ""
+	}
+	return d.Commands + " " + d.Expected
+}
+
+func schemaChanged(base, head model.SchemaSource) bool {
+	return base.SHA256 != "" && head.SHA256 != "" && base.SHA256 != head.SHA256
+}

@@ -1,0 +1,371 @@
+package baseline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing/fstest"
+
+	"github.com/go-git/go-billy/v5"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/runner"
+)
+
+// Unavailable is a reason there is no comparison that must not stop the
+// run: the base commit is not in a shallow checkout, the workspace is not a
+// git repository, a push that opened a branch. The message says what to do.
+type Unavailable struct{ Reason string }
+
+func (u *Unavailable) Error() string { return u.Reason }
+
+// ShallowHint is what a workflow adds so that the base commit is fetched.
+const ShallowHint = "set `fetch-depth: 2` on actions/checkout for pull requests (for pushes, a depth that reaches the previous commit, or `fetch-depth: 0`)"
+
+// Upstream layout of the schemas, relative to the corpus root, as the
+// runner looks for them when no schema is named.
+const (
+	upstreamFixtureSchema = "schema/drp_fixture.schema.json"
+	upstreamCommandSchema = "../schema/drp_command.json"
+)
+
+// FromCommit runs cfg's corpus as it was at revision rev of the git
+// repository holding cfg.WorkDir, reading the corpus and schema files from
+// the repository's objects, never from the working tree and never through
+// a git binary (which may refuse a workspace owned by another user). It
+// returns the run and the commit's full hash. A commit whose objects are
+// missing gives *Unavailable.
+func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run, string, error) {
+	wd := cfg.WorkDir
+	repo, err := git.PlainOpenWithOptions(wd, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: %s is not in a git repository; check the repository out with actions/checkout, or name a baseline folder or JSON report", wd)}
+	}
+	if err != nil {
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository holding %s cannot be read (%v); name a baseline folder or JSON report instead", wd, err)}
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository has no working tree: %v", err)}
+	}
+	root := wt.Filesystem.Root()
+	repo = smallCache(repo, wt.Filesystem)
+
+	commit, err := resolveCommit(repo, rev)
+	if err != nil {
+		return nil, "", err
+	}
+	short := commit.Hash.String()[:7]
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, "", missing(short, err)
+	}
+
+	if cfg.Corpus == "" {
+		return nil, "", &Unavailable{Reason: "no comparison with the base: the corpus is the one built into the tool, which a commit does not change"}
+	}
+	corpusRel, ok := inRepo(root, resolvePath(wd, cfg.Corpus))
+	if !ok {
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus %s is outside the git repository %s", cfg.Corpus, root)}
+	}
+	limit := cfg.MaxFileSize
+	if limit <= 0 {
+		limit = runner.DefaultMaxFileSize
+	}
+	corpusFS, err := loadCorpus(tree, corpusRel, limit)
+	if err != nil {
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return nil, "", missing(short, err)
+		}
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be read: %v", short, err)}
+	}
+
+	schemas := &treeFS{tree: tree}
+	command, err := baseSchema(cfg.CommandSchema, wd, root, corpusRel, upstreamCommandSchema, schemas)
+	if err != nil {
+		return nil, "", err
+	}
+	fixture, err := baseSchema(cfg.FixtureSchema, wd, root, corpusRel, upstreamFixtureSchema, schemas)
+	if err != nil {
+		return nil, "", err
+	}
+
+	base := cfg
+	base.Corpus, base.EmbeddedFS = "", corpusFS
+	base.SchemaFS, base.CommandSchema, base.FixtureSchema = schemas, command, fixture
+	base.Paths = nil // the head's filter is applied after, by corpus path
+	run, err := runner.Run(ctx, base)
+	switch {
+	case err == nil:
+	case errors.Is(err, plumbing.ErrObjectNotFound):
+		return nil, "", missing(short, err)
+	case ctx.Err() != nil:
+		return nil, "", err
+	default:
+		// A base that cannot be run (a schema that did not compile
+		// then) must not cost the head its results.
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be run: %v", short, err)}
+	}
+	// The runner shows an in-memory corpus as "embedded:"; show the base's
+	// fixtures at the paths the head's have.
+	display := headDisplay(cfg)
+	run.CorpusRoot = short + ":" + corpusRel
+	for i := range run.Results {
+		run.Results[i].Path = display(run.Results[i].RelPath)
+	}
+	for i := range run.Findings {
+		run.Findings[i].Path = display(strings.TrimPrefix(run.Findings[i].Path, runner.Embedded+":"))
+	}
+	return run, commit.Hash.String(), nil
+}
+
+// objectCache bounds go-git's cache of decoded objects. Each blob is read
+// once, so the default (96 MiB) would only hold a second copy of the corpus.
+const objectCache = 4 * cache.MiByte
+
+// smallCache reopens repo's storage with a small object cache; the repo is
+// returned as it is when its storage is not the file system's.
+func smallCache(repo *git.Repository, worktree billy.Filesystem) *git.Repository {
+	st, ok := repo.Storer.(*filesystem.Storage)
+	if !ok {
+		return repo
+	}
+	small, err := git.Open(filesystem.NewStorage(st.Filesystem(), cache.NewObjectLRU(objectCache)), worktree)
+	if err != nil {
+		return repo
+	}
+	return small
+}
+
+// resolveCommit finds rev's commit, telling a missing object (a shallow
+// checkout) apart from a revision that names nothing.
+func resolveCommit(repo *git.Repository, rev string) (*object.Commit, error) {
+	if rev == "HEAD^" {
+		return firstParent(repo)
+	}
+	name := rev
+	if len(name) > 12 {
+		name = name[:7]
+	}
+	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		if errors.Is(err, plumbing.ErrObjectNotFound) || errors.Is(err, plumbing.ErrReferenceNotFound) || isHex(rev) {
+			return nil, missing(name, err)
+		}
+		return nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: revision %s: %v", rev, err)}
+	}
+	c, err := repo.CommitObject(*h)
+	if err != nil {
+		return nil, missing(name, err)
+	}
+	return c, nil
+}
+
+// firstParent is HEAD's first parent, told apart from a first commit (no
+// parent at all) and from a parent a shallow clone left out.
+func firstParent(repo *git.Repository) (*object.Commit, error) {
+	ref, err := repo.Head()
+	if err != nil {
+		return nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the repository has no HEAD commit: %v", err)}
+	}
+	head, err := repo.CommitObject(ref.Hash())
+	if err != nil {
+		return nil, missing(ref.Hash().String()[:7], err)
+	}
+	if len(head.ParentHashes) == 0 {
+		return nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: HEAD (%s) is the first commit, with no parent to compare with", head.Hash.String()[:7])}
+	}
+	parent := head.ParentHashes[0]
+	c, err := repo.CommitObject(parent)
+	if err != nil {
+		return nil, missing(parent.String()[:7], err)
+	}
+	return c, nil
+}
+
+func missing(name string, err error) error {
+	return &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the base commit %s is not in this checkout, which is probably shallow (%v). To compare with the base, %s.", name, err, ShallowHint)}
+}
+
+func isHex(s string) bool {
+	if len(s) < 7 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// loadCorpus reads the fixture folders under corpusRel into memory: the
+// runner reads fixtures from many goroutines, and a git object store is
+// not for concurrent use. A blob over the size limit keeps limit+1 bytes,
+// enough for the runner to refuse it as it would on disk.
+func loadCorpus(tree *object.Tree, corpusRel string, limit int64) (fs.FS, error) {
+	mfs := fstest.MapFS{}
+	sub := tree
+	if corpusRel != "." {
+		var err error
+		sub, err = tree.Tree(corpusRel)
+		if errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
+			return mfs, nil // no corpus at the base: every fixture is added
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, folder := range runner.Folders {
+		ft, err := sub.Tree(folder)
+		if errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		err = ft.Files().ForEach(func(f *object.File) error {
+			name := folder + "/" + f.Name
+			if f.Mode == filemode.Symlink {
+				// Kept as a link so that the runner reports it as it
+				// does on disk.
+				mfs[name] = &fstest.MapFile{Mode: fs.ModeSymlink}
+				return nil
+			}
+			r, err := f.Reader()
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			// One allocation of the blob's size: the corpus is held in
+			// memory for the whole base run.
+			size := f.Size
+			if size > limit+1 {
+				size = limit + 1
+			}
+			data := make([]byte, size)
+			_, err = io.ReadFull(r, data)
+			r.Close()
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			mfs[name] = &fstest.MapFile{Data: data, Mode: 0o644}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return mfs, nil
+}
+
+// baseSchema turns the head's schema choice into a path inside the base
+// tree: "embedded" stays; no choice is the upstream layout next to the
+// corpus when the base has it, else embedded; a file in the repository is
+// read at the base. A file outside the repository, or one the base does not
+// have, leaves no comparison.
+func baseSchema(flag, wd, root, corpusRel, upstream string, tree *treeFS) (string, error) {
+	if flag == runner.Embedded {
+		return flag, nil
+	}
+	if flag == "" {
+		p := path.Clean(path.Join(corpusRel, upstream))
+		if tree.exists(p) {
+			return p, nil
+		}
+		return runner.Embedded, nil
+	}
+	rel, ok := inRepo(root, resolvePath(wd, flag))
+	if !ok {
+		return "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the schema %s is outside the git repository, so its base version is unknown", flag)}
+	}
+	if !tree.exists(rel) {
+		return "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the schema %s does not exist at the base commit", flag)}
+	}
+	return rel, nil
+}
+
+// treeFS serves the files of a git tree one at a time, for the schemas and
+// the files they refer to. Directories cannot be opened; nothing needs to
+// list them.
+type treeFS struct {
+	mu   sync.Mutex
+	tree *object.Tree
+}
+
+func (t *treeFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	f, err := t.tree.File(name)
+	if err != nil {
+		if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
+			err = fs.ErrNotExist
+		}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	data, err := f.Contents()
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	return fstest.MapFS{name: {Data: []byte(data), Mode: 0o644}}.Open(name)
+}
+
+func (t *treeFS) exists(name string) bool {
+	if !fs.ValidPath(name) {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, err := t.tree.File(name)
+	return err == nil
+}
+
+// inRepo returns p as a slash path relative to the repository root when
+// it lies inside it. Both sides are compared with symbolic links resolved,
+// so that a workspace reached through a link still matches.
+func inRepo(root, p string) (string, bool) {
+	if r, ok := runner.Within(root, p); ok {
+		return filepath.ToSlash(r), true
+	}
+	er, err1 := filepath.EvalSymlinks(root)
+	ep, err2 := filepath.EvalSymlinks(p)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	if r, ok := runner.Within(er, ep); ok {
+		return filepath.ToSlash(r), true
+	}
+	return "", false
+}
+
+func resolvePath(wd, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(wd, p)
+}
+
+// headDisplay shows a corpus-relative path as the head run shows its own:
+// relative to the working directory when the corpus lies under it.
+func headDisplay(cfg runner.Config) func(rel string) string {
+	dir := resolvePath(cfg.WorkDir, cfg.Corpus)
+	prefix := filepath.ToSlash(dir)
+	if r, ok := runner.Within(cfg.WorkDir, dir); ok {
+		prefix = filepath.ToSlash(r)
+	}
+	return func(rel string) string { return path.Join(prefix, rel) }
+}

@@ -1,0 +1,206 @@
+package baseline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/runner"
+)
+
+// Spec values besides a path.
+const (
+	// Auto is the base commit of the pull request, or the commit before a
+	// push, read from the workspace's git objects.
+	Auto = "auto"
+	// Off compares with nothing.
+	Off = "off"
+)
+
+// ErrInput marks a baseline that cannot be used as named (a folder or
+// report that does not exist or does not parse): unusable input.
+var ErrInput = errors.New("unusable baseline")
+
+// Options say what to compare a run with and how the run was made.
+type Options struct {
+	// Spec is Auto, Off (or empty), a folder holding a second checkout, or
+	// a JSON report file; paths are relative to Config.WorkDir.
+	Spec string
+	// Config is the head run's configuration; the base runs the same way.
+	// Its WorkDir must be set.
+	Config runner.Config
+	// Getenv reads the GitHub Actions variables that name the base commit
+	// (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH); nil means none are set.
+	Getenv func(string) string
+}
+
+// For compares head with the baseline opts names. It returns nil for Off;
+// a comparison whose Unavailable says why there is none when the base
+// cannot be had for a reason that must not stop the run; and an error
+// wrapping ErrInput for a folder or report that cannot be used.
+func For(ctx context.Context, opts Options, head *model.Run) (*model.Comparison, error) {
+	spec := opts.Spec
+	if spec == "" || spec == Off {
+		return nil, nil
+	}
+	base, name, commit, err := Load(ctx, opts)
+	var u *Unavailable
+	if errors.As(err, &u) {
+		return &model.Comparison{Unavailable: u.Reason}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := Compare(base, head, name)
+	c.Commit = commit
+	return c, nil
+}
+
+// Load returns the base run opts names, the name to show for it and, for a
+// commit, its full hash. The base is narrowed to the head's PATH filter.
+func Load(ctx context.Context, opts Options) (run *model.Run, name, commit string, err error) {
+	cfg := opts.Config
+	switch spec := opts.Spec; {
+	case spec == Auto:
+		rev, err := AutoRevision(opts.Getenv)
+		if err != nil {
+			return nil, "", "", err
+		}
+		run, commit, err = FromCommit(ctx, cfg, rev)
+		if err != nil {
+			return nil, "", "", err
+		}
+		name = commit[:7]
+	default:
+		p := resolvePath(cfg.WorkDir, spec)
+		st, serr := os.Stat(p)
+		switch {
+		case serr != nil:
+			return nil, "", "", fmt.Errorf("%w: baseline %s: %v", ErrInput, spec, unwrapPath(serr))
+		case st.IsDir():
+			run, err = FromDir(ctx, cfg, p)
+		default:
+			run, err = ReadReportFile(p)
+		}
+		if err != nil {
+			return nil, "", "", fmt.Errorf("%w: %v", ErrInput, err)
+		}
+		name = spec
+	}
+	narrow(run, cfg)
+	return run, name, commit, nil
+}
+
+// FromDir runs cfg's corpus as it is in dir, a second checkout of the
+// repository: the corpus and any schema named inside the working directory
+// are taken at the same place relative to dir.
+func FromDir(ctx context.Context, cfg runner.Config, dir string) (*model.Run, error) {
+	if cfg.Corpus == "" {
+		return nil, errors.New("baseline folder: the corpus is the one built into the tool; name the corpus to compare it with a folder")
+	}
+	if _, ok := runner.Within(cfg.WorkDir, resolvePath(cfg.WorkDir, cfg.Corpus)); !ok {
+		return nil, fmt.Errorf("baseline folder %s: the corpus %s is outside the working directory, so it has no place in the folder", dir, cfg.Corpus)
+	}
+	rebase := func(p string) string {
+		if p == "" || p == runner.Embedded {
+			return p
+		}
+		abs := resolvePath(cfg.WorkDir, p)
+		rel, ok := runner.Within(cfg.WorkDir, abs)
+		if !ok {
+			return abs // outside the checkout: the same file for both
+		}
+		return filepath.Join(dir, rel)
+	}
+	base := cfg
+	base.WorkDir = dir
+	base.Paths = nil // the head's filter is applied after, by corpus path
+	base.Corpus = rebase(cfg.Corpus)
+	base.CommandSchema = rebase(cfg.CommandSchema)
+	base.FixtureSchema = rebase(cfg.FixtureSchema)
+	run, err := runner.Run(ctx, base)
+	if err != nil {
+		return nil, fmt.Errorf("baseline folder %s: %w", dir, err)
+	}
+	return run, nil
+}
+
+// narrow keeps the base results under the head's PATH filter, so that a
+// run of one folder is not compared with a whole corpus. Name and tag
+// filters were applied by the runner (git and folder bases); a report is
+// taken as it is.
+func narrow(run *model.Run, cfg runner.Config) {
+	if len(cfg.Paths) == 0 || cfg.Corpus == "" {
+		return
+	}
+	corpus := resolvePath(cfg.WorkDir, cfg.Corpus)
+	var prefixes []string
+	for _, p := range cfg.Paths {
+		rel, ok := runner.Within(corpus, resolvePath(cfg.WorkDir, p))
+		if !ok {
+			continue
+		}
+		prefixes = append(prefixes, filepath.ToSlash(rel))
+	}
+	kept := run.Results[:0]
+	for _, r := range run.Results {
+		for _, p := range prefixes {
+			if p == "." || r.RelPath == p || strings.HasPrefix(r.RelPath, p+"/") {
+				kept = append(kept, r)
+				break
+			}
+		}
+	}
+	run.Results = kept
+	run.Summary = model.Summarize(run.Summary.Discovered, run.Results, run.Findings)
+}
+
+// AutoRevision names the base commit for Auto: the pull request's base
+// commit, the commit before a push, else the first parent of HEAD (a run
+// outside GitHub Actions).
+func AutoRevision(getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	event, payloadPath := getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")
+	if payloadPath == "" {
+		return "HEAD^", nil
+	}
+	data, err := os.ReadFile(payloadPath)
+	if err != nil {
+		return "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: read the event payload: %v", err)}
+	}
+	var ev struct {
+		PullRequest *struct {
+			Base struct {
+				SHA string `json:"sha"`
+			} `json:"base"`
+		} `json:"pull_request"`
+		Before string `json:"before"`
+	}
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: event payload %s: %v", payloadPath, err)}
+	}
+	switch {
+	case ev.PullRequest != nil && ev.PullRequest.Base.SHA != "":
+		return ev.PullRequest.Base.SHA, nil
+	case event == "push" && strings.Trim(ev.Before, "0") == "":
+		return "", &Unavailable{Reason: "no comparison with the base: this push created the branch, so there is no commit before it"}
+	case ev.Before != "":
+		return ev.Before, nil
+	}
+	return "HEAD^", nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

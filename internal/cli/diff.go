@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+
+	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/report/jsonout"
+	"github.com/drp2/drp2-fixtures/report/markdown"
+	"github.com/drp2/drp2-fixtures/report/text"
+)
+
+// diffCommand compares two JSON reports: "drp2-fixtures diff BASE.json
+// HEAD.json". It prints the comparison and exits 1 when a fixture that
+// passed in BASE fails in HEAD, 0 otherwise, 2 for unusable input.
+func diffCommand(args []string, env Env) int {
+	fs := flag.NewFlagSet("drp2-fixtures diff", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	format := fs.String("format", "text", "output format: text, json (the comparison member of the JSON report) or markdown (the job summary of HEAD, led by the delta)")
+	fs.Usage = func() {
+		fmt.Fprintln(env.Stderr, "Usage: drp2-fixtures diff [--format text|json|markdown] BASE.json HEAD.json")
+		fs.PrintDefaults()
+	}
+	// Flags may come after the two files too.
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return ExitOK
+			}
+			return ExitUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(env.Stderr, "drp2-fixtures diff: "+format+"\n", a...)
+		return code
+	}
+	if len(files) != 2 {
+		return fail(ExitUsage, "want two JSON reports, BASE.json HEAD.json; got %d arguments", len(files))
+	}
+	switch *format {
+	case "text", "json", "markdown":
+	default:
+		return fail(ExitUsage, "--format %q: want text, json or markdown", *format)
+	}
+	wd := env.WorkDir
+	at := func(p string) string {
+		if wd == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(wd, p)
+	}
+	base, err := baseline.ReadReportFile(at(files[0]))
+	if err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	head, err := baseline.ReadReportFile(at(files[1]))
+	if err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	head.Comparison = baseline.Compare(base, head, files[0])
+	switch *format {
+	case "json":
+		err = jsonout.WriteComparison(env.Stdout, head.Comparison)
+	case "markdown":
+		err = markdown.WriteSummary(env.Stdout, head, markdown.Options{})
+	default:
+		err = text.WriteComparison(env.Stdout, head.Comparison)
+	}
+	if err != nil {
+		return fail(ExitInternal, "%v", err)
+	}
+	if head.Comparison.Delta.Regressed > 0 {
+		return ExitMismatch
+	}
+	return ExitOK
+}

@@ -1,0 +1,220 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Verdict says how a fixture's result moved between a base run and this
+// run.
+type Verdict string
+
+const (
+	// Regressed: passed on the base, fails now.
+	Regressed Verdict = "regressed"
+	// Fixed: failed on the base, passes now.
+	Fixed Verdict = "fixed"
+	// AddedFailing and AddedPassing: not in the base.
+	AddedFailing Verdict = "added_failing"
+	AddedPassing Verdict = "added_passing"
+	// Removed: in the base, not here.
+	Removed Verdict = "removed"
+	// StillFailing: failed on the base and fails now.
+	StillFailing Verdict = "still_failing"
+	// StillPassing: passed on both; listed only when the content changed.
+	StillPassing Verdict = "still_passing"
+)
+
+// Verdicts lists the verdicts in report order: regressions first.
+var Verdicts = []Verdict{Regressed, Fixed, AddedFailing, AddedPassing, Removed, StillFailing, StillPassing}
+
+// Title is the human name of a verdict, for headings.
+func (v Verdict) Title() string {
+	switch v {
+	case Regressed:
+		return "Regressed"
+	case Fixed:
+		return "Fixed"
+	case AddedFailing:
+		return "Added, failing"
+	case AddedPassing:
+		return "Added, passing"
+	case Removed:
+		return "Removed"
+	case StillFailing:
+		return "Still failing"
+	case StillPassing:
+		return "Passing, content changed"
+	}
+	return string(v)
+}
+
+func (v Verdict) rank() int {
+	for i, w := range Verdicts {
+		if v == w {
+			return i
+		}
+	}
+	return len(Verdicts)
+}
+
+// Less orders verdicts as Verdicts lists them.
+func (v Verdict) Less(w Verdict) bool { return v.rank() < w.rank() }
+
+// ContentChange says how a fixture's file changed, judged by its Digest.
+type ContentChange string
+
+const (
+	// ContentSame: the file is unchanged, or the change cannot be told
+	// (a base without digests).
+	ContentSame ContentChange = ""
+	// ExpectationChanged: the expected block differs.
+	ExpectationChanged ContentChange = "expectation_changed"
+	// StreamChanged: the same expectation over different commands.
+	StreamChanged ContentChange = "stream_changed"
+	// Renamed: the same content at a new path (Change.From is the old one).
+	Renamed ContentChange = "renamed"
+	// MetadataChanged: commands and expectation unchanged, other members
+	// (name, description, tags, ...) differ.
+	MetadataChanged ContentChange = "metadata_changed"
+)
+
+// Side is what one run said about a fixture.
+type Side struct {
+	Passed   bool
+	Expected Expected
+	Actual   Actual
+}
+
+// Change is one fixture whose verdict or content differs between the base
+// and this run, or that fails in both.
+type Change struct {
+	// RelPath is the corpus-relative path here (the base's for Removed);
+	// Path is the display path of the same result.
+	RelPath string
+	Path    string
+	Name    string
+	Verdict Verdict
+	Content ContentChange
+	// From is the base's corpus-relative path of a renamed fixture.
+	From string
+	// Base and Head are the two results; nil on the side where the
+	// fixture does not exist.
+	Base, Head *Side
+}
+
+// Delta counts a comparison's changes. ExpectationChanged, StreamChanged
+// and Renamed count content changes whatever the verdict.
+type Delta struct {
+	Regressed          int
+	Fixed              int
+	StillFailing       int
+	AddedPassing       int
+	AddedFailing       int
+	Removed            int
+	ExpectationChanged int
+	StreamChanged      int
+	Renamed            int
+}
+
+// Added is the number of fixtures added, passing or failing.
+func (d Delta) Added() int { return d.AddedPassing + d.AddedFailing }
+
+// Comparison is a run compared with a base run, fixture by fixture, keyed
+// by corpus-relative path.
+type Comparison struct {
+	// Base names the baseline for people: a short commit ("abc1234"), a
+	// folder or a report file.
+	Base string
+	// Commit is the base commit's full hash when the base came from git.
+	Commit string
+	// Unavailable, when set, says why there is no comparison and what to do
+	// about it; every other field is then empty.
+	Unavailable string
+
+	// CommandSchemaChanged and FixtureSchemaChanged: the schema's sha256
+	// differs from the base's.
+	CommandSchemaChanged bool
+	FixtureSchemaChanged bool
+	BaseCommandSchema    SchemaSource
+	BaseFixtureSchema    SchemaSource
+
+	// BaseSummary is the base run's summary, so that a change of the
+	// result (not only of the fixtures) can be seen.
+	BaseSummary Summary
+
+	// Changes are ordered by Verdicts, then by RelPath.
+	Changes []Change
+	Delta   Delta
+}
+
+// SchemasChanged reports whether either schema differs from the base's.
+func (c *Comparison) SchemasChanged() bool {
+	return c != nil && (c.CommandSchemaChanged || c.FixtureSchemaChanged)
+}
+
+// Count tallies the changes into Delta.
+func (c *Comparison) Count() {
+	var d Delta
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		switch ch.Verdict {
+		case Regressed:
+			d.Regressed++
+		case Fixed:
+			d.Fixed++
+		case StillFailing:
+			d.StillFailing++
+		case AddedPassing:
+			d.AddedPassing++
+		case AddedFailing:
+			d.AddedFailing++
+		case Removed:
+			d.Removed++
+		}
+		switch ch.Content {
+		case ExpectationChanged:
+			d.ExpectationChanged++
+		case StreamChanged:
+			d.StreamChanged++
+		case Renamed:
+			d.Renamed++
+		}
+	}
+	c.Delta = d
+}
+
+// Headline is the delta in one line of plain text, for titles and lead
+// sentences: "2 regressed, 3 fixed, 5 added against base abc1234". Parts
+// that are zero are left out; with no change it says so. It names the base
+// as given, so sinks escape it like any other text.
+func (c *Comparison) Headline() string {
+	if c == nil {
+		return ""
+	}
+	if c.Unavailable != "" {
+		return "no comparison with the base"
+	}
+	d := c.Delta
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(d.Regressed, "regressed")
+	add(d.Fixed, "fixed")
+	add(d.Added(), "added")
+	add(d.Removed, "removed")
+	add(d.ExpectationChanged, "expectation changed")
+	add(d.StreamChanged, "stream changed")
+	add(d.Renamed, "renamed")
+	if c.SchemasChanged() {
+		parts = append(parts, "schemas changed")
+	}
+	text := "no change"
+	if len(parts) > 0 {
+		text = strings.Join(parts, ", ")
+	}
+	return text + " against base " + c.Base
+}

@@ -1,0 +1,120 @@
+package jsonout
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Comparison is the run compared with a baseline ("comparison" in the
+// document; absent when no baseline was asked for).
+type Comparison struct {
+	// Base names the baseline: a short commit, a folder or a report.
+	Base   string `json:"base,omitempty"`
+	Commit string `json:"commit,omitempty"`
+	// Unavailable says why there is no comparison; the rest is then empty.
+	Unavailable       string              `json:"unavailable,omitempty"`
+	Headline          string              `json:"headline"`
+	SchemasChanged    SchemasChanged      `json:"schemas_changed"`
+	BaseCommandSchema *model.SchemaSource `json:"base_command_schema,omitempty"`
+	BaseFixtureSchema *model.SchemaSource `json:"base_fixture_schema,omitempty"`
+	Counts            Delta               `json:"counts"`
+	Changes           []Change            `json:"changes"`
+}
+
+// SchemasChanged says which schema's sha256 differs from the base's.
+type SchemasChanged struct {
+	Command bool `json:"command"`
+	Fixture bool `json:"fixture"`
+}
+
+// Delta counts the changes; the content counts are whatever the verdict.
+type Delta struct {
+	Regressed          int `json:"regressed"`
+	Fixed              int `json:"fixed"`
+	StillFailing       int `json:"still_failing"`
+	AddedPassing       int `json:"added_passing"`
+	AddedFailing       int `json:"added_failing"`
+	Removed            int `json:"removed"`
+	ExpectationChanged int `json:"expectation_changed"`
+	StreamChanged      int `json:"stream_changed"`
+	Renamed            int `json:"renamed"`
+}
+
+// Change is one fixture of the comparison.
+type Change struct {
+	CorpusPath  string `json:"corpus_path"`
+	FixturePath string `json:"fixture_path"`
+	FixtureName string `json:"fixture_name"`
+	Verdict     string `json:"verdict"`
+	// Content is expectation_changed, stream_changed, renamed or
+	// metadata_changed; absent when the file is the same.
+	Content *string `json:"content,omitempty"`
+	// From is the base's corpus path of a renamed fixture.
+	From *string `json:"from,omitempty"`
+	Base *Side   `json:"base"`
+	Head *Side   `json:"head"`
+}
+
+// Side is one run's result for a fixture of the comparison.
+type Side struct {
+	Passed             bool    `json:"passed"`
+	ActualOutcome      string  `json:"actual_outcome"`
+	ActualPhase        *string `json:"actual_phase"`
+	ActualCode         *string `json:"actual_code"`
+	ActualCommandIndex *int    `json:"actual_command_index"`
+	ExpectedOutcome    *string `json:"expected_outcome"`
+	ExpectedPhase      *string `json:"expected_phase"`
+	ExpectedCode       *string `json:"expected_code"`
+}
+
+func buildComparison(c *model.Comparison) *Comparison {
+	if c == nil {
+		return nil
+	}
+	out := &Comparison{
+		Base: c.Base, Commit: c.Commit, Unavailable: c.Unavailable, Headline: c.Headline(),
+		SchemasChanged: SchemasChanged{Command: c.CommandSchemaChanged, Fixture: c.FixtureSchemaChanged},
+		Counts:         Delta(c.Delta),
+		Changes:        make([]Change, 0, len(c.Changes)),
+	}
+	if c.BaseCommandSchema != (model.SchemaSource{}) {
+		s := c.BaseCommandSchema
+		out.BaseCommandSchema = &s
+	}
+	if c.BaseFixtureSchema != (model.SchemaSource{}) {
+		s := c.BaseFixtureSchema
+		out.BaseFixtureSchema = &s
+	}
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		out.Changes = append(out.Changes, Change{
+			CorpusPath: ch.RelPath, FixturePath: ch.Path, FixtureName: ch.Name,
+			Verdict: string(ch.Verdict), Content: optional(string(ch.Content)), From: optional(ch.From),
+			Base: buildSide(ch.Base), Head: buildSide(ch.Head),
+		})
+	}
+	return out
+}
+
+func buildSide(s *model.Side) *Side {
+	if s == nil {
+		return nil
+	}
+	return &Side{
+		Passed: s.Passed, ActualOutcome: string(s.Actual.Outcome),
+		ActualPhase: optional(string(s.Actual.Phase)), ActualCode: optional(s.Actual.Code),
+		ActualCommandIndex: s.Actual.CommandIndex,
+		ExpectedOutcome:    optional(s.Expected.Outcome), ExpectedPhase: optional(s.Expected.Phase),
+		ExpectedCode: optional(s.Expected.Code),
+	}
+}
+
+// WriteComparison writes a comparison alone as indented JSON, in the shape
+// of the report's "comparison" member.
+func WriteComparison(w io.Writer, c *model.Comparison) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(buildComparison(c))
+}

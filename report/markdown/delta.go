@@ -1,0 +1,136 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
+)
+
+// folded are the verdicts whose tables sit under <details>: they repeat
+// what the base already said, while the others are what this change did.
+var folded = map[model.Verdict]bool{model.StillFailing: true, model.StillPassing: true}
+
+// lead writes what a report opens with when the run was compared with a
+// baseline or excused known failures: the delta in one line ("2 regressed,
+// 3 fixed, 5 added against base abc1234"), then one table per verdict,
+// regressions first. A comparison that could not be made says why.
+func lead(b *strings.Builder, run *model.Run, opts Options, rows int) {
+	c := run.Comparison
+	if c == nil || c.Unavailable != "" {
+		if c != nil {
+			fmt.Fprintf(b, "> [!WARNING]\n> %s\n\n", escape.Markdown(escape.OneLine(c.Unavailable)))
+		}
+		known(b, &run.Summary)
+		return
+	}
+	icon := "🟢"
+	if c.Delta.Regressed > 0 {
+		icon = "🔴"
+	}
+	// The headline is our own words but for the base's name, which may
+	// be a path the user gave: only that is escaped.
+	words := strings.TrimSuffix(c.Headline(), c.Base)
+	fmt.Fprintf(b, "### %s %s%s\n\n", icon, words, code(c.Base))
+	schema := func(label string, changed bool, base, head model.SchemaSource) {
+		if changed {
+			fmt.Fprintf(b, "- %s changed: sha256 %s on the base, %s now\n", label, code(short(base.SHA256)), code(short(head.SHA256)))
+		}
+	}
+	schema("Command schema", c.CommandSchemaChanged, c.BaseCommandSchema, run.CommandSchema)
+	schema("Fixture schema", c.FixtureSchemaChanged, c.BaseFixtureSchema, run.FixtureSchema)
+	if c.SchemasChanged() {
+		b.WriteString("\n")
+	}
+	known(b, &run.Summary)
+	for _, v := range model.Verdicts {
+		var changes []*model.Change
+		for i := range c.Changes {
+			if c.Changes[i].Verdict == v {
+				changes = append(changes, &c.Changes[i])
+			}
+		}
+		if len(changes) > 0 {
+			changeTable(b, v, changes, c, opts, rows)
+		}
+	}
+}
+
+func known(b *strings.Builder, s *model.Summary) {
+	if n := s.KnownFailures; n > 0 {
+		fmt.Fprintf(b, "*%d of the failures %s on the known-failures list: reported, not failing the run.*\n\n",
+			n, plural(n, "is", "are"))
+	}
+}
+
+func changeTable(b *strings.Builder, v model.Verdict, changes []*model.Change, c *model.Comparison, opts Options, rows int) {
+	title := fmt.Sprintf("%s (%d)", v.Title(), len(changes))
+	if folded[v] {
+		fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", escape.HTML(title))
+	} else {
+		fmt.Fprintf(b, "#### %s\n\n", title)
+	}
+	if rows > 0 {
+		b.WriteString("| Fixture | Change | Base | Now |\n|:--|:--|:--|:--|\n")
+	}
+	for i, ch := range changes {
+		if i == rows {
+			break
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", changeFixture(ch, c, opts), contentText(ch), sideText(ch.Base), sideText(ch.Head))
+	}
+	more(b, len(changes)-rows, "see the JSON report")
+	if folded[v] {
+		b.WriteString("\n</details>\n")
+	}
+	b.WriteString("\n")
+}
+
+// changeFixture is the fixture's location and name. A removed fixture is
+// linked at the base commit, where it still exists.
+func changeFixture(ch *model.Change, c *model.Comparison, opts Options) string {
+	r := &model.Result{Path: ch.Path, RelPath: ch.RelPath, Name: ch.Name}
+	if ch.Verdict == model.Removed {
+		opts.SHA = c.Commit
+	}
+	s := location(r, opts)
+	if n := explain.ShownName(r); n != "" {
+		s += "<br>" + bold(n) // the name only when it is not the file's
+	}
+	return s
+}
+
+func contentText(ch *model.Change) string {
+	switch ch.Content {
+	case model.ExpectationChanged:
+		return "expectation changed"
+	case model.StreamChanged:
+		return "commands changed"
+	case model.MetadataChanged:
+		return "metadata changed"
+	case model.Renamed:
+		return "renamed from " + code(ch.From)
+	}
+	return explain.Absent
+}
+
+// sideText is one run's verdict on the fixture: passed, or what it got.
+func sideText(s *model.Side) string {
+	if s == nil {
+		return explain.Absent
+	}
+	if s.Passed {
+		return "✅ passed"
+	}
+	return "❌ got " + cell(explain.ActualText(&model.Result{Actual: s.Actual, Expected: s.Expected}))
+}
+
+// short is the first 12 characters of a hex sum: enough to tell two apart.
+func short(sum string) string {
+	if len(sum) > 12 {
+		return sum[:12]
+	}
+	return sum
+}

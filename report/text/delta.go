@@ -1,0 +1,65 @@
+package text
+
+import (
+	"io"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// WriteComparison writes a comparison with a baseline alone: the headline,
+// the schema changes, then one line per changed fixture, regressions
+// first.
+func WriteComparison(w io.Writer, c *model.Comparison) error {
+	p := &printer{w: w}
+	p.comparison(c)
+	return p.err
+}
+
+// comparison is the section on the baseline: why there is none, or the
+// delta and each changed fixture.
+func (p *printer) comparison(c *model.Comparison) {
+	if c == nil {
+		return
+	}
+	p.section("Comparison with the base")
+	defer p.endGroup()
+	if c.Unavailable != "" {
+		p.line("WARN ", yellow, " "+Clean(c.Unavailable))
+		return
+	}
+	p.textf("%s", Clean(c.Headline()))
+	if c.CommandSchemaChanged {
+		p.textf("  command schema changed: sha256 %s on the base", Clean(c.BaseCommandSchema.SHA256))
+	}
+	if c.FixtureSchemaChanged {
+		p.textf("  fixture schema changed: sha256 %s on the base", Clean(c.BaseFixtureSchema.SHA256))
+	}
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		extra := ""
+		switch ch.Content {
+		case model.ContentSame:
+		case model.Renamed:
+			extra = " (renamed from " + Clean(ch.From) + ")"
+		default:
+			extra = " (" + string(ch.Content) + ")"
+		}
+		color := ""
+		switch ch.Verdict {
+		case model.Regressed, model.AddedFailing:
+			color = red
+		case model.Fixed, model.AddedPassing:
+			color = green
+		}
+		p.line(pad(string(ch.Verdict)), color, " "+Clean(ch.Path)+extra)
+	}
+}
+
+// pad widens a verdict so that the paths line up.
+func pad(s string) string {
+	const width = 14
+	for len(s) < width {
+		s += " "
+	}
+	return "  " + s
+}
