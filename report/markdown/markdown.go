@@ -86,7 +86,12 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 		run = &model.Run{}
 	}
 	run = explain.Bound(run)
-	title = escape.Clip(escape.OneLine(verdictText(&run.Summary)), limit.CheckTitleChars)
+	title = verdictText(&run.Summary)
+	if h := run.Comparison.Headline(); h != "" {
+		// What this pull request changed is what a reviewer scans for.
+		title += "; " + h
+	}
+	title = escape.Clip(escape.OneLine(title), limit.CheckTitleChars)
 	fits := func(s string) bool { return len(s) <= limit.CheckOutputBytes }
 	summary = fit(run, opts, layout{tables: true, extras: true, timing: true, selfLink: true}, fits)
 	if run.Summary.Failed > 0 {
