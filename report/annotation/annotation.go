@@ -65,6 +65,13 @@ func Build(run *model.Run) []Annotation {
 			Message:    detail(message(r)),
 			RawDetails: detail(explain.Detail(r)),
 		}
+		if r.KnownFailure != "" {
+			// Listed as known: reported, but it fails nothing, so it is
+			// not shown as a failure either.
+			a.Level = LevelWarning
+			a.Title = title("Known failure: " + resultTitle(r))
+			a.Message = detail("Known failure (" + r.KnownFailure + "). " + message(r))
+		}
 		locate(&a, r.Span)
 		if r.IsCorpusError() {
 			corpus = append(corpus, a)

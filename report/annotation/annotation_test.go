@@ -270,3 +270,25 @@ func TestNoControlCharacters(t *testing.T) {
 		t.Errorf("message = %q", m)
 	}
 }
+
+func TestKnownFailureIsAWarning(t *testing.T) {
+	run := sample.Run()
+	var known *model.Result
+	for i := range run.Results {
+		if !run.Results[i].Passed && !run.Results[i].IsCorpusError() {
+			known = &run.Results[i]
+			break
+		}
+	}
+	known.KnownFailure = "tracked in #12"
+	for _, a := range Build(run) {
+		if a.Path != known.Path {
+			continue
+		}
+		if a.Level != LevelWarning || !strings.Contains(a.Title, "Known failure") || !strings.Contains(a.Message, "tracked in") {
+			t.Errorf("known failure annotated as %+v", a)
+		}
+		return
+	}
+	t.Errorf("no annotation for %s", known.Path)
+}
