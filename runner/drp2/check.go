@@ -8,6 +8,12 @@
 // submission and readbacks, and then the active capability gates. Each
 // command is decoded once and checked against incremental state, so a
 // stream is checked in time linear in its length.
+//
+// Every verdict applies one catalogued rule (see Rules and rules.go) and
+// names it. Where the prose decides a code the validator follows it; where
+// the prose is silent, in particular on which of two failing checks of one
+// command is reported, it follows the upstream DRP2 fixture runner.
+// docs/conformance.md lists the rules and every deliberate difference.
 package drp2
 
 import (

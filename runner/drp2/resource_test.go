@@ -1,6 +1,9 @@
 package drp2
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func writeBuf(buf int, offset any, size any, data string) string {
 	return cmd("WriteBuffer", "buffer_id", buf, "offset", offset, "size", size, "data", q(data))
@@ -141,4 +144,40 @@ func textureViewsCases() []tc {
 		ok("destroying a view leaves its texture", tex, view("rgba8unorm", ""), cmd("DestroyTextureView", "id", 2), cmd("DestroyTexture", "texture_id", 1)),
 	}
 	return cases
+}
+
+// Unpadded and truncated base64 of every length once panicked: the decode
+// buffer was sized for padded input. Now valid padded base64 is accepted
+// and everything else fails the command's data rule.
+func TestPayloadOfAnyLength(t *testing.T) {
+	valid := map[string]bool{"": true, "AA==": true, "AAA=": true, "AAAA": true, "AAAAAA==": true, "AAAAAAA=": true, "AAAAAAAA": true}
+	for n := 0; n <= 9; n++ {
+		for _, data := range []string{strings.Repeat("A", n), strings.Repeat("A", n) + "=", strings.Repeat("A", n) + "=="} {
+			size := n * 3 / 4
+			write := ok("write", buffer(1, 16, `["COPY_DST"]`), writeBuf(1, 0, size, data))
+			f := New().Check(write.stream())
+			if valid[data] && f != nil {
+				t.Fatalf("WriteBuffer %q (%d bytes): %s", data, size, f.Message)
+			}
+			if !valid[data] && (f == nil || f.Rule != "COMMANDS.md WriteBuffer field data") {
+				t.Fatalf("WriteBuffer %q: want the data rule, got %+v", data, f)
+			}
+			upload := ok("texture", texture(1, "1d", 16, 1, 1, 1, "r16float", `["COPY_DST"]`), writeTex(1, 0, org(0, 0, 0), ext(1, 1, 1), 2, 1, data))
+			f = New().Check(upload.stream())
+			want := "COMMANDS.md WriteTexture field data"
+			if valid[data] {
+				want = "" // two bytes are needed: shorter payloads are short, not malformed
+				if size < 2 {
+					want = "COMMANDS.md WriteTexture rule 4"
+				}
+			}
+			got := ""
+			if f != nil {
+				got = f.Rule
+			}
+			if got != want {
+				t.Fatalf("WriteTexture %q: want rule %q, got %+v", data, want, f)
+			}
+		}
+	}
 }
