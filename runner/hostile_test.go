@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
 
@@ -65,5 +66,37 @@ func TestHugeFileIsRefusedBeforeReading(t *testing.T) {
 	}
 	if run.Summary.Failed != 1 || run.Summary.CorpusErrors != 1 {
 		t.Errorf("summary %+v", run.Summary)
+	}
+}
+
+// TestLinkedClassFolderIsNotFollowed: a pull request may commit a class
+// folder itself as a link (positive -> /). It is skipped with a finding,
+// like a linked file, and nothing behind it is read.
+func TestLinkedClassFolderIsNotFollowed(t *testing.T) {
+	outside := writeCorpus(t, map[string]string{"secret.json": fixtureJSON("secret", success, hello, reply)})
+	root := writeCorpus(t, map[string]string{"negative_schema/m.json": fixtureJSON("m", schemaError(2), hello, reply, `{"id": 1}`)})
+	if err := os.Symlink(outside, filepath.Join(root, "positive")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("negative_schema", filepath.Join(root, "negative")); err != nil {
+		t.Fatal(err)
+	}
+	run := runCorpus(t, Config{Corpus: root})
+	if len(run.Results) != 1 || run.Results[0].RelPath != "negative_schema/m.json" {
+		t.Errorf("results: %+v", run.Results)
+	}
+	found := map[string]string{}
+	for _, f := range run.Findings {
+		if f.Kind == model.FindingSkippedFile {
+			found[f.Path] = f.Message
+		}
+	}
+	for _, p := range []string{"positive", "negative"} {
+		if !strings.Contains(found[p], "symbolic link") {
+			t.Errorf("%s: no finding about the link (findings: %v)", p, found)
+		}
+	}
+	if run.Summary.Discovered != 1 {
+		t.Errorf("discovered %d, want 1", run.Summary.Discovered)
 	}
 }
