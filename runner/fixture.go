@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
@@ -32,8 +33,9 @@ func (e *corpusError) Error() string { return e.msg }
 type fixture struct {
 	data []byte
 	doc  map[string]any
-	// raw are the byte ranges of the commands in data.
-	raw [][2]int
+	// commands are the commands as written: slices of data, so that the
+	// command-schema phase and the Checker share one index of the stream.
+	commands []json.RawMessage
 	// members are the byte ranges of the top-level members' values.
 	members map[string][2]int
 }
@@ -124,22 +126,24 @@ func decodeFixture(data []byte) (*fixture, *corpusError) {
 		fx.members[m.Key] = [2]int{m.Start, m.End}
 		raw := data[m.Start:m.End]
 		if m.Key != "commands" || raw[0] != '[' {
-			doc[m.Key] = decodeValue(raw)
+			v, bad := jsonpos.Decode(raw, numberLimits)
+			if bad != nil {
+				return nil, &corpusError{msg: "fixture envelope: " + outOfRange("/"+escapeToken(m.Key)+bad.Pointer, bad.Number), offset: m.Start + bad.Offset}
+			}
+			doc[m.Key] = v
 			continue
 		}
-		spans, ok := jsonpos.Elements(raw, "")
+		commands, ok := jsonpos.Values(raw)
 		if !ok {
 			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: m.Start}
 		}
-		stand := make([]any, len(spans))
+		stand := make([]any, len(commands))
 		shared := map[string]any{}
-		for i := range spans {
-			spans[i][0] += m.Start
-			spans[i][1] += m.Start
-			stand[i] = standIn(data[spans[i][0]:spans[i][1]], shared)
+		for i, c := range commands {
+			stand[i] = standIn(c, shared)
 		}
 		doc["commands"] = stand
-		fx.raw = spans
+		fx.commands = commands
 	}
 	return fx, nil
 }
@@ -173,7 +177,7 @@ func sum(b []byte) string {
 // reads them), so a long stream costs one map per command name.
 func standIn(raw []byte, shared map[string]any) any {
 	if len(raw) == 0 || raw[0] != '{' {
-		return decodeValue(raw)
+		return kindOnly(raw)
 	}
 	start, end, ok := jsonpos.Find(raw, "/cmd")
 	if !ok {
@@ -181,7 +185,7 @@ func standIn(raw []byte, shared map[string]any) any {
 	}
 	v := raw[start:end]
 	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
-		return map[string]any{"cmd": decodeValue(v)}
+		return map[string]any{"cmd": kindOnly(v)}
 	}
 	if obj, ok := shared[string(v)]; ok {
 		return obj
@@ -189,6 +193,37 @@ func standIn(raw []byte, shared map[string]any) any {
 	obj := map[string]any{"cmd": string(v[1 : len(v)-1])}
 	shared[string(v)] = obj
 	return obj
+}
+
+// kindOnly decodes a value for the envelope phase, which may judge its kind
+// but not its size: a number out of range stands in as 0, and the command
+// schema phase reports it against its command.
+func kindOnly(raw []byte) any {
+	v, bad := jsonpos.Decode(raw, numberLimits)
+	if bad != nil {
+		return json.Number("0")
+	}
+	return v
+}
+
+// numberLimits bound every number before it reaches the schema library,
+// which computes with numbers exactly and so pays for a huge exponent or a
+// long mantissa in time, or panics past an exponent of about a million.
+// DRP2's numeric fields are ids, counts, sizes and offsets, and viewport,
+// depth and level-of-detail values (COMMANDS.md); JSON readers agree on
+// numbers only within the IEEE 754 double range (RFC 8259, section 6),
+// whose largest value is about 1.8e308 and which carries 17 significant
+// digits. A number beyond either bound can be held by no DRP2 field.
+var numberLimits = jsonpos.Limits{MaxDigits: 100, MaxExponent: 308}
+
+// outOfRange is the verdict on a number beyond numberLimits.
+func outOfRange(pointer, number string) string {
+	return fmt.Sprintf("%s: the number %s is out of range: no DRP2 field holds a value beyond 1e%d or with more than %d digits",
+		pointer, number, numberLimits.MaxExponent, numberLimits.MaxDigits)
+}
+
+func escapeToken(t string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }
 
 // kindOf names the kind of JSON value that starts with c.

@@ -53,7 +53,17 @@ type Config struct {
 	// Checker runs the semantic and capability phases. Nil stops every
 	// stream after the command schema (a schema-only run).
 	Checker Checker
+	// FixtureTimeout is the time budget of one fixture; 0 means
+	// DefaultFixtureTimeout and a negative value means none. A fixture
+	// still running when its budget is spent is reported as a corpus error
+	// that says so, and the run goes on without it.
+	FixtureTimeout time.Duration
 }
+
+// DefaultFixtureTimeout is the time budget of one fixture. The largest
+// stream the scale tests run (1,000,000 commands, 92 MB) takes about 10 s
+// on two cores, so a fixture still running after a minute is stuck.
+const DefaultFixtureTimeout = time.Minute
 
 // ErrInput marks errors about unusable input (exit code 2): a corpus root
 // that cannot be read, a schema that does not compile, a path outside the
@@ -100,12 +110,16 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if limit <= 0 {
 		limit = DefaultMaxFileSize
 	}
-	job := &fixtureJob{corpus: c, schemas: sch, checker: cfg.Checker, now: now, limit: limit,
-		name: cfg.Name, tags: cfg.Tags}
+	budget := cfg.FixtureTimeout
+	if budget == 0 {
+		budget = DefaultFixtureTimeout
+	}
+	job := &fixtureJob{corpus: c, schemas: sch, commands: &commandPhase{schemas: sch, cache: &verdictCache{}},
+		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget}
 	results := make([]model.Result, len(selected))
 	keep := make([]bool, len(selected))
 	if err := forEach(ctx, len(selected), cfg.Workers, func(i int) {
-		results[i], keep[i] = job.run(selected[i])
+		results[i], keep[i] = job.runWithBudget(selected[i])
 	}); err != nil {
 		return nil, err
 	}
@@ -263,18 +277,58 @@ func (c *corpus) pathFilter(paths []string) (pathFilter, error) {
 // fixtureJob runs single fixtures; it is shared by the workers and holds no
 // per-fixture state.
 type fixtureJob struct {
-	corpus  *corpus
-	schemas *schemas
-	checker Checker
-	now     func() time.Time
-	limit   int64
-	name    string
-	tags    []string
+	corpus   *corpus
+	schemas  *schemas
+	commands *commandPhase
+	checker  Checker
+	now      func() time.Time
+	limit    int64
+	name     string
+	tags     []string
+	budget   time.Duration // <= 0: none
+}
+
+// runWithBudget runs one fixture on a goroutine of its own and waits for
+// it at most the time budget. A fixture that outlives its budget is
+// reported as such and abandoned: the phases of the runner see the closed
+// stop channel and end early; a Checker cannot be interrupted, so its
+// goroutine finishes in the background and its result is dropped.
+func (j *fixtureJob) runWithBudget(rel string) (model.Result, bool) {
+	if j.budget <= 0 {
+		return j.run(rel, nil)
+	}
+	type outcome struct {
+		res  model.Result
+		keep bool
+	}
+	done := make(chan outcome, 1)
+	stop := make(chan struct{})
+	go func() {
+		res, keep := j.run(rel, stop)
+		done <- outcome{res, keep}
+	}()
+	timer := time.NewTimer(j.budget)
+	defer timer.Stop()
+	select {
+	case o := <-done:
+		return o.res, o.keep
+	case <-timer.C:
+		close(stop)
+	}
+	if j.name != "" || len(j.tags) > 0 {
+		// As for a corpus error: the name and tags may not be known yet.
+		return model.Result{}, false
+	}
+	return model.Result{Path: j.corpus.display(rel), RelPath: rel, Folder: folderOf(rel), Name: stem(rel),
+		Actual: model.Actual{Outcome: model.CorpusError,
+			Message: fmt.Sprintf("not judged within the time budget of %s for one fixture: the run went on without it", j.budget)},
+		Duration: j.budget}, true
 }
 
 // run runs one fixture through every phase. It reports false when the
-// fixture is filtered out by name or tag.
-func (j *fixtureJob) run(rel string) (res model.Result, keep bool) {
+// fixture is filtered out by name or tag. stop, when closed, asks the
+// phases to end early because the result is no longer wanted.
+func (j *fixtureJob) run(rel string, stop <-chan struct{}) (res model.Result, keep bool) {
 	start := j.now()
 	res = model.Result{Path: j.corpus.display(rel), RelPath: rel, Folder: folderOf(rel), Name: stem(rel)}
 	defer func() {
@@ -319,7 +373,7 @@ func (j *fixtureJob) run(rel string) (res model.Result, keep bool) {
 	res.Expected = fx.expected()
 	res.Class = classify(res.Expected)
 
-	failure := j.phases(fx, res.Class)
+	failure := j.phases(fx, res.Class, stop)
 	res.Actual, res.Passed = match(res.Expected, res.Class, failure)
 	if !res.Passed {
 		res.Span = failureSpan(fx.data, failure)
@@ -378,17 +432,14 @@ func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
 
 // phases runs the DRP phases in order and returns the first failure, or
 // nil. Schema negatives stop after the command schema (RUNNER.md).
-func (j *fixtureJob) phases(fx *fixture, class model.Class) *model.Failure {
-	if f := j.schemas.checkCommands(fx.data, fx.raw); f != nil {
+func (j *fixtureJob) phases(fx *fixture, class model.Class, stop <-chan struct{}) *model.Failure {
+	if f := j.commands.checkCommands(fx.commands, stop); f != nil {
 		return f
 	}
-	if class == model.ClassSchemaNegative || j.checker == nil {
+	if class == model.ClassSchemaNegative || j.checker == nil || stopped(stop) {
 		return nil
 	}
-	stream := model.Stream{Commands: make([]json.RawMessage, len(fx.raw))}
-	for i, r := range fx.raw {
-		stream.Commands[i] = fx.data[r[0]:r[1]]
-	}
+	stream := model.Stream{Commands: fx.commands}
 	if v, ok := fx.doc["version"].(map[string]any); ok {
 		stream.Version.Major = intOf(v["major"])
 		stream.Version.Minor = intOf(v["minor"])

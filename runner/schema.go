@@ -12,11 +12,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -50,11 +48,6 @@ type schemas struct {
 	// the root's oneOf branch that describes it.
 	root     *jsonschema.Schema
 	branches map[string]*jsonschema.Schema
-
-	// verdicts caches command verdicts by the command's bytes; cached
-	// counts the entries stored.
-	verdicts sync.Map
-	cached   atomic.Int64
 
 	commandSource model.SchemaSource
 	fixtureSource model.SchemaSource
@@ -296,149 +289,6 @@ func constCmd(node any) (string, bool) {
 	cmd, _ := props["cmd"].(map[string]any)
 	v, ok := cmd["const"].(string)
 	return v, ok
-}
-
-// verdict is the command schema's judgement of one command object.
-type verdict struct {
-	ok      bool
-	code    string
-	pointer string
-	message string
-}
-
-// Bounds of the verdict cache: small commands only, and a fixed number of
-// them, so that memory stays bounded on any corpus.
-const (
-	maxCachedCommandBytes = 4 << 10
-	maxCachedCommands     = 1 << 16
-)
-
-// Long streams are checked in chunks on all cores: the schema phase of a
-// single million-command fixture would otherwise leave every core but one
-// idle.
-const (
-	parallelCommands = 4096
-	commandChunk     = 1024
-)
-
-// checkCommands runs the command-schema phase over the commands at spans
-// of data and returns the failure of the first failing command, or nil.
-func (s *schemas) checkCommands(data []byte, spans [][2]int) *model.Failure {
-	workers := runtime.GOMAXPROCS(0)
-	if len(spans) < parallelCommands || workers < 2 {
-		for i, r := range spans {
-			if f := s.checkCommand(i, data[r[0]:r[1]]); f != nil {
-				return f
-			}
-		}
-		return nil
-	}
-	var (
-		next  atomic.Int64 // start of the next chunk to take
-		mu    sync.Mutex
-		first *model.Failure // failure with the lowest index so far
-		wg    sync.WaitGroup
-	)
-	// bound is the index no chunk needs to pass: every chunk that starts
-	// below the final first failure is checked in full, so the lowest
-	// failing index is always found.
-	bound := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		if first == nil {
-			return len(spans)
-		}
-		return first.CommandIndex
-	}
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				start := int(next.Add(commandChunk)) - commandChunk
-				if start >= len(spans) || start >= bound() {
-					return
-				}
-				end := min(start+commandChunk, len(spans))
-				for i := start; i < end; i++ {
-					if f := s.checkCommand(i, data[spans[i][0]:spans[i][1]]); f != nil {
-						mu.Lock()
-						if first == nil || f.CommandIndex < first.CommandIndex {
-							first = f
-						}
-						mu.Unlock()
-						break
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return first
-}
-
-// checkCommand validates one command from its bytes as written. It
-// returns nil when the command is valid.
-//
-// Verdicts are cached by the command's exact bytes: a schema verdict is a
-// pure function of them, and corpora repeat commands a lot (every stream
-// opens with the same handshake), while JSON Schema validation is the most
-// expensive step of a run.
-func (s *schemas) checkCommand(index int, raw []byte) *model.Failure {
-	var vd verdict
-	if len(raw) <= maxCachedCommandBytes {
-		if cached, ok := s.verdicts.Load(string(raw)); ok {
-			vd = cached.(verdict)
-		} else {
-			vd = s.judge(decodeValue(raw))
-			if s.cached.Add(1) <= maxCachedCommands {
-				s.verdicts.Store(string(raw), vd)
-			}
-		}
-	} else {
-		vd = s.judge(decodeValue(raw))
-	}
-	if vd.ok {
-		return nil
-	}
-	return &model.Failure{Phase: model.PhaseSchema, Code: vd.code, CommandIndex: index, Pointer: vd.pointer,
-		Message: fmt.Sprintf("command %d: %s", index, vd.message)}
-}
-
-// judge validates one decoded command object against the branch its cmd
-// names, or against the whole schema when cmd names none.
-func (s *schemas) judge(v any) verdict {
-	fail := func(code, pointer, msg string) verdict {
-		return verdict{code: code, pointer: pointer, message: msg}
-	}
-	obj, isObject := v.(map[string]any)
-	cmdValue, hasCmd := obj["cmd"]
-	cmd, cmdIsString := cmdValue.(string)
-	if isObject && cmdIsString {
-		if branch := s.branches[cmd]; branch != nil {
-			if err := branch.Validate(v); err != nil {
-				pointer, msg := leafError(err)
-				return fail(codeSchemaInvalid, pointer, fmt.Sprintf("%s: %s", cmd, msg))
-			}
-			return verdict{ok: true}
-		}
-	}
-	err := s.root.Validate(v)
-	if err == nil {
-		return verdict{ok: true}
-	}
-	switch {
-	case !isObject:
-		return fail(codeSchemaInvalid, "", "a command must be a JSON object")
-	case !hasCmd:
-		return fail(codeSchemaInvalid, "", `missing the "cmd" discriminator`)
-	case !cmdIsString:
-		return fail(codeSchemaInvalid, "/cmd", `"cmd" must be a string naming a command`)
-	case len(s.branches) > 0:
-		return fail(codeUnknownCommand, "/cmd", fmt.Sprintf("unknown command %q: not one of the %d active commands", cmd, len(s.branches)))
-	}
-	pointer, msg := leafError(err)
-	return fail(codeSchemaInvalid, pointer, msg)
 }
 
 // leafError picks the most specific cause of a validation error: the

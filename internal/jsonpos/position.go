@@ -69,6 +69,49 @@ func Elements(data []byte, pointer string) ([][2]int, bool) {
 	}
 }
 
+// Values returns the elements of the array that data holds, in order, as
+// slices of data (no copies). It reports false when data is not an array.
+// The slice has exactly the length of the array: a stream of a million
+// commands costs one allocation of its index, not a doubling series.
+func Values(data []byte) ([]json.RawMessage, bool) {
+	s := scanner{data: data}
+	s.space()
+	if s.next() != '[' {
+		return nil, false
+	}
+	// A first pass counts the elements, a second records them.
+	start := s.pos
+	n := 0
+	s.space()
+	if s.peek() != ']' {
+		for {
+			if !s.skipValue() {
+				return nil, false
+			}
+			n++
+			s.space()
+			c := s.next()
+			if c == ']' {
+				break
+			}
+			if c != ',' {
+				return nil, false
+			}
+		}
+	}
+	out := make([]json.RawMessage, 0, n)
+	s.pos = start
+	for i := 0; i < n; i++ {
+		s.space()
+		from := s.pos
+		s.skipValue()
+		out = append(out, data[from:s.pos:s.pos])
+		s.space()
+		s.next()
+	}
+	return out, true
+}
+
 // Range is a 1-based line and column span, the shape of model.Span (the
 // package imports nothing from the module, so callers convert).
 type Range struct {
