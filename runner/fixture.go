@@ -41,36 +41,58 @@ type fixture struct {
 }
 
 // readFixture reads one file, refusing anything that is not a regular file
-// or is larger than limit.
-func readFixture(fsys fs.FS, rel string, limit int64) ([]byte, *corpusError) {
+// or is larger than limit. free releases the bytes; it is never nil.
+func readFixture(fsys fs.FS, rel string, limit int64) (data []byte, free func(), cerr *corpusError) {
+	data, free, cerr = readFile(fsys, rel, limit)
+	if cerr != nil {
+		free()
+		return nil, func() {}, cerr
+	}
+	return data, free, nil
+}
+
+func readFile(fsys fs.FS, rel string, limit int64) (data []byte, free func(), cerr *corpusError) {
+	free = func() {}
 	if !utf8.ValidString(rel) {
-		return nil, &corpusError{msg: "the file name is not valid UTF-8: rename it", offset: -1}
+		return nil, free, &corpusError{msg: "the file name is not valid UTF-8: rename it", offset: -1}
 	}
 	f, err := fsys.Open(rel)
 	if err != nil {
-		return nil, &corpusError{msg: fmt.Sprintf("cannot open: %v", unwrapPath(err)), offset: -1}
+		return nil, free, &corpusError{msg: fmt.Sprintf("cannot open: %v", unwrapPath(err)), offset: -1}
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, &corpusError{msg: fmt.Sprintf("cannot stat: %v", unwrapPath(err)), offset: -1}
+		return nil, free, &corpusError{msg: fmt.Sprintf("cannot stat: %v", unwrapPath(err)), offset: -1}
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &corpusError{msg: fmt.Sprintf("not a regular file (%s)", st.Mode().Type()), offset: -1}
+		return nil, free, &corpusError{msg: fmt.Sprintf("not a regular file (%s)", st.Mode().Type()), offset: -1}
 	}
 	if st.Size() > limit {
-		return nil, &corpusError{msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit for one fixture (raise it with --max-fixture-size)", st.Size(), limit), offset: -1}
+		return nil, free, &corpusError{msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit for one fixture (raise it with --max-fixture-size)", st.Size(), limit), offset: -1}
 	}
-	// Read at most limit+1 bytes: a file that grows while read still
-	// cannot exceed the bound.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, &corpusError{msg: fmt.Sprintf("cannot read: %v", unwrapPath(err)), offset: -1}
+	// One buffer of the file's size plus one byte: reading into a growing
+	// buffer would hold up to twice the file at once, and the extra byte
+	// tells a file that grew since Stat from one that did not. Reading
+	// stops at limit+1 bytes whatever happens to the file meanwhile.
+	data, free = fileBuffer(st.Size() + 1)
+	for int64(len(data)) <= limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // grew while read: let append pick the size
+		}
+		n, err := f.Read(data[len(data):min(int64(cap(data)), limit+1)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, free, &corpusError{msg: fmt.Sprintf("cannot read: %v", unwrapPath(err)), offset: -1}
+		}
 	}
 	if int64(len(data)) > limit {
-		return nil, &corpusError{msg: fmt.Sprintf("file is over the %d-byte limit for one fixture (raise it with --max-fixture-size)", limit), offset: -1}
+		return nil, free, &corpusError{msg: fmt.Sprintf("file is over the %d-byte limit for one fixture (raise it with --max-fixture-size)", limit), offset: -1}
 	}
-	return data, nil
+	return data, free, nil
 }
 
 func unwrapPath(err error) error {

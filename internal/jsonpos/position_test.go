@@ -95,6 +95,11 @@ func TestDuplicateKey(t *testing.T) {
 		{`{"a/b": {"\u0041": 1, "A": 2}}`, "/a~1b", "A", true},
 		{`[1, 2, {"k": {"k": {"k": 1}}}]`, "", "", false},
 		{`"just a string"`, "", "", false},
+		// Frames are reused by siblings: keys of one object never leak
+		// into the next, and indexes past 9 are spelled in full.
+		{`[{"a":1,"b":2},{"a":1,"c":3},{"b":1,"b":2}]`, "/2", "b", true},
+		{`{"x":[{"k":1}],"y":{"k":1,"k":2}}`, "/y", "k", true},
+		{`[0,1,2,3,4,5,6,7,8,9,10,{"q":[1,{"r":1,"r":2}]}]`, "/11/q/1", "r", true},
 	}
 	for _, c := range cases {
 		obj, key, off, found := DuplicateKey([]byte(c.doc))
