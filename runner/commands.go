@@ -220,7 +220,7 @@ func (s *schemas) judge(v any) verdict {
 	cmdValue, hasCmd := obj["cmd"]
 	cmd, cmdIsString := cmdValue.(string)
 	if isObject && cmdIsString {
-		if branch := s.branches[cmd]; branch != nil {
+		if branch := s.Branches[cmd]; branch != nil {
 			if err := branch.Validate(v); err != nil {
 				pointer, msg := leafError(err)
 				return fail(codeSchemaInvalid, pointer, fmt.Sprintf("%s: %s", cmd, msg))
@@ -228,7 +228,7 @@ func (s *schemas) judge(v any) verdict {
 			return verdict{ok: true}
 		}
 	}
-	err := s.root.Validate(v)
+	err := s.Command.Validate(v)
 	if err == nil {
 		return verdict{ok: true}
 	}
@@ -239,8 +239,8 @@ func (s *schemas) judge(v any) verdict {
 		return fail(codeSchemaInvalid, "", `missing the "cmd" discriminator`)
 	case !cmdIsString:
 		return fail(codeSchemaInvalid, "/cmd", `"cmd" must be a string naming a command`)
-	case len(s.branches) > 0:
-		return fail(codeUnknownCommand, "/cmd", fmt.Sprintf("unknown command %q: not one of the %d active commands", cmd, len(s.branches)))
+	case len(s.Branches) > 0:
+		return fail(codeUnknownCommand, "/cmd", fmt.Sprintf("unknown command %q: not one of the %d active commands", cmd, len(s.Branches)))
 	}
 	pointer, msg := leafError(err)
 	return fail(codeSchemaInvalid, pointer, msg)

@@ -69,10 +69,14 @@ func hostileSeeds() []string {
 func FuzzPipeline(f *testing.F) {
 	seeds(f)
 	checker := drp2.New()
+	schemas, err := runner.CompileSchemas(runner.Config{EmbeddedFS: fstest.MapFS{}, WorkDir: "/"})
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, folder := range []string{"positive", "negative_schema"} {
 			fsys := fstest.MapFS{folder + "/x.json": {Data: data}}
-			run, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fsys, WorkDir: "/", Checker: checker, Workers: 1})
+			run, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fsys, WorkDir: "/", Checker: checker, Workers: 1, Schemas: schemas})
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}

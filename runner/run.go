@@ -35,6 +35,9 @@ type Config struct {
 	// the upstream layout next to the corpus when present, else embedded.
 	CommandSchema string
 	FixtureSchema string
+	// Schemas, when set, are schemas compiled beforehand by CompileSchemas;
+	// CommandSchema and FixtureSchema are then not read.
+	Schemas *Schemas
 	// Paths keep only fixtures at or below these files or folders.
 	Paths []string
 	// Name keeps only fixtures whose name contains it.
@@ -87,8 +90,10 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	sch, err := loadSchemas(cfg, c.workDir, c.dir)
-	if err != nil {
+	var sch *schemas
+	if cfg.Schemas != nil {
+		sch = cfg.Schemas.s
+	} else if sch, err = loadSchemas(cfg, c.workDir, c.dir); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	found, err := discover(c.fsys, c.display)
@@ -413,7 +418,7 @@ func (j *fixtureJob) selected(name string, tags []string) bool {
 // the positive happy-path prefix rule of FORMAT.md, which holds whatever
 // fixture schema is in use. It also locates the commands for later phases.
 func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
-	if err := j.schemas.envelope.Validate(any(fx.doc)); err != nil {
+	if err := j.schemas.Envelope.Validate(any(fx.doc)); err != nil {
 		pointer, msg := leafError(err)
 		return &corpusError{msg: "fixture envelope: " + msg, offset: -1, span: spanOf(fx.data, pointer)}
 	}

@@ -1,20 +1,15 @@
 package runner
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -41,16 +36,33 @@ const (
 	codeUnknownCommand = "DRP2_ERR_UNKNOWN_COMMAND"
 )
 
-// schemas holds the compiled envelope and command schemas of a run.
+// schemas holds the compiled schemas of a run and where they came from.
 type schemas struct {
-	envelope *jsonschema.Schema
-	// root is the whole command schema; branches maps each active cmd to
-	// the root's oneOf branch that describes it.
-	root     *jsonschema.Schema
-	branches map[string]*jsonschema.Schema
-
+	*schema.Set
 	commandSource model.SchemaSource
 	fixtureSource model.SchemaSource
+}
+
+// Schemas are compiled schemas that several runs may share (Config.Schemas):
+// compiling costs milliseconds, which a caller that runs the same corpus
+// many times, such as a fuzz target, need not pay each time. It holds no
+// state that a run changes.
+type Schemas struct{ s *schemas }
+
+// CompileSchemas resolves and compiles the schemas cfg names, as Run
+// would: CommandSchema, FixtureSchema, and the upstream layout beside
+// Corpus. The result serves any run whose configuration resolves to the
+// same schemas.
+func CompileSchemas(cfg Config) (*Schemas, error) {
+	c, err := newCorpus(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s, err := loadSchemas(cfg, c.workDir, c.dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	return &Schemas{s: s}, nil
 }
 
 // schemaFile is one schema document: where it came from and its bytes.
@@ -114,181 +126,19 @@ func loadSchemas(cfg Config, workDir, corpusDir string) (*schemas, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cmdFile.source == Embedded && fixFile.source == Embedded {
-		// The embedded schemas never change: compile them once per process.
-		embeddedOnce.Do(func() { embeddedSchemas, embeddedErr = compileSchemas(cmdFile, fixFile) })
-		return embeddedSchemas, embeddedErr
-	}
-	return compileSchemas(cmdFile, fixFile)
-}
-
-var (
-	embeddedOnce    sync.Once
-	embeddedSchemas *schemas
-	embeddedErr     error
-)
-
-func compileSchemas(cmdFile, fixFile schemaFile) (*schemas, error) {
-	s := &schemas{commandSource: cmdFile.describe(), fixtureSource: fixFile.describe()}
-	if err := s.compileCommand(cmdFile); err != nil {
-		return nil, fmt.Errorf("command schema %s: %w", cmdFile.source, err)
-	}
-	if err := s.compileEnvelope(fixFile, cmdFile); err != nil {
-		return nil, fmt.Errorf("fixture schema %s: %w", fixFile.source, err)
-	}
-	return s, nil
-}
-
-func newCompiler() *jsonschema.Compiler {
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	// Only files on disk and the embedded documents: a schema never makes
-	// the runner reach the network.
-	c.LoadURL = func(u string) (io.ReadCloser, error) {
-		if !strings.HasPrefix(u, "file://") {
-			return nil, fmt.Errorf("cannot load %s: only local schema files are read", u)
+	set, err := schema.Compile(schema.Document{URL: cmdFile.url, Data: cmdFile.data}, schema.Document{URL: fixFile.url, Data: fixFile.data})
+	var e *schema.Error
+	if errors.As(err, &e) {
+		src := cmdFile.source
+		if e.Schema == "fixture" {
+			src = fixFile.source
 		}
-		return jsonschema.LoadURL(u)
+		return nil, fmt.Errorf("%s schema %s: %w", e.Schema, src, e.Err)
 	}
-	return c
-}
-
-// compileCommand compiles the root command schema and one validator per
-// oneOf branch, keyed by the branch's properties.cmd.const, so that a
-// command is checked against the branch its cmd names and the message names
-// the real problem instead of "oneOf failed".
-func (s *schemas) compileCommand(f schemaFile) error {
-	c := newCompiler()
-	if err := c.AddResource(f.url, bytes.NewReader(f.data)); err != nil {
-		return err
-	}
-	root, err := c.Compile(f.url)
-	if err != nil {
-		return err
-	}
-	s.root = root
-	s.branches = map[string]*jsonschema.Schema{}
-
-	var doc struct {
-		OneOf []struct {
-			Ref string `json:"$ref"`
-		} `json:"oneOf"`
-	}
-	if err := json.Unmarshal(f.data, &doc); err != nil {
-		return err
-	}
-	docs := map[string]any{}
-	for i, branch := range doc.OneOf {
-		if branch.Ref == "" {
-			continue
-		}
-		target, err := resolveRef(f.url, branch.Ref)
-		if err != nil {
-			return fmt.Errorf("oneOf/%d: %w", i, err)
-		}
-		node, err := loadNode(target, f, docs)
-		if err != nil {
-			return fmt.Errorf("oneOf/%d: %w", i, err)
-		}
-		cmd, ok := constCmd(node)
-		if !ok {
-			continue
-		}
-		compiled, err := c.Compile(target)
-		if err != nil {
-			return fmt.Errorf("oneOf/%d (%s): %w", i, cmd, err)
-		}
-		s.branches[cmd] = compiled
-	}
-	return nil
-}
-
-// compileEnvelope compiles the fixture schema. The envelope phase checks
-// the envelope only: a reference from it into the command schema (the
-// upstream fixture schema has one) is replaced by an accept-all schema,
-// because commands are the command-schema phase's business and a bad
-// command must not be reported as a corpus-authoring error.
-func (s *schemas) compileEnvelope(f, command schemaFile) error {
-	c := newCompiler()
-	load := c.LoadURL
-	c.LoadURL = func(u string) (io.ReadCloser, error) {
-		if u == command.url || path.Base(u) == path.Base(filepath.ToSlash(upstreamCommandSchema)) {
-			return io.NopCloser(strings.NewReader("true")), nil
-		}
-		return load(u)
-	}
-	if err := c.AddResource(f.url, bytes.NewReader(f.data)); err != nil {
-		return err
-	}
-	env, err := c.Compile(f.url)
-	if err != nil {
-		return err
-	}
-	s.envelope = env
-	return nil
-}
-
-func resolveRef(base, ref string) (string, error) {
-	b, err := url.Parse(base)
-	if err != nil {
-		return "", err
-	}
-	r, err := url.Parse(ref)
-	if err != nil {
-		return "", err
-	}
-	return b.ResolveReference(r).String(), nil
-}
-
-// loadNode returns the JSON node a resolved reference points at.
-func loadNode(target string, root schemaFile, cache map[string]any) (any, error) {
-	docURL, fragment, _ := strings.Cut(target, "#")
-	doc, ok := cache[docURL]
-	if !ok {
-		var data []byte
-		if docURL == root.url {
-			data = root.data
-		} else {
-			rc, err := jsonschema.LoadURL(docURL)
-			if err != nil {
-				return nil, err
-			}
-			data, err = io.ReadAll(rc)
-			rc.Close()
-			if err != nil {
-				return nil, err
-			}
-		}
-		if err := json.Unmarshal(data, &doc); err != nil {
-			return nil, fmt.Errorf("%s: %w", docURL, err)
-		}
-		cache[docURL] = doc
-	}
-	node := doc
-	if fragment == "" {
-		return node, nil
-	}
-	unescaped, err := url.PathUnescape(fragment)
 	if err != nil {
 		return nil, err
 	}
-	for _, tok := range strings.Split(strings.TrimPrefix(unescaped, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		m, ok := node.(map[string]any)
-		if !ok {
-			return nil, errors.New("reference does not resolve")
-		}
-		node = m[tok]
-	}
-	return node, nil
-}
-
-func constCmd(node any) (string, bool) {
-	m, _ := node.(map[string]any)
-	props, _ := m["properties"].(map[string]any)
-	cmd, _ := props["cmd"].(map[string]any)
-	v, ok := cmd["const"].(string)
-	return v, ok
+	return &schemas{Set: set, commandSource: cmdFile.describe(), fixtureSource: fixFile.describe()}, nil
 }
 
 // leafError picks the most specific cause of a validation error: the
