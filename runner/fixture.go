@@ -240,8 +240,8 @@ var numberLimits = jsonpos.Limits{MaxDigits: 100, MaxExponent: 308}
 
 // outOfRange is the verdict on a number beyond numberLimits.
 func outOfRange(pointer, number string) string {
-	return fmt.Sprintf("%s: the number %s is out of range: no DRP2 field holds a value beyond 1e%d or with more than %d digits",
-		pointer, number, numberLimits.MaxExponent, numberLimits.MaxDigits)
+	return fmt.Sprintf("%s: the number %s is out of range: no DRP2 field holds a number of magnitude outside 1e-%d to 1e%d, or with more than %d digits",
+		pointer, number, numberLimits.MaxExponent, numberLimits.MaxExponent, numberLimits.MaxDigits)
 }
 
 func escapeToken(t string) string {

@@ -272,3 +272,22 @@ func TestPanicInAParallelPhaseCostsOneFixture(t *testing.T) {
 		t.Errorf("ok: %+v", res.Actual)
 	}
 }
+
+// TestSchemaVerdictIsStable: a command with two equally deep faults gets
+// the same verdict on every run, although the schema library reports them
+// in map order.
+func TestSchemaVerdictIsStable(t *testing.T) {
+	root := writeCorpus(t, map[string]string{
+		"negative/x.json": fixtureJSON("x", schemaError(2), hello, reply,
+			`{"cmd": "CreateBuffer", "id": "one", "size": "big", "usage": [], "mapped": 1}`),
+	})
+	first := runCorpus(t, Config{Corpus: root}).Results[0].Actual.Message
+	for i := 0; i < 30; i++ {
+		if got := runCorpus(t, Config{Corpus: root}).Results[0].Actual.Message; got != first {
+			t.Fatalf("run %d: %q, first run: %q", i, got, first)
+		}
+	}
+	if !strings.Contains(first, "/id") {
+		t.Errorf("verdict %q: want the first field by location, /id", first)
+	}
+}

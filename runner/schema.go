@@ -143,6 +143,11 @@ func loadSchemas(cfg Config, workDir, corpusDir string) (*schemas, error) {
 
 // leafError picks the most specific cause of a validation error: the
 // deepest instance location, and the first of those in schema order.
+//
+// The schema library checks an object's properties in map order, so the
+// causes it reports for sibling properties come in an order that changes
+// from run to run; canonical puts each such group in the order of the
+// property names first, so that the verdict is the same on every run.
 func leafError(err error) (pointer, message string) {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
@@ -155,7 +160,7 @@ func leafError(err error) (pointer, message string) {
 			leaves = append(leaves, e)
 			return
 		}
-		for _, c := range e.Causes {
+		for _, c := range canonical(e) {
 			walk(c)
 		}
 	}
@@ -169,6 +174,43 @@ func leafError(err error) (pointer, message string) {
 		return "", leaf.Message
 	}
 	return loc, fmt.Sprintf("%s: %s", loc, leaf.Message)
+}
+
+// canonical returns e's causes with each run of consecutive causes that
+// one "properties" keyword produced sorted by property name. Every other
+// cause keeps its place, and so the schema's order (oneOf branches, items).
+func canonical(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	causes := append([]*jsonschema.ValidationError(nil), e.Causes...)
+	for i := 0; i < len(causes); {
+		group := propertiesKeyword(e, causes[i])
+		if group == "" {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(causes) && propertiesKeyword(e, causes[j]) == group {
+			j++
+		}
+		run := causes[i:j]
+		sort.SliceStable(run, func(a, b int) bool { return run[a].InstanceLocation < run[b].InstanceLocation })
+		i = j
+	}
+	return causes
+}
+
+// propertiesKeyword returns the keyword location of the "properties"
+// keyword whose check of one member of e's value produced c, or "" when c
+// came from anything else.
+func propertiesKeyword(e, c *jsonschema.ValidationError) string {
+	name, ok := strings.CutPrefix(c.InstanceLocation, e.InstanceLocation+"/")
+	if !ok || strings.Contains(name, "/") {
+		return ""
+	}
+	i := strings.LastIndex(c.KeywordLocation, "/properties/"+name)
+	if i < 0 {
+		return ""
+	}
+	return c.KeywordLocation[:i+len("/properties")]
 }
 
 func depth(pointer string) int { return strings.Count(pointer, "/") }
