@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -38,6 +39,9 @@ type fixture struct {
 	commands []json.RawMessage
 	// members are the byte ranges of the top-level members' values.
 	members map[string][2]int
+	// envelopeIndex maps the commands the envelope phase saw to their
+	// indexes in the stream, when it saw a summary (see envelopeView).
+	envelopeIndex []int
 }
 
 // readFixture reads one file, refusing anything that is not a regular file
@@ -159,12 +163,7 @@ func decodeFixture(data []byte) (*fixture, *corpusError) {
 		if !ok {
 			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: m.Start}
 		}
-		stand := make([]any, len(commands))
-		shared := map[string]any{}
-		for i, c := range commands {
-			stand[i] = standIn(c, shared)
-		}
-		doc["commands"] = stand
+		doc["commands"], fx.envelopeIndex = envelopeView(commands)
 		fx.commands = commands
 	}
 	return fx, nil
@@ -191,6 +190,87 @@ func digest(data []byte, fx *fixture) model.Digest {
 func sum(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
+}
+
+// envelopeCommands is how many commands of a stream the envelope phase
+// sees one by one; past it, it sees one stand-in of each kind.
+//
+// The schema library keeps a map entry per array element for each schema
+// that applies to the array: a stream of a million commands cost some 40 MB
+// there, on top of the stand-ins, to check what the envelope may say about
+// commands at all (FORMAT.md: an array of command objects, a positive one
+// opening with the handshake). Those are rules about each element's kind
+// and about the first elements, which the summary keeps: every element up
+// to envelopeCommands as it is, and after it one stand-in per distinct
+// stand-in, in stream order. A fixture schema that bounded the number of
+// commands beyond envelopeCommands would not be judged on that bound.
+const envelopeCommands = 4096
+
+// envelopeView returns what the envelope phase sees of the commands, and,
+// when that is a summary, the stream index of each element it holds.
+func envelopeView(commands []json.RawMessage) ([]any, []int) {
+	shared := map[string]any{}
+	n := min(len(commands), envelopeCommands)
+	view := make([]any, n)
+	for i := range n {
+		view[i] = standIn(commands[i], shared)
+	}
+	if len(commands) <= envelopeCommands {
+		return view, nil
+	}
+	index := make([]int, n)
+	for i := range index {
+		index[i] = i
+	}
+	seen := map[string]bool{}
+	for i := n; i < len(commands); i++ {
+		key, ok := standInKey(commands[i])
+		if ok && seen[key] {
+			continue
+		}
+		seen[key] = true
+		view = append(view, standIn(commands[i], shared))
+		index = append(index, i)
+	}
+	return view, index
+}
+
+// standInKey names the stand-in of a command, when it can be named
+// cheaply: the cmd token of an object whose cmd is a plain string, or the
+// whole of a short value. Two commands with one key have equal stand-ins.
+func standInKey(raw []byte) (string, bool) {
+	if len(raw) > 0 && raw[0] == '{' {
+		if start, end, ok := jsonpos.Find(raw, "/cmd"); ok {
+			v := raw[start:end]
+			if len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 {
+				return "cmd " + string(v), true
+			}
+		} else {
+			return "no cmd", true
+		}
+	}
+	if len(raw) <= 256 {
+		return "raw " + string(raw), true
+	}
+	return "", false
+}
+
+// envelopePointer turns a pointer into what the envelope phase saw into a
+// pointer into the file.
+func (f *fixture) envelopePointer(pointer string) string {
+	rest, ok := strings.CutPrefix(pointer, "/commands/")
+	if !ok || f.envelopeIndex == nil {
+		return pointer
+	}
+	tok, tail, _ := strings.Cut(rest, "/")
+	k, err := strconv.Atoi(tok)
+	if err != nil || k < 0 || k >= len(f.envelopeIndex) {
+		return pointer
+	}
+	if tail != "" {
+		tail = "/" + tail
+	}
+	return "/commands/" + strconv.Itoa(f.envelopeIndex[k]) + tail
 }
 
 // standIn is what the envelope phase sees of one command: an object with

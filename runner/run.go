@@ -420,6 +420,10 @@ func (j *fixtureJob) selected(name string, tags []string) bool {
 func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
 	if err := j.schemas.Envelope.Validate(any(fx.doc)); err != nil {
 		pointer, msg := leafError(err)
+		if p := fx.envelopePointer(pointer); p != pointer {
+			msg = p + strings.TrimPrefix(msg, pointer)
+			pointer = p
+		}
 		return &corpusError{msg: "fixture envelope: " + msg, offset: -1, span: spanOf(fx.data, pointer)}
 	}
 	commands, ok := fx.doc["commands"].([]any)

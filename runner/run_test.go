@@ -482,3 +482,27 @@ func TestLongStreamFirstSchemaFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvelopeOfALongStream: past envelopeCommands the envelope phase sees
+// one stand-in of each kind, and still names the command at fault by its
+// index in the file.
+func TestEnvelopeOfALongStream(t *testing.T) {
+	long := []string{hello, reply}
+	for len(long) < envelopeCommands+500 {
+		long = append(long, buffer)
+	}
+	bad := append(append([]string{}, long...), buffer, `"not a command"`, buffer)
+	root := writeCorpus(t, map[string]string{
+		"positive/long.json": fixtureJSON("long", success, long...),
+		"positive/bad.json":  fixtureJSON("bad", success, bad...),
+	})
+	r := byPath(runCorpus(t, Config{Corpus: root}))
+	if got := r["positive/long.json"]; got.IsCorpusError() {
+		t.Errorf("long: %+v", got.Actual)
+	}
+	index := len(long) + 1
+	got := r["positive/bad.json"]
+	if !got.IsCorpusError() || !strings.Contains(got.Actual.Message, fmt.Sprintf("/commands/%d:", index)) || got.Span == nil || got.Span.Line != 6+index {
+		t.Errorf("bad: %+v %+v", got.Actual, got.Span)
+	}
+}
