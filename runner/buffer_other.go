@@ -2,8 +2,16 @@
 
 package runner
 
-// fileBuffer returns a heap buffer of capacity n; only unix systems get the
-// off-heap buffers of buffer_unix.go.
-func fileBuffer(n int64) (buf []byte, free func()) {
-	return make([]byte, 0, n), func() {}
+import "encoding/json"
+
+// fixtureMemory allocates on the heap; only unix systems get the off-heap
+// memory of buffer_unix.go.
+type fixtureMemory struct{}
+
+func (m *fixtureMemory) fileBuffer(n int64) []byte { return make([]byte, 0, n) }
+
+func (m *fixtureMemory) commandIndex(data []byte, n int) []json.RawMessage {
+	return make([]json.RawMessage, 0, n)
 }
+
+func (m *fixtureMemory) free() {}

@@ -44,42 +44,32 @@ type fixture struct {
 	envelopeIndex []int
 }
 
-// readFixture reads one file, refusing anything that is not a regular file
-// or is larger than limit. free releases the bytes; it is never nil.
-func readFixture(fsys fs.FS, rel string, limit int64) (data []byte, free func(), cerr *corpusError) {
-	data, free, cerr = readFile(fsys, rel, limit)
-	if cerr != nil {
-		free()
-		return nil, func() {}, cerr
-	}
-	return data, free, nil
-}
-
-func readFile(fsys fs.FS, rel string, limit int64) (data []byte, free func(), cerr *corpusError) {
-	free = func() {}
+// readFixture reads one file into mem, refusing anything that is not a
+// regular file or is larger than limit.
+func readFixture(fsys fs.FS, rel string, limit int64, mem *fixtureMemory) ([]byte, *corpusError) {
 	if !utf8.ValidString(rel) {
-		return nil, free, &corpusError{msg: "the file name is not valid UTF-8: rename it", offset: -1}
+		return nil, &corpusError{msg: "the file name is not valid UTF-8: rename it", offset: -1}
 	}
 	f, err := fsys.Open(rel)
 	if err != nil {
-		return nil, free, &corpusError{msg: fmt.Sprintf("cannot open: %v", unwrapPath(err)), offset: -1}
+		return nil, &corpusError{msg: fmt.Sprintf("cannot open: %v", unwrapPath(err)), offset: -1}
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, free, &corpusError{msg: fmt.Sprintf("cannot stat: %v", unwrapPath(err)), offset: -1}
+		return nil, &corpusError{msg: fmt.Sprintf("cannot stat: %v", unwrapPath(err)), offset: -1}
 	}
 	if !st.Mode().IsRegular() {
-		return nil, free, &corpusError{msg: fmt.Sprintf("not a regular file (%s)", st.Mode().Type()), offset: -1}
+		return nil, &corpusError{msg: fmt.Sprintf("not a regular file (%s)", st.Mode().Type()), offset: -1}
 	}
 	if st.Size() > limit {
-		return nil, free, &corpusError{msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit for one fixture (raise it with --max-fixture-size)", st.Size(), limit), offset: -1}
+		return nil, &corpusError{msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit for one fixture (raise it with --max-fixture-size)", st.Size(), limit), offset: -1}
 	}
 	// One buffer of the file's size plus one byte: reading into a growing
 	// buffer would hold up to twice the file at once, and the extra byte
 	// tells a file that grew since Stat from one that did not. Reading
 	// stops at limit+1 bytes whatever happens to the file meanwhile.
-	data, free = fileBuffer(st.Size() + 1)
+	data := mem.fileBuffer(st.Size() + 1)
 	for int64(len(data)) <= limit {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)] // grew while read: let append pick the size
@@ -90,13 +80,13 @@ func readFile(fsys fs.FS, rel string, limit int64) (data []byte, free func(), ce
 			break
 		}
 		if err != nil {
-			return nil, free, &corpusError{msg: fmt.Sprintf("cannot read: %v", unwrapPath(err)), offset: -1}
+			return nil, &corpusError{msg: fmt.Sprintf("cannot read: %v", unwrapPath(err)), offset: -1}
 		}
 	}
 	if int64(len(data)) > limit {
-		return nil, free, &corpusError{msg: fmt.Sprintf("file is over the %d-byte limit for one fixture (raise it with --max-fixture-size)", limit), offset: -1}
+		return nil, &corpusError{msg: fmt.Sprintf("file is over the %d-byte limit for one fixture (raise it with --max-fixture-size)", limit), offset: -1}
 	}
-	return data, free, nil
+	return data, nil
 }
 
 func unwrapPath(err error) error {
@@ -115,7 +105,7 @@ func unwrapPath(err error) error {
 // FORMAT.md), and the command-schema phase decodes one command at a time.
 // A stream of a million commands thus never exists as a million decoded
 // trees at once.
-func decodeFixture(data []byte) (*fixture, *corpusError) {
+func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &corpusError{msg: "the file is empty: a fixture is one JSON object", offset: 0}
 	}
@@ -159,7 +149,7 @@ func decodeFixture(data []byte) (*fixture, *corpusError) {
 			doc[m.Key] = v
 			continue
 		}
-		commands, ok := jsonpos.Values(raw)
+		commands, ok := jsonpos.Values(raw, func(n int) []json.RawMessage { return mem.commandIndex(data, n) })
 		if !ok {
 			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: m.Start}
 		}

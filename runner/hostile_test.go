@@ -3,6 +3,7 @@ package runner
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -301,5 +302,33 @@ func TestSchemaVerdictIsStable(t *testing.T) {
 	}
 	if !strings.Contains(first, "/id") {
 		t.Errorf("verdict %q: want the first field by location, /id", first)
+	}
+}
+
+// TestLargeFixtureResultsOutliveTheirBytes: a large fixture is read into
+// memory outside the Go heap and unmapped when its run ends; everything in
+// its result (and what a Checker saw) is a copy, so reading the results
+// afterwards is safe. A slice left pointing into the unmapped bytes would
+// crash this test.
+func TestLargeFixtureResultsOutliveTheirBytes(t *testing.T) {
+	long := []string{hello, reply, buffer}
+	for size := 0; size < offHeapMin+(1<<20); size += len(buffer) + 6 {
+		long = append(long, `{"cmd": "WriteBuffer", "buffer_id": 1, "offset": 0, "size": 4, "data": "AAAAAA=="}`)
+	}
+	long = append(long, `{"cmd": "DestroyBuffer", "buffer_id": 1}`, `{"cmd": "DestroyBuffer", "buffer_id": 1}`)
+	name := "big_" + strings.Repeat("n", 40)
+	root := writeCorpus(t, map[string]string{
+		"negative/" + name + ".json": strings.Replace(fixtureJSON(name, semanticError("DRP2_ERR_LAYOUT", len(long)-1), long...),
+			`"expected"`, `"description": "a long stream", "reason": "why", "fix": "how", "expected"`, 1),
+	})
+	run := runCorpus(t, Config{Corpus: root, Checker: drp2.New()})
+	runtime.GC()
+	r := run.Results[0]
+	if r.Passed || r.Actual.CommandIndex == nil || *r.Actual.CommandIndex != len(long)-1 || r.Span == nil {
+		t.Fatalf("result %+v", r.Actual)
+	}
+	text := strings.Join(append([]string{r.Name, r.Description, r.Reason, r.Fix, r.Actual.Message, r.Actual.Code, r.Digest.File, r.Digest.Commands}, r.Tags...), "|")
+	if !strings.Contains(text, name) || !strings.Contains(text, "a long stream") || !strings.Contains(text, "DRP2_ERR_") {
+		t.Errorf("result text %q", text)
 	}
 }

@@ -347,13 +347,14 @@ func (j *fixtureJob) run(rel string, stop <-chan struct{}) (res model.Result, ke
 		res.Duration = j.now().Sub(start)
 	}()
 
-	data, free, cerr := readFixture(j.corpus.fsys, rel, j.limit)
+	var mem fixtureMemory
 	// Deferred after the recover above, so it runs first: nothing made
 	// from data outlives this call but copies.
-	defer free()
+	defer mem.free()
+	data, cerr := readFixture(j.corpus.fsys, rel, j.limit, &mem)
 	var fx *fixture
 	if cerr == nil {
-		fx, cerr = decodeFixture(data)
+		fx, cerr = decodeFixture(data, &mem)
 	}
 	res.Digest = digest(data, fx)
 	if cerr == nil {

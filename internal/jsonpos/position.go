@@ -72,8 +72,9 @@ func Elements(data []byte, pointer string) ([][2]int, bool) {
 // Values returns the elements of the array that data holds, in order, as
 // slices of data (no copies). It reports false when data is not an array.
 // The slice has exactly the length of the array: a stream of a million
-// commands costs one allocation of its index, not a doubling series.
-func Values(data []byte) ([]json.RawMessage, bool) {
+// commands costs one allocation of its index, not a doubling series. alloc,
+// when not nil, provides that allocation: an empty slice of capacity n.
+func Values(data []byte, alloc func(n int) []json.RawMessage) ([]json.RawMessage, bool) {
 	s := scanner{data: data}
 	s.space()
 	if s.next() != '[' {
@@ -99,7 +100,13 @@ func Values(data []byte) ([]json.RawMessage, bool) {
 			}
 		}
 	}
-	out := make([]json.RawMessage, 0, n)
+	var out []json.RawMessage
+	if alloc != nil {
+		out = alloc(n)
+	}
+	if cap(out) < n {
+		out = make([]json.RawMessage, 0, n)
+	}
 	s.pos = start
 	for i := 0; i < n; i++ {
 		s.space()

@@ -185,3 +185,24 @@ func TestMembers(t *testing.T) {
 		t.Errorf("empty object: %v %v", m, ok)
 	}
 }
+
+func TestValues(t *testing.T) {
+	data := []byte(` [ {"a": [1, "]"]}, "x\"y" ,3,[] ] `)
+	got, ok := Values(data, nil)
+	if !ok || len(got) != 4 || string(got[0]) != `{"a": [1, "]"]}` || string(got[1]) != `"x\"y"` || string(got[2]) != "3" || string(got[3]) != "[]" {
+		t.Fatalf("Values = %q, %v", got, ok)
+	}
+	var asked int
+	got, _ = Values(data, func(n int) []json.RawMessage { asked = n; return make([]json.RawMessage, 0, n) })
+	if asked != 4 || len(got) != 4 || cap(got) != 4 {
+		t.Errorf("alloc asked for %d, got len %d cap %d", asked, len(got), cap(got))
+	}
+	for _, bad := range []string{`{}`, `[1,]`, `[1 2]`, `[`} {
+		if _, ok := Values([]byte(bad), nil); ok {
+			t.Errorf("Values(%s) succeeded", bad)
+		}
+	}
+	if got, ok := Values([]byte(`[]`), nil); !ok || len(got) != 0 {
+		t.Errorf("empty array: %q %v", got, ok)
+	}
+}
