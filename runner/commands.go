@@ -36,7 +36,7 @@ type verdictCache struct {
 // still answers from what it holds.
 const (
 	maxCachedCommandBytes = 4 << 10
-	maxCacheBytes         = 4 << 20
+	maxCacheBytes         = 1 << 20
 	cacheEntryOverhead    = 128
 )
 
