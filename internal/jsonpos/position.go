@@ -37,38 +37,6 @@ func Find(data []byte, pointer string) (start, end int, ok bool) {
 	return start, s.pos, true
 }
 
-// Elements returns the byte ranges of the elements of the array addressed by
-// pointer, in order.
-func Elements(data []byte, pointer string) ([][2]int, bool) {
-	start, _, ok := Find(data, pointer)
-	if !ok || data[start] != '[' {
-		return nil, false
-	}
-	s := scanner{data: data, pos: start + 1}
-	var out [][2]int
-	s.space()
-	if s.peek() == ']' {
-		return out, true
-	}
-	for {
-		s.space()
-		from := s.pos
-		if !s.skipValue() {
-			return nil, false
-		}
-		out = append(out, [2]int{from, s.pos})
-		s.space()
-		switch s.next() {
-		case ',':
-			continue
-		case ']':
-			return out, true
-		default:
-			return nil, false
-		}
-	}
-}
-
 // Values returns the elements of the array that data holds, in order, as
 // slices of data (no copies). It reports false when data is not an array.
 // The slice has exactly the length of the array: a stream of a million

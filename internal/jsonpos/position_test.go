@@ -55,23 +55,6 @@ func TestFind(t *testing.T) {
 	}
 }
 
-func TestElements(t *testing.T) {
-	els, ok := Elements([]byte(doc), "/commands")
-	if !ok || len(els) != 2 {
-		t.Fatalf("Elements = %v, %v", els, ok)
-	}
-	var v map[string]any
-	if err := json.Unmarshal([]byte(doc[els[1][0]:els[1][1]]), &v); err != nil || v["cmd"] != "CreateBuffer" {
-		t.Errorf("element 1 = %q (%v)", doc[els[1][0]:els[1][1]], err)
-	}
-	if els, ok := Elements([]byte(`{"c": [ ]}`), "/c"); !ok || len(els) != 0 {
-		t.Errorf("empty array: %v %v", els, ok)
-	}
-	if _, ok := Elements([]byte(doc), "/name"); ok {
-		t.Error("Elements of a string succeeded")
-	}
-}
-
 func TestLineColumnCountsCharacters(t *testing.T) {
 	data := []byte("{\"é\": \"ü\", \"k\": 1}")
 	off := strings.Index(string(data), `"k"`)
@@ -145,7 +128,13 @@ func FuzzFind(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, pointer string) {
 		start, end, ok := Find(data, pointer)
 		DuplicateKey(data)
-		Elements(data, pointer)
+		if vals, ok := Values(data, nil); ok && json.Valid(data) {
+			for _, v := range vals {
+				if !json.Valid(v) {
+					t.Fatalf("Values gave %q, not a JSON value", v)
+				}
+			}
+		}
 		if !ok {
 			return
 		}
