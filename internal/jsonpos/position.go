@@ -1,10 +1,15 @@
-// Package position locates JSON values in a file's bytes as written, so that
-// reports can point at the exact lines of a failing command or field.
+// Package jsonpos is the project's one raw JSON scanner. It locates values
+// in a file's bytes as written, so that reports can point at the exact lines
+// of a failing command or field (Find, Span, LineColumn); it lists an
+// object's members and an array's values as slices of the input (Members,
+// Values); it finds duplicate keys (DuplicateKey); and it decodes values
+// with numbers kept exact and bounded (Decode, InRange).
 //
-// It works on raw bytes without building a tree, and it never recurses: a
-// document nested 100,000 levels deep costs a loop, not a stack. The input
-// is expected to be JSON that a decoder already accepted; on anything else
-// the functions report "not found" rather than fail.
+// The locating functions work on raw bytes without building a tree, and
+// they never recurse: a document nested 100,000 levels deep costs a loop,
+// not a stack. The input is expected to be JSON that a decoder already
+// accepted; on anything else the functions report "not found" rather than
+// fail. The package imports nothing from the module.
 package jsonpos
 
 import (
