@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -330,5 +331,29 @@ func TestLargeFixtureResultsOutliveTheirBytes(t *testing.T) {
 	text := strings.Join(append([]string{r.Name, r.Description, r.Reason, r.Fix, r.Actual.Message, r.Actual.Code, r.Digest.File, r.Digest.Commands}, r.Tags...), "|")
 	if !strings.Contains(text, name) || !strings.Contains(text, "a long stream") || !strings.Contains(text, "DRP2_ERR_") {
 		t.Errorf("result text %q", text)
+	}
+}
+
+// TestVerdictCacheIsBounded: a corpus of endlessly distinct commands fills
+// the cache up to its byte budget and no further; what it holds still
+// answers.
+func TestVerdictCacheIsBounded(t *testing.T) {
+	var c verdictCache
+	for i := 0; i < 100000; i++ {
+		c.store([]byte(fmt.Sprintf(`{"cmd": "CreateBuffer", "id": %d}`, i)), verdict{ok: true})
+	}
+	if used := c.used.Load(); used > maxCacheBytes || used < maxCacheBytes/2 {
+		t.Errorf("cache holds %d bytes, budget %d", used, maxCacheBytes)
+	}
+	if vd, ok := c.load([]byte(`{"cmd": "CreateBuffer", "id": 0}`)); !ok || !vd.ok {
+		t.Error("the first verdict stored is gone")
+	}
+	if _, ok := c.load([]byte(`{"cmd": "CreateBuffer", "id": 99999}`)); ok {
+		t.Error("a verdict past the budget was stored")
+	}
+	big := []byte(`{"cmd": "X", "pad": "` + strings.Repeat("x", maxCachedCommandBytes) + `"}`)
+	c.store(big, verdict{ok: true})
+	if _, ok := c.load(big); ok {
+		t.Error("a command over the size bound was cached")
 	}
 }
