@@ -8,7 +8,11 @@ import "github.com/drp2/drp2-fixtures/model"
 // when the semantic phase succeeded (CAPABILITIES.md).
 //
 // A Checker must be safe for concurrent use: the runner calls it from
-// several goroutines, one stream per call.
+// several goroutines, one stream per call. It must not keep the stream's
+// Commands or Capabilities, or slices of them, after Check returns: they
+// are slices of the fixture's bytes, which the runner releases then (a
+// large fixture lives outside the Go heap, and its memory is unmapped).
+// Anything a Failure carries must be a copy.
 type Checker interface {
 	Check(s model.Stream) *model.Failure
 }

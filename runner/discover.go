@@ -31,14 +31,22 @@ type discovered struct {
 func discover(fsys fs.FS, display func(rel string) string) (discovered, error) {
 	var d discovered
 	for _, folder := range Folders {
-		st, err := fs.Stat(fsys, folder)
+		mode, err := lstat(fsys, folder)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return d, fmt.Errorf("corpus folder %s: %w", folder, err)
 		}
-		if !st.IsDir() {
+		if mode&fs.ModeSymlink != 0 {
+			// A class folder that is a link is no different from a linked
+			// file: whoever wrote the corpus could point it anywhere on the
+			// machine (positive -> /), so it is never followed.
+			d.skipped = append(d.skipped, model.Finding{Kind: model.FindingSkippedFile, Path: display(folder),
+				Message: "the class folder is a symbolic link, not followed: fixtures must lie in a real folder inside the corpus"})
+			continue
+		}
+		if !mode.IsDir() {
 			continue
 		}
 		err = fs.WalkDir(fsys, folder, func(p string, e fs.DirEntry, err error) error {
@@ -77,6 +85,24 @@ func discover(fsys fs.FS, display func(rel string) string) (discovered, error) {
 	sort.Strings(d.files)
 	sort.SliceStable(d.skipped, func(i, j int) bool { return d.skipped[i].Path < d.skipped[j].Path })
 	return d, nil
+}
+
+// lstat returns the type of name without following a final link. File
+// systems that know no links (embed.FS, fstest.MapFS without link modes)
+// fall back to Stat, which is then the same thing.
+func lstat(fsys fs.FS, name string) (fs.FileMode, error) {
+	if l, ok := fsys.(fs.ReadLinkFS); ok {
+		st, err := l.Lstat(name)
+		if err != nil {
+			return 0, err
+		}
+		return st.Mode(), nil
+	}
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return 0, err
+	}
+	return st.Mode(), nil
 }
 
 // pathFilter keeps the fixtures at or below any of the corpus-relative

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
@@ -32,15 +34,19 @@ func (e *corpusError) Error() string { return e.msg }
 type fixture struct {
 	data []byte
 	doc  map[string]any
-	// raw are the byte ranges of the commands in data.
-	raw [][2]int
+	// commands are the commands as written: slices of data, so that the
+	// command-schema phase and the Checker share one index of the stream.
+	commands []json.RawMessage
 	// members are the byte ranges of the top-level members' values.
 	members map[string][2]int
+	// envelopeIndex maps the commands the envelope phase saw to their
+	// indexes in the stream, when it saw a summary (see envelopeView).
+	envelopeIndex []int
 }
 
-// readFixture reads one file, refusing anything that is not a regular file
-// or is larger than limit.
-func readFixture(fsys fs.FS, rel string, limit int64) ([]byte, *corpusError) {
+// readFixture reads one file into mem, refusing anything that is not a
+// regular file or is larger than limit.
+func readFixture(fsys fs.FS, rel string, limit int64, mem *fixtureMemory) ([]byte, *corpusError) {
 	if !utf8.ValidString(rel) {
 		return nil, &corpusError{msg: "the file name is not valid UTF-8: rename it", offset: -1}
 	}
@@ -59,11 +65,23 @@ func readFixture(fsys fs.FS, rel string, limit int64) ([]byte, *corpusError) {
 	if st.Size() > limit {
 		return nil, &corpusError{msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit for one fixture (raise it with --max-fixture-size)", st.Size(), limit), offset: -1}
 	}
-	// Read at most limit+1 bytes: a file that grows while read still
-	// cannot exceed the bound.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, &corpusError{msg: fmt.Sprintf("cannot read: %v", unwrapPath(err)), offset: -1}
+	// One buffer of the file's size plus one byte: reading into a growing
+	// buffer would hold up to twice the file at once, and the extra byte
+	// tells a file that grew since Stat from one that did not. Reading
+	// stops at limit+1 bytes whatever happens to the file meanwhile.
+	data := mem.fileBuffer(st.Size() + 1)
+	for int64(len(data)) <= limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // grew while read: let append pick the size
+		}
+		n, err := f.Read(data[len(data):min(int64(cap(data)), limit+1)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &corpusError{msg: fmt.Sprintf("cannot read: %v", unwrapPath(err)), offset: -1}
+		}
 	}
 	if int64(len(data)) > limit {
 		return nil, &corpusError{msg: fmt.Sprintf("file is over the %d-byte limit for one fixture (raise it with --max-fixture-size)", limit), offset: -1}
@@ -87,7 +105,7 @@ func unwrapPath(err error) error {
 // FORMAT.md), and the command-schema phase decodes one command at a time.
 // A stream of a million commands thus never exists as a million decoded
 // trees at once.
-func decodeFixture(data []byte) (*fixture, *corpusError) {
+func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &corpusError{msg: "the file is empty: a fixture is one JSON object", offset: 0}
 	}
@@ -124,22 +142,19 @@ func decodeFixture(data []byte) (*fixture, *corpusError) {
 		fx.members[m.Key] = [2]int{m.Start, m.End}
 		raw := data[m.Start:m.End]
 		if m.Key != "commands" || raw[0] != '[' {
-			doc[m.Key] = decodeValue(raw)
+			v, bad := jsonpos.Decode(raw, numberLimits)
+			if bad != nil {
+				return nil, &corpusError{msg: "fixture envelope: " + outOfRange("/"+escapeToken(m.Key)+bad.Pointer, bad.Number), offset: m.Start + bad.Offset}
+			}
+			doc[m.Key] = v
 			continue
 		}
-		spans, ok := jsonpos.Elements(raw, "")
+		commands, ok := jsonpos.Values(raw, func(n int) []json.RawMessage { return mem.commandIndex(data, n) })
 		if !ok {
 			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: m.Start}
 		}
-		stand := make([]any, len(spans))
-		shared := map[string]any{}
-		for i := range spans {
-			spans[i][0] += m.Start
-			spans[i][1] += m.Start
-			stand[i] = standIn(data[spans[i][0]:spans[i][1]], shared)
-		}
-		doc["commands"] = stand
-		fx.raw = spans
+		doc["commands"], fx.envelopeIndex = envelopeView(commands)
+		fx.commands = commands
 	}
 	return fx, nil
 }
@@ -167,13 +182,94 @@ func sum(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
+// envelopeCommands is how many commands of a stream the envelope phase
+// sees one by one; past it, it sees one stand-in of each kind.
+//
+// The schema library keeps a map entry per array element for each schema
+// that applies to the array: a stream of a million commands cost some 40 MB
+// there, on top of the stand-ins, to check what the envelope may say about
+// commands at all (FORMAT.md: an array of command objects, a positive one
+// opening with the handshake). Those are rules about each element's kind
+// and about the first elements, which the summary keeps: every element up
+// to envelopeCommands as it is, and after it one stand-in per distinct
+// stand-in, in stream order. A fixture schema that bounded the number of
+// commands beyond envelopeCommands would not be judged on that bound.
+const envelopeCommands = 4096
+
+// envelopeView returns what the envelope phase sees of the commands, and,
+// when that is a summary, the stream index of each element it holds.
+func envelopeView(commands []json.RawMessage) ([]any, []int) {
+	shared := map[string]any{}
+	n := min(len(commands), envelopeCommands)
+	view := make([]any, n)
+	for i := range n {
+		view[i] = standIn(commands[i], shared)
+	}
+	if len(commands) <= envelopeCommands {
+		return view, nil
+	}
+	index := make([]int, n)
+	for i := range index {
+		index[i] = i
+	}
+	seen := map[string]bool{}
+	for i := n; i < len(commands); i++ {
+		key, ok := standInKey(commands[i])
+		if ok && seen[key] {
+			continue
+		}
+		seen[key] = true
+		view = append(view, standIn(commands[i], shared))
+		index = append(index, i)
+	}
+	return view, index
+}
+
+// standInKey names the stand-in of a command, when it can be named
+// cheaply: the cmd token of an object whose cmd is a plain string, or the
+// whole of a short value. Two commands with one key have equal stand-ins.
+func standInKey(raw []byte) (string, bool) {
+	if len(raw) > 0 && raw[0] == '{' {
+		if start, end, ok := jsonpos.Find(raw, "/cmd"); ok {
+			v := raw[start:end]
+			if len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 {
+				return "cmd " + string(v), true
+			}
+		} else {
+			return "no cmd", true
+		}
+	}
+	if len(raw) <= 256 {
+		return "raw " + string(raw), true
+	}
+	return "", false
+}
+
+// envelopePointer turns a pointer into what the envelope phase saw into a
+// pointer into the file.
+func (f *fixture) envelopePointer(pointer string) string {
+	rest, ok := strings.CutPrefix(pointer, "/commands/")
+	if !ok || f.envelopeIndex == nil {
+		return pointer
+	}
+	tok, tail, _ := strings.Cut(rest, "/")
+	k, err := strconv.Atoi(tok)
+	if err != nil || k < 0 || k >= len(f.envelopeIndex) {
+		return pointer
+	}
+	if tail != "" {
+		tail = "/" + tail
+	}
+	return "/commands/" + strconv.Itoa(f.envelopeIndex[k]) + tail
+}
+
 // standIn is what the envelope phase sees of one command: an object with
 // only its cmd, or the value itself when it is not an object. Stand-ins
 // with a plain string cmd are shared through shared (the validator only
 // reads them), so a long stream costs one map per command name.
 func standIn(raw []byte, shared map[string]any) any {
 	if len(raw) == 0 || raw[0] != '{' {
-		return decodeValue(raw)
+		return kindOnly(raw)
 	}
 	start, end, ok := jsonpos.Find(raw, "/cmd")
 	if !ok {
@@ -181,7 +277,7 @@ func standIn(raw []byte, shared map[string]any) any {
 	}
 	v := raw[start:end]
 	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
-		return map[string]any{"cmd": decodeValue(v)}
+		return map[string]any{"cmd": kindOnly(v)}
 	}
 	if obj, ok := shared[string(v)]; ok {
 		return obj
@@ -189,6 +285,37 @@ func standIn(raw []byte, shared map[string]any) any {
 	obj := map[string]any{"cmd": string(v[1 : len(v)-1])}
 	shared[string(v)] = obj
 	return obj
+}
+
+// kindOnly decodes a value for the envelope phase, which may judge its kind
+// but not its size: a number out of range stands in as 0, and the command
+// schema phase reports it against its command.
+func kindOnly(raw []byte) any {
+	v, bad := jsonpos.Decode(raw, numberLimits)
+	if bad != nil {
+		return json.Number("0")
+	}
+	return v
+}
+
+// numberLimits bound every number before it reaches the schema library,
+// which computes with numbers exactly and so pays for a huge exponent or a
+// long mantissa in time, or panics past an exponent of about a million.
+// DRP2's numeric fields are ids, counts, sizes and offsets, and viewport,
+// depth and level-of-detail values (COMMANDS.md); JSON readers agree on
+// numbers only within the IEEE 754 double range (RFC 8259, section 6),
+// whose largest value is about 1.8e308 and which carries 17 significant
+// digits. A number beyond either bound can be held by no DRP2 field.
+var numberLimits = jsonpos.Limits{MaxDigits: 100, MaxExponent: 308}
+
+// outOfRange is the verdict on a number beyond numberLimits.
+func outOfRange(pointer, number string) string {
+	return fmt.Sprintf("%s: the number %s is out of range: no DRP2 field holds a number of magnitude outside 1e-%d to 1e%d, or with more than %d digits",
+		pointer, number, numberLimits.MaxExponent, numberLimits.MaxExponent, numberLimits.MaxDigits)
+}
+
+func escapeToken(t string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }
 
 // kindOf names the kind of JSON value that starts with c.

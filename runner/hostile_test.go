@@ -1,11 +1,16 @@
 package runner
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
 
@@ -65,5 +70,290 @@ func TestHugeFileIsRefusedBeforeReading(t *testing.T) {
 	}
 	if run.Summary.Failed != 1 || run.Summary.CorpusErrors != 1 {
 		t.Errorf("summary %+v", run.Summary)
+	}
+}
+
+// TestLinkedClassFolderIsNotFollowed: a pull request may commit a class
+// folder itself as a link (positive -> /). It is skipped with a finding,
+// like a linked file, and nothing behind it is read.
+func TestLinkedClassFolderIsNotFollowed(t *testing.T) {
+	outside := writeCorpus(t, map[string]string{"secret.json": fixtureJSON("secret", success, hello, reply)})
+	root := writeCorpus(t, map[string]string{"negative_schema/m.json": fixtureJSON("m", schemaError(2), hello, reply, `{"id": 1}`)})
+	if err := os.Symlink(outside, filepath.Join(root, "positive")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("negative_schema", filepath.Join(root, "negative")); err != nil {
+		t.Fatal(err)
+	}
+	run := runCorpus(t, Config{Corpus: root})
+	if len(run.Results) != 1 || run.Results[0].RelPath != "negative_schema/m.json" {
+		t.Errorf("results: %+v", run.Results)
+	}
+	found := map[string]string{}
+	for _, f := range run.Findings {
+		if f.Kind == model.FindingSkippedFile {
+			found[f.Path] = f.Message
+		}
+	}
+	for _, p := range []string{"positive", "negative"} {
+		if !strings.Contains(found[p], "symbolic link") {
+			t.Errorf("%s: no finding about the link (findings: %v)", p, found)
+		}
+	}
+	if run.Summary.Discovered != 1 {
+		t.Errorf("discovered %d, want 1", run.Summary.Discovered)
+	}
+}
+
+// TestHugeNumbersAreJudgedBeforeTheSchemaLibrary: 1e9999999 is a valid JSON
+// number that the schema library cannot turn into a rational (it panicked,
+// and in a stream of 4,096 commands or more the panic killed the process).
+// It is judged first, with a verdict naming the field.
+func TestHugeNumbersAreJudgedBeforeTheSchemaLibrary(t *testing.T) {
+	long := []string{hello, reply}
+	for len(long) < 5000 {
+		long = append(long, buffer)
+	}
+	long = append(long, `{"cmd": "CreateBuffer", "id": 2, "size": 1e9999999, "usage": ["COPY_DST"]}`)
+	root := writeCorpus(t, map[string]string{
+		"positive/short.json": fixtureJSON("short", success, hello, reply,
+			`{"cmd": "CreateBuffer", "id": 1, "size": 1e9999999, "usage": ["COPY_DST"]}`),
+		"positive/tiny.json": fixtureJSON("tiny", success, hello, reply,
+			`{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST"], "x": [0, -1e-99999999]}`),
+		"positive/digits.json": fixtureJSON("digits", success, hello, reply,
+			`{"cmd": "CreateBuffer", "id": 1`+strings.Repeat("0", 200000)+`, "size": 16, "usage": ["COPY_DST"]}`),
+		"positive/long.json": fixtureJSON("long", success, long...),
+		"positive/envelope.json": strings.Replace(fixtureJSON("envelope", success, hello, reply),
+			`"version": {"major": 2, "minor": 0}`, `"version": {"major": 2e9999999, "minor": 0}`, 1),
+		"negative_schema/cmd.json": fixtureJSON("cmd", schemaError(2), hello, reply, `{"cmd": 1e9999999}`),
+		"positive/ok.json":         fixtureJSON("ok", success, hello, reply),
+	})
+	run := runCorpus(t, Config{Corpus: root, Checker: drp2.New()})
+	r := byPath(run)
+	for p, want := range map[string]struct {
+		index   int
+		pointer string
+	}{
+		"positive/short.json":  {2, "CreateBuffer: /size: the number 1e9999999 is out of range"},
+		"positive/tiny.json":   {2, "CreateBuffer: /x/1: the number -1e-99999999 is out of range"},
+		"positive/digits.json": {2, "CreateBuffer: /id: the number 100000000000000000000000…(200001 characters)…000"},
+		"positive/long.json":   {5000, "CreateBuffer: /size: the number 1e9999999"},
+	} {
+		a := r[p].Actual
+		if a.Phase != model.PhaseSchema || a.Code != "DRP2_ERR_INVALID_ARGUMENT" || a.CommandIndex == nil || *a.CommandIndex != want.index ||
+			!strings.Contains(a.Message, want.pointer) {
+			t.Errorf("%s: %+v (index %v)", p, a, a.CommandIndex)
+		}
+		if r[p].Span == nil {
+			t.Errorf("%s: no location", p)
+		}
+	}
+	if got := r["positive/envelope.json"]; !got.IsCorpusError() || !strings.Contains(got.Actual.Message, "/version/major: the number 2e9999999 is out of range") || got.Span == nil || got.Span.Line != 3 {
+		t.Errorf("envelope: %+v %+v", got.Actual, got.Span)
+	}
+	if got := r["negative_schema/cmd.json"]; !got.Passed || !strings.Contains(got.Actual.Message, "/cmd: the number 1e9999999 is out of range") {
+		t.Errorf("cmd: %+v", got.Actual)
+	}
+	if !r["positive/ok.json"].Passed {
+		t.Error("the plain fixture did not pass")
+	}
+}
+
+// cpuTime is the processor time the process has used so far.
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// hostileNumbers is a fixture of about size bytes whose fourth command
+// holds an array of the number tok.
+func hostileNumbers(size int, tok string) string {
+	var b strings.Builder
+	b.WriteString(`{"cmd": "QueueSubmit", "command_buffer_ids": [`)
+	for b.Len() < size {
+		b.WriteString(tok)
+		b.WriteString(", ")
+	}
+	b.WriteString(`1]}`)
+	return fixtureJSON("numbers", success, hello, reply, buffer, b.String())
+}
+
+// TestMegabyteOfHostileNumbersIsQuick: each huge number cost the schema
+// library about 65 ms, twice; 1,000 of them took minutes. A megabyte of them
+// is now judged well within a second. Numbers just inside the limits do
+// reach the schema library, at about a microsecond each: their figures are
+// logged for comparison.
+func TestMegabyteOfHostileNumbersIsQuick(t *testing.T) {
+	for _, c := range []struct {
+		tok     string
+		hostile bool
+	}{
+		{"1e9999999", true}, {"-1e-9999999", true}, {"0e99999999999999999999", true},
+		{"1" + strings.Repeat("1", 150), true}, {"1e308", false}, {"-1e-308", false},
+	} {
+		root := writeCorpus(t, map[string]string{"positive/numbers.json": hostileNumbers(1<<20, c.tok)})
+		// Processor time, not wall time: the machine may be shared, and
+		// what is measured is the work the fixture costs.
+		start := cpuTime(t)
+		run := runCorpus(t, Config{Corpus: root, Checker: drp2.New()})
+		took := cpuTime(t) - start
+		a := run.Results[0].Actual
+		if a.Outcome != model.Error || a.CommandIndex == nil || *a.CommandIndex != 3 {
+			t.Errorf("%.20s: %+v", c.tok, a)
+		}
+		t.Logf("a megabyte of %.20s: %v: %.120s", c.tok, took, a.Message)
+		if c.hostile && (took > 500*time.Millisecond || !strings.Contains(a.Message, "out of range")) {
+			t.Errorf("a megabyte of %.20s took %v: %s", c.tok, took, a.Message)
+		}
+	}
+}
+
+// blockingChecker does not return for a stream that creates object 4242
+// until release is closed.
+type blockingChecker struct{ release chan struct{} }
+
+func (c blockingChecker) Check(s model.Stream) *model.Failure {
+	for _, raw := range s.Commands {
+		if strings.Contains(string(raw), `4242`) {
+			<-c.release
+		}
+	}
+	return nil
+}
+
+// TestTimeBudget: a fixture that is still running when its time budget is
+// spent is reported as such, and the run goes on.
+func TestTimeBudget(t *testing.T) {
+	root := writeCorpus(t, map[string]string{
+		"positive/a_stuck.json": fixtureJSON("a_stuck", success, hello, reply, `{"cmd": "CreateBuffer", "id": 4242, "size": 16, "usage": ["COPY_DST"]}`),
+		"positive/b_ok.json":    fixtureJSON("b_ok", success, hello, reply),
+	})
+	c := blockingChecker{release: make(chan struct{})}
+	defer close(c.release)
+	start := time.Now()
+	run := runCorpus(t, Config{Corpus: root, Checker: c, FixtureTimeout: 100 * time.Millisecond, Workers: 1})
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the run took %v", took)
+	}
+	r := byPath(run)
+	stuck := r["positive/a_stuck.json"]
+	if !stuck.IsCorpusError() || !strings.Contains(stuck.Actual.Message, "time budget of 100ms") || stuck.Passed {
+		t.Errorf("stuck fixture: %+v", stuck)
+	}
+	if !r["positive/b_ok.json"].Passed {
+		t.Errorf("the next fixture: %+v", r["positive/b_ok.json"])
+	}
+	if run.Summary.CorpusErrors != 1 || run.Summary.Run != 2 {
+		t.Errorf("summary %+v", run.Summary)
+	}
+}
+
+// TestPanicInAParallelPhaseCostsOneFixture: the schema phase of a long
+// stream runs on several goroutines; a panic on any of them becomes the
+// fixture's result instead of ending the process.
+func TestPanicInAParallelPhaseCostsOneFixture(t *testing.T) {
+	long := []string{hello, reply}
+	for len(long) < 3*parallelCommands {
+		long = append(long, buffer)
+	}
+	root := writeCorpus(t, map[string]string{
+		"positive/long.json": fixtureJSON("long", success, long...),
+		"positive/ok.json":   fixtureJSON("ok", success, hello, reply),
+	})
+	cfg := Config{Corpus: root, WorkDir: root, Now: fixedNow}
+	c, err := newCorpus(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := loadSchemas(cfg, c.workDir, c.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	phase := &commandPhase{schemas: sch, judged: func(i int) {
+		if i == 2*parallelCommands+7 {
+			panic("probe")
+		}
+	}}
+	job := &fixtureJob{corpus: c, schemas: sch, commands: phase, now: fixedNow, limit: DefaultMaxFileSize}
+	res, keep := job.run("positive/long.json", nil)
+	if !keep || res.Actual.Code != "DRP2_ERR_INTERNAL" || !strings.Contains(res.Actual.Message, "probe") {
+		t.Errorf("long: %+v", res.Actual)
+	}
+	if res, _ := job.run("positive/ok.json", nil); !res.Passed {
+		t.Errorf("ok: %+v", res.Actual)
+	}
+}
+
+// TestSchemaVerdictIsStable: a command with two equally deep faults gets
+// the same verdict on every run, although the schema library reports them
+// in map order.
+func TestSchemaVerdictIsStable(t *testing.T) {
+	root := writeCorpus(t, map[string]string{
+		"negative/x.json": fixtureJSON("x", schemaError(2), hello, reply,
+			`{"cmd": "CreateBuffer", "id": "one", "size": "big", "usage": [], "mapped": 1}`),
+	})
+	first := runCorpus(t, Config{Corpus: root}).Results[0].Actual.Message
+	for i := 0; i < 30; i++ {
+		if got := runCorpus(t, Config{Corpus: root}).Results[0].Actual.Message; got != first {
+			t.Fatalf("run %d: %q, first run: %q", i, got, first)
+		}
+	}
+	if !strings.Contains(first, "/id") {
+		t.Errorf("verdict %q: want the first field by location, /id", first)
+	}
+}
+
+// TestLargeFixtureResultsOutliveTheirBytes: a large fixture is read into
+// memory outside the Go heap and unmapped when its run ends; everything in
+// its result (and what a Checker saw) is a copy, so reading the results
+// afterwards is safe. A slice left pointing into the unmapped bytes would
+// crash this test.
+func TestLargeFixtureResultsOutliveTheirBytes(t *testing.T) {
+	long := []string{hello, reply, buffer}
+	for size := 0; size < offHeapMin+(1<<20); size += len(buffer) + 6 {
+		long = append(long, `{"cmd": "WriteBuffer", "buffer_id": 1, "offset": 0, "size": 4, "data": "AAAAAA=="}`)
+	}
+	long = append(long, `{"cmd": "DestroyBuffer", "buffer_id": 1}`, `{"cmd": "DestroyBuffer", "buffer_id": 1}`)
+	name := "big_" + strings.Repeat("n", 40)
+	root := writeCorpus(t, map[string]string{
+		"negative/" + name + ".json": strings.Replace(fixtureJSON(name, semanticError("DRP2_ERR_LAYOUT", len(long)-1), long...),
+			`"expected"`, `"description": "a long stream", "reason": "why", "fix": "how", "expected"`, 1),
+	})
+	run := runCorpus(t, Config{Corpus: root, Checker: drp2.New()})
+	runtime.GC()
+	r := run.Results[0]
+	if r.Passed || r.Actual.CommandIndex == nil || *r.Actual.CommandIndex != len(long)-1 || r.Span == nil {
+		t.Fatalf("result %+v", r.Actual)
+	}
+	text := strings.Join(append([]string{r.Name, r.Description, r.Reason, r.Fix, r.Actual.Message, r.Actual.Code, r.Digest.File, r.Digest.Commands}, r.Tags...), "|")
+	if !strings.Contains(text, name) || !strings.Contains(text, "a long stream") || !strings.Contains(text, "DRP2_ERR_") {
+		t.Errorf("result text %q", text)
+	}
+}
+
+// TestVerdictCacheIsBounded: a corpus of endlessly distinct commands fills
+// the cache up to its byte budget and no further; what it holds still
+// answers.
+func TestVerdictCacheIsBounded(t *testing.T) {
+	var c verdictCache
+	for i := 0; i < 100000; i++ {
+		c.store([]byte(fmt.Sprintf(`{"cmd": "CreateBuffer", "id": %d}`, i)), verdict{ok: true})
+	}
+	if used := c.used.Load(); used > maxCacheBytes || used < maxCacheBytes/2 {
+		t.Errorf("cache holds %d bytes, budget %d", used, maxCacheBytes)
+	}
+	if vd, ok := c.load([]byte(`{"cmd": "CreateBuffer", "id": 0}`)); !ok || !vd.ok {
+		t.Error("the first verdict stored is gone")
+	}
+	if _, ok := c.load([]byte(`{"cmd": "CreateBuffer", "id": 99999}`)); ok {
+		t.Error("a verdict past the budget was stored")
+	}
+	big := []byte(`{"cmd": "X", "pad": "` + strings.Repeat("x", maxCachedCommandBytes) + `"}`)
+	c.store(big, verdict{ok: true})
+	if _, ok := c.load(big); ok {
+		t.Error("a command over the size bound was cached")
 	}
 }

@@ -40,6 +40,9 @@ type Config struct {
 	// the disk: the schemas of a corpus held in memory, such as a base
 	// commit read from git objects. The upstream layout is not looked for.
 	SchemaFS fs.FS
+	// Schemas, when set, are schemas compiled beforehand by CompileSchemas;
+	// CommandSchema and FixtureSchema are then not read.
+	Schemas *Schemas
 	// Paths keep only fixtures at or below these files or folders.
 	Paths []string
 	// Name keeps only fixtures whose name contains it.
@@ -58,7 +61,17 @@ type Config struct {
 	// Checker runs the semantic and capability phases. Nil stops every
 	// stream after the command schema (a schema-only run).
 	Checker Checker
+	// FixtureTimeout is the time budget of one fixture; 0 means
+	// DefaultFixtureTimeout and a negative value means none. A fixture
+	// still running when its budget is spent is reported as a corpus error
+	// that says so, and the run goes on without it.
+	FixtureTimeout time.Duration
 }
+
+// DefaultFixtureTimeout is the time budget of one fixture. The largest
+// stream the scale tests run (1,000,000 commands, 92 MB) takes about 10 s
+// on two cores, so a fixture still running after a minute is stuck.
+const DefaultFixtureTimeout = time.Minute
 
 // ErrInput marks errors about unusable input (exit code 2): a corpus root
 // that cannot be read, a schema that does not compile, a path outside the
@@ -82,8 +95,10 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	sch, err := loadSchemas(cfg, c.workDir, c.dir)
-	if err != nil {
+	var sch *schemas
+	if cfg.Schemas != nil {
+		sch = cfg.Schemas.s
+	} else if sch, err = loadSchemas(cfg, c.workDir, c.dir); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	found, err := discover(c.fsys, c.display)
@@ -105,12 +120,16 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if limit <= 0 {
 		limit = DefaultMaxFileSize
 	}
-	job := &fixtureJob{corpus: c, schemas: sch, checker: cfg.Checker, now: now, limit: limit,
-		name: cfg.Name, tags: cfg.Tags}
+	budget := cfg.FixtureTimeout
+	if budget == 0 {
+		budget = DefaultFixtureTimeout
+	}
+	job := &fixtureJob{corpus: c, schemas: sch, commands: &commandPhase{schemas: sch, cache: &verdictCache{}},
+		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget}
 	results := make([]model.Result, len(selected))
 	keep := make([]bool, len(selected))
 	if err := forEach(ctx, len(selected), cfg.Workers, func(i int) {
-		results[i], keep[i] = job.run(selected[i])
+		results[i], keep[i] = job.runWithBudget(selected[i])
 	}); err != nil {
 		return nil, err
 	}
@@ -268,18 +287,58 @@ func (c *corpus) pathFilter(paths []string) (pathFilter, error) {
 // fixtureJob runs single fixtures; it is shared by the workers and holds no
 // per-fixture state.
 type fixtureJob struct {
-	corpus  *corpus
-	schemas *schemas
-	checker Checker
-	now     func() time.Time
-	limit   int64
-	name    string
-	tags    []string
+	corpus   *corpus
+	schemas  *schemas
+	commands *commandPhase
+	checker  Checker
+	now      func() time.Time
+	limit    int64
+	name     string
+	tags     []string
+	budget   time.Duration // <= 0: none
+}
+
+// runWithBudget runs one fixture on a goroutine of its own and waits for
+// it at most the time budget. A fixture that outlives its budget is
+// reported as such and abandoned: the phases of the runner see the closed
+// stop channel and end early; a Checker cannot be interrupted, so its
+// goroutine finishes in the background and its result is dropped.
+func (j *fixtureJob) runWithBudget(rel string) (model.Result, bool) {
+	if j.budget <= 0 {
+		return j.run(rel, nil)
+	}
+	type outcome struct {
+		res  model.Result
+		keep bool
+	}
+	done := make(chan outcome, 1)
+	stop := make(chan struct{})
+	go func() {
+		res, keep := j.run(rel, stop)
+		done <- outcome{res, keep}
+	}()
+	timer := time.NewTimer(j.budget)
+	defer timer.Stop()
+	select {
+	case o := <-done:
+		return o.res, o.keep
+	case <-timer.C:
+		close(stop)
+	}
+	if j.name != "" || len(j.tags) > 0 {
+		// As for a corpus error: the name and tags may not be known yet.
+		return model.Result{}, false
+	}
+	return model.Result{Path: j.corpus.display(rel), RelPath: rel, Folder: folderOf(rel), Name: stem(rel),
+		Actual: model.Actual{Outcome: model.CorpusError,
+			Message: fmt.Sprintf("not judged within the time budget of %s for one fixture: the run went on without it", j.budget)},
+		Duration: j.budget}, true
 }
 
 // run runs one fixture through every phase. It reports false when the
-// fixture is filtered out by name or tag.
-func (j *fixtureJob) run(rel string) (res model.Result, keep bool) {
+// fixture is filtered out by name or tag. stop, when closed, asks the
+// phases to end early because the result is no longer wanted.
+func (j *fixtureJob) run(rel string, stop <-chan struct{}) (res model.Result, keep bool) {
 	start := j.now()
 	res = model.Result{Path: j.corpus.display(rel), RelPath: rel, Folder: folderOf(rel), Name: stem(rel)}
 	defer func() {
@@ -293,14 +352,21 @@ func (j *fixtureJob) run(rel string) (res model.Result, keep bool) {
 		res.Duration = j.now().Sub(start)
 	}()
 
-	data, cerr := readFixture(j.corpus.fsys, rel, j.limit)
+	var mem fixtureMemory
+	// Deferred after the recover above, so it runs first: nothing made
+	// from data outlives this call but copies.
+	defer mem.free()
+	data, cerr := readFixture(j.corpus.fsys, rel, j.limit, &mem)
 	var fx *fixture
 	if cerr == nil {
-		fx, cerr = decodeFixture(data)
+		fx, cerr = decodeFixture(data, &mem)
 	}
 	res.Digest = digest(data, fx)
 	if cerr == nil {
 		cerr = j.checkEnvelope(fx)
+		// The stand-ins of the commands served the envelope phase only; a
+		// long stream should not hold them through the later phases.
+		delete(fx.doc, "commands")
 	}
 	if cerr != nil {
 		// The name and tags are unknown: a name or tag filter cannot
@@ -324,7 +390,7 @@ func (j *fixtureJob) run(rel string) (res model.Result, keep bool) {
 	res.Expected = fx.expected()
 	res.Class = classify(res.Expected)
 
-	failure, found := j.phases(fx, res.Class)
+	failure, found := j.phases(fx, res.Class, stop)
 	for _, f := range found {
 		f.Path = res.Path
 		res.Findings = append(res.Findings, f)
@@ -362,8 +428,12 @@ func (j *fixtureJob) selected(name string, tags []string) bool {
 // the positive happy-path prefix rule of FORMAT.md, which holds whatever
 // fixture schema is in use. It also locates the commands for later phases.
 func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
-	if err := j.schemas.envelope.Validate(any(fx.doc)); err != nil {
+	if err := j.schemas.Envelope.Validate(any(fx.doc)); err != nil {
 		pointer, msg := leafError(err)
+		if p := fx.envelopePointer(pointer); p != pointer {
+			msg = p + strings.TrimPrefix(msg, pointer)
+			pointer = p
+		}
 		return &corpusError{msg: "fixture envelope: " + msg, offset: -1, span: spanOf(fx.data, pointer)}
 	}
 	commands, ok := fx.doc["commands"].([]any)
@@ -388,17 +458,14 @@ func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
 // phases runs the DRP phases in order and returns the first failure, or
 // nil, and the checker's findings. Schema negatives stop after the command
 // schema (RUNNER.md).
-func (j *fixtureJob) phases(fx *fixture, class model.Class) (*model.Failure, []model.Finding) {
-	if f := j.schemas.checkCommands(fx.data, fx.raw); f != nil {
+func (j *fixtureJob) phases(fx *fixture, class model.Class, stop <-chan struct{}) (*model.Failure, []model.Finding) {
+	if f := j.commands.checkCommands(fx.commands, stop); f != nil {
 		return f, nil
 	}
-	if class == model.ClassSchemaNegative || j.checker == nil {
+	if class == model.ClassSchemaNegative || j.checker == nil || stopped(stop) {
 		return nil, nil
 	}
-	stream := model.Stream{Commands: make([]json.RawMessage, len(fx.raw))}
-	for i, r := range fx.raw {
-		stream.Commands[i] = fx.data[r[0]:r[1]]
-	}
+	stream := model.Stream{Commands: fx.commands}
 	if v, ok := fx.doc["version"].(map[string]any); ok {
 		stream.Version.Major = intOf(v["major"])
 		stream.Version.Minor = intOf(v["minor"])

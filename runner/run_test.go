@@ -278,113 +278,20 @@ func TestPhaseOrderFirstFailureWins(t *testing.T) {
 	}
 }
 
-func TestSchemaMessagesNameTheField(t *testing.T) {
+// TestDeepNestingIsACorpusError: the decoder refuses nesting past its
+// depth limit; the file is a corpus error, not a crash. The other unusable
+// files are golden cases (testdata/bad_input.txtar).
+func TestDeepNestingIsACorpusError(t *testing.T) {
 	root := writeCorpus(t, map[string]string{
-		"negative_schema/a.json": fixtureJSON("a", schemaError(2), hello, reply, `{"cmd": "CreateBuffer", "id": 1, "size": 16}`),
-		"negative_schema/b.json": fixtureJSON("b", schemaError(2), hello, reply, `{"type": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST"]}`),
-		"negative_schema/c.json": fixtureJSON("c", schemaError(2), hello, reply, `{"cmd": "CreateBuffer", "id": -1, "size": 16, "usage": ["COPY_DST"]}`),
+		"positive/deep.json": `{"name": ` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`,
+		"positive/good.json": fixtureJSON("good", success, hello, reply),
 	})
 	r := byPath(runCorpus(t, Config{Corpus: root}))
-	for path, want := range map[string]string{
-		"negative_schema/a.json": "usage",
-		"negative_schema/b.json": "cmd",
-		"negative_schema/c.json": "/id",
-	} {
-		if got := r[path]; !got.Passed || !strings.Contains(got.Actual.Message, want) {
-			t.Errorf("%s: passed %v, message %q should name %q", path, got.Passed, got.Actual.Message, want)
-		}
+	if got := r["positive/deep.json"]; !got.IsCorpusError() || !strings.Contains(got.Actual.Message, "malformed JSON") || got.Span == nil || got.Span.Line != 1 {
+		t.Errorf("deep: %+v %+v", got.Actual, got.Span)
 	}
-}
-
-func TestFindings(t *testing.T) {
-	root := writeCorpus(t, map[string]string{
-		"positive/a.json":        fixtureJSON("a", success, hello, reply),
-		"positive/b.json":        fixtureJSON("a", success, hello, reply),
-		"negative/schema.json":   fixtureJSON("schema", schemaError(2), hello, reply, `{"cmd": "CreateBuffer"}`),
-		"negative_schema/p.json": fixtureJSON("p", success, hello, reply),
-	})
-	run := runCorpus(t, Config{Corpus: root})
-	kinds := map[string]model.FindingKind{}
-	for _, f := range run.Findings {
-		kinds[f.Path] = f.Kind
-	}
-	want := map[string]model.FindingKind{
-		"positive/b.json":        model.FindingDuplicateName,
-		"negative/schema.json":   model.FindingFolderClass,
-		"negative_schema/p.json": model.FindingFolderClass,
-	}
-	for p, k := range want {
-		if kinds[p] != k {
-			t.Errorf("%s: finding %q, want %q (all: %+v)", p, kinds[p], k, run.Findings)
-		}
-	}
-	stemCount := 0
-	for _, f := range run.Findings {
-		if f.Kind == model.FindingNameStem {
-			stemCount++
-		}
-	}
-	if stemCount != 1 {
-		t.Errorf("name/stem findings = %d, want 1 (positive/b.json is named a)", stemCount)
-	}
-	// Findings never change results.
-	for _, r := range run.Results {
-		if !r.Passed {
-			t.Errorf("%s failed: %+v", r.RelPath, r.Actual)
-		}
-	}
-	if run.Summary.Findings != len(run.Findings) {
-		t.Errorf("summary findings %d != %d", run.Summary.Findings, len(run.Findings))
-	}
-}
-
-func TestBadInputIsACorpusErrorAndTheRunGoesOn(t *testing.T) {
-	good := fixtureJSON("good", success, hello, reply)
-	cases := map[string]struct {
-		body    string
-		message string
-		line    int
-		column  int
-	}{
-		"malformed.json": {"{\n  \"name\": \"x\",\n  \"version\": {\"major\" 2}\n}", "malformed JSON", 3, 23},
-		"truncated.json": {"{\n  \"name\": \"x\",\n  \"commands\": [", "truncated", 3, 16},
-		"array.json":     {"\n  [1, 2]", "top-level value is an array", 2, 3},
-		"string.json":    {`"hello"`, "top-level value is a string", 1, 1},
-		"empty.json":     {"", "empty", 0, 0},
-		"blank.json":     {"  \n\n ", "empty", 1, 1},
-		"bom.json":       {"\xef\xbb\xbf" + good, "byte-order mark", 1, 1},
-		"latin1.json":    {"{\n \"name\": \"caf\xe9\"}", "invalid UTF-8", 2, 14},
-		"duplicate.json": {"{\n  \"name\": \"a\",\n  \"name\": \"b\"\n}", `duplicate key "name"`, 3, 3},
-		"trailing.json":  {good + "{}", "after top-level", 11, 1},
-		"envelope.json":  {strings.Replace(good, `"success"`, `"maybe"`, 1), "fixture envelope", 9, 27},
-		"no_prefix.json": {fixtureJSON("no_prefix", success, reply, hello), "HelloRenderer", 6, 0},
-		"deep.json":      {`{"name": ` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`, "malformed JSON", 1, 0},
-	}
-	files := map[string]string{"positive/good.json": good}
-	for name, c := range cases {
-		files["positive/"+name] = c.body
-	}
-	root := writeCorpus(t, files)
-	run := runCorpus(t, Config{Corpus: root})
-	r := byPath(run)
 	if !r["positive/good.json"].Passed {
-		t.Errorf("the good fixture did not pass: %+v", r["positive/good.json"].Actual)
-	}
-	for name, c := range cases {
-		got := r["positive/"+name]
-		if got.Actual.Outcome != model.CorpusError || got.Actual.Phase != model.PhaseEnvelope || got.Passed {
-			t.Errorf("%s: %+v, want a corpus error", name, got.Actual)
-			continue
-		}
-		if !strings.Contains(got.Actual.Message, c.message) {
-			t.Errorf("%s: message %q, want %q", name, got.Actual.Message, c.message)
-		}
-		if c.line > 0 && (got.Span == nil || got.Span.Line != c.line || (c.column > 0 && got.Span.Column != c.column)) {
-			t.Errorf("%s: span %+v, want %d:%d (%s)", name, got.Span, c.line, c.column, got.Actual.Message)
-		}
-	}
-	if run.Summary.CorpusErrors != len(cases) {
-		t.Errorf("corpus errors = %d, want %d", run.Summary.CorpusErrors, len(cases))
+		t.Error("the good fixture did not pass")
 	}
 }
 
@@ -573,5 +480,29 @@ func TestLongStreamFirstSchemaFailure(t *testing.T) {
 				t.Fatalf("first bad %d: %+v", firstBad, got.Actual)
 			}
 		}
+	}
+}
+
+// TestEnvelopeOfALongStream: past envelopeCommands the envelope phase sees
+// one stand-in of each kind, and still names the command at fault by its
+// index in the file.
+func TestEnvelopeOfALongStream(t *testing.T) {
+	long := []string{hello, reply}
+	for len(long) < envelopeCommands+500 {
+		long = append(long, buffer)
+	}
+	bad := append(append([]string{}, long...), buffer, `"not a command"`, buffer)
+	root := writeCorpus(t, map[string]string{
+		"positive/long.json": fixtureJSON("long", success, long...),
+		"positive/bad.json":  fixtureJSON("bad", success, bad...),
+	})
+	r := byPath(runCorpus(t, Config{Corpus: root}))
+	if got := r["positive/long.json"]; got.IsCorpusError() {
+		t.Errorf("long: %+v", got.Actual)
+	}
+	index := len(long) + 1
+	got := r["positive/bad.json"]
+	if !got.IsCorpusError() || !strings.Contains(got.Actual.Message, fmt.Sprintf("/commands/%d:", index)) || got.Span == nil || got.Span.Line != 6+index {
+		t.Errorf("bad: %+v %+v", got.Actual, got.Span)
 	}
 }

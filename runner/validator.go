@@ -24,7 +24,10 @@ func Match(e model.Expected, class model.Class, f *model.Failure) (model.Actual,
 // implementation.
 type Validator struct {
 	schemas *schemas
-	checker Checker
+	// commands is the command-schema phase, with its verdict cache shared
+	// by the streams of one validator.
+	commands *commandPhase
+	checker  Checker
 }
 
 // NewValidator compiles the schemas cfg names (CommandSchema, FixtureSchema,
@@ -42,7 +45,7 @@ func NewValidator(cfg Config) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
-	return &Validator{schemas: sch, checker: cfg.Checker}, nil
+	return &Validator{schemas: sch, checker: cfg.Checker, commands: &commandPhase{schemas: sch, cache: &verdictCache{}}}, nil
 }
 
 // Validate runs the command schema, then the semantic and capability
@@ -62,15 +65,17 @@ func (v *Validator) Validate(version, capabilities, commands json.RawMessage) (*
 	doc.WriteString(`,"commands":`)
 	doc.Write(orNull(commands))
 	doc.WriteString("}")
-	fx, cerr := decodeFixture(doc.Bytes())
+	var mem fixtureMemory
+	defer mem.free()
+	fx, cerr := decodeFixture(doc.Bytes(), &mem)
 	if cerr != nil {
 		return nil, fmt.Errorf("stream: %s", cerr.msg)
 	}
 	if _, ok := fx.doc["commands"].([]any); !ok {
 		return nil, fmt.Errorf("stream: commands must be an array")
 	}
-	job := &fixtureJob{schemas: v.schemas, checker: v.checker}
-	failure, _ := job.phases(fx, model.ClassNegative)
+	job := &fixtureJob{schemas: v.schemas, commands: v.commands, checker: v.checker}
+	failure, _ := job.phases(fx, model.ClassNegative, nil)
 	return failure, nil
 }
 

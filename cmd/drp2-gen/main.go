@@ -3,11 +3,13 @@
 //
 //	drp2-gen corpus -out DIR -count N [-seed DIR] [-mismatch-every K] [-broken-every K]
 //	drp2-gen stream -out FILE -commands N
+//	drp2-gen numbers -out FILE -bytes N
 package main
 
 import (
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,7 +28,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: drp2-gen corpus|stream [flags]")
+		return fmt.Errorf("usage: drp2-gen corpus|stream|numbers [flags]")
 	}
 	fset := flag.NewFlagSet("drp2-gen "+args[0], flag.ContinueOnError)
 	out := fset.String("out", "", "output folder (corpus) or file (stream)")
@@ -52,22 +54,33 @@ func run(args []string) error {
 		if err := fset.Parse(args[1:]); err != nil {
 			return err
 		}
-		if *out == "" {
-			return fmt.Errorf("-out is required")
-		}
-		if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		return writeFile(*out, func(w io.Writer, name string) error { return corpusgen.Stream(w, name, *n) })
+	case "numbers":
+		n := fset.Int("bytes", 1<<20, "approximate size of the fixture")
+		if err := fset.Parse(args[1:]); err != nil {
 			return err
 		}
-		f, err := os.Create(*out)
-		if err != nil {
-			return err
-		}
-		name := strings.TrimSuffix(filepath.Base(*out), ".json")
-		if err := corpusgen.Stream(f, name, *n); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
+		return writeFile(*out, func(w io.Writer, name string) error { return corpusgen.Numbers(w, name, *n) })
 	}
-	return fmt.Errorf("unknown command %q: want corpus or stream", args[0])
+	return fmt.Errorf("unknown command %q: want corpus, stream or numbers", args[0])
+}
+
+// writeFile creates the file out, with its folders, and fills it with
+// write; the fixture is named after the file.
+func writeFile(out string, write func(w io.Writer, name string) error) error {
+	if out == "" {
+		return fmt.Errorf("-out is required")
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := write(f, strings.TrimSuffix(filepath.Base(out), ".json")); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

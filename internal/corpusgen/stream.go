@@ -29,3 +29,24 @@ func Stream(w io.Writer, name string, n int) error {
 	bw.WriteString("  ],\n  \"expected\": {\"outcome\": \"success\"}\n}\n")
 	return bw.Flush()
 }
+
+// Numbers writes one positive fixture named name of about size bytes whose
+// fourth command carries an array of number literals no DRP2 field can
+// hold (1e999999 and its kin): exact arithmetic spends tens of milliseconds
+// on each, and past an exponent of about a million fails. A runner that
+// judges them by their form rejects the fixture at once.
+func Numbers(w io.Writer, name string, size int) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	fmt.Fprintf(bw, "{\n  \"name\": %q,\n  \"version\": {\"major\": 2, \"minor\": 0},\n  \"commands\": [\n", name)
+	bw.WriteString(`    {"cmd": "HelloRenderer", "version": {"major": 2, "minor": 0}},` + "\n")
+	bw.WriteString(`    {"cmd": "RendererHelloReply", "version": {"major": 2, "minor": 0}, "status": "ok"},` + "\n")
+	bw.WriteString(`    {"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST"]},` + "\n")
+	bw.WriteString(`    {"cmd": "QueueSubmit", "command_buffer_ids": [`)
+	hostile := []string{"1e999999", "-1e-999999", "9.99e999998", "1e9999999", "0e99999999999"}
+	for n, i := 0, 0; n < size; i++ {
+		k, _ := bw.WriteString(hostile[i%len(hostile)] + ", ")
+		n += k
+	}
+	bw.WriteString("1]}\n  ],\n  \"expected\": {\"outcome\": \"success\"}\n}\n")
+	return bw.Flush()
+}

@@ -10,6 +10,7 @@ package coverage
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -252,13 +253,13 @@ func (c *Counter) rulesOf(fsys fs.FS, rel string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	spans, ok := jsonpos.Elements(data, "/commands")
+	start, end, ok := jsonpos.Find(data, "/commands")
+	var commands []json.RawMessage
+	if ok {
+		commands, ok = jsonpos.Values(data[start:end], nil)
+	}
 	if !ok {
 		return nil, fmt.Errorf("the commands could not be located")
-	}
-	commands := make([][]byte, len(spans))
-	for i, s := range spans {
-		commands[i] = data[s[0]:s[1]]
 	}
 	var caps []byte
 	if start, end, ok := jsonpos.Find(data, "/capabilities"); ok {

@@ -1,10 +1,15 @@
-// Package position locates JSON values in a file's bytes as written, so that
-// reports can point at the exact lines of a failing command or field.
+// Package jsonpos is the project's one raw JSON scanner. It locates values
+// in a file's bytes as written, so that reports can point at the exact lines
+// of a failing command or field (Find, Span, LineColumn); it lists an
+// object's members and an array's values as slices of the input (Members,
+// Values); it finds duplicate keys (DuplicateKey); and it decodes values
+// with numbers kept exact and bounded (Decode, InRange).
 //
-// It works on raw bytes without building a tree, and it never recurses: a
-// document nested 100,000 levels deep costs a loop, not a stack. The input
-// is expected to be JSON that a decoder already accepted; on anything else
-// the functions report "not found" rather than fail.
+// The locating functions work on raw bytes without building a tree, and
+// they never recurse: a document nested 100,000 levels deep costs a loop,
+// not a stack. The input is expected to be JSON that a decoder already
+// accepted; on anything else the functions report "not found" rather than
+// fail. The package imports nothing from the module.
 package jsonpos
 
 import (
@@ -37,36 +42,54 @@ func Find(data []byte, pointer string) (start, end int, ok bool) {
 	return start, s.pos, true
 }
 
-// Elements returns the byte ranges of the elements of the array addressed by
-// pointer, in order.
-func Elements(data []byte, pointer string) ([][2]int, bool) {
-	start, _, ok := Find(data, pointer)
-	if !ok || data[start] != '[' {
+// Values returns the elements of the array that data holds, in order, as
+// slices of data (no copies). It reports false when data is not an array.
+// The slice has exactly the length of the array: a stream of a million
+// commands costs one allocation of its index, not a doubling series. alloc,
+// when not nil, provides that allocation: an empty slice of capacity n.
+func Values(data []byte, alloc func(n int) []json.RawMessage) ([]json.RawMessage, bool) {
+	s := scanner{data: data}
+	s.space()
+	if s.next() != '[' {
 		return nil, false
 	}
-	s := scanner{data: data, pos: start + 1}
-	var out [][2]int
+	// A first pass counts the elements, a second records them.
+	start := s.pos
+	n := 0
 	s.space()
-	if s.peek() == ']' {
-		return out, true
+	if s.peek() != ']' {
+		for {
+			if !s.skipValue() {
+				return nil, false
+			}
+			n++
+			s.space()
+			c := s.next()
+			if c == ']' {
+				break
+			}
+			if c != ',' {
+				return nil, false
+			}
+		}
 	}
-	for {
+	var out []json.RawMessage
+	if alloc != nil {
+		out = alloc(n)
+	}
+	if cap(out) < n {
+		out = make([]json.RawMessage, 0, n)
+	}
+	s.pos = start
+	for i := 0; i < n; i++ {
 		s.space()
 		from := s.pos
-		if !s.skipValue() {
-			return nil, false
-		}
-		out = append(out, [2]int{from, s.pos})
+		s.skipValue()
+		out = append(out, data[from:s.pos:s.pos])
 		s.space()
-		switch s.next() {
-		case ',':
-			continue
-		case ']':
-			return out, true
-		default:
-			return nil, false
-		}
+		s.next()
 	}
+	return out, true
 }
 
 // Range is a 1-based line and column span, the shape of model.Span (the
@@ -111,8 +134,9 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 	var stack []frame
 	// enterChild records, in the innermost frame, which member is read next.
 	enterChild := func() {
+		// An array frame's token is its own buffer, never a slice of data.
 		if n := len(stack); n > 0 && !stack[n-1].isObject {
-			stack[n-1].token = strconv.Itoa(stack[n-1].index)
+			stack[n-1].token = strconv.AppendInt(stack[n-1].token[:0], int64(stack[n-1].index), 10)
 			stack[n-1].index++
 		}
 	}
@@ -126,7 +150,14 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 		case c == '{' || c == '[':
 			enterChild()
 			s.pos++
-			stack = append(stack, frame{isObject: c == '{'})
+			if len(stack) < cap(stack) {
+				// Reuse the frame left by a closed sibling, and its key slice.
+				stack = stack[:len(stack)+1]
+				f := &stack[len(stack)-1]
+				*f = frame{isObject: c == '{', keys: f.keys[:0]}
+			} else {
+				stack = append(stack, frame{isObject: c == '{'})
+			}
 			if c == '{' {
 				s.space()
 				if s.peek() == '}' {
@@ -156,7 +187,7 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 					return "", "", 0, false
 				}
 				if f.repeated() {
-					return framePointer(stack[:len(stack)-1]), f.token, keyAt, true
+					return framePointer(stack[:len(stack)-1]), string(f.token), keyAt, true
 				}
 			}
 			continue
@@ -175,26 +206,30 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 // frame is an open container during DuplicateKey's walk. The pointer of a
 // value is built from the frames' tokens only when it is reported, so that
 // deep documents cost linear time.
+//
+// Keys are kept as slices of the input when they hold no escape, so that a
+// stream of a million small objects allocates no key strings; the frames
+// themselves are reused as the walk goes up and down.
 type frame struct {
 	isObject bool
-	keys     []string            // keys so far, while few
+	keys     [][]byte            // keys so far, while few
 	seen     map[string]struct{} // keys so far, once many
 	index    int                 // next array index
-	token    string              // key or index of the member being read
+	token    []byte              // key or index of the member being read
 }
 
 func framePointer(stack []frame) string {
 	var b strings.Builder
 	for _, f := range stack {
 		b.WriteByte('/')
-		b.WriteString(escapeToken(f.token))
+		b.WriteString(escapeToken(string(f.token)))
 	}
 	return b.String()
 }
 
 // readKey reads `"key" :` into f.
 func readKey(s *scanner, f *frame) bool {
-	k, ok := s.str()
+	k, ok := s.key()
 	if !ok {
 		return false
 	}
@@ -212,14 +247,14 @@ func readKey(s *scanner, f *frame) bool {
 func (f *frame) repeated() bool {
 	const few = 16
 	if f.seen != nil {
-		if _, dup := f.seen[f.token]; dup {
+		if _, dup := f.seen[string(f.token)]; dup {
 			return true
 		}
-		f.seen[f.token] = struct{}{}
+		f.seen[string(f.token)] = struct{}{}
 		return false
 	}
 	for _, k := range f.keys {
-		if k == f.token {
+		if bytes.Equal(k, f.token) {
 			return true
 		}
 	}
@@ -227,7 +262,7 @@ func (f *frame) repeated() bool {
 	if len(f.keys) > few {
 		f.seen = make(map[string]struct{}, 2*few)
 		for _, k := range f.keys {
-			f.seen[k] = struct{}{}
+			f.seen[string(k)] = struct{}{}
 		}
 		f.keys = nil
 	}
@@ -294,6 +329,44 @@ func (s *scanner) str() (string, bool) {
 	return "", false
 }
 
+// skipString moves past a string token without decoding it.
+func (s *scanner) skipString() bool {
+	s.pos++
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case '\\':
+			s.pos += 2
+			continue
+		case '"':
+			s.pos++
+			return true
+		}
+		s.pos++
+	}
+	return false
+}
+
+// key reads a string token and returns its decoded bytes: a slice of the
+// input when the string holds no escape, else a decoded copy.
+func (s *scanner) key() ([]byte, bool) {
+	if s.peek() != '"' {
+		return nil, false
+	}
+	start := s.pos
+	if !s.skipString() {
+		return nil, false
+	}
+	raw := s.data[start:s.pos]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return raw[1 : len(raw)-1], true
+	}
+	var v string
+	if json.Unmarshal(raw, &v) != nil {
+		return nil, false
+	}
+	return []byte(v), true
+}
+
 // skipValue moves past one value, counting brackets instead of recursing.
 func (s *scanner) skipValue() bool {
 	s.space()
@@ -301,7 +374,7 @@ func (s *scanner) skipValue() bool {
 	for s.pos < len(s.data) {
 		switch c := s.data[s.pos]; c {
 		case '"':
-			if _, ok := s.str(); !ok {
+			if !s.skipString() {
 				return false
 			}
 		case '{', '[':

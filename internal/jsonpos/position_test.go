@@ -55,23 +55,6 @@ func TestFind(t *testing.T) {
 	}
 }
 
-func TestElements(t *testing.T) {
-	els, ok := Elements([]byte(doc), "/commands")
-	if !ok || len(els) != 2 {
-		t.Fatalf("Elements = %v, %v", els, ok)
-	}
-	var v map[string]any
-	if err := json.Unmarshal([]byte(doc[els[1][0]:els[1][1]]), &v); err != nil || v["cmd"] != "CreateBuffer" {
-		t.Errorf("element 1 = %q (%v)", doc[els[1][0]:els[1][1]], err)
-	}
-	if els, ok := Elements([]byte(`{"c": [ ]}`), "/c"); !ok || len(els) != 0 {
-		t.Errorf("empty array: %v %v", els, ok)
-	}
-	if _, ok := Elements([]byte(doc), "/name"); ok {
-		t.Error("Elements of a string succeeded")
-	}
-}
-
 func TestLineColumnCountsCharacters(t *testing.T) {
 	data := []byte("{\"é\": \"ü\", \"k\": 1}")
 	off := strings.Index(string(data), `"k"`)
@@ -95,6 +78,11 @@ func TestDuplicateKey(t *testing.T) {
 		{`{"a/b": {"\u0041": 1, "A": 2}}`, "/a~1b", "A", true},
 		{`[1, 2, {"k": {"k": {"k": 1}}}]`, "", "", false},
 		{`"just a string"`, "", "", false},
+		// Frames are reused by siblings: keys of one object never leak
+		// into the next, and indexes past 9 are spelled in full.
+		{`[{"a":1,"b":2},{"a":1,"c":3},{"b":1,"b":2}]`, "/2", "b", true},
+		{`{"x":[{"k":1}],"y":{"k":1,"k":2}}`, "/y", "k", true},
+		{`[0,1,2,3,4,5,6,7,8,9,10,{"q":[1,{"r":1,"r":2}]}]`, "/11/q/1", "r", true},
 	}
 	for _, c := range cases {
 		obj, key, off, found := DuplicateKey([]byte(c.doc))
@@ -140,7 +128,13 @@ func FuzzFind(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, pointer string) {
 		start, end, ok := Find(data, pointer)
 		DuplicateKey(data)
-		Elements(data, pointer)
+		if vals, ok := Values(data, nil); ok && json.Valid(data) {
+			for _, v := range vals {
+				if !json.Valid(v) {
+					t.Fatalf("Values gave %q, not a JSON value", v)
+				}
+			}
+		}
 		if !ok {
 			return
 		}
@@ -178,5 +172,26 @@ func TestMembers(t *testing.T) {
 	}
 	if m, ok := Members([]byte(` { } `)); !ok || len(m) != 0 {
 		t.Errorf("empty object: %v %v", m, ok)
+	}
+}
+
+func TestValues(t *testing.T) {
+	data := []byte(` [ {"a": [1, "]"]}, "x\"y" ,3,[] ] `)
+	got, ok := Values(data, nil)
+	if !ok || len(got) != 4 || string(got[0]) != `{"a": [1, "]"]}` || string(got[1]) != `"x\"y"` || string(got[2]) != "3" || string(got[3]) != "[]" {
+		t.Fatalf("Values = %q, %v", got, ok)
+	}
+	var asked int
+	got, _ = Values(data, func(n int) []json.RawMessage { asked = n; return make([]json.RawMessage, 0, n) })
+	if asked != 4 || len(got) != 4 || cap(got) != 4 {
+		t.Errorf("alloc asked for %d, got len %d cap %d", asked, len(got), cap(got))
+	}
+	for _, bad := range []string{`{}`, `[1,]`, `[1 2]`, `[`} {
+		if _, ok := Values([]byte(bad), nil); ok {
+			t.Errorf("Values(%s) succeeded", bad)
+		}
+	}
+	if got, ok := Values([]byte(`[]`), nil); !ok || len(got) != 0 {
+		t.Errorf("empty array: %q %v", got, ok)
 	}
 }

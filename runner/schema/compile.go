@@ -2,32 +2,261 @@ package schema
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"path"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// CompileCommand compiles the embedded command schema.
-func CompileCommand() (*jsonschema.Schema, error) { return compile(CommandID, Command) }
+// Document is one schema document: the URL the compiler knows it by and
+// its bytes.
+type Document struct {
+	URL  string
+	Data []byte
+}
 
-// CompileFixture compiles the embedded fixture-envelope schema.
-func CompileFixture() (*jsonschema.Schema, error) { return compile(FixtureID, Fixture) }
+// EmbeddedCommand and EmbeddedFixture are the project's own schemas.
+func EmbeddedCommand() Document { return Document{URL: CommandID, Data: Command} }
 
-// compile builds one self-contained schema. Loading from any other URL is
-// refused so that a stray reference can never reach the network or disk.
-func compile(id string, doc []byte) (*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.LoadURL = func(u string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("schema %s: reference to %s outside the embedded document", id, u)
+// EmbeddedFixture is the project's own fixture-envelope schema.
+func EmbeddedFixture() Document { return Document{URL: FixtureID, Data: Fixture} }
+
+// upstreamCommandFile is the file name of the command schema in the DRP2
+// layout; the upstream fixture schema refers to it.
+const upstreamCommandFile = "drp_command.json"
+
+// Set is a compiled pair of schemas, as the runner uses them. The runner
+// and the tests compile through Compile alone, so that the tests check what
+// production runs.
+type Set struct {
+	// Envelope is the fixture schema, with any reference into the command
+	// schema replaced by an accept-all schema (see Compile).
+	Envelope *jsonschema.Schema
+	// Command is the whole command schema.
+	Command *jsonschema.Schema
+	// Branches maps each active cmd to the branch of the command schema's
+	// root oneOf that describes it.
+	Branches map[string]*jsonschema.Schema
+
+	load Loader
+}
+
+// Compile compiles a command schema and a fixture schema.
+//
+// The command schema's root is expected to be a oneOf of $ref branches,
+// each fixing properties.cmd.const: each such branch is compiled on its own
+// too, so that a command is checked against the branch its cmd names and a
+// message names the real problem instead of "oneOf failed".
+//
+// The envelope phase checks the envelope only: a reference from the fixture
+// schema into the command schema (the upstream fixture schema has one) is
+// replaced by an accept-all schema, because commands are the command-schema
+// phase's business and a bad command must not be reported as a
+// corpus-authoring error.
+//
+// References are loaded from local files only: a schema never makes the
+// runner reach the network.
+func Compile(command, fixture Document) (*Set, error) {
+	return CompileFrom(command, fixture, nil)
+}
+
+// Loader reads a schema document that a reference names, by its file://
+// URL.
+type Loader func(url string) (io.ReadCloser, error)
+
+// CompileFrom is Compile with the documents that the schemas refer to
+// read by load instead of from the disk: the schemas of a corpus held in
+// memory, such as a base commit read from git objects. A nil load reads
+// the disk.
+func CompileFrom(command, fixture Document, load Loader) (*Set, error) {
+	if load == nil {
+		load = jsonschema.LoadURL
 	}
-	if err := c.AddResource(id, bytes.NewReader(doc)); err != nil {
-		return nil, fmt.Errorf("add schema %s: %w", id, err)
+	s := &Set{load: load}
+	if err := s.compileCommand(command); err != nil {
+		return nil, &Error{Schema: "command", Err: err}
 	}
-	s, err := c.Compile(id)
-	if err != nil {
-		return nil, fmt.Errorf("compile schema %s: %w", id, err)
+	if err := s.compileEnvelope(fixture, command); err != nil {
+		return nil, &Error{Schema: "fixture", Err: err}
 	}
 	return s, nil
+}
+
+// Error is a schema that did not compile.
+type Error struct {
+	Schema string // "command" or "fixture"
+	Err    error
+}
+
+func (e *Error) Error() string { return e.Schema + " schema: " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+func (s *Set) newCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	// Only local schema files: a schema never makes the runner reach the
+	// network.
+	c.LoadURL = func(u string) (io.ReadCloser, error) {
+		if !strings.HasPrefix(u, "file://") {
+			return nil, fmt.Errorf("cannot load %s: only local schema files are read", u)
+		}
+		return s.load(u)
+	}
+	return c
+}
+
+func (s *Set) compileCommand(f Document) error {
+	c := s.newCompiler()
+	if err := c.AddResource(f.URL, bytes.NewReader(f.Data)); err != nil {
+		return err
+	}
+	root, err := c.Compile(f.URL)
+	if err != nil {
+		return err
+	}
+	s.Command = root
+	s.Branches = map[string]*jsonschema.Schema{}
+
+	var doc struct {
+		OneOf []struct {
+			Ref string `json:"$ref"`
+		} `json:"oneOf"`
+	}
+	if err := json.Unmarshal(f.Data, &doc); err != nil {
+		return err
+	}
+	docs := map[string]any{}
+	for i, branch := range doc.OneOf {
+		if branch.Ref == "" {
+			continue
+		}
+		target, err := resolveRef(f.URL, branch.Ref)
+		if err != nil {
+			return fmt.Errorf("oneOf/%d: %w", i, err)
+		}
+		node, err := loadNode(target, f, docs, s.load)
+		if err != nil {
+			return fmt.Errorf("oneOf/%d: %w", i, err)
+		}
+		cmd, ok := constCmd(node)
+		if !ok {
+			continue
+		}
+		compiled, err := c.Compile(target)
+		if err != nil {
+			return fmt.Errorf("oneOf/%d (%s): %w", i, cmd, err)
+		}
+		s.Branches[cmd] = compiled
+	}
+	return nil
+}
+
+func (s *Set) compileEnvelope(f, command Document) error {
+	c := s.newCompiler()
+	load := c.LoadURL
+	c.LoadURL = func(u string) (io.ReadCloser, error) {
+		if u == command.URL || path.Base(u) == upstreamCommandFile {
+			return io.NopCloser(strings.NewReader("true")), nil
+		}
+		return load(u)
+	}
+	if err := c.AddResource(f.URL, bytes.NewReader(f.Data)); err != nil {
+		return err
+	}
+	env, err := c.Compile(f.URL)
+	if err != nil {
+		return err
+	}
+	s.Envelope = env
+	return nil
+}
+
+func resolveRef(base, ref string) (string, error) {
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", err
+	}
+	return b.ResolveReference(r).String(), nil
+}
+
+// loadNode returns the JSON node a resolved reference points at.
+func loadNode(target string, root Document, cache map[string]any, load Loader) (any, error) {
+	docURL, fragment, _ := strings.Cut(target, "#")
+	doc, ok := cache[docURL]
+	if !ok {
+		var data []byte
+		if docURL == root.URL {
+			data = root.Data
+		} else {
+			if !strings.HasPrefix(docURL, "file://") {
+				return nil, fmt.Errorf("cannot load %s: only local schema files are read", docURL)
+			}
+			rc, err := load(docURL)
+			if err != nil {
+				return nil, err
+			}
+			data, err = io.ReadAll(rc)
+			rc.Close()
+			if err != nil {
+				return nil, err
+			}
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", docURL, err)
+		}
+		cache[docURL] = doc
+	}
+	node := doc
+	if fragment == "" {
+		return node, nil
+	}
+	unescaped, err := url.PathUnescape(fragment)
+	if err != nil {
+		return nil, err
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(unescaped, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		m, ok := node.(map[string]any)
+		if !ok {
+			return nil, errors.New("reference does not resolve")
+		}
+		node = m[tok]
+	}
+	return node, nil
+}
+
+func constCmd(node any) (string, bool) {
+	m, _ := node.(map[string]any)
+	props, _ := m["properties"].(map[string]any)
+	cmd, _ := props["cmd"].(map[string]any)
+	v, ok := cmd["const"].(string)
+	return v, ok
+}
+
+// CompileCommand compiles the embedded command schema through Compile.
+func CompileCommand() (*jsonschema.Schema, error) {
+	s, err := Compile(EmbeddedCommand(), EmbeddedFixture())
+	if err != nil {
+		return nil, err
+	}
+	return s.Command, nil
+}
+
+// CompileFixture compiles the embedded fixture-envelope schema through
+// Compile.
+func CompileFixture() (*jsonschema.Schema, error) {
+	s, err := Compile(EmbeddedCommand(), EmbeddedFixture())
+	if err != nil {
+		return nil, err
+	}
+	return s.Envelope, nil
 }

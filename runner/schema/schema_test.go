@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,17 +20,17 @@ import (
 // upstreamRoot is the third-party DRP2 spec, read in place and never copied.
 const upstreamRoot = "../../../shared/drp2"
 
+// mustCompile compiles the embedded schemas the way the runner does.
 func mustCompile(t *testing.T) (cmd, fix *jsonschema.Schema) {
 	t.Helper()
-	cmd, err := schema.CompileCommand()
+	set, err := schema.Compile(schema.EmbeddedCommand(), schema.EmbeddedFixture())
 	if err != nil {
 		t.Fatal(err)
 	}
-	fix, err = schema.CompileFixture()
-	if err != nil {
-		t.Fatal(err)
+	if len(set.Branches) != 47 {
+		t.Fatalf("%d branches compiled, want one per active command", len(set.Branches))
 	}
-	return cmd, fix
+	return set.Command, set.Envelope
 }
 
 func decode(t *testing.T, src string) any {
@@ -177,6 +178,27 @@ func TestCompileRefusesOutsideReferences(t *testing.T) {
 		}
 	}
 	mustCompile(t)
+	// A reference to anything but a local file is refused, not fetched.
+	remote := schema.Document{URL: "https://example.invalid/c.json", Data: []byte(`{"$ref": "https://example.invalid/other.json"}`)}
+	_, err := schema.Compile(remote, schema.EmbeddedFixture())
+	var e *schema.Error
+	if !errors.As(err, &e) || e.Schema != "command" || !strings.Contains(err.Error(), "only local schema files") {
+		t.Errorf("remote reference: %v", err)
+	}
+}
+
+// TestEnvelopeIgnoresTheCommandSchema: a reference from the fixture schema
+// into the command schema accepts anything, so that a bad command is the
+// command-schema phase's verdict and never an envelope error.
+func TestEnvelopeIgnoresTheCommandSchema(t *testing.T) {
+	fixture := schema.Document{URL: "https://example.invalid/f.json", Data: []byte(`{"properties": {"commands": {"items": {"$ref": "` + schema.CommandID + `"}}}}`)}
+	set, err := schema.Compile(schema.EmbeddedCommand(), fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set.Envelope.Validate(decode(t, `{"commands": [{"cmd": "Nope"}]}`)); err != nil {
+		t.Errorf("envelope judged a command: %v", err)
+	}
 }
 
 func TestUpstreamCorpus(t *testing.T) {
@@ -226,13 +248,16 @@ func compileUpstreamCommand(t *testing.T) *jsonschema.Schema {
 	if _, err := os.Stat(p); err != nil {
 		missingUpstream(t, "SKIPPING upstream schema comparison: %s not found (%v)", p, err)
 	}
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	s, err := c.Compile(p)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := schema.Document{URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String(), Data: data}
+	set, err := schema.Compile(doc, schema.EmbeddedFixture())
 	if err != nil {
 		t.Fatalf("compile upstream command schema: %v", err)
 	}
-	return s
+	return set.Command
 }
 
 // unitCases are single commands with the verdict the prose gives them.

@@ -1,0 +1,247 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// verdict is the command schema's judgement of one command object.
+type verdict struct {
+	ok      bool
+	code    string
+	pointer string
+	message string
+}
+
+// verdictCache keeps command verdicts by the command's exact bytes: a
+// schema verdict is a pure function of them, and corpora repeat commands a
+// lot (every stream opens with the same handshake), while JSON Schema
+// validation is the most expensive step of a run. One cache serves one run;
+// it is safe for concurrent use.
+type verdictCache struct {
+	m sync.Map
+	// used counts the bytes of the keys stored so far, with a fixed
+	// charge per entry for the map's own bookkeeping.
+	used atomic.Int64
+}
+
+// Bounds of the verdict cache: small commands only, and a fixed budget of
+// bytes, so that its memory stays bounded on any corpus. A full cache
+// still answers from what it holds.
+const (
+	maxCachedCommandBytes = 4 << 10
+	maxCacheBytes         = 1 << 20
+	cacheEntryOverhead    = 128
+)
+
+func (c *verdictCache) load(raw []byte) (verdict, bool) {
+	if c == nil || len(raw) > maxCachedCommandBytes {
+		return verdict{}, false
+	}
+	v, ok := c.m.Load(string(raw))
+	if !ok {
+		return verdict{}, false
+	}
+	return v.(verdict), true
+}
+
+func (c *verdictCache) store(raw []byte, vd verdict) {
+	if c == nil || len(raw) > maxCachedCommandBytes {
+		return
+	}
+	cost := int64(len(raw)+len(vd.message)+len(vd.pointer)) + cacheEntryOverhead
+	if c.used.Add(cost) > maxCacheBytes {
+		c.used.Add(-cost)
+		return
+	}
+	c.m.Store(string(raw), vd)
+}
+
+// Long streams are checked in chunks on all cores: the schema phase of a
+// single million-command fixture would otherwise leave every core but one
+// idle.
+const (
+	parallelCommands = 4096
+	commandChunk     = 1024
+)
+
+// commandPhase is the command-schema phase of one run: the compiled
+// schemas and the run's verdict cache (nil for none).
+type commandPhase struct {
+	schemas *schemas
+	cache   *verdictCache
+	// judged, when set, is called before each command is judged; tests use
+	// it to make the phase fail in ways real input no longer can.
+	judged func(index int)
+}
+
+// checkCommands runs the command-schema phase over the commands and
+// returns the failure of the first failing command, or nil.
+//
+// stop, when closed, ends the phase early with nil: the fixture's time
+// budget ran out and its result is no longer wanted.
+func (p *commandPhase) checkCommands(commands []json.RawMessage, stop <-chan struct{}) *model.Failure {
+	workers := runtime.GOMAXPROCS(0)
+	if len(commands) < parallelCommands || workers < 2 {
+		for i, raw := range commands {
+			if i%commandChunk == 0 && stopped(stop) {
+				return nil
+			}
+			if f := p.checkCommand(i, raw); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	var (
+		next  atomic.Int64 // start of the next chunk to take
+		mu    sync.Mutex
+		first *model.Failure // failure with the lowest index so far
+		wg    sync.WaitGroup
+		// panicked keeps the first panic of a worker: it is raised again
+		// on the fixture's own goroutine, whose recover turns it into the
+		// fixture's result, instead of ending the process.
+		panicked any
+	)
+	// bound is the index no chunk needs to pass: every chunk that starts
+	// below the final first failure is checked in full, so the lowest
+	// failing index is always found.
+	bound := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if first == nil {
+			return len(commands)
+		}
+		return first.CommandIndex
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					mu.Lock()
+					if panicked == nil {
+						panicked = p
+					}
+					mu.Unlock()
+					next.Store(int64(len(commands))) // the others stop too
+				}
+			}()
+			for {
+				start := int(next.Add(commandChunk)) - commandChunk
+				if start >= len(commands) || start >= bound() || stopped(stop) {
+					return
+				}
+				end := min(start+commandChunk, len(commands))
+				for i := start; i < end; i++ {
+					if f := p.checkCommand(i, commands[i]); f != nil {
+						mu.Lock()
+						if first == nil || f.CommandIndex < first.CommandIndex {
+							first = f
+						}
+						mu.Unlock()
+						break
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
+	return first
+}
+
+// stopped reports whether stop is closed; a nil stop never is.
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// checkCommand validates one command from its bytes as written. It
+// returns nil when the command is valid.
+func (p *commandPhase) checkCommand(index int, raw []byte) *model.Failure {
+	if p.judged != nil {
+		p.judged(index)
+	}
+	vd, ok := p.cache.load(raw)
+	if !ok {
+		vd = p.schemas.judgeRaw(raw)
+		p.cache.store(raw, vd)
+	}
+	if vd.ok {
+		return nil
+	}
+	return &model.Failure{Phase: model.PhaseSchema, Code: vd.code, CommandIndex: index, Pointer: vd.pointer,
+		Message: fmt.Sprintf("command %d: %s", index, vd.message)}
+}
+
+// judgeRaw decodes one command and judges it. A number out of range is
+// judged here, before the schema library sees it.
+func (s *schemas) judgeRaw(raw []byte) verdict {
+	v, bad := jsonpos.Decode(raw, numberLimits)
+	if bad == nil {
+		return s.judge(v)
+	}
+	msg := outOfRange(bad.Pointer, bad.Number)
+	if start, end, ok := jsonpos.Find(raw, "/cmd"); ok {
+		if cmd, ok := v2string(raw[start:end]); ok {
+			msg = cmd + ": " + msg
+		}
+	}
+	return verdict{code: codeSchemaInvalid, pointer: bad.Pointer, message: msg}
+}
+
+// v2string decodes a JSON string token.
+func v2string(tok []byte) (string, bool) {
+	s, ok := kindOnly(tok).(string)
+	return s, ok
+}
+
+// judge validates one decoded command object against the branch its cmd
+// names, or against the whole schema when cmd names none.
+func (s *schemas) judge(v any) verdict {
+	fail := func(code, pointer, msg string) verdict {
+		return verdict{code: code, pointer: pointer, message: msg}
+	}
+	obj, isObject := v.(map[string]any)
+	cmdValue, hasCmd := obj["cmd"]
+	cmd, cmdIsString := cmdValue.(string)
+	if isObject && cmdIsString {
+		if branch := s.Branches[cmd]; branch != nil {
+			if err := branch.Validate(v); err != nil {
+				pointer, msg := leafError(err)
+				return fail(codeSchemaInvalid, pointer, fmt.Sprintf("%s: %s", cmd, msg))
+			}
+			return verdict{ok: true}
+		}
+	}
+	err := s.Command.Validate(v)
+	if err == nil {
+		return verdict{ok: true}
+	}
+	switch {
+	case !isObject:
+		return fail(codeSchemaInvalid, "", "a command must be a JSON object")
+	case !hasCmd:
+		return fail(codeSchemaInvalid, "", `missing the "cmd" discriminator`)
+	case !cmdIsString:
+		return fail(codeSchemaInvalid, "/cmd", `"cmd" must be a string naming a command`)
+	case len(s.Branches) > 0:
+		return fail(codeUnknownCommand, "/cmd", fmt.Sprintf("unknown command %q: not one of the %d active commands", cmd, len(s.Branches)))
+	}
+	pointer, msg := leafError(err)
+	return fail(codeSchemaInvalid, pointer, msg)
+}
