@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,6 +35,9 @@ type Options struct {
 	// Config is the head run's configuration; the base runs the same way.
 	// Its WorkDir must be set.
 	Config runner.Config
+	// ReadFile, when set, reads a JSON report named by Spec (the front end
+	// holds it to the workspace, without links); nil reads the disk.
+	ReadFile func(path string) ([]byte, error)
 	// Getenv reads the GitHub Actions variables that name the base commit
 	// (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH); nil means none are set.
 	Getenv func(string) string
@@ -84,6 +88,14 @@ func Load(ctx context.Context, opts Options) (run *model.Run, name, commit strin
 			return nil, "", "", fmt.Errorf("%w: baseline %s: %v", ErrInput, spec, unwrapPath(serr))
 		case st.IsDir():
 			run, err = FromDir(ctx, cfg, p)
+		case opts.ReadFile != nil:
+			var data []byte
+			if data, err = opts.ReadFile(spec); err == nil {
+				run, err = ReadReport(bytes.NewReader(data))
+			}
+			if err != nil {
+				err = fmt.Errorf("baseline report %s: %w", spec, err)
+			}
 		default:
 			run, err = ReadReportFile(p)
 		}

@@ -10,7 +10,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -64,6 +63,10 @@ func (a *runAction) warnf(format string, args ...any) {
 	fmt.Fprintf(a.log, "::warning title=drp2-fixtures::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
 }
 
+func (a *runAction) debugf(format string, args ...any) {
+	fmt.Fprintf(a.log, "::debug::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
+}
+
 func (a *runAction) errorf(format string, args ...any) {
 	fmt.Fprintf(a.log, "::error title=drp2-fixtures::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
 }
@@ -98,6 +101,14 @@ func (a *runAction) main(ctx context.Context) int {
 	if err != nil {
 		// The results still matter without a pull request to comment on.
 		a.warnf("%v; results are reported for %s without a pull request", err, orDefault(tgt.HeadSHA, "this commit"))
+	}
+
+	if in.CheckRunID != 0 && jobCheckRunElsewhere(a.getenv("GITHUB_EVENT_NAME")) {
+		// This job's own check run belongs to the commit the workflow ran
+		// on (the default branch), not to the pull request's head: the
+		// results get a check run of their own on the head instead.
+		a.debugf("check-run-id %d is this job's check run, on another commit than %s: creating a check run on %s", in.CheckRunID, tgt.HeadSHA, tgt.HeadSHA)
+		in.CheckRunID = 0
 	}
 
 	var cov *coverageRun
@@ -143,8 +154,8 @@ func (a *runAction) main(ctx context.Context) int {
 	paths := in.Files
 	paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
 	fileErr := writeReports(run, paths, fileOptions{Dir: r.workDir, Contained: true, Getenv: a.getenv, Markdown: mdOpts})
-	if fileErr != nil {
-		a.errorf("%v", fileErr)
+	for _, e := range reportErrors(fileErr) {
+		a.errorf("%v", e)
 	}
 	if ext.summary != "" && paths.Summary != "" {
 		if err := appendFile(paths.Summary, []byte(ext.summary)); err != nil {
@@ -153,7 +164,9 @@ func (a *runAction) main(ctx context.Context) int {
 	}
 	code, why := verdict(run, in.Job)
 	conclusion := checkConclusion(run, in.Job, code)
-	if len(ext.why) > 0 || implementationsFailed(run) {
+	if len(ext.why) > 0 || implementationsFailed(run) || fileErr != nil || extErr != nil {
+		// The step fails on these too; the conclusion must not say
+		// otherwise.
 		conclusion = "failure"
 	}
 	if len(ext.why) > 0 {
@@ -185,16 +198,23 @@ func (a *runAction) main(ctx context.Context) int {
 		a.errorf("%v", err)
 		return ExitInternal
 	}
-	if fileErr != nil {
-		return exitFor(fileErr)
-	}
 	for _, w := range why {
 		a.errorf("%s", w)
+	}
+	if fileErr != nil {
+		return exitFor(fileErr)
 	}
 	if extErr != nil {
 		return exitFor(extErr)
 	}
 	return code
+}
+
+// jobCheckRunElsewhere reports whether the job's own check run belongs to
+// another commit than the one the results are about: workflow_run and
+// pull_request_target run on the base branch, for a pull request's head.
+func jobCheckRunElsewhere(eventName string) bool {
+	return eventName == "workflow_run" || eventName == "pull_request_target"
 }
 
 // workflowRunURL links the run (and its attempt, after a re-run) on the
@@ -210,12 +230,13 @@ func workflowRunURL(serverURL, repository, runID, attempt string) string {
 	return u
 }
 
-// writtenPath is a report path for the step outputs: empty when the report
-// was not written.
+// writtenPath is a report path for the step outputs: empty when that
+// report was not written.
 func writtenPath(path string, err error, report string) string {
-	var re *ReportError
-	if errors.As(err, &re) && re.Report == report {
-		return ""
+	for _, e := range reportErrors(err) {
+		if e.Report == report {
+			return ""
+		}
 	}
 	return path
 }

@@ -4,10 +4,10 @@ package cli
 // resolve, applied in execute, judged in verdict.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strconv"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
@@ -24,11 +24,11 @@ func resolveComparison(job Job, wd string) (*knownfail.List, error) {
 	if job.KnownFailures == "" {
 		return nil, nil
 	}
-	p := job.KnownFailures
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(wd, p)
+	data, err := readFile(wd, job.KnownFailures, job.Contained)
+	if err != nil {
+		return nil, usageErrorf("known failures: %v", err)
 	}
-	l, err := knownfail.Load(p)
+	l, err := knownfail.Parse(bytes.NewReader(data), job.KnownFailures)
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
@@ -41,7 +41,7 @@ func resolveComparison(job Job, wd string) (*knownfail.List, error) {
 // stop the run (a shallow checkout) leaves run.Comparison saying why.
 func compare(ctx context.Context, r resolved, run *model.Run) error {
 	r.known.Apply(run)
-	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.config, Getenv: r.getenv}, run)
+	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.config, Getenv: r.getenv, ReadFile: r.readInput}, run)
 	if errors.Is(err, baseline.ErrInput) {
 		return usageErrorf("%v", err)
 	}

@@ -63,9 +63,9 @@ func (e *ReportError) Error() string {
 
 func (e *ReportError) Unwrap() error { return e.Err }
 
-// writeReports writes every report that has a path. It tries them all and
-// returns the first error, so that one unusable path does not cost the
-// others.
+// writeReports writes every report that has a path. It tries them all, so
+// that one unusable path does not cost the others, and returns every error
+// (errors.Join of *ReportError).
 func writeReports(run *model.Run, p Paths, o fileOptions) error {
 	// The oversized-summary note names the JSON report as the user gave it.
 	where := "the step log"
@@ -76,12 +76,8 @@ func writeReports(run *model.Run, p Paths, o fileOptions) error {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	var first error
-	keep := func(err error) {
-		if first == nil {
-			first = err
-		}
-	}
+	var errs []error
+	keep := func(err error) { errs = append(errs, err) }
 	if err := o.replace("JUnit report", p.JUnit, func(w io.Writer) error {
 		return junit.Write(w, run, junit.Options{Properties: junit.GitHubProperties(getenv)})
 	}); err != nil {
@@ -106,7 +102,27 @@ func writeReports(run *model.Run, p Paths, o fileOptions) error {
 			}
 		}
 	}
-	return first
+	return errors.Join(errs...)
+}
+
+// reportErrors lists the reports that writeReports could not write.
+func reportErrors(err error) []*ReportError {
+	var out []*ReportError
+	var walk func(error)
+	walk = func(err error) {
+		var re *ReportError
+		if joined, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range joined.Unwrap() {
+				walk(e)
+			}
+		} else if errors.As(err, &re) {
+			out = append(out, re)
+		}
+	}
+	if err != nil {
+		walk(err)
+	}
+	return out
 }
 
 func under(dir, p string) string {
@@ -160,27 +176,8 @@ func writeFile(dir, path string, contained bool, data []byte) error {
 		return err
 	}
 	defer root.Close()
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	for i := range parts {
-		sub := filepath.FromSlash(strings.Join(parts[:i+1], "/"))
-		st, err := root.Lstat(sub)
-		last := i == len(parts)-1
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if !last {
-				if err := root.Mkdir(sub, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-					return err
-				}
-			}
-		case err != nil:
-			return err
-		case st.Mode()&fs.ModeSymlink != 0:
-			return fmt.Errorf("%s is a symbolic link: report files are never written through a link", sub)
-		case !last && !st.IsDir():
-			return fmt.Errorf("%s is not a folder", sub)
-		case last && !st.Mode().IsRegular():
-			return fmt.Errorf("%s exists and is not a regular file", sub)
-		}
+	if err := noLinks(root, rel, true); err != nil {
+		return err
 	}
 	// O_NOFOLLOW closes the gap between the check above and the open; the
 	// os.Root keeps every folder on the way inside dir.
@@ -193,6 +190,90 @@ func writeFile(dir, path string, contained bool, data []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// noLinks walks rel inside root and refuses a link at any step, or a
+// folder on the way that is not a folder. For a write (mkdirs) it creates
+// the missing folders; for a read a missing element is an error.
+// The last element must be a regular file when it exists.
+func noLinks(root *os.Root, rel string, mkdirs bool) error {
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	for i := range parts {
+		sub := filepath.FromSlash(strings.Join(parts[:i+1], "/"))
+		st, err := root.Lstat(sub)
+		last := i == len(parts)-1
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			switch {
+			case !mkdirs:
+				// Reading: there is nothing to read.
+				return err
+			case last:
+				// Writing: the file is created by the caller.
+			default:
+				if err := root.Mkdir(sub, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+					return err
+				}
+			}
+		case err != nil:
+			return err
+		case st.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symbolic link: files a pull request lays out are never read or written through a link", sub)
+		case !last && !st.IsDir():
+			return fmt.Errorf("%s is not a folder", sub)
+		case last && !st.Mode().IsRegular():
+			return fmt.Errorf("%s exists and is not a regular file", sub)
+		}
+	}
+	return nil
+}
+
+// maxInputFile bounds an input file the front end reads whole (a
+// known-failures list, a manifest, a JSON report to merge or compare
+// with): far above any real one, far below what would hurt a runner.
+const maxInputFile = 256 << 20
+
+// readFile reads an input file at path (relative to dir) the way
+// writeFile writes: below dir without following a link anywhere on the
+// way, outside dir only when not contained. These files can come from the
+// pull request, and a link to /proc/self/environ or a secret elsewhere on
+// the machine must not end up in a report.
+func readFile(dir, path string, contained bool) ([]byte, error) {
+	abs := path
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(dir, abs)
+	}
+	rel, inside := runner.Within(dir, abs)
+	if !inside {
+		if contained {
+			return nil, fmt.Errorf("%s lies outside the workspace %s: input files must stay inside it", path, dir)
+		}
+		return readCapped(os.Open(abs))
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	if err := noLinks(root, rel, false); err != nil {
+		return nil, err
+	}
+	return readCapped(root.OpenFile(rel, os.O_RDONLY|noFollow, 0))
+}
+
+func readCapped(f *os.File, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxInputFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxInputFile {
+		return nil, fmt.Errorf("%s is larger than %d MiB", f.Name(), maxInputFile>>20)
+	}
+	return data, nil
 }
 
 // appendFile appends data to path, creating the file when needed. It is

@@ -5,6 +5,7 @@ package cli
 // reports of other jobs to merge in (input results).
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -42,7 +43,7 @@ func addImplementations(ctx context.Context, r resolved, run *model.Run) (*model
 	if len(r.Results) == 0 {
 		return run, nil
 	}
-	reports, err := readResults(r.workDir, r.Results)
+	reports, err := readResults(r, r.Results)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +71,8 @@ func fixtureReader(r resolved) harness.ReadFunc {
 // to dir), in lexical order within each pattern. A pattern that matches
 // nothing is unusable input: a results input pointing nowhere is a
 // mistake, not an empty merge.
-func readResults(dir string, patterns []string) ([]harness.Report, error) {
+func readResults(r resolved, patterns []string) ([]harness.Report, error) {
+	dir := r.workDir
 	var reports []harness.Report
 	seen := map[string]bool{}
 	for _, pat := range patterns {
@@ -95,12 +97,11 @@ func readResults(dir string, patterns []string) ([]harness.Report, error) {
 			if rel, ok := runner.Within(dir, m); ok {
 				name = filepath.ToSlash(rel)
 			}
-			f, err := os.Open(m)
+			data, err := r.readInput(m)
 			if err != nil {
 				return nil, usageErrorf("results %s: %v", name, err)
 			}
-			run, err := jsonout.Read(f)
-			f.Close()
+			run, err := jsonout.Read(bytes.NewReader(data))
 			if err != nil {
 				return nil, usageErrorf("results %s: %v", name, err)
 			}

@@ -58,6 +58,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			Baseline:        a.GetInput("baseline"),
 			KnownFailures:   a.GetInput("known-failures"),
 			spelling:        inputSpelling,
+			Contained:       true,
 		},
 		Token:      a.GetInput("github-token"),
 		CheckName:  a.GetInput("check-name"),

@@ -57,6 +57,11 @@ type Job struct {
 	Baseline string
 	// KnownFailures is a known-failures list file; empty for none.
 	KnownFailures string
+	// Contained holds every file the job reads or writes by a path it was
+	// given (reports, known failures, manifest, results, a baseline report)
+	// inside the working directory, and never through a link: the action,
+	// where the pull request lays out the workspace.
+	Contained bool
 
 	// spelling names the filters as the user wrote them, for messages.
 	spelling filterSpelling
@@ -82,6 +87,12 @@ type resolved struct {
 	// the variables that name the base commit.
 	known  *knownfail.List
 	getenv func(string) string
+}
+
+// readInput reads an input file the job names, relative to the working
+// directory, held to it when the job is contained (see readFile).
+func (r resolved) readInput(path string) ([]byte, error) {
+	return readFile(r.workDir, path, r.Contained)
 }
 
 // resolve chooses the defaults of a job: the working directory, the clock

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -338,5 +339,100 @@ func TestActionLogFoldsPasses(t *testing.T) {
 		case strings.HasPrefix(line, "::group::") && inside:
 			t.Errorf("a group line inside stop-commands: %q", line)
 		}
+	}
+}
+
+// Files the action reads by a path it was given can come from the pull
+// request: a link to a secret elsewhere on the machine must not be read
+// into a report.
+func TestActionNeverReadsInputsThroughALink(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "environ")
+	os.WriteFile(secret, []byte("GITHUB_TOKEN=ghs_SECRET_FROM_A_LINK\n"), 0o644)
+	for _, input := range []string{"INPUT_KNOWN-FAILURES", "INPUT_MANIFEST", "INPUT_RESULTS", "INPUT_BASELINE"} {
+		t.Run(input, func(t *testing.T) {
+			w := newWorkspace(t, "", 0, "")
+			writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+			if err := os.Symlink(secret, filepath.Join(w.dir, "innocent.txt")); err != nil {
+				t.Skip("no symlinks here:", err)
+			}
+			w.env["INPUT_GITHUB-TOKEN"] = ""
+			w.env["INPUT_FAIL-ON"] = "never"
+			w.env[input] = "innocent.txt"
+			r := w.run(t, inProcess)
+			if r.code != ExitUsage || !strings.Contains(r.log, "symbolic link") {
+				t.Errorf("exit %d\n%s", r.code, r.log)
+			}
+			for name, text := range map[string]string{"log": r.log, "summary": r.summary} {
+				if strings.Contains(text, "ghs_SECRET_FROM_A_LINK") {
+					t.Errorf("the link's target reached the %s", name)
+				}
+			}
+			if data, _ := os.ReadFile(filepath.Join(w.dir, "drp2-fixtures.json")); bytes.Contains(data, []byte("ghs_SECRET_FROM_A_LINK")) {
+				t.Error("the link's target reached the JSON report")
+			}
+		})
+	}
+	w := newWorkspace(t, "", 0, "")
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+	w.env["INPUT_GITHUB-TOKEN"] = ""
+	w.env["INPUT_KNOWN-FAILURES"] = secret // outside the workspace
+	if r := w.run(t, inProcess); r.code != ExitUsage || !strings.Contains(r.log, "outside the workspace") {
+		t.Errorf("a known-failures file outside the workspace: exit %d\n%s", r.code, r.log)
+	}
+}
+
+// When a report cannot be written the step fails, and the conclusion
+// output and the created check run say so too; every unwritable report is
+// named and left out of the outputs.
+func TestUnwritableReportsFailTheConclusion(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 0, "")
+	w.env["INPUT_CHECK-RUN-ID"] = ""
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 2)
+	elsewhere := t.TempDir()
+	for _, name := range []string{"drp2-fixtures-junit.xml", "drp2-fixtures.json"} {
+		if err := os.Symlink(filepath.Join(elsewhere, name), filepath.Join(w.dir, name)); err != nil {
+			t.Skip("no symlinks here:", err)
+		}
+	}
+	r := w.run(t, inProcess)
+	if r.code != ExitUsage {
+		t.Errorf("exit %d", r.code)
+	}
+	if r.outputs["conclusion"] != "failure" || r.outputs["junit-path"] != "" || r.outputs["json-path"] != "" {
+		t.Errorf("outputs %v", r.outputs)
+	}
+	if !strings.Contains(r.log, "JUnit report") || !strings.Contains(r.log, "JSON report") {
+		t.Errorf("not every unwritable report is named:\n%s", r.log)
+	}
+	if runs := gh.CheckRuns(); len(runs) != 1 || runs[0].Conclusion != "failure" {
+		t.Errorf("check runs %+v", runs)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("written through the links: %v", entries)
+	}
+}
+
+// On workflow_run the job's own check run sits on the default branch: the
+// results get a check run on the pull request's head instead, even with
+// action.yml's default check-run-id.
+func TestWorkflowRunCreatesACheckRunOnTheHead(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	gh.AddPull(12, headSHA)
+	job := gh.JobCheckRun("publish", mergeSHA)
+	w := newWorkspace(t, gh.URL, 0, "")
+	w.env["GITHUB_EVENT_NAME"] = "workflow_run"
+	w.env["INPUT_CHECK-RUN-ID"] = fmt.Sprint(job)
+	os.WriteFile(w.event, []byte(`{"workflow_run": {"head_sha": "`+headSHA+`", "pull_requests": []}}`), 0o644)
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 1)
+	r := w.run(t, inProcess)
+	var onHead int
+	for _, cr := range gh.CheckRuns() {
+		if cr.HeadSHA == headSHA && cr.Conclusion == "failure" {
+			onHead++
+		}
+	}
+	if onHead != 1 {
+		t.Errorf("check runs on the head: %d; all: %+v\n%s", onHead, gh.CheckRuns(), r.log)
 	}
 }

@@ -148,7 +148,7 @@ type manifestComparison struct {
 // compareManifest reads the manifest at path and compares the run's corpus
 // with it. An unreadable or missing manifest is unusable input.
 func compareManifest(r resolved, run *model.Run, path string) (*manifestComparison, error) {
-	data, err := os.ReadFile(path)
+	data, err := r.readInput(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, usageErrorf("manifest %s does not exist: write it with drp2-fixtures manifest write", r.display(path))

@@ -61,7 +61,7 @@ func mergeCommand(_ context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(exitFor(err), err)
 	}
-	reports, err := readResults(r.workDir, patterns)
+	reports, err := readResults(r, patterns)
 	if err != nil {
 		return fail(exitFor(err), err)
 	}

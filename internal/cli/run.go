@@ -126,8 +126,10 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		return exitFor(err)
 	}
+	for _, e := range reportErrors(fileErr) {
+		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", e)
+	}
 	if fileErr != nil {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", fileErr)
 		return exitFor(fileErr)
 	}
 	code, why := verdict(run, r.Job)
