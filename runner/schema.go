@@ -90,7 +90,8 @@ func resolveSchema(workDir string, fsys fs.FS, flagValue, upstream string, embed
 	}
 	p := flagValue
 	if p == "" && upstream != "" {
-		if st, err := os.Stat(upstream); err == nil && st.Mode().IsRegular() {
+		// Lstat: a link in the layout is not taken for a schema file.
+		if st, err := os.Lstat(upstream); err == nil && st.Mode().IsRegular() {
 			p = upstream
 		}
 	}

@@ -119,6 +119,17 @@ func resolve(env Env, job Job) (resolved, error) {
 	if job.MaxFileSize == 0 {
 		job.MaxFileSize = runner.DefaultMaxFileSize
 	}
+	if job.Contained {
+		// The runner reads the schemas; the paths are checked here like
+		// every other input a pull request can lay out.
+		for _, in := range [][2]string{{"command-schema", job.CommandSchema}, {"fixture-schema", job.FixtureSchema}} {
+			if p := in[1]; p != "" && p != runner.Embedded {
+				if _, err := readFile(wd, p, true); err != nil {
+					return resolved{}, usageErrorf("%s: %v", in[0], err)
+				}
+			}
+		}
+	}
 	known, err := resolveComparison(job, wd)
 	if err != nil {
 		return resolved{}, err

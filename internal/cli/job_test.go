@@ -436,3 +436,19 @@ func TestWorkflowRunCreatesACheckRunOnTheHead(t *testing.T) {
 		t.Errorf("check runs on the head: %d; all: %+v\n%s", onHead, gh.CheckRuns(), r.log)
 	}
 }
+
+func TestActionRefusesLinkedSchemas(t *testing.T) {
+	w := newWorkspace(t, "", 0, "")
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+	if err := os.Symlink("/etc/hostname", filepath.Join(w.dir, "schema.json")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	w.env["INPUT_GITHUB-TOKEN"] = ""
+	for _, input := range []string{"INPUT_COMMAND-SCHEMA", "INPUT_FIXTURE-SCHEMA"} {
+		w.env[input] = "schema.json"
+		if r := w.run(t, inProcess); r.code != ExitUsage || !strings.Contains(r.log, "symbolic link") {
+			t.Errorf("%s: exit %d\n%s", input, r.code, r.log)
+		}
+		w.env[input] = ""
+	}
+}
