@@ -73,16 +73,30 @@ func regressionReasons(run *model.Run, job Job) []string {
 			known[r.RelPath] = true
 		}
 	}
-	n := 0
+	// A fixture added failing counts too: it is a failure the base did not
+	// have, and renaming a passing fixture while breaking it would
+	// otherwise slip through as "removed" and "added".
+	var regressed, added int
 	for i := range c.Changes {
-		if ch := &c.Changes[i]; ch.Verdict == model.Regressed && !known[ch.RelPath] {
-			n++
+		ch := &c.Changes[i]
+		if known[ch.RelPath] {
+			continue
+		}
+		switch ch.Verdict {
+		case model.Regressed:
+			regressed++
+		case model.AddedFailing:
+			added++
 		}
 	}
-	if n > 0 {
-		return []string{fmt.Sprintf("%d %s passed on base %s and %s now", n, plural(n, "fixture", "fixtures"), c.Base, plural(n, "fails", "fail"))}
+	var why []string
+	if regressed > 0 {
+		why = append(why, fmt.Sprintf("%d %s passed on base %s and %s now", regressed, plural(regressed, "fixture", "fixtures"), c.Base, plural(regressed, "fails", "fail")))
 	}
-	return nil
+	if added > 0 {
+		why = append(why, fmt.Sprintf("%d %s not on base %s %s", added, plural(added, "fixture", "fixtures"), c.Base, plural(added, "fails", "fail")))
+	}
+	return why
 }
 
 func knownNote(s model.Summary) string {

@@ -452,3 +452,24 @@ func TestActionRefusesLinkedSchemas(t *testing.T) {
 		w.env[input] = ""
 	}
 }
+
+// fail-on regressions also fails on a fixture the base did not have that
+// fails now: a passing fixture renamed and broken in one change shows as
+// removed plus added, and must not slip through.
+func TestRegressionsGateCountsAddedFailures(t *testing.T) {
+	dir := corpus(t, passing)
+	if code, _, errOut := run(t, dir, "run", "--json-out", "base.json"); code != ExitOK {
+		t.Fatalf("base run: exit %d\n%s", code, errOut)
+	}
+	os.Rename(filepath.Join(dir, "fixtures/positive/ok.json"), filepath.Join(dir, "fixtures/positive/renamed.json"))
+	os.WriteFile(filepath.Join(dir, "fixtures/positive/renamed.json"),
+		[]byte(fixture("renamed", `{"outcome": "success"}`, hello, reply, `{"cmd": "Draw"}`)), 0o644)
+	code, _, errOut := run(t, dir, "run", "--baseline", "base.json", "--fail-on", "regressions")
+	if code != ExitMismatch || !strings.Contains(errOut, "1 fixture not on base") {
+		t.Errorf("exit %d\n%s", code, errOut)
+	}
+	os.WriteFile(filepath.Join(dir, "known.txt"), []byte("positive/renamed.json being rewritten\n"), 0o644)
+	if code, _, errOut := run(t, dir, "run", "--baseline", "base.json", "--fail-on", "regressions", "--known-failures", "known.txt"); code != ExitOK {
+		t.Errorf("listed as known: exit %d\n%s", code, errOut)
+	}
+}
