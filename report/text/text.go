@@ -211,9 +211,13 @@ func (p *printer) final(s *model.Summary) {
 	}
 	color := green
 	switch {
-	case s.Run == 0:
+	case s.Run == 0 && s.Discovered == 0:
 		color = yellow
-		text += ": nothing matched the paths, --name and --tag given"
+		text += ": the corpus holds no fixture"
+	case s.Run == 0:
+		// The front end names the filters, in the words they were given.
+		color = yellow
+		text += fmt.Sprintf(": the filters matched none of the %d fixtures discovered", s.Discovered)
 	case s.Failed > 0:
 		color = red
 	}

@@ -194,3 +194,22 @@ func TestComparisonGolden(t *testing.T) {
 		t.Errorf("unavailable comparison: %s", b.String())
 	}
 }
+
+func TestEmptyRunSaysWhyInNeutralWords(t *testing.T) {
+	for _, c := range []struct {
+		discovered int
+		want       string
+	}{
+		{0, "the corpus holds no fixture"},
+		{7, "the filters matched none of the 7 fixtures discovered"},
+	} {
+		var b bytes.Buffer
+		run := &model.Run{Summary: model.Summary{Discovered: c.discovered}}
+		if err := Write(&b, run, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) || strings.Contains(b.String(), "--name") {
+			t.Errorf("discovered %d:\n%s", c.discovered, b.String())
+		}
+	}
+}
