@@ -159,8 +159,10 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 	return fx, nil
 }
 
-// digest sums the file and its commands and expected members as written.
-// A file that failed to decode has only its file sum.
+// digest sums the file as written, and its commands and expected members
+// without the white space between tokens: re-indenting a fixture changes
+// neither its stream nor its expectation. A file that failed to decode has
+// only its file sum.
 func digest(data []byte, fx *fixture) model.Digest {
 	if data == nil {
 		return model.Digest{}
@@ -168,13 +170,49 @@ func digest(data []byte, fx *fixture) model.Digest {
 	d := model.Digest{File: sum(data)}
 	if fx != nil {
 		if r, ok := fx.members["commands"]; ok {
-			d.Commands = sum(data[r[0]:r[1]])
+			d.Commands = compactSum(data[r[0]:r[1]])
 		}
 		if r, ok := fx.members["expected"]; ok {
-			d.Expected = sum(data[r[0]:r[1]])
+			d.Expected = compactSum(data[r[0]:r[1]])
 		}
 	}
 	return d
+}
+
+// compactSum is the SHA-256 of valid JSON with the white space outside
+// strings left out, computed in one pass with a small buffer (a stream's
+// commands can be most of a large file).
+func compactSum(b []byte) string {
+	h := sha256.New()
+	var buf [32 << 10]byte
+	n := 0
+	inString, escaped := false, false
+	for _, c := range b {
+		if !inString {
+			switch c {
+			case ' ', '\t', '\n', '\r':
+				continue
+			case '"':
+				inString = true
+			}
+		} else {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		}
+		buf[n] = c
+		if n++; n == len(buf) {
+			h.Write(buf[:n])
+			n = 0
+		}
+	}
+	h.Write(buf[:n])
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func sum(b []byte) string {

@@ -72,21 +72,28 @@ func withoutCommand(t *testing.T, cmd string) []byte {
 }
 
 // reindent changes the bytes of a fixture's commands but not their meaning.
-func reindent(t *testing.T, data []byte) []byte {
+func changeStream(t *testing.T, data []byte) []byte {
 	t.Helper()
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, doc["commands"]); err != nil {
-		t.Fatal(err)
-	}
-	out := bytes.Replace(data, doc["commands"], b.Bytes(), 1)
+	// Another client name: the same expectation, another stream.
+	out := bytes.Replace(data, []byte(`"client_name": "drp2-fixtures corpus"`), []byte(`"client_name": "another client"`), 1)
 	if bytes.Equal(out, data) {
-		t.Fatal("reindent changed nothing")
+		t.Fatal("changeStream changed nothing")
 	}
 	return out
+}
+
+// reindent lays the fixture out again: white space only, which is no
+// change at all.
+func reindent(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Indent(&b, data, "", "\t"); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(b.Bytes(), data) {
+		t.Fatal("reindent changed nothing")
+	}
+	return b.Bytes()
 }
 
 // corpusFiles are the two commits' files: every kind of delta once.
@@ -100,6 +107,7 @@ func corpusFiles(t *testing.T) (base, head map[string][]byte) {
 	expRight := projectFixture(t, "negative/invalid_identity_unknown_buffer_write.json")
 	expWrong := withExpectedCode(t, expRight, "DRP2_ERR_BOGUS")
 	stream := projectFixture(t, "positive/upload_buffer_write.json")
+	reindented := projectFixture(t, "positive/render_triangle_draw.json")
 	renamed := projectFixture(t, "positive/submit_two_command_buffers.json")
 
 	base = map[string][]byte{
@@ -110,6 +118,7 @@ func corpusFiles(t *testing.T) (base, head map[string][]byte) {
 		"fixtures/negative/removed.json":                        removed,
 		"fixtures/negative/expectation.json":                    expWrong,
 		"fixtures/positive/stream.json":                         stream,
+		"fixtures/positive/reindented.json":                     reindented,
 		"fixtures/positive/submit_two_command_buffers.json":     renamed,
 		"README.md": []byte("base\n"),
 	}
@@ -121,7 +130,8 @@ func corpusFiles(t *testing.T) (base, head map[string][]byte) {
 		"fixtures/positive/added_passing.json":                    addedPassing,
 		"fixtures/negative/added_failing.json":                    addedFailing,
 		"fixtures/negative/expectation.json":                      expRight,
-		"fixtures/positive/stream.json":                           reindent(t, stream),
+		"fixtures/positive/stream.json":                           changeStream(t, stream),
+		"fixtures/positive/reindented.json":                       reindent(t, reindented),
 		"fixtures/positive/moved/submit_two_command_buffers.json": renamed,
 		"README.md": []byte("head\n"),
 	}
@@ -143,6 +153,7 @@ var wantChanges = []struct {
 	{"negative/removed.json", model.Removed, model.ContentSame, ""},
 	{"negative/still_failing.json", model.StillFailing, model.ContentSame, ""},
 	{"positive/moved/submit_two_command_buffers.json", model.StillPassing, model.Renamed, "positive/submit_two_command_buffers.json"},
+	{"positive/reindented.json", model.StillPassing, model.MetadataChanged, ""},
 	{"positive/stream.json", model.StillPassing, model.StreamChanged, ""},
 }
 

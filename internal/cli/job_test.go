@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -471,5 +472,34 @@ func TestRegressionsGateCountsAddedFailures(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "known.txt"), []byte("positive/renamed.json being rewritten\n"), 0o644)
 	if code, _, errOut := run(t, dir, "run", "--baseline", "base.json", "--fail-on", "regressions", "--known-failures", "known.txt"); code != ExitOK {
 		t.Errorf("listed as known: exit %d\n%s", code, errOut)
+	}
+}
+
+// Re-indenting a fixture changes neither its expectation nor its stream.
+func TestReformattingIsNoChange(t *testing.T) {
+	dir := corpus(t, passing)
+	if code, _, errOut := run(t, dir, "run", "--json-out", "base.json"); code != ExitOK {
+		t.Fatalf("base run: exit %d\n%s", code, errOut)
+	}
+	p := filepath.Join(dir, "fixtures/positive/ok.json")
+	data, _ := os.ReadFile(p)
+	var re bytes.Buffer
+	if err := json.Indent(&re, data, "", "        "); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(p, re.Bytes(), 0o644)
+	_, out, _ := run(t, dir, "run", "--baseline", "base.json", "--format", "json")
+	var doc struct {
+		Comparison struct {
+			Changes []json.RawMessage `json:"changes"`
+		} `json:"comparison"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range doc.Comparison.Changes {
+		if bytes.Contains(c, []byte("expectation_changed")) || bytes.Contains(c, []byte("stream_changed")) {
+			t.Errorf("a re-indented fixture shows as changed: %s", c)
+		}
 	}
 }
