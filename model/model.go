@@ -207,9 +207,10 @@ type Result struct {
 	KnownFailure string
 }
 
-// Digest holds SHA-256 sums (lower-case hex) of a fixture file and of the
-// raw bytes of two of its members as written. A member that is absent has
-// an empty sum.
+// Digest holds SHA-256 sums (lower-case hex) of a fixture file as written
+// and of two of its members without the white space between tokens (a
+// re-indented fixture has the same member sums). A member that is absent
+// has an empty sum.
 type Digest struct {
 	File     string `json:"file"`
 	Commands string `json:"commands,omitempty"`

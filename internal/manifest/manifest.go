@@ -89,9 +89,10 @@ type Fixture struct {
 	unusable string
 }
 
-// Sums are SHA-256 digests (lower-case hex) of a fixture file and of the
-// raw bytes of its members as written; an absent member has no sum. The
-// file, commands and expected sums are the runner's model.Digest.
+// Sums are SHA-256 digests (lower-case hex) of a fixture file and of its
+// members; an absent member has no sum. The file, commands and expected
+// sums are the runner's model.Digest (members without white space between
+// tokens); the capabilities sum is of its raw bytes.
 type Sums struct {
 	Capabilities string `json:"capabilities,omitempty"`
 	Commands     string `json:"commands,omitempty"`
