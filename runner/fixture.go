@@ -181,39 +181,63 @@ func digest(data []byte, fx *fixture) model.Digest {
 
 // compactSum is the SHA-256 of valid JSON with the white space outside
 // strings left out, computed in one pass with a small buffer (a stream's
-// commands can be most of a large file).
+// commands can be most of a large file). Runs of ordinary bytes are copied
+// whole; only white space, quotes and backslashes need a look.
 func compactSum(b []byte) string {
 	h := sha256.New()
-	var buf [32 << 10]byte
-	n := 0
-	inString, escaped := false, false
-	for _, c := range b {
-		if !inString {
-			switch c {
-			case ' ', '\t', '\n', '\r':
-				continue
-			case '"':
-				inString = true
+	out := make([]byte, 0, 32<<10)
+	flush := func() {
+		h.Write(out)
+		out = out[:0]
+	}
+	inString := false
+	for i := 0; i < len(b); {
+		// The next byte that matters: in a string a quote or a backslash,
+		// outside one white space or a quote.
+		j := i
+		if inString {
+			for j < len(b) && b[j] != '"' && b[j] != '\\' {
+				j++
 			}
 		} else {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
+			for j < len(b) && !jsonSpaceOrQuote[b[j]] {
+				j++
 			}
 		}
-		buf[n] = c
-		if n++; n == len(buf) {
-			h.Write(buf[:n])
-			n = 0
+		if len(out)+(j-i) > cap(out) {
+			flush()
+		}
+		if j-i > cap(out) {
+			h.Write(b[i:j])
+		} else {
+			out = append(out, b[i:j]...)
+		}
+		if j == len(b) {
+			break
+		}
+		c := b[j]
+		switch {
+		case inString && c == '\\':
+			// The escape and the byte it escapes, whatever that is.
+			end := min(j+2, len(b))
+			out = append(out, b[j:end]...)
+			j = end - 1
+		case c == '"':
+			inString = !inString
+			out = append(out, c)
+		}
+		// White space outside a string is left out.
+		i = j + 1
+		if len(out) > cap(out)-2 {
+			flush()
 		}
 	}
-	h.Write(buf[:n])
+	flush()
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// jsonSpaceOrQuote marks the bytes compactSum stops at outside strings.
+var jsonSpaceOrQuote = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '"': true}
 
 func sum(b []byte) string {
 	h := sha256.Sum256(b)

@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -22,4 +24,22 @@ func TestCompactSumIgnoresWhiteSpaceOnly(t *testing.T) {
 	if !json.Valid(compacted) {
 		t.Fatal("test input")
 	}
+}
+
+// compactSum is the sum of encoding/json's compacted text, for any valid
+// JSON, long strings and escapes included.
+func FuzzCompactSum(f *testing.F) {
+	f.Add([]byte(`[{"cmd": "Draw", "name": "a b\"  c"}, 1]`))
+	f.Add([]byte("{\"a\\\\\": [ \"\\\\\" , \"\\\" \" ] }"))
+	f.Add([]byte(`"` + strings.Repeat("x ", 40000) + `"`))
+	f.Add([]byte(`[` + strings.Repeat(`{"k": "v\n"} , `, 5000) + `0]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var compacted bytes.Buffer
+		if json.Compact(&compacted, data) != nil {
+			return
+		}
+		if compactSum(data) != sum(compacted.Bytes()) {
+			t.Errorf("compactSum(%q) differs from the sum of %q", data, compacted.Bytes())
+		}
+	})
 }
