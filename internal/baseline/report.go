@@ -31,10 +31,9 @@ func ReadReportFile(path string) (*model.Run, error) {
 	return run, nil
 }
 
-// ReadReport reads a JSON report back into a run: enough of each result to
-// compare (path, name, class, expected, actual, verdict, digest) and the
-// schema sources. A report without corpus_path on a result is refused: the
-// comparison is keyed by it.
+// ReadReport reads a JSON report back into a run with jsonout.Read, the
+// one reader of the format, bounded in size and with the line of a syntax
+// error, so that a hand-edited or truncated report says where it broke.
 func ReadReport(r io.Reader) (*model.Run, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxReportSize+1))
 	if err != nil {
@@ -43,53 +42,11 @@ func ReadReport(r io.Reader) (*model.Run, error) {
 	if len(data) > maxReportSize {
 		return nil, fmt.Errorf("larger than %d bytes", maxReportSize)
 	}
-	var doc jsonout.Document
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("not a drp2-fixtures JSON report: %v", describeJSONError(data, err))
+	if !json.Valid(data) {
+		var v any
+		return nil, fmt.Errorf("not a drp2-fixtures JSON report: %v", describeJSONError(data, json.Unmarshal(data, &v)))
 	}
-	if doc.Results == nil {
-		return nil, errors.New(`not a drp2-fixtures JSON report: no "results" array`)
-	}
-	run := &model.Run{
-		CorpusRoot:    doc.Summary.Corpus,
-		ToolVersion:   doc.Summary.ToolVersion,
-		CommandSchema: doc.Summary.CommandSchema,
-		FixtureSchema: doc.Summary.FixtureSchema,
-		Findings:      doc.Findings,
-		Results:       make([]model.Result, 0, len(doc.Results)),
-	}
-	for i, jr := range doc.Results {
-		if jr.CorpusPath == "" {
-			return nil, fmt.Errorf("results[%d] (%q) has no corpus_path", i, jr.FixturePath)
-		}
-		res := model.Result{
-			Path:    jr.FixturePath,
-			RelPath: jr.CorpusPath,
-			Name:    jr.FixtureName,
-			Class:   parseClass(jr.Class),
-			Passed:  jr.Passed,
-			Expected: model.Expected{
-				Outcome: deref(jr.ExpectedOutcome), Phase: deref(jr.ExpectedPhase),
-				Code: deref(jr.ExpectedCode), CommandIndex: jr.ExpectedCommandIndex,
-			},
-			Actual: model.Actual{
-				Outcome: model.Outcome(jr.ActualOutcome), Phase: model.Phase(deref(jr.ActualPhase)),
-				Code: deref(jr.ActualCode), CommandIndex: jr.ActualCommandIndex,
-				Message: deref(jr.Message), Rule: deref(jr.Rule),
-			},
-			Span: jr.Location,
-		}
-		if jr.CorpusError {
-			res.Actual.Outcome = model.CorpusError
-		}
-		if jr.Digest != nil {
-			res.Digest = *jr.Digest
-		}
-		run.Results = append(run.Results, res)
-	}
-	run.Summary = model.Summarize(doc.Summary.Discovered, run.Results, run.Findings)
-	return run, nil
+	return jsonout.Read(bytes.NewReader(data))
 }
 
 // describeJSONError adds the line of a syntax error, so that a hand-edited
@@ -111,20 +68,4 @@ func describeJSONError(data []byte, err error) string {
 	}
 	line := 1 + bytes.Count(data[:off], []byte("\n"))
 	return fmt.Sprintf("line %d: %v", line, err)
-}
-
-func parseClass(s string) model.Class {
-	for _, c := range model.Classes {
-		if c.String() == s {
-			return c
-		}
-	}
-	return model.ClassUnknown
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

@@ -73,7 +73,7 @@ func Read(r io.Reader) (*model.Run, error) {
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: %v", err)
 	}
 	if doc.Results == nil {
-		return nil, fmt.Errorf("not a drp2-fixtures JSON report: no results member")
+		return nil, fmt.Errorf(`not a drp2-fixtures JSON report: no "results" array`)
 	}
 	run := &model.Run{
 		CorpusRoot: doc.Summary.Corpus, ToolVersion: doc.Summary.ToolVersion,

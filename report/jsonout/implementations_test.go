@@ -56,7 +56,7 @@ func TestReadWriteRoundTrip(t *testing.T) {
 func TestReadRejects(t *testing.T) {
 	for in, want := range map[string]string{
 		`[]`:                                 "not a drp2-fixtures JSON report",
-		`{"summary":{}}`:                     "no results member",
+		`{"summary":{}}`:                     `no "results" array`,
 		`{"results":[{"fixture_path":"x"}]}`: "no corpus_path",
 		`{"results":[],"implementations":[{"results":[{"fixture_path":"y"}]}]}`: "implementation 0, result 0",
 	} {
