@@ -235,7 +235,21 @@ func command(a Annotation) string {
 	case LevelNotice:
 		name = "notice"
 	}
-	props := []string{"file=" + escape.WorkflowProperty(a.Path)}
+	if strings.Contains(a.Path, "##[") {
+		// The file property would have to break "##[" and so name another
+		// file: the annotation goes on the run instead, and the message
+		// says where.
+		where := a.Path
+		if a.StartLine > 0 {
+			where += fmt.Sprintf(":%d", a.StartLine)
+		}
+		a.Message = where + ": " + a.Message
+		a.Path, a.StartLine, a.EndLine, a.StartColumn, a.EndColumn = "", 0, 0, 0, 0
+	}
+	var props []string
+	if a.Path != "" {
+		props = append(props, "file="+escape.WorkflowProperty(a.Path))
+	}
 	if a.StartLine > 0 {
 		props = append(props, fmt.Sprintf("line=%d", a.StartLine))
 	}
@@ -250,6 +264,9 @@ func command(a Annotation) string {
 	}
 	if a.Title != "" {
 		props = append(props, "title="+escape.WorkflowProperty(escape.OneLine(a.Title)))
+	}
+	if len(props) == 0 {
+		return "::" + name + "::" + commandMessage(a.Message)
 	}
 	return "::" + name + " " + strings.Join(props, ",") + "::" + commandMessage(a.Message)
 }

@@ -292,3 +292,21 @@ func TestKnownFailureIsAWarning(t *testing.T) {
 	}
 	t.Errorf("no annotation for %s", known.Path)
 }
+
+// A file name with "##[" cannot be named in the file property without
+// breaking it; the annotation then goes on the run, the message naming
+// the file, and no "##[" reaches the log.
+func TestCommandForAPathWithALegacyCommand(t *testing.T) {
+	var b bytes.Buffer
+	a := Annotation{Path: "fixtures/positive/##[stop-commands]x.json", StartLine: 3, EndLine: 3, Level: LevelFailure, Title: "t", Message: "m"}
+	if err := WriteCommands(&b, []Annotation{a}, CommandOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if strings.Contains(got, "file=") || strings.Contains(got, "line=") || strings.Contains(got, "##[") {
+		t.Errorf("got %q", got)
+	}
+	if !strings.HasPrefix(got, "::error title=t::fixtures/positive/#") || !strings.Contains(got, "x.json:3: m") {
+		t.Errorf("got %q", got)
+	}
+}
