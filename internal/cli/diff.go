@@ -24,19 +24,12 @@ func diffCommand(args []string, env Env) int {
 		fs.PrintDefaults()
 	}
 	// Flags may come after the two files too.
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return ExitOK
-			}
-			return ExitUsage
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
+		return ExitUsage
 	}
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures diff: "+format+"\n", a...)

@@ -27,19 +27,12 @@ func mergeCommand(_ context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "Usage: drp2-fixtures merge [flags] REPORT.json... (paths or glob patterns)")
 		fs.PrintDefaults()
 	}
-	var patterns []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return ExitOK
-			}
-			return ExitUsage
+	patterns, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		patterns = append(patterns, fs.Arg(0))
-		args = fs.Args()[1:]
+		return ExitUsage
 	}
 	fail := func(code int, err error) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures merge: %v\n", err)
@@ -50,7 +43,6 @@ func mergeCommand(_ context.Context, args []string, env Env) int {
 	default:
 		return fail(ExitUsage, fmt.Errorf("--format %q: want text, json or github", o.format))
 	}
-	var err error
 	if j.FailOn, err = parseFailOn(failOn); err != nil {
 		return fail(ExitUsage, fmt.Errorf("--fail-on: %w", err))
 	}

@@ -23,6 +23,22 @@ type runOptions struct {
 	color   bool
 }
 
+// parseInterspersed parses flags and operands in any order (flag.Parse
+// stops at the first operand) and returns the operands.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var operands []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return operands, nil
+		}
+		operands = append(operands, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
 type stringList []string
 
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
@@ -55,16 +71,9 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	fs.BoolVar(&j.CheckClean, "check-clean", false, "fail the run on any difference from the manifest (default --manifest: <corpus>/manifest.json)")
 	fs.Var(&impls, "implementation", "also run the fixtures through the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")
 	fs.DurationVar(&j.Timeout, "timeout", harness.DefaultTimeout, "longest wait for an implementation's answer to one fixture")
-	// Flags and PATHs may come in any order.
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		j.Paths = append(j.Paths, fs.Arg(0))
-		args = fs.Args()[1:]
+	var err error
+	if j.Paths, err = parseInterspersed(fs, args); err != nil {
+		return nil, err
 	}
 	j.Tags = tags
 	j.Implementations = impls
@@ -79,7 +88,6 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	if j.MaxFileSize <= 0 {
 		return nil, fmt.Errorf("--max-fixture-size must be positive")
 	}
-	var err error
 	if j.FailOn, err = parseFailOn(failOn); err != nil {
 		return nil, fmt.Errorf("--fail-on: %w", err)
 	}
