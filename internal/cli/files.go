@@ -148,12 +148,24 @@ func (o fileOptions) replace(report, path string, render func(io.Writer) error) 
 }
 
 // writeFile writes data to path (relative to dir), creating missing
-// folders. A path below dir is written inside dir as an os.Root, refusing a
-// link at the file or at any folder on the way: a pull request can commit a
-// link named like a report file, and its target must never be overwritten.
-// A path outside dir is refused when contained, else written as given (a
-// command-line user's own choice).
+// folders, through openFile.
 func writeFile(dir, path string, contained bool, data []byte) error {
+	f, err := openFile(dir, path, contained, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+	if err != nil {
+		return err
+	}
+	return writeClose(f, data)
+}
+
+// openFile opens path (relative to dir) for a report or an input file. A
+// path below dir is opened inside dir as an os.Root, refusing a link at
+// the file or at any folder on the way: a pull request can commit a link
+// named like a report or an input file, and its target must never be
+// overwritten or read into a report. A path outside dir is refused when
+// contained, else opened as given (a command-line user's own choice).
+// Opening to write creates the missing folders.
+func openFile(dir, path string, contained bool, flag int) (*os.File, error) {
+	write := flag&(os.O_WRONLY|os.O_RDWR) != 0
 	abs := path
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(dir, abs)
@@ -161,30 +173,33 @@ func writeFile(dir, path string, contained bool, data []byte) error {
 	rel, inside := runner.Within(dir, abs)
 	if !inside {
 		if contained {
-			return fmt.Errorf("%s lies outside the workspace %s: report paths must stay inside it", path, dir)
+			return nil, fmt.Errorf("%s lies outside the workspace %s: files must stay inside it", path, dir)
 		}
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return err
+		if write {
+			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+				return nil, err
+			}
 		}
-		return os.WriteFile(abs, data, 0o644)
+		return os.OpenFile(abs, flag, 0o644)
 	}
 	if rel == "." || rel == "" {
-		return fmt.Errorf("%s is the workspace folder itself, not a file", path)
+		return nil, fmt.Errorf("%s is the workspace folder itself, not a file", path)
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer root.Close()
-	if err := noLinks(root, rel, true); err != nil {
-		return err
+	if err := noLinks(root, rel, write); err != nil {
+		return nil, err
 	}
 	// O_NOFOLLOW closes the gap between the check above and the open; the
 	// os.Root keeps every folder on the way inside dir.
-	f, err := root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o644)
-	if err != nil {
-		return err
-	}
+	return root.OpenFile(rel, flag|noFollow, 0o644)
+}
+
+// writeClose writes data to f and closes it, reporting the first error.
+func writeClose(f *os.File, data []byte) error {
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
@@ -233,35 +248,10 @@ func noLinks(root *os.Root, rel string, mkdirs bool) error {
 // with): far above any real one, far below what would hurt a runner.
 const maxInputFile = 256 << 20
 
-// readFile reads an input file at path (relative to dir) the way
-// writeFile writes: below dir without following a link anywhere on the
-// way, outside dir only when not contained. These files can come from the
-// pull request, and a link to /proc/self/environ or a secret elsewhere on
-// the machine must not end up in a report.
+// readFile reads an input file at path (relative to dir) through
+// openFile, bounded by maxInputFile.
 func readFile(dir, path string, contained bool) ([]byte, error) {
-	abs := path
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(dir, abs)
-	}
-	rel, inside := runner.Within(dir, abs)
-	if !inside {
-		if contained {
-			return nil, fmt.Errorf("%s lies outside the workspace %s: input files must stay inside it", path, dir)
-		}
-		return readCapped(os.Open(abs))
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	if err := noLinks(root, rel, false); err != nil {
-		return nil, err
-	}
-	return readCapped(root.OpenFile(rel, os.O_RDONLY|noFollow, 0))
-}
-
-func readCapped(f *os.File, err error) ([]byte, error) {
+	f, err := openFile(dir, path, contained, os.O_RDONLY)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +261,7 @@ func readCapped(f *os.File, err error) ([]byte, error) {
 		return nil, err
 	}
 	if len(data) > maxInputFile {
-		return nil, fmt.Errorf("%s is larger than %d MiB", f.Name(), maxInputFile>>20)
+		return nil, fmt.Errorf("%s is larger than %d MiB", path, maxInputFile>>20)
 	}
 	return data, nil
 }
@@ -283,9 +273,5 @@ func appendFile(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeClose(f, data)
 }
