@@ -52,12 +52,7 @@ type runAction struct {
 	gha *githubactions.Action
 }
 
-func (a *runAction) getenv(k string) string {
-	if a.env.Getenv == nil {
-		return ""
-	}
-	return a.env.Getenv(k)
-}
+func (a *runAction) getenv(k string) string { return a.env.getenv(k) }
 
 func (a *runAction) warnf(format string, args ...any) {
 	fmt.Fprintf(a.log, "::warning title=drp2-fixtures::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
@@ -113,10 +108,7 @@ func (a *runAction) main(ctx context.Context) int {
 
 	var cov *coverageRun
 	if in.Coverage {
-		if cov, err = enableCoverage(&r); err != nil {
-			a.errorf("%v", err)
-			return exitFor(err)
-		}
+		cov = enableCoverage(&r)
 	}
 
 	run, err := execute(ctx, r)
@@ -261,9 +253,7 @@ func (a *runAction) pacing() (github.Pacing, error) {
 		}
 		*v.dst = d
 	}
-	p.Logf = func(format string, args ...any) {
-		fmt.Fprintf(a.log, "::debug::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
-	}
+	p.Logf = a.debugf
 	return p, nil
 }
 

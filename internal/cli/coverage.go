@@ -21,16 +21,13 @@ type coverageRun struct {
 	rules   []coverage.Rule
 }
 
-// enableCoverage puts a counter around the job's validator. It fails when
-// the validator of this build does not trace the rules it applies.
-func enableCoverage(r *resolved) (*coverageRun, error) {
-	rules, tracer, err := validatorRules()
-	if err != nil {
-		return nil, err
-	}
+// enableCoverage puts a counter around the validator of the job's head
+// run.
+func enableCoverage(r *resolved) *coverageRun {
+	rules, tracer := validatorRules()
 	c := &coverageRun{counter: coverage.NewCounter(tracer), rules: rules}
-	r.config.Checker = c.counter
-	return c, nil
+	r.coverage = c.counter
+	return c
 }
 
 // report counts the coverage of a run made after enableCoverage.
@@ -74,10 +71,7 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	cov, err := enableCoverage(&r)
-	if err != nil {
-		return fail(err)
-	}
+	cov := enableCoverage(&r)
 	run, err := execute(ctx, r)
 	if err != nil {
 		return fail(err)

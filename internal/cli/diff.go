@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"path/filepath"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
@@ -43,18 +42,11 @@ func diffCommand(args []string, env Env) int {
 	default:
 		return fail(ExitUsage, "--format %q: want text, json or markdown", *format)
 	}
-	wd := env.WorkDir
-	at := func(p string) string {
-		if wd == "" || filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(wd, p)
-	}
-	base, err := baseline.ReadReportFile(at(files[0]))
+	base, err := baseline.ReadReportFile(under(env.WorkDir, files[0]))
 	if err != nil {
 		return fail(ExitUsage, "%v", err)
 	}
-	head, err := baseline.ReadReportFile(at(files[1]))
+	head, err := baseline.ReadReportFile(under(env.WorkDir, files[1]))
 	if err != nil {
 		return fail(ExitUsage, "%v", err)
 	}

@@ -9,13 +9,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
@@ -51,20 +49,13 @@ func addImplementations(ctx context.Context, r resolved, run *model.Run) (*model
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
-	merged.Started, merged.ToolVersion = run.Started, run.ToolVersion
 	return merged, nil
 }
 
 // fixtureReader reads fixtures from the corpus the runner ran.
 func fixtureReader(r resolved) harness.ReadFunc {
-	if r.config.Corpus == "" {
-		return func(rel string) ([]byte, error) { return fs.ReadFile(fixtures.FS, rel) }
-	}
-	dir := r.config.Corpus
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(r.workDir, dir)
-	}
-	return func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel))) }
+	fsys := r.corpusSource().FS
+	return func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
 }
 
 // readResults reads JSON reports named by paths or glob patterns (relative

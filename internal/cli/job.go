@@ -87,6 +87,9 @@ type resolved struct {
 	// the variables that name the base commit.
 	known  *knownfail.List
 	getenv func(string) string
+	// coverage, when set, is the checker of the head run: the validator
+	// wrapped in a coverage counter (enableCoverage).
+	coverage runner.Checker
 }
 
 // readInput reads an input file the job names, relative to the working
@@ -124,9 +127,11 @@ func resolve(env Env, job Job) (resolved, error) {
 		// every other input a pull request can lay out.
 		for _, in := range [][2]string{{"command-schema", job.CommandSchema}, {"fixture-schema", job.FixtureSchema}} {
 			if p := in[1]; p != "" && p != runner.Embedded {
-				if _, err := readFile(wd, p, true); err != nil {
+				f, err := openFile(wd, p, true, os.O_RDONLY)
+				if err != nil {
 					return resolved{}, usageErrorf("%s: %v", in[0], err)
 				}
+				f.Close()
 			}
 		}
 	}
@@ -145,7 +150,12 @@ func resolve(env Env, job Job) (resolved, error) {
 
 // execute runs a resolved job. The caller writes the reports.
 func execute(ctx context.Context, r resolved) (*model.Run, error) {
-	run, err := runner.Run(ctx, r.config)
+	cfg := r.config
+	if r.coverage != nil {
+		// The head run only: the base runs with the plain validator.
+		cfg.Checker = r.coverage
+	}
+	run, err := runner.Run(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -76,7 +76,8 @@ func parseNoArgs(fs *flag.FlagSet, args []string, j *Job) error {
 	return nil
 }
 
-// corpusSource is where a resolved job's corpus lies, for the manifest.
+// corpusSource is where a resolved job's corpus lies, for the manifest,
+// coverage and the harness.
 func (r resolved) corpusSource() manifest.Source {
 	if r.config.Corpus == "" {
 		return manifest.Source{FS: fixtures.FS, WorkDir: r.workDir}
