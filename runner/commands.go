@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
@@ -44,7 +45,9 @@ func (c *verdictCache) load(raw []byte) (verdict, bool) {
 	if c == nil || len(raw) > maxCachedCommandBytes {
 		return verdict{}, false
 	}
-	v, ok := c.m.Load(string(raw))
+	// A lookup keeps no key, so it needs no copy of the command (store
+	// does copy: raw may lie in memory released after the fixture).
+	v, ok := c.m.Load(unsafe.String(unsafe.SliceData(raw), len(raw)))
 	if !ok {
 		return verdict{}, false
 	}

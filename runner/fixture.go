@@ -144,7 +144,7 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 		if m.Key != "commands" || raw[0] != '[' {
 			v, bad := jsonpos.Decode(raw, numberLimits)
 			if bad != nil {
-				return nil, &corpusError{msg: "fixture envelope: " + outOfRange("/"+escapeToken(m.Key)+bad.Pointer, bad.Number), offset: m.Start + bad.Offset}
+				return nil, &corpusError{msg: "fixture envelope: " + outOfRange("/"+jsonpos.EscapeToken(m.Key)+bad.Pointer, bad.Number), offset: m.Start + bad.Offset}
 			}
 			doc[m.Key] = v
 			continue
@@ -374,10 +374,6 @@ var numberLimits = jsonpos.Limits{MaxDigits: 100, MaxExponent: 308}
 func outOfRange(pointer, number string) string {
 	return fmt.Sprintf("%s: the number %s is out of range: no DRP2 field holds a number of magnitude outside 1e-%d to 1e%d, or with more than %d digits",
 		pointer, number, numberLimits.MaxExponent, numberLimits.MaxExponent, numberLimits.MaxDigits)
-}
-
-func escapeToken(t string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }
 
 // kindOf names the kind of JSON value that starts with c.

@@ -20,7 +20,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -474,8 +473,9 @@ func (j *fixtureJob) phases(fx *fixture, class model.Class, stop <-chan struct{}
 			stream.Version.Patch = &p
 		}
 	}
-	if start, end, ok := jsonpos.Find(fx.data, "/capabilities"); ok {
-		stream.Capabilities = fx.data[start:end]
+	// decodeFixture located every top-level member already.
+	if r, ok := fx.members["capabilities"]; ok {
+		stream.Capabilities = fx.data[r[0]:r[1]]
 	}
 	if fc, ok := j.checker.(FindingChecker); ok {
 		return fc.CheckFindings(stream)

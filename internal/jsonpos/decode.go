@@ -170,7 +170,7 @@ func (d *decoder) pointer() string {
 		if e.array {
 			b.WriteString(strconv.Itoa(e.index))
 		} else {
-			b.WriteString(escapeToken(e.key))
+			b.WriteString(EscapeToken(e.key))
 		}
 	}
 	return b.String()

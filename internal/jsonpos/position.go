@@ -222,7 +222,7 @@ func framePointer(stack []frame) string {
 	var b strings.Builder
 	for _, f := range stack {
 		b.WriteByte('/')
-		b.WriteString(escapeToken(string(f.token)))
+		b.WriteString(EscapeToken(string(f.token)))
 	}
 	return b.String()
 }
@@ -393,7 +393,7 @@ func (s *scanner) skipValue() bool {
 			s.pos++
 		default:
 			// A number or a literal: up to the next delimiter.
-			for s.pos < len(s.data) && !strings.ContainsRune(",:]} \t\r\n", rune(s.data[s.pos])) {
+			for s.pos < len(s.data) && !scalarEnd[s.data[s.pos]] {
 				s.pos++
 			}
 		}
@@ -474,7 +474,11 @@ func splitPointer(p string) ([]string, bool) {
 	return parts, true
 }
 
-func escapeToken(t string) string {
+// scalarEnd marks the bytes that end a number or a literal.
+var scalarEnd = [256]bool{',': true, ':': true, ']': true, '}': true, ' ': true, '\t': true, '\r': true, '\n': true}
+
+// EscapeToken escapes a key as a JSON-pointer reference token (RFC 6901).
+func EscapeToken(t string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }
 
