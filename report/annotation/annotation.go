@@ -276,20 +276,19 @@ func command(a Annotation) string {
 // limit.CommandMessageChars characters.
 func commandMessage(msg string) string {
 	const ellipsis = "…"
-	msg = strings.ToValidUTF8(msg, "\uFFFD")
-	if full := escape.WorkflowData(msg); utf8.RuneCountInString(full) < limit.CommandMessageChars {
-		return full
+	// Escaped whole, so that every "##[" is broken wherever it stands;
+	// cutting a prefix off the result cannot make a new one.
+	full := []rune(escape.WorkflowData(msg))
+	if len(full) < limit.CommandMessageChars {
+		return string(full)
 	}
-	var b strings.Builder
-	n := 0
-	for _, r := range msg {
-		e := escape.WorkflowData(string(r))
-		k := utf8.RuneCountInString(e)
-		if n+k+utf8.RuneCountInString(ellipsis) >= limit.CommandMessageChars {
+	n := limit.CommandMessageChars - utf8.RuneCountInString(ellipsis) - 1
+	// Never end inside an escape sequence (%25, %0A, %0D).
+	for k := 1; k <= 2 && n-k >= 0; k++ {
+		if full[n-k] == '%' {
+			n -= k
 			break
 		}
-		b.WriteString(e)
-		n += k
 	}
-	return b.String() + ellipsis
+	return string(full[:n]) + ellipsis
 }

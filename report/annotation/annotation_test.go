@@ -310,3 +310,26 @@ func TestCommandForAPathWithALegacyCommand(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A message cut to the runner's limit is escaped whole first: a "##["
+// anywhere in it stays broken, and the cut never splits an escape.
+func TestLongCommandMessageKeepsLegacyCommandsBroken(t *testing.T) {
+	for _, msg := range []string{
+		"##[set-output name=x;]y " + strings.Repeat("a", 5000),
+		strings.Repeat("b", 4000) + "##[stop-commands]z" + strings.Repeat("c", 1000),
+		strings.Repeat("%", 3000),
+		strings.Repeat("x%", 2000),
+	} {
+		got := commandMessage(msg)
+		if strings.Contains(got, "##[") {
+			t.Errorf("##[ survived in %.40q…", got)
+		}
+		if n := utf8.RuneCountInString(got); n >= limit.CommandMessageChars {
+			t.Errorf("%d characters", n)
+		}
+		body := strings.TrimSuffix(got, "…")
+		if i := strings.LastIndex(body, "%"); i >= 0 && len(body)-i < 3 {
+			t.Errorf("cut inside an escape: %q", body[max(0, len(body)-6):])
+		}
+	}
+}
