@@ -1,10 +1,10 @@
 package jsonout
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // Comparison is the run compared with a baseline ("comparison" in the
@@ -114,7 +114,5 @@ func buildSide(s *model.Side) *Side {
 // WriteComparison writes a comparison alone as indented JSON, in the shape
 // of the report's "comparison" member.
 func WriteComparison(w io.Writer, c *model.Comparison) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(buildComparison(c))
+	return encode(w, buildComparison(explain.Bound(&model.Run{Comparison: c}).Comparison))
 }

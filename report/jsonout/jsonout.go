@@ -136,10 +136,16 @@ func result(r *model.Result) Result {
 // to the same values and no line carries "##[". No line can start with
 // "::" either: each starts with indentation and a quote, brace or bracket.
 func Write(w io.Writer, run *model.Run) error {
+	return encode(w, Build(run))
+}
+
+// encode writes v as indented JSON in which no "##[" can appear, so that
+// the document is safe to print to an Actions log.
+func encode(w io.Writer, v any) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(Build(run)); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	// '#' and '[' occur in the encoding only inside strings, where

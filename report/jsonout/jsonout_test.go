@@ -3,6 +3,7 @@ package jsonout
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/internal/golden"
@@ -65,5 +66,19 @@ func TestNoComparison(t *testing.T) {
 	}
 	if bytes.Contains(b.Bytes(), []byte(`"comparison"`)) || bytes.Contains(b.Bytes(), []byte(`"known_failure`)) {
 		t.Error("a run without a baseline or known failures has comparison or known-failure members")
+	}
+}
+
+// The comparison written alone (drp2-fixtures diff --format json) is as
+// safe for a log as the whole report: no "##[", values capped.
+func TestWriteComparisonIsLogSafeAndCapped(t *testing.T) {
+	long := "##[stop-commands]" + strings.Repeat("n", 100000)
+	c := &model.Comparison{Base: "base.json", Changes: []model.Change{{RelPath: "positive/x.json", Path: long, Name: long, Verdict: model.Regressed}}}
+	var b bytes.Buffer
+	if err := WriteComparison(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b.Bytes(), []byte("##[")) || b.Len() > 10000 {
+		t.Errorf("%d bytes, ##[ present: %v", b.Len(), bytes.Contains(b.Bytes(), []byte("##[")))
 	}
 }

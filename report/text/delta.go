@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // WriteComparison writes a comparison with a baseline alone: the headline,
@@ -11,7 +12,7 @@ import (
 // first.
 func WriteComparison(w io.Writer, c *model.Comparison) error {
 	p := &printer{w: w}
-	p.comparison(c)
+	p.comparison(explain.Bound(&model.Run{Comparison: c}).Comparison)
 	return p.err
 }
 
