@@ -14,9 +14,7 @@ func BuildImplementation(run *model.Run, im *model.Implementation) []Annotation 
 	if run == nil || im == nil {
 		return nil
 	}
-	// Bounded like the run's own results: an implementation's messages
-	// are as untrusted as a fixture's.
-	results := explain.Bound(&model.Run{Results: im.Results}).Results
+	results := explain.BoundImplementation(*im).Results
 	var anns []Annotation
 	for i := range results {
 		r := &results[i]

@@ -32,7 +32,29 @@ func Bound(run *model.Run) *model.Run {
 	b.Summary.FailingPaths = capAll(run.Summary.FailingPaths, limit.PathBytes)
 	b.Summary.ByClass = append([]model.ClassCount(nil), run.Summary.ByClass...)
 	b.Comparison = boundComparison(run.Comparison)
+	if run.Implementations != nil {
+		b.Implementations = make([]model.Implementation, len(run.Implementations))
+		for i, im := range run.Implementations {
+			b.Implementations[i] = BoundImplementation(im)
+		}
+	}
 	return &b
+}
+
+// BoundImplementation caps what an implementation of the runtime harness
+// said and answered, like a fixture's values: its words are as untrusted.
+func BoundImplementation(im model.Implementation) model.Implementation {
+	im.Command = limit.Cap(im.Command, limit.PathBytes)
+	im.Name = limit.Cap(im.Name, limit.NameBytes)
+	im.Version = limit.Cap(im.Version, limit.NameBytes)
+	im.DRP2Versions = capAll(im.DRP2Versions, limit.NameBytes)
+	im.Error = limit.Cap(im.Error, limit.MessageBytes)
+	results := make([]model.Result, len(im.Results))
+	for i := range im.Results {
+		results[i] = boundResult(im.Results[i])
+	}
+	im.Results = results
+	return im
 }
 
 func boundResult(r model.Result) model.Result {

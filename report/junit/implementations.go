@@ -10,7 +10,6 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // typeHarnessError marks a fixture an implementation gave no usable verdict
@@ -26,12 +25,11 @@ func implementationSuites(run *model.Run, props []junit.Property, firstID int) [
 	var out []junit.Testsuite
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
-		suite := junit.Testsuite{Name: clean(escape.OneLine("implementation: " + limit.Cap(im.Label(), limit.NameBytes))), ID: firstID + i}
+		suite := junit.Testsuite{Name: clean(escape.OneLine("implementation: " + im.Label())), ID: firstID + i}
 		var total time.Duration
-		// An implementation's words are capped like a fixture's.
-		results := explain.Bound(&model.Run{Results: im.Results}).Results
-		for j := range results {
-			r := &results[j]
+		// Capped by explain.Bound in Write, like a fixture's words.
+		for j := range im.Results {
+			r := &im.Results[j]
 			total += r.Duration
 			tc := testcase(r)
 			if r.Actual.Outcome == model.HarnessError {
@@ -51,12 +49,12 @@ func implementationSuites(run *model.Run, props []junit.Property, firstID int) [
 			}
 		}
 		checked, passed := im.Level2Counts()
-		add("drp2.implementation.command", limit.Cap(im.Command, limit.PathBytes))
-		add("drp2.implementation.name", limit.Cap(im.Name, limit.NameBytes))
-		add("drp2.implementation.version", limit.Cap(im.Version, limit.NameBytes))
+		add("drp2.implementation.command", im.Command)
+		add("drp2.implementation.name", im.Name)
+		add("drp2.implementation.version", im.Version)
 		add("drp2.implementation.drp2_versions", strings.Join(im.DRP2Versions, ","))
 		add("drp2.implementation.executes", strconv.FormatBool(im.Executes))
-		add("drp2.implementation.error", limit.Cap(im.Error, limit.MessageBytes))
+		add("drp2.implementation.error", im.Error)
 		add("drp2.implementation.restarts", strconv.Itoa(im.Restarts))
 		if im.Executes {
 			add("drp2.implementation.level2_checked", strconv.Itoa(checked))

@@ -42,6 +42,8 @@ func Matrix(run *model.Run, opts Options, fits func(string) bool) string {
 	if run == nil || len(run.Implementations) == 0 {
 		return ""
 	}
+	// Bounded once for every layout tried below.
+	run = explain.Bound(run)
 	rows := len(failingAnywhere(run, indexOf(run)))
 	l := matrixLayout{rows: min(rows, maxMatrixRows), failing: maxFailingListed, stderr: true}
 	for {
@@ -117,14 +119,6 @@ func corpusLine(run *model.Run) string {
 }
 
 func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
-	// An implementation's words are capped like a fixture's.
-	bounded := *run
-	bounded.Implementations = make([]model.Implementation, len(run.Implementations))
-	for i, im := range run.Implementations {
-		im.Results = explain.Bound(&model.Run{Results: im.Results}).Results
-		bounded.Implementations[i] = im
-	}
-	run = &bounded
 	var b strings.Builder
 	order := model.RankImplementations(run.Implementations)
 	icon := "✅"

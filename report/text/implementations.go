@@ -5,7 +5,6 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/explain"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // implementations prints the runtime harness's part of a run, best first:
@@ -28,17 +27,16 @@ func (p *printer) implementations(run *model.Run) {
 		if s.Failed > 0 || im.Error != "" {
 			label, color = "FAIL ", red
 		}
-		// An implementation's words are capped like a fixture's.
+		// Capped by explain.Bound in Write, like a fixture's words.
 		p.line(label, color, fmt.Sprintf("%s [%s]: passed %d of %d, failed %d, no verdict %d, restarts %d, %s",
-			Clean(limit.Cap(im.Label(), limit.NameBytes)), Clean(limit.Cap(im.Command, limit.PathBytes)),
+			Clean(im.Label()), Clean(im.Command),
 			s.Passed, s.Run, s.Failed, im.HarnessErrors(), im.Restarts, level2))
 		if im.Error != "" {
-			p.textf("      could not be used: %s", Clean(limit.Cap(im.Error, limit.MessageBytes)))
+			p.textf("      could not be used: %s", Clean(im.Error))
 			continue
 		}
-		results := explain.Bound(&model.Run{Results: im.Results}).Results
-		for j := range results {
-			r := &results[j]
+		for j := range im.Results {
+			r := &im.Results[j]
 			if r.Passed {
 				continue
 			}
