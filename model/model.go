@@ -142,6 +142,9 @@ type Version struct {
 // Stream is what the semantic and capability phases see of a fixture: a
 // command stream that already passed the command schema.
 type Stream struct {
+	// Path is the fixture's corpus-relative path, for checkers that keep
+	// something per fixture (rule coverage); it never changes a verdict.
+	Path    string
 	Version Version
 	// Capabilities is the fixture's capabilities object, or nil when the
 	// fixture declares none.

@@ -389,7 +389,7 @@ func (j *fixtureJob) run(rel string, stop <-chan struct{}) (res model.Result, ke
 	res.Expected = fx.expected()
 	res.Class = classify(res.Expected)
 
-	failure, found := j.phases(fx, res.Class, stop)
+	failure, found := j.phases(fx, res.RelPath, res.Class, stop)
 	for _, f := range found {
 		f.Path = res.Path
 		res.Findings = append(res.Findings, f)
@@ -457,14 +457,14 @@ func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
 // phases runs the DRP phases in order and returns the first failure, or
 // nil, and the checker's findings. Schema negatives stop after the command
 // schema (RUNNER.md).
-func (j *fixtureJob) phases(fx *fixture, class model.Class, stop <-chan struct{}) (*model.Failure, []model.Finding) {
+func (j *fixtureJob) phases(fx *fixture, rel string, class model.Class, stop <-chan struct{}) (*model.Failure, []model.Finding) {
 	if f := j.commands.checkCommands(fx.commands, stop); f != nil {
 		return f, nil
 	}
 	if class == model.ClassSchemaNegative || j.checker == nil || stopped(stop) {
 		return nil, nil
 	}
-	stream := model.Stream{Commands: fx.commands}
+	stream := model.Stream{Path: rel, Commands: fx.commands}
 	if v, ok := fx.doc["version"].(map[string]any); ok {
 		stream.Version.Major = intOf(v["major"])
 		stream.Version.Minor = intOf(v["minor"])

@@ -75,7 +75,7 @@ func (v *Validator) Validate(version, capabilities, commands json.RawMessage) (*
 		return nil, fmt.Errorf("stream: commands must be an array")
 	}
 	job := &fixtureJob{schemas: v.schemas, commands: v.commands, checker: v.checker}
-	failure, _ := job.phases(fx, model.ClassNegative, nil)
+	failure, _ := job.phases(fx, "", model.ClassNegative, nil)
 	return failure, nil
 }
 

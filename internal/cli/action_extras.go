@@ -59,7 +59,7 @@ func (a *runAction) extras(r resolved, run *model.Run, in Inputs, cov *coverageR
 		}
 	}
 	if cov != nil {
-		rep, err := cov.report(r, run)
+		rep, err := cov.report(run)
 		if err == nil {
 			var md string
 			if md, err = coverageMarkdown(rep); err == nil {

@@ -31,8 +31,8 @@ func enableCoverage(r *resolved) *coverageRun {
 }
 
 // report counts the coverage of a run made after enableCoverage.
-func (c *coverageRun) report(r resolved, run *model.Run) (*coverage.Report, error) {
-	return coverage.Count(c.rules, run, r.corpusSource().FS, c.counter)
+func (c *coverageRun) report(run *model.Run) (*coverage.Report, error) {
+	return coverage.Count(c.rules, run, c.counter)
 }
 
 func coverageCommand(ctx context.Context, args []string, env Env) int {
@@ -76,7 +76,7 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	rep, err := cov.report(r, run)
+	rep, err := cov.report(run)
 	if err != nil {
 		return fail(err)
 	}

@@ -9,14 +9,10 @@
 package coverage
 
 import (
-	"crypto/sha256"
-	"encoding/json"
 	"fmt"
-	"io/fs"
 	"sort"
 	"sync"
 
-	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -31,10 +27,10 @@ type Rule struct {
 }
 
 // Tracer is the part of the DRP2 checker that coverage needs: the check of
-// one stream, calling seen with the ID of each rule whose check the stream
-// reaches. It must be safe for concurrent use.
+// one stream with its findings, calling seen with the ID of each rule whose
+// check the stream reaches. It must be safe for concurrent use.
 type Tracer interface {
-	CheckTraced(s model.Stream, seen func(rule string)) *model.Failure
+	CheckTraced(s model.Stream, seen func(rule string)) (*model.Failure, []model.Finding)
 }
 
 // Counter is a runner Checker that records, for every stream the checker
@@ -43,72 +39,34 @@ type Tracer interface {
 type Counter struct {
 	tracer Tracer
 	mu     sync.Mutex
-	// valid maps the key of each valid stream to the rules it passed
-	// through. Streams are keyed by content because the runner does not
-	// tell the checker which fixture a stream belongs to.
-	valid map[[sha256.Size]byte]map[string]bool
+	// valid maps the corpus path of each valid stream (model.Stream.Path)
+	// to the rules it passed through.
+	valid map[string]map[string]bool
 }
 
 // NewCounter wraps a tracer.
 func NewCounter(t Tracer) *Counter {
-	return &Counter{tracer: t, valid: map[[sha256.Size]byte]map[string]bool{}}
+	return &Counter{tracer: t, valid: map[string]map[string]bool{}}
 }
 
 // Check runs the traced check and keeps the trace of a valid stream.
 func (c *Counter) Check(s model.Stream) *model.Failure {
-	seen := map[string]bool{}
-	f := c.tracer.CheckTraced(s, func(rule string) { seen[rule] = true })
-	if f != nil {
-		return f
-	}
-	key := streamKey(s.Capabilities, s.Commands)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	// Two fixtures with one stream and one set of capabilities pass the
-	// same checks; a union covers fixtures that differ only in version.
-	if prev, ok := c.valid[key]; ok {
-		for r := range seen {
-			prev[r] = true
-		}
-		return nil
-	}
-	c.valid[key] = seen
-	return nil
-}
-
-// findingChecker is a checker that also reports findings, streams' problems
-// that never fail them (runner.FindingChecker).
-type findingChecker interface {
-	CheckFindings(s model.Stream) (*model.Failure, []model.Finding)
+	f, _ := c.CheckFindings(s)
+	return f
 }
 
 // CheckFindings is Check plus the tracer's findings, so that a coverage run
-// reports the same findings as a plain run. The tracer then checks each
-// stream twice, once traced and once for its findings: coverage is a report,
-// not the gate, and the checker's API has no call that does both.
+// reports the same findings as a plain run (runner.FindingChecker); one
+// traced check gives both.
 func (c *Counter) CheckFindings(s model.Stream) (*model.Failure, []model.Finding) {
-	f := c.Check(s)
-	fc, ok := c.tracer.(findingChecker)
-	if !ok {
-		return f, nil
+	seen := map[string]bool{}
+	f, findings := c.tracer.CheckTraced(s, func(rule string) { seen[rule] = true })
+	if f == nil {
+		c.mu.Lock()
+		c.valid[s.Path] = seen
+		c.mu.Unlock()
 	}
-	_, findings := fc.CheckFindings(s)
 	return f, findings
-}
-
-// streamKey identifies a stream by its capabilities and commands as
-// written. A NUL byte cannot appear in JSON text outside a string escape,
-// so it separates the parts unambiguously.
-func streamKey[B ~[]byte](capabilities []byte, commands []B) [sha256.Size]byte {
-	h := sha256.New()
-	h.Write(capabilities)
-	for _, c := range commands {
-		h.Write([]byte{0})
-		h.Write(c)
-	}
-	var k [sha256.Size]byte
-	h.Sum(k[:0])
-	return k
 }
 
 // RuleCoverage is what the corpus does with one rule.
@@ -168,9 +126,7 @@ type Report struct {
 }
 
 // Count builds the coverage of a run made with counter as its checker.
-// The fixture files of the passing positive fixtures are read again from
-// fsys to find their streams among those the counter kept.
-func Count(rules []Rule, run *model.Run, fsys fs.FS, counter *Counter) (*Report, error) {
+func Count(rules []Rule, run *model.Run, counter *Counter) (*Report, error) {
 	rep := &Report{}
 	byID := map[string]*RuleCoverage{}
 	list := make([]*RuleCoverage, 0, len(rules))
@@ -207,7 +163,7 @@ func Count(rules []Rule, run *model.Run, fsys fs.FS, counter *Counter) (*Report,
 			rc := get(r.Actual.Rule)
 			rc.NegativeFixtures = append(rc.NegativeFixtures, r.Path)
 		case model.ClassPositive:
-			rules, err := counter.rulesOf(fsys, r.RelPath)
+			rules, err := counter.rulesOf(r.RelPath)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", r.Path, err)
 			}
@@ -247,29 +203,13 @@ func Count(rules []Rule, run *model.Run, fsys fs.FS, counter *Counter) (*Report,
 }
 
 // rulesOf returns the rules a passing positive fixture's stream passed
-// through, read from its file the way the runner builds the stream.
-func (c *Counter) rulesOf(fsys fs.FS, rel string) ([]string, error) {
-	data, err := fs.ReadFile(fsys, rel)
-	if err != nil {
-		return nil, err
-	}
-	start, end, ok := jsonpos.Find(data, "/commands")
-	var commands []json.RawMessage
-	if ok {
-		commands, ok = jsonpos.Values(data[start:end], nil)
-	}
-	if !ok {
-		return nil, fmt.Errorf("the commands could not be located")
-	}
-	var caps []byte
-	if start, end, ok := jsonpos.Find(data, "/capabilities"); ok {
-		caps = data[start:end]
-	}
+// through.
+func (c *Counter) rulesOf(rel string) ([]string, error) {
 	c.mu.Lock()
-	seen, ok := c.valid[streamKey(caps, commands)]
+	seen, ok := c.valid[rel]
 	c.mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("the stream is not among those the checker found valid: did the file change during the run, or was the run made without this counter?")
+		return nil, fmt.Errorf("the stream is not among those the checker found valid: was the run made without this counter?")
 	}
 	out := make([]string, 0, len(seen))
 	for r := range seen {

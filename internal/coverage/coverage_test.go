@@ -22,7 +22,11 @@ const identityRule = "LIFETIMES.md Identity rule 1"
 // buffer was never created. It keeps no state between calls.
 type fake struct{}
 
-func (fake) CheckTraced(s model.Stream, seen func(string)) *model.Failure {
+func (f fake) CheckTraced(s model.Stream, seen func(string)) (*model.Failure, []model.Finding) {
+	return f.verdict(s, seen), nil
+}
+
+func (fake) verdict(s model.Stream, seen func(string)) *model.Failure {
 	created := map[int]bool{}
 	for i, raw := range s.Commands {
 		var c struct {
@@ -104,7 +108,7 @@ func count(t *testing.T, fsys fstest.MapFS, workers int) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Count(rules, run, fsys, counter)
+	rep, err := Count(rules, run, counter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +165,7 @@ func TestUnlistedRulesAreShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Count(rules[:2], run, fsys, counter)
+	rep, err := Count(rules[:2], run, counter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +211,7 @@ func TestACounterFromAnotherRunIsAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Count(rules, run, fsys, NewCounter(fake{})); err == nil || !strings.Contains(err.Error(), "positive/handshake.json") {
+	if _, err := Count(rules, run, NewCounter(fake{})); err == nil || !strings.Contains(err.Error(), "positive/handshake.json") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -216,7 +220,7 @@ func TestACounterFromAnotherRunIsAnError(t *testing.T) {
 // buffer.
 type findingFake struct{ fake }
 
-func (f findingFake) CheckFindings(s model.Stream) (*model.Failure, []model.Finding) {
+func (f findingFake) CheckTraced(s model.Stream, seen func(string)) (*model.Failure, []model.Finding) {
 	var findings []model.Finding
 	for _, raw := range s.Commands {
 		if strings.Contains(string(raw), `"WriteBuffer"`) {
@@ -224,10 +228,17 @@ func (f findingFake) CheckFindings(s model.Stream) (*model.Failure, []model.Find
 			break
 		}
 	}
-	return f.Check(s), findings
+	return f.verdict(s, seen), findings
 }
 
-func (f findingFake) Check(s model.Stream) *model.Failure { return f.CheckTraced(s, func(string) {}) }
+func (f findingFake) CheckFindings(s model.Stream) (*model.Failure, []model.Finding) {
+	return f.CheckTraced(s, func(string) {})
+}
+
+func (f findingFake) Check(s model.Stream) *model.Failure {
+	failure, _ := f.CheckFindings(s)
+	return failure
+}
 
 func TestCounterKeepsTheCheckersFindings(t *testing.T) {
 	fsys := corpus()

@@ -60,12 +60,11 @@ func (c *Checker) Check(s model.Stream) *model.Failure {
 	return f
 }
 
-// CheckTraced is Check, and calls seen with the ID of every rule (see
-// Rules) whose check was evaluated on the stream, passed or failed, in the
-// order evaluated; a rule evaluated many times is reported each time.
-func (c *Checker) CheckTraced(s model.Stream, seen func(rule string)) *model.Failure {
-	f, _ := c.check(s, seen)
-	return f
+// CheckTraced is CheckFindings, and calls seen with the ID of every rule
+// (see Rules) whose check was evaluated on the stream, passed or failed, in
+// the order evaluated; a rule evaluated many times is reported each time.
+func (c *Checker) CheckTraced(s model.Stream, seen func(rule string)) (*model.Failure, []model.Finding) {
+	return c.check(s, seen)
 }
 
 // CheckFindings is Check, and also returns findings about the stream that

@@ -357,7 +357,7 @@ func checkVerdict(t *testing.T, name string, s model.Stream) {
 	c := New()
 	f1, found1 := c.CheckFindings(s)
 	f2, found2 := c.CheckFindings(s)
-	f3 := c.CheckTraced(s, func(string) {})
+	f3, _ := c.CheckTraced(s, func(string) {})
 	same := func(a, b *model.Failure) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	if !same(f1, f2) || !same(f1, f3) || len(found1) != len(found2) {
 		t.Fatalf("%s: verdict is not deterministic: %+v, %+v, %+v", name, f1, f2, f3)

@@ -94,7 +94,7 @@ func TestEveryRuleFires(t *testing.T) {
 	for _, tc := range seedCases() {
 		var seen []string
 		s := tc.stream()
-		f := c.CheckTraced(s, func(r string) { seen = append(seen, r) })
+		f, _ := c.CheckTraced(s, func(r string) { seen = append(seen, r) })
 		plain := c.Check(s)
 		if (f == nil) != (plain == nil) || (f != nil && *f != *plain) {
 			t.Fatalf("%s: CheckTraced gives %+v, Check %+v", tc.name, f, plain)
