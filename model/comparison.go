@@ -139,13 +139,8 @@ type Comparison struct {
 	BaseCommandSchema    SchemaSource
 	BaseFixtureSchema    SchemaSource
 
-	// BaseSummary is the base run's summary, so that a change of the
-	// result (not only of the fixtures) can be seen.
-	BaseSummary Summary
-
 	// Changes are ordered by Verdicts, then by RelPath.
 	Changes []Change
-	Delta   Delta
 }
 
 // SchemasChanged reports whether either schema differs from the base's.
@@ -153,8 +148,8 @@ func (c *Comparison) SchemasChanged() bool {
 	return c != nil && (c.CommandSchemaChanged || c.FixtureSchemaChanged)
 }
 
-// Count tallies the changes into Delta.
-func (c *Comparison) Count() {
+// Delta tallies the changes.
+func (c *Comparison) Delta() Delta {
 	var d Delta
 	for i := range c.Changes {
 		ch := &c.Changes[i]
@@ -181,7 +176,7 @@ func (c *Comparison) Count() {
 			d.Renamed++
 		}
 	}
-	c.Delta = d
+	return d
 }
 
 // Headline is the delta in one line of plain text, for titles and lead
@@ -195,7 +190,7 @@ func (c *Comparison) Headline() string {
 	if c.Unavailable != "" {
 		return "no comparison with the base"
 	}
-	d := c.Delta
+	d := c.Delta()
 	var parts []string
 	add := func(n int, what string) {
 		if n > 0 {

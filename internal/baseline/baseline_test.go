@@ -248,8 +248,8 @@ func checkChanges(t *testing.T, c *model.Comparison) {
 	}
 	wantDelta := model.Delta{Regressed: 1, Fixed: 2, StillFailing: 1, AddedPassing: 1, AddedFailing: 1, Removed: 1,
 		ExpectationChanged: 1, StreamChanged: 1, Renamed: 1}
-	if c.Delta != wantDelta {
-		t.Errorf("delta %+v, want %+v", c.Delta, wantDelta)
+	if c.Delta() != wantDelta {
+		t.Errorf("delta %+v, want %+v", c.Delta(), wantDelta)
 	}
 	if !c.CommandSchemaChanged || c.FixtureSchemaChanged {
 		t.Errorf("schemas changed: command %v fixture %v, want true false", c.CommandSchemaChanged, c.FixtureSchemaChanged)
@@ -337,7 +337,7 @@ func brief(c *model.Comparison) []string {
 		}
 		out = append(out, s)
 	}
-	return append(out, fmt.Sprintf("%+v %v %v", c.Delta, c.CommandSchemaChanged, c.FixtureSchemaChanged))
+	return append(out, fmt.Sprintf("%+v %v %v", c.Delta(), c.CommandSchemaChanged, c.FixtureSchemaChanged))
 }
 
 // TestShallowCheckout: a base commit whose objects are missing leaves the
@@ -461,8 +461,8 @@ func TestPathFilter(t *testing.T) {
 			t.Errorf("%s %s is outside the filter", ch.RelPath, ch.Verdict)
 		}
 	}
-	if c.Delta.Removed != 0 || c.Delta.Regressed != 1 {
-		t.Errorf("delta %+v", c.Delta)
+	if c.Delta().Removed != 0 || c.Delta().Regressed != 1 {
+		t.Errorf("delta %+v", c.Delta())
 	}
 }
 

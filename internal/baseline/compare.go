@@ -22,7 +22,6 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 		Base:              name,
 		BaseCommandSchema: base.CommandSchema,
 		BaseFixtureSchema: base.FixtureSchema,
-		BaseSummary:       base.Summary,
 	}
 	c.CommandSchemaChanged = schemaChanged(base.CommandSchema, head.CommandSchema)
 	c.FixtureSchemaChanged = schemaChanged(base.FixtureSchema, head.FixtureSchema)
@@ -124,7 +123,6 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 		}
 		return a.RelPath < b.RelPath
 	})
-	c.Count()
 	return c
 }
 

@@ -37,8 +37,8 @@ func FuzzReadReport(f *testing.F) {
 				t.Fatalf("a run compared with itself has %s %s", ch.Verdict, ch.RelPath)
 			}
 		}
-		if c.Delta.Regressed+c.Delta.Fixed+c.Delta.Added()+c.Delta.Removed != 0 {
-			t.Fatalf("delta %+v", c.Delta)
+		if c.Delta().Regressed+c.Delta().Fixed+c.Delta().Added()+c.Delta().Removed != 0 {
+			t.Fatalf("delta %+v", c.Delta())
 		}
 	})
 }

@@ -32,7 +32,6 @@ func resolveComparison(job Job, wd string) (*knownfail.List, error) {
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
-	l.Name = job.KnownFailures
 	return l, nil
 }
 
@@ -133,7 +132,7 @@ func comparisonOutputs(c *model.Comparison) []output {
 	}
 	var d model.Delta
 	if c != nil {
-		d = c.Delta
+		d = c.Delta()
 	}
 	return []output{
 		{"regressed", count(d.Regressed)},

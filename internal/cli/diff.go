@@ -62,7 +62,7 @@ func diffCommand(args []string, env Env) int {
 	if err != nil {
 		return fail(ExitInternal, "%v", err)
 	}
-	if head.Comparison.Delta.Regressed > 0 {
+	if head.Comparison.Delta().Regressed > 0 {
 		return ExitMismatch
 	}
 	return ExitOK

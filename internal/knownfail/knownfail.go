@@ -16,7 +16,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"sort"
 	"strings"
@@ -41,16 +40,6 @@ type List struct {
 	// Name is the list's file name, for messages.
 	Name    string
 	Entries []Entry
-}
-
-// Load reads the list at file.
-func Load(file string) (*List, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, fmt.Errorf("known failures: %w", err)
-	}
-	defer f.Close()
-	return Parse(f, file)
 }
 
 // Parse reads a list; name is used in messages. Every problem names the

@@ -76,7 +76,7 @@ func buildComparison(c *model.Comparison) *Comparison {
 	out := &Comparison{
 		Base: c.Base, Commit: c.Commit, Unavailable: c.Unavailable, Headline: c.Headline(),
 		SchemasChanged: SchemasChanged{Command: c.CommandSchemaChanged, Fixture: c.FixtureSchemaChanged},
-		Counts:         Delta(c.Delta),
+		Counts:         Delta(c.Delta()),
 		Changes:        make([]Change, 0, len(c.Changes)),
 	}
 	if c.BaseCommandSchema != (model.SchemaSource{}) {

@@ -27,7 +27,7 @@ func lead(b *strings.Builder, run *model.Run, opts Options, rows int) {
 		return
 	}
 	icon := "🟢"
-	if c.Delta.Regressed > 0 {
+	if c.Delta().Regressed > 0 {
 		icon = "🔴"
 	}
 	// The headline is our own words but for the base's name, which may

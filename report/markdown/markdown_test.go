@@ -324,7 +324,6 @@ func TestDeltaFits(t *testing.T) {
 			Verdict: model.Regressed, Content: model.Renamed, From: sample.Hostile,
 			Base: &model.Side{Passed: true}, Head: &model.Side{Actual: r.Actual, Expected: r.Expected}})
 	}
-	c.Count()
 	run.Comparison = c
 	body := Comment(run, linked)
 	if n := utf8.RuneCountInString(body); n > limit.CommentChars {
