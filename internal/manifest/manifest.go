@@ -164,28 +164,38 @@ func Build(run *model.Run, src Source) (m *Manifest, unusable []string, err erro
 // capabilities digest, the declared version, and where the expected block
 // and commands lie in the file.
 func (f *Fixture) read(data []byte) error {
-	if start, end, ok := jsonpos.Find(data, "/expected"); ok {
-		v, err := decode(data[start:end])
+	// One pass finds every top-level member; the file decoded in the run,
+	// so it is one JSON object.
+	members, ok := jsonpos.Members(data)
+	if !ok {
+		return fmt.Errorf("the top-level object could not be read")
+	}
+	at := map[string][2]int{}
+	for _, m := range members {
+		at[m.Key] = [2]int{m.Start, m.End}
+	}
+	if r, ok := at["expected"]; ok {
+		v, err := decode(data[r[0]:r[1]])
 		if err != nil {
 			return fmt.Errorf("expected block: %w", err)
 		}
 		f.Expected = v
-		s := model.Span(jsonpos.Span(data, start, end))
+		s := model.Span(jsonpos.Span(data, r[0], r[1]))
 		f.span = &s
 	}
-	if start, end, ok := jsonpos.Find(data, "/commands"); ok {
-		s := model.Span(jsonpos.Span(data, start, end))
+	if r, ok := at["commands"]; ok {
+		s := model.Span(jsonpos.Span(data, r[0], r[1]))
 		f.commandsSpan = &s
 	}
-	if start, end, ok := jsonpos.Find(data, "/capabilities"); ok {
-		f.SHA256.Capabilities = sum(data[start:end])
+	if r, ok := at["capabilities"]; ok {
+		f.SHA256.Capabilities = sum(data[r[0]:r[1]])
 	}
-	if start, end, ok := jsonpos.Find(data, "/version"); ok {
+	if r, ok := at["version"]; ok {
 		var v struct {
 			Major, Minor json.Number
 			Patch        *json.Number
 		}
-		dec := json.NewDecoder(bytes.NewReader(data[start:end]))
+		dec := json.NewDecoder(bytes.NewReader(data[r[0]:r[1]]))
 		dec.UseNumber()
 		if err := dec.Decode(&v); err != nil {
 			return fmt.Errorf("version: %w", err)
