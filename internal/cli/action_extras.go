@@ -16,7 +16,6 @@ import (
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/limit"
-	"github.com/drp2/drp2-fixtures/runner"
 )
 
 // extras are the additions of the manifest and coverage inputs.
@@ -78,9 +77,6 @@ func (a *runAction) manifestExtras(e *extras, r resolved, run *model.Run, input 
 	if err != nil {
 		return err
 	}
-	if _, ok := runner.Within(r.workDir, p); !ok {
-		return usageErrorf("input manifest: %s lies outside the workspace", input)
-	}
 	mc, err := compareManifest(r, run, p)
 	if err != nil {
 		return err
@@ -98,9 +94,8 @@ func (a *runAction) manifestExtras(e *extras, r resolved, run *model.Run, input 
 	e.comment = "\n" + md.String()
 	e.commentShort = "\n**Fixture manifest:** " + escape.Markdown(mc.cmp.Headline()) + "; the job summary lists the changes.\n"
 	e.annotations = mc.annotations()
-	if mc.cmp.Violations > 0 {
-		e.why = append(e.why, fmt.Sprintf("the corpus breaks the freeze of %s: %s (%s)", mc.path,
-			manifestCount(mc.cmp.Violations, "violation"), strings.TrimSpace(mc.cmp.Headline())))
+	if why := mc.freezeBroken(); why != "" {
+		e.why = append(e.why, why+" ("+strings.TrimSpace(mc.cmp.Headline())+")")
 	}
 	return nil
 }

@@ -149,16 +149,12 @@ type manifestComparison struct {
 // compareManifest reads the manifest at path and compares the run's corpus
 // with it. An unreadable or missing manifest is unusable input.
 func compareManifest(r resolved, run *model.Run, path string) (*manifestComparison, error) {
-	data, err := r.readInput(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, usageErrorf("manifest %s does not exist: write it with drp2-fixtures manifest write", r.display(path))
-		}
-		return nil, usageErrorf("manifest: %v", err)
+	rec, err := readManifest(r, path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, usageErrorf("manifest %s does not exist: write it with drp2-fixtures manifest write", r.display(path))
 	}
-	rec, err := manifest.Decode(data)
 	if err != nil {
-		return nil, usageErrorf("manifest %s: %v", r.display(path), err)
+		return nil, err
 	}
 	cur, _, err := buildManifest(r, run)
 	if err != nil {
@@ -169,6 +165,32 @@ func compareManifest(r resolved, run *model.Run, path string) (*manifestComparis
 		mc.results[run.Results[i].RelPath] = run.Results[i].Path
 	}
 	return mc, nil
+}
+
+// readManifest reads and decodes the manifest at path, as every input file
+// is read (readInput); a missing one is fs.ErrNotExist.
+func readManifest(r resolved, path string) (*manifest.Manifest, error) {
+	data, err := r.readInput(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, usageErrorf("manifest: %v", err)
+	}
+	rec, err := manifest.Decode(data)
+	if err != nil {
+		return nil, usageErrorf("manifest %s: %v", r.display(path), err)
+	}
+	return rec, nil
+}
+
+// freezeBroken says how the corpus breaks a frozen manifest; "" when it
+// does not.
+func (mc *manifestComparison) freezeBroken() string {
+	if mc.cmp.Violations == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the corpus breaks the freeze of %s: %s", mc.path, manifestCount(mc.cmp.Violations, "violation"))
 }
 
 // annotations are the freeze violations located in the repository.
@@ -227,11 +249,11 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 	if path != "" {
 		// Re-recording a frozen manifest over changes that break the freeze
 		// would launder them: refuse, and say how to do it on purpose.
-		if data, err := os.ReadFile(path); err == nil {
-			rec, err := manifest.Decode(data)
-			if err != nil {
-				return fail(usageErrorf("existing manifest %s: %v", r.display(path), err))
-			}
+		rec, err := readManifest(r, path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fail(err)
+		}
+		if err == nil {
 			if !frozenSet {
 				m.Frozen = rec.Frozen
 			}
@@ -306,8 +328,8 @@ func manifestCheck(ctx context.Context, args []string, env Env) int {
 	if err := write(env.Stdout, mc.cmp); err != nil {
 		return fail(err)
 	}
-	if mc.cmp.Violations > 0 {
-		fmt.Fprintf(env.Stderr, "%s: the corpus breaks the freeze of %s: %s\n", name, mc.path, manifestCount(mc.cmp.Violations, "violation"))
+	if why := mc.freezeBroken(); why != "" {
+		fmt.Fprintf(env.Stderr, "%s: %s\n", name, why)
 		return ExitMismatch
 	}
 	return ExitOK
@@ -338,8 +360,8 @@ func checkManifest(r resolved, run *model.Run, out io.Writer) ([]string, error) 
 		return nil, err
 	}
 	var why []string
-	if mc.cmp.Violations > 0 {
-		why = append(why, fmt.Sprintf("the corpus breaks the freeze of %s: %s", mc.path, manifestCount(mc.cmp.Violations, "violation")))
+	if w := mc.freezeBroken(); w != "" {
+		why = append(why, w)
 	}
 	if r.CheckClean {
 		why = append(why, fmt.Sprintf("the corpus differs from its manifest %s (--check-clean): record the change with drp2-fixtures manifest write", mc.path))
