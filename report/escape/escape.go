@@ -212,18 +212,7 @@ func workflow(s string, property bool) string {
 // runner executes wherever it appears in a line. Lines are kept; every
 // line the CLI prints goes through it or through a renderer that uses it.
 func LogLine(s string) string {
-	s = strings.ToValidUTF8(s, string(replacement))
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\r':
-			return '\n'
-		case isControl(r) || isBidi(r):
-			return replacement
-		}
-		return r
-	}, s)
-	s = legacyCommands(s)
+	s = legacyCommands(clean(s, false))
 	if !strings.Contains(s, "::") {
 		return s
 	}
