@@ -11,6 +11,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/limit"
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
@@ -22,8 +23,6 @@ const (
 	DefaultMaxLine      = 64 << 20
 	// maxFixtureStderr bounds the stderr kept on one fixture's result.
 	maxFixtureStderr = 4 << 10
-	// maxText bounds names, versions and messages an implementation sends.
-	maxText = 2000
 	// level2Rule is the rule a reply-shape failure applies.
 	level2Rule = "CONFORMANCE.md Level 2 rule 2"
 )
@@ -186,9 +185,9 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 		}
 	}
 	if s.hello != nil {
-		im.Name, im.Version = clip(s.hello.Name), clip(s.hello.Version)
+		im.Name, im.Version = limit.Cap(s.hello.Name, limit.MessageBytes), limit.Cap(s.hello.Version, limit.MessageBytes)
 		for _, v := range s.hello.DRP2Versions {
-			im.DRP2Versions = append(im.DRP2Versions, clip(v))
+			im.DRP2Versions = append(im.DRP2Versions, limit.Cap(v, limit.MessageBytes))
 		}
 		im.Executes = s.hello.Executes
 	}
@@ -288,7 +287,7 @@ func (s *session) one(c *testCase) (res model.Result) {
 func (s *session) judge(res *model.Result, c *testCase, v *Verdict) {
 	var f *model.Failure
 	if v.Outcome == string(model.Error) {
-		f = &model.Failure{Phase: model.Phase(clip(v.Phase)), Code: clip(v.Code), CommandIndex: -1}
+		f = &model.Failure{Phase: model.Phase(limit.Cap(v.Phase, limit.MessageBytes)), Code: limit.Cap(v.Code, limit.MessageBytes), CommandIndex: -1}
 		if v.CommandIndex != nil {
 			f.CommandIndex = *v.CommandIndex
 		}
@@ -296,7 +295,7 @@ func (s *session) judge(res *model.Result, c *testCase, v *Verdict) {
 	res.Actual, res.Passed = runner.Match(res.Expected, res.Class, f)
 	// The runner's message explains its own verdicts; an implementation
 	// speaks for itself.
-	res.Actual.Message = clip(v.Message)
+	res.Actual.Message = limit.Cap(v.Message, limit.MessageBytes)
 	spanAt := -1
 	if res.Actual.CommandIndex != nil {
 		spanAt = *res.Actual.CommandIndex
@@ -348,18 +347,6 @@ func explainFailure(res *model.Result, c *testCase, command int) {
 	}
 }
 
-// clip bounds text an implementation sends.
-func clip(s string) string {
-	if len(s) <= maxText {
-		return s
-	}
-	cut := maxText
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
 // quoteLine shows the start of an answer line in an error message.
 func quoteLine(b []byte) string {
 	const max = 200
@@ -371,8 +358,14 @@ func quoteLine(b []byte) string {
 
 // lastBytes keeps the end of a fixture's stderr, where a crash says why.
 func lastBytes(s string, cut bool) string {
-	if len(s) > maxFixtureStderr {
-		s, cut = s[len(s)-maxFixtureStderr:], true
+	return keepEnd(s, maxFixtureStderr, cut)
+}
+
+// keepEnd keeps the last max bytes of s as valid UTF-8, and says so when
+// output was dropped, here or already before s (cut).
+func keepEnd(s string, max int, cut bool) string {
+	if len(s) > max {
+		s, cut = s[len(s)-max:], true
 	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	if cut {

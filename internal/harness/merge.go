@@ -80,7 +80,7 @@ func Merge(reports []Report) (*model.Run, error) {
 	for _, key := range order {
 		u := impls[key]
 		u.Results = u.results.sorted()
-		u.Stderr = boundedTail(strings.Join(u.stderr, "\n"), DefaultMaxStderr)
+		u.Stderr = keepEnd(strings.Join(u.stderr, "\n"), DefaultMaxStderr, false)
 		u.Summary = model.Summarize(discovered, u.Results, nil)
 		out.Implementations = append(out.Implementations, u.Implementation)
 	}
@@ -163,13 +163,6 @@ func (u *implUnion) add(source string, im *model.Implementation) error {
 		u.Level2[k] = v
 	}
 	return nil
-}
-
-func boundedTail(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	return "[earlier output dropped]\n" + strings.ToValidUTF8(s[len(s)-max:], "\uFFFD")
 }
 
 func short(sum string) string {

@@ -221,10 +221,7 @@ func (t *tail) since(mark int64) (string, bool) {
 // String is everything kept, marked when older output was dropped.
 func (t *tail) String() string {
 	s, cut := t.since(0)
-	if cut {
-		return "[earlier output dropped]\n" + s
-	}
-	return s
+	return keepEnd(s, len(s), cut)
 }
 
 // childEnv is the environment of an implementation: the harness's own,
