@@ -94,11 +94,9 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sch *schemas
-	if cfg.Schemas != nil {
-		sch = cfg.Schemas.s
-	} else if sch, err = loadSchemas(cfg, c.workDir, c.dir); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInput, err)
+	sch, err := schemasFor(cfg, c.workDir, c.dir)
+	if err != nil {
+		return nil, err
 	}
 	found, err := discover(c.fsys, c.display)
 	if err != nil {
@@ -123,7 +121,7 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if budget == 0 {
 		budget = DefaultFixtureTimeout
 	}
-	job := &fixtureJob{corpus: c, schemas: sch, commands: &commandPhase{schemas: sch, cache: &verdictCache{}},
+	job := &fixtureJob{corpus: c, schemas: sch, commands: newCommandPhase(sch),
 		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget}
 	results := make([]model.Result, len(selected))
 	keep := make([]bool, len(selected))
@@ -197,13 +195,41 @@ type corpus struct {
 	workDir string
 }
 
+// workDir is cfg.WorkDir, or the process's working directory.
+func workDir(cfg Config) (string, error) {
+	if cfg.WorkDir != "" {
+		return cfg.WorkDir, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	return wd, nil
+}
+
+// schemasFor is cfg.Schemas when given, else the schemas cfg names,
+// compiled (corpusDir empty for the embedded corpus).
+func schemasFor(cfg Config, workDir, corpusDir string) (*schemas, error) {
+	if cfg.Schemas != nil {
+		return cfg.Schemas.s, nil
+	}
+	sch, err := loadSchemas(cfg, workDir, corpusDir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	return sch, nil
+}
+
+// newCommandPhase is the command-schema phase of one run or validator,
+// with its own verdict cache.
+func newCommandPhase(sch *schemas) *commandPhase {
+	return &commandPhase{schemas: sch, cache: &verdictCache{}}
+}
+
 func newCorpus(cfg Config) (*corpus, error) {
-	wd := cfg.WorkDir
-	if wd == "" {
-		var err error
-		if wd, err = os.Getwd(); err != nil {
-			return nil, fmt.Errorf("working directory: %w", err)
-		}
+	wd, err := workDir(cfg)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Corpus == "" {
 		if cfg.EmbeddedFS == nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -34,18 +33,15 @@ type Validator struct {
 // WorkDir; empty or Embedded for the embedded ones) and keeps cfg.Checker
 // for the semantic and capability phases.
 func NewValidator(cfg Config) (*Validator, error) {
-	wd := cfg.WorkDir
-	if wd == "" {
-		var err error
-		if wd, err = os.Getwd(); err != nil {
-			return nil, fmt.Errorf("working directory: %w", err)
-		}
-	}
-	sch, err := loadSchemas(cfg, wd, "")
+	wd, err := workDir(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInput, err)
+		return nil, err
 	}
-	return &Validator{schemas: sch, checker: cfg.Checker, commands: &commandPhase{schemas: sch, cache: &verdictCache{}}}, nil
+	sch, err := schemasFor(cfg, wd, "")
+	if err != nil {
+		return nil, err
+	}
+	return &Validator{schemas: sch, checker: cfg.Checker, commands: newCommandPhase(sch)}, nil
 }
 
 // Validate runs the command schema, then the semantic and capability

@@ -241,22 +241,3 @@ func constCmd(node any) (string, bool) {
 	v, ok := cmd["const"].(string)
 	return v, ok
 }
-
-// CompileCommand compiles the embedded command schema through Compile.
-func CompileCommand() (*jsonschema.Schema, error) {
-	s, err := Compile(EmbeddedCommand(), EmbeddedFixture())
-	if err != nil {
-		return nil, err
-	}
-	return s.Command, nil
-}
-
-// CompileFixture compiles the embedded fixture-envelope schema through
-// Compile.
-func CompileFixture() (*jsonschema.Schema, error) {
-	s, err := Compile(EmbeddedCommand(), EmbeddedFixture())
-	if err != nil {
-		return nil, err
-	}
-	return s.Envelope, nil
-}
