@@ -105,11 +105,11 @@ func lstat(fsys fs.FS, name string) (fs.FileMode, error) {
 	return st.Mode(), nil
 }
 
-// pathFilter keeps the fixtures at or below any of the corpus-relative
+// PathFilter keeps the fixtures at or below any of the corpus-relative
 // prefixes; an empty filter keeps everything.
-type pathFilter []string
+type PathFilter []string
 
-func (f pathFilter) keep(rel string) bool {
+func (f PathFilter) Keep(rel string) bool {
 	if len(f) == 0 {
 		return true
 	}

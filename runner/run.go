@@ -108,7 +108,7 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	}
 	var selected []string
 	for _, rel := range found.files {
-		if filter.keep(rel) {
+		if filter.Keep(rel) {
 			selected = append(selected, rel)
 		}
 	}
@@ -237,7 +237,7 @@ func newCorpus(cfg Config) (*corpus, error) {
 		}
 		return &corpus{root: Embedded, fsys: cfg.EmbeddedFS, workDir: wd}, nil
 	}
-	dir := filepath.Clean(resolve(wd, cfg.Corpus))
+	dir := filepath.Clean(Resolve(wd, cfg.Corpus))
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, inputError("corpus root: %v", err)
@@ -251,8 +251,8 @@ func newCorpus(cfg Config) (*corpus, error) {
 	return &corpus{root: cfg.Corpus, dir: dir, fsys: os.DirFS(dir), workDir: wd}, nil
 }
 
-// resolve makes a path given relative to the working directory absolute.
-func resolve(wd, p string) string {
+// Resolve makes a path given relative to the working directory absolute.
+func Resolve(wd, p string) string {
 	if filepath.IsAbs(p) {
 		return p
 	}
@@ -275,18 +275,26 @@ func (c *corpus) display(rel string) string {
 	if c.dir == "" {
 		return Embedded + ":" + rel
 	}
-	abs := filepath.Join(c.dir, filepath.FromSlash(rel))
-	if r, ok := Within(c.workDir, abs); ok {
+	return DisplayPath(c.workDir, c.root, rel)
+}
+
+// DisplayPath shows the corpus-relative path rel of a corpus on disk (as
+// given, relative to workDir or absolute) the way a run shows its
+// fixtures: relative to the working directory when the fixture lies under
+// it, else below the corpus as given.
+func DisplayPath(workDir, corpus, rel string) string {
+	abs := filepath.Join(filepath.Clean(Resolve(workDir, corpus)), filepath.FromSlash(rel))
+	if r, ok := Within(workDir, abs); ok {
 		return filepath.ToSlash(r)
 	}
-	return filepath.ToSlash(filepath.Join(c.root, filepath.FromSlash(rel)))
+	return filepath.ToSlash(filepath.Join(corpus, filepath.FromSlash(rel)))
 }
 
 // pathFilter turns PATH arguments into corpus-relative prefixes. On disk a
 // PATH is a file or folder path; for the embedded corpus it is relative to
 // the corpus root.
-func (c *corpus) pathFilter(paths []string) (pathFilter, error) {
-	var f pathFilter
+func (c *corpus) pathFilter(paths []string) (PathFilter, error) {
+	var f PathFilter
 	for _, p := range paths {
 		if c.dir == "" {
 			rel := strings.Trim(filepath.ToSlash(filepath.Clean(p)), "/")
@@ -296,7 +304,7 @@ func (c *corpus) pathFilter(paths []string) (pathFilter, error) {
 			f = append(f, rel)
 			continue
 		}
-		abs := resolve(c.workDir, p)
+		abs := Resolve(c.workDir, p)
 		if _, err := os.Lstat(abs); err != nil {
 			return nil, inputError("path %s: %v", p, unwrapPath(err))
 		}

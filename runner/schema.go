@@ -27,8 +27,8 @@ const Embedded = "embedded"
 // Upstream layout: where a DRP2 checkout keeps its schemas relative to the
 // corpus root (fixtures/schema/... and schema/... beside fixtures/).
 const (
-	upstreamFixtureSchema = "schema/drp_fixture.schema.json"
-	upstreamCommandSchema = "../schema/drp_command.json"
+	UpstreamFixtureSchema = "schema/drp_fixture.schema.json"
+	UpstreamCommandSchema = "../schema/drp_command.json"
 )
 
 // Codes the command-schema phase reports. ERRORS.md lists no schema-specific
@@ -98,7 +98,7 @@ func resolveSchema(workDir string, fsys fs.FS, flagValue, upstream string, embed
 	if p == "" || p == Embedded {
 		return schemaFile{source: Embedded, url: embeddedURL, data: embedded}, nil
 	}
-	abs := resolve(workDir, p)
+	abs := Resolve(workDir, p)
 	data, err := os.ReadFile(abs)
 	if err != nil {
 		return schemaFile{}, fmt.Errorf("read schema: %w", err)
@@ -151,8 +151,8 @@ func (f schemaFile) describe() model.SchemaSource {
 func loadSchemas(cfg Config, workDir, corpusDir string) (*schemas, error) {
 	var upFixture, upCommand string
 	if corpusDir != "" && cfg.SchemaFS == nil {
-		upFixture = filepath.Join(corpusDir, filepath.FromSlash(upstreamFixtureSchema))
-		upCommand = filepath.Join(corpusDir, filepath.FromSlash(upstreamCommandSchema))
+		upFixture = filepath.Join(corpusDir, filepath.FromSlash(UpstreamFixtureSchema))
+		upCommand = filepath.Join(corpusDir, filepath.FromSlash(UpstreamCommandSchema))
 	}
 	cmdFile, err := resolveSchema(workDir, cfg.SchemaFS, cfg.CommandSchema, upCommand, schema.CommandID, schema.Command)
 	if err != nil {

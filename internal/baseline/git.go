@@ -34,13 +34,6 @@ func (u *Unavailable) Error() string { return u.Reason }
 // ShallowHint is what a workflow adds so that the base commit is fetched.
 const ShallowHint = "set `fetch-depth: 2` on actions/checkout for pull requests (for pushes, a depth that reaches the previous commit, or `fetch-depth: 0`)"
 
-// Upstream layout of the schemas, relative to the corpus root, as the
-// runner looks for them when no schema is named.
-const (
-	upstreamFixtureSchema = "schema/drp_fixture.schema.json"
-	upstreamCommandSchema = "../schema/drp_command.json"
-)
-
 // FromCommit runs cfg's corpus as it was at revision rev of the git
 // repository holding cfg.WorkDir, reading the corpus and schema files from
 // the repository's objects, never from the working tree and never through
@@ -76,7 +69,7 @@ func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run,
 	if cfg.Corpus == "" {
 		return nil, "", &Unavailable{Reason: "no comparison with the base: the corpus is the one built into the tool, which a commit does not change"}
 	}
-	corpusRel, ok := inRepo(root, resolvePath(wd, cfg.Corpus))
+	corpusRel, ok := inRepo(root, runner.Resolve(wd, cfg.Corpus))
 	if !ok {
 		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus %s is outside the git repository %s", cfg.Corpus, root)}
 	}
@@ -93,11 +86,11 @@ func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run,
 	}
 
 	schemas := &treeFS{tree: tree}
-	command, err := baseSchema(cfg.CommandSchema, wd, root, corpusRel, upstreamCommandSchema, schemas)
+	command, err := baseSchema(cfg.CommandSchema, wd, root, corpusRel, runner.UpstreamCommandSchema, schemas)
 	if err != nil {
 		return nil, "", err
 	}
-	fixture, err := baseSchema(cfg.FixtureSchema, wd, root, corpusRel, upstreamFixtureSchema, schemas)
+	fixture, err := baseSchema(cfg.FixtureSchema, wd, root, corpusRel, runner.UpstreamFixtureSchema, schemas)
 	if err != nil {
 		return nil, "", err
 	}
@@ -286,7 +279,7 @@ func baseSchema(flag, wd, root, corpusRel, upstream string, tree *treeFS) (strin
 		}
 		return runner.Embedded, nil
 	}
-	rel, ok := inRepo(root, resolvePath(wd, flag))
+	rel, ok := inRepo(root, runner.Resolve(wd, flag))
 	if !ok {
 		return "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the schema %s is outside the git repository, so its base version is unknown", flag)}
 	}
@@ -352,20 +345,7 @@ func inRepo(root, p string) (string, bool) {
 	return "", false
 }
 
-func resolvePath(wd, p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(wd, p)
-}
-
-// headDisplay shows a corpus-relative path as the head run shows its own:
-// relative to the working directory when the corpus lies under it.
+// headDisplay shows a corpus-relative path as the head run shows its own.
 func headDisplay(cfg runner.Config) func(rel string) string {
-	dir := resolvePath(cfg.WorkDir, cfg.Corpus)
-	prefix := filepath.ToSlash(dir)
-	if r, ok := runner.Within(cfg.WorkDir, dir); ok {
-		prefix = filepath.ToSlash(r)
-	}
-	return func(rel string) string { return path.Join(prefix, rel) }
+	return func(rel string) string { return runner.DisplayPath(cfg.WorkDir, cfg.Corpus, rel) }
 }

@@ -81,7 +81,7 @@ func Load(ctx context.Context, opts Options) (run *model.Run, name, commit strin
 		}
 		name = commit[:7]
 	default:
-		p := resolvePath(cfg.WorkDir, spec)
+		p := runner.Resolve(cfg.WorkDir, spec)
 		st, serr := os.Stat(p)
 		switch {
 		case serr != nil:
@@ -115,14 +115,14 @@ func FromDir(ctx context.Context, cfg runner.Config, dir string) (*model.Run, er
 	if cfg.Corpus == "" {
 		return nil, errors.New("baseline folder: the corpus is the one built into the tool; name the corpus to compare it with a folder")
 	}
-	if _, ok := runner.Within(cfg.WorkDir, resolvePath(cfg.WorkDir, cfg.Corpus)); !ok {
+	if _, ok := runner.Within(cfg.WorkDir, runner.Resolve(cfg.WorkDir, cfg.Corpus)); !ok {
 		return nil, fmt.Errorf("baseline folder %s: the corpus %s is outside the working directory, so it has no place in the folder", dir, cfg.Corpus)
 	}
 	rebase := func(p string) string {
 		if p == "" || p == runner.Embedded {
 			return p
 		}
-		abs := resolvePath(cfg.WorkDir, p)
+		abs := runner.Resolve(cfg.WorkDir, p)
 		rel, ok := runner.Within(cfg.WorkDir, abs)
 		if !ok {
 			return abs // outside the checkout: the same file for both
@@ -150,22 +150,23 @@ func narrow(run *model.Run, cfg runner.Config) {
 	if len(cfg.Paths) == 0 || cfg.Corpus == "" {
 		return
 	}
-	corpus := resolvePath(cfg.WorkDir, cfg.Corpus)
-	var prefixes []string
+	corpus := runner.Resolve(cfg.WorkDir, cfg.Corpus)
+	var filter runner.PathFilter
 	for _, p := range cfg.Paths {
-		rel, ok := runner.Within(corpus, resolvePath(cfg.WorkDir, p))
+		rel, ok := runner.Within(corpus, runner.Resolve(cfg.WorkDir, p))
 		if !ok {
 			continue
 		}
-		prefixes = append(prefixes, filepath.ToSlash(rel))
+		filter = append(filter, filepath.ToSlash(rel))
+	}
+	if len(filter) == 0 {
+		// No PATH lies in the corpus: the runner refused such a head run.
+		run.Results = run.Results[:0]
 	}
 	kept := run.Results[:0]
 	for _, r := range run.Results {
-		for _, p := range prefixes {
-			if p == "." || r.RelPath == p || strings.HasPrefix(r.RelPath, p+"/") {
-				kept = append(kept, r)
-				break
-			}
+		if filter.Keep(r.RelPath) {
+			kept = append(kept, r)
 		}
 	}
 	run.Results = kept
