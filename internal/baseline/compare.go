@@ -38,8 +38,9 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 		headAt[head.Results[i].RelPath] = true
 	}
 
-	// Rename candidates: base fixtures whose path is gone, by content, in
-	// path order so that the first match is always the same one.
+	// Rename candidates: base fixtures whose path is gone, and head
+	// fixtures at new paths, each in path order so that the pairing is
+	// always the same.
 	gone := make([]*model.Result, 0)
 	for i := range base.Results {
 		r := &base.Results[i]
@@ -48,48 +49,34 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 		}
 	}
 	sort.SliceStable(gone, func(i, j int) bool { return gone[i].RelPath < gone[j].RelPath })
-	byFile := map[string][]*model.Result{}
-	byBody := map[string][]*model.Result{}
-	for _, r := range gone {
-		if r.Digest.File != "" {
-			byFile[r.Digest.File] = append(byFile[r.Digest.File], r)
-		}
-		if k := bodyKey(r.Digest); k != "" {
-			byBody[k] = append(byBody[k], r)
-		}
-	}
-	used := map[*model.Result]bool{}
-	take := func(candidates []*model.Result) *model.Result {
-		for _, r := range candidates {
-			if !used[r] {
-				used[r] = true
-				return r
-			}
-		}
-		return nil
-	}
-
-	heads := make([]*model.Result, len(head.Results))
+	heads := make([]*model.Result, 0, len(head.Results))
+	seen := map[string]bool{}
 	for i := range head.Results {
-		heads[i] = &head.Results[i]
+		// A second result at one path: only the first counts.
+		if h := &head.Results[i]; !seen[h.RelPath] {
+			seen[h.RelPath] = true
+			heads = append(heads, h)
+		}
 	}
 	sort.SliceStable(heads, func(i, j int) bool { return heads[i].RelPath < heads[j].RelPath })
-	seen := map[string]bool{}
+	var added []*model.Result
 	for _, h := range heads {
-		if seen[h.RelPath] {
-			continue // a second result at one path: only the first counts
+		if baseAt[h.RelPath] == nil {
+			added = append(added, h)
 		}
-		seen[h.RelPath] = true
+	}
+	renamedFrom := map[*model.Result]*model.Result{}
+	used := map[*model.Result]bool{}
+	for j, i := range model.MatchRenames(digests(gone), digests(added)) {
+		renamedFrom[added[j]] = gone[i]
+		used[gone[i]] = true
+	}
+
+	for _, h := range heads {
 		ch := model.Change{RelPath: h.RelPath, Path: h.Path, Name: h.Name, Head: side(h)}
 		b := baseAt[h.RelPath]
 		if b == nil {
-			if h.Digest.File != "" {
-				b = take(byFile[h.Digest.File])
-			}
-			if b == nil {
-				b = take(byBody[bodyKey(h.Digest)])
-			}
-			if b != nil {
+			if b = renamedFrom[h]; b != nil {
 				ch.Content, ch.From = model.Renamed, b.RelPath
 			}
 		} else {
@@ -159,13 +146,12 @@ func content(base, head model.Digest) model.ContentChange {
 	}
 }
 
-// bodyKey identifies what a fixture tests: its commands and expectation,
-// whatever its name and prose say. Empty when either is unknown.
-func bodyKey(d model.Digest) string {
-	if d.Commands == "" || d.Expected == "" {
-		return ""
+func digests(rs []*model.Result) []model.Digest {
+	out := make([]model.Digest, len(rs))
+	for i, r := range rs {
+		out[i] = r.Digest
 	}
-	return d.Commands + " " + d.Expected
+	return out
 }
 
 func schemaChanged(base, head model.SchemaSource) bool {

@@ -279,51 +279,41 @@ func show(v any) string {
 	return canonical(v)
 }
 
-// renames pairs removed and added fixtures that are one fixture moved:
-// first those with the same file bytes, then those with the same commands
-// and expected block, each in path order. Paired fixtures leave both lists.
+// renames pairs removed and added fixtures that are one fixture moved
+// (model.MatchRenames). Paired fixtures leave both lists, which are in
+// path order.
 func renames(added, removed *[]*Fixture) []Change {
-	same := func(f *Fixture) string {
-		if f.unusable != "" {
-			return ""
-		}
-		return f.SHA256.File
-	}
-	meaning := func(f *Fixture) string {
-		if f.unusable != "" || f.SHA256.Commands == "" {
-			return ""
-		}
-		return f.SHA256.Commands + " " + canonical(f.Expected)
-	}
+	from := model.MatchRenames(digests(*removed), digests(*added))
 	var out []Change
-	for _, key := range []func(*Fixture) string{same, meaning} {
-		byKey := map[string][]int{}
-		for i, f := range *removed {
-			if k := key(f); k != "" {
-				byKey[k] = append(byKey[k], i)
-			}
-		}
-		gone := map[int]bool{}
-		var left []*Fixture
-		for _, f := range *added {
-			k := key(f)
-			if idx := byKey[k]; k != "" && len(idx) > 0 {
-				from := (*removed)[idx[0]]
-				byKey[k] = idx[1:]
-				gone[idx[0]] = true
-				out = append(out, Change{Kind: Renamed, Path: f.Path, From: from.Path, Span: f.span})
-				continue
-			}
+	var left []*Fixture
+	gone := map[int]bool{}
+	for j, f := range *added {
+		i, ok := from[j]
+		if !ok {
 			left = append(left, f)
+			continue
 		}
-		*added = left
-		var still []*Fixture
-		for i, f := range *removed {
-			if !gone[i] {
-				still = append(still, f)
-			}
+		gone[i] = true
+		out = append(out, Change{Kind: Renamed, Path: f.Path, From: (*removed)[i].Path, Span: f.span})
+	}
+	var still []*Fixture
+	for i, f := range *removed {
+		if !gone[i] {
+			still = append(still, f)
 		}
-		*removed = still
+	}
+	*added, *removed = left, still
+	return out
+}
+
+// digests are the fixtures' sums as the runner's digests; an unusable
+// fixture has none, so it is never taken for a rename.
+func digests(fs []*Fixture) []model.Digest {
+	out := make([]model.Digest, len(fs))
+	for i, f := range fs {
+		if f.unusable == "" {
+			out[i] = model.Digest{File: f.SHA256.File, Commands: f.SHA256.Commands, Expected: f.SHA256.Expected}
+		}
 	}
 	return out
 }
