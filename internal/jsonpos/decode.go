@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Limits bound the numbers Decode accepts. JSON puts no limit on a number's
@@ -41,7 +40,7 @@ type OutOfRange struct {
 // json.Valid refuses documents nested deeper than 10,000 levels.
 // FuzzDecode holds it to encoding/json's result.
 func Decode(raw []byte, lim Limits) (any, *OutOfRange) {
-	d := decoder{data: raw, lim: lim}
+	d := decoder{scanner: scanner{data: raw}, lim: lim}
 	v := d.value()
 	if d.bad != nil {
 		return nil, d.bad
@@ -50,9 +49,8 @@ func Decode(raw []byte, lim Limits) (any, *OutOfRange) {
 }
 
 type decoder struct {
-	data []byte
-	pos  int
-	lim  Limits
+	scanner
+	lim Limits
 	// path holds the keys and indexes leading to the value being read; it
 	// is turned into a pointer only when a number is refused.
 	path []pathElem
@@ -63,17 +61,6 @@ type pathElem struct {
 	key   string
 	index int
 	array bool
-}
-
-func (d *decoder) space() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
-	}
 }
 
 func (d *decoder) value() any {
@@ -147,7 +134,7 @@ func (d *decoder) value() any {
 		return nil
 	default:
 		start := d.pos
-		for d.pos < len(d.data) && isNumberByte(d.data[d.pos]) {
+		for d.pos < len(d.data) && !scalarEnd[d.data[d.pos]] {
 			d.pos++
 		}
 		tok := d.data[start:d.pos]
@@ -157,10 +144,6 @@ func (d *decoder) value() any {
 		}
 		return json.Number(tok)
 	}
-}
-
-func isNumberByte(c byte) bool {
-	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
 func (d *decoder) pointer() string {
@@ -185,31 +168,10 @@ func clip(tok []byte) string {
 	return string(tok[:keep]) + "…(" + strconv.Itoa(len(tok)) + " characters)…" + string(tok[len(tok)-keep:])
 }
 
-// str reads a string token; a string with escapes or invalid UTF-8 is left
-// to encoding/json, which decodes it the way every other reader here does.
+// str reads a string token ("" for one that does not end).
 func (d *decoder) str() string {
-	start := d.pos
-	d.pos++
-	escaped := false
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case '\\':
-			escaped = true
-			d.pos += 2
-			continue
-		case '"':
-			d.pos++
-			tok := d.data[start:d.pos]
-			if !escaped && utf8.Valid(tok) {
-				return string(tok[1 : len(tok)-1])
-			}
-			var s string
-			_ = json.Unmarshal(tok, &s)
-			return s
-		}
-		d.pos++
-	}
-	return ""
+	v, _ := d.scanner.str()
+	return v
 }
 
 // InRange reports whether the JSON number tok lies within lim. It reads the

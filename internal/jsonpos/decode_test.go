@@ -136,3 +136,8 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// isNumberByte reports whether c can occur in a JSON number.
+func isNumberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}

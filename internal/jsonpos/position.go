@@ -304,29 +304,24 @@ func (s *scanner) str() (string, bool) {
 		return "", false
 	}
 	start := s.pos
-	s.pos++
-	escaped := false
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case '\\':
-			escaped = true
-			s.pos += 2
-			continue
-		case '"':
-			s.pos++
-			raw := s.data[start:s.pos]
-			if !escaped {
-				return string(raw[1 : len(raw)-1]), true
-			}
-			var v string
-			if json.Unmarshal(raw, &v) != nil {
-				return "", false
-			}
-			return v, true
-		}
-		s.pos++
+	if !s.skipString() {
+		return "", false
 	}
-	return "", false
+	return unquote(s.data[start:s.pos])
+}
+
+// unquote decodes a string token. One without escapes in valid UTF-8 is
+// its own bytes; any other is left to encoding/json, which decodes it the
+// way every other reader here does.
+func unquote(raw []byte) (string, bool) {
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var v string
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	return v, true
 }
 
 // skipString moves past a string token without decoding it.
