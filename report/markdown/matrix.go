@@ -270,31 +270,11 @@ func label(im *model.Implementation) string {
 // fixtureRef is the fixture's path as code, linked to the file at the
 // head commit when the options allow.
 func fixtureRef(r *model.Result, opts Options) string {
-	loc := explain.Location(r)
-	text := "<code>" + escape.Markdown(loc) + "</code>"
-	if opts.ServerURL == "" || opts.Repository == "" || opts.SHA == "" || strings.HasPrefix(r.Path, "embedded:") || strings.HasPrefix(r.Path, "/") {
-		return text
+	text := "<code>" + escape.Markdown(explain.Location(r)) + "</code>"
+	if u := fileURL(r, opts); u != "" {
+		return "[" + text + "](" + u + ")"
 	}
-	url := strings.TrimRight(opts.ServerURL, "/") + "/" + opts.Repository + "/blob/" + opts.SHA + "/" + pathEscape(explain.DisplayPath(r))
-	if r.Span != nil && r.Span.Line > 0 {
-		url += fmt.Sprintf("#L%d", r.Span.Line)
-	}
-	return "[" + text + "](" + url + ")"
-}
-
-// pathEscape percent-encodes everything in a repository path but the
-// characters that are safe in a Markdown link destination.
-func pathEscape(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~/", c) >= 0 {
-			b.WriteByte(c)
-		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
-	}
-	return b.String()
+	return text
 }
 
 // count is "1 fixture" or "2 fixtures".
