@@ -13,6 +13,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/internal/knownfail"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // resolveComparison checks the baseline and fail-on together and loads
@@ -90,10 +91,10 @@ func regressionReasons(run *model.Run, job Job) []string {
 	}
 	var why []string
 	if regressed > 0 {
-		why = append(why, fmt.Sprintf("%d %s passed on base %s and %s now", regressed, plural(regressed, "fixture", "fixtures"), c.Base, plural(regressed, "fails", "fail")))
+		why = append(why, fmt.Sprintf("%d %s passed on base %s and %s now", regressed, explain.Plural(regressed, "fixture", "fixtures"), c.Base, explain.Plural(regressed, "fails", "fail")))
 	}
 	if added > 0 {
-		why = append(why, fmt.Sprintf("%d %s not on base %s %s", added, plural(added, "fixture", "fixtures"), c.Base, plural(added, "fails", "fail")))
+		why = append(why, fmt.Sprintf("%d %s not on base %s %s", added, explain.Plural(added, "fixture", "fixtures"), c.Base, explain.Plural(added, "fails", "fail")))
 	}
 	return why
 }
@@ -102,7 +103,7 @@ func knownNote(s model.Summary) string {
 	if s.KnownFailures == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (and %d known %s, excused)", s.KnownFailures, plural(s.KnownFailures, "failure", "failures"))
+	return fmt.Sprintf(" (and %d known %s, excused)", s.KnownFailures, explain.Plural(s.KnownFailures, "failure", "failures"))
 }
 
 // checkConclusion is the check run's conclusion: failure when the run fails by
@@ -155,11 +156,4 @@ func withoutBaseIdentity(run *model.Run) *model.Run {
 	r := *run
 	r.Comparison = &c
 	return &r
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

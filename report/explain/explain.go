@@ -301,7 +301,7 @@ func Verdict(s *model.Summary) string {
 	case s.Run == 0:
 		return "no fixtures run"
 	case s.Failed > 0:
-		return fmt.Sprintf("%d of %d %s failed", s.Failed, s.Run, plural(s.Run, "fixture", "fixtures"))
+		return fmt.Sprintf("%d of %d %s failed", s.Failed, s.Run, Plural(s.Run, "fixture", "fixtures"))
 	case s.Run == 1:
 		return "the 1 fixture passed"
 	default:
@@ -317,14 +317,15 @@ func Breakdown(s *model.Summary) string {
 		return ""
 	}
 	mismatches := s.Failed - s.CorpusErrors
-	parts := []string{fmt.Sprintf("%d %s", mismatches, plural(mismatches, "mismatch", "mismatches"))}
+	parts := []string{fmt.Sprintf("%d %s", mismatches, Plural(mismatches, "mismatch", "mismatches"))}
 	if s.CorpusErrors > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", s.CorpusErrors, plural(s.CorpusErrors, CorpusError, CorpusError+"s")))
+		parts = append(parts, fmt.Sprintf("%d %s", s.CorpusErrors, Plural(s.CorpusErrors, CorpusError, CorpusError+"s")))
 	}
 	return strings.Join(parts, ", ")
 }
 
-func plural(n int, one, many string) string {
+// Plural is one when n is 1, else many.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

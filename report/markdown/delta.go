@@ -61,7 +61,7 @@ func lead(b *strings.Builder, run *model.Run, opts Options, rows int) {
 func known(b *strings.Builder, s *model.Summary) {
 	if n := s.KnownFailures; n > 0 {
 		fmt.Fprintf(b, "*%d of the failures %s on the known-failures list: reported, not failing the run.*\n\n",
-			n, plural(n, "is", "are"))
+			n, explain.Plural(n, "is", "are"))
 	}
 }
 

@@ -143,15 +143,8 @@ func counts(b *strings.Builder, s *model.Summary) {
 		parts = append(parts, "Failed: "+bd)
 	}
 	parts = append(parts, fmt.Sprintf("%d discovered", s.Discovered),
-		fmt.Sprintf("%d %s", s.Findings, plural(s.Findings, "finding", "findings")))
+		fmt.Sprintf("%d %s", s.Findings, explain.Plural(s.Findings, "finding", "findings")))
 	b.WriteString(strings.Join(parts, " · ") + "\n\n")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // table lists a section's fixtures, one row each: the path linked at its

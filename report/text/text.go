@@ -222,19 +222,12 @@ func (p *printer) final(s *model.Summary) {
 		color = red
 	}
 	if s.Findings > 0 {
-		text += fmt.Sprintf("; %d %s", s.Findings, plural(s.Findings, "finding", "findings"))
+		text += fmt.Sprintf("; %d %s", s.Findings, explain.Plural(s.Findings, "finding", "findings"))
 	}
 	if !p.opts.Group {
 		p.textf("")
 	}
 	p.line("DRP2 conformance:", color+bold, " "+text)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func quote(s string) string {
