@@ -14,15 +14,10 @@ import (
 // summary, one verdict.
 func mergeCommand(_ context.Context, args []string, env Env) int {
 	o := &runOptions{}
-	j := &o.job
 	failOn := defaultFailOn.String()
 	fs := flag.NewFlagSet("drp2-fixtures merge", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	fs.StringVar(&o.format, "format", "text", "standard output format: text, json or github")
-	fs.StringVar(&j.Files.JUnit, "junit", "", "also write JUnit XML to `FILE`")
-	fs.StringVar(&j.Files.Summary, "summary", "", "also append the Markdown job summary to `FILE`")
-	fs.StringVar(&j.Files.JSON, "json-out", "", "also write the merged JSON report to `FILE`")
-	fs.StringVar(&failOn, "fail-on", failOn, "`LIST` of what exits 1: mismatch, empty, findings; or never")
+	o.outputFlags(fs, &failOn)
 	fs.Usage = func() {
 		fmt.Fprintln(env.Stderr, "Usage: drp2-fixtures merge [flags] REPORT.json... (paths or glob patterns)")
 		fs.PrintDefaults()
@@ -38,18 +33,13 @@ func mergeCommand(_ context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures merge: %v\n", err)
 		return code
 	}
-	switch o.format {
-	case "text", "json", "github":
-	default:
-		return fail(ExitUsage, fmt.Errorf("--format %q: want text, json or github", o.format))
-	}
-	if j.FailOn, err = parseFailOn(failOn); err != nil {
-		return fail(ExitUsage, fmt.Errorf("--fail-on: %w", err))
+	if err := o.checkOutput(failOn); err != nil {
+		return fail(ExitUsage, err)
 	}
 	if len(patterns) == 0 {
 		return fail(ExitUsage, fmt.Errorf("no report given: name the JSON reports to merge"))
 	}
-	r, err := resolve(env, *j)
+	r, err := resolve(env, o.job)
 	if err != nil {
 		return fail(exitFor(err), err)
 	}
@@ -62,16 +52,5 @@ func mergeCommand(_ context.Context, args []string, env Env) int {
 		return fail(ExitUsage, err)
 	}
 	run.ToolVersion = Version()
-	fileErr := writeReports(run, j.Files, fileOptions{Dir: r.workDir, Getenv: env.getenv})
-	if err := writeStdout(env.Stdout, run, o); err != nil {
-		return fail(ExitInternal, err)
-	}
-	if fileErr != nil {
-		return fail(exitFor(fileErr), fileErr)
-	}
-	code, why := verdict(run, *j)
-	for _, w := range why {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures merge: %s\n", w)
-	}
-	return code
+	return finish(env, "drp2-fixtures merge", run, r, o, nil)
 }

@@ -57,12 +57,8 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	fs.StringVar(&j.FixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: <corpus>/schema/drp_fixture.schema.json when present, else embedded)")
 	fs.StringVar(&j.Name, "name", "", "run only fixtures whose name contains `SUBSTR`")
 	fs.Var(&tags, "tag", "run only fixtures carrying `TAG` (repeatable; all must be present)")
-	fs.StringVar(&o.format, "format", "text", "standard output format: text, json or github")
+	o.outputFlags(fs, &failOn)
 	fs.BoolVar(&o.verbose, "verbose", false, "text output lists passing fixtures too")
-	fs.StringVar(&j.Files.JUnit, "junit", "", "also write JUnit XML to `FILE` (folders are created)")
-	fs.StringVar(&j.Files.Summary, "summary", "", "also append the Markdown job summary to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
-	fs.StringVar(&j.Files.JSON, "json-out", "", "also write the JSON report to `FILE` (folders are created)")
-	fs.StringVar(&failOn, "fail-on", failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails); or never")
 	fs.StringVar(&j.Baseline, "baseline", "", "compare with `BASE`: auto (the pull request's base commit, else HEAD^, from the git objects), a folder holding the base checkout, or an earlier JSON report (default: no comparison)")
 	fs.StringVar(&j.KnownFailures, "known-failures", "", "`FILE` listing fixtures that are known to fail, one per line with a reason: reported, but not failing the run")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", runner.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
@@ -80,18 +76,37 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	if j.Timeout <= 0 {
 		return nil, fmt.Errorf("--timeout must be positive")
 	}
-	switch o.format {
-	case "text", "json", "github":
-	default:
-		return nil, fmt.Errorf("--format %q: want text, json or github", o.format)
-	}
 	if j.MaxFileSize <= 0 {
 		return nil, fmt.Errorf("--max-fixture-size must be positive")
 	}
-	if j.FailOn, err = parseFailOn(failOn); err != nil {
-		return nil, fmt.Errorf("--fail-on: %w", err)
+	if err := o.checkOutput(failOn); err != nil {
+		return nil, err
 	}
 	return o, nil
+}
+
+// outputFlags are the flags of run and merge that say where the results
+// go and what fails the command.
+func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
+	fs.StringVar(&o.format, "format", "text", "standard output format: text, json or github")
+	fs.StringVar(&o.job.Files.JUnit, "junit", "", "also write JUnit XML to `FILE` (folders are created)")
+	fs.StringVar(&o.job.Files.Summary, "summary", "", "also append the Markdown job summary to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
+	fs.StringVar(&o.job.Files.JSON, "json-out", "", "also write the JSON report to `FILE` (folders are created)")
+	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails); or never")
+}
+
+// checkOutput checks the values of outputFlags.
+func (o *runOptions) checkOutput(failOn string) error {
+	switch o.format {
+	case "text", "json", "github":
+	default:
+		return fmt.Errorf("--format %q: want text, json or github", o.format)
+	}
+	var err error
+	if o.job.FailOn, err = parseFailOn(failOn); err != nil {
+		return fmt.Errorf("--fail-on: %w", err)
+	}
+	return nil
 }
 
 // runCommand runs a corpus from the command line: the report files first
@@ -118,34 +133,45 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		return exitFor(err)
 	}
+	return finish(env, "drp2-fixtures run", run, r, o, func(out io.Writer) ([]string, error) {
+		return checkManifest(r, run, out)
+	})
+}
+
+// finish ends run and merge alike: the report files, standard output, then
+// more (the manifest comparison of run, written after the report, or to
+// standard error after a JSON document, which must stay the whole of
+// standard output), then the exit code and why.
+func finish(env Env, name string, run *model.Run, r resolved, o *runOptions, more func(io.Writer) ([]string, error)) int {
 	fileErr := writeReports(run, r.Files, fileOptions{Dir: r.workDir, Getenv: env.getenv})
 	if err := writeStdout(env.Stdout, run, o); err != nil {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
+		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
 		return ExitInternal
 	}
-	// The comparison follows the report on standard output, except after a
-	// JSON document, which must stay the whole of it.
-	manifestOut := env.Stdout
-	if o.format == "json" {
-		manifestOut = env.Stderr
-	}
-	manifestWhy, err := checkManifest(r, run, manifestOut)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
-		return exitFor(err)
+	var moreWhy []string
+	if more != nil {
+		out := env.Stdout
+		if o.format == "json" {
+			out = env.Stderr
+		}
+		var err error
+		if moreWhy, err = more(out); err != nil {
+			fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
+			return exitFor(err)
+		}
 	}
 	for _, e := range reportErrors(fileErr) {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", e)
+		fmt.Fprintf(env.Stderr, "%s: %v\n", name, e)
 	}
 	if fileErr != nil {
 		return exitFor(fileErr)
 	}
 	code, why := verdict(run, r.Job)
-	if len(manifestWhy) > 0 {
-		why, code = append(why, manifestWhy...), ExitMismatch
+	if len(moreWhy) > 0 {
+		why, code = append(why, moreWhy...), ExitMismatch
 	}
 	for _, w := range why {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %s\n", w)
+		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
 	return code
 }
