@@ -13,7 +13,7 @@ import (
 
 // softMemoryLimit is the heap size past which garbage is collected more
 // often than GOGC says.
-const softMemoryLimit = 160 << 20
+const softMemoryLimit = 112 << 20
 
 func main() {
 	// A run keeps little alive (one result per fixture) but allocates a lot
