@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,15 +188,15 @@ func regressing() map[string]string {
 	for k, v := range passing {
 		m[k] = v
 	}
-	m["fixtures/positive/ok.json"] = fixture("ok", `{"outcome": "success"}`, hello, reply, `{"cmd": "NoSuchCommand", "id": 1}`)
+	m["fixtures/positive/ok.json"] = testkit.Fixture("ok", `{"outcome": "success"}`, testkit.Hello, testkit.Reply, `{"cmd": "NoSuchCommand", "id": 1}`)
 	return m
 }
 
 // TestRunBaselineFolder: run --baseline with a folder holding the base
 // checkout, --known-failures, and fail-on regressions.
 func TestRunBaselineFolder(t *testing.T) {
-	base := corpus(t, passing)
-	head := corpus(t, regressing())
+	base := testkit.Corpus(t, passing)
+	head := testkit.Corpus(t, regressing())
 	code, out, errOut := run(t, head, "run", "--baseline", base)
 	if code != ExitMismatch || !strings.Contains(out, "Comparison with the base:\n1 regressed, 1 stream changed against base "+base) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
@@ -225,7 +226,7 @@ func TestRunBaselineFolder(t *testing.T) {
 // TestKnownFailures: a listed failure does not fail the run; a listed
 // fixture that passes is a finding, which fails under fail-on findings.
 func TestKnownFailures(t *testing.T) {
-	dir := corpus(t, regressing())
+	dir := testkit.Corpus(t, regressing())
 	code, out, errOut := run(t, dir, "run", "--format", "json")
 	if code != ExitMismatch {
 		t.Fatalf("without a list: exit %d\n%s", code, errOut)
@@ -260,8 +261,8 @@ func TestKnownFailures(t *testing.T) {
 
 // TestDiff compares two JSON reports.
 func TestDiff(t *testing.T) {
-	base := corpus(t, passing)
-	head := corpus(t, regressing())
+	base := testkit.Corpus(t, passing)
+	head := testkit.Corpus(t, regressing())
 	if code, _, errOut := run(t, base, "run", "--json-out", "r.json"); code != ExitOK {
 		t.Fatalf("base run: %d %s", code, errOut)
 	}

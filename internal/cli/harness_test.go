@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,38 +27,32 @@ var fixedNow = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // writeCorpus lays out a corpus with `failing` fixtures that expect success
 // but carry a command the command schema rejects, and `passing` ones that
-// are a plain handshake.
+// are a plain handshake. The fixtures carry no description: fixtures that
+// differ by name alone are told apart by their file digest.
 func writeCorpus(t *testing.T, root string, failing, passing int) {
 	t.Helper()
 	if err := os.RemoveAll(root); err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(root, "positive")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	hello := `{"cmd": "HelloRenderer", "version": {"major": 2, "minor": 0}, "client_name": "c"},
-    {"cmd": "RendererHelloReply", "version": {"major": 2, "minor": 0}, "status": "ok", "renderer_name": "r"}`
+	files := map[string]string{}
 	for i := 0; i < failing+passing; i++ {
 		name := fmt.Sprintf("render_case_%03d", i)
-		extra := ""
+		cmds := testkit.Handshake
 		if i < failing {
-			extra = `,
+			cmds += `,
     {"cmd": "NoSuchCommand", "id": 1}`
 		}
-		body := fmt.Sprintf(`{
+		files["positive/"+name+".json"] = fmt.Sprintf(`{
   "name": %q,
   "version": {"major": 2, "minor": 0},
   "commands": [
-    %s%s
+    %s
   ],
   "expected": {"outcome": "success"}
 }
-`, name, hello, extra)
-		if err := os.WriteFile(filepath.Join(dir, name+".json"), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+`, name, cmds)
 	}
+	testkit.WriteFiles(t, root, files)
 }
 
 // workspace is one simulated job: the workspace, the file-command files

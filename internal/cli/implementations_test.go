@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,10 +61,10 @@ const readback = `{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_D
 // harnessCorpus has a positive readback stream, a duplicate id (the
 // example adapter blames the wrong command) and a schema negative.
 var harnessCorpus = map[string]string{
-	"fixtures/positive/readback.json": fixture("readback", `{"outcome": "success"}`, hello, reply, readback),
-	"fixtures/negative/duplicate.json": fixture("duplicate", `{"outcome": "error", "phase": "semantic_validation", "code": "DRP2_ERR_DUPLICATE_ID", "command_index": 3}`,
-		hello, reply, `{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST"]}`, `{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST"]}`),
-	"fixtures/negative_schema/notobject.json": fixture("notobject", `{"outcome": "error", "phase": "schema_validation", "code": "DRP2_ERR_INVALID_ARGUMENT", "command_index": 2}`, hello, reply, `{"cmd": 7}`),
+	"fixtures/positive/readback.json": testkit.Fixture("readback", `{"outcome": "success"}`, testkit.Hello, testkit.Reply, readback),
+	"fixtures/negative/duplicate.json": testkit.Fixture("duplicate", `{"outcome": "error", "phase": "semantic_validation", "code": "DRP2_ERR_DUPLICATE_ID", "command_index": 3}`,
+		testkit.Hello, testkit.Reply, `{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST"]}`, `{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST"]}`),
+	"fixtures/negative_schema/notobject.json": testkit.Fixture("notobject", `{"outcome": "error", "phase": "schema_validation", "code": "DRP2_ERR_INVALID_ARGUMENT", "command_index": 2}`, testkit.Hello, testkit.Reply, `{"cmd": 7}`),
 }
 
 type implReport struct {
@@ -95,7 +96,7 @@ func readImplReport(t *testing.T, path string) implReport {
 // carries the implementation dimension.
 func TestRunImplementations(t *testing.T) {
 	py := pythonExample(t)
-	dir := corpus(t, harnessCorpus)
+	dir := testkit.Corpus(t, harnessCorpus)
 	code, stdout, stderr := run(t, dir, "run", "--implementation", py, "--implementation", selfAdapter(t),
 		"--json-out", "out/impl.json", "--junit", "out/impl.xml", "--summary", "out/summary.md")
 	if code != ExitMismatch || !strings.Contains(stderr, "implementation python-example 0.1 failed 1 of 3 fixtures") {
@@ -129,7 +130,7 @@ func TestRunImplementations(t *testing.T) {
 // TestMergeShards: two shards run in separate jobs merge into the report
 // of one run over everything.
 func TestMergeCommand(t *testing.T) {
-	dir := corpus(t, harnessCorpus)
+	dir := testkit.Corpus(t, harnessCorpus)
 	self := selfAdapter(t)
 	if code, out, errs := run(t, dir, "run", "--implementation", self, "--json-out", "whole.json"); code != ExitOK {
 		t.Fatalf("whole run: %d\n%s%s", code, out, errs)
@@ -175,7 +176,7 @@ func TestMergeCommand(t *testing.T) {
 func TestAdapterCommand(t *testing.T) {
 	in := strings.Join([]string{
 		`{"type":"hello","protocol":1}`,
-		`{"type":"fixture","seq":1,"name":"x","version":{"major":2,"minor":0},"commands":[` + hello + `,` + reply + `,{"cmd":"WriteBuffer","buffer_id":9,"offset":0,"size":4,"data":"AAAAAA=="}]}`,
+		`{"type":"fixture","seq":1,"name":"x","version":{"major":2,"minor":0},"commands":[` + testkit.Hello + `,` + testkit.Reply + `,{"cmd":"WriteBuffer","buffer_id":9,"offset":0,"size":4,"data":"AAAAAA=="}]}`,
 		`{"type":"goodbye"}`,
 	}, "\n") + "\n"
 	var out, errb bytes.Buffer

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,7 @@ func TestParseFailOn(t *testing.T) {
 // A run that runs nothing is not a pass, and says why in the words of
 // the front end that was used.
 func TestEmptyRunFails(t *testing.T) {
-	dir := corpus(t, passing)
+	dir := testkit.Corpus(t, passing)
 	cases := []struct {
 		name string
 		args []string
@@ -83,8 +84,8 @@ func TestFailOnFindings(t *testing.T) {
 		files[k] = v
 	}
 	// A positive fixture in negative/ is a finding, not a failure.
-	files["fixtures/negative/ok2.json"] = fixture("ok2", `{"outcome": "success"}`, hello, reply)
-	dir := corpus(t, files)
+	files["fixtures/negative/ok2.json"] = testkit.Fixture("ok2", `{"outcome": "success"}`, testkit.Hello, testkit.Reply)
+	dir := testkit.Corpus(t, files)
 	if code, _, errOut := run(t, dir, "run"); code != ExitOK {
 		t.Errorf("default: exit %d\n%s", code, errOut)
 	}
@@ -96,7 +97,7 @@ func TestFailOnFindings(t *testing.T) {
 
 // Report folders are created, as gotestsum does.
 func TestReportFoldersAreCreated(t *testing.T) {
-	dir := corpus(t, passing)
+	dir := testkit.Corpus(t, passing)
 	code, _, errOut := run(t, dir, "run", "--junit", "reports/deep/junit.xml", "--json-out", "reports/r.json")
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, errOut)
@@ -116,7 +117,7 @@ func TestReportFoldersAreCreated(t *testing.T) {
 // A report path that cannot be written fails the run, after the results
 // were printed and the other reports written.
 func TestUnwritableReportStillPrintsResults(t *testing.T) {
-	dir := corpus(t, withFailure())
+	dir := testkit.Corpus(t, withFailure())
 	code, out, errOut := run(t, dir, "run", "--junit", "fixtures", "--json-out", "r.json")
 	if code != ExitUsage {
 		t.Errorf("exit %d, want %d", code, ExitUsage)
@@ -143,7 +144,7 @@ func TestReportsAreNeverWrittenThroughALink(t *testing.T) {
 		{"folder link", "reports", "reports/drp2.xml"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := corpus(t, passing)
+			dir := testkit.Corpus(t, passing)
 			linkTarget := target
 			if c.link == "reports" {
 				linkTarget = outside
@@ -187,7 +188,7 @@ func TestWriteFileContained(t *testing.T) {
 // Nothing printed on standard error may act as a workflow command, even
 // when it quotes a name a pull request chose.
 func TestStderrCarriesNoWorkflowCommand(t *testing.T) {
-	dir := corpus(t, passing)
+	dir := testkit.Corpus(t, passing)
 	_, _, errOut := run(t, dir, "run", "--corpus", "##[stop-commands]x\n::set-output name=a::b")
 	if strings.Contains(errOut, "##[") {
 		t.Errorf("stderr carries ##[:\n%s", errOut)
@@ -213,7 +214,7 @@ func (panicWriter) Write([]byte) (int, error) { panic("boom") }
 
 // A panic is the tool's own failure: exit 3, never 2 (unusable input).
 func TestPanicExitsInternal(t *testing.T) {
-	dir := corpus(t, passing)
+	dir := testkit.Corpus(t, passing)
 	var errb bytes.Buffer
 	code := Main(context.Background(), []string{"run"}, Env{Stdout: panicWriter{}, Stderr: &errb, WorkDir: dir})
 	if code != ExitInternal || !strings.Contains(errb.String(), "internal error: boom") {
@@ -283,7 +284,7 @@ func TestActionRefusesReportPathsOutsideTheWorkspace(t *testing.T) {
 }
 
 func TestTerminalOutput(t *testing.T) {
-	dir := corpus(t, withFailure())
+	dir := testkit.Corpus(t, withFailure())
 	runWith := func(terminal bool, noColor string, args ...string) string {
 		var out, errb bytes.Buffer
 		env := Env{Stdout: &out, Stderr: &errb, WorkDir: dir,
@@ -458,13 +459,13 @@ func TestActionRefusesLinkedSchemas(t *testing.T) {
 // fails now: a passing fixture renamed and broken in one change shows as
 // removed plus added, and must not slip through.
 func TestRegressionsGateCountsAddedFailures(t *testing.T) {
-	dir := corpus(t, passing)
+	dir := testkit.Corpus(t, passing)
 	if code, _, errOut := run(t, dir, "run", "--json-out", "base.json"); code != ExitOK {
 		t.Fatalf("base run: exit %d\n%s", code, errOut)
 	}
 	os.Rename(filepath.Join(dir, "fixtures/positive/ok.json"), filepath.Join(dir, "fixtures/positive/renamed.json"))
 	os.WriteFile(filepath.Join(dir, "fixtures/positive/renamed.json"),
-		[]byte(fixture("renamed", `{"outcome": "success"}`, hello, reply, `{"cmd": "Draw"}`)), 0o644)
+		[]byte(testkit.Fixture("renamed", `{"outcome": "success"}`, testkit.Hello, testkit.Reply, `{"cmd": "Draw"}`)), 0o644)
 	code, _, errOut := run(t, dir, "run", "--baseline", "base.json", "--fail-on", "regressions")
 	if code != ExitMismatch || !strings.Contains(errOut, "1 fixture not on base") {
 		t.Errorf("exit %d\n%s", code, errOut)
@@ -477,7 +478,7 @@ func TestRegressionsGateCountsAddedFailures(t *testing.T) {
 
 // Re-indenting a fixture changes neither its expectation nor its stream.
 func TestReformattingIsNoChange(t *testing.T) {
-	dir := corpus(t, passing)
+	dir := testkit.Corpus(t, passing)
 	if code, _, errOut := run(t, dir, "run", "--json-out", "base.json"); code != ExitOK {
 		t.Fatalf("base run: exit %d\n%s", code, errOut)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +18,7 @@ const (
 
 // manifestCorpus is a passing corpus with a semantic negative.
 func manifestCorpus() map[string]string {
-	m := map[string]string{"fixtures/negative/unknown.json": fixture("unknown", invalidID, hello, reply, writeCmd)}
+	m := map[string]string{"fixtures/negative/unknown.json": testkit.Fixture("unknown", invalidID, testkit.Hello, testkit.Reply, writeCmd)}
 	for k, v := range passing {
 		m[k] = v
 	}
@@ -35,7 +36,7 @@ func putFile(t *testing.T, path, body string) {
 }
 
 func TestManifestWriteAndCheck(t *testing.T) {
-	dir := corpus(t, manifestCorpus())
+	dir := testkit.Corpus(t, manifestCorpus())
 	code, out, errs := run(t, dir, "manifest", "write")
 	if code != ExitOK || !strings.Contains(out, "Wrote fixtures/manifest.json: 3 fixtures, DRP2 2.0, not frozen") {
 		t.Fatalf("write: exit %d\n%s%s", code, out, errs)
@@ -56,7 +57,7 @@ func TestManifestWriteAndCheck(t *testing.T) {
 
 	// An unfrozen manifest reports a changed expectation without failing.
 	putFile(t, filepath.Join(dir, "fixtures/negative/unknown.json"),
-		fixture("unknown", strings.Replace(invalidID, `"command_index": 2`, `"command_index": 1`, 1), hello, reply, writeCmd))
+		testkit.Fixture("unknown", strings.Replace(invalidID, `"command_index": 2`, `"command_index": 1`, 1), testkit.Hello, testkit.Reply, writeCmd))
 	code, out, _ = run(t, dir, "manifest", "check")
 	if code != ExitOK || !strings.Contains(out, `command_index: 2 → 1`) {
 		t.Fatalf("unfrozen check: exit %d\n%s", code, out)
@@ -64,12 +65,12 @@ func TestManifestWriteAndCheck(t *testing.T) {
 }
 
 func TestFrozenManifestCLI(t *testing.T) {
-	dir := corpus(t, manifestCorpus())
+	dir := testkit.Corpus(t, manifestCorpus())
 	if code, out, errs := run(t, dir, "manifest", "write", "--frozen"); code != ExitOK {
 		t.Fatalf("write: exit %d\n%s%s", code, out, errs)
 	}
 	// An added fixture keeps the freeze.
-	putFile(t, filepath.Join(dir, "fixtures/positive/more.json"), fixture("more", `{"outcome": "success"}`, hello, reply))
+	putFile(t, filepath.Join(dir, "fixtures/positive/more.json"), testkit.Fixture("more", `{"outcome": "success"}`, testkit.Hello, testkit.Reply))
 	code, out, errs := run(t, dir, "manifest", "check")
 	if code != ExitOK || !strings.Contains(out, "1 added") || !strings.Contains(out, "the freeze holds") {
 		t.Fatalf("added fixture: exit %d\n%s%s", code, out, errs)
@@ -81,7 +82,7 @@ func TestFrozenManifestCLI(t *testing.T) {
 
 	// A changed expectation breaks it.
 	putFile(t, filepath.Join(dir, "fixtures/negative/unknown.json"),
-		fixture("unknown", strings.Replace(invalidID, "DRP2_ERR_INVALID_ID", "DRP2_ERR_DESTROYED_OBJECT", 1), hello, reply, writeCmd))
+		testkit.Fixture("unknown", strings.Replace(invalidID, "DRP2_ERR_INVALID_ID", "DRP2_ERR_DESTROYED_OBJECT", 1), testkit.Hello, testkit.Reply, writeCmd))
 	code, out, errs = run(t, dir, "manifest", "check")
 	if code != ExitMismatch || !strings.Contains(out, "negative/unknown.json: expected block") || !strings.Contains(errs, "breaks the freeze") {
 		t.Fatalf("changed expectation: exit %d\n%s%s", code, out, errs)
@@ -106,7 +107,7 @@ func TestFrozenManifestCLI(t *testing.T) {
 }
 
 func TestRunCheckClean(t *testing.T) {
-	dir := corpus(t, manifestCorpus())
+	dir := testkit.Corpus(t, manifestCorpus())
 	if code, _, errs := run(t, dir, "manifest", "write"); code != ExitOK {
 		t.Fatal(errs)
 	}
@@ -115,7 +116,7 @@ func TestRunCheckClean(t *testing.T) {
 		t.Fatalf("clean: exit %d\n%s%s", code, out, errs)
 	}
 	// Any difference fails --check-clean, even one a freeze allows.
-	putFile(t, filepath.Join(dir, "fixtures/positive/more.json"), fixture("more", `{"outcome": "success"}`, hello, reply))
+	putFile(t, filepath.Join(dir, "fixtures/positive/more.json"), testkit.Fixture("more", `{"outcome": "success"}`, testkit.Hello, testkit.Reply))
 	code, out, errs = run(t, dir, "run", "--check-clean", "--format", "json")
 	if code != ExitMismatch || !strings.Contains(errs, "differs from its manifest") || !strings.Contains(errs, "added    positive/more.json") {
 		t.Fatalf("added fixture: exit %d\n%s", code, errs)
@@ -130,7 +131,7 @@ func TestRunCheckClean(t *testing.T) {
 }
 
 func TestManifestUsageErrors(t *testing.T) {
-	dir := corpus(t, manifestCorpus())
+	dir := testkit.Corpus(t, manifestCorpus())
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -178,7 +179,7 @@ func TestActionManifest(t *testing.T) {
 	}
 
 	putFile(t, filepath.Join(w.dir, "corpus/negative/unknown.json"),
-		fixture("unknown", strings.Replace(invalidID, "DRP2_ERR_INVALID_ID", "DRP2_ERR_DESTROYED_OBJECT", 1), hello, reply, writeCmd))
+		testkit.Fixture("unknown", strings.Replace(invalidID, "DRP2_ERR_INVALID_ID", "DRP2_ERR_DESTROYED_OBJECT", 1), testkit.Hello, testkit.Reply, writeCmd))
 	gh.ResetRequests()
 	r = w.run(t, inProcess)
 	if r.code != ExitMismatch || r.outputs["conclusion"] != "failure" {
@@ -218,7 +219,7 @@ func TestActionManifest(t *testing.T) {
 // TestCoverageCommand counts the real validator's rules over a small
 // corpus: the negative fixture's rule, the positive streams' checks.
 func TestCoverageCommand(t *testing.T) {
-	dir := corpus(t, manifestCorpus())
+	dir := testkit.Corpus(t, manifestCorpus())
 	code, out, errs := run(t, dir, "coverage", "--format", "json")
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, errs)

@@ -4,37 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-const hello = `{"cmd": "HelloRenderer", "version": {"major": 2, "minor": 0}}`
-const reply = `{"cmd": "RendererHelloReply", "version": {"major": 2, "minor": 0}, "status": "ok"}`
-
-func fixture(name, expected string, commands ...string) string {
-	return `{"name": "` + name + `", "version": {"major": 2, "minor": 0}, "tags": ["t"],
-  "reason": "because", "fix": "do it",
-  "commands": [
-    ` + strings.Join(commands, ",\n    ") + `
-  ],
-  "expected": ` + expected + `}
-`
-}
-
-func corpus(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // run runs the CLI in-process in dir with a frozen clock.
 func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
@@ -51,8 +26,8 @@ func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr str
 }
 
 var passing = map[string]string{
-	"fixtures/positive/ok.json":         fixture("ok", `{"outcome": "success"}`, hello, reply),
-	"fixtures/negative_schema/bad.json": fixture("bad", `{"outcome": "error", "phase": "schema_validation", "code": "DRP2_ERR_INVALID_ARGUMENT", "command_index": 2}`, hello, reply, `{"cmd": "Draw"}`),
+	"fixtures/positive/ok.json":         testkit.Fixture("ok", `{"outcome": "success"}`, testkit.Hello, testkit.Reply),
+	"fixtures/negative_schema/bad.json": testkit.Fixture("bad", `{"outcome": "error", "phase": "schema_validation", "code": "DRP2_ERR_INVALID_ARGUMENT", "command_index": 2}`, testkit.Hello, testkit.Reply, `{"cmd": "Draw"}`),
 }
 
 func withFailure() map[string]string {
@@ -60,15 +35,15 @@ func withFailure() map[string]string {
 	for k, v := range passing {
 		m[k] = v
 	}
-	m["fixtures/negative/wrong.json"] = fixture("wrong", `{"outcome": "error", "phase": "semantic_validation", "code": "DRP2_ERR_USAGE", "command_index": 1}`, hello, reply)
+	m["fixtures/negative/wrong.json"] = testkit.Fixture("wrong", `{"outcome": "error", "phase": "semantic_validation", "code": "DRP2_ERR_USAGE", "command_index": 1}`, testkit.Hello, testkit.Reply)
 	m["fixtures/positive/broken.json"] = `{"name": `
 	return m
 }
 
 func TestExitCodes(t *testing.T) {
-	good := corpus(t, passing)
+	good := testkit.Corpus(t, passing)
 	os.WriteFile(filepath.Join(good, "bad-schema.json"), []byte(`{"type": 12}`), 0o644)
-	bad := corpus(t, withFailure())
+	bad := testkit.Corpus(t, withFailure())
 	cases := []struct {
 		name string
 		dir  string
@@ -100,13 +75,13 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestTextReport(t *testing.T) {
-	dir := corpus(t, withFailure())
+	dir := testkit.Corpus(t, withFailure())
 	code, out, _ := run(t, dir, "run")
 	if code != ExitMismatch {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{
-		"FAIL  fixtures/negative/wrong.json:7:15 [negative]",
+		"FAIL  fixtures/negative/wrong.json:10:15 [negative]",
 		"      semantic_validation DRP2_ERR_USAGE at command 1 → success",
 		"ERROR fixtures/positive/broken.json",
 		"corpus error",
@@ -121,7 +96,7 @@ func TestTextReport(t *testing.T) {
 }
 
 func TestJSONKeys(t *testing.T) {
-	dir := corpus(t, withFailure())
+	dir := testkit.Corpus(t, withFailure())
 	_, out, _ := run(t, dir, "run", "--format", "json")
 	var doc struct {
 		Summary map[string]any    `json:"summary"`
@@ -158,7 +133,7 @@ func TestJSONKeys(t *testing.T) {
 }
 
 func TestReportFilesAreWrittenAndDeterministic(t *testing.T) {
-	dir := corpus(t, withFailure())
+	dir := testkit.Corpus(t, withFailure())
 	render := func() map[string][]byte {
 		out := t.TempDir()
 		summary := filepath.Join(out, "summary.md")
@@ -193,7 +168,7 @@ func TestReportFilesAreWrittenAndDeterministic(t *testing.T) {
 }
 
 func TestGitHubFormat(t *testing.T) {
-	dir := corpus(t, withFailure())
+	dir := testkit.Corpus(t, withFailure())
 	_, out, _ := run(t, dir, "run", "--format", "github")
 	if !strings.Contains(out, "::error file=fixtures/negative/wrong.json,line=") {
 		t.Errorf("no workflow-command annotation:\n%s", out)
@@ -201,7 +176,7 @@ func TestGitHubFormat(t *testing.T) {
 }
 
 func TestDefaultCorpus(t *testing.T) {
-	dir := corpus(t, map[string]string{"fixtures/positive/a.json": "{}", "other/corpus/negative/b.json": "{}"})
+	dir := testkit.Corpus(t, map[string]string{"fixtures/positive/a.json": "{}", "other/corpus/negative/b.json": "{}"})
 	cases := []struct {
 		paths []string
 		want  string
