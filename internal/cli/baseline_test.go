@@ -74,7 +74,7 @@ func baseAndHead(t *testing.T, w *workspace) plumbing.Hash {
 		t.Fatal(err)
 	}
 	// A new name and new commands: an added fixture, not a renamed one.
-	body := strings.NewReplacer("render_case_004", "render_added", `"client_name": "c"`, `"client_name": "added"`).Replace(string(data))
+	body := strings.NewReplacer("render_case_004", "render_added", `"client_name": "t"`, `"client_name": "added"`).Replace(string(data))
 	if err := os.WriteFile(added, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
