@@ -2,12 +2,12 @@ package cli
 
 import (
 	"encoding/json"
-	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/report/github/githubtest"
 )
 

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
 // run runs the CLI in-process in dir with a frozen clock.
