@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/golden"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 )
@@ -61,13 +62,10 @@ var rules = []Rule{
 	{ID: "LIFETIMES.md Readback Lifetime rule 9", Summary: "reply data should be of size bytes (a finding)"},
 }
 
-const hello = `{"cmd": "HelloRenderer", "version": {"major": 2, "minor": 0}, "client_name": "t"},
-    {"cmd": "RendererHelloReply", "version": {"major": 2, "minor": 0}, "status": "ok", "renderer_name": "t"}`
-
 func fixture(name string, commands []string, expected string) *fstest.MapFile {
 	return &fstest.MapFile{Data: []byte(fmt.Sprintf(`{"name": %q, "version": {"major": 2, "minor": 0},
   "commands": [%s],
-  "expected": %s}`, name, strings.Join(append([]string{hello}, commands...), ",\n    "), expected))}
+  "expected": %s}`, name, strings.Join(append([]string{testkit.Handshake}, commands...), ",\n    "), expected))}
 }
 
 func buffer(id int) string {

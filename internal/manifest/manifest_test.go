@@ -12,13 +12,11 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/golden"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/runner"
 )
-
-const hello = `{"cmd": "HelloRenderer", "version": {"major": 2, "minor": 0}, "client_name": "t"},
-    {"cmd": "RendererHelloReply", "version": {"major": 2, "minor": 0}, "status": "ok", "renderer_name": "t"}`
 
 // fixture writes one fixture file; extra holds more top-level members.
 func fixture(name, commands, expected, extra string) *fstest.MapFile {
@@ -45,11 +43,11 @@ const (
 // corpus is a small corpus of each class.
 func corpus() fstest.MapFS {
 	return fstest.MapFS{
-		"positive/handshake.json":      fixture("handshake", hello, success, ""),
-		"positive/create.json":         fixture("create", hello+",\n    "+createBuffer, success, "\n  \"tags\": [\"positive\"],"),
-		"negative/unknown_buffer.json": fixture("unknown_buffer", hello+",\n    "+writeBuffer, unknownBuffer, ""),
-		"positive/caps.json":           fixture("capability_caps", hello+",\n    "+createBuffer, success, "\n  \"capabilities\": {\"max_buffer_size\": 64},"),
-		"negative_schema/no_cmd.json":  fixture("no_cmd", hello+",\n    "+`{"buffer_id": 1}`, missingCmd, ""),
+		"positive/handshake.json":      fixture("handshake", testkit.Handshake, success, ""),
+		"positive/create.json":         fixture("create", testkit.Handshake+",\n    "+createBuffer, success, "\n  \"tags\": [\"positive\"],"),
+		"negative/unknown_buffer.json": fixture("unknown_buffer", testkit.Handshake+",\n    "+writeBuffer, unknownBuffer, ""),
+		"positive/caps.json":           fixture("capability_caps", testkit.Handshake+",\n    "+createBuffer, success, "\n  \"capabilities\": {\"max_buffer_size\": 64},"),
+		"negative_schema/no_cmd.json":  fixture("no_cmd", testkit.Handshake+",\n    "+`{"buffer_id": 1}`, missingCmd, ""),
 	}
 }
 
@@ -173,10 +171,10 @@ func TestRoundTripIsClean(t *testing.T) {
 func changed() fstest.MapFS {
 	fsys := corpus()
 	// A changed expectation of a frozen fixture.
-	fsys["negative/unknown_buffer.json"] = fixture("unknown_buffer", hello+",\n    "+writeBuffer,
+	fsys["negative/unknown_buffer.json"] = fixture("unknown_buffer", testkit.Handshake+",\n    "+writeBuffer,
 		strings.Replace(unknownBuffer, "DRP2_ERR_INVALID_ID", "DRP2_ERR_DESTROYED_OBJECT", 1), "")
 	// A new fixture.
-	fsys["positive/added.json"] = fixture("added", hello, success, "")
+	fsys["positive/added.json"] = fixture("added", testkit.Handshake, success, "")
 	// A removed one.
 	delete(fsys, "negative_schema/no_cmd.json")
 	// A moved one, content unchanged.
@@ -267,7 +265,7 @@ func TestFrozenAcceptsOnlyAddedFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	fsys := corpus()
-	fsys["negative/another.json"] = fixture("another", hello+",\n    "+writeBuffer, unknownBuffer, "")
+	fsys["negative/another.json"] = fixture("another", testkit.Handshake+",\n    "+writeBuffer, unknownBuffer, "")
 	c := Compare(rec, build(t, fsys))
 	if c.Violations != 0 || c.Count(Added) != 1 || len(c.Changes) != 1 || c.Clean() {
 		t.Fatalf("an added fixture: %+v", c)
@@ -275,7 +273,7 @@ func TestFrozenAcceptsOnlyAddedFixtures(t *testing.T) {
 
 	// The same expectation reformatted is no change of expectation.
 	fsys = corpus()
-	fsys["negative/unknown_buffer.json"] = fixture("unknown_buffer", hello+",\n    "+writeBuffer,
+	fsys["negative/unknown_buffer.json"] = fixture("unknown_buffer", testkit.Handshake+",\n    "+writeBuffer,
 		strings.ReplaceAll(unknownBuffer, ", ", ",\n    "), "")
 	c = Compare(rec, build(t, fsys))
 	if c.Violations != 0 || len(c.Changes) != 1 || c.Changes[0].Aspects[0] != AspectOther {
@@ -379,7 +377,7 @@ func TestBuildReportsUnusableFixtures(t *testing.T) {
 
 func TestBuildRefusesMixedVersions(t *testing.T) {
 	fsys := corpus()
-	fsys["positive/next.json"] = &fstest.MapFile{Data: bytes.Replace(fixture("next", hello, success, "").Data,
+	fsys["positive/next.json"] = &fstest.MapFile{Data: bytes.Replace(fixture("next", testkit.Handshake, success, "").Data,
 		[]byte(`"version": {"major": 2, "minor": 0},`), []byte(`"version": {"major": 2, "minor": 1},`), 1)}
 	_, unusable, err := Build(run(t, fsys, runner.Config{}), Source{FS: fsys})
 	if err != nil {
