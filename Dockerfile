@@ -13,15 +13,27 @@ RUN go mod download
 COPY . .
 ARG TARGETOS=linux
 ARG TARGETARCH
-# VERSION is stamped into the binary (drp2-fixtures version, the JSON and
-# JUnit reports); the release workflow passes the tag. Empty means "(devel)".
+# VERSION and COMMIT are stamped into the binary (drp2-fixtures version, the
+# JSON and JUnit reports); the release workflow passes the tag and the
+# commit, since the build context has no .git. Empty means "(devel)".
 ARG VERSION=
+ARG COMMIT=
 RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
     go build -trimpath -buildvcs=false \
-      -ldflags="-s -w -X github.com/drp2/drp2-fixtures/internal/cli.version=${VERSION}" \
+      -ldflags="-s -w -X github.com/drp2/drp2-fixtures/internal/version.release=${VERSION} -X github.com/drp2/drp2-fixtures/internal/version.commit=${COMMIT}" \
       -o /out/drp2-fixtures ./cmd/drp2-fixtures
 
 FROM gcr.io/distroless/static-debian12
 # distroless/static carries the CA certificates (and tzdata) and nothing to run but our binary.
 COPY --from=build /out/drp2-fixtures /drp2-fixtures
 ENTRYPOINT ["/drp2-fixtures"]
+# The image says where it comes from: GitHub links the package to SOURCE's
+# repository, and the version and revision name the release.
+ARG VERSION=
+ARG COMMIT=
+ARG SOURCE=
+LABEL org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${COMMIT}" \
+      org.opencontainers.image.title="drp2-fixtures" \
+      org.opencontainers.image.description="The conformance gate for DRP2 command streams"

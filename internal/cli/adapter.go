@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/internal/version"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
@@ -50,7 +51,7 @@ func adapterCommand(_ context.Context, args []string, env Env) int {
 	}
 	// The validator checks streams; it does not execute them, so it does
 	// not claim Level 2.
-	me := harness.Hello{Name: name, Version: Version(), DRP2Versions: []string{"2.0"}}
+	me := harness.Hello{Name: name, Version: version.String(), DRP2Versions: []string{"2.0"}}
 	if err := harness.Serve(in, out, me, harness.ValidatorJudge(v), harness.DefaultMaxLine); err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures adapter: %v\n", err)
 		return ExitUsage

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/version"
 	"github.com/drp2/drp2-fixtures/report/github"
 )
 
@@ -109,7 +110,7 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 	case "diff":
 		return diffCommand(args[1:], env)
 	case "version", "--version":
-		fmt.Fprintln(env.Stdout, "drp2-fixtures", Version())
+		fmt.Fprintln(env.Stdout, "drp2-fixtures", version.String())
 		return ExitOK
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)
@@ -117,29 +118,4 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 	}
 	fmt.Fprintf(env.Stderr, "drp2-fixtures: unknown command %q\n\n%s", args[0], usage)
 	return ExitUsage
-}
-
-// version is stamped into release builds:
-//
-//	go build -ldflags "-X github.com/drp2/drp2-fixtures/internal/cli.version=v1.2.3"
-var version string
-
-// Version is the version of the binary: the stamped release version, else
-// the module version with go install ("(devel)" in a checkout), plus the
-// VCS revision when the build recorded one.
-func Version() string {
-	if version != "" {
-		return version
-	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := info.Main.Version
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
-		}
-	}
-	return v
 }

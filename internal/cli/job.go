@@ -12,6 +12,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/internal/knownfail"
+	"github.com/drp2/drp2-fixtures/internal/version"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
@@ -159,7 +160,7 @@ func execute(ctx context.Context, r resolved) (*model.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	run.ToolVersion = Version()
+	run.ToolVersion = version.String()
 	run, err = addImplementations(ctx, r, run)
 	if err != nil {
 		return nil, err

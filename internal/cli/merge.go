@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/internal/version"
 )
 
 // mergeCommand joins the JSON reports of several jobs or shards into one
@@ -51,6 +52,6 @@ func mergeCommand(_ context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(ExitUsage, err)
 	}
-	run.ToolVersion = Version()
+	run.ToolVersion = version.String()
 	return finish(env, "drp2-fixtures merge", run, r, o, nil)
 }

@@ -17,7 +17,7 @@ func TestStampedVersion(t *testing.T) {
 	}
 	bin := filepath.Join(t.TempDir(), "drp2-fixtures")
 	build := exec.Command("go", "build", "-o", bin,
-		"-ldflags", "-X github.com/drp2/drp2-fixtures/internal/cli.version=v9.8.7", "./cmd/drp2-fixtures")
+		"-ldflags", "-X github.com/drp2/drp2-fixtures/internal/version.release=v9.8.7", "./cmd/drp2-fixtures")
 	build.Dir = "../.."
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
