@@ -1,0 +1,107 @@
+// The protocol side of the host, apart from its entry point so that the
+// tests can drive it with a fake backend.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+
+import { PROTOCOL, NoAdapterError, helloAnswer } from "./core.js";
+
+export const USAGE = `usage: drp2-webgpu-host --runtime PATH/webgpu.js [--browser chromium] [--chromium PATH]
+                         [--strict-positive] [--name NAME]
+
+  --runtime PATH      the DRP2 WebGPU runtime module (ES module exporting initWebGPU and
+                      executeDrp2StreamChecked); its folder is its import root
+  --browser chromium  run the runtime in headless Chromium instead of under Node with Dawn
+  --chromium PATH     the Chromium to drive (default /usr/bin/chromium)
+  --strict-positive   pass the runtime its positive-only options (requireExplicitBindGroupLayouts,
+                      requireExplicitPipelineMetadata) for every fixture; off by default, since a
+                      host cannot know a fixture's class and the options fail valid negatives early
+  --name NAME         the name reported in hello (default "webgpu.js on node" / "... on chromium")`;
+
+// parseArgs reads the command line; it throws a usage error for anything
+// it does not know.
+export function parseArgs(argv) {
+  const opts = { browser: "", chromium: "/usr/bin/chromium", strict: false, name: "", runtime: "" };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) {
+        throw new UsageError(`${a} needs a value`);
+      }
+      return argv[++i];
+    };
+    switch (a) {
+      case "--runtime": opts.runtime = value(); break;
+      case "--browser": opts.browser = value(); break;
+      case "--chromium": opts.chromium = value(); break;
+      case "--name": opts.name = value(); break;
+      case "--strict-positive": opts.strict = true; break;
+      case "-h": case "--help": throw new UsageError("");
+      default: throw new UsageError(`unknown argument ${JSON.stringify(a)}`);
+    }
+  }
+  if (opts.runtime === "") {
+    throw new UsageError("--runtime PATH is required");
+  }
+  if (opts.browser !== "" && opts.browser !== "chromium") {
+    throw new UsageError(`--browser ${JSON.stringify(opts.browser)}: only "chromium" is supported`);
+  }
+  return opts;
+}
+
+export class UsageError extends Error {}
+
+// runtimeVersion names a runtime build by its content: the runtime has no
+// version of its own, and the sha256 of its module tells two builds apart.
+export function runtimeVersion(path) {
+  return "sha256:" + createHash("sha256").update(readFileSync(path)).digest("hex").slice(0, 12);
+}
+
+// serve speaks the protocol over lines until goodbye or the end of input.
+// backend opens the device once, at hello, and runs each fixture.
+export async function serve(lines, write, backend, meta) {
+  let session = null;
+  for await (const line of lines) {
+    if (line.trim() === "") {
+      continue;
+    }
+    let msg;
+    try {
+      msg = JSON.parse(line);
+    } catch (err) {
+      throw new Error(`not a protocol message: ${err.message}`);
+    }
+    switch (msg?.type) {
+      case "hello": {
+        if (msg.protocol !== PROTOCOL) {
+          // Answered anyway: the harness reports the version mismatch.
+          process.stderr.write(`the harness speaks protocol ${msg.protocol}; this host speaks ${PROTOCOL}\n`);
+        }
+        try {
+          session = await backend.open();
+        } catch (err) {
+          if (!(err instanceof NoAdapterError)) {
+            throw err;
+          }
+          write({ type: "hello", protocol: PROTOCOL, name: meta.name, error: err.message });
+          return 1;
+        }
+        write(helloAnswer({ name: meta.name, version: meta.version, env: session.env, platform: session.platform }));
+        break;
+      }
+      case "fixture": {
+        if (session === null) {
+          throw new Error("a fixture came before hello");
+        }
+        const verdict = await session.run(msg);
+        write({ type: "verdict", seq: msg.seq, ...verdict });
+        break;
+      }
+      case "goodbye":
+        return 0;
+      default:
+        throw new Error(`unexpected message type ${JSON.stringify(msg?.type)}`);
+    }
+  }
+  return 0;
+}
+
