@@ -1,7 +1,9 @@
 package model
 
 import (
+	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -10,6 +12,13 @@ import (
 // that is not the protocol, or answered out of turn. It is never a DRP
 // result and never matches an expectation.
 const HarnessError Outcome = "harness_error"
+
+// NotClaimed is the outcome of a fixture whose expected phase the
+// implementation says it does not perform (a runtime without a JSON Schema
+// layer and the schema-negative fixtures, say): it was not sent, and it
+// neither passes nor fails. It still stands between the implementation and
+// a Level 1 claim, which covers every fixture (CONFORMANCE.md).
+const NotClaimed Outcome = "not_claimed"
 
 // Implementation is one DRP2 implementation run through the corpus by the
 // runtime harness: who it says it is, and its result for every fixture the
@@ -24,6 +33,14 @@ type Implementation struct {
 	// Executes is true when it claims Level 2 (CONFORMANCE.md): it runs
 	// streams and answers readbacks with QueueSubmitReply messages.
 	Executes bool
+	// Protocol is the adapter protocol version it spoke.
+	Protocol int
+	// Phases are the DRP phases it performs, as it declared them; nil
+	// means all three (it did not say, as in protocol 1).
+	Phases []string
+	// Adapter is the device it ran on, as it described it; nil when it did
+	// not say.
+	Adapter *Adapter
 	// Error says why it could not be used at all (it never completed the
 	// handshake); its results are then harness errors.
 	Error string
@@ -38,6 +55,70 @@ type Implementation struct {
 	// were checked (CONFORMANCE.md, Level 2 rule 2) to whether they
 	// mirrored the requests.
 	Level2 map[string]bool
+	// Readbacks maps the corpus path of every fixture whose replies passed
+	// Level 2 to the bytes of its readbacks, in request order, for the
+	// Level 3 preview (see Parity). A readback over MaxParityBytes is
+	// kept as nil.
+	Readbacks map[string][][]byte
+}
+
+// Adapter is the device an implementation ran on, in its own words.
+type Adapter struct {
+	Vendor       string
+	Architecture string
+	Device       string
+	// Driver is the driver's own description ("SwiftShader driver 5.0.0").
+	Driver string
+	// Platform is what runs the implementation ("node 20.20.2, dawn").
+	Platform string
+}
+
+// String names the adapter in one line: vendor and architecture (or
+// device), driver, platform; only what is known.
+func (a *Adapter) String() string {
+	if a == nil {
+		return ""
+	}
+	var parts []string
+	name := strings.TrimSpace(a.Vendor + " " + a.Architecture)
+	if name == "" {
+		name = a.Device
+	}
+	for _, p := range []string{name, a.Driver} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	s := strings.Join(parts, ", ")
+	if a.Platform != "" {
+		if s == "" {
+			return a.Platform
+		}
+		s += " (" + a.Platform + ")"
+	}
+	return s
+}
+
+// ClaimsPhase reports whether the implementation performs phase.
+func (im *Implementation) ClaimsPhase(phase string) bool {
+	return im.Phases == nil || slices.Contains(im.Phases, phase)
+}
+
+// NotClaimedCount counts the fixtures of phases it does not perform.
+func (im *Implementation) NotClaimedCount() int {
+	n := 0
+	for i := range im.Results {
+		if im.Results[i].Actual.Outcome == NotClaimed {
+			n++
+		}
+	}
+	return n
+}
+
+// Level1 says whether the implementation meets Level 1 (CONFORMANCE.md):
+// every fixture run classified as expected, none left unclaimed.
+func (im *Implementation) Level1() bool {
+	return im.Error == "" && len(im.Results) > 0 && im.Summary.Failed == 0 && im.NotClaimedCount() == 0
 }
 
 // Label is how reports name the implementation: its name and version, or

@@ -272,6 +272,9 @@ type ClassCount struct {
 	Run    int
 	Passed int
 	Failed int
+	// NotClaimed counts the fixtures an implementation does not claim (see
+	// NotClaimed); they are neither passed nor failed.
+	NotClaimed int
 }
 
 // Summary is the batch summary of RUNNER.md plus corpus errors and findings.
@@ -281,7 +284,10 @@ type Summary struct {
 	Passed       int
 	Failed       int
 	CorpusErrors int
-	Findings     int
+	// NotClaimed counts an implementation's fixtures of phases it does not
+	// perform: run, but neither passed nor failed.
+	NotClaimed int
+	Findings   int
 	// KnownFailures counts the failures a known-failures list excuses;
 	// they are in Failed too.
 	KnownFailures int
@@ -308,6 +314,11 @@ type Run struct {
 	// Implementations are the DRP2 implementations the runtime harness ran
 	// through the same fixtures, in the order given; none for a plain run.
 	Implementations []Implementation
+	// FixtureReadbacks maps the corpus path of every positive fixture that
+	// carries QueueSubmitReply data to those bytes, one entry per readback
+	// in stream order (nil for data that is not base64 or is over
+	// MaxParityBytes): the reference of the Level 3 preview (Parity).
+	FixtureReadbacks map[string][][]byte
 	// Comparison is this run compared with a baseline; nil when none was
 	// asked for.
 	Comparison *Comparison
@@ -325,6 +336,11 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 			counts[r.Class] = c
 		}
 		c.Run++
+		if r.Actual.Outcome == NotClaimed {
+			s.NotClaimed++
+			c.NotClaimed++
+			continue
+		}
 		if r.Passed {
 			s.Passed++
 			c.Passed++

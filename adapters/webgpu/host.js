@@ -5,7 +5,7 @@
 // would, from Dawn's Node bindings; with --browser chromium it runs the
 // runtime in a page of headless Chromium instead.
 import { createInterface } from "node:readline";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 
 import { USAGE, UsageError, parseArgs, runtimeVersion, serve } from "./serve.js";
 
@@ -22,7 +22,9 @@ async function main() {
   }
   const runtimePath = resolve(opts.runtime);
   const meta = {
-    name: opts.name || `webgpu.js on ${opts.browser || "node"}`,
+    name: opts.name,
+    runtime: basename(runtimePath),
+    mode: opts.browser || "node",
     version: runtimeVersion(runtimePath),
   };
   const onLost = (reason) => {

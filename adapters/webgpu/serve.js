@@ -15,7 +15,8 @@ export const USAGE = `usage: drp2-webgpu-host --runtime PATH/webgpu.js [--browse
   --strict-positive   pass the runtime its positive-only options (requireExplicitBindGroupLayouts,
                       requireExplicitPipelineMetadata) for every fixture; off by default, since a
                       host cannot know a fixture's class and the options fail valid negatives early
-  --name NAME         the name reported in hello (default "webgpu.js on node" / "... on chromium")`;
+  --name NAME         the name reported in hello (default: the runtime's file name, the mode and the
+                      adapter's architecture, such as "webgpu.js on node/swiftshader")`;
 
 // parseArgs reads the command line; it throws a usage error for anything
 // it does not know.
@@ -56,6 +57,17 @@ export function runtimeVersion(path) {
   return "sha256:" + createHash("sha256").update(readFileSync(path)).digest("hex").slice(0, 12);
 }
 
+// helloName is --name, else the runtime's file name, the mode and the
+// adapter's architecture ("webgpu.js on node/swiftshader"): runs on two
+// drivers are two implementations in a merged report, not one.
+export function helloName(meta, adapter) {
+  if (meta.name) {
+    return meta.name;
+  }
+  const arch = adapter?.architecture || adapter?.vendor || adapter?.device;
+  return `${meta.runtime} on ${meta.mode}` + (arch ? `/${arch}` : "");
+}
+
 // serve speaks the protocol over lines until goodbye or the end of input.
 // backend opens the device once, at hello, and runs each fixture.
 export async function serve(lines, write, backend, meta) {
@@ -82,10 +94,10 @@ export async function serve(lines, write, backend, meta) {
           if (!(err instanceof NoAdapterError)) {
             throw err;
           }
-          write({ type: "hello", protocol: PROTOCOL, name: meta.name, error: err.message });
+          write({ type: "hello", protocol: PROTOCOL, name: helloName(meta, null), error: err.message });
           return 1;
         }
-        write(helloAnswer({ name: meta.name, version: meta.version, env: session.env, platform: session.platform }));
+        write(helloAnswer({ name: helloName(meta, session.env.adapter), version: meta.version, env: session.env, platform: session.platform }));
         break;
       }
       case "fixture": {

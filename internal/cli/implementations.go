@@ -105,10 +105,17 @@ func readResults(r resolved, patterns []string) ([]harness.Report, error) {
 // implementationReasons says which implementations fail the run: one with
 // a failing fixture, or one that could not be used.
 func implementationReasons(run *model.Run, job Job) []string {
-	if !job.FailOn.Mismatch {
-		return nil
-	}
 	var why []string
+	if job.FailOn.Level3 {
+		for _, row := range model.Parity(run) {
+			if !row.Agree() {
+				why = append(why, fmt.Sprintf("Level 3 preview: readback %d of %s differs across %s", row.Readback, cleanLine(row.Path), cleanLine(paritySources(row))))
+			}
+		}
+	}
+	if !job.FailOn.Mismatch {
+		return why
+	}
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
 		switch {
@@ -119,6 +126,15 @@ func implementationReasons(run *model.Run, job Job) []string {
 		}
 	}
 	return why
+}
+
+// paritySources names the groups of a parity row: "a, b | c".
+func paritySources(row model.ParityRow) string {
+	var groups []string
+	for _, g := range row.Groups {
+		groups = append(groups, strings.Join(g.Sources, ", "))
+	}
+	return strings.Join(groups, " | ")
 }
 
 // cleanLine keeps an implementation's own words on one printable line.

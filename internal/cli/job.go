@@ -216,12 +216,15 @@ type FailOn struct {
 	Findings bool
 	// Regressions: a fixture that passed on the baseline fails now.
 	Regressions bool
+	// Level3: readback bytes differ across the fixture's data and the
+	// implementations (the Level 3 preview, information otherwise).
+	Level3 bool
 }
 
 // defaultFailOn is what run and the action fail on unless told otherwise.
 var defaultFailOn = FailOn{Mismatch: true, Empty: true}
 
-const failOnWords = "mismatch, empty, findings, regressions, or never"
+const failOnWords = "mismatch, empty, findings, regressions, level3, or never"
 
 // parseFailOn reads a list such as "mismatch,empty" (commas or new lines);
 // "never" alone means nothing fails the run.
@@ -241,6 +244,8 @@ func parseFailOn(s string) (FailOn, error) {
 			f.Findings = true
 		case "regressions":
 			f.Regressions = true
+		case "level3":
+			f.Level3 = true
 		case "never":
 			if len(words) > 1 {
 				return f, fmt.Errorf("%q: never cannot be combined with other conditions", s)
@@ -265,6 +270,9 @@ func (f FailOn) String() string {
 	}
 	if f.Regressions {
 		w = append(w, "regressions")
+	}
+	if f.Level3 {
+		w = append(w, "level3")
 	}
 	if len(w) == 0 {
 		return "never"

@@ -92,7 +92,7 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 	fs.StringVar(&o.job.Files.JUnit, "junit", "", "also write JUnit XML to `FILE` (folders are created)")
 	fs.StringVar(&o.job.Files.Summary, "summary", "", "also append the Markdown job summary to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
 	fs.StringVar(&o.job.Files.JSON, "json-out", "", "also write the JSON report to `FILE` (folders are created)")
-	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails); or never")
+	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview); or never")
 }
 
 // checkOutput checks the values of outputFlags.

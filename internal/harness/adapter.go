@@ -18,7 +18,7 @@ type Judge func(f *Fixture) Verdict
 func Serve(in io.Reader, out io.Writer, me Hello, judge Judge, maxLine int) error {
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriter(out)
-	me.Type, me.Protocol = TypeHello, ProtocolVersion
+	me.Type = TypeHello
 	greeted := false
 	for {
 		line, err := readRequest(r, maxLine)
@@ -40,11 +40,20 @@ func Serve(in io.Reader, out io.Writer, me Hello, judge Judge, maxLine int) erro
 		case head.Type == TypeGoodbye:
 			return nil
 		case head.Type == TypeHello:
-			if head.Protocol != ProtocolVersion {
-				return fmt.Errorf("the harness speaks protocol %d; this adapter speaks %d", head.Protocol, ProtocolVersion)
+			// The answer is in the harness's version when this side speaks
+			// it, else in this side's newest, which the harness then
+			// refuses with both numbers.
+			if head.Protocol < MinProtocolVersion {
+				return fmt.Errorf("the harness speaks protocol %d; this adapter speaks %d to %d", head.Protocol, MinProtocolVersion, ProtocolVersion)
+			}
+			me.Protocol = min(head.Protocol, ProtocolVersion)
+			answer = me
+			if me.Protocol < 2 {
+				v1 := me
+				v1.Phases, v1.Adapter, v1.Error = nil, nil, ""
+				answer = v1
 			}
 			greeted = true
-			answer = me
 		case head.Type == TypeFixture && greeted:
 			var f Fixture
 			if err := strictDecode(line, &f); err != nil {

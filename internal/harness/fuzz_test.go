@@ -15,7 +15,7 @@ func FuzzAnswers(f *testing.F) {
 	requests := Requests([]json.RawMessage{json.RawMessage(`{"cmd":"QueueSubmit","command_buffer_ids":[3],"submission_id":10,"readbacks":[{"buffer_id":1,"offset":0,"size":4}]}`)})
 	f.Fuzz(func(t *testing.T, line []byte) {
 		_, _ = DecodeHello(line)
-		v, err := DecodeVerdict(line, 1)
+		v, err := DecodeVerdict(line, 1, ProtocolVersion)
 		if err != nil {
 			return
 		}

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -62,6 +63,7 @@ func Run(ctx context.Context, cfg Config, base *model.Run, read ReadFunc) ([]mod
 	if err != nil {
 		return nil, err
 	}
+	base.FixtureReadbacks = fixtureReadbacks(cases)
 	impls := make([]model.Implementation, len(cfg.Commands))
 	var wg sync.WaitGroup
 	for i, command := range cfg.Commands {
@@ -112,6 +114,60 @@ type testCase struct {
 	doc      fixtureDoc
 	commands []json.RawMessage
 	requests []Request
+}
+
+// fixtureReadbacks collects the QueueSubmitReply data the positive
+// fixtures carry, the reference of the Level 3 preview.
+func fixtureReadbacks(cases []testCase) map[string][][]byte {
+	out := map[string][][]byte{}
+	for i := range cases {
+		c := &cases[i]
+		if c.base.Class != model.ClassPositive {
+			continue
+		}
+		var replies []json.RawMessage
+		for _, raw := range c.commands {
+			var head struct {
+				Cmd string `json:"cmd"`
+			}
+			if json.Unmarshal(raw, &head) == nil && head.Cmd == "QueueSubmitReply" {
+				replies = append(replies, raw)
+			}
+		}
+		if data := readbackBytes(replies); len(data) > 0 {
+			out[c.base.RelPath] = data
+		}
+	}
+	return out
+}
+
+// readbackBytes decodes the data of every readback of replies, in order;
+// data that is not base64, or is larger than model.MaxParityBytes, is nil.
+func readbackBytes(replies []json.RawMessage) [][]byte {
+	var out [][]byte
+	for _, raw := range replies {
+		var rep struct {
+			Readbacks []struct {
+				Data *string `json:"data"`
+			} `json:"readbacks"`
+		}
+		if json.Unmarshal(raw, &rep) != nil {
+			continue
+		}
+		for _, rb := range rep.Readbacks {
+			var b []byte
+			if rb.Data != nil && base64.StdEncoding.DecodedLen(len(*rb.Data)) <= model.MaxParityBytes+3 {
+				if d, err := base64.StdEncoding.DecodeString(*rb.Data); err == nil && len(d) <= model.MaxParityBytes {
+					b = d
+					if b == nil {
+						b = []byte{}
+					}
+				}
+			}
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // fixtureDoc is the part of a fixture file the harness sends or reports.
@@ -190,9 +246,20 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 			im.DRP2Versions = append(im.DRP2Versions, limit.Cap(v, limit.MessageBytes))
 		}
 		im.Executes = s.hello.Executes
+		im.Protocol = s.hello.Protocol
+		im.Phases = append([]string(nil), s.hello.Phases...)
+		if s.hello.Phases == nil {
+			im.Phases = nil
+		}
+		if a := s.hello.Adapter; a != nil {
+			c := func(v string) string { return limit.Cap(v, limit.MessageBytes) }
+			im.Adapter = &model.Adapter{Vendor: c(a.Vendor), Architecture: c(a.Architecture), Device: c(a.Device),
+				Driver: c(a.Driver), Platform: c(a.Platform)}
+		}
 	}
 	if im.Executes {
 		im.Level2 = map[string]bool{}
+		im.Readbacks = map[string][][]byte{}
 	}
 	for i := range cases {
 		if ctx.Err() != nil {
@@ -217,10 +284,21 @@ func (s *session) start() error {
 	}
 	line, _ := encode(Hello{Type: TypeHello, Protocol: ProtocolVersion})
 	answer, err := p.exchange(line, time.Now().Add(s.cfg.StartTimeout))
+	var h *Hello
 	if err == nil {
-		s.hello, err = DecodeHello(answer)
-		if err != nil {
+		h, err = DecodeHello(answer)
+		switch {
+		case err != nil:
 			err = fmt.Errorf("bad hello: %v (it sent %s)", err, quoteLine(answer))
+		case h.Error != "":
+			// Its own reason, in full: the one thing a user needs to
+			// read when there is no GPU adapter.
+			err = fmt.Errorf("it cannot run here: %s", limit.Cap(h.Error, limit.MessageBytes))
+			if s.hello == nil {
+				s.hello = h
+			}
+		default:
+			s.hello = h
 		}
 	}
 	if err != nil {
@@ -238,6 +316,13 @@ func (s *session) one(c *testCase) (res model.Result) {
 	started := s.cfg.Now()
 	res = fresh(c.base)
 	defer func() { res.Duration = s.cfg.Now().Sub(started) }()
+	// A fixture that fails in a phase the implementation does not perform
+	// says nothing about it: it is not sent, and neither passes nor fails.
+	if s.stopped == "" && s.hello != nil && c.base.Class != model.ClassPositive && !s.hello.Claims(c.base.Expected.Phase) {
+		res.Actual = model.Actual{Outcome: model.NotClaimed,
+			Message: fmt.Sprintf("not claimed: the implementation does not perform %s", c.base.Expected.Phase)}
+		return res
+	}
 	if s.stopped == "" && s.proc == nil {
 		s.impl.Restarts++
 		if err := s.start(); err != nil {
@@ -264,7 +349,7 @@ func (s *session) one(c *testCase) (res model.Result) {
 	stop()
 	var v *Verdict
 	if err == nil {
-		if v, err = DecodeVerdict(answer, s.seq); err != nil {
+		if v, err = DecodeVerdict(answer, s.seq, s.hello.Protocol); err != nil {
 			err = fmt.Errorf("%v (it sent %s)", err, quoteLine(answer))
 		}
 	}
@@ -286,16 +371,28 @@ func (s *session) one(c *testCase) (res model.Result) {
 // checks the replies of a positive fixture (Level 2).
 func (s *session) judge(res *model.Result, c *testCase, v *Verdict) {
 	var f *model.Failure
+	unphased := v.Outcome == string(model.Error) && v.Phase == ""
 	if v.Outcome == string(model.Error) {
 		f = &model.Failure{Phase: model.Phase(limit.Cap(v.Phase, limit.MessageBytes)), Code: limit.Cap(v.Code, limit.MessageBytes), CommandIndex: -1}
 		if v.CommandIndex != nil {
 			f.CommandIndex = *v.CommandIndex
+		}
+		// An implementation that does not know the phase (protocol 2)
+		// is judged on the code and command index alone: the runner's
+		// matching is asked with the expected phase, and the result
+		// shows none.
+		if unphased {
+			f.Phase = model.Phase(res.Expected.Phase)
 		}
 	}
 	res.Actual, res.Passed = runner.Match(res.Expected, res.Class, f)
 	// The runner's message explains its own verdicts; an implementation
 	// speaks for itself.
 	res.Actual.Message = limit.Cap(v.Message, limit.MessageBytes)
+	if unphased {
+		res.Actual.Phase = ""
+		res.Actual.Message = strings.TrimSuffix("phase not reported; "+res.Actual.Message, "; ")
+	}
 	spanAt := -1
 	if res.Actual.CommandIndex != nil {
 		spanAt = *res.Actual.CommandIndex
@@ -311,6 +408,9 @@ func (s *session) judge(res *model.Result, c *testCase, v *Verdict) {
 			}
 		}
 		s.impl.Level2[res.RelPath] = ok
+		if ok && len(c.requests) > 0 {
+			s.impl.Readbacks[res.RelPath] = readbackBytes(v.Replies)
+		}
 	}
 	if !res.Passed {
 		explainFailure(res, c, spanAt)

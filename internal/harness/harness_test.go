@@ -32,7 +32,9 @@ func TestMain(m *testing.M) {
 
 func fakeAdapter(spec string) int {
 	faults := map[string]string{} // fixture name -> kind
-	executes, myName := false, "fake"
+	executes, myName, noPhase := false, "fake", false
+	var phases []string
+	refusal := ""
 	for _, f := range strings.Split(spec, ",") {
 		kind, name, _ := strings.Cut(f, ":")
 		switch kind {
@@ -44,6 +46,12 @@ func fakeAdapter(spec string) int {
 			executes = true
 		case "name":
 			myName = name
+		case "phases":
+			phases = strings.Split(name, "+")
+		case "nophase":
+			noPhase = true
+		case "refuse":
+			refusal = name
 		default:
 			faults[name] = kind
 		}
@@ -75,10 +83,15 @@ func fakeAdapter(spec string) int {
 			verdict.Replies = shortData(verdict.Replies)
 		case "noreply":
 			verdict.Replies = nil
+		case "wrongcode":
+			verdict.Code = "DRP2_ERR_NOT_THIS_ONE"
+		}
+		if noPhase {
+			verdict.Phase = ""
 		}
 		return verdict
 	}
-	me := Hello{Name: myName, Version: "1.0", DRP2Versions: []string{"2.0"}, Executes: executes}
+	me := Hello{Name: myName, Version: "1.0", DRP2Versions: []string{"2.0"}, Executes: executes, Phases: phases, Error: refusal}
 	if err := Serve(os.Stdin, os.Stdout, me, judge, DefaultMaxLine); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -346,5 +359,101 @@ func TestInterrupted(t *testing.T) {
 	_, err := Run(ctx, Config{Commands: []string{self(t)}, Env: env("hang:session_handshake_ok"), Timeout: time.Minute}, base, read)
 	if err == nil || time.Since(start) > 10*time.Second {
 		t.Errorf("err %v after %v", err, time.Since(start))
+	}
+}
+
+// TestPhasesNotClaimed: an implementation that performs no schema
+// validation and reports no phase is judged on code and command index;
+// the schema negatives are not sent, neither pass nor fail, and keep it
+// from Level 1.
+func TestPhasesNotClaimed(t *testing.T) {
+	base, read := embeddedRun(t)
+	var semantic string
+	for _, r := range base.Results {
+		if r.Class == model.ClassNegative && r.Expected.Phase == "semantic_validation" {
+			semantic = r.Name
+			break
+		}
+	}
+	spec := "phases:semantic_validation+capability_validation,nophase,wrongcode:" + semantic
+	im := runHarness(t, Config{Commands: []string{self(t)}, Env: env(spec)}, base, read)[0]
+	if im.Error != "" || im.Protocol != 2 || strings.Join(im.Phases, " ") != "semantic_validation capability_validation" {
+		t.Fatalf("handshake: %q, protocol %d, phases %v", im.Error, im.Protocol, im.Phases)
+	}
+	schema := 0
+	for _, r := range im.Results {
+		switch {
+		case r.Class == model.ClassSchemaNegative:
+			schema++
+			if r.Passed || r.Actual.Outcome != model.NotClaimed || !strings.Contains(r.Actual.Message, "does not perform schema_validation") {
+				t.Errorf("%s: %+v, want not claimed", r.Name, r.Actual)
+			}
+		case r.Name == semantic:
+			if r.Passed || r.Actual.Code != "DRP2_ERR_NOT_THIS_ONE" {
+				t.Errorf("%s: a wrong code passed: %+v", r.Name, r.Actual)
+			}
+		case r.Class == model.ClassNegative:
+			if !r.Passed || r.Actual.Phase != "" || !strings.HasPrefix(r.Actual.Message, "phase not reported") {
+				t.Errorf("%s: %+v, passed %v; want a pass on code and index, phase not reported", r.Name, r.Actual, r.Passed)
+			}
+		}
+	}
+	if schema == 0 || im.Summary.NotClaimed != schema || im.NotClaimedCount() != schema {
+		t.Errorf("%d schema negatives, summary %+v", schema, im.Summary)
+	}
+	// Only the wrong code failed: the unclaimed ones are not failures.
+	if im.Summary.Failed != 1 || im.Summary.Passed+im.Summary.Failed+im.Summary.NotClaimed != im.Summary.Run {
+		t.Errorf("summary %+v", im.Summary)
+	}
+	if im.Level1() {
+		t.Error("Level 1 met with fixtures not claimed")
+	}
+}
+
+// TestRefusal: an implementation that says it cannot run here (no GPU
+// adapter) is one clear error, not a failure per fixture, and is not
+// restarted for each of them.
+func TestRefusal(t *testing.T) {
+	base, read := embeddedRun(t, "session_handshake_ok", "upload_buffer_write")
+	im := runHarness(t, Config{Commands: []string{self(t)}, Env: env("refuse:no WebGPU adapter; tried vulkan")}, base, read)[0]
+	if !strings.Contains(im.Error, "it cannot run here: no WebGPU adapter; tried vulkan") || im.Restarts != 0 || im.Name != "fake" {
+		t.Fatalf("error %q, %d restarts, name %q", im.Error, im.Restarts, im.Name)
+	}
+	for _, r := range im.Results {
+		if r.Actual.Outcome != model.HarnessError || !strings.HasPrefix(r.Actual.Message, "not run: ") {
+			t.Errorf("%s: %+v", r.Name, r.Actual)
+		}
+	}
+}
+
+// TestLevel3Bytes: the bytes of replies that pass Level 2 are kept for the
+// parity table, and the fixtures' own reply data is its reference.
+func TestLevel3Bytes(t *testing.T) {
+	base, read := embeddedRun(t)
+	im := runHarness(t, Config{Commands: []string{self(t)}, Env: env("executes")}, base, read)[0]
+	if len(im.Readbacks) == 0 {
+		t.Fatal("no readback bytes kept")
+	}
+	for p, data := range im.Readbacks {
+		if !im.Level2[p] || len(data) == 0 {
+			t.Errorf("%s: %d readbacks kept, Level 2 %v", p, len(data), im.Level2[p])
+		}
+		for _, b := range data {
+			for _, x := range b {
+				if x != 0 {
+					t.Fatalf("%s: the fake answers zeros, kept %x", p, b)
+				}
+			}
+		}
+	}
+	base.Implementations = []model.Implementation{im}
+	rows := model.Parity(base)
+	if len(rows) == 0 || len(base.FixtureReadbacks) == 0 {
+		t.Fatalf("%d parity rows, %d fixtures with reply data", len(rows), len(base.FixtureReadbacks))
+	}
+	for _, r := range rows {
+		if r.Groups[0].Sources[0] != model.FixtureSource {
+			t.Errorf("%s: a row without the fixture's data: %+v", r.Path, r)
+		}
 	}
 }

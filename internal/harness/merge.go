@@ -50,6 +50,12 @@ func Merge(reports []Report) (*model.Run, error) {
 		if err := base.add(rep.Source, r.Results); err != nil {
 			return nil, err
 		}
+		for p, data := range r.FixtureReadbacks {
+			if out.FixtureReadbacks == nil {
+				out.FixtureReadbacks = map[string][][]byte{}
+			}
+			out.FixtureReadbacks[p] = data
+		}
 		for _, f := range r.Findings {
 			if !findings[f] {
 				findings[f] = true
@@ -65,7 +71,8 @@ func Merge(reports []Report) (*model.Run, error) {
 			u := impls[key]
 			if u == nil {
 				u = &implUnion{Implementation: model.Implementation{Command: im.Command, Name: im.Name, Version: im.Version,
-					DRP2Versions: im.DRP2Versions, Executes: im.Executes}, results: newUnion()}
+					DRP2Versions: im.DRP2Versions, Executes: im.Executes, Protocol: im.Protocol, Phases: im.Phases,
+					Adapter: im.Adapter}, results: newUnion()}
 				impls[key] = u
 				order = append(order, key)
 			}
@@ -161,6 +168,15 @@ func (u *implUnion) add(source string, im *model.Implementation) error {
 	}
 	for k, v := range im.Level2 {
 		u.Level2[k] = v
+	}
+	if len(im.Readbacks) > 0 && u.Readbacks == nil {
+		u.Readbacks = map[string][][]byte{}
+	}
+	for k, v := range im.Readbacks {
+		u.Readbacks[k] = v
+	}
+	if u.Adapter == nil {
+		u.Adapter = im.Adapter
 	}
 	return nil
 }

@@ -9,12 +9,24 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// ProtocolVersion is the version of the adapter protocol this harness
-// speaks. A change that an existing adapter could misread raises it.
-const ProtocolVersion = 1
+// ProtocolVersion is the newest version of the adapter protocol this
+// harness speaks; it still accepts an answer in any version from
+// MinProtocolVersion up. A change that an existing adapter could misread
+// raises it. Version 2 lets an implementation say which phases it performs,
+// leave the phase out of an error verdict, name its adapter, and refuse the
+// session with a reason.
+const (
+	ProtocolVersion    = 2
+	MinProtocolVersion = 1
+)
+
+// Phases are the DRP phases an implementation may claim to perform, in
+// the order a stream goes through them.
+var Phases = []string{"schema_validation", "semantic_validation", "capability_validation"}
 
 // Message types.
 const (
@@ -35,6 +47,21 @@ type Hello struct {
 	DRP2Versions []string        `json:"drp2_versions,omitempty"`
 	Executes     bool            `json:"executes,omitempty"`
 	Capabilities json.RawMessage `json:"capabilities,omitempty"`
+	// Protocol 2. Phases are the phases it performs (absent: all three);
+	// Adapter is the device it runs on; Error, when set, refuses the
+	// session: it cannot run here (no GPU adapter, say), and why.
+	Phases  []string `json:"phases,omitempty"`
+	Adapter *Adapter `json:"adapter,omitempty"`
+	Error   string   `json:"error,omitempty"`
+}
+
+// Adapter is the device an implementation runs on, in its own words.
+type Adapter struct {
+	Vendor       string `json:"vendor,omitempty"`
+	Architecture string `json:"architecture,omitempty"`
+	Device       string `json:"device,omitempty"`
+	Driver       string `json:"driver,omitempty"`
+	Platform     string `json:"platform,omitempty"`
 }
 
 // Fixture asks for one verdict. It carries the stream only: never the
@@ -53,7 +80,9 @@ type Verdict struct {
 	Type    string `json:"type"`
 	Seq     int    `json:"seq"`
 	Outcome string `json:"outcome"`
-	// Phase, Code and CommandIndex are set for outcome "error".
+	// Phase, Code and CommandIndex are set for outcome "error"; from
+	// protocol 2 on, Phase may be left out by an implementation that does
+	// not know it.
 	Phase        string `json:"phase,omitempty"`
 	Code         string `json:"code,omitempty"`
 	CommandIndex *int   `json:"command_index,omitempty"`
@@ -91,8 +120,8 @@ func DecodeHello(line []byte) (*Hello, error) {
 	if head.Type != TypeHello {
 		return nil, fmt.Errorf("expected a %q message, got type %q", TypeHello, head.Type)
 	}
-	if head.Protocol != ProtocolVersion {
-		return nil, fmt.Errorf("it speaks protocol %d; this harness speaks %d", head.Protocol, ProtocolVersion)
+	if head.Protocol < MinProtocolVersion || head.Protocol > ProtocolVersion {
+		return nil, fmt.Errorf("it speaks protocol %d; this harness speaks %d to %d", head.Protocol, MinProtocolVersion, ProtocolVersion)
 	}
 	var h Hello
 	if err := strictDecode(line, &h); err != nil {
@@ -101,11 +130,34 @@ func DecodeHello(line []byte) (*Hello, error) {
 	if strings.TrimSpace(h.Name) == "" {
 		return nil, fmt.Errorf("its hello has no name")
 	}
+	if h.Protocol < 2 && (h.Phases != nil || h.Adapter != nil || h.Error != "") {
+		return nil, fmt.Errorf("phases, adapter and error are members of protocol 2; its hello says protocol %d", h.Protocol)
+	}
+	seen := map[string]bool{}
+	for _, p := range h.Phases {
+		if !slices.Contains(Phases, p) {
+			return nil, fmt.Errorf("phases: %q is not one of %s", p, strings.Join(Phases, ", "))
+		}
+		if seen[p] {
+			return nil, fmt.Errorf("phases: %q is listed twice", p)
+		}
+		seen[p] = true
+	}
+	if h.Phases != nil && len(h.Phases) == 0 {
+		return nil, fmt.Errorf("phases is empty: an implementation performs at least one phase")
+	}
 	return &h, nil
 }
 
-// DecodeVerdict reads an implementation's answer to fixture seq.
-func DecodeVerdict(line []byte, seq int) (*Verdict, error) {
+// Claims reports whether the implementation that said hello performs
+// phase. Without a phases member it performs all three (protocol 1).
+func (h *Hello) Claims(phase string) bool {
+	return h.Phases == nil || slices.Contains(h.Phases, phase)
+}
+
+// DecodeVerdict reads an implementation's answer to fixture seq in the
+// protocol version it said hello in.
+func DecodeVerdict(line []byte, seq, protocol int) (*Verdict, error) {
 	var v Verdict
 	if err := strictDecode(line, &v); err != nil {
 		return nil, err
@@ -122,8 +174,11 @@ func DecodeVerdict(line []byte, seq int) (*Verdict, error) {
 			return nil, fmt.Errorf("a success verdict carries no phase, code or command_index")
 		}
 	case "error":
-		if v.Phase == "" || v.Code == "" {
-			return nil, fmt.Errorf("an error verdict needs a phase and a code")
+		if v.Code == "" || (v.Phase == "" && protocol < 2) {
+			if protocol < 2 {
+				return nil, fmt.Errorf("an error verdict needs a phase and a code")
+			}
+			return nil, fmt.Errorf("an error verdict needs a code")
 		}
 		if v.CommandIndex != nil && *v.CommandIndex < 0 {
 			return nil, fmt.Errorf("command_index %d is negative", *v.CommandIndex)

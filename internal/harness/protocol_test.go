@@ -3,6 +3,8 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,11 +48,11 @@ func TestServeRoundTrip(t *testing.T) {
 	if err != nil || h.Name != "me" || h.Version != "9" || !h.Executes || string(h.Capabilities) != `{"max_buffer_size":1}` {
 		t.Fatalf("hello: %+v, %v", h, err)
 	}
-	v, err := DecodeVerdict([]byte(lines[1]), 1)
+	v, err := DecodeVerdict([]byte(lines[1]), 1, ProtocolVersion)
 	if err != nil || v.Outcome != "success" || len(v.Replies) != 1 {
 		t.Fatalf("verdict 1: %+v, %v", v, err)
 	}
-	v, err = DecodeVerdict([]byte(lines[2]), 2)
+	v, err = DecodeVerdict([]byte(lines[2]), 2, ProtocolVersion)
 	if err != nil || v.Phase != "schema_validation" || v.Code != "DRP2_ERR_UNKNOWN_COMMAND" || *v.CommandIndex != 0 || v.Message != "no X" {
 		t.Fatalf("verdict 2: %+v, %v", v, err)
 	}
@@ -58,11 +60,23 @@ func TestServeRoundTrip(t *testing.T) {
 
 func TestDecodeRejects(t *testing.T) {
 	hellos := map[string]string{
-		`{"type":"hello","protocol":2,"name":"x","future":1}`: "speaks protocol 2",
+		`{"type":"hello","protocol":3,"name":"x","future":1}`: "speaks protocol 3",
+		`{"type":"hello","protocol":0,"name":"x"}`:            "speaks protocol 0",
 		`{"type":"hello","protocol":1}`:                       "no name",
 		`{"type":"hello","protocol":1,"name":"x","nmae":1}`:   "unknown field",
 		`{"type":"verdict","seq":1}`:                          `expected a "hello"`,
 		`hello`:                                               "not a protocol message",
+	}
+	// Protocol 2 members, and their own rules.
+	for line, want := range map[string]string{
+		`{"type":"hello","protocol":1,"name":"x","phases":["semantic_validation"]}`:                   "members of protocol 2",
+		`{"type":"hello","protocol":1,"name":"x","error":"no GPU"}`:                                   "members of protocol 2",
+		`{"type":"hello","protocol":2,"name":"x","phases":["linking"]}`:                               `"linking" is not one of`,
+		`{"type":"hello","protocol":2,"name":"x","phases":["schema_validation","schema_validation"]}`: "listed twice",
+		`{"type":"hello","protocol":2,"name":"x","phases":[]}`:                                        "phases is empty",
+		`{"type":"hello","protocol":2,"name":"x","adapter":{"vendor":"v","drivr":"d"}}`:               "unknown field",
+	} {
+		hellos[line] = want
 	}
 	for line, want := range hellos {
 		if _, err := DecodeHello([]byte(line)); err == nil || !strings.Contains(err.Error(), want) {
@@ -79,9 +93,52 @@ func TestDecodeRejects(t *testing.T) {
 		`{"type":"verdict","seq":1,"outcome":"success"} {}`:                                      "more than one JSON value",
 	}
 	for line, want := range verdicts {
-		if _, err := DecodeVerdict([]byte(line), 1); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := DecodeVerdict([]byte(line), 1, 1); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", line, err, want)
 		}
+	}
+	// Protocol 2 lets the phase out, never the code.
+	if v, err := DecodeVerdict([]byte(`{"type":"verdict","seq":1,"outcome":"error","code":"X","command_index":3}`), 1, 2); err != nil || v.Phase != "" || *v.CommandIndex != 3 {
+		t.Errorf("a protocol 2 error verdict without a phase: %+v, %v", v, err)
+	}
+	if _, err := DecodeVerdict([]byte(`{"type":"verdict","seq":1,"outcome":"error","phase":"semantic_validation"}`), 1, 2); err == nil || !strings.Contains(err.Error(), "needs a code") {
+		t.Errorf("a protocol 2 error verdict without a code: %v", err)
+	}
+}
+
+func TestHelloVersion2(t *testing.T) {
+	h, err := DecodeHello([]byte(`{"type":"hello","protocol":2,"name":"webgpu","executes":true,"phases":["semantic_validation","capability_validation"],` +
+		`"adapter":{"vendor":"google","architecture":"swiftshader","driver":"SwiftShader driver 5.0.0","platform":"node 20"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Claims("schema_validation") || !h.Claims("semantic_validation") || !h.Claims("capability_validation") {
+		t.Errorf("claims: %v", h.Phases)
+	}
+	if h.Adapter == nil || h.Adapter.Driver != "SwiftShader driver 5.0.0" || h.Adapter.Platform != "node 20" {
+		t.Errorf("adapter: %+v", h.Adapter)
+	}
+	old, err := DecodeHello([]byte(`{"type":"hello","protocol":1,"name":"old"}`))
+	if err != nil || !old.Claims("schema_validation") || !old.Claims("capability_validation") {
+		t.Errorf("a protocol 1 implementation claims every phase: %+v, %v", old, err)
+	}
+}
+
+// TestServeAnswersInTheHarnessVersion: an older harness gets an answer it
+// can read.
+func TestServeAnswersInTheHarnessVersion(t *testing.T) {
+	for _, v := range []int{1, 2} {
+		var out bytes.Buffer
+		in := strings.NewReader(fmt.Sprintf(`{"type":"hello","protocol":%d}`+"\n", v))
+		if err := Serve(in, &out, Hello{Name: "me"}, nil, 1<<20); err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf(`{"type":"hello","protocol":%d,"name":"me"}`+"\n", v); out.String() != want {
+			t.Errorf("to protocol %d: %s, want %s", v, out.String(), want)
+		}
+	}
+	if err := Serve(strings.NewReader(`{"type":"hello","protocol":0}`+"\n"), io.Discard, Hello{Name: "me"}, nil, 1<<20); err == nil {
+		t.Error("protocol 0 was answered")
 	}
 }
 

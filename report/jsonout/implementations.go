@@ -13,46 +13,83 @@ import (
 // Implementation is one implementation's record: who it is, its counts,
 // and one result per fixture in the shape of the top-level results.
 type Implementation struct {
-	Command      string                `json:"command"`
-	Name         string                `json:"name"`
-	Version      string                `json:"version"`
-	DRP2Versions []string              `json:"drp2_versions"`
-	Executes     bool                  `json:"executes"`
-	Error        *string               `json:"error"`
-	Summary      ImplementationSummary `json:"summary"`
-	Restarts     int                   `json:"restarts"`
-	Stderr       string                `json:"stderr"`
-	Results      []Result              `json:"results"`
+	Command      string   `json:"command"`
+	Name         string   `json:"name"`
+	Version      string   `json:"version"`
+	DRP2Versions []string `json:"drp2_versions"`
+	Executes     bool     `json:"executes"`
+	// Protocol is the adapter protocol version it spoke; Phases the
+	// phases it declared (absent: all three); Adapter the device it ran on.
+	Protocol int                   `json:"protocol,omitempty"`
+	Phases   []string              `json:"phases,omitempty"`
+	Adapter  *Adapter              `json:"adapter,omitempty"`
+	Error    *string               `json:"error"`
+	Summary  ImplementationSummary `json:"summary"`
+	Restarts int                   `json:"restarts"`
+	Stderr   string                `json:"stderr"`
+	Results  []Result              `json:"results"`
 	// Level2 maps each fixture whose readback replies were checked to
 	// whether they mirrored the requests (keys sorted by the encoder).
 	Level2 map[string]bool `json:"level2,omitempty"`
+	// Readbacks maps each fixture whose replies passed Level 2 to the
+	// bytes of its readbacks (base64, in request order), for the Level 3
+	// preview.
+	Readbacks map[string][][]byte `json:"readbacks,omitempty"`
+}
+
+// Adapter is the device an implementation ran on, in its own words.
+type Adapter struct {
+	Vendor       string `json:"vendor,omitempty"`
+	Architecture string `json:"architecture,omitempty"`
+	Device       string `json:"device,omitempty"`
+	Driver       string `json:"driver,omitempty"`
+	Platform     string `json:"platform,omitempty"`
 }
 
 // ImplementationSummary counts one implementation's results.
 type ImplementationSummary struct {
-	Run           int      `json:"run"`
-	Passed        int      `json:"passed"`
-	Failed        int      `json:"failed"`
-	HarnessErrors int      `json:"harness_errors"`
-	Level2Checked int      `json:"level2_checked"`
-	Level2Passed  int      `json:"level2_passed"`
-	FailingPaths  []string `json:"failing_paths"`
+	Run           int  `json:"run"`
+	Passed        int  `json:"passed"`
+	Failed        int  `json:"failed"`
+	HarnessErrors int  `json:"harness_errors"`
+	NotClaimed    int  `json:"not_claimed"`
+	Level1        bool `json:"level1"`
+	Level2Checked int  `json:"level2_checked"`
+	Level2Passed  int  `json:"level2_passed"`
+	// Level3Compared and Level3Agreed count the readbacks compared in the
+	// Level 3 preview and those equal to the reference (the fixture's own
+	// data, else the best implementation's bytes).
+	Level3Compared int      `json:"level3_compared"`
+	Level3Agreed   int      `json:"level3_agreed"`
+	FailingPaths   []string `json:"failing_paths"`
 }
 
 func implementations(run *model.Run) []Implementation {
 	var out []Implementation
+	var parity []model.ParityRow
+	if len(run.Implementations) > 0 {
+		parity = model.Parity(run)
+	}
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
 		checked, passed := im.Level2Counts()
+		compared, agreed := model.ParityCounts(parity, im.Label())
 		rec := Implementation{
 			Command: im.Command, Name: im.Name, Version: im.Version,
 			DRP2Versions: append([]string{}, im.DRP2Versions...), Executes: im.Executes,
 			Error: optional(im.Error), Restarts: im.Restarts, Stderr: im.Stderr,
 			Summary: ImplementationSummary{Run: im.Summary.Run, Passed: im.Summary.Passed, Failed: im.Summary.Failed,
-				HarnessErrors: im.HarnessErrors(), Level2Checked: checked, Level2Passed: passed,
+				HarnessErrors: im.HarnessErrors(), NotClaimed: im.NotClaimedCount(), Level1: im.Level1(),
+				Level2Checked: checked, Level2Passed: passed, Level3Compared: compared, Level3Agreed: agreed,
 				FailingPaths: append([]string{}, im.Summary.FailingPaths...)},
-			Results: make([]Result, 0, len(im.Results)),
-			Level2:  im.Level2,
+			Results:   make([]Result, 0, len(im.Results)),
+			Level2:    im.Level2,
+			Readbacks: im.Readbacks,
+			Protocol:  im.Protocol,
+			Phases:    im.Phases,
+		}
+		if a := im.Adapter; a != nil {
+			rec.Adapter = &Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
 		}
 		for j := range im.Results {
 			rec.Results = append(rec.Results, result(&im.Results[j]))
@@ -78,7 +115,7 @@ func Read(r io.Reader) (*model.Run, error) {
 	run := &model.Run{
 		CorpusRoot: doc.Summary.Corpus, ToolVersion: doc.Summary.ToolVersion,
 		CommandSchema: doc.Summary.CommandSchema, FixtureSchema: doc.Summary.FixtureSchema,
-		Findings: doc.Findings,
+		Findings: doc.Findings, FixtureReadbacks: doc.FixtureReadbacks,
 	}
 	for i := range doc.Results {
 		res, err := readResult(&doc.Results[i])
@@ -92,12 +129,18 @@ func Read(r io.Reader) (*model.Run, error) {
 		rec := &doc.Implementations[i]
 		im := model.Implementation{Command: rec.Command, Name: rec.Name, Version: rec.Version,
 			DRP2Versions: rec.DRP2Versions, Executes: rec.Executes, Restarts: rec.Restarts, Stderr: rec.Stderr,
-			Level2: rec.Level2}
+			Level2: rec.Level2, Readbacks: rec.Readbacks, Protocol: rec.Protocol, Phases: rec.Phases}
+		if a := rec.Adapter; a != nil {
+			im.Adapter = &model.Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
+		}
 		if rec.Error != nil {
 			im.Error = *rec.Error
 		}
 		if im.Executes && im.Level2 == nil {
 			im.Level2 = map[string]bool{}
+		}
+		if im.Executes && im.Readbacks == nil {
+			im.Readbacks = map[string][][]byte{}
 		}
 		for j := range rec.Results {
 			res, err := readResult(&rec.Results[j])
@@ -145,4 +188,39 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// ParityRow is one readback compared across sources in the Level 3
+// preview: the groups of sources with equal bytes, the reference first.
+type ParityRow struct {
+	CorpusPath string        `json:"corpus_path"`
+	Readback   int           `json:"readback"`
+	Agree      bool          `json:"agree"`
+	Groups     []ParityGroup `json:"groups"`
+}
+
+// ParityGroup is sources that returned the same bytes; FirstDiff is the
+// first byte that differs from the reference group's (absent for it).
+type ParityGroup struct {
+	Sources   []string `json:"sources"`
+	Size      int      `json:"size"`
+	SHA256    string   `json:"sha256"`
+	FirstDiff *int     `json:"first_differing_byte,omitempty"`
+}
+
+func parityRows(rows []model.ParityRow) []ParityRow {
+	out := make([]ParityRow, 0, len(rows))
+	for _, r := range rows {
+		rec := ParityRow{CorpusPath: r.Path, Readback: r.Readback, Agree: r.Agree()}
+		for _, g := range r.Groups {
+			pg := ParityGroup{Sources: g.Sources, Size: g.Size, SHA256: g.SHA256}
+			if g.FirstDiff >= 0 {
+				at := g.FirstDiff
+				pg.FirstDiff = &at
+			}
+			rec.Groups = append(rec.Groups, pg)
+		}
+		out = append(out, rec)
+	}
+	return out
 }

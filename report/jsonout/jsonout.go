@@ -20,6 +20,14 @@ type Document struct {
 	// Implementations are the runtime harness's results, one record per
 	// implementation; absent for a plain run.
 	Implementations []Implementation `json:"implementations,omitempty"`
+	// FixtureReadbacks maps each positive fixture that carries
+	// QueueSubmitReply data to those bytes (base64, one per readback in
+	// stream order): the reference of the Level 3 preview.
+	FixtureReadbacks map[string][][]byte `json:"fixture_readbacks,omitempty"`
+	// Level3Preview compares readback bytes across the fixture data and
+	// the implementations (information: CONFORMANCE.md defers Level 3).
+	// It is derived from the two maps and not read back.
+	Level3Preview []ParityRow `json:"level3_preview,omitempty"`
 	// Comparison is the comparison with a baseline, when one was asked for.
 	Comparison *Comparison `json:"comparison,omitempty"`
 }
@@ -98,6 +106,10 @@ func Build(run *model.Run) Document {
 		doc.Results = append(doc.Results, result(&run.Results[i]))
 	}
 	doc.Implementations = implementations(run)
+	if len(run.Implementations) > 0 {
+		doc.FixtureReadbacks = run.FixtureReadbacks
+		doc.Level3Preview = parityRows(model.Parity(run))
+	}
 	doc.Comparison = buildComparison(run.Comparison)
 	return doc
 }

@@ -2,6 +2,7 @@ package text
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/explain"
@@ -15,6 +16,7 @@ func (p *printer) implementations(run *model.Run) {
 		return
 	}
 	p.section("Implementations (best first)")
+	parity := model.Parity(run)
 	for _, i := range model.RankImplementations(run.Implementations) {
 		im := &run.Implementations[i]
 		s := im.Summary
@@ -23,25 +25,39 @@ func (p *printer) implementations(run *model.Run) {
 			checked, passed := im.Level2Counts()
 			level2 = fmt.Sprintf("Level 2 replies %d of %d right", passed, checked)
 		}
+		if compared, agreed := model.ParityCounts(parity, im.Label()); compared > 0 {
+			level2 += fmt.Sprintf(", Level 3 preview %d of %d readbacks equal to the reference", agreed, compared)
+		}
 		label, color := "PASS ", green
-		if s.Failed > 0 || im.Error != "" {
+		switch {
+		case s.Failed > 0 || im.Error != "":
 			label, color = "FAIL ", red
+		case s.NotClaimed > 0:
+			// Nothing failed, but Level 1 covers every fixture.
+			label, color = "PART ", yellow
+		}
+		claimed := ""
+		if s.NotClaimed > 0 {
+			claimed = fmt.Sprintf(", not claimed %d (it performs only %s)", s.NotClaimed, strings.Join(im.Phases, ", "))
 		}
 		// Capped by explain.Bound in Write, like a fixture's words.
-		p.line(label, color, fmt.Sprintf("%s [%s]: passed %d of %d, failed %d, no verdict %d, restarts %d, %s",
+		p.line(label, color, fmt.Sprintf("%s [%s]: passed %d of %d, failed %d%s, no verdict %d, restarts %d, %s",
 			Clean(im.Label()), Clean(im.Command),
-			s.Passed, s.Run, s.Failed, im.HarnessErrors(), im.Restarts, level2))
+			s.Passed, s.Run, s.Failed, claimed, im.HarnessErrors(), im.Restarts, level2))
+		if a := im.Adapter.String(); a != "" {
+			p.textf("      adapter: %s", Clean(a))
+		}
 		if im.Error != "" {
 			p.textf("      could not be used: %s", Clean(im.Error))
 			continue
 		}
 		for j := range im.Results {
 			r := &im.Results[j]
-			if r.Passed {
+			if r.Passed || r.Actual.Outcome == model.NotClaimed {
 				continue
 			}
 			p.textf("      %s: %s", Clean(explain.Location(r)), Clean(explain.Headline(r)))
-			if r.Actual.Outcome == model.HarnessError {
+			if r.Actual.Outcome == model.HarnessError || (r.Actual.Message != "" && !strings.Contains(explain.Headline(r), r.Actual.Message)) {
 				p.textf("        %s", Clean(r.Actual.Message))
 			}
 		}
