@@ -2,8 +2,6 @@ package model
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"sort"
 )
 
@@ -21,8 +19,8 @@ type ParityGroup struct {
 	// then the implementations best first.
 	Sources []string
 	Size    int
-	// SHA256 is the hex digest of the bytes.
-	SHA256 string
+	// Data is the bytes themselves (shared with the run, not a copy).
+	Data []byte
 	// FirstDiff is the first byte at which these bytes differ from the
 	// reference group's (the end of the shorter when one is a prefix of
 	// the other), or -1 for the reference group itself.
@@ -120,8 +118,7 @@ func Parity(run *Run) []ParityRow {
 				if found {
 					continue
 				}
-				sum := sha256.Sum256(b)
-				g := ParityGroup{Sources: []string{s.label}, Size: len(b), SHA256: hex.EncodeToString(sum[:]), FirstDiff: -1, Got: -1, Want: -1}
+				g := ParityGroup{Sources: []string{s.label}, Size: len(b), Data: b, FirstDiff: -1, Got: -1, Want: -1}
 				if ref == nil {
 					ref = b
 				} else {

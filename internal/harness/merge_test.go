@@ -52,8 +52,9 @@ func shard(base *model.Run, k, n int) *model.Run {
 func TestMergeShards(t *testing.T) {
 	base, read := embeddedRun(t)
 	cfg := Config{Commands: []string{self(t), "env " + adapterEnv + "=name:other,executes,wrong:invalid_identity_duplicate_buffer_id " + self(t)}, Env: env("")}
+	impls := runHarness(t, cfg, base, read)
 	whole := *base
-	whole.Implementations = runHarness(t, cfg, base, read)
+	whole.Implementations = impls
 	var reports []Report
 	for k := 0; k < 3; k++ {
 		part := shard(base, k, 3)

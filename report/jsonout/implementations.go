@@ -1,6 +1,8 @@
 package jsonout
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -213,7 +215,8 @@ func parityRows(rows []model.ParityRow) []ParityRow {
 	for _, r := range rows {
 		rec := ParityRow{CorpusPath: r.Path, Readback: r.Readback, Agree: r.Agree()}
 		for _, g := range r.Groups {
-			pg := ParityGroup{Sources: g.Sources, Size: g.Size, SHA256: g.SHA256}
+			sum := sha256.Sum256(g.Data)
+			pg := ParityGroup{Sources: g.Sources, Size: g.Size, SHA256: hex.EncodeToString(sum[:])}
 			if g.FirstDiff >= 0 {
 				at := g.FirstDiff
 				pg.FirstDiff = &at
