@@ -9,6 +9,7 @@ require (
 	github.com/jstemmer/go-junit-report/v2 v2.1.0
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	github.com/sethvargo/go-githubactions v1.4.0
+	golang.org/x/sys v0.47.0
 )
 
 require (
@@ -29,6 +30,5 @@ require (
 	github.com/xanzy/ssh-agent v0.3.3 // indirect
 	golang.org/x/crypto v0.56.0 // indirect
 	golang.org/x/net v0.57.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -55,6 +56,11 @@ type Config struct {
 	// WorkDir is the directory display paths are relative to; empty means
 	// the process's working directory.
 	WorkDir string
+	// Contained holds the corpus and the schema files (and every file a
+	// schema refers to) inside WorkDir: the action, where the pull request
+	// lays out the workspace. Links are never followed below WorkDir either
+	// way.
+	Contained bool
 	// MaxFileSize bounds one fixture file; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
 	// Checker runs the semantic and capability phases. Nil stops every
@@ -94,6 +100,7 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer c.close()
 	sch, err := schemasFor(cfg, c.workDir, c.dir)
 	if err != nil {
 		return nil, err
@@ -192,6 +199,7 @@ type corpus struct {
 	root    string // as given, or Embedded
 	dir     string // absolute directory, empty when embedded
 	fsys    fs.FS
+	tree    *workspace.Tree // the corpus on disk, closed after the run
 	workDir string
 }
 
@@ -237,36 +245,28 @@ func newCorpus(cfg Config) (*corpus, error) {
 		}
 		return &corpus{root: Embedded, fsys: cfg.EmbeddedFS, workDir: wd}, nil
 	}
-	dir := filepath.Clean(Resolve(wd, cfg.Corpus))
-	st, err := os.Stat(dir)
+	ws := workspace.New(wd, cfg.Contained)
+	switch ws.Kind(cfg.Corpus) {
+	case workspace.Missing:
+		return nil, inputError("corpus root %s: no such folder", cfg.Corpus)
+	case workspace.File:
+		return nil, inputError("corpus root %s is not a directory", cfg.Corpus)
+	}
+	tree, err := ws.Tree(cfg.Corpus, 0)
 	if err != nil {
 		return nil, inputError("corpus root: %v", err)
 	}
-	if !st.IsDir() {
-		return nil, inputError("corpus root %s is not a directory", cfg.Corpus)
-	}
-	if _, err := os.ReadDir(dir); err != nil {
+	if _, err := tree.ReadDir("."); err != nil {
+		tree.Close()
 		return nil, inputError("corpus root: %v", err)
 	}
-	return &corpus{root: cfg.Corpus, dir: dir, fsys: os.DirFS(dir), workDir: wd}, nil
+	return &corpus{root: cfg.Corpus, dir: tree.Dir(), fsys: tree, tree: tree, workDir: wd}, nil
 }
 
-// Resolve makes a path given relative to the working directory absolute.
-func Resolve(wd, p string) string {
-	if filepath.IsAbs(p) {
-		return p
+func (c *corpus) close() {
+	if c.tree != nil {
+		c.tree.Close()
 	}
-	return filepath.Join(wd, p)
-}
-
-// Within returns p relative to dir when p lies at or below dir (both
-// absolute or both relative to the same place).
-func Within(dir, p string) (string, bool) {
-	r, err := filepath.Rel(dir, p)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return r, true
 }
 
 // display turns a corpus-relative path into the path shown in reports:
@@ -283,8 +283,8 @@ func (c *corpus) display(rel string) string {
 // fixtures: relative to the working directory when the fixture lies under
 // it, else below the corpus as given.
 func DisplayPath(workDir, corpus, rel string) string {
-	abs := filepath.Join(filepath.Clean(Resolve(workDir, corpus)), filepath.FromSlash(rel))
-	if r, ok := Within(workDir, abs); ok {
+	abs := filepath.Join(workspace.Resolve(workDir, corpus), filepath.FromSlash(rel))
+	if r, ok := workspace.Within(workDir, abs); ok {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(filepath.Join(corpus, filepath.FromSlash(rel)))
@@ -304,11 +304,11 @@ func (c *corpus) pathFilter(paths []string) (PathFilter, error) {
 			f = append(f, rel)
 			continue
 		}
-		abs := Resolve(c.workDir, p)
+		abs := workspace.Resolve(c.workDir, p)
 		if _, err := os.Lstat(abs); err != nil {
 			return nil, inputError("path %s: %v", p, unwrapPath(err))
 		}
-		rel, ok := Within(c.dir, abs)
+		rel, ok := workspace.Within(c.dir, abs)
 		if !ok {
 			return nil, inputError("path %s is outside the corpus %s", p, c.root)
 		}

@@ -1,15 +1,12 @@
 package runner
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -17,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner/schema"
 )
@@ -69,72 +67,66 @@ func CompileSchemas(cfg Config) (*Schemas, error) {
 	return &Schemas{s: s}, nil
 }
 
-// schemaFile is one schema document: where it came from and its bytes.
+// schemaFile is one schema document: where it came from, its bytes, and
+// where the files its references name are read from.
 type schemaFile struct {
 	source string // path or Embedded
-	url    string // the URL the compiler knows it by
-	data   []byte
+	doc    schema.Document
+	tree   *workspace.Tree // the schema's folder on disk, closed after compiling
 }
+
+// MaxSchemaFile bounds one schema file, and each file a schema refers to.
+const MaxSchemaFile = 16 << 20
 
 // resolveSchema picks the schema for a flag value: the named file, the
 // embedded copy, or with no flag the upstream layout when present. With a
 // schema file system the flag value is a slash path inside it.
-func resolveSchema(workDir string, fsys fs.FS, flagValue, upstream string, embeddedURL string, embedded []byte) (schemaFile, error) {
+//
+// A schema on disk is read through the workspace (no links below it,
+// regular files, bounded, held inside it when contained), and its
+// references only inside its own folder tree, through the same rules.
+func resolveSchema(ws workspace.Dir, fsys fs.FS, flagValue, upstream string, embedded schema.Document) (schemaFile, error) {
 	if fsys != nil && flagValue != "" && flagValue != Embedded {
 		name := path.Clean(strings.TrimPrefix(filepath.ToSlash(flagValue), "/"))
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return schemaFile{}, fmt.Errorf("read schema: %w", err)
 		}
-		return schemaFile{source: flagValue, url: fsURL(name), data: data}, nil
+		dir := path.Dir(name)
+		sub, err := fs.Sub(fsys, dir)
+		if err != nil {
+			return schemaFile{}, fmt.Errorf("read schema: %w", err)
+		}
+		return schemaFile{source: flagValue, doc: schema.Document{URL: fsURL(name), Data: data, Load: schema.Folder(sub, "/"+dir)}}, nil
 	}
 	p := flagValue
-	if p == "" && upstream != "" {
-		// Lstat: a link in the layout is not taken for a schema file.
-		if st, err := os.Lstat(upstream); err == nil && st.Mode().IsRegular() {
-			p = upstream
-		}
+	if p == "" && upstream != "" && ws.Kind(upstream) == workspace.File {
+		// Only a regular file, inside the workspace when it is contained,
+		// is taken for the upstream layout.
+		p = upstream
 	}
 	if p == "" || p == Embedded {
-		return schemaFile{source: Embedded, url: embeddedURL, data: embedded}, nil
+		return schemaFile{source: Embedded, doc: embedded}, nil
 	}
-	abs := Resolve(workDir, p)
-	data, err := os.ReadFile(abs)
+	abs := ws.Abs(p)
+	tree, err := ws.Tree(filepath.Dir(abs), MaxSchemaFile)
 	if err != nil {
-		return schemaFile{}, fmt.Errorf("read schema: %w", err)
+		return schemaFile{}, fmt.Errorf("read schema %s: %w", p, err)
 	}
-	return schemaFile{source: displaySchema(workDir, abs), url: fileURL(abs), data: data}, nil
-}
-
-// displaySchema shows a schema path relative to the working directory
-// when it lies under it, like fixture paths.
-func displaySchema(workDir, abs string) string {
-	if r, ok := Within(workDir, abs); ok {
-		return filepath.ToSlash(r)
+	data, err := tree.ReadFile(filepath.Base(abs))
+	if err != nil {
+		tree.Close()
+		return schemaFile{}, fmt.Errorf("read schema %s: %w", p, unwrapPath(err))
 	}
-	return filepath.ToSlash(abs)
+	doc := schema.Document{URL: fileURL(abs), Data: data, Load: schema.Folder(tree, filepath.ToSlash(tree.Dir()))}
+	return schemaFile{source: ws.Display(abs), doc: doc, tree: tree}, nil
 }
 
 // fsURL is the URL a schema read from Config.SchemaFS is known by: a file
 // URL rooted at the file system's root, so that relative references
-// resolve inside it and loadFS can turn them back into names.
+// resolve inside it and schema.Folder can turn them back into names.
 func fsURL(name string) string {
 	return (&url.URL{Scheme: "file", Path: "/" + name}).String()
-}
-
-// loadFS reads schema documents referred to by URL from fsys.
-func loadFS(fsys fs.FS) schema.Loader {
-	return func(u string) (io.ReadCloser, error) {
-		parsed, err := url.Parse(u)
-		if err != nil || parsed.Scheme != "file" {
-			return nil, fmt.Errorf("cannot load %s: only schema files of the same tree are read", u)
-		}
-		data, err := fs.ReadFile(fsys, strings.TrimPrefix(path.Clean(parsed.Path), "/"))
-		if err != nil {
-			return nil, err
-		}
-		return io.NopCloser(bytes.NewReader(data)), nil
-	}
 }
 
 func fileURL(abs string) string {
@@ -142,31 +134,30 @@ func fileURL(abs string) string {
 }
 
 func (f schemaFile) describe() model.SchemaSource {
-	sum := sha256.Sum256(f.data)
+	sum := sha256.Sum256(f.doc.Data)
 	return model.SchemaSource{Source: f.source, SHA256: hex.EncodeToString(sum[:])}
 }
 
 // loadSchemas resolves and compiles both schemas for a corpus on disk
 // (corpusDir empty for the embedded corpus).
 func loadSchemas(cfg Config, workDir, corpusDir string) (*schemas, error) {
+	ws := workspace.New(workDir, cfg.Contained)
 	var upFixture, upCommand string
 	if corpusDir != "" && cfg.SchemaFS == nil {
 		upFixture = filepath.Join(corpusDir, filepath.FromSlash(UpstreamFixtureSchema))
 		upCommand = filepath.Join(corpusDir, filepath.FromSlash(UpstreamCommandSchema))
 	}
-	cmdFile, err := resolveSchema(workDir, cfg.SchemaFS, cfg.CommandSchema, upCommand, schema.CommandID, schema.Command)
+	cmdFile, err := resolveSchema(ws, cfg.SchemaFS, cfg.CommandSchema, upCommand, schema.EmbeddedCommand())
 	if err != nil {
 		return nil, err
 	}
-	fixFile, err := resolveSchema(workDir, cfg.SchemaFS, cfg.FixtureSchema, upFixture, schema.FixtureID, schema.Fixture)
+	defer cmdFile.close()
+	fixFile, err := resolveSchema(ws, cfg.SchemaFS, cfg.FixtureSchema, upFixture, schema.EmbeddedFixture())
 	if err != nil {
 		return nil, err
 	}
-	var load schema.Loader
-	if cfg.SchemaFS != nil {
-		load = loadFS(cfg.SchemaFS)
-	}
-	set, err := schema.CompileFrom(schema.Document{URL: cmdFile.url, Data: cmdFile.data}, schema.Document{URL: fixFile.url, Data: fixFile.data}, load)
+	defer fixFile.close()
+	set, err := schema.Compile(cmdFile.doc, fixFile.doc)
 	var e *schema.Error
 	if errors.As(err, &e) {
 		src := cmdFile.source
@@ -179,6 +170,12 @@ func loadSchemas(cfg Config, workDir, corpusDir string) (*schemas, error) {
 		return nil, err
 	}
 	return &schemas{Set: set, commandSource: cmdFile.describe(), fixtureSource: fixFile.describe()}, nil
+}
+
+func (f schemaFile) close() {
+	if f.tree != nil {
+		f.tree.Close()
+	}
 }
 
 // leafError picks the most specific cause of a validation error: the

@@ -20,6 +20,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 )
@@ -69,7 +70,7 @@ func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run,
 	if cfg.Corpus == "" {
 		return nil, "", &Unavailable{Reason: "no comparison with the base: the corpus is the one built into the tool, which a commit does not change"}
 	}
-	corpusRel, ok := inRepo(root, runner.Resolve(wd, cfg.Corpus))
+	corpusRel, ok := inRepo(root, workspace.Resolve(wd, cfg.Corpus))
 	if !ok {
 		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus %s is outside the git repository %s", cfg.Corpus, root)}
 	}
@@ -279,7 +280,7 @@ func baseSchema(flag, wd, root, corpusRel, upstream string, tree *treeFS) (strin
 		}
 		return runner.Embedded, nil
 	}
-	rel, ok := inRepo(root, runner.Resolve(wd, flag))
+	rel, ok := inRepo(root, workspace.Resolve(wd, flag))
 	if !ok {
 		return "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the schema %s is outside the git repository, so its base version is unknown", flag)}
 	}
@@ -331,7 +332,7 @@ func (t *treeFS) exists(name string) bool {
 // it lies inside it. Both sides are compared with symbolic links resolved,
 // so that a workspace reached through a link still matches.
 func inRepo(root, p string) (string, bool) {
-	if r, ok := runner.Within(root, p); ok {
+	if r, ok := workspace.Within(root, p); ok {
 		return filepath.ToSlash(r), true
 	}
 	er, err1 := filepath.EvalSymlinks(root)
@@ -339,7 +340,7 @@ func inRepo(root, p string) (string, bool) {
 	if err1 != nil || err2 != nil {
 		return "", false
 	}
-	if r, ok := runner.Within(er, ep); ok {
+	if r, ok := workspace.Within(er, ep); ok {
 		return filepath.ToSlash(r), true
 	}
 	return "", false

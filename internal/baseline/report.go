@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 )
@@ -17,14 +17,14 @@ import (
 const maxReportSize = 256 << 20
 
 // ReadReportFile reads the JSON report (of --json-out or --format json) at
-// path as a base run.
-func ReadReportFile(path string) (*model.Run, error) {
-	f, err := os.Open(path)
+// path in ws (the workspace's rules: no links below it, bounded) as a base
+// run.
+func ReadReportFile(ws workspace.Dir, path string) (*model.Run, error) {
+	data, err := ws.ReadFile(path, maxReportSize)
 	if err != nil {
 		return nil, fmt.Errorf("baseline report: %w", err)
 	}
-	defer f.Close()
-	run, err := ReadReport(f)
+	run, err := ReadReport(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("baseline report %s: %w", path, err)
 	}

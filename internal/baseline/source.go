@@ -1,15 +1,14 @@
 package baseline
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 )
@@ -35,9 +34,6 @@ type Options struct {
 	// Config is the head run's configuration; the base runs the same way.
 	// Its WorkDir must be set.
 	Config runner.Config
-	// ReadFile, when set, reads a JSON report named by Spec (the front end
-	// holds it to the workspace, without links); nil reads the disk.
-	ReadFile func(path string) ([]byte, error)
 	// Getenv reads the GitHub Actions variables that name the base commit
 	// (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH); nil means none are set.
 	Getenv func(string) string
@@ -81,23 +77,26 @@ func Load(ctx context.Context, opts Options) (run *model.Run, name, commit strin
 		}
 		name = commit[:7]
 	default:
-		p := runner.Resolve(cfg.WorkDir, spec)
-		st, serr := os.Stat(p)
-		switch {
-		case serr != nil:
-			return nil, "", "", fmt.Errorf("%w: baseline %s: %v", ErrInput, spec, unwrapPath(serr))
-		case st.IsDir():
-			run, err = FromDir(ctx, cfg, p)
-		case opts.ReadFile != nil:
-			var data []byte
-			if data, err = opts.ReadFile(spec); err == nil {
-				run, err = ReadReport(bytes.NewReader(data))
+		// The folder or report is held to the workspace like every input
+		// file: no links below it, inside it when contained.
+		ws := workspace.New(cfg.WorkDir, cfg.Contained)
+		switch ws.Kind(spec) {
+		case workspace.Folder:
+			var tree *workspace.Tree
+			if tree, err = ws.Tree(spec, 0); err == nil {
+				tree.Close() // checked: no link on the way
+				run, err = FromDir(ctx, cfg, ws.Abs(spec))
 			}
-			if err != nil {
-				err = fmt.Errorf("baseline report %s: %w", spec, err)
+		case workspace.File:
+			run, err = ReadReportFile(ws, spec)
+		case workspace.Missing:
+			if _, rel := ws.Rel(spec); !rel && ws.Contained() {
+				err = fmt.Errorf("baseline %s lies outside the workspace %s: files must stay inside it", spec, ws.Root())
+			} else {
+				err = fmt.Errorf("baseline %s: no such file or folder", spec)
 			}
 		default:
-			run, err = ReadReportFile(p)
+			err = fmt.Errorf("baseline %s is a symbolic link, or passes through one, or is not a regular file or folder: a baseline is read only from real files and folders", spec)
 		}
 		if err != nil {
 			return nil, "", "", fmt.Errorf("%w: %v", ErrInput, err)
@@ -115,23 +114,23 @@ func FromDir(ctx context.Context, cfg runner.Config, dir string) (*model.Run, er
 	if cfg.Corpus == "" {
 		return nil, errors.New("baseline folder: the corpus is the one built into the tool; name the corpus to compare it with a folder")
 	}
-	if _, ok := runner.Within(cfg.WorkDir, runner.Resolve(cfg.WorkDir, cfg.Corpus)); !ok {
+	if _, ok := workspace.Within(cfg.WorkDir, workspace.Resolve(cfg.WorkDir, cfg.Corpus)); !ok {
 		return nil, fmt.Errorf("baseline folder %s: the corpus %s is outside the working directory, so it has no place in the folder", dir, cfg.Corpus)
 	}
 	rebase := func(p string) string {
 		if p == "" || p == runner.Embedded {
 			return p
 		}
-		abs := runner.Resolve(cfg.WorkDir, p)
-		rel, ok := runner.Within(cfg.WorkDir, abs)
+		abs := workspace.Resolve(cfg.WorkDir, p)
+		rel, ok := workspace.Within(cfg.WorkDir, abs)
 		if !ok {
 			return abs // outside the checkout: the same file for both
 		}
 		return filepath.Join(dir, rel)
 	}
 	base := cfg
-	base.WorkDir = dir
-	base.Paths = nil // the head's filter is applied after, by corpus path
+	base.WorkDir = dir // held to the same rules as the head's, below dir
+	base.Paths = nil   // the head's filter is applied after, by corpus path
 	base.Corpus = rebase(cfg.Corpus)
 	base.CommandSchema = rebase(cfg.CommandSchema)
 	base.FixtureSchema = rebase(cfg.FixtureSchema)
@@ -150,10 +149,10 @@ func narrow(run *model.Run, cfg runner.Config) {
 	if len(cfg.Paths) == 0 || cfg.Corpus == "" {
 		return
 	}
-	corpus := runner.Resolve(cfg.WorkDir, cfg.Corpus)
+	corpus := workspace.Resolve(cfg.WorkDir, cfg.Corpus)
 	var filter runner.PathFilter
 	for _, p := range cfg.Paths {
-		rel, ok := runner.Within(corpus, runner.Resolve(cfg.WorkDir, p))
+		rel, ok := workspace.Within(corpus, workspace.Resolve(cfg.WorkDir, p))
 		if !ok {
 			continue
 		}
@@ -184,7 +183,7 @@ func AutoRevision(getenv func(string) string) (string, error) {
 	if payloadPath == "" {
 		return "HEAD^", nil
 	}
-	data, err := os.ReadFile(payloadPath)
+	data, err := workspace.ReadOwn(payloadPath, workspace.MaxInputFile)
 	if err != nil {
 		return "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: read the event payload: %v", err)}
 	}
@@ -208,12 +207,4 @@ func AutoRevision(getenv func(string) string) (string, error) {
 		return ev.Before, nil
 	}
 	return "HEAD^", nil
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -150,7 +151,7 @@ func (a *runAction) main(ctx context.Context) int {
 		a.errorf("%v", e)
 	}
 	if ext.summary != "" && paths.Summary != "" {
-		if err := appendFile(paths.Summary, []byte(ext.summary)); err != nil {
+		if err := workspace.Append(paths.Summary, []byte(ext.summary)); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
 	}
@@ -328,7 +329,7 @@ func (a *runAction) appendSummaryNotes(notes []string) {
 	for _, n := range notes {
 		fmt.Fprintf(&b, "- %s\n", n)
 	}
-	if err := appendFile(path, []byte(b.String())); err != nil {
+	if err := workspace.Append(path, []byte(b.String())); err != nil {
 		a.warnf("write job summary: %v", err)
 	}
 }

@@ -28,7 +28,7 @@ func TestActionBinary(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	scenarios(t, func(t *testing.T, w *workspace) (int, string) {
+	scenarios(t, func(t *testing.T, w *sandbox) (int, string) {
 		cmd := exec.Command(bin, "action")
 		cmd.Dir = w.dir
 		cmd.Env = nil
@@ -301,7 +301,7 @@ func TestWorkflowRunFindsThePullRequestByHeadSHA(t *testing.T) {
 
 func TestRunsOutsideActions(t *testing.T) {
 	// No GITHUB_OUTPUT, no summary, no token: a local run must not panic.
-	w := &workspace{dir: t.TempDir()}
+	w := &sandbox{dir: t.TempDir()}
 	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
 	w.env = map[string]string{"INPUT_CORPUS": "corpus"}
 	code, log := inProcess(t, w)
@@ -337,7 +337,7 @@ func TestChangesModeLeavesAnUnchangedComment(t *testing.T) {
 	w.env["INPUT_COMMENT"] = "changes"
 	writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
 	at := func(now time.Time) stepRunner {
-		return func(t *testing.T, w *workspace) (int, string) {
+		return func(t *testing.T, w *sandbox) (int, string) {
 			var out strings.Builder
 			code := actionCommand(context.Background(), Env{
 				Getenv: func(k string) string { return w.env[k] }, Stdout: &out, WorkDir: w.dir,

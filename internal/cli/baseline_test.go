@@ -42,7 +42,7 @@ func commitWorkspace(t *testing.T, dir, msg string) plumbing.Hash {
 }
 
 // withBase writes the pull request's base commit into the event payload.
-func (w *workspace) withBase(t *testing.T, base string) {
+func (w *sandbox) withBase(t *testing.T, base string) {
 	t.Helper()
 	data, err := os.ReadFile(w.event)
 	if err != nil {
@@ -62,7 +62,7 @@ func (w *workspace) withBase(t *testing.T, base string) {
 // baseAndHead makes the workspace a repository whose base commit has six
 // passing fixtures and whose head (the working tree, as actions/checkout
 // leaves it) breaks two, drops one and adds one.
-func baseAndHead(t *testing.T, w *workspace) plumbing.Hash {
+func baseAndHead(t *testing.T, w *sandbox) plumbing.Hash {
 	t.Helper()
 	corpus := filepath.Join(w.dir, "corpus")
 	writeCorpus(t, corpus, 0, 6)

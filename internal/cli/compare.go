@@ -12,6 +12,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/internal/knownfail"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
@@ -25,7 +26,7 @@ func resolveComparison(job Job, wd string) (*knownfail.List, error) {
 	if job.KnownFailures == "" {
 		return nil, nil
 	}
-	data, err := readFile(wd, job.KnownFailures, job.Contained)
+	data, err := workspace.New(wd, job.Contained).ReadFile(job.KnownFailures, workspace.MaxInputFile)
 	if err != nil {
 		return nil, usageErrorf("known failures: %v", err)
 	}
@@ -41,7 +42,7 @@ func resolveComparison(job Job, wd string) (*knownfail.List, error) {
 // stop the run (a shallow checkout) leaves run.Comparison saying why.
 func compare(ctx context.Context, r resolved, run *model.Run) error {
 	r.known.Apply(run)
-	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.config, Getenv: r.getenv, ReadFile: r.readInput}, run)
+	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.config, Getenv: r.getenv}, run)
 	if errors.Is(err, baseline.ErrInput) {
 		return usageErrorf("%v", err)
 	}

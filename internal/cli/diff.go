@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 	"github.com/drp2/drp2-fixtures/report/text"
@@ -42,11 +43,11 @@ func diffCommand(args []string, env Env) int {
 	default:
 		return fail(ExitUsage, "--format %q: want text, json or markdown", *format)
 	}
-	base, err := baseline.ReadReportFile(under(env.WorkDir, files[0]))
+	base, err := baseline.ReadReportFile(workspace.New(env.WorkDir, false), files[0])
 	if err != nil {
 		return fail(ExitUsage, "%v", err)
 	}
-	head, err := baseline.ReadReportFile(under(env.WorkDir, files[1]))
+	head, err := baseline.ReadReportFile(workspace.New(env.WorkDir, false), files[1])
 	if err != nil {
 		return fail(ExitUsage, "%v", err)
 	}

@@ -3,7 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 )
 
 // target is the commit and pull request the results belong to.
@@ -48,7 +49,7 @@ func readTarget(eventName, path, repository, sha string) (target, error) {
 	if path == "" {
 		return t, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := workspace.ReadOwn(path, workspace.MaxInputFile)
 	if err != nil {
 		return t, fmt.Errorf("read event payload: %w", err)
 	}

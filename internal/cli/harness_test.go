@@ -55,9 +55,9 @@ func writeCorpus(t *testing.T, root string, failing, passing int) {
 	testkit.WriteFiles(t, root, files)
 }
 
-// workspace is one simulated job: the workspace, the file-command files
+// sandbox is one simulated job: the workspace, the file-command files
 // and the event payload, as GitHub lays them out for a Docker action.
-type workspace struct {
+type sandbox struct {
 	dir, output, summary, event string
 	env                         map[string]string
 }
@@ -65,10 +65,10 @@ type workspace struct {
 // newWorkspace sets up the environment of a Docker action step on a
 // pull_request event (or push when pr is 0). headRepo differs from the
 // repository for a fork.
-func newWorkspace(t *testing.T, apiURL string, pr int, headRepo string) *workspace {
+func newWorkspace(t *testing.T, apiURL string, pr int, headRepo string) *sandbox {
 	t.Helper()
 	root := t.TempDir()
-	w := &workspace{
+	w := &sandbox{
 		dir:     filepath.Join(root, "workspace"),
 		output:  filepath.Join(root, "file_commands", "set_output"),
 		summary: filepath.Join(root, "file_commands", "step_summary"),
@@ -123,9 +123,9 @@ type result struct {
 }
 
 // runner runs the action in a workspace: in-process or as the built binary.
-type stepRunner func(t *testing.T, w *workspace) (code int, log string)
+type stepRunner func(t *testing.T, w *sandbox) (code int, log string)
 
-func inProcess(t *testing.T, w *workspace) (int, string) {
+func inProcess(t *testing.T, w *sandbox) (int, string) {
 	var out bytes.Buffer
 	code := actionCommand(context.Background(), Env{
 		Getenv: func(k string) string { return w.env[k] }, Stdout: &out, Stderr: &out,
@@ -135,7 +135,7 @@ func inProcess(t *testing.T, w *workspace) (int, string) {
 	return code, out.String()
 }
 
-func (w *workspace) run(t *testing.T, step stepRunner) result {
+func (w *sandbox) run(t *testing.T, step stepRunner) result {
 	t.Helper()
 	// Each step gets fresh file-command files, as on GitHub.
 	os.Remove(w.output)

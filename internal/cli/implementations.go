@@ -15,19 +15,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/limit"
 	"github.com/drp2/drp2-fixtures/report/markdown"
-	"github.com/drp2/drp2-fixtures/runner"
 )
 
 // addImplementations runs the job's implementations through the fixtures
 // of run, then merges the job's result files into it.
 func addImplementations(ctx context.Context, r resolved, run *model.Run) (*model.Run, error) {
 	if len(r.Implementations) > 0 {
-		commands, err := harness.ExpandCommands(r.workDir, r.Implementations)
+		commands, err := harness.ExpandCommands(r.readInput, r.Implementations)
 		if err != nil {
 			return nil, usageErrorf("%v", err)
 		}
@@ -85,7 +85,7 @@ func readResults(r resolved, patterns []string) ([]harness.Report, error) {
 			}
 			seen[m] = true
 			name := m
-			if rel, ok := runner.Within(dir, m); ok {
+			if rel, ok := workspace.Within(dir, m); ok {
 				name = filepath.ToSlash(rel)
 			}
 			data, err := r.readInput(m)

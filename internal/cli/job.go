@@ -13,6 +13,7 @@ import (
 	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/internal/knownfail"
 	"github.com/drp2/drp2-fixtures/internal/version"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
@@ -94,10 +95,13 @@ type resolved struct {
 }
 
 // readInput reads an input file the job names, relative to the working
-// directory, held to it when the job is contained (see readFile).
+// directory, held to it when the job is contained.
 func (r resolved) readInput(path string) ([]byte, error) {
-	return readFile(r.workDir, path, r.Contained)
+	return r.workspace().ReadFile(path, workspace.MaxInputFile)
 }
+
+// workspace holds the job's input and report paths to the workspace rules.
+func (r resolved) workspace() workspace.Dir { return workspace.New(r.workDir, r.Contained) }
 
 // resolve chooses the defaults of a job: the working directory, the clock
 // (SOURCE_DATE_EPOCH), the corpus (the one holding the first PATH, else
@@ -123,19 +127,6 @@ func resolve(env Env, job Job) (resolved, error) {
 	if job.MaxFileSize == 0 {
 		job.MaxFileSize = runner.DefaultMaxFileSize
 	}
-	if job.Contained {
-		// The runner reads the schemas; the paths are checked here like
-		// every other input a pull request can lay out.
-		for _, in := range [][2]string{{"command-schema", job.CommandSchema}, {"fixture-schema", job.FixtureSchema}} {
-			if p := in[1]; p != "" && p != runner.Embedded {
-				f, err := openFile(wd, p, true, os.O_RDONLY)
-				if err != nil {
-					return resolved{}, usageErrorf("%s: %v", in[0], err)
-				}
-				f.Close()
-			}
-		}
-	}
 	known, err := resolveComparison(job, wd)
 	if err != nil {
 		return resolved{}, err
@@ -144,7 +135,7 @@ func resolve(env Env, job Job) (resolved, error) {
 		Corpus: corpus, EmbeddedFS: fixtures.FS,
 		CommandSchema: job.CommandSchema, FixtureSchema: job.FixtureSchema,
 		Paths: job.Paths, Name: job.Name, Tags: job.Tags,
-		Workers: job.Workers, WorkDir: wd, MaxFileSize: job.MaxFileSize,
+		Workers: job.Workers, WorkDir: wd, Contained: job.Contained, MaxFileSize: job.MaxFileSize,
 		Now: now, Checker: drp2.New(),
 	}}, nil
 }
@@ -200,7 +191,7 @@ func DefaultCorpus(wd string, paths []string) string {
 }
 
 func relTo(wd, p string) string {
-	if r, ok := runner.Within(wd, p); ok {
+	if r, ok := workspace.Within(wd, p); ok {
 		return r
 	}
 	return p

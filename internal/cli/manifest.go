@@ -16,6 +16,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -82,12 +83,8 @@ func (r resolved) corpusSource() manifest.Source {
 	if r.config.Corpus == "" {
 		return manifest.Source{FS: fixtures.FS, WorkDir: r.workDir}
 	}
-	dir := r.config.Corpus
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(r.workDir, dir)
-	}
-	dir = filepath.Clean(dir)
-	return manifest.Source{FS: os.DirFS(dir), CorpusDir: dir, WorkDir: r.workDir}
+	ws := r.workspace()
+	return manifest.Source{FS: ws.FS(r.config.Corpus, workspace.MaxInputFile), CorpusDir: ws.Abs(r.config.Corpus), WorkDir: r.workDir}
 }
 
 // manifestPath is the manifest file a job uses: the one given, else
@@ -108,12 +105,7 @@ func (r resolved) manifestPath(given, flagName string) (string, error) {
 
 // display shows a path relative to the working directory when it lies
 // under it, slash separated (a repository path in the action).
-func (r resolved) display(p string) string {
-	if rel, ok := runner.Within(r.workDir, p); ok {
-		return filepath.ToSlash(rel)
-	}
-	return filepath.ToSlash(p)
-}
+func (r resolved) display(p string) string { return r.workspace().Display(p) }
 
 // manifestRun runs the whole corpus for a manifest. The semantic checker is
 // left out unless the job has one already: a manifest records files and
@@ -274,7 +266,7 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 		}
 		return ExitOK
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := r.workspace().WriteFile(path, b.Bytes()); err != nil {
 		return fail(usageErrorf("write manifest: %v", err))
 	}
 	state := "not frozen"

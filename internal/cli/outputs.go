@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 )
 
 // output is one step output.
@@ -26,7 +28,7 @@ func writeOutputs(path string, outs []output) error {
 		}
 		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", o.name, delim, o.value, delim)
 	}
-	if err := appendFile(path, []byte(b.String())); err != nil {
+	if err := workspace.Append(path, []byte(b.String())); err != nil {
 		return fmt.Errorf("write step outputs: %w", err)
 	}
 	return nil

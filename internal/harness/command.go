@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -70,10 +68,11 @@ func SplitCommand(line string) ([]string, error) {
 }
 
 // ExpandCommands turns --implementation values into command lines: a value
-// "@FILE" stands for the commands listed in FILE (relative to dir), one a
-// line, where blank lines and lines starting with # are skipped. Every
+// "@FILE" stands for the commands listed in FILE, read by readFile (the
+// workspace's rules: a pull request can replace the list with a link), one
+// a line, where blank lines and lines starting with # are skipped. Every
 // command is checked with SplitCommand; errors name the file and line.
-func ExpandCommands(dir string, values []string) ([]string, error) {
+func ExpandCommands(readFile func(path string) ([]byte, error), values []string) ([]string, error) {
 	var out []string
 	for _, v := range values {
 		file, ok := strings.CutPrefix(v, "@")
@@ -84,10 +83,7 @@ func ExpandCommands(dir string, values []string) ([]string, error) {
 			out = append(out, v)
 			continue
 		}
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(dir, file)
-		}
-		data, err := os.ReadFile(file)
+		data, err := readFile(file)
 		if err != nil {
 			return nil, fmt.Errorf("--implementation list: %v", err)
 		}

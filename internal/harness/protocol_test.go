@@ -179,21 +179,22 @@ func TestTailIsBounded(t *testing.T) {
 
 func TestExpandCommands(t *testing.T) {
 	dir := t.TempDir()
+	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, p)) }
 	list := "# runtimes under test\n\n./native --adapter\n  python3 'my adapter.py'  \n"
 	if err := os.WriteFile(filepath.Join(dir, "impls.txt"), []byte(list), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ExpandCommands(dir, []string{"first", "@impls.txt"})
+	got, err := ExpandCommands(read, []string{"first", "@impls.txt"})
 	if err != nil || strings.Join(got, "|") != "first|./native --adapter|python3 'my adapter.py'" {
 		t.Errorf("%q, %v", got, err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "bad.txt"), []byte("ok\n'open\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ExpandCommands(dir, []string{"@bad.txt"}); err == nil || !strings.Contains(err.Error(), "bad.txt:2") {
+	if _, err := ExpandCommands(read, []string{"@bad.txt"}); err == nil || !strings.Contains(err.Error(), "bad.txt:2") {
 		t.Errorf("%v", err)
 	}
-	if _, err := ExpandCommands(dir, []string{"@missing.txt"}); err == nil {
+	if _, err := ExpandCommands(read, []string{"@missing.txt"}); err == nil {
 		t.Error("a missing list gave no error")
 	}
 }

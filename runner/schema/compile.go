@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"path"
 	"strings"
@@ -13,11 +14,14 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// Document is one schema document: the URL the compiler knows it by and
-// its bytes.
+// Document is one schema document: the URL the compiler knows it by, its
+// bytes, and where the documents its references name are read from.
 type Document struct {
 	URL  string
 	Data []byte
+	// Load reads a document a reference names; nil refuses every
+	// reference outside the document (the embedded schemas need none).
+	Load Loader
 }
 
 // EmbeddedCommand and EmbeddedFixture are the project's own schemas.
@@ -43,7 +47,7 @@ type Set struct {
 	// root oneOf that describes it.
 	Branches map[string]*jsonschema.Schema
 
-	load Loader
+	budget *budget
 }
 
 // Compile compiles a command schema and a fixture schema.
@@ -59,25 +63,12 @@ type Set struct {
 // phase's business and a bad command must not be reported as a
 // corpus-authoring error.
 //
-// References are loaded from local files only: a schema never makes the
-// runner reach the network.
+// References are read by each document's Load alone (see Folder), within
+// a budget of documents and bytes for the whole compilation: a schema
+// never makes the runner reach the network, read outside its own folder or
+// compile without end.
 func Compile(command, fixture Document) (*Set, error) {
-	return CompileFrom(command, fixture, nil)
-}
-
-// Loader reads a schema document that a reference names, by its file://
-// URL.
-type Loader func(url string) (io.ReadCloser, error)
-
-// CompileFrom is Compile with the documents that the schemas refer to
-// read by load instead of from the disk: the schemas of a corpus held in
-// memory, such as a base commit read from git objects. A nil load reads
-// the disk.
-func CompileFrom(command, fixture Document, load Loader) (*Set, error) {
-	if load == nil {
-		load = jsonschema.LoadURL
-	}
-	s := &Set{load: load}
+	s := &Set{budget: &budget{documents: MaxDocuments, bytes: MaxBytes}}
 	if err := s.compileCommand(command); err != nil {
 		return nil, &Error{Schema: "command", Err: err}
 	}
@@ -85,6 +76,71 @@ func CompileFrom(command, fixture Document, load Loader) (*Set, error) {
 		return nil, &Error{Schema: "fixture", Err: err}
 	}
 	return s, nil
+}
+
+// Loader reads a schema document that a reference names, by its URL.
+type Loader func(url string) (io.ReadCloser, error)
+
+// Bounds of one compilation, references included: far above the upstream
+// schemas (about 60 documents, 200 KB), far below what would hurt a runner.
+const (
+	MaxDocuments = 1000
+	MaxBytes     = 64 << 20
+)
+
+// budget counts what the loaders of one compilation read.
+type budget struct {
+	documents int
+	bytes     int64
+}
+
+// read loads u through load, within the budget.
+func (b *budget) read(load Loader, u string) ([]byte, error) {
+	if load == nil {
+		return nil, fmt.Errorf("cannot load %s: this schema refers to no other file", u)
+	}
+	if b.documents <= 0 {
+		return nil, fmt.Errorf("cannot load %s: the schemas refer to more than %d files", u, MaxDocuments)
+	}
+	b.documents--
+	rc, err := load(u)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, b.bytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > b.bytes {
+		return nil, fmt.Errorf("cannot load %s: the schemas and the files they refer to exceed %d MiB", u, MaxBytes>>20)
+	}
+	b.bytes -= int64(len(data))
+	return data, nil
+}
+
+// Folder is a Loader of the schema files in the folder tree of fsys, whose
+// root is known by the file URL path base: a reference outside the tree,
+// or not a file URL, is refused. fsys decides what may be opened (the
+// runner's holds no links and only regular files of bounded size).
+func Folder(fsys fs.FS, base string) Loader {
+	base = path.Clean("/" + strings.TrimPrefix(base, "/"))
+	return func(u string) (io.ReadCloser, error) {
+		parsed, err := url.Parse(u)
+		if err != nil || parsed.Scheme != "file" || parsed.Host != "" {
+			return nil, fmt.Errorf("cannot load %s: only schema files of the schema's own folder are read", u)
+		}
+		p := path.Clean(parsed.Path)
+		rel, ok := strings.CutPrefix(p, strings.TrimSuffix(base, "/")+"/")
+		if !ok {
+			return nil, fmt.Errorf("cannot load %s: it lies outside the schema's folder %s", u, base)
+		}
+		data, err := fs.ReadFile(fsys, rel)
+		if err != nil {
+			return nil, err
+		}
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}
 }
 
 // Error is a schema that did not compile.
@@ -96,22 +152,21 @@ type Error struct {
 func (e *Error) Error() string { return e.Schema + " schema: " + e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
-func (s *Set) newCompiler() *jsonschema.Compiler {
+func (s *Set) newCompiler(load Loader) *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
-	// Only local schema files: a schema never makes the runner reach the
-	// network.
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
-		if !strings.HasPrefix(u, "file://") {
-			return nil, fmt.Errorf("cannot load %s: only local schema files are read", u)
+		data, err := s.budget.read(load, u)
+		if err != nil {
+			return nil, err
 		}
-		return s.load(u)
+		return io.NopCloser(bytes.NewReader(data)), nil
 	}
 	return c
 }
 
 func (s *Set) compileCommand(f Document) error {
-	c := s.newCompiler()
+	c := s.newCompiler(f.Load)
 	if err := c.AddResource(f.URL, bytes.NewReader(f.Data)); err != nil {
 		return err
 	}
@@ -139,7 +194,7 @@ func (s *Set) compileCommand(f Document) error {
 		if err != nil {
 			return fmt.Errorf("oneOf/%d: %w", i, err)
 		}
-		node, err := loadNode(target, f, docs, s.load)
+		node, err := loadNode(target, f, docs, s.budget)
 		if err != nil {
 			return fmt.Errorf("oneOf/%d: %w", i, err)
 		}
@@ -157,7 +212,7 @@ func (s *Set) compileCommand(f Document) error {
 }
 
 func (s *Set) compileEnvelope(f, command Document) error {
-	c := s.newCompiler()
+	c := s.newCompiler(f.Load)
 	load := c.LoadURL
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
 		if u == command.URL || path.Base(u) == upstreamCommandFile {
@@ -189,7 +244,7 @@ func resolveRef(base, ref string) (string, error) {
 }
 
 // loadNode returns the JSON node a resolved reference points at.
-func loadNode(target string, root Document, cache map[string]any, load Loader) (any, error) {
+func loadNode(target string, root Document, cache map[string]any, b *budget) (any, error) {
 	docURL, fragment, _ := strings.Cut(target, "#")
 	doc, ok := cache[docURL]
 	if !ok {
@@ -197,16 +252,8 @@ func loadNode(target string, root Document, cache map[string]any, load Loader) (
 		if docURL == root.URL {
 			data = root.Data
 		} else {
-			if !strings.HasPrefix(docURL, "file://") {
-				return nil, fmt.Errorf("cannot load %s: only local schema files are read", docURL)
-			}
-			rc, err := load(docURL)
-			if err != nil {
-				return nil, err
-			}
-			data, err = io.ReadAll(rc)
-			rc.Close()
-			if err != nil {
+			var err error
+			if data, err = b.read(root.Load, docURL); err != nil {
 				return nil, err
 			}
 		}

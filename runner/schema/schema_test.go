@@ -179,10 +179,10 @@ func TestCompileRefusesOutsideReferences(t *testing.T) {
 	}
 	mustCompile(t)
 	// A reference to anything but a local file is refused, not fetched.
-	remote := schema.Document{URL: "https://example.invalid/c.json", Data: []byte(`{"$ref": "https://example.invalid/other.json"}`)}
+	remote := schema.Document{URL: "https://example.invalid/c.json", Data: []byte(`{"$ref": "https://example.invalid/other.json"}`), Load: schema.Folder(os.DirFS("/"), "/")}
 	_, err := schema.Compile(remote, schema.EmbeddedFixture())
 	var e *schema.Error
-	if !errors.As(err, &e) || e.Schema != "command" || !strings.Contains(err.Error(), "only local schema files") {
+	if !errors.As(err, &e) || e.Schema != "command" || !strings.Contains(err.Error(), "only schema files of the schema's own folder") {
 		t.Errorf("remote reference: %v", err)
 	}
 }
@@ -252,7 +252,8 @@ func compileUpstreamCommand(t *testing.T) *jsonschema.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := schema.Document{URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String(), Data: data}
+	doc := schema.Document{URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String(), Data: data,
+		Load: schema.Folder(os.DirFS(filepath.Dir(p)), filepath.ToSlash(filepath.Dir(p)))}
 	set, err := schema.Compile(doc, schema.EmbeddedFixture())
 	if err != nil {
 		t.Fatalf("compile upstream command schema: %v", err)

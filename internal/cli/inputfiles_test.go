@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+)
+
+// The implementation input's @FILE list is read like every other input
+// file: a pull request that replaces it with a link (to the process's
+// environment, say) gets an error, not the link target's lines shown as
+// implementations.
+func TestImplementationListHeldToTheWorkspace(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+	secret := filepath.Join(t.TempDir(), "environ")
+	os.WriteFile(secret, []byte("GITHUB_TOKEN-line\n"), 0o644)
+	if err := os.Symlink(secret, filepath.Join(w.dir, "impls.txt")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	for _, list := range []string{"@impls.txt", "@" + secret} {
+		w.env["INPUT_IMPLEMENTATION"] = list
+		r := w.run(t, inProcess)
+		if r.code != ExitUsage || strings.Contains(r.log+r.summary, "GITHUB_TOKEN-line") {
+			t.Errorf("%s: exit %d\n%s%s", list, r.code, r.log, r.summary)
+		}
+		if !strings.Contains(r.log, "symbolic link") && !strings.Contains(r.log, "outside the workspace") {
+			t.Errorf("%s: the log does not say why:\n%s", list, r.log)
+		}
+		for _, c := range gh.Comments(7) {
+			if strings.Contains(c.Body, "GITHUB_TOKEN-line") {
+				t.Errorf("%s: the comment shows the link target:\n%s", list, c.Body)
+			}
+		}
+	}
+}

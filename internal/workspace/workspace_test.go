@@ -1,0 +1,185 @@
+package workspace
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func write(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWriteFileContained(t *testing.T) {
+	dir := t.TempDir()
+	ws := New(dir, true)
+	if err := ws.WriteFile("../escape.xml", []byte("x")); err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+		t.Errorf("../ accepted: %v", err)
+	}
+	if err := ws.WriteFile(filepath.Join(t.TempDir(), "abs.xml"), []byte("x")); err == nil {
+		t.Error("an absolute path outside the workspace was accepted")
+	}
+	if err := ws.WriteFile(".", []byte("x")); err == nil {
+		t.Error("the workspace itself was accepted as a file")
+	}
+	if err := ws.WriteFile("a/b/c.xml", []byte("x")); err != nil {
+		t.Errorf("nested path: %v", err)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "a/b/c.xml")); err != nil || string(data) != "x" {
+		t.Errorf("nested file: %q, %v", data, err)
+	}
+	if err := ws.WriteFile(filepath.Join(dir, "abs-inside.xml"), []byte("x")); err != nil {
+		t.Errorf("absolute path inside: %v", err)
+	}
+}
+
+// A link anywhere on the way below the workspace is refused for reads and
+// writes, contained or not; outside an uncontained workspace the path is
+// the user's own choice.
+func TestLinksRefused(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	write(t, filepath.Join(outside, "secret"), "token")
+	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(dir, "file-link"))
+	os.Symlink(outside, filepath.Join(dir, "folder-link"))
+	for _, contained := range []bool{true, false} {
+		ws := New(dir, contained)
+		for _, p := range []string{"file-link", "folder-link/secret"} {
+			if data, err := ws.ReadFile(p, MaxInputFile); err == nil {
+				t.Errorf("contained=%v: read %s through a link: %q", contained, p, data)
+			}
+			if err := ws.WriteFile(p, []byte("x")); err == nil {
+				t.Errorf("contained=%v: wrote %s through a link", contained, p)
+			}
+			if k := ws.Kind(p); k != Other {
+				t.Errorf("contained=%v: Kind(%s) = %v, want Other", contained, p, k)
+			}
+			if _, err := ws.Tree(filepath.Dir(p), MaxInputFile); p == "folder-link/secret" && err == nil {
+				t.Errorf("contained=%v: a tree through a folder link", contained)
+			}
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(outside, "secret")); string(data) != "token" || err != nil {
+		t.Errorf("the link's target was overwritten: %q", data)
+	}
+	if _, err := New(dir, false).ReadFile(filepath.Join(outside, "secret"), MaxInputFile); err != nil {
+		t.Errorf("uncontained, a file outside: %v", err)
+	}
+	if _, err := New(dir, true).ReadFile(filepath.Join(outside, "secret"), MaxInputFile); err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+		t.Errorf("contained, a file outside: %v", err)
+	}
+}
+
+// A FIFO is refused at once, not waited on; so is a folder, and a file over
+// the bound.
+func TestOnlyRegularFilesBounded(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Skipf("SKIPPED: mkfifo: %v", err)
+	}
+	write(t, filepath.Join(dir, "big"), strings.Repeat("x", 101))
+	os.Mkdir(filepath.Join(dir, "folder"), 0o755)
+	ws := New(dir, true)
+	done := make(chan error, 1)
+	go func() { _, err := ws.ReadFile("fifo", 100); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a FIFO was read")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading a FIFO blocked")
+	}
+	if _, err := ws.ReadFile("big", 100); err == nil || !strings.Contains(err.Error(), "larger than 100 bytes") {
+		t.Errorf("over the bound: %v", err)
+	}
+	if _, err := ws.ReadFile("folder", 100); err == nil {
+		t.Error("a folder was read as a file")
+	}
+	tree, err := ws.Tree(".", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	go func() { _, err := tree.ReadFile("fifo"); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a FIFO was read from a tree")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading a FIFO from a tree blocked")
+	}
+	if _, err := tree.ReadFile("big"); err == nil {
+		t.Error("a tree read a file over its bound")
+	}
+}
+
+// A tree serves its folder and nothing outside it or through a link, and
+// lists links without following them.
+func TestTree(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	write(t, filepath.Join(outside, "secret.json"), "token")
+	write(t, filepath.Join(dir, "c/positive/a.json"), "{}")
+	os.Symlink(filepath.Join(outside, "secret.json"), filepath.Join(dir, "c/positive/b.json"))
+	os.Symlink(outside, filepath.Join(dir, "c/negative"))
+	tree, err := New(dir, true).Tree("c", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	if data, err := tree.ReadFile("positive/a.json"); err != nil || string(data) != "{}" {
+		t.Errorf("positive/a.json: %q, %v", data, err)
+	}
+	for _, name := range []string{"positive/b.json", "negative/secret.json", "../c/positive/a.json", "/etc/passwd"} {
+		if data, err := tree.ReadFile(name); err == nil {
+			t.Errorf("read %s: %q", name, data)
+		}
+	}
+	st, err := tree.Lstat("positive/b.json")
+	if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("Lstat of a link: %v, %v", st, err)
+	}
+	entries, err := tree.ReadDir("positive")
+	if err != nil || len(entries) != 2 {
+		t.Errorf("ReadDir: %v, %v", entries, err)
+	}
+	if _, err := tree.ReadDir("negative"); err == nil {
+		t.Error("listed a folder through a link")
+	}
+	if _, err := New(dir, true).Tree(outside, 1); err == nil {
+		t.Error("a contained workspace opened a tree outside it")
+	}
+}
+
+func TestPaths(t *testing.T) {
+	ws := New("/w/s", true)
+	for _, c := range []struct{ in, rel, display string }{
+		{"a/b.json", "a/b.json", "a/b.json"},
+		{"/w/s/a", "a", "a"},
+		{"/w/other", "", "/w/other"},
+		{"../s/x", "x", "x"},
+	} {
+		rel, ok := ws.Rel(c.in)
+		if rel != c.rel || ok != (c.rel != "") {
+			t.Errorf("Rel(%s) = %q, %v", c.in, rel, ok)
+		}
+		if d := ws.Display(c.in); d != c.display {
+			t.Errorf("Display(%s) = %q, want %q", c.in, d, c.display)
+		}
+	}
+	if r, ok := Within("/a", "/ab"); ok {
+		t.Errorf("Within(/a, /ab) = %q", r)
+	}
+}
