@@ -23,8 +23,9 @@ var readers = map[string]map[string]bool{
 }
 
 // tools read and write only paths their own user names: the generators of
-// scale-test corpora, the release helper and the golden-file helper.
-var tools = []string{"internal/workspace", "cmd/drp2-gen", "cmd/drp2-release", "internal/corpusgen", "internal/golden"}
+// scale-test corpora, the release helper, and the test kit and the
+// golden-file helper that tests use.
+var tools = []string{"internal/workspace", "cmd/drp2-gen", "cmd/drp2-release", "internal/corpusgen", "internal/golden", "internal/testkit"}
 
 func TestInputFilesGoThroughTheWorkspace(t *testing.T) {
 	root, err := filepath.Abs("../..")
