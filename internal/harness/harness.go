@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -24,6 +25,10 @@ const (
 	DefaultMaxLine      = 64 << 20
 	// maxFixtureStderr bounds the stderr kept on one fixture's result.
 	maxFixtureStderr = 4 << 10
+	// maxTimeoutsInARow is how many fixtures in a row an implementation may
+	// leave without an answer before it is sent no more: a hung runtime
+	// would otherwise cost a timeout and a restart per fixture.
+	maxTimeoutsInARow = 3
 	// level2Rule is the rule a reply-shape failure applies.
 	level2Rule = "CONFORMANCE.md Level 2 rule 2"
 )
@@ -220,6 +225,8 @@ type session struct {
 	hello  *Hello
 	impl   *model.Implementation
 	seq    int
+	// timeouts counts the fixtures in a row left without an answer.
+	timeouts int
 	// stopped is why no more fixtures are sent, once that is so.
 	stopped string
 }
@@ -360,10 +367,28 @@ func (s *session) one(c *testCase) (res model.Result) {
 		if out, cut := s.stderr.since(mark); out != "" {
 			res.Diagnostics = append(res.Diagnostics, model.Diagnostic{Source: "stderr", Message: lastBytes(out, cut)})
 		}
+		s.countTimeout(err)
 		return res
 	}
+	s.timeouts = 0
 	s.judge(&res, c, v)
 	return res
+}
+
+// countTimeout counts a failed exchange that was a timeout (any other
+// failure ends the run of timeouts) and stops the session at
+// maxTimeoutsInARow: a hung implementation is not restarted for every
+// remaining fixture.
+func (s *session) countTimeout(err error) {
+	var te *timeoutError
+	if !errors.As(err, &te) {
+		s.timeouts = 0
+		return
+	}
+	s.timeouts++
+	if s.timeouts >= maxTimeoutsInARow {
+		s.stopped = fmt.Sprintf("stopped after %d fixtures in a row without an answer within the timeout (%v)", s.timeouts, s.cfg.Timeout)
+	}
 }
 
 // judge compares a verdict with the fixture's expectation through the

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +34,7 @@ func TestMain(m *testing.M) {
 
 func fakeAdapter(spec string) int {
 	faults := map[string]string{} // fixture name -> kind
-	executes, myName, noPhase := false, "fake", false
+	executes, myName, noPhase, hangAll := false, "fake", false, false
 	var phases []string
 	refusal := ""
 	for _, f := range strings.Split(spec, ",") {
@@ -44,6 +46,8 @@ func fakeAdapter(spec string) int {
 			return 4
 		case "executes":
 			executes = true
+		case "hangall":
+			hangAll = true
 		case "name":
 			myName = name
 		case "phases":
@@ -52,6 +56,18 @@ func fakeAdapter(spec string) int {
 			noPhase = true
 		case "refuse":
 			refusal = name
+		case "spawn":
+			// A child in the adapter's process group that outlives it
+			// unless the harness ends the group; its pid goes to the file.
+			child := exec.Command("sleep", "60")
+			if err := child.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			if err := os.WriteFile(name, []byte(strconv.Itoa(child.Process.Pid)), 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
 		default:
 			faults[name] = kind
 		}
@@ -63,6 +79,9 @@ func fakeAdapter(spec string) int {
 	}
 	valid := ValidatorJudge(v)
 	judge := func(f *Fixture) Verdict {
+		if hangAll {
+			time.Sleep(time.Hour)
+		}
 		verdict := valid(f)
 		if executes {
 			verdict.Replies = mirror(f.Commands)
@@ -274,6 +293,48 @@ func TestFaults(t *testing.T) {
 	}
 	if !strings.Contains(im.Stderr, "fell over") {
 		t.Errorf("stderr not kept: %q", im.Stderr)
+	}
+}
+
+// TestCircuitBreaker: an implementation that leaves three fixtures in a
+// row without an answer is sent no more; the rest are reported as not
+// run, with the reason, instead of costing a timeout and a restart each.
+// Fewer timeouts in a row, between answers, stop nothing.
+func TestCircuitBreaker(t *testing.T) {
+	base, read := embeddedRun(t)
+	base.Results = base.Results[:20]
+	start := time.Now()
+	impls := runHarness(t, Config{Commands: []string{self(t)}, Env: env("hangall"), Timeout: 300 * time.Millisecond}, base, read)
+	elapsed := time.Since(start)
+	im := impls[0]
+	if len(im.Results) != 20 {
+		t.Fatalf("%d results", len(im.Results))
+	}
+	for i, r := range im.Results {
+		want := "no answer within the timeout"
+		if i >= maxTimeoutsInARow {
+			want = "not run: stopped after 3 fixtures in a row without an answer within the timeout (300ms)"
+		}
+		if r.Passed || r.Actual.Outcome != model.HarnessError || !strings.Contains(r.Actual.Message, want) {
+			t.Errorf("%d %s: %q, want %q", i, r.Name, r.Actual.Message, want)
+		}
+	}
+	if im.Restarts != maxTimeoutsInARow-1 {
+		t.Errorf("%d restarts", im.Restarts)
+	}
+	// Three timeouts and two restarts, not twenty and nineteen.
+	if elapsed > 6*time.Second {
+		t.Errorf("the run took %v", elapsed)
+	}
+
+	names := []string{"session_handshake_ok", "upload_buffer_write", "render_triangle_draw", "texture_view_lifecycle", "upload_texture_write"}
+	base, read = embeddedRun(t, names...)
+	spec := "hang:" + base.Results[0].Name + ",hang:" + base.Results[1].Name + ",hang:" + base.Results[3].Name + ",hang:" + base.Results[4].Name
+	im = runHarness(t, Config{Commands: []string{self(t)}, Env: env(spec), Timeout: 300 * time.Millisecond}, base, read)[0]
+	for i, r := range im.Results {
+		if strings.Contains(r.Actual.Message, "not run") || (i == 2) != r.Passed {
+			t.Errorf("%d %s: %+v", i, r.Name, r.Actual)
+		}
 	}
 }
 

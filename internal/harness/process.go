@@ -116,7 +116,7 @@ func (p *process) readLine() ([]byte, error) {
 func (p *process) ioError(doing string, err error) error {
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return fmt.Errorf("no answer within the timeout (while %s)", doing)
+		return &timeoutError{doing: doing}
 	case errors.Is(err, errLineTooLong):
 		return fmt.Errorf("its answer is longer than the %d-byte limit of one line", p.max)
 	}
@@ -128,6 +128,13 @@ func (p *process) ioError(doing string, err error) error {
 	case <-time.After(time.Second):
 		return fmt.Errorf("it closed its output while the harness was %s (%v)", doing, err)
 	}
+}
+
+// timeoutError is an exchange that got no answer in time.
+type timeoutError struct{ doing string }
+
+func (e *timeoutError) Error() string {
+	return fmt.Sprintf("no answer within the timeout (while %s)", e.doing)
 }
 
 // status describes how a process ended.
@@ -144,7 +151,9 @@ func status(err error) string {
 }
 
 // stop asks the process to end with goodbye and kills it when it does not
-// end within grace. It is safe to call more than once.
+// end within grace. Whatever it started in its process group is ended
+// with it: a shell script's children do not outlive the run. It is safe to
+// call more than once.
 func (p *process) stop(goodbye []byte, grace time.Duration) {
 	if goodbye != nil {
 		_ = p.stdin.SetWriteDeadline(time.Now().Add(grace))
@@ -153,6 +162,9 @@ func (p *process) stop(goodbye []byte, grace time.Duration) {
 	p.stdin.Close()
 	select {
 	case <-p.exited:
+		// The leader is gone, but the group lives on while any member
+		// does, so its id still names it.
+		killGroup(p.cmd)
 	case <-time.After(grace):
 		p.kill()
 	}
