@@ -4,11 +4,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"runtime/debug"
 
 	"github.com/drp2/drp2-fixtures/internal/cli"
+	"github.com/drp2/drp2-fixtures/internal/secret"
 )
 
 // softMemoryLimit is the heap size past which garbage is collected more
@@ -16,6 +18,12 @@ import (
 const softMemoryLimit = 112 << 20
 
 func main() {
+	// First of all: the implementations this process may start run as the
+	// same user and could read its environment, the token in it, from
+	// /proc. Hide executes the binary again without the secrets there.
+	if err := secret.Hide(); err != nil {
+		fmt.Fprintf(os.Stderr, "drp2-fixtures: warning: the secrets in the environment could not be hidden from child processes: %v\n", err)
+	}
 	// A run keeps little alive (one result per fixture) but allocates a lot
 	// while decoding: collecting half as often saves about a sixth of the
 	// time of a long run for a modest peak. GOGC, when set, still wins.
@@ -29,7 +37,8 @@ func main() {
 		debug.SetMemoryLimit(softMemoryLimit)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, IsTerminal: stdoutIsTerminal})
+	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, IsTerminal: stdoutIsTerminal,
+		Secrets: secret.FromEnviron(os.Environ())})
 	stop()
 	os.Exit(code)
 }

@@ -43,6 +43,7 @@ const maxCheckRunAnnotations = 1000
 // actionCommand runs drp2-fixtures as a GitHub Action and returns the exit
 // code.
 func actionCommand(ctx context.Context, env Env) int {
+	defer env.protect()()
 	a := &runAction{env: env}
 	return a.main(ctx)
 }
@@ -72,11 +73,15 @@ func (a *runAction) main(ctx context.Context) int {
 	if a.log == nil {
 		a.log = io.Discard
 	}
-	a.gha = githubactions.New(githubactions.WithGetenv(a.getenv), githubactions.WithWriter(a.log))
+	// The one writer that is not redacted: ::add-mask:: must name the token.
+	a.gha = githubactions.New(githubactions.WithGetenv(a.getenv), githubactions.WithWriter(a.env.rawStdout))
 	in, err := readInputs(a.gha)
 	if in.Token != "" {
-		// Before anything else is printed, so no later line can show it.
+		// Before anything else is printed, so no later line can show it:
+		// the runner masks it in the log, and the redactor in every text
+		// the action writes or posts.
 		a.gha.AddMask(in.Token)
+		a.env.redact.Add(in.Token)
 	}
 	if err != nil {
 		a.errorf("%v", err)
@@ -146,12 +151,12 @@ func (a *runAction) main(ctx context.Context) int {
 	// be written fails the step, but only after the rest is written.
 	paths := in.Files
 	paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
-	fileErr := writeReports(run, paths, fileOptions{Dir: r.workDir, Contained: true, Getenv: a.getenv, Markdown: mdOpts})
+	fileErr := writeReports(run, paths, fileOptions{Dir: r.workDir, Contained: true, Getenv: a.getenv, Markdown: mdOpts, Redact: a.env.redact})
 	for _, e := range reportErrors(fileErr) {
 		a.errorf("%v", e)
 	}
 	if ext.summary != "" && paths.Summary != "" {
-		if err := workspace.Append(paths.Summary, []byte(ext.summary)); err != nil {
+		if err := workspace.Append(paths.Summary, a.env.redact.Bytes([]byte(ext.summary))); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
 	}
@@ -178,7 +183,7 @@ func (a *runAction) main(ctx context.Context) int {
 		{"json-path", writtenPath(in.Files.JSON, fileErr, "JSON report")},
 	}
 	outs = append(outs, comparisonOutputs(run.Comparison)...)
-	if err := writeOutputs(a.getenv("GITHUB_OUTPUT"), outs); err != nil {
+	if err := writeOutputs(a.getenv("GITHUB_OUTPUT"), outs, a.env.redact); err != nil {
 		a.errorf("%v", err)
 		return ExitInternal
 	}
@@ -187,7 +192,7 @@ func (a *runAction) main(ctx context.Context) int {
 	if len(res.notes) > 0 {
 		a.appendSummaryNotes(res.notes)
 	}
-	if err := writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", res.checkURL}, {"comment-url", res.commentURL}}); err != nil {
+	if err := writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", res.checkURL}, {"comment-url", res.commentURL}}, a.env.redact); err != nil {
 		a.errorf("%v", err)
 		return ExitInternal
 	}
@@ -329,7 +334,7 @@ func (a *runAction) appendSummaryNotes(notes []string) {
 	for _, n := range notes {
 		fmt.Fprintf(&b, "- %s\n", n)
 	}
-	if err := workspace.Append(path, []byte(b.String())); err != nil {
+	if err := workspace.Append(path, a.env.redact.Bytes([]byte(b.String()))); err != nil {
 		a.warnf("write job summary: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/version"
 	"github.com/drp2/drp2-fixtures/report/github"
 )
@@ -36,6 +37,36 @@ type Env struct {
 	// IsTerminal reports whether Stdout is a terminal (for colour); nil
 	// means it is not.
 	IsTerminal func() bool
+	// Secrets are values the process holds that no text it writes or
+	// posts may show (main passes the variables named like secrets; the
+	// action adds its token).
+	Secrets []string
+
+	// redact replaces the secrets in every text; rawStdout is standard
+	// output before it, for the one line that must carry the token
+	// (::add-mask::). Both are set by protect.
+	redact    *secret.Redactor
+	rawStdout io.Writer
+}
+
+// protect makes every text the subcommand writes to standard output and
+// standard error go through one redactor of env's secrets, and returns
+// the function that flushes them. It does nothing when already done.
+func (e *Env) protect() (flush func()) {
+	if e.redact != nil {
+		return func() {}
+	}
+	e.redact = secret.NewRedactor(e.Secrets...)
+	e.rawStdout = e.Stdout
+	if e.rawStdout == nil {
+		e.rawStdout = io.Discard
+	}
+	out, errw := e.redact.Writer(e.Stdout), e.redact.Writer(e.Stderr)
+	e.Stdout, e.Stderr = out, errw
+	return func() {
+		out.Flush()
+		errw.Flush()
+	}
 }
 
 func (e Env) getenv(k string) string {
@@ -81,6 +112,7 @@ Run "drp2-fixtures run -h" for the flags of run.
 // Main runs the command line and returns the exit code. A panic anywhere
 // below is the tool's own failure (exit 3), never unusable input (exit 2).
 func Main(ctx context.Context, args []string, env Env) (code int) {
+	defer env.protect()()
 	stderr := logSafe(env.Stderr)
 	env.Stderr = stderr
 	defer stderr.flush()

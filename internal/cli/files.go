@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
@@ -39,6 +40,9 @@ type fileOptions struct {
 	// Getenv reads the GitHub run evidence recorded in the JUnit properties.
 	Getenv   func(string) string
 	Markdown markdown.Options
+	// Redact replaces the process's secrets in every report, whatever
+	// their text came from; nil replaces nothing.
+	Redact *secret.Redactor
 }
 
 // ReportError is a report that could not be rendered or written.
@@ -93,7 +97,7 @@ func writeReports(run *model.Run, p Paths, o fileOptions) error {
 				b.Reset()
 				fmt.Fprintf(&b, "## DRP2 fixtures\n\nThe report is larger than the 1 MiB job summary limit: see %s.\n", where)
 			}
-			if err := workspace.Append(workspace.Resolve(o.Dir, p.Summary), b.Bytes()); err != nil {
+			if err := workspace.Append(workspace.Resolve(o.Dir, p.Summary), o.Redact.Bytes(b.Bytes())); err != nil {
 				keep(&ReportError{Report: "job summary", Err: err})
 			}
 		}
@@ -130,7 +134,7 @@ func (o fileOptions) replace(report, path string, render func(io.Writer) error) 
 	if err := render(&b); err != nil {
 		return &ReportError{Report: report, Rendering: true, Err: err}
 	}
-	if err := workspace.New(o.Dir, o.Contained).WriteFile(path, b.Bytes()); err != nil {
+	if err := workspace.New(o.Dir, o.Contained).WriteFile(path, o.Redact.Bytes(b.Bytes())); err != nil {
 		return &ReportError{Report: report, Err: err}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/internal/knownfail"
+	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/version"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
@@ -92,6 +93,9 @@ type resolved struct {
 	// coverage, when set, is the checker of the head run: the validator
 	// wrapped in a coverage counter (enableCoverage).
 	coverage runner.Checker
+	// redact replaces the process's secrets in the run before anything
+	// renders it.
+	redact *secret.Redactor
 }
 
 // readInput reads an input file the job names, relative to the working
@@ -131,7 +135,7 @@ func resolve(env Env, job Job) (resolved, error) {
 	if err != nil {
 		return resolved{}, err
 	}
-	return resolved{Job: job, workDir: wd, known: known, getenv: env.getenv, config: runner.Config{
+	return resolved{Job: job, workDir: wd, known: known, getenv: env.getenv, redact: env.redact, config: runner.Config{
 		Corpus: corpus, EmbeddedFS: fixtures.FS,
 		CommandSchema: job.CommandSchema, FixtureSchema: job.FixtureSchema,
 		Paths: job.Paths, Name: job.Name, Tags: job.Tags,
@@ -159,6 +163,10 @@ func execute(ctx context.Context, r resolved) (*model.Run, error) {
 	if err := compare(ctx, r, run); err != nil {
 		return nil, err
 	}
+	// Whatever the run carries (an implementation's stderr, its name and
+	// messages, another job's report, a fixture's text) reaches the
+	// reports only without the secrets.
+	r.redact.Value(run)
 	return run, nil
 }
 

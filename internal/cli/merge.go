@@ -53,5 +53,6 @@ func mergeCommand(_ context.Context, args []string, env Env) int {
 		return fail(ExitUsage, err)
 	}
 	run.ToolVersion = version.String()
+	r.redact.Value(run)
 	return finish(env, "drp2-fixtures merge", run, r, o, nil)
 }

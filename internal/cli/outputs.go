@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 )
 
@@ -15,13 +16,15 @@ type output struct{ name, value string }
 // writeOutputs appends outputs to the GITHUB_OUTPUT file in the multiline
 // form with a random delimiter, so that no value can end its own entry
 // early (go-githubactions uses a fixed one). An empty path (a run outside
-// Actions) writes nothing.
-func writeOutputs(path string, outs []output) error {
+// Actions) writes nothing. Values go through red, like every text the
+// action writes.
+func writeOutputs(path string, outs []output, red *secret.Redactor) error {
 	if path == "" {
 		return nil
 	}
 	var b strings.Builder
 	for _, o := range outs {
+		o.value = red.String(o.value)
 		delim, err := delimiter(o.value)
 		if err != nil {
 			return err

@@ -89,7 +89,7 @@ func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt 
 	if pacing.Now == nil {
 		pacing.Now = now
 	}
-	client, err := github.New(github.Options{APIURL: a.getenv("GITHUB_API_URL"), Token: in.Token, Pacing: pacing})
+	client, err := github.New(github.Options{APIURL: a.getenv("GITHUB_API_URL"), Token: in.Token, Pacing: pacing, Redact: a.env.redact})
 	if err != nil {
 		return noClient(err)
 	}

@@ -143,7 +143,7 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 // standard error after a JSON document, which must stay the whole of
 // standard output), then the exit code and why.
 func finish(env Env, name string, run *model.Run, r resolved, o *runOptions, more func(io.Writer) ([]string, error)) int {
-	fileErr := writeReports(run, r.Files, fileOptions{Dir: r.workDir, Getenv: env.getenv})
+	fileErr := writeReports(run, r.Files, fileOptions{Dir: r.workDir, Getenv: env.getenv, Redact: env.redact})
 	if err := writeStdout(env.Stdout, run, o); err != nil {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
 		return ExitInternal

@@ -403,9 +403,16 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// TestSecretsStayOut: an implementation gets neither the secrets nor the
+// runner's file commands (with GITHUB_ENV it could set BASH_ENV or
+// NODE_OPTIONS for every later step, with GITHUB_STEP_SUMMARY write the
+// summary unescaped) nor the runner's service endpoints.
 func TestSecretsStayOut(t *testing.T) {
-	got := childEnv([]string{"PATH=/bin", "INPUT_TOKEN=x", "GITHUB_TOKEN=y", "MY_SECRET=z", "HOME=/h"})
-	if strings.Join(got, " ") != "PATH=/bin HOME=/h" {
+	got := childEnv([]string{"PATH=/bin", "INPUT_TOKEN=x", "GITHUB_TOKEN=y", "MY_SECRET=z", "HOME=/h",
+		"GITHUB_ENV=/f/env", "GITHUB_PATH=/f/path", "GITHUB_OUTPUT=/f/out", "GITHUB_STEP_SUMMARY=/f/sum", "GITHUB_STATE=/f/state",
+		"ACTIONS_RUNTIME_URL=https://r", "ACTIONS_CACHE_URL=https://c", "ACTIONS_RESULTS_URL=https://res", "ACTIONS_ID_TOKEN_REQUEST_URL=https://o",
+		"GITHUB_WORKSPACE=/w", "GITHUB_SHA=abc"})
+	if strings.Join(got, " ") != "PATH=/bin HOME=/h GITHUB_WORKSPACE=/w GITHUB_SHA=abc" {
 		t.Errorf("%v", got)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/drp2/drp2-fixtures/internal/secret"
 )
 
 // process is one running implementation with its two pipes. The harness
@@ -238,16 +240,25 @@ func (t *tail) String() string {
 
 // childEnv is the environment of an implementation: the harness's own,
 // without the secrets it holds (the GitHub token and any other variable
-// named like one), which an implementation has no use for and could log.
+// named like one), which an implementation has no use for and could log;
+// without the runner's file commands, through which it could set the
+// environment, PATH, outputs, state or summary of the job's later steps;
+// and without the runner's own service endpoints (ACTIONS_*: cache,
+// artifacts, OIDC).
 func childEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		upper := strings.ToUpper(name)
-		if strings.Contains(upper, "TOKEN") || strings.Contains(upper, "SECRET") || strings.Contains(upper, "PASSWORD") {
+		if secret.IsName(name) || fileCommands[upper] || strings.HasPrefix(upper, "ACTIONS_") {
 			continue
 		}
 		out = append(out, kv)
 	}
 	return out
+}
+
+// fileCommands are the variables naming the runner's file commands.
+var fileCommands = map[string]bool{
+	"GITHUB_ENV": true, "GITHUB_PATH": true, "GITHUB_OUTPUT": true, "GITHUB_STEP_SUMMARY": true, "GITHUB_STATE": true,
 }

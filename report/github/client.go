@@ -16,6 +16,7 @@ import (
 
 	gh "github.com/google/go-github/v60/github"
 
+	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/limit"
@@ -65,10 +66,16 @@ type Options struct {
 	Pacing Pacing
 	// Base is the underlying transport; nil means http.DefaultTransport.
 	Base http.RoundTripper
+	// Redact holds the secrets no request body may carry; the token is
+	// added to it (nil: the token alone).
+	Redact *secret.Redactor
 }
 
 // New returns a Client. The token is only ever placed in the Authorization
-// header by the transport; it appears in no error and no log line.
+// header by the transport; it appears in no error and no log line, and
+// the transport redacts it, and every other secret opts.Redact holds, from
+// every request body: a check run or comment never publishes one, whatever
+// its text came from.
 func New(opts Options) (*Client, error) {
 	api := opts.APIURL
 	if api == "" {
@@ -79,7 +86,7 @@ func New(opts Options) (*Client, error) {
 		return nil, fmt.Errorf("GitHub API URL %q is not an http(s) URL", api)
 	}
 	hc := &http.Client{
-		Transport:     newTransport(opts.Base, opts.Token, opts.Pacing, base),
+		Transport:     newTransport(opts.Base, opts.Token, opts.Pacing, base, opts.Redact),
 		CheckRedirect: checkRedirect(base),
 	}
 	gh := gh.NewClient(hc)

@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/github/githubtest"
 	"github.com/drp2/drp2-fixtures/report/limit"
@@ -303,5 +305,39 @@ func TestDefaultAPIURLIsGitHubCom(t *testing.T) {
 	}
 	if got := c.gh.BaseURL.String(); got != "https://api.github.com/" {
 		t.Errorf("base URL = %q", got)
+	}
+}
+
+// TestNoRequestBodyCarriesASecret: the check run and the comment never
+// publish the token, nor another secret the client was given, in any
+// encoding, whatever text carries it (an implementation's stderr, a
+// message).
+func TestNoRequestBodyCarriesASecret(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	const other = "another-secret-value"
+	c, err := New(Options{APIURL: srv.URL, Token: testToken, Pacing: testPacing(newClock()), Redact: secret.NewRedactor(other)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	basic := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + testToken))
+	leak := "stderr: " + testToken + " AUTHORIZATION: basic " + basic + " " + other
+	anns := annotations(2)
+	anns[0].Message, anns[1].RawDetails, anns[1].Title = leak, leak, leak
+	if _, err := c.PublishCheck(context.Background(), Check{Repo: repo, Name: "DRP2", HeadSHA: "abc", Conclusion: "failure",
+		Title: leak, Summary: leak, Text: leak, Annotations: anns}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PublishComment(context.Background(), Comment{Repo: repo, Number: 7, Marker: "<!-- m -->", Body: leak, Mode: CommentAlways}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range srv.Requests() {
+		for _, s := range []string{testToken, basic[20:40], other} {
+			if strings.Contains(string(r.Body), s) {
+				t.Errorf("%s %s carries %q: %s", r.Method, r.Path, s, r.Body)
+			}
+		}
+	}
+	if cs := srv.Comments(7); len(cs) != 1 || !strings.Contains(cs[0].Body, "stderr: *** AUTHORIZATION") {
+		t.Errorf("%+v", cs)
 	}
 }

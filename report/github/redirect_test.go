@@ -162,7 +162,7 @@ func TestTransportKeepsTheTokenHome(t *testing.T) {
 		return &http.Response{StatusCode: 200, Header: http.Header{}, Body: http.NoBody, Request: r}, nil
 	})
 	api, _ := url.Parse("https://api.github.com/")
-	tr := newTransport(base, testToken, Pacing{WriteInterval: -1}, api)
+	tr := newTransport(base, testToken, Pacing{WriteInterval: -1}, api, nil)
 	for _, u := range []string{"https://api.github.com/user", "https://evil.example/user", "http://api.github.com/user"} {
 		req, _ := http.NewRequest("GET", u, nil)
 		req.Header.Set("Authorization", "Bearer "+testToken) // as http.Client copies it on a same-domain hop

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/drp2/drp2-fixtures/internal/secret"
 )
 
 // Pacing configures retries, timeouts and the spacing of writes. The zero
@@ -117,17 +119,24 @@ type transport struct {
 	// to any other origin carries it.
 	api string
 
+	// redact replaces the token and the other secrets in request bodies.
+	redact *secret.Redactor
+
 	// writeMu serializes writes; lastWrite is when the previous one ended.
 	writeMu   sync.Mutex
 	lastWrite time.Time
 }
 
-func newTransport(base http.RoundTripper, token string, p Pacing, api *url.URL) *transport {
+func newTransport(base http.RoundTripper, token string, p Pacing, api *url.URL, redact *secret.Redactor) *transport {
 	p = p.withDefaults()
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &transport{base: base, token: token, p: p, start: p.Now(), api: origin(api)}
+	if redact == nil {
+		redact = secret.NewRedactor()
+	}
+	redact.Add(token)
+	return &transport{base: base, token: token, p: p, start: p.Now(), api: origin(api), redact: redact}
 }
 
 func isWrite(method string) bool {
@@ -142,6 +151,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	body, err := requestBody(req)
 	if err != nil {
 		return nil, err
+	}
+	if body != nil {
+		body = t.redact.Bytes(body)
 	}
 	deadline := t.start.Add(t.p.Budget)
 	began := t.p.Now()

@@ -227,7 +227,7 @@ func TestWritesAreSerializedAndSpaced(t *testing.T) {
 		return &http.Response{StatusCode: 201, Header: http.Header{}, Body: http.NoBody, Request: r}, nil
 	})
 	clock := newClock()
-	tr := newTransport(base, testToken, Pacing{WriteInterval: time.Second, Now: clock.Now, Sleep: clock.Sleep}, &url.URL{Scheme: "http", Host: "127.0.0.1"})
+	tr := newTransport(base, testToken, Pacing{WriteInterval: time.Second, Now: clock.Now, Sleep: clock.Sleep}, &url.URL{Scheme: "http", Host: "127.0.0.1"}, nil)
 	var wg sync.WaitGroup
 	for i := 0; i < 6; i++ {
 		wg.Add(1)

@@ -1,0 +1,113 @@
+package secret
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// handOverVar names the descriptor on which a re-executed process finds
+// the secret variables its first image took out of its environment. Its
+// name marks a secret, so no implementation is given it either.
+const handOverVar = "DRP2_FIXTURES_SECRET_FD"
+
+// maxHandOver bounds what is handed over: the pipe must hold it all before
+// anyone reads, and a Linux pipe holds 64 KiB.
+const maxHandOver = 60 << 10
+
+// Hide keeps the secret variables of the process's environment from the
+// processes it starts. They run as the same user, and on Linux the kernel
+// shows any process's initial environment to its user in
+// /proc/PID/environ; os.Unsetenv does not change that copy. So Hide, the
+// first thing main does, executes the binary again with the secrets taken
+// out of its environment, handed over on a pipe, and restores them in the
+// new image's own (Go-side) environment, which the kernel does not show.
+// It then makes the process non-dumpable, so that a process of the same
+// user cannot read its memory or descriptors through /proc or ptrace
+// either (root with CAP_SYS_PTRACE still can: see the trust boundary in
+// the README). An error says what could not be done; the process then
+// carries on as it is.
+func Hide() error {
+	if fd, ok := os.LookupEnv(handOverVar); ok {
+		os.Unsetenv(handOverVar)
+		err := restore(fd)
+		return join(err, undumpable())
+	}
+	var keep, hidden []string
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); IsName(name) {
+			hidden = append(hidden, kv)
+		} else {
+			keep = append(keep, kv)
+		}
+	}
+	if len(hidden) == 0 {
+		return undumpable()
+	}
+	payload := strings.Join(hidden, "\x00")
+	if len(payload) > maxHandOver {
+		return join(fmt.Errorf("the secret variables (%d bytes) are too large to hand over", len(payload)), undumpable())
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return join(err, undumpable())
+	}
+	_, err = io.WriteString(w, payload)
+	w.Close()
+	if err == nil {
+		// The read end must survive the exec: clear its close-on-exec flag.
+		_, _, errno := syscall.Syscall(syscall.SYS_FCNTL, r.Fd(), syscall.F_SETFD, 0)
+		if errno != 0 {
+			err = errno
+		}
+	}
+	if err == nil {
+		keep = append(keep, handOverVar+"="+strconv.Itoa(int(r.Fd())))
+		err = syscall.Exec("/proc/self/exe", os.Args, keep)
+	}
+	// Still here: the exec failed, and the environment is as it was.
+	r.Close()
+	return join(fmt.Errorf("re-executing without the secret variables: %w", err), undumpable())
+}
+
+// restore reads the secret variables handed over on descriptor fd into
+// the environment.
+func restore(fd string) error {
+	n, err := strconv.Atoi(fd)
+	if err != nil || n < 3 {
+		return fmt.Errorf("%s=%q is not a descriptor", handOverVar, fd)
+	}
+	f := os.NewFile(uintptr(n), "secrets")
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxHandOver+1))
+	if err != nil {
+		return fmt.Errorf("reading the secret variables: %w", err)
+	}
+	for _, kv := range strings.Split(string(data), "\x00") {
+		if name, value, ok := strings.Cut(kv, "="); ok && IsName(name) {
+			os.Setenv(name, value)
+		}
+	}
+	return nil
+}
+
+// undumpable makes the process non-dumpable (prctl PR_SET_DUMPABLE 0).
+func undumpable() error {
+	if _, _, errno := syscall.Syscall(syscall.SYS_PRCTL, syscall.PR_SET_DUMPABLE, 0, 0); errno != 0 {
+		return fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", errno)
+	}
+	return nil
+}
+
+func join(a, b error) error {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return fmt.Errorf("%v; %v", a, b)
+}
