@@ -6,7 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
@@ -121,8 +124,10 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	cr, err := gh.PublishCheck(ctx, chk)
 	switch {
 	case err == nil:
-		res.checkURL = cr.URL
-		md.CheckRunURL = cr.URL
+		res.checkURL = ownURL(md.ServerURL, md.Repository, cr.URL)
+		if res.checkURL != "" {
+			md.CheckRunURL = res.checkURL
+		}
 	default:
 		unavailable = isUnavailable(err)
 		what := "Check run not published"
@@ -170,7 +175,7 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 		// The comment exists; only the check for a racing duplicate failed.
 		a.warnf("Pull request comment published, but settling a race with a concurrent run failed: %v", err)
 		res.notes = append(res.notes, note("Pull request comment published, but settling a race with a concurrent run failed", err))
-		res.commentURL = cm.URL
+		res.commentURL = ownURL(md.ServerURL, md.Repository, cm.URL)
 		return res
 	}
 	if err != nil {
@@ -182,7 +187,7 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 		res.notes = append(res.notes, note(what, err))
 		return res
 	}
-	res.commentURL = cm.URL
+	res.commentURL = ownURL(md.ServerURL, md.Repository, cm.URL)
 	return res
 }
 
@@ -207,4 +212,25 @@ func resultKey(md markdown.Options, render func(markdown.Options) string) string
 	md.SHA, md.CheckRunURL, md.WorkflowRunURL = "", "", ""
 	sum := sha256.Sum256([]byte(render(md)))
 	return hex.EncodeToString(sum[:])
+}
+
+// ownURL returns u when it is an https URL of the server's own web host
+// (GITHUB_SERVER_URL) within the repository, else "": the check-url and
+// comment-url outputs and the reports' links pass on what the API
+// answered, and a later step may open or print it.
+func ownURL(server, repository, u string) string {
+	home, err := url.Parse(server)
+	if err != nil || repository == "" {
+		return ""
+	}
+	got, err := url.Parse(u)
+	if err != nil || got.Scheme != "https" || home.Scheme != "https" || got.User != nil || got.Opaque != "" ||
+		!strings.EqualFold(got.Host, home.Host) || strings.ContainsFunc(u, unicode.IsControl) {
+		return ""
+	}
+	base := strings.TrimSuffix(home.Path, "/") + "/" + repository + "/"
+	if !strings.HasPrefix(strings.ToLower(got.Path), strings.ToLower(base)) {
+		return ""
+	}
+	return u
 }

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+)
+
+// TestOutputURLsAreTheServersOwn: check-url and comment-url carry only
+// https URLs of the server's own web host, within the repository; any
+// other URL the API answers with (another host, another scheme, a
+// javascript: link) leaves the output empty and stays out of the reports.
+func TestOutputURLsAreTheServersOwn(t *testing.T) {
+	for _, bad := range []string{
+		"https://evil.example/acme/widgets/runs/5",
+		"http://github.example/acme/widgets/runs/5",
+		"javascript:alert(1)",
+		"https://github.example@evil.example/acme/widgets/runs/5",
+		"https://github.example/other/repo/runs/5",
+		"//evil.example/acme/widgets/runs/5",
+	} {
+		gh := githubtest.New(t, githubtest.Options{Token: token})
+		gh.AddFault(githubtest.Fault{Method: http.MethodPost, Path: "/repos/acme/widgets/check-runs", Status: http.StatusCreated,
+			Body: `{"id": 5, "html_url": "` + bad + `"}`})
+		gh.AddFault(githubtest.Fault{Method: http.MethodPost, Path: "/repos/acme/widgets/issues/7/comments", Status: http.StatusCreated,
+			Body: `{"id": 9, "html_url": "` + bad + `", "body": "x", "user": {"login": "github-actions[bot]"}}`})
+		w := newWorkspace(t, gh.URL, 7, repoName)
+		writeCorpus(t, w.dir+"/corpus", 1, 1)
+		r := w.run(t, inProcess)
+		if got := r.outputs["check-url"]; got != "" {
+			t.Errorf("%s: check-url = %q", bad, got)
+		}
+		if got := r.outputs["comment-url"]; got != "" {
+			t.Errorf("%s: comment-url = %q", bad, got)
+		}
+	}
+	// The server's own URLs pass, on Enterprise Server too.
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	writeCorpus(t, w.dir+"/corpus", 1, 1)
+	r := w.run(t, inProcess)
+	if r.outputs["check-url"] == "" || r.outputs["comment-url"] == "" {
+		t.Errorf("outputs %v", r.outputs)
+	}
+	for _, c := range []struct{ server, url, want string }{
+		{"https://github.com", "https://github.com/acme/widgets/runs/5", "https://github.com/acme/widgets/runs/5"},
+		{"https://ghe.example/", "https://ghe.example/acme/widgets/pull/7#issuecomment-9", "https://ghe.example/acme/widgets/pull/7#issuecomment-9"},
+		{"https://GitHub.com", "https://github.com/Acme/Widgets/runs/5", "https://github.com/Acme/Widgets/runs/5"},
+		{"https://github.com", "https://github.com:8443/acme/widgets/runs/5", ""},
+		{"https://github.com", "https://github.com/acme/widgets/runs/5\nX", ""},
+		{"https://github.com", "https://github.com/acme/widgets-evil/runs/5", ""},
+		{"http://ghe.example", "http://ghe.example/acme/widgets/runs/5", ""},
+	} {
+		if got := ownURL(c.server, "acme/widgets", c.url); got != c.want {
+			t.Errorf("ownURL(%q, %q) = %q, want %q", c.server, c.url, got, c.want)
+		}
+	}
+}
