@@ -191,26 +191,24 @@ func (p *commandPhase) checkCommand(index int, raw []byte) *model.Failure {
 		Message: fmt.Sprintf("command %d: %s", index, vd.message)}
 }
 
-// judgeRaw decodes one command and judges it. A number out of range is
-// judged here, before the schema library sees it.
+// judgeRaw decodes one command and judges it. A number the schema library
+// could not afford to read exactly (see numberLimits) reaches it as a
+// stand-in with the same schema verdict, so that a number is judged by its
+// value, never by how long it is written; the semantic phase reads the
+// number as written.
 func (s *schemas) judgeRaw(raw []byte) verdict {
-	v, bad := jsonpos.Decode(raw, numberLimits)
-	if bad == nil {
-		return s.judge(v)
+	v, subs := jsonpos.DecodeStandIns(raw, numberLimits)
+	vd := s.judge(v)
+	if vd.ok {
+		return vd
 	}
-	msg := outOfRange(bad.Pointer, bad.Number)
-	if start, end, ok := jsonpos.Find(raw, "/cmd"); ok {
-		if cmd, ok := v2string(raw[start:end]); ok {
-			msg = cmd + ": " + msg
+	for _, sub := range subs {
+		if sub.Pointer == vd.pointer {
+			vd.message += fmt.Sprintf(" (the number is written %s; the schema judged %s, a number of the same sign, kind and bounds)", sub.Number, sub.StandIn)
+			break
 		}
 	}
-	return verdict{code: codeSchemaInvalid, pointer: bad.Pointer, message: msg}
-}
-
-// v2string decodes a JSON string token.
-func v2string(tok []byte) (string, bool) {
-	s, ok := kindOnly(tok).(string)
-	return s, ok
+	return vd
 }
 
 // judge validates one decoded command object against the branch its cmd

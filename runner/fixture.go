@@ -367,7 +367,10 @@ func kindOnly(raw []byte) any {
 // depth and level-of-detail values (COMMANDS.md); JSON readers agree on
 // numbers only within the IEEE 754 double range (RFC 8259, section 6),
 // whose largest value is about 1.8e308 and which carries 17 significant
-// digits. A number beyond either bound can be held by no DRP2 field.
+// digits. Past either bound a command's number reaches the schema library
+// as a stand-in of the same sign, kind and bounds (jsonpos.StandIn), so it
+// is still judged by its value; the envelope's numbers, which the runner
+// reads as machine integers, are refused past them.
 var numberLimits = jsonpos.Limits{MaxDigits: 100, MaxExponent: 308}
 
 // outOfRange is the verdict on a number beyond numberLimits.

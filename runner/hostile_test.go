@@ -105,43 +105,70 @@ func TestLinkedClassFolderIsNotFollowed(t *testing.T) {
 	}
 }
 
-// TestHugeNumbersAreJudgedBeforeTheSchemaLibrary: 1e9999999 is a valid JSON
-// number that the schema library cannot turn into a rational (it panicked,
-// and in a stream of 4,096 commands or more the panic killed the process).
-// It is judged first, with a verdict naming the field.
-func TestHugeNumbersAreJudgedBeforeTheSchemaLibrary(t *testing.T) {
+// TestNumbersAreJudgedByValue: a number is judged by its value, whatever
+// its spelling. 1e9999999 is a valid JSON number that the schema library
+// cannot turn into a rational (it panicked, and in a stream of 4,096
+// commands or more the panic killed the process); it reaches the library
+// as a stand-in of the same sign, kind and bounds, and the semantic phase
+// reads it exactly. So a size of 101 digits is as valid as 1e100, a
+// negative or fractional huge number fails the schema as a small one does,
+// and only the envelope, whose numbers the runner reads as machine
+// integers, keeps a bound.
+func TestNumbersAreJudgedByValue(t *testing.T) {
 	long := []string{hello, reply}
 	for len(long) < 5000 {
-		long = append(long, buffer)
+		long = append(long, fmt.Sprintf(`{"cmd": "CreateBuffer", "id": %d, "size": 16, "usage": ["COPY_DST"]}`, len(long)))
 	}
-	long = append(long, `{"cmd": "CreateBuffer", "id": 2, "size": 1e9999999, "usage": ["COPY_DST"]}`)
+	long = append(long, `{"cmd": "CreateBuffer", "id": 1, "size": 1e9999999, "usage": ["COPY_DST"]}`)
+	create := func(id, size string) string {
+		return `{"cmd": "CreateBuffer", "id": ` + id + `, "size": ` + size + `, "usage": ["COPY_DST"]}`
+	}
+	zeros := strings.Repeat("0", 100)
 	root := writeCorpus(t, map[string]string{
-		"positive/short.json": fixtureJSON("short", success, hello, reply,
-			`{"cmd": "CreateBuffer", "id": 1, "size": 1e9999999, "usage": ["COPY_DST"]}`),
-		"positive/tiny.json": fixtureJSON("tiny", success, hello, reply,
-			`{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST"], "x": [0, -1e-99999999]}`),
-		"positive/digits.json": fixtureJSON("digits", success, hello, reply,
-			`{"cmd": "CreateBuffer", "id": 1`+strings.Repeat("0", 200000)+`, "size": 16, "usage": ["COPY_DST"]}`),
-		"positive/long.json": fixtureJSON("long", success, long...),
+		"positive/short.json":     fixtureJSON("short", success, hello, reply, create("1", "1e9999999")),
+		"positive/digits101.json": fixtureJSON("digits101", success, hello, reply, create("1", "1"+zeros)),
+		"positive/e100.json":      fixtureJSON("e100", success, hello, reply, create("1", "1e100")),
+		"positive/one.json":       fixtureJSON("one", success, hello, reply, create("1", "1."+zeros+zeros)),
+		"positive/digits.json":    fixtureJSON("digits", success, hello, reply, create("1"+strings.Repeat("0", 200000), "16")),
+		"positive/long.json":      fixtureJSON("long", success, long...),
+		"positive/negative.json":  fixtureJSON("negative", success, hello, reply, create("1", "-1e9999999")),
+		"positive/fraction.json":  fixtureJSON("fraction", success, hello, reply, create("1", "1."+zeros+"1")),
+		"positive/tiny.json":      fixtureJSON("tiny", success, hello, reply, create("1", "1e-99999999")),
 		"positive/envelope.json": strings.Replace(fixtureJSON("envelope", success, hello, reply),
 			`"version": {"major": 2, "minor": 0}`, `"version": {"major": 2e9999999, "minor": 0}`, 1),
 		"negative_schema/cmd.json": fixtureJSON("cmd", schemaError(2), hello, reply, `{"cmd": 1e9999999}`),
-		"positive/ok.json":         fixtureJSON("ok", success, hello, reply),
+		// Two spellings of one huge id name one object.
+		"positive/same.json": fixtureJSON("same", success, hello, reply, create("1e30", "16"), create("1"+strings.Repeat("0", 30), "16")),
+		// Exact arithmetic far past any machine integer: the range
+		// [10^999999999, 10^999999999+8) does not fit a buffer of
+		// 10^999999999 bytes, and [10^999999998, ...+8) does.
+		"positive/range.json": fixtureJSON("range", success, hello, reply, create("1", "1e999999999"),
+			`{"cmd": "WriteBuffer", "buffer_id": 1, "offset": 1e999999998, "size": 8, "data": "AAAAAAAAAAA="}`,
+			`{"cmd": "WriteBuffer", "buffer_id": 1, "offset": 1e999999999, "size": 8, "data": "AAAAAAAAAAA="}`),
 	})
 	run := runCorpus(t, Config{Corpus: root, Checker: drp2.New()})
 	r := byPath(run)
+	for _, p := range []string{"positive/short.json", "positive/digits101.json", "positive/e100.json", "positive/one.json",
+		"positive/digits.json", "positive/long.json"} {
+		if !r[p].Passed {
+			t.Errorf("%s: %+v", p, r[p].Actual)
+		}
+	}
 	for p, want := range map[string]struct {
+		phase   model.Phase
+		code    string
 		index   int
-		pointer string
+		message string
 	}{
-		"positive/short.json":  {2, "CreateBuffer: /size: the number 1e9999999 is out of range"},
-		"positive/tiny.json":   {2, "CreateBuffer: /x/1: the number -1e-99999999 is out of range"},
-		"positive/digits.json": {2, "CreateBuffer: /id: the number 100000000000000000000000…(200001 characters)…000"},
-		"positive/long.json":   {5000, "CreateBuffer: /size: the number 1e9999999"},
+		"positive/negative.json": {model.PhaseSchema, "DRP2_ERR_INVALID_ARGUMENT", 2, "the number is written -1e9999999"},
+		"positive/fraction.json": {model.PhaseSchema, "DRP2_ERR_INVALID_ARGUMENT", 2, "/size"},
+		"positive/tiny.json":     {model.PhaseSchema, "DRP2_ERR_INVALID_ARGUMENT", 2, "the number is written 1e-99999999"},
+		"positive/same.json":     {model.PhaseSemantic, "DRP2_ERR_DUPLICATE_ID", 3, "already used"},
+		"positive/range.json":    {model.PhaseSemantic, "DRP2_ERR_OUT_OF_RANGE", 4, "exceeds"},
 	} {
 		a := r[p].Actual
-		if a.Phase != model.PhaseSchema || a.Code != "DRP2_ERR_INVALID_ARGUMENT" || a.CommandIndex == nil || *a.CommandIndex != want.index ||
-			!strings.Contains(a.Message, want.pointer) {
+		if a.Phase != want.phase || a.Code != want.code || a.CommandIndex == nil || *a.CommandIndex != want.index ||
+			!strings.Contains(a.Message, want.message) {
 			t.Errorf("%s: %+v (index %v)", p, a, a.CommandIndex)
 		}
 		if r[p].Span == nil {
@@ -151,11 +178,8 @@ func TestHugeNumbersAreJudgedBeforeTheSchemaLibrary(t *testing.T) {
 	if got := r["positive/envelope.json"]; !got.IsCorpusError() || !strings.Contains(got.Actual.Message, "/version/major: the number 2e9999999 is out of range") || got.Span == nil || got.Span.Line != 3 {
 		t.Errorf("envelope: %+v %+v", got.Actual, got.Span)
 	}
-	if got := r["negative_schema/cmd.json"]; !got.Passed || !strings.Contains(got.Actual.Message, "/cmd: the number 1e9999999 is out of range") {
+	if got := r["negative_schema/cmd.json"]; !got.Passed || !strings.Contains(got.Actual.Message, "the number is written 1e9999999") {
 		t.Errorf("cmd: %+v", got.Actual)
-	}
-	if !r["positive/ok.json"].Passed {
-		t.Error("the plain fixture did not pass")
 	}
 }
 
@@ -182,17 +206,21 @@ func hostileNumbers(size int, tok string) string {
 }
 
 // TestMegabyteOfHostileNumbersIsQuick: each huge number cost the schema
-// library about 65 ms, twice; 1,000 of them took minutes. A megabyte of them
-// is now judged well within a second. Numbers just inside the limits do
-// reach the schema library, at about a microsecond each: their figures are
-// logged for comparison.
+// library about 65 ms, twice; 1,000 of them took minutes. Now such a number
+// reaches the library as a stand-in within its limits, so a megabyte of
+// them costs about what a megabyte of ordinary numbers costs (measured in
+// processor time, logged for comparison), and the verdict is the one the
+// values deserve: command 3 names command buffers that do not exist, or,
+// for negative or fractional values, is no array of ids.
 func TestMegabyteOfHostileNumbersIsQuick(t *testing.T) {
+	var plain time.Duration
 	for _, c := range []struct {
 		tok     string
 		hostile bool
 	}{
+		{"1e308", false}, {"-1e-308", false},
 		{"1e9999999", true}, {"-1e-9999999", true}, {"0e99999999999999999999", true},
-		{"1" + strings.Repeat("1", 150), true}, {"1e308", false}, {"-1e-308", false},
+		{"1" + strings.Repeat("1", 150), true},
 	} {
 		root := writeCorpus(t, map[string]string{"positive/numbers.json": hostileNumbers(1<<20, c.tok)})
 		// Processor time, not wall time: the machine may be shared, and
@@ -205,8 +233,12 @@ func TestMegabyteOfHostileNumbersIsQuick(t *testing.T) {
 			t.Errorf("%.20s: %+v", c.tok, a)
 		}
 		t.Logf("a megabyte of %.20s: %v: %.120s", c.tok, took, a.Message)
-		if c.hostile && (took > 500*time.Millisecond || !strings.Contains(a.Message, "out of range")) {
-			t.Errorf("a megabyte of %.20s took %v: %s", c.tok, took, a.Message)
+		if !c.hostile {
+			plain = max(plain, took)
+			continue
+		}
+		if took > 2*plain+200*time.Millisecond {
+			t.Errorf("a megabyte of %.20s took %v, against %v for numbers within the limits", c.tok, took, plain)
 		}
 	}
 }

@@ -18,6 +18,9 @@ type Limits struct {
 	// v must satisfy 10^-MaxExponent <= |v| < 10^(MaxExponent+1). A zero
 	// written with an exponent beyond it counts too.
 	MaxExponent int
+	// StandIns, when set, makes Decode replace a number outside the limits
+	// by a stand-in within them (see StandIn) instead of refusing it.
+	StandIns bool
 }
 
 // OutOfRange is the first number Decode refused.
@@ -53,8 +56,24 @@ type decoder struct {
 	lim Limits
 	// path holds the keys and indexes leading to the value being read; it
 	// is turned into a pointer only when a number is refused.
-	path []pathElem
-	bad  *OutOfRange
+	path     []pathElem
+	bad      *OutOfRange
+	standIns []Substitute
+}
+
+// Substitute is a number DecodeStandIns replaced, and what it put instead.
+type Substitute struct {
+	OutOfRange
+	StandIn string
+}
+
+// DecodeStandIns is Decode with lim.StandIns set: it never refuses a
+// number, and reports the numbers it replaced, in document order.
+func DecodeStandIns(raw []byte, lim Limits) (any, []Substitute) {
+	lim.StandIns = true
+	d := decoder{scanner: scanner{data: raw}, lim: lim}
+	v := d.value()
+	return v, d.standIns
 }
 
 type pathElem struct {
@@ -139,6 +158,11 @@ func (d *decoder) value() any {
 		}
 		tok := d.data[start:d.pos]
 		if !InRange(tok, d.lim) {
+			if d.lim.StandIns {
+				stand := StandIn(tok, d.lim)
+				d.standIns = append(d.standIns, Substitute{OutOfRange: OutOfRange{Pointer: d.pointer(), Number: clip(tok), Offset: start}, StandIn: stand})
+				return json.Number(stand)
+			}
 			d.bad = &OutOfRange{Pointer: d.pointer(), Number: clip(tok), Offset: start}
 			return nil
 		}
@@ -241,4 +265,87 @@ func InRange(tok []byte, lim Limits) bool {
 		exp += order
 	}
 	return exp >= -lim.MaxExponent && exp <= lim.MaxExponent
+}
+
+// StandIn returns a number within lim that every JSON Schema numeric
+// keyword of a sane schema judges as it judges tok: the same sign, the
+// same answer to "is it an integer", the same order against 0, 1 and any
+// bound below 10^(MaxDigits-2). The value itself is kept when it can be
+// written within lim (a long spelling of a short value, such as 1.000…0);
+// otherwise a huge integer stands in as 10^(MaxDigits-1), a huge fraction
+// as 10^(MaxDigits-2)+0.5, a tiny one as 10^-MaxExponent, and a fraction with
+// too many digits keeps its integer part and leading digits, with a last
+// non-zero digit so that it stays a fraction. lim needs MaxDigits >= 3
+// and MaxExponent >= MaxDigits.
+func StandIn(tok []byte, lim Limits) string {
+	i, sign := 0, ""
+	if i < len(tok) && tok[i] == '-' {
+		sign, i = "-", 1
+	}
+	// The significant digits, and point: the value is 0.D × 10^point.
+	var sig []byte
+	point, seenPoint := int64(0), false
+	for ; i < len(tok); i++ {
+		c := tok[i]
+		if c == '.' {
+			seenPoint = true
+			continue
+		}
+		if c < '0' || c > '9' {
+			break
+		}
+		if len(sig) == 0 && c == '0' {
+			if seenPoint {
+				point--
+			}
+			continue
+		}
+		sig = append(sig, c)
+		if !seenPoint {
+			point++
+		}
+	}
+	exp := int64(0)
+	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
+		i++
+		neg := false
+		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
+			neg = tok[i] == '-'
+			i++
+		}
+		for ; i < len(tok); i++ {
+			if exp < 1e15 { // saturate: past this, any limit is far away
+				exp = exp*10 + int64(tok[i]-'0')
+			}
+		}
+		if neg {
+			exp = -exp
+		}
+	}
+	for len(sig) > 0 && sig[len(sig)-1] == '0' {
+		sig = sig[:len(sig)-1]
+	}
+	if len(sig) == 0 {
+		return "0"
+	}
+	point += exp
+	n, x := int64(lim.MaxDigits), int64(lim.MaxExponent)
+	order := point - 1
+	integer := point >= int64(len(sig))
+	switch {
+	case int64(len(sig)) <= n && order >= -x && order <= x:
+		return sign + string(sig) + "e" + strconv.FormatInt(point-int64(len(sig)), 10)
+	case order < -x:
+		return sign + "1e-" + strconv.FormatInt(x, 10)
+	case integer && (point > n || order > x):
+		return sign + "1e" + strconv.FormatInt(n-1, 10)
+	case point >= n || order > x:
+		return sign + "1" + strings.Repeat("0", int(n-2)) + ".5"
+	}
+	// A fraction of moderate size with more than n significant digits:
+	// its integer part has fewer than n digits, so the first n-1
+	// significant digits and a final 1 keep the integer part and a
+	// non-zero fraction.
+	kept := append(append([]byte(nil), sig[:n-1]...), '1')
+	return sign + string(kept) + "e" + strconv.FormatInt(point-n, 10)
 }

@@ -141,3 +141,34 @@ func FuzzDecode(f *testing.F) {
 func isNumberByte(c byte) bool {
 	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
+
+// TestStandIn: a stand-in has the sign, the integer-ness and the order
+// against 0 and 1 of the number it replaces, and a value that can be
+// written within the limits is kept exactly.
+func TestStandIn(t *testing.T) {
+	lim := Limits{MaxDigits: 100, MaxExponent: 308}
+	zeros := func(n int) string { return strings.Repeat("0", n) }
+	for _, c := range []struct{ tok, want string }{
+		{"1" + zeros(100), "1e100"},                          // 101 digits, written exactly
+		{"1" + zeros(99) + "1", "1e99"},                      // 101 significant digits
+		{"-1" + zeros(99) + "1", "-1e99"},                    // its negative
+		{"1e9999999", "1e99"},                                // a huge exponent
+		{"1" + zeros(150) + ".5", "1" + zeros(98) + ".5"},    // a huge fraction
+		{"1." + zeros(150), "1e0"},                           // a long spelling of 1
+		{"1." + zeros(150) + "1", "1" + zeros(98) + "1e-99"}, // just above 1
+		{"0." + zeros(150) + "1", "1e-151"},                  // small, but writable
+		{"1e-99999", "1e-308"},                               // tiny
+		{"-1e-99999", "-1e-308"},                             // tiny and negative
+		{"0e99999999999", "0"},                               // zero
+		{"-0." + zeros(200), "0"},                            // zero
+		{"12" + zeros(120) + "e-60", "12e60"},                // a long spelling of 1.2e61
+	} {
+		got := StandIn([]byte(c.tok), lim)
+		if got != c.want {
+			t.Errorf("StandIn(%.40s…) = %.60s, want %.60s", c.tok, got, c.want)
+		}
+		if !InRange([]byte(got), lim) {
+			t.Errorf("StandIn(%.40s…) = %.60s is itself out of range", c.tok, got)
+		}
+	}
+}

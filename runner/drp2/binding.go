@@ -7,7 +7,8 @@ import (
 )
 
 // createBindGroupLayout checks every binding for repeats before any dynamic
-// flag, then the pass scope and the id.
+// flag, then the id, then the pass scope (a check the upstream runner does
+// not make, so it comes last).
 func (s *state) createBindGroupLayout() *model.Failure {
 	lay := &layoutInfo{byBinding: make(map[ID]int, len(s.w.Entries))}
 	for i, e := range s.w.Entries {
@@ -32,11 +33,11 @@ func (s *state) createBindGroupLayout() *model.Failure {
 		}
 		lay.dynamic++
 	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
 	id, f := s.newID(s.w.ID, "/id")
 	if f != nil {
+		return f
+	}
+	if f := s.outsidePass(); f != nil {
 		return f
 	}
 	o := s.add(id, kindBindGroupLayout)
@@ -68,8 +69,9 @@ var bindingKinds = map[string][]string{
 
 // createBindGroup checks, in order: the layout; the entries against the
 // layout's bindings and types; then entry by entry the dynamic offset and
-// size, the resource kind, the resource, its usage and its range; then
-// repeated bindings, the pass scope and the id.
+// size, the resource kind, the resource, its usage and its range; then the
+// id; then, checks the upstream runner does not make, repeated bindings and
+// the pass scope.
 func (s *state) createBindGroup() *model.Failure {
 	layout, f := s.resolve(s.w.BindGroupLayoutID, "/bind_group_layout_id", kindBindGroupLayout)
 	if f != nil {
@@ -111,6 +113,10 @@ func (s *state) createBindGroup() *model.Failure {
 			return f
 		}
 	}
+	id, f := s.newID(s.w.ID, "/id")
+	if f != nil {
+		return f
+	}
 	for i := range entries {
 		j := seen[entries[i].binding]
 		if s.broken(ruleGroupDuplicate, j != i) {
@@ -118,10 +124,6 @@ func (s *state) createBindGroup() *model.Failure {
 		}
 	}
 	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	id, f := s.newID(s.w.ID, "/id")
-	if f != nil {
 		return f
 	}
 	g := &groupInfo{layout: layout, entries: entries}

@@ -230,7 +230,7 @@ func cmd2(format string, args ...any) string { return fmt.Sprintf(format, args..
 // seedCases is every table case, for the fuzz corpus.
 func seedCases() []tc {
 	var all []tc
-	for _, family := range []func() []tc{sessionCases, errorSelectionCases, identityCases, recordingAndPassesCases, buffersAndRangesCases, textureTransfersCases, textureViewsCases, bindGroupsCases, pipelinesCases, submissionCases, destructionSafetyCases, capabilitiesCases} {
+	for _, family := range []func() []tc{sessionCases, errorSelectionCases, identityCases, recordingAndPassesCases, buffersAndRangesCases, textureTransfersCases, textureViewsCases, bindGroupsCases, pipelinesCases, submissionCases, destructionSafetyCases, capabilitiesCases, precedenceCases, aspectViewCases} {
 		all = append(all, family()...)
 	}
 	return all

@@ -5,91 +5,222 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"sort"
 	"strconv"
 	"strings"
 )
 
-// maxDigits bounds the decimal digits kept exactly for a huge integer. The
-// schema sets no maximum on ids and sizes, so a literal such as 1e999999999
-// is schema-valid; expanding it would cost gigabytes. Every value with more
-// digits compares as this bound, which is still far beyond any real limit.
-const maxDigits = 4096
-
-var (
-	bigMaxUint64 = new(big.Int).SetUint64(math.MaxUint64)
-	bigCeiling   = new(big.Int).Exp(big.NewInt(10), big.NewInt(maxDigits), nil)
-)
-
-// Num is a non-negative integer of any size. Values that fit in uint64 stay
-// on the fast path (b == nil); larger ones are kept exactly in b, so range
-// arithmetic never overflows and never silently wraps.
+// Num is a non-negative integer of any size, kept exactly. Values that fit
+// in uint64 stay on the fast path (t == nil). Larger ones are a sum of
+// terms c×10^e: a literal such as 1e999999999 is one term whose
+// coefficient has the literal's digits, so no value is ever expanded to
+// its full width, and sums, products and differences of literals stay
+// exact whatever their exponents. The schema sets no maximum on ids, sizes
+// or counts, so every value is judged as the number it is.
 type Num struct {
 	u uint64
-	b *big.Int
+	t []term
+}
+
+// term is c×10^e. In a Num's terms, exponents increase and every
+// coefficient is smaller in magnitude than 10 to the gap up to the next
+// term, so the sign of a sum is the sign of its last term. Coefficients
+// may be negative inside differences.
+type term struct {
+	c *big.Int
+	e int64
 }
 
 func small(u uint64) Num { return Num{u: u} }
 
-func (n Num) isBig() bool { return n.b != nil }
+func (n Num) isBig() bool { return n.t != nil }
 
-func (n Num) bigInt() *big.Int {
-	if n.b != nil {
-		return n.b
+var (
+	bigTen   = big.NewInt(10)
+	bigMaxU  = new(big.Int).SetUint64(math.MaxUint64)
+	log2Of10 = math.Log2(10)
+)
+
+// terms returns n as terms (a small value as one term, or none for 0).
+func (n Num) terms() []term {
+	if n.t != nil {
+		return n.t
 	}
-	return new(big.Int).SetUint64(n.u)
+	if n.u == 0 {
+		return nil
+	}
+	return []term{{c: new(big.Int).SetUint64(n.u)}}
 }
 
-func numFromBig(b *big.Int) Num {
-	if b.IsUint64() {
-		return Num{u: b.Uint64()}
-	}
-	return Num{b: b}
+// pow10 is 10^k.
+func pow10(k int64) *big.Int {
+	return new(big.Int).Exp(bigTen, big.NewInt(k), nil)
 }
 
-// String prints the exact value, or a bounded form for values past maxDigits.
+// reaches reports whether |c| >= 10^gap (c != 0), that is whether a
+// coefficient overlaps a term gap decimal places above its own. The bit
+// length decides it but near the boundary, where one power is computed.
+func reaches(c *big.Int, gap int64) bool {
+	if gap <= 0 {
+		return true
+	}
+	bl := float64(c.BitLen())
+	switch g := float64(gap) * log2Of10; {
+	case bl < g-1:
+		return false
+	case bl > g+1:
+		return true
+	}
+	return new(big.Int).Abs(c).Cmp(pow10(gap)) >= 0
+}
+
+// normalize sorts and merges terms so that the invariant of Num holds,
+// and returns the fast path when the value fits in uint64 (or 0 when it is
+// negative: callers only build differences to read their sign).
+func normalize(ts []term) Num {
+	ts = normalTerms(ts)
+	if len(ts) == 0 {
+		return Num{}
+	}
+	if len(ts) == 1 && ts[0].c.Sign() > 0 && ts[0].e < 20 {
+		v := new(big.Int).Mul(ts[0].c, pow10(ts[0].e))
+		if v.Cmp(bigMaxU) <= 0 {
+			return Num{u: v.Uint64()}
+		}
+	}
+	if ts[len(ts)-1].c.Sign() < 0 {
+		return Num{}
+	}
+	return Num{t: ts}
+}
+
+func normalTerms(in []term) []term {
+	ts := make([]term, 0, len(in))
+	for _, t := range in {
+		if t.c.Sign() != 0 {
+			ts = append(ts, t)
+		}
+	}
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].e < ts[j].e })
+	out := ts[:0]
+	for _, t := range ts {
+		if len(out) == 0 {
+			out = append(out, term{c: new(big.Int).Set(t.c), e: t.e})
+			continue
+		}
+		last := &out[len(out)-1]
+		gap := t.e - last.e
+		// Merge when the lower coefficient reaches into the higher term;
+		// the expansion is bounded by the coefficient's own digits.
+		if last.c.Sign() == 0 || reaches(last.c, gap) {
+			if last.c.Sign() == 0 {
+				*last = term{c: new(big.Int).Set(t.c), e: t.e}
+				continue
+			}
+			last.c.Add(last.c, new(big.Int).Mul(t.c, pow10(gap)))
+			continue
+		}
+		out = append(out, term{c: new(big.Int).Set(t.c), e: t.e})
+	}
+	// A merge can leave a zero coefficient; drop it.
+	res := out[:0]
+	for _, t := range out {
+		if t.c.Sign() != 0 {
+			res = append(res, t)
+		}
+	}
+	return res
+}
+
+// String prints the exact value up to 40 digits, else its leading digits
+// and decimal exponent.
 func (n Num) String() string {
-	if n.b == nil {
+	if n.t == nil {
 		return strconv.FormatUint(n.u, 10)
 	}
-	if n.b.Cmp(bigCeiling) >= 0 {
-		return "1e" + strconv.Itoa(maxDigits) + " or more"
+	top := n.t[len(n.t)-1]
+	if float64(top.c.BitLen())+float64(top.e)*log2Of10 < 130 {
+		v := new(big.Int)
+		for _, t := range n.t {
+			v.Add(v, new(big.Int).Mul(t.c, pow10(t.e)))
+		}
+		return v.String()
 	}
-	return n.b.String()
+	// The leading digits of the top coefficient, without printing all of
+	// a long one.
+	c := new(big.Int).Set(top.c)
+	e := top.e
+	extra := int64(float64(c.BitLen())/log2Of10) - 15
+	if extra > 0 {
+		c.Quo(c, pow10(extra))
+		e += extra
+	}
+	lead := c.String()
+	e += int64(len(lead)) - 1
+	lead = strings.TrimRight(lead, "0")
+	approx := len(n.t) > 1 || extra > 0 || len(lead) > 12
+	if len(lead) > 12 {
+		lead = lead[:12]
+	}
+	mant := lead[:1]
+	if len(lead) > 1 {
+		mant += "." + lead[1:]
+	}
+	if approx {
+		return "about " + mant + "e" + strconv.FormatInt(e, 10)
+	}
+	return mant + "e" + strconv.FormatInt(e, 10)
 }
 
 func add(a, b Num) Num {
-	if a.b == nil && b.b == nil {
+	if a.t == nil && b.t == nil {
 		s, carry := bits.Add64(a.u, b.u, 0)
 		if carry == 0 {
 			return Num{u: s}
 		}
 	}
-	return numFromBig(new(big.Int).Add(a.bigInt(), b.bigInt()))
+	return normalize(append(append([]term(nil), a.terms()...), b.terms()...))
 }
 
 func mul(a, b Num) Num {
-	if a.b == nil && b.b == nil {
+	if a.t == nil && b.t == nil {
 		hi, lo := bits.Mul64(a.u, b.u)
 		if hi == 0 {
 			return Num{u: lo}
 		}
 	}
-	return numFromBig(new(big.Int).Mul(a.bigInt(), b.bigInt()))
+	var ts []term
+	for _, x := range a.terms() {
+		for _, y := range b.terms() {
+			ts = append(ts, term{c: new(big.Int).Mul(x.c, y.c), e: x.e + y.e})
+		}
+	}
+	return normalize(ts)
+}
+
+// diff returns the terms of a-b, normalized; their sign is the sign of
+// the last term.
+func diff(a, b Num) []term {
+	ts := append([]term(nil), a.terms()...)
+	for _, t := range b.terms() {
+		ts = append(ts, term{c: new(big.Int).Neg(t.c), e: t.e})
+	}
+	return normalTerms(ts)
 }
 
 // sub returns a-b for a >= b, and 0 otherwise.
 func sub(a, b Num) Num {
-	if cmp(a, b) <= 0 {
-		return Num{}
-	}
-	if a.b == nil {
+	if a.t == nil && b.t == nil {
+		if a.u <= b.u {
+			return Num{}
+		}
 		return Num{u: a.u - b.u}
 	}
-	return numFromBig(new(big.Int).Sub(a.bigInt(), b.bigInt()))
+	return normalize(diff(a, b))
 }
 
 func cmp(a, b Num) int {
-	if a.b == nil && b.b == nil {
+	if a.t == nil && b.t == nil {
 		switch {
 		case a.u < b.u:
 			return -1
@@ -98,29 +229,55 @@ func cmp(a, b Num) int {
 		}
 		return 0
 	}
-	return a.bigInt().Cmp(b.bigInt())
+	d := diff(a, b)
+	if len(d) == 0 {
+		return 0
+	}
+	return d[len(d)-1].c.Sign()
 }
 
-// shr returns n >> k for a mip level k.
-func shr(n Num, k Num) Num {
-	if k.b != nil {
-		return Num{}
-	}
-	if n.b == nil {
-		if k.u >= 64 {
-			return Num{}
+// maxShift bounds the shifts shr computes exactly: floor(n / 2^k) for a
+// huge n takes 5^k, about 0.7k digits.
+const maxShift = 1 << 16
+
+// shr returns n >> k for a mip level k, and false when the result would
+// take a shift beyond maxShift of a value at least 2^k.
+func shr(n Num, k Num) (Num, bool) {
+	if n.t == nil {
+		if k.t != nil || k.u >= 64 {
+			return Num{}, true
 		}
-		return Num{u: n.u >> k.u}
+		return Num{u: n.u >> k.u}, true
 	}
-	if k.u > uint64(n.b.BitLen()) {
-		return Num{}
+	// n < 2^(bits of the top coefficient) × 10^(its exponent), the
+	// lower terms being smaller than 10^(that exponent).
+	top := n.t[len(n.t)-1]
+	if k.t != nil || float64(k.u) > float64(top.c.BitLen())+float64(top.e)*log2Of10+1 {
+		return Num{}, true // n < 2^k
 	}
-	return numFromBig(new(big.Int).Rsh(n.b, uint(k.u)))
+	if k.u > maxShift {
+		return Num{}, false
+	}
+	// floor(Σ c×10^e / 2^k): the terms with e >= k divide exactly
+	// (10^e / 2^k = 5^k × 10^(e-k)); the others are summed and shifted.
+	kk := int64(k.u)
+	five := new(big.Int).Exp(big.NewInt(5), big.NewInt(kk), nil)
+	low := new(big.Int)
+	var ts []term
+	for _, t := range n.t {
+		if t.e >= kk {
+			ts = append(ts, term{c: new(big.Int).Mul(t.c, five), e: t.e - kk})
+			continue
+		}
+		low.Add(low, new(big.Int).Mul(t.c, pow10(t.e)))
+	}
+	ts = append(ts, term{c: low.Rsh(low, uint(kk))})
+	return normalize(ts), true
 }
 
 // atLeastOne is max(1, n), the extent rule of a mip level.
 func atLeastOne(n Num) Num {
-	if n.b == nil && n.u == 0 {
+	if n.t == nil && n.u == 0 {
 		return Num{u: 1}
 	}
 	return n
@@ -227,20 +384,12 @@ func parseNumber(s string) (number, bool) {
 		return number{val: Num{u: u}, id: ID{n: u}}, true
 	}
 	key := digits + "e" + strconv.FormatInt(exp, 10)
-	var b *big.Int
-	if width > maxDigits {
-		b = bigCeiling
-	} else {
-		b, _ = new(big.Int).SetString(digits, 10)
-		if exp > 0 {
-			b.Mul(b, new(big.Int).Exp(big.NewInt(10), big.NewInt(exp), nil))
-		}
+	c, _ := new(big.Int).SetString(digits, 10)
+	v := normalize([]term{{c: c, e: exp}})
+	if v.t == nil {
+		return number{val: v, id: ID{n: v.u}}, true
 	}
-	if b.Cmp(bigMaxUint64) <= 0 {
-		u := b.Uint64()
-		return number{val: Num{u: u}, id: ID{n: u}}, true
-	}
-	return number{val: Num{b: b}, id: ID{big: key}}, true
+	return number{val: v, id: ID{big: key}}, true
 }
 
 // literal returns the number text of a raw JSON value, or "" for null or

@@ -135,8 +135,12 @@ type groupInfo struct {
 	// dynamic lists entry indexes in layout entry order: the order in which
 	// SetBindGroup consumes dynamic offsets.
 	dynamic []int
-	// dead names a resource of the group destroyed after its creation.
-	dead *object
+	// deadBuffer and deadTexture name the first buffer and the first
+	// texture of the group destroyed after its creation. They are kept
+	// apart because the upstream runner checks destroyed buffers at
+	// SetBindGroup and not textures, so the two come at different places
+	// in the order of checks.
+	deadBuffer, deadTexture *object
 }
 
 type pipelineInfo struct {

@@ -95,8 +95,6 @@ func errorSelectionCases() []tc {
 		bad("pass kind is checked before ended", codePassMismatch, cat(endedCompute, draw(4))...),
 
 		// Item 3: a create command reserves its id after every other check.
-		bad("reused id in a pass is a scope failure first", codeInvalidState, cat(buffer(1, 16, `["COPY_DST"]`), encoder(3), computePass(4, 3),
-			buffer(1, 16, `["COPY_DST"]`))...).at(passScope),
 		bad("reused bind group id with a usage failure", codeUsage, cat(lay, buffer(7, 64, `["STORAGE"]`),
 			group(7, 14, "["+uniformEntry(0, 7, 0, 16)+","+uniformEntry(1, 7, 0, 16)+"]"))...),
 		bad("reused view id with a mip range failure", codeOutOfRange, tex,

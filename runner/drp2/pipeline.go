@@ -8,11 +8,11 @@ import (
 )
 
 func (s *state) createShaderModule() *model.Failure {
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
 	id, f := s.newID(s.w.ID, "/id")
 	if f != nil {
+		return f
+	}
+	if f := s.outsidePass(); f != nil {
 		return f
 	}
 	o := s.add(id, kindShaderModule)
@@ -82,11 +82,11 @@ func (s *state) createRenderPipeline() *model.Failure {
 	if f != nil {
 		return f
 	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
 	id, f := s.newID(s.w.ID, "/id")
 	if f != nil {
+		return f
+	}
+	if f := s.outsidePass(); f != nil {
 		return f
 	}
 	p.refs = append(append(p.refs, vs, fs), p.layouts...)
@@ -122,11 +122,11 @@ func (s *state) createComputePipeline() *model.Failure {
 	if f := s.layouts(p); f != nil {
 		return f
 	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
 	id, f := s.newID(s.w.ID, "/id")
 	if f != nil {
+		return f
+	}
+	if f := s.outsidePass(); f != nil {
 		return f
 	}
 	p.refs = append(append(p.refs, cs), p.layouts...)

@@ -119,11 +119,14 @@ func (s *state) openPass(enc, p *object) {
 }
 
 // attachment resolves one attachment texture and checks its usage (ERRORS.md,
-// State Versus Usage rule 5). Id 0 naming no object is the portable
-// presentation target (color) or an implementation-owned transient depth
-// attachment (COMMANDS.md, BeginRenderPass); an object created with id 0
-// is resolved like any other.
-func (s *state) attachment(v json.Number, pointer string, out *[]*object) *model.Failure {
+// State Versus Usage rule 5). COMMANDS.md, BeginRenderPass, attachment
+// descriptor semantics: "Depth/stencil attachments may use `0` for an
+// implementation-owned transient depth attachment", without condition, so
+// a depth attachment 0 is never resolved (zeroIsTransient). For colour
+// attachments and resolve targets the prose gives 0 to the presentation
+// target; the validator accepts 0 when it names no object and otherwise
+// resolves it as the upstream runner resolves every colour attachment.
+func (s *state) attachment(v json.Number, pointer string, zeroIsTransient bool, out *[]*object) *model.Failure {
 	if v == "" {
 		return nil
 	}
@@ -131,7 +134,7 @@ func (s *state) attachment(v json.Number, pointer string, out *[]*object) *model
 	if f != nil {
 		return f
 	}
-	if !n.val.isBig() && n.val.u == 0 && s.objects[n.id] == nil {
+	if !n.val.isBig() && n.val.u == 0 && (zeroIsTransient || s.objects[n.id] == nil) {
 		return nil
 	}
 	t, f := s.resolve(v, pointer, kindTexture)
@@ -147,33 +150,32 @@ func (s *state) attachment(v json.Number, pointer string, out *[]*object) *model
 
 func (s *state) beginRenderPass() *model.Failure {
 	// Everything is checked before the pass exists, so that a failure
-	// leaves no half-open pass behind: the attachments in order, the
-	// resolve targets (which the upstream runner does not check), then the
-	// id.
+	// leaves no half-open pass behind: the attachments in order, the id,
+	// then the resolve targets (which the upstream runner does not check).
 	enc, f := s.encoderScope(ruleOnePass)
 	if f != nil {
 		return f
 	}
 	var used []*object
 	for i, a := range s.w.ColorAttachments {
-		if f := s.attachment(a.TextureID, "/color_attachments/"+strconv.Itoa(i)+"/texture_id", &used); f != nil {
+		if f := s.attachment(a.TextureID, "/color_attachments/"+strconv.Itoa(i)+"/texture_id", false, &used); f != nil {
 			return f
 		}
 	}
 	d := s.w.DepthStencilAttachment
 	if d != nil {
-		if f := s.attachment(d.TextureID, "/depth_stencil_attachment/texture_id", &used); f != nil {
-			return f
-		}
-	}
-	for i, a := range s.w.ColorAttachments {
-		if f := s.attachment(a.ResolveTargetTextureID, "/color_attachments/"+strconv.Itoa(i)+"/resolve_target_texture_id", &used); f != nil {
+		if f := s.attachment(d.TextureID, "/depth_stencil_attachment/texture_id", true, &used); f != nil {
 			return f
 		}
 	}
 	id, f := s.newID(s.w.ID, "/id")
 	if f != nil {
 		return f
+	}
+	for i, a := range s.w.ColorAttachments {
+		if f := s.attachment(a.ResolveTargetTextureID, "/color_attachments/"+strconv.Itoa(i)+"/resolve_target_texture_id", false, &used); f != nil {
+			return f
+		}
 	}
 	p := s.add(id, kindRenderPass)
 	// COMMANDS.md, CreateRenderPipeline rule 8 constrains pipelines only in
@@ -302,7 +304,9 @@ func (s *state) setIndexBuffer() *model.Failure {
 
 // setBindGroup checks, in order: the pass, a bound pipeline, the bind group,
 // the slot and layout against the pipeline, the dynamic offset count, the
-// group's resources still alive, then each dynamic range.
+// group's buffers still alive, each dynamic range (all of these as the
+// upstream runner does), then the group's textures still alive, which the
+// upstream runner does not check.
 func (s *state) setBindGroup() *model.Failure {
 	p, f := s.targetPass()
 	if f != nil {
@@ -336,8 +340,8 @@ func (s *state) setBindGroup() *model.Failure {
 		return s.fail(ruleDynamicCount, "/dynamic_offsets", "%s has %d dynamic binding(s) in %s but %d dynamic offset(s) were given",
 			bg, len(g.dynamic), g.layout, len(offsets))
 	}
-	if s.broken(ruleBindDead, g.dead != nil) {
-		return s.fail(ruleBindDead, "/bind_group_id", "%s references %s, which was destroyed", bg, g.dead)
+	if s.broken(ruleBindDead, g.deadBuffer != nil) {
+		return s.fail(ruleBindDead, "/bind_group_id", "%s references %s, which was destroyed", bg, g.deadBuffer)
 	}
 	for k, idx := range g.dynamic {
 		ptr := "/dynamic_offsets/" + strconv.Itoa(k)
@@ -353,6 +357,9 @@ func (s *state) setBindGroup() *model.Failure {
 			return s.fail(ruleDynamicRange, ptr, "dynamic offset %s for binding %s moves its range to [%s, %s), beyond the %s bytes of %s",
 				off.val, e.binding, start, end, e.resource.buf.size, e.resource)
 		}
+	}
+	if s.broken(ruleBindDead, g.deadTexture != nil) {
+		return s.fail(ruleBindDead, "/bind_group_id", "%s references %s, which was destroyed", bg, g.deadTexture)
 	}
 	capture(p.pass.encoder, bg)
 	return nil

@@ -52,11 +52,11 @@ func (s *state) createBuffer() *model.Failure {
 	if f != nil {
 		return f
 	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
 	id, f := s.newID(s.w.ID, "/id")
 	if f != nil {
+		return f
+	}
+	if f := s.outsidePass(); f != nil {
 		return f
 	}
 	o := s.add(id, kindBuffer)
@@ -155,11 +155,11 @@ func (s *state) createTexture() *model.Failure {
 		return f
 	}
 	t.usage = usage
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
 	id, f := s.newID(s.w.ID, "/id")
 	if f != nil {
+		return f
+	}
+	if f := s.outsidePass(); f != nil {
 		return f
 	}
 	o := s.add(id, kindTexture)
@@ -172,12 +172,18 @@ func (s *state) createTexture() *model.Failure {
 // (down to 1), and depth too for 3d textures, while 1d and 2d textures keep
 // their array layers in depth. The prose does not say how a 1d texture's
 // height behaves; it halves like any other, as in the upstream runner.
-func (t *textureInfo) extent(m Num) (w, h, d Num) {
-	w, h = atLeastOne(shr(t.width, m)), atLeastOne(shr(t.height, m))
+//
+// It reports false when a huge extent would need a shift beyond what shr
+// computes exactly (see maxShift).
+func (t *textureInfo) extent(m Num) (w, h, d Num, ok bool) {
+	w, okW := shr(t.width, m)
+	h, okH := shr(t.height, m)
+	d, okD := t.depth, true
 	if t.dimension == "3d" {
-		return w, h, atLeastOne(shr(t.depth, m))
+		d, okD = shr(t.depth, m)
+		d = atLeastOne(d)
 	}
-	return w, h, t.depth
+	return atLeastOne(w), atLeastOne(h), d, okW && okH && okD
 }
 
 type box struct {
@@ -275,7 +281,11 @@ func (s *state) mipLevel(r *rule, tex *object, b box) *model.Failure {
 // subresource checks the box of a texture transfer against its (allocated)
 // mip level under rule r, axis by axis.
 func (s *state) subresource(r *rule, tex *object, b box) *model.Failure {
-	ew, eh, ed := tex.tex.extent(b.mip)
+	ew, eh, ed, ok := tex.tex.extent(b.mip)
+	if s.broken(ruleDecode, !ok) {
+		return s.fail(ruleDecode, b.mipPtr, "%s %s of %s is a shift this validator cannot compute exactly (more than %d halvings of an extent of %s or more)",
+			field(b.mipPtr), b.mip, tex, maxShift, ew)
+	}
 	axes := [...]struct {
 		o, n, e Num
 		name    string
@@ -348,30 +358,44 @@ func (s *state) writeTexture() *model.Failure {
 }
 
 func (s *state) createSampler() *model.Failure {
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
 	id, f := s.newID(s.w.ID, "/id")
 	if f != nil {
+		return f
+	}
+	if f := s.outsidePass(); f != nil {
 		return f
 	}
 	s.add(id, kindSampler)
 	return nil
 }
 
-// viewCompatible reports whether a view format may reinterpret a texture
-// format: the same format or its sRGB twin, as WebGPU view formats allow.
-func viewCompatible(view, tex string) bool {
-	return strings.TrimSuffix(view, "-srgb") == strings.TrimSuffix(tex, "-srgb")
+// viewCompatible reports whether a view may show a texture in a format:
+// the texture's format or its sRGB twin, as WebGPU view formats allow, or,
+// for a view of one aspect of a depth/stencil texture, that aspect's own
+// format (WebGPU: a depth-only view of depth24plus-stencil8 is depth24plus).
+func viewCompatible(view, tex, aspect string) bool {
+	if strings.TrimSuffix(view, "-srgb") == strings.TrimSuffix(tex, "-srgb") {
+		return true
+	}
+	return aspect != "" && aspect != "all" && aspectFormats[tex][aspect] == view
+}
+
+// aspectFormats is the format of each aspect of the active depth/stencil
+// formats. stencil8 is not an active 2.0 format, so a stencil-only view can
+// only use the texture's own format.
+var aspectFormats = map[string]map[string]string{
+	"depth24plus":          {"depth-only": "depth24plus"},
+	"depth24plus-stencil8": {"depth-only": "depth24plus", "stencil-only": "stencil8"},
+	"depth32float":         {"depth-only": "depth32float"},
 }
 
 // layeredViews are the view dimensions whose layer_range CreateTextureView
 // rule 3 bounds by the texture's depth ("for array and cube dimensions").
 var layeredViews = map[string]bool{"2d-array": true, "cube": true, "cube-array": true}
 
-// createTextureView checks the texture, the mip range (as the upstream
-// runner does), then the layer range and the format (which it does not),
-// then the id.
+// createTextureView checks the texture, the mip range and the id, as the
+// upstream runner does, then the checks it does not make: the layer range,
+// the format and the pass scope.
 func (s *state) createTextureView() *model.Failure {
 	tex, f := s.resolve(s.w.TextureID, "/texture_id", kindTexture)
 	if f != nil {
@@ -383,19 +407,19 @@ func (s *state) createTextureView() *model.Failure {
 			return f
 		}
 	}
+	id, f := s.newID(s.w.ID, "/id")
+	if f != nil {
+		return f
+	}
 	if r := s.w.LayerRange; r != nil && layeredViews[s.w.Dimension] {
 		if f := s.viewRange(ruleViewLayers, r, "/layer_range", t.depth, "depth", tex); f != nil {
 			return f
 		}
 	}
-	if s.broken(ruleViewFormat, !viewCompatible(s.w.Format, t.format)) {
-		return s.fail(ruleViewFormat, "/format", "view format %q is not compatible with format %q of %s", s.w.Format, t.format, tex)
+	if s.broken(ruleViewFormat, !viewCompatible(s.w.Format, t.format, s.w.Aspect)) {
+		return s.fail(ruleViewFormat, "/format", "view format %q is not compatible with format %q of %s (aspect %q)", s.w.Format, t.format, tex, s.w.Aspect)
 	}
 	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	id, f := s.newID(s.w.ID, "/id")
-	if f != nil {
 		return f
 	}
 	o := s.add(id, kindTextureView)
@@ -471,8 +495,12 @@ func (s *state) destroy(v json.Number, pointer string, k kind) *model.Failure {
 		}
 	}
 	for _, g := range o.groups {
-		if !g.destroyed && g.group.dead == nil {
-			g.group.dead = o
+		switch {
+		case g.destroyed:
+		case o.buf != nil && g.group.deadBuffer == nil:
+			g.group.deadBuffer = o
+		case o.buf == nil && g.group.deadTexture == nil:
+			g.group.deadTexture = o
 		}
 	}
 	o.groups = nil

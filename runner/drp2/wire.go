@@ -33,6 +33,7 @@ type wire struct {
 	RowsPerImage  json.Number `json:"rows_per_image"`
 	MipRange      *rangeWire  `json:"mip_range"`
 	LayerRange    *rangeWire  `json:"layer_range"`
+	Aspect        string      `json:"aspect"`
 
 	BindGroupLayoutID json.Number `json:"bind_group_layout_id"`
 	Entries           []entryWire `json:"entries"`
