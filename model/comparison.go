@@ -77,7 +77,25 @@ const (
 	// MetadataChanged: commands and expectation unchanged, other members
 	// (name, description, tags, ...) differ.
 	MetadataChanged ContentChange = "metadata_changed"
+	// Broken: readable on the base, a corpus error now (bad JSON, a
+	// duplicate key, a truncated file). Its digests differ because the
+	// file broke, not because its expectation moved.
+	Broken ContentChange = "broken"
 )
+
+// Words is the change in the words every report uses, the same in the
+// headline, the tables, the text report and the step outputs' names:
+// "expectation changed", "stream changed", "renamed", "metadata changed",
+// "broken"; "" for ContentSame.
+func (c ContentChange) Words() string {
+	switch c {
+	case ContentSame:
+		return ""
+	case Broken:
+		return "broken"
+	}
+	return strings.ReplaceAll(string(c), "_", " ")
+}
 
 // Side is what one run said about a fixture.
 type Side struct {
@@ -103,8 +121,8 @@ type Change struct {
 	Base, Head *Side
 }
 
-// Delta counts a comparison's changes. ExpectationChanged, StreamChanged
-// and Renamed count content changes whatever the verdict.
+// Delta counts a comparison's changes. ExpectationChanged, StreamChanged,
+// Renamed and Broken count content changes whatever the verdict.
 type Delta struct {
 	Regressed          int
 	Fixed              int
@@ -115,6 +133,7 @@ type Delta struct {
 	ExpectationChanged int
 	StreamChanged      int
 	Renamed            int
+	Broken             int
 }
 
 // Added is the number of fixtures added, passing or failing.
@@ -174,15 +193,20 @@ func (c *Comparison) Delta() Delta {
 			d.StreamChanged++
 		case Renamed:
 			d.Renamed++
+		case Broken:
+			d.Broken++
 		}
 	}
 	return d
 }
 
 // Headline is the delta in one line of plain text, for titles and lead
-// sentences: "2 regressed, 3 fixed, 5 added against base abc1234". Parts
-// that are zero are left out; with no change it says so. It names the base
-// as given, so sinks escape it like any other text.
+// sentences: "2 regressed (1 broken), 3 fixed, 5 added against base
+// abc1234". Each fixture is counted once: by its verdict, with how its file
+// changed in parentheses, or, when its verdict did not move, by the change
+// alone ("1 renamed"). Parts that are zero are left out; with no change it
+// says so. It names the base as given, so sinks escape it like any other
+// text.
 func (c *Comparison) Headline() string {
 	if c == nil {
 		return ""
@@ -190,20 +214,60 @@ func (c *Comparison) Headline() string {
 	if c.Unavailable != "" {
 		return "no comparison with the base"
 	}
-	d := c.Delta()
-	var parts []string
-	add := func(n int, what string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+	// content[v] counts the content changes of the fixtures of verdict v,
+	// in the order of contentOrder.
+	content := map[Verdict]map[ContentChange]int{}
+	count := map[Verdict]int{}
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		v := ch.Verdict
+		if v == AddedPassing {
+			v = AddedFailing // one "added" part
+		}
+		count[v]++
+		if ch.Content != ContentSame {
+			if content[v] == nil {
+				content[v] = map[ContentChange]int{}
+			}
+			content[v][ch.Content]++
 		}
 	}
-	add(d.Regressed, "regressed")
-	add(d.Fixed, "fixed")
-	add(d.Added(), "added")
-	add(d.Removed, "removed")
-	add(d.ExpectationChanged, "expectation changed")
-	add(d.StreamChanged, "stream changed")
-	add(d.Renamed, "renamed")
+	var parts []string
+	changes := func(v Verdict) []string {
+		var out []string
+		for _, cc := range contentOrder {
+			if n := content[v][cc]; n > 0 {
+				out = append(out, fmt.Sprintf("%d %s", n, cc.Words()))
+			}
+		}
+		return out
+	}
+	for _, v := range []Verdict{Regressed, Fixed, AddedFailing, Removed} {
+		if count[v] == 0 {
+			continue
+		}
+		word := string(v)
+		if v == AddedFailing {
+			word = "added"
+		}
+		part := fmt.Sprintf("%d %s", count[v], word)
+		if in := changes(v); len(in) > 0 && v != AddedFailing {
+			part += " (" + strings.Join(in, ", ") + ")"
+		}
+		parts = append(parts, part)
+	}
+	// Fixtures whose verdict did not move are counted by their change.
+	still := map[ContentChange]int{}
+	for _, v := range []Verdict{StillFailing, StillPassing} {
+		for cc, n := range content[v] {
+			still[cc] += n
+		}
+	}
+	for _, cc := range contentOrder {
+		if n := still[cc]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, cc.Words()))
+		}
+	}
 	if c.SchemasChanged() {
 		parts = append(parts, "schemas changed")
 	}
@@ -213,3 +277,8 @@ func (c *Comparison) Headline() string {
 	}
 	return text + " against base " + c.Base
 }
+
+// contentOrder is the order the headline names content changes in: the
+// broken file first, the likeliest cause of red. A change of metadata
+// alone (a re-indented file, a new description) is left to the tables.
+var contentOrder = []ContentChange{Broken, ExpectationChanged, StreamChanged, Renamed}

@@ -109,6 +109,9 @@ func corpusFiles(t *testing.T) (base, head map[string][]byte) {
 	stream := projectFixture(t, "positive/upload_buffer_write.json")
 	reindented := projectFixture(t, "positive/render_triangle_draw.json")
 	renamed := projectFixture(t, "positive/submit_two_command_buffers.json")
+	broken := projectFixture(t, "positive/session_handshake_ok.json")
+	// A missing comma: the file is unreadable now.
+	brokenNow := bytes.Replace(broken, []byte(`",`), []byte(`"`), 1)
 
 	base = map[string][]byte{
 		"schema/drp_command.json":                               withoutCommand(t, "CopyTextureToTexture"),
@@ -120,7 +123,8 @@ func corpusFiles(t *testing.T) (base, head map[string][]byte) {
 		"fixtures/positive/stream.json":                         stream,
 		"fixtures/positive/reindented.json":                     reindented,
 		"fixtures/positive/submit_two_command_buffers.json":     renamed,
-		"README.md": []byte("base\n"),
+		"fixtures/positive/broken.json":                         broken,
+		"README.md":                                             []byte("base\n"),
 	}
 	head = map[string][]byte{
 		"schema/drp_command.json":                                 withoutCommand(t, "SetIndexBuffer"),
@@ -133,7 +137,8 @@ func corpusFiles(t *testing.T) (base, head map[string][]byte) {
 		"fixtures/positive/stream.json":                           changeStream(t, stream),
 		"fixtures/positive/reindented.json":                       reindent(t, reindented),
 		"fixtures/positive/moved/submit_two_command_buffers.json": renamed,
-		"README.md": []byte("head\n"),
+		"fixtures/positive/broken.json":                           brokenNow,
+		"README.md":                                               []byte("head\n"),
 	}
 	return base, head
 }
@@ -145,6 +150,7 @@ var wantChanges = []struct {
 	content model.ContentChange
 	from    string
 }{
+	{"positive/broken.json", model.Regressed, model.Broken, ""},
 	{"positive/render_indexed_draw.json", model.Regressed, model.ContentSame, ""},
 	{"negative/expectation.json", model.Fixed, model.ExpectationChanged, ""},
 	{"positive/copy_texture_to_texture_corner.json", model.Fixed, model.ContentSame, ""},
@@ -246,8 +252,8 @@ func checkChanges(t *testing.T, c *model.Comparison) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	wantDelta := model.Delta{Regressed: 1, Fixed: 2, StillFailing: 1, AddedPassing: 1, AddedFailing: 1, Removed: 1,
-		ExpectationChanged: 1, StreamChanged: 1, Renamed: 1}
+	wantDelta := model.Delta{Regressed: 2, Fixed: 2, StillFailing: 1, AddedPassing: 1, AddedFailing: 1, Removed: 1,
+		ExpectationChanged: 1, StreamChanged: 1, Renamed: 1, Broken: 1}
 	if c.Delta() != wantDelta {
 		t.Errorf("delta %+v, want %+v", c.Delta(), wantDelta)
 	}
@@ -276,7 +282,9 @@ func TestCommitDeltaKinds(t *testing.T) {
 			t.Errorf("%s shown as %s", ch.RelPath, ch.Path)
 		}
 	}
-	wantHeadline := fmt.Sprintf("1 regressed, 2 fixed, 2 added, 1 removed, 1 expectation changed, 1 stream changed, 1 renamed, schemas changed against base %s", baseHash.String()[:7])
+	// Each fixture once: the broken one among the regressions, the
+	// changed expectation among the fixes.
+	wantHeadline := fmt.Sprintf("2 regressed (1 broken), 2 fixed (1 expectation changed), 2 added, 1 removed, 1 stream changed, 1 renamed, schemas changed against base %s", baseHash.String()[:7])
 	if h := c.Headline(); h != wantHeadline {
 		t.Errorf("headline %q\nwant     %q", h, wantHeadline)
 	}
@@ -461,7 +469,7 @@ func TestPathFilter(t *testing.T) {
 			t.Errorf("%s %s is outside the filter", ch.RelPath, ch.Verdict)
 		}
 	}
-	if c.Delta().Removed != 0 || c.Delta().Regressed != 1 {
+	if c.Delta().Removed != 0 || c.Delta().Regressed != 2 { // render_indexed_draw and broken
 		t.Errorf("delta %+v", c.Delta())
 	}
 }

@@ -81,6 +81,11 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 			}
 		} else {
 			ch.Content = content(b.Digest, h.Digest)
+			if h.IsCorpusError() && !b.IsCorpusError() {
+				// Unreadable now: its digests differ because the file
+				// broke, not because its expectation moved.
+				ch.Content = model.Broken
+			}
 		}
 		if b == nil {
 			ch.Verdict = model.AddedFailing

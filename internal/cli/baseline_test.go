@@ -102,12 +102,12 @@ func baselineScenarios(t *testing.T, step stepRunner) {
 				t.Errorf("output %s = %q, want %q", k, r.outputs[k], v)
 			}
 		}
-		headline := "2 regressed, 1 added, 1 removed, 2 stream changed against base `" + short + "`"
-		if !strings.HasPrefix(r.summary, "### 🔴 "+headline+"\n") {
+		headline := "2 regressed (2 stream changed), 1 added, 1 removed against base [`" + short + "`]"
+		if !strings.HasPrefix(r.summary, "### 🔴 "+headline) {
 			t.Errorf("the job summary does not lead with the delta:\n%.600s", r.summary)
 		}
 		comments := gh.Comments(7)
-		if len(comments) != 1 || !strings.Contains(comments[0].Body, " -->\n### 🔴 "+headline+"\n") {
+		if len(comments) != 1 || !strings.Contains(comments[0].Body, " -->\n### 🔴 "+headline) {
 			t.Errorf("the comment does not lead with the delta: %+v", comments)
 		}
 		runs := gh.CheckRuns()
@@ -198,7 +198,7 @@ func TestRunBaselineFolder(t *testing.T) {
 	base := testkit.Corpus(t, passing)
 	head := testkit.Corpus(t, regressing())
 	code, out, errOut := run(t, head, "run", "--baseline", base)
-	if code != ExitMismatch || !strings.Contains(out, "Comparison with the base:\n1 regressed, 1 stream changed against base "+base) {
+	if code != ExitMismatch || !strings.Contains(out, "Comparison with the base:\n1 regressed (1 stream changed) against base "+base) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, _, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions")
@@ -271,7 +271,7 @@ func TestDiff(t *testing.T) {
 	}
 	b, h := filepath.Join(base, "r.json"), filepath.Join(head, "r.json")
 	code, out, errOut := run(t, head, "diff", b, h)
-	if code != ExitMismatch || !strings.HasPrefix(out, "Comparison with the base:\n1 regressed") || !strings.Contains(out, "  regressed      fixtures/positive/ok.json (stream_changed)") {
+	if code != ExitMismatch || !strings.HasPrefix(out, "Comparison with the base:\n1 regressed") || !strings.Contains(out, "  regressed                 fixtures/positive/ok.json (stream changed)") {
 		t.Errorf("diff: exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, _ = run(t, head, "diff", "--format", "json", h, b)

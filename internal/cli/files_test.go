@@ -42,7 +42,7 @@ func TestWriteAllThree(t *testing.T) {
 	if !strings.Contains(string(js), `"fixture_path": "f/negative/b.json"`) {
 		t.Errorf("JSON:\n%s", js)
 	}
-	if !strings.HasPrefix(string(md), "before\n") || !strings.Contains(string(md), `b\.json:4`) {
+	if !strings.HasPrefix(string(md), "before\n") || !strings.Contains(string(md), `b\.<wbr>json:4`) {
 		t.Errorf("summary was not appended:\n%s", md)
 	}
 }

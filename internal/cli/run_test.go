@@ -83,7 +83,7 @@ func TestTextReport(t *testing.T) {
 	}
 	for _, want := range []string{
 		"FAIL  fixtures/negative/wrong.json:10:15 [negative]",
-		"      semantic_validation DRP2_ERR_USAGE at command 1 → success",
+		"      expected semantic_validation DRP2_ERR_USAGE at command 1, got success",
 		"ERROR fixtures/positive/broken.json",
 		"corpus error",
 		"Summary: discovered 4, run 4, passed 2, failed 2, corpus errors 1, findings 0",

@@ -63,7 +63,7 @@ func Build(run *model.Run) []Annotation {
 			Level:      LevelFailure,
 			Title:      title(resultTitle(r)),
 			Message:    detail(message(r)),
-			RawDetails: detail(explain.Detail(r)),
+			RawDetails: detail(explain.Body(r)), // the message has the headline
 		}
 		if r.KnownFailure != "" {
 			// Listed as known: reported, but it fails nothing, so it is

@@ -34,7 +34,7 @@ func BuildImplementation(run *model.Run, im *model.Implementation) []Annotation 
 			Level:      LevelFailure,
 			Title:      title("DRP2 " + im.Label() + ": " + what + ": " + explain.Name(r)),
 			Message:    detail(msg),
-			RawDetails: detail(explain.Detail(r)),
+			RawDetails: detail(explain.Body(r)),
 		}
 		locate(&a, r.Span)
 		anns = append(anns, a)

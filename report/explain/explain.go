@@ -21,7 +21,9 @@ const Absent = "—"
 // the corpus, never a DRP2 result (RUNNER.md, Required Execution Pipeline).
 const CorpusError = "corpus error"
 
-// Arrow joins an expected value to the actual one in a difference.
+// Arrow joins an old value to a new one: a change over time (base to
+// head, manifest to corpus), never a mismatch, which reads "expected X,
+// got Y".
 const Arrow = " → "
 
 // Headline says in one line what went wrong with a failing result, or
@@ -183,14 +185,20 @@ func Name(r *model.Result) string {
 // and diagnostics. Lines are separated by "\n"; untrusted values keep their
 // own line breaks, indented, so they cannot pass for a field of their own.
 func Detail(r *model.Result) string {
+	return Headline(r) + "\n\n" + Body(r)
+}
+
+// Body is Detail without the headline, for a sink that shows the headline
+// already (a JUnit failure's message, an annotation's message). A corpus
+// error's message is its headline, so the body does not repeat it.
+func Body(r *model.Result) string {
 	var b strings.Builder
-	b.WriteString(Headline(r) + "\n\n")
 	line(&b, "fixture", Name(r))
 	line(&b, "path", Location(r))
-	line(&b, "class", r.Class.String())
 	if !r.IsCorpusError() {
+		line(&b, "class", r.Class.String())
 		b.WriteString("\n")
-		fmt.Fprintf(&b, "%-15s %-24s %s\n", "field", "expected", "actual")
+		fmt.Fprintf(&b, "%-15s %-24s %s\n", "field", "expected", "got")
 		for _, f := range Fields(r) {
 			mark := ""
 			switch {
@@ -203,8 +211,8 @@ func Detail(r *model.Result) string {
 		}
 		b.WriteString("\n")
 	}
-	if r.Actual.Message != "" {
-		line(&b, "message", r.Actual.Message)
+	if m := Message(r); m != "" && !r.IsCorpusError() {
+		line(&b, "message", m)
 	}
 	if r.Actual.Rule != "" {
 		line(&b, "rule", r.Actual.Rule)
@@ -221,6 +229,18 @@ func Detail(r *model.Result) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// Message is the tool's message without the rule reference the validator
+// ends it with ("... (LIFETIMES.md Destruction rule 2)"): every report
+// names the rule on its own, once.
+func Message(r *model.Result) string {
+	msg, rule := r.Actual.Message, r.Actual.Rule
+	if rule != "" {
+		msg = strings.TrimSuffix(strings.TrimRight(msg, " "), "("+rule+")")
+		msg = strings.TrimRight(msg, " ")
+	}
+	return msg
+}
+
 // FixtureReason and FixtureFix label the fixture's own words, so that
 // they are never read as the tool's verdict.
 const (
@@ -233,7 +253,7 @@ const (
 // 1 names no object (COMMANDS.md WriteBuffer rule 2)"). Empty when the
 // tool gave neither.
 func Why(r *model.Result) string {
-	msg, rule := oneLine(r.Actual.Message), oneLine(r.Actual.Rule)
+	msg, rule := oneLine(Message(r)), oneLine(r.Actual.Rule)
 	switch {
 	case rule == "":
 		return msg
@@ -244,10 +264,11 @@ func Why(r *model.Result) string {
 }
 
 // Differences says in as few words as possible how the actual result
-// differs from the expected block, one entry per differing field:
-// "DRP2_ERR_INVALID_ID → DRP2_ERR_INVALID_STATE", "command 4 → 3". When
-// the outcomes differ the other fields have nothing to compare with, so
-// the one entry holds both sides whole ("success → schema_validation
+// differs from the expected block, one entry per differing field, each
+// "expected X, got Y": "expected DRP2_ERR_INVALID_ID, got
+// DRP2_ERR_INVALID_STATE", "expected command 4, got command 3". When the
+// outcomes differ the other fields have nothing to compare with, so the one
+// entry holds both sides whole ("expected success, got schema_validation
 // DRP2_ERR_SCHEMA at command 0"). Empty for a passing result; a corpus
 // error has the one entry CorpusError.
 func Differences(r *model.Result) []string {
@@ -258,23 +279,28 @@ func Differences(r *model.Result) []string {
 		return nil
 	}
 	e, a := r.Expected, r.Actual
+	mismatch := func(exp, got string) string { return oneLine("expected " + exp + ", got " + got) }
 	if e.Outcome != string(a.Outcome) {
-		return []string{expected(e) + Arrow + actual(a)}
+		return []string{mismatch(expected(e), actual(a))}
 	}
 	var out []string
 	if e.Phase != string(a.Phase) {
-		out = append(out, oneLine(orAbsent(e.Phase)+Arrow+orAbsent(string(a.Phase))))
+		out = append(out, mismatch(orAbsent(e.Phase), orAbsent(string(a.Phase))))
 	}
 	if e.Code != a.Code {
-		out = append(out, oneLine(orAbsent(e.Code)+Arrow+orAbsent(a.Code)))
+		out = append(out, mismatch(orAbsent(e.Code), orAbsent(a.Code)))
 	}
 	if e.CommandIndex != nil && (a.CommandIndex == nil || *a.CommandIndex != *e.CommandIndex) {
-		out = append(out, "command "+strconv.Itoa(*e.CommandIndex)+Arrow+orAbsent(index(a.CommandIndex)))
+		got := "no command"
+		if a.CommandIndex != nil {
+			got = "command " + strconv.Itoa(*a.CommandIndex)
+		}
+		out = append(out, mismatch("command "+strconv.Itoa(*e.CommandIndex), got))
 	}
 	if len(out) == 0 {
 		// Matching found a difference this summary cannot name; say the
 		// whole of both sides rather than nothing.
-		out = append(out, expected(e)+Arrow+actual(a))
+		out = append(out, mismatch(expected(e), actual(a)))
 	}
 	return out
 }

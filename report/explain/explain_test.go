@@ -121,19 +121,19 @@ func TestDifferences(t *testing.T) {
 		{"code and index", model.Result{
 			Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_INVALID_ID", CommandIndex: intp(4)},
 			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_INVALID_STATE", CommandIndex: intp(3)}},
-			[]string{"DRP2_ERR_INVALID_ID → DRP2_ERR_INVALID_STATE", "command 4 → 3"}},
+			[]string{"expected DRP2_ERR_INVALID_ID, got DRP2_ERR_INVALID_STATE", "expected command 4, got command 3"}},
 		{"phase", model.Result{
 			Expected: model.Expected{Outcome: "error", Phase: "capability_validation", Code: "DRP2_ERR_SCHEMA"},
 			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSchema, Code: "DRP2_ERR_SCHEMA", CommandIndex: intp(1)}},
-			[]string{"capability_validation → schema_validation"}},
+			[]string{"expected capability_validation, got schema_validation"}},
 		{"index missing", model.Result{
 			Expected: model.Expected{Outcome: "error", Phase: "schema_validation", Code: "DRP2_ERR_SCHEMA", CommandIndex: intp(2)},
 			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSchema, Code: "DRP2_ERR_SCHEMA"}},
-			[]string{"command 2 → —"}},
+			[]string{"expected command 2, got no command"}},
 		{"outcome", model.Result{
 			Expected: model.Expected{Outcome: "success"},
 			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSchema, Code: "DRP2_ERR_SCHEMA", CommandIndex: intp(0)}},
-			[]string{"success → schema_validation DRP2_ERR_SCHEMA at command 0"}},
+			[]string{"expected success, got schema_validation DRP2_ERR_SCHEMA at command 0"}},
 		{"corpus error", model.Result{Actual: model.Actual{Outcome: model.CorpusError, Message: "bad"}}, []string{"corpus error"}},
 		{"passed", model.Result{Passed: true}, nil},
 	}
@@ -176,6 +176,14 @@ func TestWhy(t *testing.T) {
 	r := model.Result{Actual: model.Actual{Message: "WriteBuffer: buffer_id 1\nnames no object", Rule: "COMMANDS.md WriteBuffer rule 2"}}
 	if got := Why(&r); got != "WriteBuffer: buffer_id 1 names no object (COMMANDS.md WriteBuffer rule 2)" {
 		t.Errorf("Why = %q", got)
+	}
+	// The validator ends its messages with the rule; it is said once.
+	r.Actual.Message = "WriteBuffer: buffer_id 1 names no object (COMMANDS.md WriteBuffer rule 2)"
+	if got := Why(&r); got != "WriteBuffer: buffer_id 1 names no object (COMMANDS.md WriteBuffer rule 2)" {
+		t.Errorf("Why of a message ending with its rule = %q", got)
+	}
+	if got := Message(&r); got != "WriteBuffer: buffer_id 1 names no object" {
+		t.Errorf("Message = %q", got)
 	}
 	r.Actual.Message = ""
 	if got := Why(&r); got != "COMMANDS.md WriteBuffer rule 2" {

@@ -40,6 +40,7 @@ type Delta struct {
 	ExpectationChanged int `json:"expectation_changed"`
 	StreamChanged      int `json:"stream_changed"`
 	Renamed            int `json:"renamed"`
+	Broken             int `json:"broken"`
 }
 
 // Change is one fixture of the comparison.
@@ -48,8 +49,8 @@ type Change struct {
 	FixturePath string `json:"fixture_path"`
 	FixtureName string `json:"fixture_name"`
 	Verdict     string `json:"verdict"`
-	// Content is expectation_changed, stream_changed, renamed or
-	// metadata_changed; absent when the file is the same.
+	// Content is expectation_changed, stream_changed, renamed,
+	// metadata_changed or broken; absent when the file is the same.
 	Content *string `json:"content,omitempty"`
 	// From is the base's corpus path of a renamed fixture.
 	From *string `json:"from,omitempty"`

@@ -34,7 +34,7 @@ func implementationSuites(run *model.Run, props []junit.Property, firstID int) [
 			tc := testcase(r)
 			if r.Actual.Outcome == model.HarnessError {
 				tc.Failure = nil
-				tc.Error = &junit.Result{Message: clean(explain.Headline(r)), Type: typeHarnessError, Data: clean(explain.Detail(r))}
+				tc.Error = &junit.Result{Message: clean(explain.Headline(r)), Type: typeHarnessError, Data: clean(explain.Body(r))}
 			}
 			suite.AddTestcase(tc)
 		}
@@ -42,7 +42,12 @@ func implementationSuites(run *model.Run, props []junit.Property, firstID int) [
 		if !run.Started.IsZero() {
 			suite.Timestamp = run.Started.UTC().Format(time.RFC3339)
 		}
-		p := append([]junit.Property(nil), props...)
+		// The run's evidence goes on the first suite only; each
+		// implementation's suite says who it is.
+		var p []junit.Property
+		if i == 0 {
+			p = append(p, props...)
+		}
 		add := func(name, value string) {
 			if value != "" {
 				p = append(p, junit.Property{Name: clean(name), Value: clean(value)})

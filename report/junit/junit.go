@@ -53,9 +53,13 @@ type Options struct {
 	Properties []Property
 }
 
-// Failure and error types, for consumers that group by type.
+// Failure and error types, for consumers that group by type. A
+// regression (a fixture that passed on the base, or was not in it, and
+// fails now) is a failure of its own type, so that a dashboard tells new
+// failures from old.
 const (
 	typeMismatch    = "mismatch"
+	typeRegression  = "regression"
 	typeCorpusError = "corpus_error"
 )
 
@@ -85,8 +89,9 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 			loose = append(loose, f)
 		}
 	}
+	regressed := newFailures(run.Comparison)
 	for _, class := range model.Classes {
-		suite := junit.Testsuite{Name: class.String(), ID: len(suites.Suites)}
+		suite := junit.Testsuite{Name: suiteName(class), ID: len(suites.Suites)}
 		var total time.Duration
 		for i := range run.Results {
 			r := &run.Results[i]
@@ -95,8 +100,14 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 			}
 			total += r.Duration
 			tc := testcase(r)
+			if v, ok := regressed[r.RelPath]; ok && tc.Failure != nil {
+				tc.Failure.Type = typeRegression
+				tc.Failure.Message = clean(v + ": " + explain.Headline(r))
+			}
 			if fs := findings[r.Path]; len(fs) > 0 {
-				tc.SystemErr = &junit.Output{Data: warnings(fs)}
+				// Output, not an error: a viewer shows a passing fixture
+				// with a finding as passed.
+				tc.SystemOut = &junit.Output{Data: warnings(fs)}
 			}
 			suite.AddTestcase(tc)
 		}
@@ -108,15 +119,20 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 			suite.Timestamp = run.Started.UTC().Format(time.RFC3339)
 		}
 		// junit-4.xsd requires at least one <property> inside
-		// <properties>, so an empty list must be left out entirely.
-		if len(props) > 0 {
+		// <properties>, so an empty list must be left out entirely. The
+		// run's evidence is the same for every suite: it goes on the
+		// first one only (<testsuites> holds no properties).
+		if len(props) > 0 && len(suites.Suites) == 0 {
 			p := append([]junit.Property(nil), props...)
 			suite.Properties = &p
 		}
 		if len(suites.Suites) == 0 && len(loose) > 0 {
-			suite.SystemErr = &junit.Output{Data: warnings(loose)}
+			suite.SystemOut = &junit.Output{Data: warnings(loose)}
 		}
 		suites.AddSuite(suite)
+	}
+	if len(suites.Suites) > 0 {
+		props = nil // already on the first suite
 	}
 	for _, s := range implementationSuites(run, props, len(suites.Suites)) {
 		suites.AddSuite(s)
@@ -142,10 +158,11 @@ func testcase(r *model.Result) junit.Testcase {
 	if r.Passed {
 		return tc
 	}
+	// The headline once, in the message; the body has the rest.
 	res := &junit.Result{
 		Message: clean(explain.Headline(r)),
 		Type:    typeMismatch,
-		Data:    clean(explain.Detail(r)),
+		Data:    clean(explain.Body(r)),
 	}
 	if r.IsCorpusError() {
 		res.Type = typeCorpusError
@@ -154,6 +171,33 @@ func testcase(r *model.Result) junit.Testcase {
 		tc.Failure = res
 	}
 	return tc
+}
+
+// suiteName is a class's suite name; the fixtures whose expected block
+// could not be read are corpus errors, named as every report names them.
+func suiteName(c model.Class) string {
+	if c == model.ClassUnknown {
+		return typeCorpusError
+	}
+	return c.String()
+}
+
+// newFailures maps the corpus path of each fixture that fails now but did
+// not on the base to how it came to fail ("regressed", "new failure").
+func newFailures(c *model.Comparison) map[string]string {
+	out := map[string]string{}
+	if c == nil {
+		return out
+	}
+	for _, ch := range c.Changes {
+		switch ch.Verdict {
+		case model.Regressed:
+			out[ch.RelPath] = "regressed"
+		case model.AddedFailing:
+			out[ch.RelPath] = "new failure"
+		}
+	}
+	return out
 }
 
 // warnings renders findings as lines of system-err.

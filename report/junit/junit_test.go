@@ -85,13 +85,17 @@ func TestStructure(t *testing.T) {
 	for _, s := range doc.Suites {
 		names = append(names, s.Name)
 	}
-	if got := strings.Join(names, ","); got != "positive,negative,schema_negative,unknown" {
+	if got := strings.Join(names, ","); got != "positive,negative,schema_negative,corpus_error" {
 		t.Errorf("suites = %s", got)
 	}
 	found := map[string]bool{}
-	for _, s := range doc.Suites {
-		if len(s.Props) == 0 || s.Props[0].Name != "drp2.tool_version" || s.Props[0].Value != "v1.2.3" || s.Props[len(s.Props)-1].Name != "github.run_attempt" {
+	for i, s := range doc.Suites {
+		// The run's evidence once, on the first suite.
+		if i == 0 && (len(s.Props) == 0 || s.Props[0].Name != "drp2.tool_version" || s.Props[0].Value != "v1.2.3" || s.Props[len(s.Props)-1].Name != "github.run_attempt") {
 			t.Errorf("suite %s properties = %+v", s.Name, s.Props)
+		}
+		if i > 0 && len(s.Props) > 0 {
+			t.Errorf("suite %s repeats the properties: %+v", s.Name, s.Props)
 		}
 		for _, c := range s.Cases {
 			switch {
@@ -105,6 +109,9 @@ func TestStructure(t *testing.T) {
 					if !strings.Contains(c.Failure.Body, want) {
 						t.Errorf("failure body lacks %q:\n%s", want, c.Failure.Body)
 					}
+				}
+				if strings.Contains(c.Failure.Body, c.Failure.Message) {
+					t.Errorf("the failure message is repeated in its body:\n%s", c.Failure.Body)
 				}
 			case c.Name == "truncated.json":
 				found[c.Name] = true
@@ -143,9 +150,10 @@ func TestSchemas(t *testing.T) {
 		"empty":   {},
 		// The runtime harness's suites, one per implementation.
 		"implementations": sample.WithImplementations(),
+		"compared":        sample.Compared(),
 	}
 	dir := t.TempDir()
-	for _, name := range []string{"empty", "huge", "implementations", "large", "passing", "sample"} {
+	for _, name := range []string{"compared", "empty", "huge", "implementations", "large", "passing", "sample"} {
 		file := filepath.Join(dir, name+".xml")
 		if err := os.WriteFile(file, render(t, runs[name], actionsProps), 0o644); err != nil {
 			t.Fatal(err)
@@ -160,6 +168,32 @@ func TestSchemas(t *testing.T) {
 				t.Errorf("%s against %s: %v\n%s", name, xsd, err, out)
 			}
 		}
+	}
+}
+
+// TestRegressionsMarked: a dashboard tells a new failure from an old one
+// by the failure's type and message; a passing fixture with a finding has
+// no error output, so a viewer shows it as passed.
+func TestRegressionsMarked(t *testing.T) {
+	out := string(render(t, sample.Compared(), Options{}))
+	for _, want := range []string{
+		`<failure message="regressed: expected semantic_validation DRP2_ERR_USAGE at command 9, got success" type="regression">`,
+		`<failure message="new failure: expected semantic_validation DRP2_ERR_&lt;b&gt;|x at command 2, got semantic_validation DRP2_ERR_USAGE at command 2" type="regression">`,
+		// Still failing: an old failure.
+		`<failure message="expected semantic_validation DRP2_ERR_INVALID_ID at command 4, got semantic_validation DRP2_ERR_INVALID_STATE at command 4" type="mismatch">`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %s", want)
+		}
+	}
+	passing := string(render(t, sample.Run(), Options{}))
+	i := strings.Index(passing, `<testcase name="minimal_triangle"`)
+	if i < 0 {
+		t.Fatal("no minimal_triangle case")
+	}
+	tc := passing[i : i+strings.Index(passing[i:], "</testcase>")]
+	if strings.Contains(tc, "system-err") {
+		t.Errorf("a passing fixture has error output:\n%s", tc)
 	}
 }
 

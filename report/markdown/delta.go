@@ -7,6 +7,7 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // folded are the verdicts whose tables sit under <details>: they repeat
@@ -15,9 +16,10 @@ var folded = map[model.Verdict]bool{model.StillFailing: true, model.StillPassing
 
 // lead writes what a report opens with when the run was compared with a
 // baseline or excused known failures: the delta in one line ("2 regressed,
-// 3 fixed, 5 added against base abc1234"), then one table per verdict,
+// 3 fixed, 5 added against base abc1234", the base linked to its commit,
+// then a link comparing base and head), then one table per verdict,
 // regressions first. A comparison that could not be made says why.
-func lead(b *strings.Builder, run *model.Run, opts Options, rows int) {
+func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 	c := run.Comparison
 	if c == nil || c.Unavailable != "" {
 		if c != nil {
@@ -33,10 +35,13 @@ func lead(b *strings.Builder, run *model.Run, opts Options, rows int) {
 	// The headline is our own words but for the base's name, which may
 	// be a path the user gave: only that is escaped.
 	words := strings.TrimSuffix(c.Headline(), c.Base)
-	fmt.Fprintf(b, "### %s %s%s\n\n", icon, words, code(c.Base))
+	fmt.Fprintf(b, "### %s %s%s\n\n", icon, words, baseRef(c, opts))
+	if u := compareURL(c, opts); u != "" {
+		fmt.Fprintf(b, "[Compare the base with this commit](%s)\n\n", u)
+	}
 	schema := func(label string, changed bool, base, head model.SchemaSource) {
 		if changed {
-			fmt.Fprintf(b, "- %s changed: sha256 %s on the base, %s now\n", label, code(short(base.SHA256)), code(short(head.SHA256)))
+			fmt.Fprintf(b, "- %s changed: sha256 %s%s%s\n", label, code(short(base.SHA256)), explain.Arrow, code(short(head.SHA256)))
 		}
 	}
 	schema("Command schema", c.CommandSchemaChanged, c.BaseCommandSchema, run.CommandSchema)
@@ -46,6 +51,9 @@ func lead(b *strings.Builder, run *model.Run, opts Options, rows int) {
 	}
 	known(b, &run.Summary)
 	for _, v := range model.Verdicts {
+		if folded[v] && !l.still {
+			continue
+		}
 		var changes []*model.Change
 		for i := range c.Changes {
 			if c.Changes[i].Verdict == v {
@@ -53,9 +61,36 @@ func lead(b *strings.Builder, run *model.Run, opts Options, rows int) {
 			}
 		}
 		if len(changes) > 0 {
-			changeTable(b, v, changes, c, opts, rows)
+			changeTable(b, v, changes, c, opts, l)
 		}
 	}
+	if !l.still {
+		if n := c.Delta().StillFailing; n > 0 {
+			fmt.Fprintf(b, "*%d %s still failing as on the base: %s.*\n\n", n, explain.Plural(n, "fixture is", "fixtures are"), restWhere(opts, l, "the JSON report"))
+		}
+	}
+}
+
+// baseRef is the base's name as code, linked to its commit when the base
+// is a commit and the options name the repository.
+func baseRef(c *model.Comparison, opts Options) string {
+	sha := commitSHA(c.Commit)
+	base := serverBase(opts.ServerURL)
+	if sha == "" || base == "" || opts.Repository == "" {
+		return code(c.Base)
+	}
+	return "[" + code(c.Base) + "](" + base + "/" + repoPath(opts.Repository) + "/commit/" + sha + ")"
+}
+
+// compareURL is GitHub's page comparing the base commit with the head
+// commit (base...head), or "" when either is unknown.
+func compareURL(c *model.Comparison, opts Options) string {
+	from, to := commitSHA(c.Commit), commitSHA(opts.SHA)
+	base := serverBase(opts.ServerURL)
+	if from == "" || to == "" || base == "" || opts.Repository == "" {
+		return ""
+	}
+	return base + "/" + repoPath(opts.Repository) + "/compare/" + from + "..." + to
 }
 
 func known(b *strings.Builder, s *model.Summary) {
@@ -65,23 +100,23 @@ func known(b *strings.Builder, s *model.Summary) {
 	}
 }
 
-func changeTable(b *strings.Builder, v model.Verdict, changes []*model.Change, c *model.Comparison, opts Options, rows int) {
+func changeTable(b *strings.Builder, v model.Verdict, changes []*model.Change, c *model.Comparison, opts Options, l layout) {
 	title := fmt.Sprintf("%s (%d)", v.Title(), len(changes))
 	if folded[v] {
 		fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", escape.HTML(title))
 	} else {
 		fmt.Fprintf(b, "#### %s\n\n", title)
 	}
-	if rows > 0 {
-		b.WriteString("| Fixture | Change | Base | Now |\n|:--|:--|:--|:--|\n")
+	if l.changeRows > 0 {
+		b.WriteString("| Fixture | What changed | Base | Now |\n|:--|:--|:--|:--|\n")
 	}
 	for i, ch := range changes {
-		if i == rows {
+		if i == l.changeRows {
 			break
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", changeFixture(ch, c, opts), contentText(ch), sideText(ch.Base), sideText(ch.Head))
 	}
-	more(b, len(changes)-rows, "see the JSON report")
+	more(b, len(changes)-l.changeRows, restWhere(opts, l, "the JSON report"))
 	if folded[v] {
 		b.WriteString("\n</details>\n")
 	}
@@ -102,16 +137,11 @@ func changeFixture(ch *model.Change, c *model.Comparison, opts Options) string {
 	return s
 }
 
+// contentText is how the fixture's file changed, in the words of
+// explain.Change, or Absent.
 func contentText(ch *model.Change) string {
-	switch ch.Content {
-	case model.ExpectationChanged:
-		return "expectation changed"
-	case model.StreamChanged:
-		return "commands changed"
-	case model.MetadataChanged:
-		return "metadata changed"
-	case model.Renamed:
-		return "renamed from " + code(ch.From)
+	if t := explain.Change(ch); t != "" {
+		return cell(limit.Cap(t, maxWhy))
 	}
 	return explain.Absent
 }
@@ -123,6 +153,9 @@ func sideText(s *model.Side) string {
 	}
 	if s.Passed {
 		return "✅ passed"
+	}
+	if s.Actual.Outcome == model.CorpusError {
+		return "❌ " + explain.CorpusError
 	}
 	return "❌ got " + cell(explain.ActualText(&model.Result{Actual: s.Actual, Expected: s.Expected}))
 }

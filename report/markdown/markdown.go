@@ -5,8 +5,9 @@
 // apart, with details folded under <details>.
 //
 // Each output has a hard size limit. When a report would exceed it, the
-// renderer degrades in steps: first it drops per-fixture details, then it
-// lists fewer fixtures and says how many more there are.
+// renderer drops whole parts, least important first (findings, evidence,
+// per-fixture details, unchanged verdicts, then rows), and says where the
+// rest is; it never cuts inside an element.
 //
 // testdata/comment.html is the sample comment as cmark-gfm renders it, to
 // look at in a browser; "go test ./report/markdown -update" regenerates it
@@ -47,6 +48,9 @@ type Options struct {
 	// Skipped are notes about what was not done and why, such as "PR
 	// comment skipped: fork pull request, token is read-only".
 	Skipped []string
+	// FullComment makes the sticky comment the whole report instead of
+	// the compact one (see Comment).
+	FullComment bool
 }
 
 // WriteSummary writes the job summary: the full report, at most
@@ -55,32 +59,57 @@ func WriteSummary(w io.Writer, run *model.Run, opts Options) error {
 	if run == nil {
 		return fmt.Errorf("write job summary: no run")
 	}
-	run = explain.Bound(run)
-	l := layout{tables: true, details: true, fold: true, extras: true, timing: true}
-	s := fit(run, opts, l, func(s string) bool { return len(s) <= maxSummaryBytes })
-	if _, err := io.WriteString(w, s); err != nil {
+	if _, err := io.WriteString(w, Summary(run, opts)); err != nil {
 		return fmt.Errorf("write job summary: %w", err)
 	}
 	return nil
+}
+
+// Summary is the job summary's Markdown: the full report, at most
+// maxSummaryBytes long. It is also what a user who posts the report
+// somewhere else takes (a step output, a file).
+func Summary(run *model.Run, opts Options) string {
+	if run == nil {
+		run = &model.Run{}
+	}
+	run = explain.Bound(run)
+	l := full()
+	l.timing = true
+	return fit(run, opts, l, func(s string) bool { return len(s) <= maxSummaryBytes })
+}
+
+// full is the layout of a whole report: every part there is.
+func full() layout {
+	return layout{tables: true, details: true, fold: true, findings: true, evidence: true, notes: true, still: true}
 }
 
 // Comment returns the body of the sticky pull-request comment: Marker
 // first, then the report, at most limit.CommentChars characters. The body
 // depends on the results alone, not on when the run happened, so that two
 // runs with the same results give the same comment.
+//
+// The comment is compact unless opts.FullComment: the verdict, the delta
+// against the base, one row per failing cause with the command that
+// reproduces it, and links to the check run and the job summary, which
+// hold each fixture's detail, the findings and the evidence.
 func Comment(run *model.Run, opts Options) string {
 	if run == nil {
 		run = &model.Run{}
 	}
 	run = explain.Bound(run)
-	l := layout{marker: Marker(opts.CorpusKey), tables: true, details: true, fold: true, extras: true}
+	l := full()
+	l.marker = Marker(opts.CorpusKey)
+	if !opts.FullComment {
+		l.compact, l.details, l.findings, l.evidence, l.still = true, false, false, false, false
+	}
 	return fit(run, opts, l, func(s string) bool { return utf8.RuneCountInString(s) <= limit.CommentChars })
 }
 
 // CheckOutput returns the check-run output: a title (the verdict), a
 // summary (counts, the failing fixtures, findings and evidence) and a text
 // (each failing fixture in detail). Summary and text are each at most
-// limit.CheckOutputBytes bytes.
+// limit.CheckOutputBytes bytes. GitHub shows the title above the summary,
+// so the summary does not repeat it.
 func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	if run == nil {
 		run = &model.Run{}
@@ -93,7 +122,9 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	}
 	title = escape.Clip(escape.OneLine(title), limit.CheckTitleChars)
 	fits := func(s string) bool { return len(s) <= limit.CheckOutputBytes }
-	summary = fit(run, opts, layout{tables: true, extras: true, timing: true, selfLink: true}, fits)
+	l := full()
+	l.details, l.timing, l.selfLink = false, true, true
+	summary = fit(run, opts, l, fits)
 	if run.Summary.Failed > 0 {
 		text = fit(run, opts, layout{details: true}, fits)
 	}
@@ -123,31 +154,50 @@ func Marker(corpusKey string) string {
 	return "<!-- drp2-fixtures:comment:" + b.String() + " -->"
 }
 
-// fit renders with the fullest layout that passes ok: all details, then
-// fewer details per section, then no details and fewer rows per list. The
-// last resort, a report whose fixed parts alone are too large, is cut.
+// fit renders with the fullest layout that passes ok, dropping whole parts
+// from the least important: the findings, then the evidence, then each
+// fixture's detail (fewer blocks, then none), then the tables of fixtures
+// whose verdict did not move, and only then rows of the tables. Every part left out says where
+// it can be read. The last resort, a report whose fixed parts alone are too
+// large, is cut between lines with every open element closed.
 func fit(run *model.Run, opts Options, full layout, ok func(string) bool) string {
 	total := longestList(run)
 	l := full
-	l.rows, l.detailRows = total, total
+	l.rows, l.changeRows, l.findingRows, l.detailRows = total, total, total, total
 	try := func(l layout) bool { return ok(render(run, opts, l)) }
 	if try(l) {
 		return render(run, opts, l)
 	}
+	for _, drop := range []func(*layout){
+		func(l *layout) { l.findings = false },
+		func(l *layout) { l.evidence = false },
+	} {
+		drop(&l)
+		if try(l) {
+			return render(run, opts, l)
+		}
+	}
 	if l.tables && l.details {
-		// Fold detail first: every table row stays, fewer fixtures keep
+		// Fold detail: every table row stays, fewer fixtures keep
 		// their detail block.
 		n := search(total, func(n int) bool { l.detailRows = n; return try(l) })
 		if n >= 0 {
 			l.detailRows = n
 			return render(run, opts, l)
 		}
-		l.detailRows = 0
+		l.detailRows, l.details = 0, false
 	}
-	// Then list fewer fixtures. A layout without tables (the check-run
-	// text) lists fixtures by their details alone.
+	if l.still {
+		l.still = false
+		if try(l) {
+			return render(run, opts, l)
+		}
+	}
+	// Then list fewer fixtures, in the comparison's tables and the
+	// failing ones alike. A layout without tables (the check-run text)
+	// lists fixtures by their details alone.
 	limit := func(n int) {
-		l.rows = n
+		l.rows, l.changeRows = n, n
 		if !l.tables {
 			l.detailRows = n
 		}
@@ -179,12 +229,18 @@ func search(max int, fits func(int) bool) int {
 	return lo
 }
 
-// cut shortens s at a line boundary until ok holds, closing with a note.
-// It is reached only when the fixed parts (paths, schema sources) are
-// themselves enormous.
+// cut shortens s at a line boundary until ok holds, closing any open
+// <details> and ending with a note. It is reached only when the fixed
+// parts (paths, schema sources, notes) are themselves enormous.
 func cut(s string, ok func(string) bool) string {
 	const note = "\n\n*Report cut to fit GitHub's size limit.*\n"
-	for len(s) > 0 && !ok(s+note) {
+	close := func(s string) string {
+		if n := strings.Count(s, "<details>") - strings.Count(s, "</details>"); n > 0 {
+			s += strings.Repeat("\n</details>\n", n)
+		}
+		return s
+	}
+	for len(s) > 0 && !ok(close(s)+note) {
 		i := strings.LastIndexByte(s[:len(s)-1], '\n')
 		if i < 0 {
 			s = ""
@@ -192,5 +248,5 @@ func cut(s string, ok func(string) bool) string {
 		}
 		s = s[:i]
 	}
-	return s + note
+	return close(s) + note
 }

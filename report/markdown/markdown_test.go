@@ -102,7 +102,7 @@ func TestMarker(t *testing.T) {
 
 func TestLinks(t *testing.T) {
 	c := Comment(sample.Run(), linked)
-	want := "[fixtures\\/<wbr>negative\\/<wbr>draw\\_outside\\_pass\\.json:61](https://github.com/drp2/drp2-fixtures/blob/0123456789abcdef0123456789abcdef01234567/fixtures/negative/draw_outside_pass.json#L61-L66)"
+	want := "[fixtures\\/<wbr>negative\\/<wbr>draw\\_<wbr>outside\\_<wbr>pass\\.<wbr>json:61](https://github.com/drp2/drp2-fixtures/blob/0123456789abcdef0123456789abcdef01234567/fixtures/negative/draw_outside_pass.json#L61-L66)"
 	if !strings.Contains(c, want) {
 		t.Errorf("comment lacks link %s", want)
 	}
@@ -126,7 +126,7 @@ func TestLinks(t *testing.T) {
 func TestSchemaNegativesApart(t *testing.T) {
 	c := Comment(sample.Run(), linked)
 	i, j := strings.Index(c, "#### Failing fixtures (4)"), strings.Index(c, "#### Failing schema-negative fixtures (1)")
-	k := strings.Index(c, "legacy\\_type\\_field")
+	k := strings.Index(c, "legacy\\_<wbr>type\\_<wbr>field")
 	if i < 0 || j < 0 || !(i < j && j < k) {
 		t.Errorf("schema negatives are not in their own section (%d, %d, %d)", i, j, k)
 	}
@@ -140,8 +140,8 @@ func TestSizeCaps(t *testing.T) {
 	if n := utf8.RuneCountInString(c); n > limit.CommentChars {
 		t.Errorf("comment has %d characters, limit %d", n, limit.CommentChars)
 	}
-	if !strings.Contains(c, "more: see the JUnit report") {
-		t.Error("the cut comment does not say how many fixtures it left out")
+	if !strings.Contains(c, "more: see [the check run]") {
+		t.Error("the cut comment does not say how many fixtures it left out, and where they are")
 	}
 	s := summary(t, run, linked)
 	if len(s) > maxSummaryBytes {
@@ -167,12 +167,16 @@ func TestSizeCaps(t *testing.T) {
 // for a comment keeps every row.
 func TestDegradationOrder(t *testing.T) {
 	run := sample.Large(120)
-	full := render(run, linked, layout{marker: Marker("k"), tables: true, details: true, fold: true, extras: true, rows: 200, detailRows: 200})
+	l := full()
+	l.marker, l.rows, l.changeRows, l.findingRows, l.detailRows = Marker("k"), 200, 200, 200, 200
+	full := render(run, linked, l)
 	if utf8.RuneCountInString(full) <= limit.CommentChars {
 		t.Fatalf("the test run is too small to degrade: %d", utf8.RuneCountInString(full))
 	}
-	c := Comment(run, linked)
-	if strings.Contains(c, "more: see the JUnit report") {
+	o := linked
+	o.FullComment = true
+	c := Comment(run, o)
+	if strings.Contains(c, "more: see") {
 		t.Error("rows were dropped although dropping detail was enough")
 	}
 	if !strings.Contains(c, "<details><summary>Details") {
@@ -299,14 +303,16 @@ func TestDeltaGolden(t *testing.T) {
 
 func TestDeltaLeads(t *testing.T) {
 	lines := strings.SplitN(Comment(sample.Compared(), linked), "\n", 4)
-	want := "### 🔴 2 regressed, 1 fixed, 2 added, 1 removed, 1 expectation changed, 1 stream changed, 1 renamed, schemas changed against base `abc1234`"
+	// Each fixture counted once, how its file changed in parentheses,
+	// the base linked to its commit.
+	want := "### 🔴 3 regressed (1 broken, 1 stream changed), 1 fixed (1 expectation changed), 2 added, 1 removed, 1 renamed, schemas changed against base [`abc1234`](https://github.com/drp2/drp2-fixtures/commit/" + sample.BaseCommit + ")"
 	if lines[1] != want {
 		t.Errorf("second line %q, want %q", lines[1], want)
 	}
 	body := Comment(sample.Compared(), linked)
 	// Regressions come before fixes, and the removed fixture links to the
 	// base commit, where it still exists.
-	if r, f := strings.Index(body, "#### Regressed (2)"), strings.Index(body, "#### Fixed (1)"); r < 0 || f < r {
+	if r, f := strings.Index(body, "#### Regressed (3)"), strings.Index(body, "#### Fixed (1)"); r < 0 || f < r {
 		t.Errorf("regressed at %d, fixed at %d", r, f)
 	}
 	if !strings.Contains(body, "/blob/"+sample.BaseCommit+"/fixtures/negative/old_rule.json") {
@@ -329,7 +335,7 @@ func TestDeltaFits(t *testing.T) {
 	if n := utf8.RuneCountInString(body); n > limit.CommentChars {
 		t.Errorf("comment has %d characters", n)
 	}
-	if !strings.Contains(body, "3000 regressed") || !strings.Contains(body, "more: see the JSON report") {
+	if !strings.Contains(body, "3000 regressed") || !strings.Contains(body, "more: see [the check run]") {
 		t.Errorf("the headline or the note on left-out rows is missing:\n%.600s", body)
 	}
 }

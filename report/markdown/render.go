@@ -21,17 +21,27 @@ type layout struct {
 	// message, reason and fix.
 	details bool
 	fold    bool // wrap each section's details in <details>
-	extras  bool // findings, evidence and notes
+	// findings and evidence are the least important parts: the first to
+	// go when a report is too large. notes are what was not done and why.
+	findings, evidence, notes bool
+	// still: the folded tables of the fixtures whose verdict did not move
+	// (still failing, passing with a changed file).
+	still bool
+	// compact is the comment that says what changed and what fails, one
+	// row per cause, and leaves the detail to the check run and the job
+	// summary, which it links.
+	compact bool
 	// timing adds the start time and duration to the evidence. The sticky
 	// comment leaves them out: they change on every run, and the comment's
 	// "changes" mode must see an unchanged result as an unchanged body.
 	timing bool
 	// selfLink: the rendering is the check run's own output, which need
-	// not link to itself.
+	// not link to itself, nor repeat its title as a heading.
 	selfLink bool
-	// rows is the most rows in any one list (a table, the findings);
-	// detailRows the most detail blocks in any one section.
-	rows, detailRows int
+	// rows is the most rows in a failing-fixture table, changeRows in a
+	// table of the comparison, findingRows in the findings; detailRows the
+	// most detail blocks in any one section.
+	rows, changeRows, findingRows, detailRows int
 }
 
 // section is one group of failing fixtures.
@@ -41,6 +51,8 @@ type section struct {
 	corpus  bool // unusable fixtures: no expected-against-actual
 }
 
+// sections are the failing fixtures by kind, corpus errors first: a file
+// the change broke is the likeliest cause of red.
 func sections(run *model.Run) []section {
 	var drp, schema, corpus []*model.Result
 	for i := range run.Results {
@@ -56,9 +68,9 @@ func sections(run *model.Run) []section {
 		}
 	}
 	all := []section{
+		{title: "Corpus errors", results: corpus, corpus: true},
 		{title: "Failing fixtures", results: drp},
 		{title: "Failing schema-negative fixtures", results: schema},
-		{title: "Corpus errors", results: corpus, corpus: true},
 	}
 	var out []section
 	for _, s := range all {
@@ -105,26 +117,40 @@ func render(run *model.Run, opts Options, l layout) string {
 		b.WriteString(l.marker + "\n")
 	}
 	if l.tables {
-		lead(&b, run, opts, l.rows) // the delta against a baseline, first
-	}
-	if l.tables {
-		fmt.Fprintf(&b, "### %s %s\n\n", verdictIcon(s), verdictText(s)) // our own words: no escaping
+		lead(&b, run, opts, l) // the delta against a baseline, first
+		if !l.selfLink {
+			// The check run shows its title above its summary already.
+			fmt.Fprintf(&b, "### %s %s\n\n", verdictIcon(s), verdictText(s)) // our own words: no escaping
+		}
 		if line := provenance(opts, l.selfLink); line != "" {
 			b.WriteString(line + "\n\n")
 		}
-		counts(&b, s)
+		if l.compact {
+			breakdown(&b, s)
+		} else {
+			counts(&b, s)
+		}
 	}
 	for _, sec := range sections(run) {
 		if l.tables {
-			table(&b, sec, opts, l.rows)
+			table(&b, run, sec, opts, l)
 		}
 		if l.details && !sec.corpus {
 			details(&b, sec, opts, l)
 		}
 	}
-	if l.extras {
-		findings(&b, run.Findings, l.rows)
+	if l.compact {
+		elsewhere(&b, run, opts)
+	}
+	if l.findings {
+		findings(&b, run.Findings, l.findingRows)
+	} else if n := len(run.Findings); n > 0 && l.tables && !l.compact {
+		fmt.Fprintf(&b, "*%d corpus %s: %s.*\n\n", n, explain.Plural(n, "finding", "findings"), restWhere(opts, l, "the JSON report"))
+	}
+	if l.evidence {
 		evidence(&b, run, l.timing)
+	}
+	if l.notes {
 		for _, note := range opts.Skipped {
 			fmt.Fprintf(&b, "*%s*\n\n", escape.Markdown(escape.OneLine(note)))
 		}
@@ -138,6 +164,12 @@ func counts(b *strings.Builder, s *model.Summary) {
 		fmt.Fprintf(b, "| %s | %d | %d | %d |\n", c.Class.Title(), c.Run, c.Passed, c.Failed)
 	}
 	fmt.Fprintf(b, "| **All** | **%d** | **%d** | **%d** |\n\n", s.Run, s.Passed, s.Failed)
+	breakdown(b, s)
+}
+
+// breakdown is the one line under the counts: what the failures are, how
+// many fixtures there are and how many findings.
+func breakdown(b *strings.Builder, s *model.Summary) {
 	var parts []string
 	if bd := explain.Breakdown(s); bd != "" {
 		parts = append(parts, "Failed: "+bd)
@@ -147,30 +179,75 @@ func counts(b *strings.Builder, s *model.Summary) {
 	b.WriteString(strings.Join(parts, " · ") + "\n\n")
 }
 
-// table lists a section's fixtures, one row each: the path linked at its
-// line (and the name, when it is not the file name), then only what
-// differs and the tool's reason. Two columns whose text wraps keep the
+// elsewhere closes the compact comment: where the detail is.
+func elsewhere(b *strings.Builder, run *model.Run, opts Options) {
+	var links []string
+	if u := linkURL(opts.CheckRunURL); u != "" {
+		links = append(links, "[the check run]("+u+")")
+	}
+	if u := linkURL(opts.WorkflowRunURL); u != "" {
+		links = append(links, "[the job summary]("+u+")")
+	}
+	where := "the job summary and the JUnit report"
+	if len(links) > 0 {
+		where = strings.Join(links, " and ")
+	}
+	what := "Each fixture's detail"
+	if n := run.Summary.Findings; n > 0 {
+		what += fmt.Sprintf(" and the %d corpus %s", n, explain.Plural(n, "finding", "findings"))
+	}
+	fmt.Fprintf(b, "%s: %s.\n\n", what, where)
+}
+
+// restWhere names where a part left out of a rendering can be read,
+// linked when the options allow.
+func restWhere(opts Options, l layout, fallback string) string {
+	var links []string
+	if u := linkURL(opts.CheckRunURL); u != "" && !l.selfLink {
+		links = append(links, "[the check run]("+u+")")
+	}
+	if u := linkURL(opts.WorkflowRunURL); u != "" {
+		links = append(links, "[the job summary]("+u+")")
+	}
+	links = append(links, fallback)
+	return "see " + strings.Join(links, ", ")
+}
+
+// table lists a section's fixtures, one row per cause: a fixture alone,
+// or the fixtures that fail by one rule with one wrong result, listed in
+// one cell. The path is linked at its line (with the name, when it is not
+// the file name), then only what differs, the tool's reason and the one
+// command that reproduces the row. Two columns whose text wraps keep the
 // table within the width of a pull-request comment.
-func table(b *strings.Builder, sec section, opts Options, rows int) {
+func table(b *strings.Builder, run *model.Run, sec section, opts Options, l layout) {
 	fmt.Fprintf(b, "#### %s (%d)\n\n", sec.title, len(sec.results))
-	if rows > 0 {
+	groups := explain.Groups(sec.results)
+	if l.rows > 0 {
 		if sec.corpus {
 			b.WriteString("| Fixture | Problem |\n|:--|:--|\n")
 		} else {
-			b.WriteString("| Fixture | Expected → actual |\n|:--|:--|\n")
+			b.WriteString("| Fixture | Mismatch |\n|:--|:--|\n")
 		}
 	}
-	for i, r := range sec.results {
-		if i == rows {
+	shown := 0
+	for i, g := range groups {
+		if i == l.rows {
 			break
 		}
+		shown += len(g.Results)
+		if len(g.Results) > 1 {
+			groupRow(b, run, g, opts, l)
+			continue
+		}
+		r := g.Results[0]
 		fixture := location(r, opts)
 		if n := explain.ShownName(r); n != "" {
 			fixture += "<br>" + cell(n)
 		}
 		var what string
 		if sec.corpus {
-			what = cell(explain.Headline(r))
+			// The section says it is a corpus error; the cell says which.
+			what = cell(r.Actual.Message)
 		} else {
 			// What differs in bold, the tool's reason plain below it.
 			var diffs []string
@@ -181,11 +258,61 @@ func table(b *strings.Builder, sec section, opts Options, rows int) {
 			if why := explain.Why(r); why != "" {
 				what += "<br>" + cell(limit.Cap(why, maxWhy))
 			}
+			what += knownCell(r) + "<br>" + reproduce(run, g)
 		}
 		fmt.Fprintf(b, "| %s | %s |\n", fixture, what)
 	}
-	more(b, len(sec.results)-rows, "see the JUnit report or the job log")
+	more(b, len(sec.results)-shown, restWhere(opts, l, "the JUnit report"))
 	b.WriteString("\n")
+}
+
+// maxGroupListed is the most fixtures one group's cell lists; the JUnit
+// report and the job summary have every one.
+const maxGroupListed = 20
+
+func groupRow(b *strings.Builder, run *model.Run, g explain.Group, opts Options, l layout) {
+	var locs []string
+	for i, r := range g.Results {
+		if i == maxGroupListed {
+			locs = append(locs, fmt.Sprintf("*… and %d more*", len(g.Results)-i))
+			break
+		}
+		locs = append(locs, location(r, opts))
+	}
+	fixture := fmt.Sprintf("**%d fixtures**<br>", len(g.Results)) + strings.Join(locs, "<br>")
+	what := bold(g.Cause()) + knownCell(g.Results[0]) + "<br>" + reproduce(run, g)
+	fmt.Fprintf(b, "| %s | %s |\n", fixture, what)
+}
+
+// knownCell marks a known failure in a table cell, with its reason.
+func knownCell(r *model.Result) string {
+	if r.KnownFailure == "" {
+		return ""
+	}
+	return "<br>*Known failure:* " + cell(limit.Cap(r.KnownFailure, maxWhy))
+}
+
+// maxReproduced is the most fixtures a row's command reruns: one cause
+// shows in any of them, and a command stays short enough to paste.
+const maxReproduced = 3
+
+// reproduce is the command that reruns a row's fixtures, in a cell.
+func reproduce(run *model.Run, g explain.Group) string {
+	paths := g.Paths()
+	label := "Reproduce: "
+	if len(paths) > maxReproduced {
+		paths = paths[:maxReproduced]
+		label = fmt.Sprintf("Reproduce (the first %d): ", maxReproduced)
+	}
+	return label + codeCell(explain.Reproduce(run.ToolVersion, paths))
+}
+
+// codeCell is s as a code span in a table cell, to be copied as it is: a
+// code span keeps its text literal (no zero-width space breaks a mention
+// there, since GitHub links none in code), and GFM takes "\|" inside it
+// as a '|' that does not end the cell.
+func codeCell(s string) string {
+	return strings.ReplaceAll(escape.MarkdownCode(s), "|", `\|`)
 }
 
 // maxWhy keeps the tool's reason in a table row to a few lines; the whole
@@ -244,9 +371,10 @@ func fixture(b *strings.Builder, r *model.Result, opts Options) {
 		}
 	}
 	item("Expected", explain.ExpectedText(r))
-	item("Actual", explain.ActualText(r))
-	item("Message", r.Actual.Message)
+	item("Got", explain.ActualText(r))
+	item("Message", explain.Message(r))
 	item("Rule", r.Actual.Rule)
+	item("Known failure", r.KnownFailure)
 	item("Fixture's reason", r.Reason)
 	item("Fixture's fix", r.Fix)
 	for _, d := range r.Diagnostics {
@@ -309,9 +437,7 @@ func bold(s string) string {
 // location is the fixture's "path:line", linked to the file at the head
 // commit when the options allow it.
 func location(r *model.Result, opts Options) string {
-	// <wbr> after each slash lets a long path wrap in a narrow table
-	// column instead of making the comment scroll sideways.
-	text := strings.ReplaceAll(cell(explain.DisplayPath(r)), `\/`, `\/<wbr>`)
+	text := wrap(explain.DisplayPath(r))
 	if r.Span != nil && r.Span.Line > 0 {
 		text += fmt.Sprintf(":%d", r.Span.Line)
 	}
@@ -319,6 +445,41 @@ func location(r *model.Result, opts Options) string {
 		return "[" + text + "](" + u + ")"
 	}
 	return text
+}
+
+// wrapRun is the most characters a path shows without a place to break.
+const wrapRun = 16
+
+// wrap escapes a path for a table cell with a <wbr> wherever it may break
+// (after a slash, an underscore or a dot, and within any longer run of
+// characters), so that a long path wraps in a narrow column instead of
+// pushing the next one off a pull-request comment, whatever its length.
+// Each piece is escaped on its own; no break falls after a '-' or a '#',
+// which could leave an issue reference whole across it.
+func wrap(p string) string {
+	var pieces []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			pieces = append(pieces, escape.Markdown(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	run := 0
+	for _, c := range escape.OneLine(p) {
+		cur = append(cur, c)
+		run++
+		switch {
+		case c == '/' || c == '_' || c == '.':
+			flush()
+			run = 0
+		case run >= wrapRun && c != '-' && c != '#' && c != '@':
+			flush()
+			run = 0
+		}
+	}
+	flush()
+	return strings.Join(pieces, "<wbr>")
 }
 
 // fileURL links to the result's file and lines at opts.SHA, or returns ""

@@ -2,6 +2,7 @@ package text
 
 import (
 	"io"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/explain"
@@ -38,12 +39,8 @@ func (p *printer) comparison(c *model.Comparison) {
 	for i := range c.Changes {
 		ch := &c.Changes[i]
 		extra := ""
-		switch ch.Content {
-		case model.ContentSame:
-		case model.Renamed:
-			extra = " (renamed from " + Clean(ch.From) + ")"
-		default:
-			extra = " (" + string(ch.Content) + ")"
+		if t := explain.Change(ch); t != "" {
+			extra = " (" + Clean(t) + ")"
 		}
 		color := ""
 		switch ch.Verdict {
@@ -52,13 +49,13 @@ func (p *printer) comparison(c *model.Comparison) {
 		case model.Fixed, model.AddedPassing:
 			color = green
 		}
-		p.line(pad(string(ch.Verdict)), color, " "+Clean(ch.Path)+extra)
+		p.line(pad(strings.ToLower(ch.Verdict.Title())), color, " "+Clean(ch.Path)+extra)
 	}
 }
 
 // pad widens a verdict so that the paths line up.
 func pad(s string) string {
-	const width = 14
+	const width = 25
 	for len(s) < width {
 		s += " "
 	}

@@ -109,8 +109,15 @@ func (p *printer) endGroup() {
 // results prints the failures, unfolded: they are what a reader of the
 // log came for. Passes, when asked for, follow in a section of their own.
 func (p *printer) results(run *model.Run) {
+	// Corpus errors first: a file the change broke is the likeliest cause
+	// of everything else.
 	for i := range run.Results {
-		if r := &run.Results[i]; !r.Passed {
+		if r := &run.Results[i]; !r.Passed && r.IsCorpusError() {
+			p.result(r)
+		}
+	}
+	for i := range run.Results {
+		if r := &run.Results[i]; !r.Passed && !r.IsCorpusError() {
 			p.result(r)
 		}
 	}
@@ -156,8 +163,8 @@ func (p *printer) result(r *model.Result) {
 		return
 	}
 	p.textf("%s%s", indent, Clean(strings.Join(explain.Differences(r), ", ")))
-	if r.Actual.Message != "" {
-		p.textf("%smessage: %s", indent, Clean(r.Actual.Message))
+	if m := explain.Message(r); m != "" {
+		p.textf("%smessage: %s", indent, Clean(m))
 	}
 	if r.Actual.Rule != "" {
 		p.textf("%srule: %s", indent, Clean(r.Actual.Rule))

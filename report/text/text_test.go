@@ -64,13 +64,17 @@ func TestNameOnlyWhenNotTheFileName(t *testing.T) {
 func TestOnlyWhatDiffers(t *testing.T) {
 	out := render(t, sample.Run(), Options{})
 	want := "FAIL  fixtures/negative/destroy_twice.json:40:7 [negative]\n" +
-		"      DRP2_ERR_INVALID_ID → DRP2_ERR_INVALID_STATE\n" +
+		"      expected DRP2_ERR_INVALID_ID, got DRP2_ERR_INVALID_STATE\n" +
+		// The rule once, though the validator's message ends with it.
 		"      message: DestroyBuffer: buffer_id 12 names no live object\n" +
 		"      rule: LIFETIMES.md Destruction rule 2\n" +
 		"      fixture's reason: A destroyed id is no longer live.\n" +
 		"      fixture's fix: Destroy each object once.\n"
 	if !strings.Contains(out, want) {
 		t.Errorf("report lacks\n%s\nin\n%s", want, out)
+	}
+	if !strings.HasPrefix(out, "ERROR fixtures/negative/truncated.json") {
+		t.Errorf("the corpus error does not come first:\n%s", out)
 	}
 }
 

@@ -1,6 +1,10 @@
 package sample
 
-import "github.com/drp2/drp2-fixtures/model"
+import (
+	"sort"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
 
 // BaseCommit is the base commit of the sample comparison.
 const BaseCommit = "abc1234def5678abc1234def5678abc1234def56"
@@ -32,6 +36,10 @@ func Compared() *model.Run {
 		}
 		return s
 	}
+	expect := func(s *model.Side, code string, index int) *model.Side {
+		s.Expected.Code, s.Expected.CommandIndex = code, intp(index)
+		return s
+	}
 	c := &model.Comparison{
 		Base: BaseCommit[:7], Commit: BaseCommit,
 		CommandSchemaChanged: true,
@@ -42,8 +50,16 @@ func Compared() *model.Run {
 				Verdict: model.Regressed, Base: side(true, "DRP2_ERR_USAGE"), Head: side(false, "")},
 			{RelPath: "positive/texture_upload.json", Path: "fixtures/positive/texture_upload.json", Name: "texture_upload",
 				Verdict: model.Regressed, Content: model.StreamChanged, Base: pos(true), Head: pos(false)},
+			// The file broke: readable on the base, a corpus error now.
+			{RelPath: "negative/truncated.json", Path: "fixtures/negative/truncated.json", Name: "truncated",
+				Verdict: model.Regressed, Content: model.Broken, Base: side(true, "DRP2_ERR_USAGE"),
+				Head: &model.Side{Actual: model.Actual{Outcome: model.CorpusError, Phase: model.PhaseEnvelope,
+					Message: "invalid JSON: unexpected end of input at line 7, column 1"}}},
+			// Fixed by moving the expectation to what the validator
+			// already said.
 			{RelPath: "negative/bind_group_unknown_layout.json", Path: "fixtures/negative/bind_group_unknown_layout.json", Name: "bind_group_unknown_layout",
-				Verdict: model.Fixed, Content: model.ExpectationChanged, Base: side(false, "DRP2_ERR_INVALID_ID"), Head: side(true, "DRP2_ERR_USAGE")},
+				Verdict: model.Fixed, Content: model.ExpectationChanged, Base: side(false, "DRP2_ERR_INVALID_ID"),
+				Head: expect(side(true, "DRP2_ERR_INVALID_ID"), "DRP2_ERR_INVALID_ID", 9)},
 			{RelPath: "negative/evil`name].json", Path: "fixtures/negative/evil`name].json", Name: Hostile,
 				Verdict: model.AddedFailing, Head: side(false, "DRP2_ERR_<b>|x")},
 			{RelPath: "positive/minimal_triangle.json", Path: "fixtures/positive/minimal_triangle.json", Name: "minimal_triangle",
@@ -56,6 +72,14 @@ func Compared() *model.Run {
 				Verdict: model.StillPassing, Content: model.Renamed, From: "negative_schema/no_cmd.json", Base: pos(true), Head: pos(true)},
 		},
 	}
+	// In report order, as the baseline package orders them.
+	sort.SliceStable(c.Changes, func(i, j int) bool {
+		a, b := &c.Changes[i], &c.Changes[j]
+		if a.Verdict != b.Verdict {
+			return a.Verdict.Less(b.Verdict)
+		}
+		return a.RelPath < b.RelPath
+	})
 	run.Comparison = c
 	return run
 }

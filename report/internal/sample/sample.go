@@ -56,7 +56,7 @@ func Run() *model.Run {
 			Fix:      "Destroy each object once.",
 			Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_INVALID_ID", CommandIndex: intp(4)},
 			Actual: model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_INVALID_STATE", CommandIndex: intp(4),
-				Message: "DestroyBuffer: buffer_id 12 names no live object", Rule: "LIFETIMES.md Destruction rule 2"},
+				Message: "DestroyBuffer: buffer_id 12 names no live object (LIFETIMES.md Destruction rule 2)", Rule: "LIFETIMES.md Destruction rule 2"},
 			Span:        &model.Span{Line: 40, Column: 7, EndLine: 40, EndColumn: 19},
 			Duration:    900 * time.Microsecond,
 			Diagnostics: []model.Diagnostic{{Source: "lifetime", Message: "buffer 12 destroyed at command 3"}},
@@ -170,7 +170,8 @@ func Passing() *model.Run {
 
 // Large returns a run of n failing fixtures spread over all three classes,
 // with long reasons and hostile text, plus n/10 findings: more than any
-// size cap allows.
+// size cap allows. The positive fixtures fail by 97 rules, the negative
+// ones all alike, the schema negatives all alike.
 func Large(n int) *model.Run {
 	results := make([]model.Result, 0, n)
 	for i := 0; i < n; i++ {
@@ -184,7 +185,9 @@ func Large(n int) *model.Run {
 		case 0:
 			r.Class, r.Folder = model.ClassPositive, "positive"
 			r.Expected = model.Expected{Outcome: "success"}
-			r.Actual = model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_INVALID_STATE", CommandIndex: intp(i % 13), Message: Hostile}
+			// Many causes: one group per rule, a few fixtures each.
+			r.Actual = model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_INVALID_STATE", CommandIndex: intp(i % 13),
+				Message: Hostile, Rule: fmt.Sprintf("LIFETIMES.md Section %d rule %d", i%97, i%5+1)}
 		case 1:
 			r.Class, r.Folder = model.ClassNegative, "negative"
 			r.Expected = model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_USAGE", CommandIndex: intp(i % 11)}
