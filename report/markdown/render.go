@@ -192,10 +192,18 @@ func elsewhere(b *strings.Builder, run *model.Run, opts Options) {
 	if len(links) > 0 {
 		where = strings.Join(links, " and ")
 	}
-	what := "Each fixture's detail"
-	if n := run.Summary.Findings; n > 0 {
-		what += fmt.Sprintf(" and the %d corpus %s", n, explain.Plural(n, "finding", "findings"))
+	var parts []string
+	if run.Summary.Failed > 0 {
+		parts = append(parts, "Each failing fixture's detail")
 	}
+	if n := run.Summary.Findings; n > 0 {
+		parts = append(parts, fmt.Sprintf("the %d corpus %s", n, explain.Plural(n, "finding", "findings")))
+	}
+	if len(parts) == 0 {
+		return // nothing failed, nothing to look at elsewhere
+	}
+	what := strings.Join(parts, " and ")
+	what = strings.ToUpper(what[:1]) + what[1:]
 	fmt.Fprintf(b, "%s: %s.\n\n", what, where)
 }
 
