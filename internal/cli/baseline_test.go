@@ -96,7 +96,7 @@ func baselineScenarios(t *testing.T, step stepRunner) {
 		if r.code != ExitMismatch {
 			t.Fatalf("exit %d, want 1\n%s", r.code, r.log)
 		}
-		want := map[string]string{"regressed": "2", "fixed": "0", "added": "1", "removed": "1", "expectation-changed": "0"}
+		want := map[string]string{"regressed": "2", "fixed": "0", "added": "1", "removed": "1", "expectation-changed": "0", "broken": "0"}
 		for k, v := range want {
 			if r.outputs[k] != v {
 				t.Errorf("output %s = %q, want %q", k, r.outputs[k], v)

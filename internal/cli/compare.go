@@ -142,6 +142,7 @@ func comparisonOutputs(c *model.Comparison) []output {
 		{"added", count(d.Added())},
 		{"removed", count(d.Removed)},
 		{"expectation-changed", count(d.ExpectationChanged)},
+		{"broken", count(d.Broken)},
 	}
 }
 
