@@ -107,8 +107,11 @@ type Check struct {
 	// which GitHub Actions created and alone may complete: it gets the
 	// output only (title, summary, text, annotations, under its current
 	// name), never a status, conclusion or completion time. The job's
-	// conclusion comes from the step's exit code. Without JobRun, a check
-	// run named by ID is completed with Conclusion.
+	// conclusion comes from the step's exit code. A GitHub App's token may
+	// not update it at all (another App created it): the results then go
+	// to a check run of their own named Name on HeadSHA, completed with
+	// Conclusion. Without JobRun, a check run named by ID is completed
+	// with Conclusion.
 	JobRun      bool
 	Name        string
 	HeadSHA     string
@@ -143,7 +146,7 @@ func (c *Client) PublishCheck(ctx context.Context, chk Check) (CheckResult, erro
 	completed := &gh.Timestamp{Time: chk.CompletedAt.UTC()}
 	name := chk.Name
 	var run *gh.CheckRun
-	if chk.ID == 0 {
+	create := func() error {
 		created, _, err := c.gh.Checks.CreateCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, gh.CreateCheckRunOptions{
 			Name:        name,
 			HeadSHA:     chk.HeadSHA,
@@ -153,10 +156,16 @@ func (c *Client) PublishCheck(ctx context.Context, chk Check) (CheckResult, erro
 			Output:      output(batches[0]),
 		})
 		if err != nil {
-			return res, fmt.Errorf("create check run %q on %s: %w", name, chk.HeadSHA, unwrapURL(err))
+			return fmt.Errorf("create check run %q on %s: %w", name, chk.HeadSHA, unwrapURL(err))
 		}
 		res.Requests++
 		run = created
+		return nil
+	}
+	if chk.ID == 0 {
+		if err := create(); err != nil {
+			return res, err
+		}
 	} else {
 		// UpdateCheckRunOptions.Name has no omitempty in go-github v60: an
 		// update always sends a name, so it must be the current one.
@@ -170,11 +179,21 @@ func (c *Client) PublishCheck(ctx context.Context, chk Check) (CheckResult, erro
 			opts.Status, opts.Conclusion, opts.CompletedAt = gh.String("completed"), gh.String(chk.Conclusion), completed
 		}
 		updated, _, err := c.gh.Checks.UpdateCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, chk.ID, opts)
-		if err != nil {
+		switch {
+		case err != nil && chk.JobRun && otherAppsCheckRun(err):
+			// A GitHub App's token may not touch the job's check run,
+			// which GitHub Actions' App created: the results get a check
+			// run of their own, under the name the caller gave.
+			name = chk.Name
+			if err := create(); err != nil {
+				return res, err
+			}
+		case err != nil:
 			return res, fmt.Errorf("update check run %d: %w", chk.ID, actionsOwned(chk.ID, unwrapURL(err)))
+		default:
+			res.Requests++
+			run = updated
 		}
-		res.Requests++
-		run = updated
 	}
 	res.ID, res.URL = run.GetID(), run.GetHTMLURL()
 	// Annotations beyond the first batch are appended by further updates
@@ -259,6 +278,15 @@ func refusedAsActionsOwned(err error) bool {
 	var er *gh.ErrorResponse
 	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusForbidden &&
 		strings.Contains(strings.ToLower(er.Message), actionsOwnedMessage)
+}
+
+// otherAppsCheckRun tells GitHub's 403 for a check run another App
+// created ("Invalid app_id `15368` - check run can only be modified by the
+// GitHub App that created it") by its message.
+func otherAppsCheckRun(err error) bool {
+	var er *gh.ErrorResponse
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusForbidden &&
+		strings.Contains(strings.ToLower(er.Message), "can only be modified by the github app that created it")
 }
 
 // actionsOwnedMessage is how github.com refuses, since 2025-03-31, a token

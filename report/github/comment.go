@@ -2,8 +2,10 @@ package github
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -239,8 +241,12 @@ func (c *Client) findComment(ctx context.Context, repo Repo, number int, marker 
 	return found, err
 }
 
-// authorLogin is the login of the token's user. An installation token such
-// as GITHUB_TOKEN may not read /user; its comments are by github-actions[bot].
+// authorLogin is the login of the token's user. An installation token may
+// not read GET /user, nor GET /app (which takes the App's JWT); GraphQL's
+// viewer names its bot: github-actions[bot] for GITHUB_TOKEN,
+// "<app>[bot]" for a GitHub App's token (actions/create-github-app-token).
+// Where GraphQL refuses too, the comments are taken to be
+// github-actions[bot]'s.
 func (c *Client) authorLogin(ctx context.Context) (string, error) {
 	if c.author != "" {
 		return c.author, nil
@@ -250,13 +256,62 @@ func (c *Client) authorLogin(ctx context.Context) (string, error) {
 	case err == nil && u.GetLogin() != "":
 		c.author = u.GetLogin()
 	case Forbidden(err) || StatusCode(err) == http.StatusNotFound:
-		c.author = botLogin
+		login, err := c.viewerLogin(ctx)
+		switch {
+		case err == nil:
+			c.author = login
+		case Forbidden(err) || StatusCode(err) == http.StatusNotFound || StatusCode(err) == http.StatusUnauthorized || errors.Is(err, errGraphQL):
+			c.author = botLogin
+		default:
+			return "", fmt.Errorf("ask GraphQL who the token is: %w", unwrapURL(err))
+		}
 	case err == nil:
 		return "", fmt.Errorf("read the token's user: no login in the answer")
 	default:
 		return "", fmt.Errorf("read the token's user: %w", unwrapURL(err))
 	}
 	return c.author, nil
+}
+
+// errGraphQL is a GraphQL answer that carries errors or no login.
+var errGraphQL = errors.New("GraphQL did not name the viewer")
+
+// viewerLogin asks GraphQL for the token's own login.
+func (c *Client) viewerLogin(ctx context.Context) (string, error) {
+	req, err := c.gh.NewRequest(http.MethodPost, graphqlURL(c.gh.BaseURL), map[string]string{"query": "query { viewer { login } }"})
+	if err != nil {
+		return "", err
+	}
+	var answer struct {
+		Data struct {
+			Viewer struct {
+				Login string `json:"login"`
+			} `json:"viewer"`
+		} `json:"data"`
+		Errors []struct {
+			Message string `json:"message"`
+		} `json:"errors"`
+	}
+	if _, err := c.gh.Do(ctx, req, &answer); err != nil {
+		return "", err
+	}
+	if len(answer.Errors) > 0 || answer.Data.Viewer.Login == "" {
+		return "", errGraphQL
+	}
+	return answer.Data.Viewer.Login, nil
+}
+
+// graphqlURL is the GraphQL endpoint beside the REST API at base:
+// https://api.github.com/graphql, or on Enterprise Server
+// https://HOST/api/graphql beside https://HOST/api/v3.
+func graphqlURL(base *url.URL) string {
+	u := *base
+	if p, ok := strings.CutSuffix(u.Path, "/api/v3/"); ok {
+		u.Path = p + "/api/graphql"
+	} else {
+		u.Path = strings.TrimSuffix(u.Path, "/") + "/graphql"
+	}
+	return u.String()
 }
 
 // PullForSHA implements Publisher. A workflow_run event of a fork pull

@@ -382,3 +382,37 @@ func TestChangesModeComparesTheResultKey(t *testing.T) {
 		t.Error("a key that could end the HTML comment was accepted")
 	}
 }
+
+// TestAppTokenKeepsOneComment: with a GitHub App's installation token
+// (actions/create-github-app-token), GET /user is refused as for
+// GITHUB_TOKEN, but the comments are by the App's bot, not by
+// github-actions[bot]: the client asks GraphQL who the token is, finds its
+// comment again on every run, and still ignores a pasted marker.
+func TestAppTokenKeepsOneComment(t *testing.T) {
+	for _, prefix := range []string{"", "/api/v3"} {
+		srv := githubtest.New(t, githubtest.Options{Token: testToken, App: "drp2-gate", Prefix: prefix})
+		srv.AddComment(3, "mallory", marker+"\npasted")
+		srv.AddComment(3, githubtest.ActionsBot, marker+"\nby GITHUB_TOKEN in another workflow")
+		for i := 0; i < 3; i++ {
+			// A new client per run, as every run of the action has.
+			c := newClient(t, srv, testPacing(newClock()))
+			res, err := c.PublishComment(context.Background(), Comment{Repo: repo, Number: 3, Marker: marker, Body: fmt.Sprintf("%s\nrun %d", marker, i), Mode: CommentAlways})
+			if err != nil {
+				t.Fatalf("%q run %d: %v", prefix, i, err)
+			}
+			want := []CommentOutcome{CommentCreated, CommentUpdated, CommentUpdated}[i]
+			if res.Outcome != want {
+				t.Errorf("%q run %d: %s, want %s", prefix, i, res.Outcome, want)
+			}
+		}
+		var mine []githubtest.Comment
+		for _, c := range srv.Comments(3) {
+			if c.Login == "drp2-gate[bot]" {
+				mine = append(mine, c)
+			}
+		}
+		if len(mine) != 1 || mine[0].Body != marker+"\nrun 2" || len(srv.Comments(3)) != 3 {
+			t.Errorf("%q: comments %+v", prefix, srv.Comments(3))
+		}
+	}
+}

@@ -34,7 +34,7 @@ func TestLoopingLinkHeaderIsNotFollowed(t *testing.T) {
 				if r.Method == "GET" && r.Path == "/repos/acme/widgets/issues/7/comments" {
 					lists++
 				}
-				if r.Method != "GET" {
+				if r.Method != "GET" && r.Path != "/graphql" { // the viewer query reads
 					t.Errorf("wrote after an unfinished list: %s %s", r.Method, r.Path)
 				}
 			}

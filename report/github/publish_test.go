@@ -341,3 +341,32 @@ func TestNoRequestBodyCarriesASecret(t *testing.T) {
 		t.Errorf("%+v", cs)
 	}
 }
+
+// TestAppTokenCreatesItsOwnCheckRun: a GitHub App's token may not touch
+// the job's check run, which GitHub Actions' App created (403 "Invalid
+// app_id"); the results go to a check run of the App's own on the head
+// commit instead, completed with the run's conclusion.
+func TestAppTokenCreatesItsOwnCheckRun(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken, App: "drp2-gate"})
+	id := srv.JobCheckRun("conformance (ubuntu-latest)", "head1")
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishCheck(context.Background(), Check{
+		Repo: repo, ID: id, JobRun: true, Name: "DRP2 fixtures", HeadSHA: "head1", Conclusion: "failure",
+		CompletedAt: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
+		Title:       "51 of 51 fixtures failed", Summary: "the summary", Annotations: annotations(51),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := srv.CheckRuns()
+	if len(runs) != 2 || res.ID != runs[1].ID || res.URL == "" {
+		t.Fatalf("result %+v, check runs %+v", res, runs)
+	}
+	got := runs[1]
+	if got.Name != "DRP2 fixtures" || got.HeadSHA != "head1" || got.Conclusion != "failure" || got.Title != "51 of 51 fixtures failed" || fmt.Sprint(got.Batches) != "[50 1]" {
+		t.Errorf("check run = %+v", got)
+	}
+	if runs[0].Title != "" {
+		t.Errorf("the job's check run was changed: %+v", runs[0])
+	}
+}

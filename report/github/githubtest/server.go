@@ -121,6 +121,7 @@ type Server struct {
 	mu       sync.Mutex
 	token    string
 	login    string // "" answers GET /user with 403, as for an installation token
+	app      string // the slug of the App whose installation token this is
 	pageSize int
 	pulls    map[int]string // open pull request number → head SHA
 	requests []Request
@@ -153,6 +154,14 @@ type Options struct {
 	Token string
 	// Login of the token's user; "" makes GET /user answer 403.
 	Login string
+	// App makes the token a GitHub App's installation token (from
+	// actions/create-github-app-token), App being the App's slug: GET
+	// /user answers 403 and GET /app 401 (it needs the App's JWT), as for
+	// GITHUB_TOKEN, but GraphQL's viewer and the comments it writes are
+	// "<App>[bot]", and a check run GitHub Actions created is not its to
+	// update. Without App or Login the token is GITHUB_TOKEN, the
+	// installation token of GitHub Actions' own App.
+	App string
 	// Prefix is the API path prefix, e.g. "/api/v3".
 	Prefix string
 	// PageSize caps comments per page below per_page, to force pagination.
@@ -165,6 +174,7 @@ func New(t testing.TB, opts Options) *Server {
 		prefix:   strings.TrimRight(opts.Prefix, "/"),
 		token:    opts.Token,
 		login:    opts.Login,
+		app:      opts.App,
 		pageSize: opts.PageSize,
 		pulls:    map[int]string{},
 		checks:   map[int64]*CheckRun{},
@@ -176,6 +186,8 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /user", s.user)
+	mux.HandleFunc("GET /app", s.getApp)
+	mux.HandleFunc("POST "+s.graphqlPath(), s.graphql)
 	mux.HandleFunc("POST /repos/{owner}/{repo}/check-runs", s.createCheck)
 	mux.HandleFunc("GET /repos/{owner}/{repo}/check-runs/{id}", s.getCheck)
 	mux.HandleFunc("PATCH /repos/{owner}/{repo}/check-runs/{id}", s.updateCheck)
@@ -361,6 +373,12 @@ func (s *Server) Comments(number int) []Comment {
 func (s *Server) handler(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path, ok := strings.CutPrefix(r.URL.Path, s.prefix)
+		switch {
+		case r.URL.Path == s.graphqlURLPath():
+			path, ok = s.graphqlPath(), true
+		case path == s.graphqlPath():
+			ok = false // Enterprise Server has no GraphQL under /api/v3
+		}
 		if !ok || path == "" {
 			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 			return
@@ -473,10 +491,52 @@ func (s *Server) user(w http.ResponseWriter, r *http.Request) {
 	login := s.login
 	s.mu.Unlock()
 	if login == "" {
-		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration",
+			"documentation_url": "https://docs.github.com/rest/users/users#get-the-authenticated-user"})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"login": login, "id": 1})
+	writeJSON(w, http.StatusOK, map[string]any{"login": login, "id": 1, "type": "User"})
+}
+
+// getApp answers GET /app as github.com does for any token that is not
+// the App's JWT: installation tokens and personal tokens alike.
+func (s *Server) getApp(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "A JSON web token could not be decoded",
+		"documentation_url": "https://docs.github.com/rest"})
+}
+
+// graphqlPath is where the fake serves GraphQL, in the same terms as the
+// REST paths (without the API prefix): github.com serves it at
+// /graphql beside the REST API, Enterprise Server at /api/graphql, outside
+// the REST prefix /api/v3.
+func (s *Server) graphqlPath() string { return "/graphql" }
+
+// graphqlURLPath is the URL path of GraphQL on this server.
+func (s *Server) graphqlURLPath() string {
+	if strings.HasSuffix(s.prefix, "/api/v3") {
+		return strings.TrimSuffix(s.prefix, "/v3") + "/graphql"
+	}
+	return s.prefix + "/graphql"
+}
+
+// graphql answers the one query the fake knows, the token's viewer; any
+// other query gets GraphQL's error answer (status 200, "errors").
+func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
+	var q struct {
+		Query string `json:"query"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&q); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	if !strings.Contains(q.Query, "viewer") || strings.Contains(q.Query, "mutation") {
+		writeJSON(w, http.StatusOK, map[string]any{"errors": []map[string]string{{"message": "the fake answers only the viewer query"}}})
+		return
+	}
+	s.mu.Lock()
+	login := s.author()
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"viewer": map[string]any{"login": login}}})
 }
 
 // validateOutput enforces the Checks API limits the fake knows.
@@ -605,6 +665,12 @@ func (s *Server) updateCheck(w http.ResponseWriter, r *http.Request) {
 	if c == nil {
 		return
 	}
+	if c.ActionsOwned && s.app != "" {
+		// Another App's installation token may not touch it at all.
+		writeJSON(w, http.StatusForbidden, map[string]string{"message": fmt.Sprintf("Invalid app_id `%d` - check run can only be modified by the GitHub App that created it.", actionsAppID),
+			"documentation_url": "https://docs.github.com/rest/checks/runs#update-a-check-run"})
+		return
+	}
 	if c.ActionsOwned && (b.Status != nil || b.Conclusion != nil || b.CompletedAt != nil) {
 		writeJSON(w, http.StatusForbidden, map[string]string{"message": ActionsOwnedMessage,
 			"documentation_url": "https://docs.github.com/rest/checks/runs#update-a-check-run"})
@@ -624,8 +690,12 @@ func (s *Server) updateCheck(w http.ResponseWriter, r *http.Request) {
 }
 
 func commentJSON(c *Comment, owner, repo string) map[string]any {
+	kind := "User"
+	if strings.HasSuffix(c.Login, "[bot]") {
+		kind = "Bot"
+	}
 	return map[string]any{
-		"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.Login},
+		"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.Login, "type": kind},
 		"html_url": fmt.Sprintf("%s/%s/%s/pull/%d#issuecomment-%d", WebURL, owner, repo, c.Number, c.ID),
 	}
 }
@@ -691,11 +761,21 @@ func (s *Server) commentBody(w http.ResponseWriter, r *http.Request) (string, bo
 // author is who the fake says wrote a comment: the token's user, or the
 // Actions bot for an installation token.
 func (s *Server) author() string {
-	if s.login == "" {
-		return "github-actions[bot]"
+	switch {
+	case s.app != "":
+		return s.app + "[bot]"
+	case s.login == "":
+		return ActionsBot
 	}
 	return s.login
 }
+
+// ActionsBot is the author of what GITHUB_TOKEN writes.
+const ActionsBot = "github-actions[bot]"
+
+// actionsAppID is the id of GitHub Actions' own App, which creates the
+// jobs' check runs.
+const actionsAppID = 15368
 
 func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
 	number, _ := strconv.Atoi(r.PathValue("number"))

@@ -125,3 +125,47 @@ func TestDeleteComment(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// An App's installation token: no GET /user, no GET /app (that needs the
+// App's JWT), but GraphQL names its bot, which writes its comments, and
+// the jobs' check runs belong to another App. GITHUB_TOKEN is the
+// installation token of GitHub Actions' App.
+func TestAppInstallationToken(t *testing.T) {
+	s := New(t, Options{Token: token, App: "drp2-gate"})
+	if code, body := send(t, s, "GET", "/user", ""); code != http.StatusForbidden || !strings.Contains(body, "not accessible by integration") {
+		t.Errorf("GET /user: %d %s", code, body)
+	}
+	if code, body := send(t, s, "GET", "/app", ""); code != http.StatusUnauthorized || !strings.Contains(body, "JSON web token") {
+		t.Errorf("GET /app: %d %s", code, body)
+	}
+	if code, body := send(t, s, "POST", "/graphql", `{"query":"query { viewer { login } }"}`); code != http.StatusOK || body != `{"data":{"viewer":{"login":"drp2-gate[bot]"}}}`+"\n" {
+		t.Errorf("viewer: %d %s", code, body)
+	}
+	if code, body := send(t, s, "POST", "/repos/o/r/issues/7/comments", `{"body":"hi"}`); code != http.StatusCreated || !strings.Contains(body, `"login":"drp2-gate[bot]","type":"Bot"`) {
+		t.Errorf("comment: %d %s", code, body)
+	}
+	id := s.JobCheckRun("build", "sha")
+	if code, body := send(t, s, "PATCH", "/repos/o/r/check-runs/"+itoa(id), `{"name":"build","output":{"title":"t","summary":"s"}}`); code != http.StatusForbidden ||
+		!strings.Contains(body, "can only be modified by the GitHub App that created it") {
+		t.Errorf("job check run: %d %s", code, body)
+	}
+
+	actions := New(t, Options{Token: token})
+	if code, body := send(t, actions, "POST", "/graphql", `{"query":"{viewer{login}}"}`); code != http.StatusOK || !strings.Contains(body, `"login":"github-actions[bot]"`) {
+		t.Errorf("GITHUB_TOKEN's viewer: %d %s", code, body)
+	}
+	ghes := New(t, Options{Token: token, Prefix: "/api/v3", App: "drp2-gate"})
+	if code, _ := send(t, ghes, "POST", "/graphql", `{"query":"{viewer{login}}"}`); code != http.StatusNotFound {
+		t.Errorf("Enterprise Server answered GraphQL under /api/v3: %d", code)
+	}
+	req, _ := http.NewRequest("POST", strings.TrimSuffix(ghes.URL, "/v3")+"/graphql", strings.NewReader(`{"query":"{viewer{login}}"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("Enterprise Server /api/graphql: %d", resp.StatusCode)
+	}
+}
