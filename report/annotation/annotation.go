@@ -148,9 +148,10 @@ func title(s string) string {
 // detail makes s fit an annotation's message or raw_details: valid UTF-8,
 // no control characters but line feed and tab (GitHub shows the text as
 // it is, and ESC, NUL or BEL in it would reach whatever displays it next),
-// CR and CRLF as LF, and at most limit.AnnotationDetailBytes.
+// every invisible character named (escape.Visible), CR and CRLF as LF, and
+// at most limit.AnnotationDetailBytes.
 func detail(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = escape.Visible(s)
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.Map(func(r rune) rune {
 		switch {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 	"github.com/drp2/drp2-fixtures/report/limit"
@@ -268,6 +269,37 @@ func TestNoControlCharacters(t *testing.T) {
 	}
 	if m := Build(run)[1].Message; !strings.Contains(m, "bell tab\t esc[2J nul del c1 cr\nend") {
 		t.Errorf("message = %q", m)
+	}
+}
+
+// TestNoInvisibleCharacters: a check-run annotation shows its title,
+// message and details as they are, so every invisible character in them
+// (bidirectional controls, zero-width characters, tags) is named: a
+// fixture "hand\u2060shake\ufeff.json" does not read as
+// "handshake.json". The path stays the file's own, for GitHub to find it.
+func TestNoInvisibleCharacters(t *testing.T) {
+	run := sample.Run()
+	r := &run.Results[1]
+	r.Name = "hand\u2060shake\ufeff"
+	r.Path = "fixtures/negative/hand\u2060shake\ufeff.json"
+	r.Reason = "rtl \u202Eevil\u202C zw\u200Bsp\u200C\u200D shy\u00AD hangul\u3164 tag\U000E0041"
+	r.Fix = "bom\uFEFF"
+	var found bool
+	for _, a := range Build(run) {
+		for _, s := range []string{a.Message, a.RawDetails, a.Title} {
+			if i := strings.IndexFunc(s, escape.IsInvisible); i >= 0 {
+				t.Errorf("%q: invisible %U in %q", a.Title, []rune(s[i:])[0], s)
+			}
+		}
+		if a.Path == r.Path {
+			found = true
+			if !strings.Contains(a.Title, "hand[U+2060]shake[U+FEFF]") || !strings.Contains(a.Message, "rtl [U+202E]evil[U+202C]") {
+				t.Errorf("title %q, message %q", a.Title, a.Message)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no annotation on %s", r.Path)
 	}
 }
 

@@ -8,7 +8,9 @@
 package escape
 
 import (
+	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -180,10 +182,12 @@ func WorkflowProperty(s string) string {
 }
 
 func workflow(s string, property bool) string {
-	s = legacyCommands(s)
+	// Invisible characters are named before "##[" is broken, with a
+	// zero-width space that must stay one.
+	s = legacyCommands(Visible(s))
 	var b strings.Builder
 	b.Grow(len(s) + 8)
-	for _, r := range strings.ToValidUTF8(s, string(replacement)) {
+	for _, r := range s {
 		switch {
 		case r == '%':
 			b.WriteString("%25")
@@ -259,16 +263,16 @@ func OneLine(s string) string {
 	return strings.TrimSpace(clean(s, true))
 }
 
-// clean repairs invalid UTF-8 and replaces control characters and
-// bidirectional overrides (which can make text read differently from what
-// it is). With oneLine, CR, LF and tab become spaces; otherwise CRLF and CR
-// become LF and tab is kept.
+// clean repairs invalid UTF-8, replaces control characters and names
+// invisible ones, bidirectional controls among them (which can make text
+// read differently from what it is). With oneLine, CR, LF and tab become
+// spaces; otherwise CRLF and CR become LF and tab is kept.
 func clean(s string, oneLine bool) string {
 	s = strings.ToValidUTF8(s, string(replacement))
 	if !oneLine {
 		s = strings.ReplaceAll(s, "\r\n", "\n")
 	}
-	return strings.Map(func(r rune) rune {
+	s = strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\r':
 			if oneLine {
@@ -280,19 +284,16 @@ func clean(s string, oneLine bool) string {
 				return ' '
 			}
 			return r
-		case isControl(r) || isBidi(r):
+		case isControl(r):
 			return replacement
 		}
 		return r
 	}, s)
+	return Visible(s)
 }
 
 func isControl(r rune) bool {
 	return r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r >= 0x7F && r <= 0x9F
-}
-
-func isBidi(r rune) bool {
-	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F
 }
 
 func isASCIIPunct(r rune) bool {
@@ -312,4 +313,48 @@ func longestRun(s string, c byte) int {
 		}
 	}
 	return longest
+}
+
+// Visible returns s with invalid UTF-8 repaired and every invisible
+// character named by its code point ("[U+2060]"), everything else as it
+// is: for text a sink shows as it is, such as a check-run annotation's
+// message.
+func Visible(s string) string {
+	s = strings.ToValidUTF8(s, string(replacement))
+	if !strings.ContainsFunc(s, IsInvisible) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for _, r := range s {
+		writeVisible(&b, r)
+	}
+	return b.String()
+}
+
+// IsInvisible reports whether r displays as nothing, or changes how the
+// text around it displays, without being seen: the format characters
+// (zero-width space, joiners, word joiner, BOM, soft hyphen, bidirectional
+// controls and marks, invisible operators, tags), every other
+// default-ignorable code point of Unicode (Hangul fillers, variation
+// selectors, combining grapheme joiner, the unassigned ones), and the
+// interlinear annotation marks. A name such as "hand\u2060shake.json"
+// would otherwise read as "handshake.json".
+func IsInvisible(r rune) bool {
+	switch {
+	case r < 0xAD:
+		return false
+	case r >= 0xE0000 && r <= 0xE0FFF, r >= 0xFFF0 && r <= 0xFFFB:
+		return true
+	}
+	return unicode.In(r, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
+}
+
+// writeVisible writes r, or its name when it is invisible.
+func writeVisible(b *strings.Builder, r rune) {
+	if IsInvisible(r) {
+		fmt.Fprintf(b, "[U+%04X]", r)
+		return
+	}
+	b.WriteRune(r)
 }

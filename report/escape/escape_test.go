@@ -287,7 +287,7 @@ func TestWorkflow(t *testing.T) {
 // checkWorkflow asserts that escaped text stays on one line, that property
 // values cannot end the property, that no legacy "##[" command survives,
 // and that unescaping as the runner does gives the input back (control
-// characters and the break in "##[" aside).
+// characters, the names of invisible ones and the break in "##[" aside).
 func checkWorkflow(t *testing.T, in string) {
 	t.Helper()
 	data, prop := WorkflowData(in), WorkflowProperty(in)
@@ -301,7 +301,7 @@ func checkWorkflow(t *testing.T, in string) {
 			return replacement
 		}
 		return r
-	}, strings.ToValidUTF8(legacyCommands(in), string(replacement)))
+	}, legacyCommands(Visible(in)))
 	if got := unescape.Replace(data); got != want {
 		t.Fatalf("WorkflowData(%q) does not round-trip: %q", in, got)
 	}
@@ -418,4 +418,51 @@ func FuzzLogLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// invisibles are characters that display as nothing, or change how what
+// follows them displays: zero-width space, non-joiner and joiner, word
+// joiner, BOM, soft hyphen, the Hangul fillers, a tag character, variation
+// selectors, combining grapheme joiner, the Mongolian vowel separator and
+// free variation selector, bidirectional controls and marks, the invisible
+// operators, the interlinear annotation marks and an unassigned
+// default-ignorable code point.
+var invisibles = []rune{0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x3164, 0xFFA0, 0x115F, 0x1160,
+	0xE0001, 0xE0041, 0xE007F, 0xFE0F, 0xE0100, 0x034F, 0x180E, 0x180B, 0x202E, 0x2066, 0x2069, 0x200E, 0x200F,
+	0x061C, 0x2062, 0x2064, 0xFFF9, 0xFFF0, 0xE0FFF, 0x17B4, 0x1D173, 0x1BCA0}
+
+// humanSinks are the escapers of text people read: Markdown (comment,
+// summary, check-run text), workflow commands and annotations, the log.
+var humanSinks = map[string]func(string) string{
+	"Markdown": Markdown, "HTML": HTML, "MarkdownCode": MarkdownCode, "MarkdownFence": MarkdownFence,
+	"OneLine": OneLine, "LogLine": LogLine, "WorkflowData": WorkflowData, "WorkflowProperty": WorkflowProperty,
+	"Visible": Visible,
+}
+
+// TestInvisibleCharactersAreNamed: no human sink lets a character through
+// that displays as nothing: "hand\u2060shake\ufeff.json" must not read as
+// "handshake.json". Each is named by its code point instead.
+func TestInvisibleCharactersAreNamed(t *testing.T) {
+	for name, sink := range humanSinks {
+		got := sink("hand\u2060shake\ufeff.json")
+		if got = strings.ReplaceAll(got, `\`, ""); !strings.Contains(got, "hand[U+2060]shake[U+FEFF]") {
+			t.Errorf("%s: %q does not name the word joiner and the BOM", name, got)
+		}
+		for _, r := range invisibles {
+			in := "a" + string(r) + "b"
+			out := sink(in)
+			if strings.ContainsRune(out, r) {
+				t.Errorf("%s(%q) = %q: U+%04X passes", name, in, out, r)
+			}
+			if want := fmt.Sprintf("[U+%04X]", r); !strings.Contains(strings.ReplaceAll(out, `\`, ""), want) {
+				t.Errorf("%s(%q) = %q: does not name it %s", name, in, out, want)
+			}
+		}
+	}
+	// What is visible stays as it was.
+	for _, s := range []string{"emoji ✅ 😀", "naïve café", "日本語", "a b\tc"} {
+		if got := Visible(s); got != s {
+			t.Errorf("Visible(%q) = %q", s, got)
+		}
+	}
 }
