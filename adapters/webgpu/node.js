@@ -142,8 +142,8 @@ async function noAdapterAdvice(dawn, first) {
     `no WebGPU adapter: ${first}.`,
     `Dawn (npm webgpu ${dawn.version}) tried these backends: ${tried.join(", ")}.`,
     vulkanDrivers(),
-    "To get one without a GPU: point VK_ICD_FILENAMES at SwiftShader's ICD (Debian's chromium package ships " +
-      "/usr/lib/chromium/vk_swiftshader_icd.json), or install a Mesa lavapipe recent enough: Debian 12's Mesa 22.3 " +
+    "To get one without a GPU: point VK_ICD_FILENAMES at SwiftShader's ICD (Debian's chromium package installs " +
+      "/usr/lib/chromium/vk_swiftshader_icd.json, from chromium-common), or install a Mesa lavapipe recent enough: Debian 12's Mesa 22.3 " +
       "lacks the shaderUniform/ArrayDynamicIndexing features Dawn needs; Mesa 25.0 (bookworm-backports) has them. " +
       "Dawn's own warnings, above on stderr, say why each driver was refused.",
   ];

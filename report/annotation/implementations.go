@@ -18,7 +18,8 @@ func BuildImplementation(run *model.Run, im *model.Implementation) []Annotation 
 	var anns []Annotation
 	for i := range results {
 		r := &results[i]
-		if r.Passed {
+		// A fixture of a phase it does not perform is no failure.
+		if r.Passed || r.Actual.Outcome == model.NotClaimed {
 			continue
 		}
 		what, msg := "fixture mismatch ("+r.Class.String()+")", message(r)

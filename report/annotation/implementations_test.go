@@ -30,3 +30,14 @@ func TestBuildImplementation(t *testing.T) {
 		t.Error("nil run")
 	}
 }
+
+// TestNotClaimedIsNoAnnotation: fixtures of a phase the implementation does
+// not perform get no annotation; its one failure does.
+func TestNotClaimedIsNoAnnotation(t *testing.T) {
+	run := sample.WithWebGPU()
+	chromium := &run.Implementations[len(run.Implementations)-1]
+	anns := BuildImplementation(run, chromium)
+	if chromium.Summary.NotClaimed != 2 || len(anns) != 1 || !strings.Contains(anns[0].Title, "destroy_twice") {
+		t.Errorf("%d not claimed, annotations %+v", chromium.Summary.NotClaimed, anns)
+	}
+}

@@ -32,6 +32,11 @@ func implementationSuites(run *model.Run, props []junit.Property, firstID int) [
 			r := &im.Results[j]
 			total += r.Duration
 			tc := testcase(r)
+			if r.Actual.Outcome == model.NotClaimed {
+				// Neither passed nor failed: a phase it does not perform.
+				tc.Failure = nil
+				tc.Skipped = &junit.Result{Message: clean(r.Actual.Message)}
+			}
 			if r.Actual.Outcome == model.HarnessError {
 				tc.Failure = nil
 				tc.Error = &junit.Result{Message: clean(explain.Headline(r)), Type: typeHarnessError, Data: clean(explain.Body(r))}
@@ -61,6 +66,8 @@ func implementationSuites(run *model.Run, props []junit.Property, firstID int) [
 		add("drp2.implementation.executes", strconv.FormatBool(im.Executes))
 		add("drp2.implementation.error", im.Error)
 		add("drp2.implementation.restarts", strconv.Itoa(im.Restarts))
+		add("drp2.implementation.phases", strings.Join(im.Phases, ","))
+		add("drp2.implementation.adapter", im.Adapter.String())
 		if im.Executes {
 			add("drp2.implementation.level2_checked", strconv.Itoa(checked))
 			add("drp2.implementation.level2_passed", strconv.Itoa(passed))

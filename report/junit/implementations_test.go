@@ -60,3 +60,43 @@ func TestImplementationSuites(t *testing.T) {
 		t.Errorf("first implementation suite: %q, stderr %q", s.Name, s.SystemErr)
 	}
 }
+
+// TestNotClaimedIsSkipped: a fixture of a phase the implementation does not
+// perform is a skipped testcase, neither a failure nor an error.
+func TestNotClaimedIsSkipped(t *testing.T) {
+	out := render(t, sample.WithWebGPU(), Options{})
+	var doc struct {
+		Suites []struct {
+			Name     string `xml:"name,attr"`
+			Failures int    `xml:"failures,attr"`
+			Skipped  int    `xml:"skipped,attr"`
+			Props    []struct {
+				Name  string `xml:"name,attr"`
+				Value string `xml:"value,attr"`
+			} `xml:"properties>property"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range doc.Suites {
+		if !strings.Contains(s.Name, "webgpu.js on node") {
+			continue
+		}
+		found = true
+		if s.Skipped != 2 || s.Failures != 0 {
+			t.Errorf("%s: %d skipped, %d failures; want 2 and 0", s.Name, s.Skipped, s.Failures)
+		}
+		props := map[string]string{}
+		for _, p := range s.Props {
+			props[p.Name] = p.Value
+		}
+		if props["drp2.implementation.phases"] != "semantic_validation,capability_validation" || !strings.Contains(props["drp2.implementation.adapter"], "SwiftShader driver 5.0.0") {
+			t.Errorf("properties: %v", props)
+		}
+	}
+	if !found {
+		t.Fatal("no suite for the WebGPU host")
+	}
+}

@@ -127,28 +127,37 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 	}
 	fmt.Fprintf(&b, "%s\n\n%s **%s**\n\n", implementationsH2, icon, escape.Markdown(implementationsVerdict(run)))
 
-	b.WriteString("| | Implementation | Passed | Failed | No verdict | Level 2 replies |\n|---|---|--:|--:|--:|---|\n")
-	for _, i := range order {
+	// One row per implementation, numbered: the tables below name the
+	// implementations by number, so that a dozen of them still fit the
+	// width of a comment.
+	parity := model.Parity(run)
+	b.WriteString("| # | | Implementation | Level 1 | Level 2 replies | Level 3 preview |\n|--:|---|---|---|---|---|\n")
+	number := map[string]int{}
+	for n, i := range order {
 		im := &run.Implementations[i]
-		mark := "✅"
-		if im.Summary.Failed > 0 || im.Error != "" {
-			mark = "❌"
-		}
+		number[im.Label()] = n + 1
 		level2 := "not claimed"
 		if im.Executes {
 			checked, passed := im.Level2Counts()
 			level2 = fmt.Sprintf("%d of %d mirror the requests", passed, checked)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d of %d | %d | %d | %s |\n", mark, label(im), im.Summary.Passed, im.Summary.Run,
-			im.Summary.Failed, im.HarnessErrors(), level2)
+		level3 := "—"
+		if compared, agreed := model.ParityCounts(parity, im.Label()); compared > 0 {
+			level3 = fmt.Sprintf("%d of %d equal", agreed, compared)
+		}
+		who := label(im)
+		if a := im.Adapter.String(); a != "" {
+			who += "<br><sub>" + escape.Markdown(escape.Clip(a, maxMessageChars)) + "</sub>"
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", n+1, mark(im), who, level1Cell(im), level2, level3)
 	}
 
 	ix := indexOf(run)
 	failing := failingAnywhere(run, ix)
 	if len(failing) > 0 {
 		b.WriteString("\n### Fixtures that fail for at least one implementation\n\n| Fixture |")
-		for _, i := range order {
-			fmt.Fprintf(&b, " %s |", label(&run.Implementations[i]))
+		for n := range order {
+			fmt.Fprintf(&b, " %d |", n+1)
 		}
 		b.WriteString("\n|---|" + strings.Repeat(":-:|", len(order)) + "\n")
 		for _, rel := range failing[:min(l.rows, len(failing))] {
@@ -161,15 +170,16 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		if rest := len(failing) - min(l.rows, len(failing)); rest > 0 {
 			fmt.Fprintf(&b, "\n…and %s more; the JSON and JUnit reports list every one.\n", count(rest, "fixture", "fixtures"))
 		}
-		b.WriteString("\n✅ passed · ❌ failed · ⚠️ no verdict (crash, timeout, not the protocol) · — not run\n")
+		b.WriteString("\n✅ passed · ❌ failed · ⚠️ no verdict (crash, timeout, not the protocol) · ➖ not claimed (a phase it does not perform) · — not run\n")
 	}
+	writeParity(&b, parity, number, l.rows)
 
 	for _, i := range order {
 		im := &run.Implementations[i]
 		if im.Summary.Failed == 0 && im.Error == "" {
 			continue
 		}
-		fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n", escape.HTML(escape.Clip(im.Label(), maxLabelChars)),
+		fmt.Fprintf(&b, "\n<details><summary>%d. %s: %s</summary>\n\n", number[im.Label()], escape.HTML(escape.Clip(im.Label(), maxLabelChars)),
 			escape.HTML(count(im.Summary.Failed, "failing fixture", "failing fixtures")))
 		if im.Error != "" {
 			fmt.Fprintf(&b, "It could not be used: %s\n\n", escape.Markdown(escape.Clip(im.Error, maxMessageChars)))
@@ -177,7 +187,7 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		shown := 0
 		for j := range im.Results {
 			r := &im.Results[j]
-			if r.Passed || im.Error != "" {
+			if r.Passed || im.Error != "" || r.Actual.Outcome == model.NotClaimed {
 				continue
 			}
 			if shown == l.failing {
@@ -216,7 +226,7 @@ func failingAnywhere(run *model.Run, ix index) []string {
 	for i := range run.Results {
 		rel := run.Results[i].RelPath
 		for k := range run.Implementations {
-			if r := ix[k][rel]; r != nil && !r.Passed {
+			if r := ix[k][rel]; r != nil && fails(r) {
 				add(rel)
 				break
 			}
@@ -226,7 +236,7 @@ func failingAnywhere(run *model.Run, ix index) []string {
 	// merged report of different selections) come last, in their order.
 	for k := range run.Implementations {
 		for j := range run.Implementations[k].Results {
-			if r := &run.Implementations[k].Results[j]; !r.Passed {
+			if r := &run.Implementations[k].Results[j]; fails(r) {
 				add(r.RelPath)
 			}
 		}
@@ -258,9 +268,117 @@ func cellFor(r *model.Result) string {
 		return "✅"
 	case r.Actual.Outcome == model.HarnessError:
 		return "⚠️"
+	case r.Actual.Outcome == model.NotClaimed:
+		return "➖"
 	default:
 		return "❌"
 	}
+}
+
+// fails reports whether a result is a failure: not passed, and not a
+// fixture the implementation does not claim.
+func fails(r *model.Result) bool { return !r.Passed && r.Actual.Outcome != model.NotClaimed }
+
+// mark is an implementation's status: ✅ Level 1 met, ❌ a failure or
+// unusable, ➖ nothing failed but fixtures are not claimed.
+func mark(im *model.Implementation) string {
+	switch {
+	case im.Summary.Failed > 0 || im.Error != "":
+		return "❌"
+	case im.Summary.NotClaimed > 0:
+		return "➖"
+	}
+	return "✅"
+}
+
+// level1Cell is the Level 1 count: passed of claimed, what failed, and the
+// fixtures not claimed with the phases it performs.
+func level1Cell(im *model.Implementation) string {
+	s := im.Summary
+	claimed := s.Run - s.NotClaimed
+	cell := fmt.Sprintf("%d of %d", s.Passed, claimed)
+	var notes []string
+	if s.Failed > 0 {
+		notes = append(notes, fmt.Sprintf("%d failed", s.Failed))
+	}
+	if n := im.HarnessErrors(); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d no verdict", n))
+	}
+	if len(notes) > 0 {
+		cell += " (" + strings.Join(notes, ", ") + ")"
+	}
+	if s.NotClaimed > 0 {
+		short := make([]string, 0, len(im.Phases))
+		for _, p := range im.Phases {
+			short = append(short, strings.TrimSuffix(p, "_validation"))
+		}
+		cell += fmt.Sprintf("; %d not claimed<br><sub>performs %s</sub>", s.NotClaimed, escape.Markdown(escape.Clip(strings.Join(short, ", "), maxMessageChars)))
+	}
+	return cell
+}
+
+// writeParity is the Level 3 preview: per readback, which sources agree;
+// for those that differ, the first differing byte. Sources are the
+// fixture's own data and the implementations by number. Differences come
+// first; at most rows rows are shown.
+func writeParity(b *strings.Builder, rows []model.ParityRow, number map[string]int, max int) {
+	if len(rows) == 0 {
+		return
+	}
+	differ := 0
+	for i := range rows {
+		if !rows[i].Agree() {
+			differ++
+		}
+	}
+	b.WriteString("\n### Level 3 preview: readback bytes\n\n")
+	fmt.Fprintf(b, "%s compared: %d agree, %d differ. Information only: DRP2 2.0 defers Level 3 to 2.1 (`--fail-on level3` fails a run on a difference).\n",
+		count(len(rows), "readback", "readbacks"), len(rows)-differ, differ)
+	shown := 0
+	for pass := 0; pass < 2 && shown < max; pass++ {
+		for i := range rows {
+			r := &rows[i]
+			if r.Agree() != (pass == 1) || shown >= max {
+				continue
+			}
+			if shown == 0 {
+				b.WriteString("\n| Fixture | Readback | Sources (the first is the reference) |\n|---|--:|---|\n")
+			}
+			shown++
+			icon := "✅"
+			if !r.Agree() {
+				icon = "❌"
+			}
+			var groups []string
+			for _, g := range r.Groups {
+				var who []string
+				for _, src := range g.Sources {
+					if src == model.FixtureSource {
+						who = append(who, "fixture data")
+					} else {
+						who = append(who, fmt.Sprint(number[src]))
+					}
+				}
+				text := strings.Join(who, ", ") + ": " + count(g.Size, "byte", "bytes")
+				if g.FirstDiff >= 0 {
+					text += fmt.Sprintf(", first differing byte %d (%s, not %s)", g.FirstDiff, byteText(g.Got), byteText(g.Want))
+				}
+				groups = append(groups, text)
+			}
+			fmt.Fprintf(b, "| <code>%s</code> | %d | %s %s |\n", escape.Markdown(r.Path), r.Readback, icon, strings.Join(groups, " · "))
+		}
+	}
+	if rest := len(rows) - shown; rest > 0 {
+		fmt.Fprintf(b, "\n…and %s more; the JSON report holds every one.\n", count(rest, "readback", "readbacks"))
+	}
+}
+
+// byteText shows one byte, or says that the bytes ended.
+func byteText(v int) string {
+	if v < 0 {
+		return "the end"
+	}
+	return fmt.Sprintf("0x%02x", v)
 }
 
 func label(im *model.Implementation) string {

@@ -32,6 +32,33 @@ func TestMatrixGolden(t *testing.T) {
 	}
 	all.Implementations = all.Implementations[1:]
 	golden.Check(t, "matrix-passing.md", []byte(Matrix(all, Options{}, func(string) bool { return true })))
+	golden.Check(t, "matrix-webgpu.md", []byte(ImplementationsComment(sample.WithWebGPU(), matrixOpts)))
+}
+
+// TestMatrixWebGPU: phases not performed are not claimed (neither passed
+// nor failed), the adapter and the runtime's own message are shown, and
+// the Level 3 preview names the first differing byte.
+func TestMatrixWebGPU(t *testing.T) {
+	s := Matrix(sample.WithWebGPU(), Options{}, func(string) bool { return true })
+	for _, want := range []string{
+		`<sub>google swiftshader\, SwiftShader driver 5\.0\.0 \(node 20\.20\.2\, dawn \(npm webgpu 0\.6\.2\)\)</sub>`,
+		"| 6 of 6; 2 not claimed<br><sub>performs semantic\\, capability</sub> |",
+		"| 5 of 6 (1 failed); 2 not claimed",
+		"| ➖ |",
+		"While calling \\[Queue\\]\\.Submit",
+		"### Level 3 preview: readback bytes",
+		"2 readbacks compared: 1 agree, 1 differ",
+		"first differing byte 3 (0xff, not 0x00)",
+		"✅ fixture data, 2, 4: 4 bytes",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("missing %q in\n%s", want, s)
+		}
+	}
+	// A not-claimed fixture is no row of the failing matrix by itself.
+	if strings.Contains(s, "| <code>negative\\_schema/missing\\_cmd\\.json</code> | ✅ | ✅ | ❌") {
+		t.Errorf("a not-claimed fixture counted as a failure:\n%s", s)
+	}
 }
 
 // TestMatrixBestFirst: columns and rows follow the ranking, not the order

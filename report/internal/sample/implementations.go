@@ -90,3 +90,52 @@ func ManyImplementations(fixtures, n int) *model.Run {
 	}
 	return run
 }
+
+// WithWebGPU is WithImplementations plus two runs of a WebGPU runtime
+// behind the protocol 2 host, on two platforms: they perform no schema
+// validation (the schema negatives are not claimed), report no phase, name
+// their adapter, and return readback bytes that the fixture's own data and
+// each other agree with or not.
+func WithWebGPU() *model.Run {
+	run := WithImplementations()
+	run.FixtureReadbacks = map[string][][]byte{"positive/texture_upload.json": {{1, 2, 3, 4}}}
+	for k, platform := range []string{"node 20.20.2, dawn (npm webgpu 0.6.2)", "Chrome 156.0.8078.114 (headless)"} {
+		im := model.Implementation{Command: "node adapters/webgpu/host.js --runtime webgpu.js", Name: "webgpu.js on node/swiftshader",
+			Version: "sha256:612b5aac828a", DRP2Versions: []string{"2.0"}, Executes: true, Protocol: 2,
+			Phases:  []string{"semantic_validation", "capability_validation"},
+			Adapter: &model.Adapter{Vendor: "google", Architecture: "swiftshader", Driver: "SwiftShader driver 5.0.0", Platform: platform},
+			Level2:  map[string]bool{}, Readbacks: map[string][][]byte{}}
+		if k == 1 {
+			im.Command += " --browser chromium"
+			im.Name = "webgpu.js on chromium/swiftshader"
+			im.Adapter.Driver = ""
+		}
+		for _, f := range run.Results {
+			if f.IsCorpusError() {
+				continue
+			}
+			r := model.Result{Path: f.Path, RelPath: f.RelPath, Folder: f.Folder, Name: f.Name, Class: f.Class, Expected: f.Expected}
+			switch {
+			case f.Class == model.ClassSchemaNegative:
+				r.Actual = model.Actual{Outcome: model.NotClaimed, Message: "not claimed: the implementation does not perform schema_validation"}
+			case f.Class == model.ClassPositive:
+				r.Passed = true
+				r.Actual = model.Actual{Outcome: model.Success}
+				im.Level2[f.RelPath] = true
+			case k == 1 && f.RelPath == "negative/destroy_twice.json":
+				r.Actual = model.Actual{Outcome: model.Error, Code: "DRP2_ERR_INTERNAL",
+					Message: "phase not reported; validation: [Buffer \"b\"] used in submit while destroyed.\n - While calling [Queue].Submit"}
+			default:
+				r.Passed = true
+				r.Actual = model.Actual{Outcome: model.Error, Code: f.Expected.Code, CommandIndex: f.Expected.CommandIndex,
+					Message: "phase not reported; command 4 DestroyBuffer: buffer 1 has already been destroyed"}
+			}
+			im.Results = append(im.Results, r)
+		}
+		im.Readbacks["positive/texture_upload.json"] = [][]byte{{1, 2, 3, 4}}
+		im.Readbacks["positive/minimal_triangle.json"] = [][]byte{{0, 0, 0, byte(255 * k)}}
+		im.Summary = model.Summarize(run.Summary.Discovered, im.Results, nil)
+		run.Implementations = append(run.Implementations, im)
+	}
+	return run
+}

@@ -1,0 +1,175 @@
+// Tests of the host that need no GPU driver: a fake runtime module and a
+// fake Dawn stand in for the real ones.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { NoAdapterError, PHASES, Session, errorVerdict, foldReadbacks, helloAnswer } from "../core.js";
+import { nodeBackend } from "../node.js";
+import { parseArgs, serve } from "../serve.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const fakeRuntime = join(here, "fake-runtime.js");
+
+// fakeDevice counts what it creates and destroys.
+function fakeDevice() {
+  const device = {
+    created: 0,
+    destroyed: 0,
+    lost: new Promise(() => {}),
+    adapterInfo: { vendor: "acme", architecture: "paper", device: "", description: "Acme driver 1.2" },
+    createBuffer() {
+      device.created++;
+      return { destroy: () => device.destroyed++ };
+    },
+    createTexture(desc) {
+      device.created++;
+      return { width: desc.size[0], height: desc.size[1], destroy: () => device.destroyed++ };
+    },
+  };
+  return device;
+}
+
+function fakeDawn(device) {
+  const gpu = {
+    requestAdapter: async () => (device ? { requestDevice: async () => device, info: device.adapterInfo } : null),
+    getPreferredCanvasFormat: () => "bgra8unorm",
+  };
+  return async () => ({ create: () => gpu, globals: { GPUTextureUsage: { RENDER_ATTACHMENT: 16 } }, version: "0.0.0-test" });
+}
+
+const fixture = (seq, commands) => ({ type: "fixture", seq, name: `f${seq}`, version: { major: 2, minor: 0 }, commands });
+
+test("readbacks fold into one QueueSubmitReply per submission, in order", () => {
+  const flat = [
+    { submission_id: 10, buffer_id: 1, offset: 0, size: 4, data: "AAAAAA==", summary: {} },
+    { submission_id: 10, buffer_id: 2, offset: 4, size: 4, data: "AQEBAQ==", summary: {} },
+    { submission_id: 11, buffer_id: 1, offset: 0, size: 4, data: "AgICAg==", summary: {} },
+  ];
+  assert.deepEqual(foldReadbacks(flat), [
+    { cmd: "QueueSubmitReply", submission_id: 10, readbacks: [
+      { buffer_id: 1, offset: 0, size: 4, data: "AAAAAA==" }, { buffer_id: 2, offset: 4, size: 4, data: "AQEBAQ==" }] },
+    { cmd: "QueueSubmitReply", submission_id: 11, readbacks: [{ buffer_id: 1, offset: 0, size: 4, data: "AgICAg==" }] },
+  ]);
+  assert.deepEqual(foldReadbacks([]), []);
+});
+
+test("a Drp2WebGpuError is a verdict with its code and command, and no phase", async () => {
+  const runtime = await import(fakeRuntime);
+  const v = errorVerdict(new runtime.Drp2WebGpuError(3, { cmd: "SetPipeline" }, "DRP2_ERR_INVALID_STATE", "no pass"), runtime);
+  assert.deepEqual(v, { outcome: "error", code: "DRP2_ERR_INVALID_STATE", command_index: 3, message: "command 3 SetPipeline: no pass" });
+  assert.equal("phase" in v, false);
+});
+
+test("an error scope's error keeps Dawn's text and blames no command", () => {
+  const v = errorVerdict(new Error("validation: [Texture \"x\"] is invalid.\n - While calling [Queue].Submit"), {});
+  assert.deepEqual(v, { outcome: "error", code: "DRP2_ERR_INTERNAL", message: "validation: [Texture \"x\"] is invalid.\n - While calling [Queue].Submit" });
+  assert.equal(errorVerdict(new Error("internal: x\nout-of-memory: Allocation failed"), {}).code, "DRP2_ERR_OOM");
+  assert.equal(errorVerdict(new TypeError("x is undefined"), {}).message, "TypeError: x is undefined");
+});
+
+test("each fixture runs with a fresh state and leaves no GPU object behind, whatever happens", async () => {
+  const runtime = await import(fakeRuntime);
+  const device = fakeDevice();
+  const env = { device, context: null, format: "bgra8unorm", capabilities: { max_bind_groups: 4 }, canvas: {} };
+  const s = new Session(runtime, env);
+  let v = await s.run(fixture(1, [{ cmd: "Alloc" }, { cmd: "Alloc" }, { cmd: "QueueSubmit", submission_id: 5, readbacks: [{ buffer_id: 1, offset: 0, size: 8 }] }]));
+  assert.equal(v.outcome, "success");
+  assert.deepEqual(v.replies, [{ cmd: "QueueSubmitReply", submission_id: 5, readbacks: [{ buffer_id: 1, offset: 0, size: 8, data: "KioqKioqKio=" }] }]);
+  assert.equal(device.destroyed, 2);
+  v = await s.run(fixture(2, [{ cmd: "Alloc" }, { cmd: "Bad" }]));
+  assert.deepEqual([v.outcome, v.code, v.command_index], ["error", "DRP2_ERR_INVALID_ID", 1]);
+  assert.equal(device.destroyed, 3, "the buffer of a failing fixture is destroyed too");
+  v = await s.run(fixture(3, [{ cmd: "Scope" }]));
+  assert.deepEqual([v.code, v.command_index], ["DRP2_ERR_INTERNAL", undefined]);
+  // A success without readbacks carries no replies.
+  assert.deepEqual(await s.run(fixture(4, [])), { outcome: "success" });
+  // The options: the run's capabilities, and no stricter checks by default.
+  const last = runtime.seen.at(-1).options;
+  assert.deepEqual(last.capabilities, { max_bind_groups: 4 });
+  assert.equal(last.requireExplicitBindGroupLayouts, undefined);
+  await new Session(runtime, { ...env, device: fakeDevice() }, { strict: true }).run(fixture(5, []));
+  assert.equal(runtime.seen.at(-1).options.requireExplicitBindGroupLayouts, true);
+  assert.equal(runtime.seen.at(-1).options.requireExplicitPipelineMetadata, true);
+});
+
+test("the Node mode gives the runtime navigator.gpu, window and a canvas that renders offscreen", async () => {
+  const device = fakeDevice();
+  const backend = nodeBackend(fakeRuntime, { strict: false }, () => assert.fail("lost"), fakeDawn(device));
+  const session = await backend.open();
+  assert.deepEqual(session.env.adapter, { vendor: "acme", architecture: "paper", driver: "Acme driver 1.2" });
+  assert.equal(session.env.capabilities.scale, 1);
+  assert.match(session.platform, /dawn \(npm webgpu 0\.0\.0-test\)/);
+  const v = await session.run(fixture(1, [{ cmd: "Canvas" }]));
+  assert.equal(v.outcome, "success");
+  assert.equal(device.created, 1);
+  assert.equal(device.destroyed, 1, "the canvas texture of a fixture is destroyed with it");
+  await session.run(fixture(2, [{ cmd: "Canvas" }]));
+  assert.equal(device.created, 2, "the next fixture gets a new canvas texture");
+});
+
+test("no adapter is one clear refusal in hello, naming what was tried", async () => {
+  const backend = nodeBackend(fakeRuntime, { strict: false }, () => {}, fakeDawn(null));
+  await assert.rejects(backend.open(), (err) => {
+    assert.ok(err instanceof NoAdapterError);
+    assert.match(err.message, /no WebGPU adapter/);
+    assert.match(err.message, /tried these backends: default \(Vulkan on Linux\), opengles, opengl/);
+    assert.match(err.message, /VK_ICD_FILENAMES/);
+    assert.match(err.message, /Mesa 22\.3/);
+    return true;
+  });
+});
+
+test("serve answers hello with protocol 2, the phases and the adapter, then verdicts in turn", async () => {
+  const out = [];
+  const session = {
+    env: { adapter: { vendor: "acme" }, capabilities: { max_bind_groups: 4 } },
+    platform: "test",
+    run: async (f) => ({ outcome: "success", seen: f.seq }),
+  };
+  const lines = [JSON.stringify({ type: "hello", protocol: 2 }), "", JSON.stringify(fixture(1, [])), JSON.stringify({ type: "goodbye" }), "never read"];
+  const code = await serve(lines, (m) => out.push(m), { open: async () => session }, { runtime: "webgpu.js", mode: "node", version: "sha256:x" });
+  assert.equal(code, 0);
+  assert.deepEqual(out[0], { type: "hello", protocol: 2, name: "webgpu.js on node/acme", version: "sha256:x", drp2_versions: ["2.0"],
+    executes: true, phases: PHASES, adapter: { vendor: "acme", platform: "test" }, capabilities: { max_bind_groups: 4 } });
+  assert.deepEqual(out[1], { type: "verdict", seq: 1, outcome: "success", seen: 1 });
+  assert.equal(out.length, 2);
+  assert.deepEqual(helloAnswer({ name: "n", env: { adapter: {} } }).phases, ["semantic_validation", "capability_validation"]);
+});
+
+test("serve refuses the session in hello when there is no adapter", async () => {
+  const out = [];
+  const backend = { open: async () => { throw new NoAdapterError("no WebGPU adapter: tried vulkan"); } };
+  const code = await serve([JSON.stringify({ type: "hello", protocol: 2 }), JSON.stringify(fixture(1, []))], (m) => out.push(m), backend, { runtime: "webgpu.js", mode: "node" });
+  assert.equal(code, 1);
+  assert.deepEqual(out, [{ type: "hello", protocol: 2, name: "webgpu.js on node", error: "no WebGPU adapter: tried vulkan" }]);
+});
+
+test("serve refuses what is not the protocol", async () => {
+  const backend = { open: async () => ({ env: { adapter: {} }, run: async () => ({}) }) };
+  await assert.rejects(serve([JSON.stringify(fixture(1, []))], () => {}, backend, {}), /before hello/);
+  await assert.rejects(serve(["{not json"], () => {}, backend, {}), /not a protocol message/);
+  await assert.rejects(serve([JSON.stringify({ type: "verdict" })], () => {}, backend, {}), /unexpected message type/);
+});
+
+test("the command line", () => {
+  assert.deepEqual(parseArgs(["--runtime", "x.js", "--browser", "chromium", "--strict-positive"]),
+    { browser: "chromium", chromium: "/usr/bin/chromium", strict: true, name: "", runtime: "x.js" });
+  assert.throws(() => parseArgs([]), /--runtime PATH is required/);
+  assert.throws(() => parseArgs(["--runtime", "x.js", "--browser", "firefox"]), /only "chromium"/);
+  assert.throws(() => parseArgs(["--runtime"]), /needs a value/);
+  assert.throws(() => parseArgs(["--runtime", "x", "--gpu"]), /unknown argument/);
+});
+
+test("the host process, with Dawn finding no driver, refuses in hello and exits 1", () => {
+  const env = { ...process.env, VK_ICD_FILENAMES: "/nonexistent/icd.json", VK_DRIVER_FILES: "" };
+  const r = spawnSync(process.execPath, [join(here, "..", "host.js"), "--runtime", fakeRuntime],
+    { input: JSON.stringify({ type: "hello", protocol: 2 }) + "\n", env, encoding: "utf8", timeout: 30000 });
+  assert.equal(r.status, 1, r.stderr);
+  const hello = JSON.parse(r.stdout.trim().split("\n")[0]);
+  assert.equal(hello.protocol, 2);
+  assert.match(hello.error, /no WebGPU adapter/);
+  assert.match(hello.error, /VK_ICD_FILENAMES=\/nonexistent\/icd\.json \(missing: \/nonexistent\/icd\.json\)/);
+});
