@@ -134,7 +134,7 @@ func (a *runAction) main(ctx context.Context) int {
 	}
 
 	serverURL := orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com")
-	mdOpts := markdown.Options{ServerURL: serverURL, Repository: repository, SHA: tgt.HeadSHA,
+	mdOpts := markdown.Options{ServerURL: serverURL, Repository: repository, SHA: tgt.HeadSHA, FullComment: in.FullComment, NoJobSummary: in.NoJobSummary,
 		CorpusKey:      reportKey(in.ReportName, in.Corpus),
 		WorkflowRunURL: workflowRunURL(serverURL, repository, a.getenv("GITHUB_RUN_ID"), a.getenv("GITHUB_RUN_ATTEMPT")),
 	}
@@ -150,7 +150,9 @@ func (a *runAction) main(ctx context.Context) int {
 	// whatever happens to the API calls below. A report path that cannot
 	// be written fails the step, but only after the rest is written.
 	paths := in.Files
-	paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
+	if !in.NoJobSummary {
+		paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
+	}
 	fileErr := writeReports(run, paths, fileOptions{Dir: r.workDir, Contained: true, Getenv: a.getenv, Markdown: mdOpts, Redact: a.env.redact})
 	for _, e := range reportErrors(fileErr) {
 		a.errorf("%v", e)
@@ -181,6 +183,7 @@ func (a *runAction) main(ctx context.Context) int {
 		{"conclusion", conclusion},
 		{"junit-path", writtenPath(in.Files.JUnit, fileErr, "JUnit report")},
 		{"json-path", writtenPath(in.Files.JSON, fileErr, "JSON report")},
+		{"markdown-path", writtenPath(in.Files.Markdown, fileErr, "Markdown report")},
 	}
 	outs = append(outs, comparisonOutputs(run.Comparison)...)
 	if err := writeOutputs(a.getenv("GITHUB_OUTPUT"), outs, a.env.redact); err != nil {
@@ -189,7 +192,7 @@ func (a *runAction) main(ctx context.Context) int {
 	}
 
 	res := a.publish(ctx, run, in, tgt, plan, mdOpts, conclusion, pacing, r.config.Now)
-	if len(res.notes) > 0 {
+	if len(res.notes) > 0 && !in.NoJobSummary {
 		a.appendSummaryNotes(res.notes)
 	}
 	if err := writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", res.checkURL}, {"comment-url", res.commentURL}}, a.env.redact); err != nil {
@@ -284,7 +287,8 @@ func (a *runAction) writeLog(run *model.Run) error {
 	var b bytes.Buffer
 	// Every fixture is listed, passes folded away: failures and the final
 	// count stay in view.
-	if err := text.Write(&b, run, text.Options{Verbose: true, Group: true}); err != nil {
+	// GitHub renders ANSI colour in step logs, though the log is a pipe.
+	if err := text.Write(&b, run, text.Options{Verbose: true, Group: true, Color: useColor(a.getenv, true)}); err != nil {
 		a.errorf("write the text report: %v", err)
 		return err
 	}

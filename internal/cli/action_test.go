@@ -161,6 +161,71 @@ func scenarios(t *testing.T, step stepRunner) {
 		}
 	})
 
+	t.Run("Dependabot pull request: a read-only token", func(t *testing.T) {
+		gh := githubtest.New(t, githubtest.Options{Token: token, Login: "github-actions[bot]", ReadOnly: true})
+		w := newWorkspace(t, gh.URL, 7, repoName)
+		w.env["GITHUB_ACTOR"] = "dependabot[bot]"
+		writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
+		r := w.run(t, step)
+		if r.code != 1 {
+			t.Fatalf("exit %d, want 1 (the mismatches)\n%s", r.code, r.log)
+		}
+		plain := strings.ReplaceAll(r.summary, "\\", "")
+		if !strings.Contains(plain, "read-only") || !strings.Contains(plain, "results are in this job summary") || strings.Contains(plain, "grant") {
+			t.Errorf("the job summary does not say why publishing was skipped and where the results are:\n%s", r.summary)
+		}
+		if strings.Contains(r.log, "[]") || strings.Contains(r.summary, "[]") {
+			t.Errorf("the client library's empty error list reached the report:\n%s", r.log)
+		}
+		for _, req := range gh.Requests() {
+			if strings.Contains(req.Path, "/comments") && req.Method != "GET" {
+				t.Errorf("a comment was tried with a token already refused: %s %s\n%s", req.Method, req.Path, r.log)
+			}
+		}
+		if r.outputs["check-url"] != "" || r.outputs["comment-url"] != "" {
+			t.Errorf("outputs = %v", r.outputs)
+		}
+	})
+
+	t.Run("full comment, no job summary, a Markdown file", func(t *testing.T) {
+		gh := githubtest.New(t, githubtest.Options{Token: token, Login: "github-actions[bot]"})
+		w := newWorkspace(t, gh.URL, 7, repoName)
+		w.env["INPUT_COMMENT-STYLE"] = "full"
+		w.env["INPUT_JOB-SUMMARY"] = "false"
+		w.env["INPUT_MARKDOWN-PATH"] = "reports/drp2.md"
+		writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
+		r := w.run(t, step)
+		if r.code != 1 {
+			t.Fatalf("exit %d\n%s", r.code, r.log)
+		}
+		if r.summary != "" {
+			t.Errorf("job-summary: false wrote a job summary:\n%.300s", r.summary)
+		}
+		md, err := os.ReadFile(filepath.Join(w.dir, "reports", "drp2.md"))
+		if err != nil || !strings.Contains(string(md), "DRP2 conformance: 2 of 3 fixtures failed") || !strings.Contains(string(md), "<summary>Evidence</summary>") {
+			t.Errorf("Markdown file: %v\n%.300s", err, md)
+		}
+		if r.outputs["markdown-path"] != "reports/drp2.md" {
+			t.Errorf("markdown-path output = %q", r.outputs["markdown-path"])
+		}
+		comments := gh.Comments(7)
+		if len(comments) != 1 || !strings.Contains(comments[0].Body, "| Fixtures | Run | Passed | Failed |") || strings.Contains(comments[0].Body, "job summary") {
+			t.Errorf("the full comment has no counts table, or sends readers to a job summary that is not there: %+v", comments)
+		}
+	})
+
+	t.Run("bad comment-style, job-summary and finding-annotations", func(t *testing.T) {
+		for _, in := range []string{"INPUT_COMMENT-STYLE", "INPUT_JOB-SUMMARY", "INPUT_FINDING-ANNOTATIONS"} {
+			gh := githubtest.New(t, githubtest.Options{Token: token})
+			w := newWorkspace(t, gh.URL, 7, repoName)
+			w.env[in] = "sometimes"
+			writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+			if r := w.run(t, step); r.code != ExitUsage || !strings.Contains(r.log, strings.ToLower(strings.TrimPrefix(in, "INPUT_"))) {
+				t.Errorf("%s=sometimes: exit %d\n%s", in, r.code, r.log)
+			}
+		}
+	})
+
 	t.Run("503 then 200 succeeds", func(t *testing.T) {
 		gh := githubtest.New(t, githubtest.Options{Token: token})
 		gh.AddFault(githubtest.Fault{Method: "POST", Path: "/repos/acme/widgets/check-runs", Status: 503, Times: 1})

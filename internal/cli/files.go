@@ -27,6 +27,9 @@ type Paths struct {
 	// Summary is appended to, as $GITHUB_STEP_SUMMARY expects. It is the
 	// runner's own file in the action, so it is not held to the workspace.
 	Summary string
+	// Markdown receives the same Markdown as the job summary, replaced
+	// rather than appended, for a user who posts the report elsewhere.
+	Markdown string
 }
 
 // fileOptions carry what the report files need beyond the run.
@@ -86,7 +89,7 @@ func writeReports(run *model.Run, p Paths, o fileOptions) error {
 	if err := o.replace("JSON report", p.JSON, func(w io.Writer) error { return jsonout.Write(w, run) }); err != nil {
 		keep(err)
 	}
-	if p.Summary != "" {
+	if p.Summary != "" || p.Markdown != "" {
 		var b bytes.Buffer
 		if err := markdown.WriteSummary(&b, run, o.Markdown); err != nil {
 			keep(&ReportError{Report: "job summary", Rendering: true, Err: err})
@@ -97,8 +100,17 @@ func writeReports(run *model.Run, p Paths, o fileOptions) error {
 				b.Reset()
 				fmt.Fprintf(&b, "## DRP2 fixtures\n\nThe report is larger than the 1 MiB job summary limit: see %s.\n", where)
 			}
-			if err := workspace.Append(workspace.Resolve(o.Dir, p.Summary), o.Redact.Bytes(b.Bytes())); err != nil {
-				keep(&ReportError{Report: "job summary", Err: err})
+			md := o.Redact.Bytes(b.Bytes())
+			if p.Summary != "" {
+				if err := workspace.Append(workspace.Resolve(o.Dir, p.Summary), md); err != nil {
+					keep(&ReportError{Report: "job summary", Err: err})
+				}
+			}
+			if err := o.replace("Markdown report", p.Markdown, func(w io.Writer) error {
+				_, err := w.Write(md)
+				return err
+			}); err != nil {
+				keep(err)
 			}
 		}
 	}

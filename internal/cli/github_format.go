@@ -14,5 +14,5 @@ func writeGitHub(w io.Writer, run *model.Run, o text.Options) error {
 	if err := text.Write(w, run, o); err != nil {
 		return err
 	}
-	return annotation.WriteCommands(w, allAnnotations(run), annotation.CommandOptions{})
+	return annotation.WriteCommands(w, allAnnotations(run, FindingsAll), annotation.CommandOptions{})
 }

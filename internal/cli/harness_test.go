@@ -108,6 +108,7 @@ func newWorkspace(t *testing.T, apiURL string, pr int, headRepo string) *sandbox
 		"INPUT_MANIFEST": "", "INPUT_COVERAGE": "false",
 		"INPUT_IMPLEMENTATION": "", "INPUT_RESULTS": "",
 		"INPUT_BASELINE": "auto", "INPUT_KNOWN-FAILURES": "",
+		"INPUT_COMMENT-STYLE": "compact", "INPUT_JOB-SUMMARY": "true", "INPUT_MARKDOWN-PATH": "", "INPUT_FINDING-ANNOTATIONS": "all",
 		// Keep retries short; the transport's own tests cover the production pacing.
 		envBudget: "3s", envAttemptTimeout: "500ms", envWriteInterval: "0s",
 	}

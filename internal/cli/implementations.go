@@ -163,12 +163,35 @@ func implementationsSummary(run *model.Run, md markdown.Options) string {
 // allAnnotations are the run's own annotations and those of the
 // implementation under test: the first one given, as the one a runtime
 // project's workflow names first is its own.
-func allAnnotations(run *model.Run) []annotation.Annotation {
-	anns := annotation.Build(run)
+func allAnnotations(run *model.Run, findings FindingMode) []annotation.Annotation {
+	anns := annotation.BuildWith(run, annotation.Options{KeepFinding: keepFinding(run, findings)})
 	if len(run.Implementations) > 0 {
 		anns = append(anns, annotation.BuildImplementation(run, &run.Implementations[0])...)
 	}
 	return anns
+}
+
+// keepFinding is which findings become annotations: every one (all,
+// the default), none (off), or with changed those on a file the change
+// touched: added, renamed or edited against the baseline. Without a
+// comparison no file is known to be touched, and the findings stay in the
+// reports.
+func keepFinding(run *model.Run, mode FindingMode) func(model.Finding) bool {
+	switch mode {
+	case FindingsOff:
+		return func(model.Finding) bool { return false }
+	case FindingsChanged:
+		touched := map[string]bool{}
+		if c := run.Comparison; c != nil {
+			for _, ch := range c.Changes {
+				if ch.Content != model.ContentSame || ch.Verdict == model.AddedFailing || ch.Verdict == model.AddedPassing {
+					touched[ch.Path] = true
+				}
+			}
+		}
+		return func(f model.Finding) bool { return touched[f.Path] }
+	}
+	return nil
 }
 
 // commentBody is the sticky comment: the matrix when the run has

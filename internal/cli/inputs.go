@@ -32,7 +32,24 @@ type Inputs struct {
 	ReportName  string
 	Comment     github.CommentMode
 	Annotations AnnotationMode
+	// FullComment makes the sticky comment the whole report; the default
+	// is the compact one, which links the check run and the job summary.
+	FullComment bool
+	// NoJobSummary leaves the job summary alone (job-summary: false).
+	NoJobSummary bool
+	// FindingAnnotations says which findings become annotations: all, or
+	// only those on files the change touched (changed), or none.
+	FindingAnnotations FindingMode
 }
+
+// FindingMode says which corpus findings become annotations.
+type FindingMode string
+
+const (
+	FindingsAll     FindingMode = "all"
+	FindingsChanged FindingMode = "changed"
+	FindingsOff     FindingMode = "off"
+)
 
 // defaultCheckName is the check-name default of action.yml, used when the
 // input is absent (a run outside the action runner).
@@ -50,7 +67,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			Paths:         splitList(a.GetInput("paths")),
 			Name:          a.GetInput("name"),
 			Tags:          splitList(a.GetInput("tags")),
-			Files:         Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path")},
+			Files:         Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path"), Markdown: a.GetInput("markdown-path")},
 			Manifest:      a.GetInput("manifest"),
 			// A command line may hold commas: one command a line.
 			Implementations: splitLines(a.GetInput("implementation")),
@@ -86,6 +103,26 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		in.Annotations = m
 	default:
 		return in, fmt.Errorf("input annotations: %q is not one of check-run, commands, off", m)
+	}
+	switch v := orDefault(a.GetInput("comment-style"), "compact"); v {
+	case "compact":
+	case "full":
+		in.FullComment = true
+	default:
+		return in, fmt.Errorf("input comment-style: %q is not compact or full", v)
+	}
+	switch v := orDefault(a.GetInput("job-summary"), "true"); v {
+	case "true":
+	case "false":
+		in.NoJobSummary = true
+	default:
+		return in, fmt.Errorf("input job-summary: %q is not true or false", v)
+	}
+	switch m := FindingMode(orDefault(a.GetInput("finding-annotations"), string(FindingsAll))); m {
+	case FindingsAll, FindingsChanged, FindingsOff:
+		in.FindingAnnotations = m
+	default:
+		return in, fmt.Errorf("input finding-annotations: %q is not one of all, changed, off", m)
 	}
 	switch v := a.GetInput("coverage"); v {
 	case "true":

@@ -40,7 +40,7 @@ func planPublishing(in Inputs, tgt target, repository string) plan {
 	case tgt.Fork != "":
 		p.api, p.comment = false, false
 		p.skipped = append(p.skipped, fmt.Sprintf("Check run and pull request comment skipped: the pull request comes from the fork %s, "+
-			"whose GITHUB_TOKEN is read-only. Annotations are in the log instead; a workflow_run workflow can publish the results.", tgt.Fork))
+			"whose GITHUB_TOKEN is read-only. The results are in this job summary and the annotations in the log; a workflow_run workflow can publish them.", tgt.Fork))
 	}
 	if p.comment && tgt.PR == 0 && !tgt.LookupPR {
 		p.comment = false
@@ -64,7 +64,7 @@ func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt 
 	var res published
 	var anns []annotation.Annotation
 	if in.Annotations != AnnotateOff {
-		anns = append(allAnnotations(run), p.extras.annotations...)
+		anns = append(allAnnotations(run, in.FindingAnnotations), p.extras.annotations...)
 	}
 	if !p.api {
 		if in.Annotations != AnnotateOff {
@@ -120,7 +120,7 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 				maxCheckRunAnnotations, len(anns)))
 		}
 	}
-	unavailable := false
+	unavailable, readOnly := false, false
 	cr, err := gh.PublishCheck(ctx, chk)
 	switch {
 	case err == nil:
@@ -130,13 +130,18 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 		}
 	default:
 		unavailable = isUnavailable(err)
+		// The comment must not send readers to a check run that
+		// received nothing.
+		md.CheckRunURL = ""
 		what := "Check run not published"
 		if github.ActionsOwned(err) {
 			what += " (GitHub Actions owns this check run and alone sets its conclusion, from the step's exit code)"
+		} else if github.Forbidden(err) && a.readOnlyToken() {
+			what, readOnly = readOnlyNote("Check run not published"), true
 		} else if github.Forbidden(err) {
 			what += " (the token may not write checks: grant `checks: write`, or run from a workflow whose token can)"
 		}
-		a.warnf("%s: %v", what, err)
+		a.warnf("%s: %s", what, apiText(err))
 		res.notes = append(res.notes, note(what, err))
 		if in.Annotations == AnnotateCheckRun {
 			// The annotations still reach the pull request, in the log.
@@ -148,6 +153,11 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	}
 	if unavailable {
 		res.notes = append(res.notes, "Pull request comment skipped: the GitHub API did not answer within the time allowed.")
+		return res
+	}
+	if readOnly {
+		// The same token would be refused again.
+		res.notes = append(res.notes, "Pull request comment skipped: the token is read-only.")
 		return res
 	}
 	number := tgt.PR
@@ -180,10 +190,12 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 	}
 	if err != nil {
 		what := "Pull request comment not published"
-		if github.Forbidden(err) {
+		if github.Forbidden(err) && a.readOnlyToken() {
+			what = readOnlyNote(what)
+		} else if github.Forbidden(err) {
 			what += " (the token may not write comments: grant `pull-requests: write`)"
 		}
-		a.warnf("%s: %v", what, err)
+		a.warnf("%s: %s", what, apiText(err))
 		res.notes = append(res.notes, note(what, err))
 		return res
 	}
@@ -202,7 +214,29 @@ func isUnavailable(err error) bool {
 // note is a job-summary line for a failure; the error text comes from the
 // server and is escaped for Markdown.
 func note(what string, err error) string {
-	return what + ": " + escape.Markdown(escape.OneLine(err.Error()))
+	return what + ": " + escape.Markdown(escape.OneLine(apiText(err)))
+}
+
+// apiText is an error's text without the empty list of field errors the
+// GitHub client library ends a refusal with ("... Resource not accessible
+// by integration []").
+func apiText(err error) string {
+	return strings.TrimSuffix(strings.TrimRight(err.Error(), " "), " []")
+}
+
+// readOnlyToken reports whether a refusal means this run's token is
+// read-only: a run Dependabot triggered gets a read-only GITHUB_TOKEN by
+// default, as a fork's pull request does.
+func (a *runAction) readOnlyToken() bool {
+	return a.getenv("GITHUB_ACTOR") == "dependabot[bot]" || a.getenv("GITHUB_TRIGGERING_ACTOR") == "dependabot[bot]"
+}
+
+// readOnlyNote says why nothing was published where a read-only token
+// refused it, and where the results are instead; asking for a permission
+// such a run cannot have would only mislead.
+func readOnlyNote(what string) string {
+	return what + ": this run's token is read-only (a Dependabot or fork pull request), so publishing was skipped; " +
+		"the results are in this job summary, the log's annotations and the JUnit and JSON reports"
 }
 
 // resultKey identifies what the comment reports, without the links of

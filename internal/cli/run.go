@@ -122,7 +122,7 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		return ExitUsage
 	}
-	o.color = env.IsTerminal != nil && env.IsTerminal() && env.getenv("NO_COLOR") == ""
+	o.color = useColor(env.getenv, env.IsTerminal != nil && env.IsTerminal())
 	r, err := resolve(env, o.job)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)

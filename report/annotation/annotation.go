@@ -47,7 +47,18 @@ const (
 // broken fixture file is the first thing to fix. Otherwise the run's order
 // is kept. Each sits at the result's span, or on line 1 when the span is
 // unknown.
-func Build(run *model.Run) []Annotation {
+func Build(run *model.Run) []Annotation { return BuildWith(run, Options{}) }
+
+// Options tune Build.
+type Options struct {
+	// KeepFinding, when set, says which findings become annotations; the
+	// rest stay in the reports. A pull request that did not touch a file
+	// need not see its findings on every run.
+	KeepFinding func(model.Finding) bool
+}
+
+// BuildWith is Build with options.
+func BuildWith(run *model.Run, opts Options) []Annotation {
 	if run == nil {
 		return nil
 	}
@@ -80,6 +91,9 @@ func Build(run *model.Run) []Annotation {
 		}
 	}
 	for _, f := range run.Findings {
+		if opts.KeepFinding != nil && !opts.KeepFinding(f) {
+			continue
+		}
 		a := Annotation{
 			Path:    slashPath(f.Path),
 			Level:   LevelWarning,

@@ -108,7 +108,9 @@ func TestIssueReferencesAreInert(t *testing.T) {
 		run.Results[i].Name = "GH-9"
 		run.Results[i].Actual.Message = "closes GH-8"
 	}
-	html := renderHTML(t, cmark, Comment(run, linked))
+	full := linked
+	full.FullComment = true // the reason and the name are in the details
+	html := renderHTML(t, cmark, Comment(run, full))
 	for _, ref := range []string{"GH-123", "gh-7", "#45", "GH-9", "GH-8"} {
 		if strings.Contains(html, ref) {
 			t.Errorf("rendered comment keeps %q", ref)

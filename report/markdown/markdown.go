@@ -51,6 +51,9 @@ type Options struct {
 	// FullComment makes the sticky comment the whole report instead of
 	// the compact one (see Comment).
 	FullComment bool
+	// NoJobSummary: the run writes no job summary, so no report sends
+	// readers there.
+	NoJobSummary bool
 }
 
 // WriteSummary writes the job summary: the full report, at most

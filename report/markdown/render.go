@@ -185,10 +185,13 @@ func elsewhere(b *strings.Builder, run *model.Run, opts Options) {
 	if u := linkURL(opts.CheckRunURL); u != "" {
 		links = append(links, "[the check run]("+u+")")
 	}
-	if u := linkURL(opts.WorkflowRunURL); u != "" {
+	if u := linkURL(opts.WorkflowRunURL); u != "" && !opts.NoJobSummary {
 		links = append(links, "[the job summary]("+u+")")
 	}
 	where := "the job summary and the JUnit report"
+	if opts.NoJobSummary {
+		where = "the check run and the JUnit report"
+	}
 	if len(links) > 0 {
 		where = strings.Join(links, " and ")
 	}
@@ -214,7 +217,7 @@ func restWhere(opts Options, l layout, fallback string) string {
 	if u := linkURL(opts.CheckRunURL); u != "" && !l.selfLink {
 		links = append(links, "[the check run]("+u+")")
 	}
-	if u := linkURL(opts.WorkflowRunURL); u != "" {
+	if u := linkURL(opts.WorkflowRunURL); u != "" && !opts.NoJobSummary {
 		links = append(links, "[the job summary]("+u+")")
 	}
 	links = append(links, fallback)

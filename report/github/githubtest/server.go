@@ -131,6 +131,7 @@ type Server struct {
 	faults   []*Fault
 	hooks    []*hook
 	writes   []time.Time // when recent writes arrived, for the secondary limit
+	readOnly bool
 	gone     chan struct{}
 }
 
@@ -166,6 +167,10 @@ type Options struct {
 	Prefix string
 	// PageSize caps comments per page below per_page, to force pagination.
 	PageSize int
+	// ReadOnly answers every write as github.com answers a read-only
+	// GITHUB_TOKEN (a Dependabot or fork pull request): 403 "Resource not
+	// accessible by integration".
+	ReadOnly bool
 }
 
 // New starts a fake GitHub that is closed when the test ends.
@@ -176,6 +181,7 @@ func New(t testing.TB, opts Options) *Server {
 		login:    opts.Login,
 		app:      opts.App,
 		pageSize: opts.PageSize,
+		readOnly: opts.ReadOnly,
 		pulls:    map[int]string{},
 		checks:   map[int64]*CheckRun{},
 		nextID:   1000,
@@ -400,6 +406,11 @@ func (s *Server) handler(mux *http.ServeMux) http.Handler {
 		}
 		if auth := r.Header.Get("Authorization"); auth != "Bearer "+s.token && auth != "token "+s.token {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && s.readOnly {
+			writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration",
+				"documentation_url": "https://docs.github.com/rest"})
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead && !s.allowWrite(time.Now()) {
