@@ -266,7 +266,7 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 		}
 		return ExitOK
 	}
-	if err := r.workspace().WriteFile(path, b.Bytes()); err != nil {
+	if err := r.workspace().WriteFile(path, r.redact.Bytes(b.Bytes())); err != nil {
 		return fail(usageErrorf("write manifest: %v", err))
 	}
 	state := "not frozen"
