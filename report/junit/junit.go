@@ -159,10 +159,12 @@ func testcase(r *model.Result) junit.Testcase {
 		return tc
 	}
 	// The headline once, in the message; the body has the rest.
+	// Test-report actions show these as annotations and summaries: the
+	// invisible characters in them are named, as everywhere people read.
 	res := &junit.Result{
-		Message: clean(explain.Headline(r)),
+		Message: clean(escape.Visible(explain.Headline(r))),
 		Type:    typeMismatch,
-		Data:    clean(explain.Body(r)),
+		Data:    clean(escape.Visible(explain.Body(r))),
 	}
 	if r.IsCorpusError() {
 		res.Type = typeCorpusError

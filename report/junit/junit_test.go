@@ -222,3 +222,29 @@ func TestGitHubProperties(t *testing.T) {
 		t.Errorf("outside Actions: %v, want none", got)
 	}
 }
+
+// TestInvisibleCharactersAreNamed: test-report actions turn a JUnit
+// failure's name, message and body into annotations and summaries, so
+// the invisible characters in them are named, as in every other report.
+func TestInvisibleCharactersAreNamed(t *testing.T) {
+	run := sample.Run()
+	var r *model.Result
+	for i := range run.Results {
+		if !run.Results[i].Passed && !run.Results[i].IsCorpusError() {
+			r = &run.Results[i]
+			break
+		}
+	}
+	r.Name = "hand\u2060shake"
+	r.Reason = "rtl \u202Eevil\u202C zw\u200Bsp"
+	r.Actual.Message = "bom\uFEFF"
+	out := string(render(t, run, Options{}))
+	for _, c := range []rune{0x2060, 0x202E, 0x202C, 0x200B, 0xFEFF} {
+		if strings.ContainsRune(out, c) {
+			t.Errorf("U+%04X passes into the JUnit report", c)
+		}
+	}
+	if !strings.Contains(out, "hand[U+2060]shake") || !strings.Contains(out, "rtl [U+202E]evil[U+202C]") {
+		t.Errorf("the characters are not named:\n%s", out)
+	}
+}
