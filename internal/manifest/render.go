@@ -10,6 +10,7 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // MaxMarkdownRows bounds the changes listed in Markdown: a pull request
@@ -17,6 +18,13 @@ import (
 // or the sticky comment past GitHub's size limits. Violations come first,
 // so they are never the rows left out.
 const MaxMarkdownRows = 50
+
+// MaxMarkdownBytes bounds the whole Markdown section, violations included:
+// a frozen manifest of 50,000 fixtures the corpus no longer has would
+// otherwise list 50,000 violations and push the job summary past GitHub's
+// 1 MiB, and GitHub drops such a summary whole. Half a comment leaves the
+// section room in the sticky comment and the job summary alike.
+const MaxMarkdownBytes = limit.CommentChars / 2
 
 // Headline is the comparison in one line.
 func (c *Comparison) Headline() string {
@@ -118,8 +126,8 @@ func detailText(ch *Change) string {
 // WriteMarkdown writes the comparison as a section of a job summary or
 // pull-request comment. Every piece of corpus text is escaped.
 func WriteMarkdown(w io.Writer, c *Comparison) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "### Fixture manifest\n\n")
+	var b strings.Builder
+	b.WriteString("### Fixture manifest\n\n")
 	verdict := ""
 	switch {
 	case c.Frozen && c.Violations > 0:
@@ -127,19 +135,28 @@ func WriteMarkdown(w io.Writer, c *Comparison) error {
 	case c.Clean() || (c.Frozen && c.Violations == 0):
 		verdict = "✅ "
 	}
-	fmt.Fprintf(bw, "%s%s\n", verdict, escape.Markdown(c.Headline()))
+	fmt.Fprintf(&b, "%s%s\n", verdict, escape.Markdown(c.Headline()))
 	if c.Clean() {
-		return bw.Flush()
+		_, err := io.WriteString(w, b.String())
+		return err
 	}
-	fmt.Fprintf(bw, "\n| | Fixture | Change |\n|---|---|---|\n")
-	rows := 0
-	row := func(violation bool, what, change string) {
+	b.WriteString("\n| | Fixture | Change |\n|---|---|---|\n")
+	// The note after the table is at most this long.
+	const noteRoom = 200
+	rows, full := 0, false
+	row := func(violation bool, what, change string) bool {
 		flag := ""
 		if violation {
 			flag = "❌"
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s |\n", flag, what, change)
+		line := fmt.Sprintf("| %s | %s | %s |\n", flag, what, change)
+		if full || b.Len()+len(line)+noteRoom > MaxMarkdownBytes {
+			full = true
+			return false
+		}
+		b.WriteString(line)
 		rows++
+		return true
 	}
 	for _, s := range c.Schemas {
 		row(s.Violation, escape.Markdown(s.Which+" schema"),
@@ -148,8 +165,8 @@ func WriteMarkdown(w io.Writer, c *Comparison) error {
 	if c.CurrentVersion != "" {
 		row(c.Frozen, "DRP2 version", escape.Markdown(c.DRP2Version+" → "+c.CurrentVersion))
 	}
-	// Violations first, so that a cut never hides one.
-	listed := 0
+	// Violations first, so that a cut hides them last.
+	listed, violationsLeft := 0, 0
 	for pass := 0; pass < 2; pass++ {
 		for i := range c.Changes {
 			ch := &c.Changes[i]
@@ -159,14 +176,22 @@ func WriteMarkdown(w io.Writer, c *Comparison) error {
 			if rows >= MaxMarkdownRows && !ch.Violation {
 				continue
 			}
-			row(ch.Violation, "<code>"+escape.Markdown(ch.Path)+"</code>", escape.Markdown(ch.describe()))
-			listed++
+			if row(ch.Violation, "<code>"+escape.Markdown(ch.Path)+"</code>", escape.Markdown(ch.describe())) {
+				listed++
+			} else if ch.Violation {
+				violationsLeft++
+			}
 		}
 	}
 	if left := len(c.Changes) - listed; left > 0 {
-		fmt.Fprintf(bw, "\n… and %d more change%s; run `drp2-fixtures manifest check` for all of them.\n", left, plural(left))
+		fmt.Fprintf(&b, "\n… and %d more change%s", left, plural(left))
+		if violationsLeft > 0 {
+			fmt.Fprintf(&b, " (%d of them breaking the freeze)", violationsLeft)
+		}
+		b.WriteString("; run `drp2-fixtures manifest check` for all of them.\n")
 	}
-	return bw.Flush()
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // WriteJSON writes the comparison as one JSON document.
