@@ -398,15 +398,23 @@ func TestAutoRevision(t *testing.T) {
 		return p
 	}
 	for _, c := range []struct {
-		event, payload, want, unavailable string
+		event, payload string
+		want           Revision
+		unavailable    string
 	}{
-		{"pull_request", `{"pull_request":{"base":{"sha":"aaa"}},"before":"bbb"}`, "aaa", ""},
-		{"pull_request_target", `{"pull_request":{"base":{"sha":"ccc"}}}`, "ccc", ""},
-		{"push", `{"before":"ddd"}`, "ddd", ""},
-		{"push", `{"before":"0000000000000000000000000000000000000000"}`, "", "created the branch"},
-		{"workflow_dispatch", `{}`, "HEAD^", ""},
-		{"push", `{not json`, "", "event payload"},
-		{"", "", "HEAD^", ""},
+		{"pull_request", `{"pull_request":{"base":{"sha":"aaa"}},"before":"bbb"}`, Revision{Rev: "aaa"}, ""},
+		{"pull_request_target", `{"pull_request":{"base":{"sha":"ccc"}}}`, Revision{Rev: "ccc"}, ""},
+		{"push", `{"before":"ddd"}`, Revision{Rev: "ddd"}, ""},
+		{"push", `{"before":"0000000000000000000000000000000000000000"}`, Revision{}, "created the branch"},
+		{"workflow_dispatch", `{}`, Revision{Rev: "HEAD^"}, ""},
+		{"push", `{not json`, Revision{}, "event payload"},
+		{"", "", Revision{Rev: "HEAD^"}, ""},
+		// workflow_run: HEAD is the pull request's head, so HEAD^ is never
+		// the base: the run's pull request's base, else the merge base
+		// with the default branch.
+		{"workflow_run", `{"workflow_run":{"head_sha":"fff","pull_requests":[{"number":3,"base":{"sha":"eee","ref":"main"}}]},"repository":{"default_branch":"main"}}`, Revision{Rev: "eee"}, ""},
+		{"workflow_run", `{"workflow_run":{"head_sha":"fff","pull_requests":[]},"repository":{"default_branch":"trunk"}}`, Revision{MergeBaseOf: "trunk"}, ""},
+		{"workflow_run", `{"workflow_run":{"head_sha":"fff","pull_requests":[]}}`, Revision{}, "names no pull request"},
 	} {
 		env := map[string]string{"GITHUB_EVENT_NAME": c.event}
 		if c.payload != "" {
@@ -416,12 +424,12 @@ func TestAutoRevision(t *testing.T) {
 		if c.unavailable != "" {
 			var u *Unavailable
 			if !errMatches(err, &u) || !strings.Contains(u.Reason, c.unavailable) {
-				t.Errorf("%s %s: %q %v, want unavailable %q", c.event, c.payload, got, err, c.unavailable)
+				t.Errorf("%s %s: %+v %v, want unavailable %q", c.event, c.payload, got, err, c.unavailable)
 			}
 			continue
 		}
 		if err != nil || got != c.want {
-			t.Errorf("%s %s: %q %v, want %q", c.event, c.payload, got, err, c.want)
+			t.Errorf("%s %s: %+v %v, want %+v", c.event, c.payload, got, err, c.want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing/fstest"
@@ -42,37 +43,45 @@ const ShallowHint = "set `fetch-depth: 2` on actions/checkout for pull requests 
 // returns the run and the commit's full hash. A commit whose objects are
 // missing gives *Unavailable.
 func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run, string, error) {
+	run, commit, _, err := fromRevision(ctx, cfg, Revision{Rev: rev})
+	return run, commit, err
+}
+
+// fromRevision is FromCommit for any Revision; from says, for people, how
+// the commit was chosen when it is not simply named (" (merge base of HEAD
+// and origin/main)"), else "".
+func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *model.Run, hash, from string, err error) {
 	wd := cfg.WorkDir
 	repo, err := git.PlainOpenWithOptions(wd, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
-		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: %s is not in a git repository; check the repository out with actions/checkout, or name a baseline folder or JSON report", wd)}
+		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: %s is not in a git repository; check the repository out with actions/checkout, or name a baseline folder or JSON report", wd)}
 	}
 	if err != nil {
-		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository holding %s cannot be read (%v); name a baseline folder or JSON report instead", wd, err)}
+		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository holding %s cannot be read (%v); name a baseline folder or JSON report instead", wd, err)}
 	}
 	wt, err := repo.Worktree()
 	if err != nil {
-		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository has no working tree: %v", err)}
+		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository has no working tree: %v", err)}
 	}
 	root := wt.Filesystem.Root()
 	repo = smallCache(repo, wt.Filesystem)
 
-	commit, err := resolveCommit(repo, rev)
+	commit, from, err := resolveRevision(repo, rev)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	short := commit.Hash.String()[:7]
 	tree, err := commit.Tree()
 	if err != nil {
-		return nil, "", missing(short, err)
+		return nil, "", "", missing(short, err)
 	}
 
 	if cfg.Corpus == "" {
-		return nil, "", &Unavailable{Reason: "no comparison with the base: the corpus is the one built into the tool, which a commit does not change"}
+		return nil, "", "", &Unavailable{Reason: "no comparison with the base: the corpus is the one built into the tool, which a commit does not change"}
 	}
 	corpusRel, ok := inRepo(root, workspace.Resolve(wd, cfg.Corpus))
 	if !ok {
-		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus %s is outside the git repository %s", cfg.Corpus, root)}
+		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus %s is outside the git repository %s", cfg.Corpus, root)}
 	}
 	limit := cfg.MaxFileSize
 	if limit <= 0 {
@@ -81,36 +90,36 @@ func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run,
 	corpusFS, err := loadCorpus(tree, corpusRel, limit)
 	if err != nil {
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return nil, "", missing(short, err)
+			return nil, "", "", missing(short, err)
 		}
-		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be read: %v", short, err)}
+		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be read: %v", short, err)}
 	}
 
 	schemas := &treeFS{tree: tree}
 	command, err := baseSchema(cfg.CommandSchema, wd, root, corpusRel, runner.UpstreamCommandSchema, schemas)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	fixture, err := baseSchema(cfg.FixtureSchema, wd, root, corpusRel, runner.UpstreamFixtureSchema, schemas)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 
 	base := cfg
 	base.Corpus, base.EmbeddedFS = "", corpusFS
 	base.SchemaFS, base.CommandSchema, base.FixtureSchema = schemas, command, fixture
 	base.Paths = nil // the head's filter is applied after, by corpus path
-	run, err := runner.Run(ctx, base)
+	run, err = runner.Run(ctx, base)
 	switch {
 	case err == nil:
 	case errors.Is(err, plumbing.ErrObjectNotFound):
-		return nil, "", missing(short, err)
+		return nil, "", "", missing(short, err)
 	case ctx.Err() != nil:
-		return nil, "", err
+		return nil, "", "", err
 	default:
 		// A base that cannot be run (a schema that did not compile
 		// then) must not cost the head its results.
-		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be run: %v", short, err)}
+		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be run: %v", short, err)}
 	}
 	// The runner shows an in-memory corpus as "embedded:"; show the base's
 	// fixtures at the paths the head's have.
@@ -122,7 +131,7 @@ func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run,
 	for i := range run.Findings {
 		run.Findings[i].Path = display(strings.TrimPrefix(run.Findings[i].Path, runner.Embedded+":"))
 	}
-	return run, commit.Hash.String(), nil
+	return run, commit.Hash.String(), from, nil
 }
 
 // objectCache bounds go-git's cache of decoded objects. Each blob is read
@@ -141,6 +150,50 @@ func smallCache(repo *git.Repository, worktree billy.Filesystem) *git.Repository
 		return repo
 	}
 	return small
+}
+
+// resolveRevision finds the commit rev names, and says how it was chosen
+// when it was not simply named.
+func resolveRevision(repo *git.Repository, rev Revision) (*object.Commit, string, error) {
+	if rev.MergeBaseOf == "" {
+		c, err := resolveCommit(repo, rev.Rev)
+		return c, "", err
+	}
+	var branch *object.Commit
+	var name string
+	for _, ref := range []string{"refs/remotes/origin/" + rev.MergeBaseOf, "refs/heads/" + rev.MergeBaseOf} {
+		r, err := repo.Reference(plumbing.ReferenceName(ref), true)
+		if err != nil {
+			continue
+		}
+		if branch, err = repo.CommitObject(r.Hash()); err != nil {
+			return nil, "", missing(r.Hash().String()[:7], err)
+		}
+		name = strings.TrimPrefix(strings.TrimPrefix(ref, "refs/remotes/"), "refs/heads/")
+		break
+	}
+	if branch == nil {
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the event names no pull request, and the default branch %s is not in this checkout to take the merge base with. To compare with the base, fetch it (`fetch-depth: 0` on actions/checkout)", rev.MergeBaseOf)}
+	}
+	ref, err := repo.Head()
+	if err != nil {
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the repository has no HEAD commit: %v", err)}
+	}
+	head, err := repo.CommitObject(ref.Hash())
+	if err != nil {
+		return nil, "", missing(ref.Hash().String()[:7], err)
+	}
+	bases, err := head.MergeBase(branch)
+	if err != nil || len(bases) == 0 {
+		why := "they share no history in this checkout"
+		if err != nil {
+			why = err.Error()
+		}
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: no merge base of HEAD and %s (%s). To compare with the base, fetch the whole history (`fetch-depth: 0` on actions/checkout)", name, why)}
+	}
+	// Several best common ancestors: the same one on every run.
+	sort.Slice(bases, func(i, j int) bool { return bases[i].Hash.String() < bases[j].Hash.String() })
+	return bases[0], fmt.Sprintf(" (merge base of HEAD and %s)", name), nil
 }
 
 // resolveCommit finds rev's commit, telling a missing object (a shallow

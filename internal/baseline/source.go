@@ -71,11 +71,12 @@ func Load(ctx context.Context, opts Options) (run *model.Run, name, commit strin
 		if err != nil {
 			return nil, "", "", err
 		}
-		run, commit, err = FromCommit(ctx, cfg, rev)
+		var from string
+		run, commit, from, err = fromRevision(ctx, cfg, rev)
 		if err != nil {
 			return nil, "", "", err
 		}
-		name = commit[:7]
+		name = commit[:7] + from
 	default:
 		// The folder or report is held to the workspace like every input
 		// file: no links below it, inside it when contained.
@@ -172,39 +173,70 @@ func narrow(run *model.Run, cfg runner.Config) {
 	run.Summary = model.Summarize(run.Summary.Discovered, run.Results, run.Findings)
 }
 
+// Revision names a base commit: a revision (a hash, or HEAD^ outside
+// Actions), or the merge base of HEAD and a branch.
+type Revision struct {
+	Rev string
+	// MergeBaseOf, when set, is a branch: the base is the merge base of
+	// HEAD and it (read from refs/remotes/origin/, else refs/heads/).
+	MergeBaseOf string
+}
+
 // AutoRevision names the base commit for Auto: the pull request's base
-// commit, the commit before a push, else the first parent of HEAD (a run
-// outside GitHub Actions).
-func AutoRevision(getenv func(string) string) (string, error) {
+// commit (pull_request, pull_request_target, and workflow_run when the run
+// names its pull request), the commit before a push, the merge base of HEAD
+// and the default branch on a workflow_run that names no pull request (a
+// fork's), else the first parent of HEAD (a run outside GitHub Actions).
+// On workflow_run, HEAD is the pull request's head, so its first parent is
+// a commit of the pull request itself: it is never the base there.
+func AutoRevision(getenv func(string) string) (Revision, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
 	event, payloadPath := getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")
 	if payloadPath == "" {
-		return "HEAD^", nil
+		if event == "workflow_run" {
+			return Revision{}, &Unavailable{Reason: "no comparison with the base: on workflow_run the base is named by the event payload, and GITHUB_EVENT_PATH is not set"}
+		}
+		return Revision{Rev: "HEAD^"}, nil
 	}
 	data, err := workspace.ReadOwn(payloadPath, workspace.MaxInputFile)
 	if err != nil {
-		return "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: read the event payload: %v", err)}
+		return Revision{}, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: read the event payload: %v", err)}
+	}
+	type pull struct {
+		Base struct {
+			SHA string `json:"sha"`
+		} `json:"base"`
 	}
 	var ev struct {
-		PullRequest *struct {
-			Base struct {
-				SHA string `json:"sha"`
-			} `json:"base"`
-		} `json:"pull_request"`
-		Before string `json:"before"`
+		PullRequest *pull  `json:"pull_request"`
+		Before      string `json:"before"`
+		WorkflowRun *struct {
+			PullRequests []pull `json:"pull_requests"`
+		} `json:"workflow_run"`
+		Repository struct {
+			DefaultBranch string `json:"default_branch"`
+		} `json:"repository"`
 	}
 	if err := json.Unmarshal(data, &ev); err != nil {
-		return "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: event payload %s: %v", payloadPath, err)}
+		return Revision{}, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: event payload %s: %v", payloadPath, err)}
 	}
 	switch {
 	case ev.PullRequest != nil && ev.PullRequest.Base.SHA != "":
-		return ev.PullRequest.Base.SHA, nil
+		return Revision{Rev: ev.PullRequest.Base.SHA}, nil
+	case event == "workflow_run" || ev.WorkflowRun != nil:
+		if ev.WorkflowRun != nil && len(ev.WorkflowRun.PullRequests) > 0 && ev.WorkflowRun.PullRequests[0].Base.SHA != "" {
+			return Revision{Rev: ev.WorkflowRun.PullRequests[0].Base.SHA}, nil
+		}
+		if b := ev.Repository.DefaultBranch; b != "" {
+			return Revision{MergeBaseOf: b}, nil
+		}
+		return Revision{}, &Unavailable{Reason: "no comparison with the base: the workflow_run event names no pull request and no default branch, and HEAD^ would be a commit of the pull request itself"}
 	case event == "push" && strings.Trim(ev.Before, "0") == "":
-		return "", &Unavailable{Reason: "no comparison with the base: this push created the branch, so there is no commit before it"}
+		return Revision{}, &Unavailable{Reason: "no comparison with the base: this push created the branch, so there is no commit before it"}
 	case ev.Before != "":
-		return ev.Before, nil
+		return Revision{Rev: ev.Before}, nil
 	}
-	return "HEAD^", nil
+	return Revision{Rev: "HEAD^"}, nil
 }
