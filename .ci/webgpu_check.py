@@ -23,7 +23,7 @@ import sys
 
 def corpus(root):
     out = {}
-    for path in sorted(glob.glob(os.path.join(root, "*", "*.json"))):
+    for path in sorted(p for folder in ("positive", "negative", "negative_schema") for p in glob.glob(os.path.join(root, folder, "*.json"))):
         rel = os.path.relpath(path, root)
         with open(path) as f:
             out[rel] = json.load(f)

@@ -63,4 +63,38 @@ func (p *printer) implementations(run *model.Run) {
 		}
 	}
 	p.endGroup()
+	p.parity(run, parity)
+}
+
+// parity prints the Level 3 preview's readbacks that differ across their
+// sources, with the first differing byte; information, never a failure
+// here (CONFORMANCE.md defers Level 3).
+func (p *printer) parity(run *model.Run, rows []model.ParityRow) {
+	if len(rows) == 0 {
+		return
+	}
+	differ := 0
+	for i := range rows {
+		if !rows[i].Agree() {
+			differ++
+		}
+	}
+	p.section("Level 3 preview (readback bytes; information only)")
+	p.textf("%d readbacks compared, %d agree, %d differ", len(rows), len(rows)-differ, differ)
+	for i := range rows {
+		r := &rows[i]
+		if r.Agree() {
+			continue
+		}
+		var groups []string
+		for _, g := range r.Groups {
+			text := fmt.Sprintf("%s: %d bytes", strings.Join(g.Sources, ", "), g.Size)
+			if g.FirstDiff >= 0 {
+				text += fmt.Sprintf(", first differing byte %d", g.FirstDiff)
+			}
+			groups = append(groups, text)
+		}
+		p.textf("  %s readback %d: %s", Clean(r.Path), r.Readback, Clean(strings.Join(groups, " | ")))
+	}
+	p.endGroup()
 }

@@ -36,3 +36,29 @@ func TestImplementationsSection(t *testing.T) {
 		t.Errorf("a run without implementations: %v\n%s", err, b.String())
 	}
 }
+
+// TestWebGPUSection: not-claimed fixtures are counted apart and not listed
+// as failures, the adapter is named, and the Level 3 preview lists the
+// readback that differs.
+func TestWebGPUSection(t *testing.T) {
+	var b strings.Builder
+	if err := Write(&b, sample.WithWebGPU(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"PART webgpu.js on node/swiftshader sha256:612b5aac828a [node adapters/webgpu/host.js --runtime webgpu.js]: passed 6 of 8, failed 0, not claimed 2 (it performs only semantic_validation, capability_validation)",
+		"adapter: google swiftshader, SwiftShader driver 5.0.0 (node 20.20.2, dawn (npm webgpu 0.6.2))",
+		"Level 3 preview 1 of 2 readbacks equal to the reference",
+		"2 readbacks compared, 1 agree, 1 differ",
+		"positive/minimal_triangle.json readback 0: webgpu.js on node/swiftshader sha256:612b5aac828a: 4 bytes | webgpu.js on chromium/swiftshader sha256:612b5aac828a: 4 bytes, first differing byte 3",
+		"phase not reported; validation:",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "missing_cmd.json: expected") {
+		t.Errorf("a not-claimed fixture is listed as a failure:\n%s", out)
+	}
+}
