@@ -19,15 +19,7 @@ func TestActionInProcess(t *testing.T) { scenarios(t, inProcess) }
 // TestActionBinary runs the built binary with exactly the environment a
 // Docker action step gets.
 func TestActionBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "drp2-fixtures")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/drp2-fixtures")
-	build.Dir = "../.."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtBinary(t)
 	scenarios(t, func(t *testing.T, w *sandbox) (int, string) {
 		cmd := exec.Command(bin, "action")
 		cmd.Dir = w.dir

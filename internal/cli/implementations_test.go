@@ -23,7 +23,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(selfAdapterEnv) != "" {
 		os.Exit(Main(context.Background(), []string{"adapter"}, Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if binary.path != "" {
+		os.RemoveAll(filepath.Dir(binary.path))
+	}
+	os.Exit(code)
 }
 
 // selfAdapter is the command line that runs the project's adapter.
