@@ -405,6 +405,16 @@ func syntaxError(data []byte, err error) *corpusError {
 		if se.Error() == "unexpected end of JSON input" {
 			return &corpusError{msg: "malformed JSON: the file ends in the middle of a value (truncated?)", offset: len(data)}
 		}
+		if msg := se.Error(); strings.HasSuffix(msg, "after object key:value pair") || strings.HasSuffix(msg, "after array element") {
+			// A missing comma: the decoder stops at the next member, but
+			// the fix is at the end of the value before it, usually the
+			// end of the previous line.
+			end := off
+			for end > 0 && strings.IndexByte(" \t\r\n", data[end-1]) >= 0 {
+				end--
+			}
+			return &corpusError{msg: "malformed JSON: a comma is missing here, after the value that ends this line (" + msg + ")", offset: end}
+		}
 		return &corpusError{msg: "malformed JSON: " + se.Error(), offset: off}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return &corpusError{msg: "malformed JSON: the file ends in the middle of a value (truncated?)", offset: len(data)}

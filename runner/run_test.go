@@ -295,6 +295,23 @@ func TestDeepNestingIsACorpusError(t *testing.T) {
 	}
 }
 
+// TestMissingCommaPointsAtTheFix: the decoder stops at the key after a
+// missing comma; the report points at the end of the value before it,
+// where the comma goes.
+func TestMissingCommaPointsAtTheFix(t *testing.T) {
+	root := writeCorpus(t, map[string]string{
+		"positive/comma.json": "{\n  \"name\": \"comma\"\n  \"description\": \"x\"\n}\n",
+		"positive/array.json": "{\n  \"tags\": [\"a\"\n    \"b\"]\n}\n",
+	})
+	r := byPath(runCorpus(t, Config{Corpus: root}))
+	for path, col := range map[string]int{"positive/comma.json": 18, "positive/array.json": 15} {
+		got := r[path]
+		if !got.IsCorpusError() || !strings.Contains(got.Actual.Message, "a comma is missing") || got.Span == nil || got.Span.Line != 2 || got.Span.Column != col {
+			t.Errorf("%s: %+v at %+v, want line 2 column %d", path, got.Actual, got.Span, col)
+		}
+	}
+}
+
 func TestSizeLimit(t *testing.T) {
 	big := fixtureJSON("big", success, hello, reply)
 	big = strings.Replace(big, `"name": "big"`, `"name": "big", "notes": "`+strings.Repeat("x", 4096)+`"`, 1)

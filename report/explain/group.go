@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
@@ -13,10 +14,17 @@ type Group struct {
 	Results []*model.Result
 }
 
-// Groups splits failing results into groups by cause, in the order their
-// first fixture comes. Corpus errors each stand alone: each file is broken
-// in its own way.
+// Groups splits failing results into groups by cause, the largest first
+// (the one decision that broke most), then in the order their first
+// fixture comes. Corpus errors each stand alone: each file is broken in its
+// own way.
 func Groups(results []*model.Result) []Group {
+	out := groups(results)
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Results) > len(out[j].Results) })
+	return out
+}
+
+func groups(results []*model.Result) []Group {
 	var out []Group
 	at := map[string]int{}
 	for _, r := range results {

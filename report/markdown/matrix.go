@@ -161,7 +161,7 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		}
 		b.WriteString("\n|---|" + strings.Repeat(":-:|", len(order)) + "\n")
 		for _, rel := range failing[:min(l.rows, len(failing))] {
-			fmt.Fprintf(&b, "| <code>%s</code> |", escape.Markdown(rel))
+			fmt.Fprintf(&b, "| <code>%s</code> |", wrap(rel))
 			for _, i := range order {
 				fmt.Fprintf(&b, " %s |", cellFor(ix[i][rel]))
 			}

@@ -282,6 +282,8 @@ func table(b *strings.Builder, run *model.Run, sec section, opts Options, l layo
 const maxGroupListed = 20
 
 func groupRow(b *strings.Builder, run *model.Run, g explain.Group, opts Options, l layout) {
+	// The fixtures are listed under the cause, in the wide column, so that
+	// a long group does not make a tall narrow one.
 	var locs []string
 	for i, r := range g.Results {
 		if i == maxGroupListed {
@@ -290,8 +292,8 @@ func groupRow(b *strings.Builder, run *model.Run, g explain.Group, opts Options,
 		}
 		locs = append(locs, location(r, opts))
 	}
-	fixture := fmt.Sprintf("**%d fixtures**<br>", len(g.Results)) + strings.Join(locs, "<br>")
-	what := bold(g.Cause()) + knownCell(g.Results[0]) + "<br>" + reproduce(run, g)
+	fixture := fmt.Sprintf("**%d fixtures**", len(g.Results))
+	what := bold(g.Cause()) + knownCell(g.Results[0]) + "<br>" + strings.Join(locs, " · ") + "<br>" + reproduce(run, g)
 	fmt.Fprintf(b, "| %s | %s |\n", fixture, what)
 }
 
