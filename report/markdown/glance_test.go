@@ -6,8 +6,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // TestProvenance: the comment and summary say which commit they describe
@@ -118,5 +121,48 @@ func TestIssueReferencesAreInert(t *testing.T) {
 	}
 	if !strings.Contains(html, "GH-\u200b123") {
 		t.Error("the reference is not shown at all")
+	}
+}
+
+// TestFitDropsFindingsBeforeFailures: a full comment too large for its
+// limit loses the findings and the evidence, whole, before any failing
+// row, and says where they are; no element is left open.
+func TestFitDropsFindingsBeforeFailures(t *testing.T) {
+	run := sample.Large(160)
+	for i := 0; i < 65; i++ {
+		run.Findings = append(run.Findings, model.Finding{Kind: model.FindingNameStem,
+			Path: fmt.Sprintf("fixtures/negative/finding_%03d.json", i), Message: strings.Repeat("a long finding message ", 40)})
+	}
+	run.Summary = model.Summarize(len(run.Results), run.Results, run.Findings)
+	o := linked
+	o.FullComment = true
+	c := Comment(run, o)
+	if n := utf8.RuneCountInString(c); n > limit.CommentChars {
+		t.Fatalf("comment of %d characters", n)
+	}
+	if strings.Contains(c, "<summary>Corpus findings") || !strings.Contains(c, "corpus findings: see [the check run]") {
+		t.Errorf("the findings were not dropped whole, with a pointer to them")
+	}
+	if strings.Contains(c, "… and") && strings.Contains(c, "more: see") {
+		t.Errorf("failing rows were dropped although dropping the findings and details was enough")
+	}
+	if strings.Count(c, "<details>") != strings.Count(c, "</details>") {
+		t.Error("unbalanced <details>")
+	}
+}
+
+// TestPathsWrap: a fixture path of any length has a break opportunity at
+// least every wrapRun characters, so it cannot push a column off a
+// comment.
+func TestPathsWrap(t *testing.T) {
+	long := "fixtures/negative/" + strings.Repeat("averyveryverylongfixturenamewithoutanyseparators", 2) + ".json"
+	got := location(&model.Result{Path: long}, Options{})
+	for _, piece := range strings.Split(got, "<wbr>") {
+		if n := utf8.RuneCountInString(strings.ReplaceAll(piece, `\`, "")); n > wrapRun {
+			t.Errorf("%d characters without a break: %q", n, piece)
+		}
+	}
+	if strings.ReplaceAll(strings.ReplaceAll(got, "<wbr>", ""), `\`, "") != long {
+		t.Errorf("the path reads %q", got)
 	}
 }
