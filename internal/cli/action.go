@@ -9,6 +9,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -131,6 +132,14 @@ func (a *runAction) main(ctx context.Context) int {
 	ext, extErr := a.extras(r, run, in, cov)
 	if extErr != nil {
 		a.errorf("%v", extErr)
+	}
+	if in.Explore > 0 {
+		md, err := actionExplore(ctx, r, in)
+		ext.summary += md
+		if err != nil {
+			a.errorf("explore: %v", err)
+			extErr = cmp.Or(extErr, err)
+		}
 	}
 
 	serverURL := orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com")

@@ -102,6 +102,7 @@ Usage:
   drp2-fixtures coverage                which validator rules the corpus exercises
   drp2-fixtures merge REPORT.json...    merge the JSON reports of several jobs or shards
   drp2-fixtures adapter                 serve the runtime harness protocol with this validator
+  drp2-fixtures explore                 generate streams, find where implementations disagree, write candidates
   drp2-fixtures diff BASE.json HEAD.json compare two JSON reports fixture by fixture
   drp2-fixtures version                 print the version
   drp2-fixtures help                    show this help
@@ -139,6 +140,8 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 		return mergeCommand(ctx, args[1:], env)
 	case "adapter":
 		return adapterCommand(ctx, args[1:], env)
+	case "explore":
+		return exploreCommand(ctx, args[1:], env)
 	case "diff":
 		return diffCommand(args[1:], env)
 	case "version", "--version":

@@ -40,6 +40,10 @@ type Inputs struct {
 	// FindingAnnotations says which findings become annotations: all, or
 	// only those on files the change touched (changed), or none.
 	FindingAnnotations FindingMode
+	// Explore is the number of streams to explore (0: none); ExploreOut
+	// the folder for the candidate fixtures (empty: none written).
+	Explore    int
+	ExploreOut string
 }
 
 // FindingMode says which corpus findings become annotations.
@@ -131,6 +135,14 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 	default:
 		return in, fmt.Errorf("input coverage: %q is not true or false", v)
 	}
+	if s := a.GetInput("explore"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return in, fmt.Errorf("input explore: %q is not a number of streams (a whole number, 0 for none)", s)
+		}
+		in.Explore = n
+	}
+	in.ExploreOut = a.GetInput("explore-out")
 	if in.FailOn, err = parseFailOn(orDefault(a.GetInput("fail-on"), defaultFailOn.String())); err != nil {
 		return in, fmt.Errorf("input fail-on: %w", err)
 	}

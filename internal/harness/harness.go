@@ -340,13 +340,29 @@ func (s *session) one(c *testCase) (res model.Result) {
 		harnessError(&res, c, "not run: "+s.stopped)
 		return res
 	}
-	s.seq++
 	mark := s.stderr.mark()
-	msg, err := encode(Fixture{Type: TypeFixture, Seq: s.seq, Name: c.base.Name, Version: c.doc.Version,
+	v, err := s.ask(Fixture{Name: c.base.Name, Version: c.doc.Version,
 		Capabilities: c.doc.Capabilities, Commands: c.doc.Commands})
 	if err != nil {
-		harnessError(&res, c, "the fixture could not be encoded: "+err.Error())
+		harnessError(&res, c, err.Error())
+		if out, cut := s.stderr.since(mark); out != "" {
+			res.Diagnostics = append(res.Diagnostics, model.Diagnostic{Source: "stderr", Message: lastBytes(out, cut)})
+		}
 		return res
+	}
+	s.judge(&res, c, v)
+	return res
+}
+
+// ask sends one fixture message (its Type and Seq are filled in here) and
+// reads the verdict. A failed exchange kills the process, so that the next
+// fixture starts it again.
+func (s *session) ask(f Fixture) (*Verdict, error) {
+	s.seq++
+	f.Type, f.Seq = TypeFixture, s.seq
+	msg, err := encode(f)
+	if err != nil {
+		return nil, fmt.Errorf("the fixture could not be encoded: %v", err)
 	}
 	// An interrupted run does not wait out the timeout: the process is
 	// killed, which ends the exchange at once.
@@ -363,16 +379,11 @@ func (s *session) one(c *testCase) (res model.Result) {
 	if err != nil {
 		s.proc.kill()
 		s.proc = nil
-		harnessError(&res, c, err.Error())
-		if out, cut := s.stderr.since(mark); out != "" {
-			res.Diagnostics = append(res.Diagnostics, model.Diagnostic{Source: "stderr", Message: lastBytes(out, cut)})
-		}
 		s.countTimeout(err)
-		return res
+		return nil, err
 	}
 	s.timeouts = 0
-	s.judge(&res, c, v)
-	return res
+	return v, nil
 }
 
 // countTimeout counts a failed exchange that was a timeout (any other

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// explore from the command line: candidates written below --out, never
+// over another file, and reproducing their disagreement under run.
+func TestExploreCommand(t *testing.T) {
+	py := pythonExample(t)
+	dir := t.TempDir()
+	args := []string{"explore", "--count", "40", "--seed", "4", "--implementation", py, "--out", "found", "--format", "json"}
+	code, out, errs := run(t, dir, append(args, "--summary", "summary.md")...)
+	if code != ExitOK || !strings.Contains(out, `"signature"`) {
+		t.Fatalf("explore: exit %d\n%s\n%s", code, out, errs)
+	}
+	if md, _ := os.ReadFile(filepath.Join(dir, "summary.md")); !strings.Contains(string(md), "### DRP2 explore") {
+		t.Fatalf("--summary wrote %q", md)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "found", "*", "explore_*.json"))
+	if len(files) == 0 {
+		t.Fatalf("no candidate written:\n%s", out)
+	}
+	// A file already at a candidate's path stays as it is.
+	if err := os.WriteFile(files[0], []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = run(t, dir, append(args[:len(args)-2], "--format", "text")...)
+	if code != ExitOK || !strings.Contains(out, "already written") || !strings.Contains(out, "not written: another file is at found/") {
+		t.Fatalf("second explore: exit %d\n%s\n%s", code, out, errs)
+	}
+	if data, _ := os.ReadFile(files[0]); string(data) != "{}\n" {
+		t.Fatalf("an existing file was replaced: %s", data)
+	}
+	if err := os.Remove(files[0]); err != nil {
+		t.Fatal(err)
+	}
+	// The built-in validator passes every candidate; the Python example
+	// fails each one.
+	code, out, _ = run(t, dir, "run", "--corpus", "found", "--implementation", py, "--format", "text")
+	if code != ExitMismatch || !strings.Contains(out, "all "+strconv.Itoa(len(files)-1)+" fixtures passed") ||
+		!strings.Contains(out, "passed 0 of "+strconv.Itoa(len(files)-1)+", failed") {
+		t.Fatalf("run over the candidates: exit %d\n%s", code, out)
+	}
+
+	for _, bad := range [][]string{{"--count", "0"}, {"--format", "xml"}, {"--time", "-1s"}, {"extra"}} {
+		if code, _, _ := run(t, dir, append([]string{"explore"}, bad...)...); code != ExitUsage {
+			t.Errorf("explore %v: exit %d, want %d", bad, code, ExitUsage)
+		}
+	}
+}
+
+// The action's explore input adds the disagreements to the job summary
+// and writes the candidates only where explore-out says.
+func TestActionExploreInput(t *testing.T) {
+	py := pythonExample(t)
+	w := newWorkspace(t, "http://127.0.0.1:1", 0, "")
+	w.env["INPUT_GITHUB-TOKEN"] = ""
+	w.env["INPUT_IMPLEMENTATION"] = py
+	w.env["INPUT_CORPUS"] = "" // the embedded corpus
+	w.env["INPUT_FAIL-ON"] = "never"
+	w.env["INPUT_EXPLORE"] = "24"
+	w.env["INPUT_EXPLORE-OUT"] = "explored"
+	r := w.run(t, inProcess)
+	if r.code != ExitOK || !strings.Contains(r.summary, "### DRP2 explore") || !strings.Contains(r.summary, "disagreement signatures") {
+		t.Fatalf("action explore: exit %d\n%s\n%s", r.code, r.summary, r.log)
+	}
+	if files, _ := filepath.Glob(filepath.Join(w.dir, "explored", "*", "explore_*.json")); len(files) == 0 {
+		t.Fatal("no candidate written to explore-out")
+	}
+	w.env["INPUT_EXPLORE"] = "many"
+	if r := w.run(t, inProcess); r.code != ExitUsage {
+		t.Errorf("explore: many: exit %d", r.code)
+	}
+}

@@ -1,0 +1,115 @@
+package explore
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/drp2/drp2-fixtures/report/escape"
+)
+
+// The report's renderings: text for a terminal, JSON for machines and
+// Markdown for a job summary. Implementations' words (names, phases,
+// codes, messages) are untrusted and escaped for each sink.
+
+// WriteJSON writes the report as one indented JSON document.
+func WriteJSON(w io.Writer, rep *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// WriteText writes the report for people.
+func WriteText(w io.Writer, rep *Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "explore: seed %d, %d of %d streams (%s), from %d corpus streams\n", rep.Seed, rep.Streams, rep.Count, stopped(rep), rep.Seeds)
+	fmt.Fprintf(&b, "  kinds: %s\n", kinds(rep))
+	if len(rep.Implementations) == 0 {
+		b.WriteString("  no implementation given: nothing to disagree with (--implementation)\n")
+	}
+	for _, im := range rep.Implementations {
+		fmt.Fprintf(&b, "  %s: agreed %d, differed %d, no verdict %d, restarts %d\n", escape.OneLine(im.Label), im.Agreed, im.Differed, im.NoVerdict, im.Restarts)
+		if im.Error != "" {
+			fmt.Fprintf(&b, "    stopped: %s\n", escape.OneLine(im.Error))
+		}
+	}
+	fmt.Fprintf(&b, "%d disagreement signatures\n", len(rep.Disagreements))
+	for i, d := range rep.Disagreements {
+		fmt.Fprintf(&b, "\n%d. %s (%d streams; first: stream %d, %s)\n", i+1, escape.OneLine(d.Rule), d.Streams, d.First, kindPhrase(d.Kind))
+		fmt.Fprintf(&b, "   built-in validator: %s\n", escape.OneLine(d.Builtin.String()))
+		for _, a := range d.Answers {
+			if len(a.Differs) == 0 {
+				fmt.Fprintf(&b, "   %s: agrees\n", escape.OneLine(a.Implementation))
+				continue
+			}
+			fmt.Fprintf(&b, "   %s: %s (differs in %s)\n", escape.OneLine(a.Implementation), escape.OneLine(a.Verdict.String()), strings.Join(a.Differs, ", "))
+		}
+		fmt.Fprintf(&b, "   candidate: %s (%d commands, from %d)%s\n", d.Candidate.Path, d.Candidate.Commands, d.Candidate.Original, written(d.Candidate))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteMarkdown writes the report as a job-summary section.
+func WriteMarkdown(w io.Writer, rep *Report) error {
+	var b strings.Builder
+	b.WriteString("### DRP2 explore\n\n")
+	fmt.Fprintf(&b, "Seed %d: %d of %d generated streams (%s; %s), from %d corpus streams.\n\n", rep.Seed, rep.Streams, rep.Count, stopped(rep), kinds(rep), rep.Seeds)
+	if len(rep.Implementations) == 0 {
+		b.WriteString("No implementation was given: nothing to disagree with.\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	b.WriteString("| implementation | agreed | differed | no verdict | restarts |\n|:--|--:|--:|--:|--:|\n")
+	for _, im := range rep.Implementations {
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", escape.Markdown(im.Label), im.Agreed, im.Differed, im.NoVerdict, im.Restarts)
+	}
+	if len(rep.Disagreements) == 0 {
+		b.WriteString("\nEvery implementation agreed with the built-in validator on every stream.\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	fmt.Fprintf(&b, "\n%d disagreement signatures:\n\n", len(rep.Disagreements))
+	b.WriteString("| rule | built-in validator | answers | streams | candidate |\n|:--|:--|:--|--:|:--|\n")
+	for _, d := range rep.Disagreements {
+		var answers []string
+		for _, a := range d.Answers {
+			if len(a.Differs) > 0 {
+				answers = append(answers, escape.Markdown(a.Implementation+": "+a.Verdict.String()+" (differs in "+strings.Join(a.Differs, ", ")+")"))
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | <code>%s</code> (%d commands) |\n", escape.Markdown(d.Rule), escape.Markdown(d.Builtin.String()),
+			strings.Join(answers, "<br>"), d.Streams, escape.Markdown(d.Candidate.Path), d.Candidate.Commands)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func stopped(rep *Report) string {
+	switch rep.StoppedBy {
+	case "time":
+		return "stopped by --time"
+	case "interrupted":
+		return "interrupted"
+	}
+	return "all generated"
+}
+
+func kinds(rep *Report) string {
+	var parts []string
+	for _, k := range rep.Kinds {
+		parts = append(parts, fmt.Sprintf("%d %s", k.Streams, k.Kind))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func written(c Candidate) string {
+	if c.Written == "" {
+		return ""
+	}
+	return "; " + c.Written
+}

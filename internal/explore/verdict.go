@@ -1,0 +1,147 @@
+package explore
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/limit"
+)
+
+// Verdict is one verdict on one stream: the built-in validator's, or an
+// implementation's as the harness judges it.
+type Verdict struct {
+	// Outcome is "success" or "error"; empty when the implementation gave
+	// no verdict (NoVerdict says why).
+	Outcome string `json:"outcome,omitempty"`
+	Phase   string `json:"phase,omitempty"`
+	Code    string `json:"code,omitempty"`
+	// CommandIndex is the failing command, -1 when none is named.
+	CommandIndex int `json:"command_index"`
+	// Rule is the rule the built-in validator applied; for the command
+	// schema, "command schema" and the command's name.
+	Rule string `json:"rule,omitempty"`
+	// Replies is what is wrong with an executing implementation's
+	// readback replies (Level 2), empty when they have the right shape.
+	Replies   string `json:"replies,omitempty"`
+	NoVerdict string `json:"no_verdict,omitempty"`
+}
+
+// fromFailure is the built-in validator's verdict.
+func fromFailure(f *model.Failure, cmds []any) Verdict {
+	if f == nil {
+		return Verdict{Outcome: string(model.Success), CommandIndex: -1}
+	}
+	v := Verdict{Outcome: string(model.Error), Phase: string(f.Phase), Code: f.Code, CommandIndex: f.CommandIndex, Rule: f.Rule}
+	if f.Phase == model.PhaseSchema {
+		v.Rule = "command schema"
+		if f.CommandIndex >= 0 && f.CommandIndex < len(cmds) {
+			if name := cmdName(cmds[f.CommandIndex]); name != "" {
+				v.Rule += " " + limit.Cap(name, 64)
+			}
+		}
+	}
+	return v
+}
+
+// fromHarness is an implementation's verdict, with its replies judged
+// when it executes streams and the stream is valid.
+func fromHarness(h *harness.Verdict, err error, executes bool, builtin Verdict, requests []harness.Request) Verdict {
+	if err != nil {
+		return Verdict{CommandIndex: -1, NoVerdict: limit.Cap(err.Error(), limit.MessageBytes)}
+	}
+	v := Verdict{Outcome: h.Outcome, CommandIndex: -1}
+	if h.Outcome == string(model.Error) {
+		v.Phase, v.Code = limit.Cap(h.Phase, limit.MessageBytes), limit.Cap(h.Code, limit.MessageBytes)
+		if h.CommandIndex != nil {
+			v.CommandIndex = *h.CommandIndex
+		}
+	}
+	if executes && builtin.Outcome == string(model.Success) && v.Outcome == string(model.Success) {
+		if e := harness.CheckReplies(requests, h.Replies); e != nil {
+			v.Replies = limit.Cap(e.Message, limit.MessageBytes)
+		}
+	}
+	return v
+}
+
+// differences lists how an implementation's verdict differs from the
+// built-in validator's, judged as run judges it against a fixture whose
+// expected block is the validator's verdict (runner.Match): outcome; phase
+// and code when both fail; the command index when the validator names
+// one; the readback replies' shape for an executing implementation on a
+// valid stream. A stream without a verdict differs in nothing: it says
+// nothing about the stream.
+func differences(builtin, impl Verdict) []string {
+	if impl.NoVerdict != "" {
+		return nil
+	}
+	if impl.Outcome != builtin.Outcome {
+		return []string{"outcome"}
+	}
+	var d []string
+	if builtin.Outcome == string(model.Error) {
+		if impl.Phase != builtin.Phase {
+			d = append(d, "phase")
+		}
+		if impl.Code != builtin.Code {
+			d = append(d, "code")
+		}
+		if builtin.CommandIndex >= 0 && impl.CommandIndex != builtin.CommandIndex {
+			d = append(d, "command index")
+		}
+	}
+	if impl.Replies != "" {
+		d = append(d, "reply shape")
+	}
+	return d
+}
+
+// short is a verdict without its command index: what a signature keeps,
+// so that one disagreement at different places is one signature.
+func (v Verdict) short() string {
+	switch {
+	case v.NoVerdict != "":
+		return "no verdict"
+	case v.Outcome == string(model.Success):
+		return "success"
+	}
+	return fmt.Sprintf("error %s %s", v.Phase, v.Code)
+}
+
+// String is a verdict for people.
+func (v Verdict) String() string {
+	s := v.short()
+	if v.NoVerdict != "" {
+		return s + " (" + v.NoVerdict + ")"
+	}
+	if v.Outcome == string(model.Error) && v.CommandIndex >= 0 {
+		s += fmt.Sprintf(" at command %d", v.CommandIndex)
+	}
+	if v.Replies != "" {
+		s += ", replies: " + v.Replies
+	}
+	return s
+}
+
+// signature keys a disagreement: the rule the validator applied, its
+// verdict, and what each implementation that differs answered. Two streams
+// with one signature are one disagreement, counted twice. The
+// implementations that agree, or gave no verdict, are not part of it.
+func signature(builtin Verdict, labels []string, impls []Verdict) (string, bool) {
+	var b strings.Builder
+	rule := builtin.Rule
+	if rule == "" {
+		rule = "valid stream"
+	}
+	fmt.Fprintf(&b, "%s | %s", rule, builtin.short())
+	differ := false
+	for i, v := range impls {
+		if d := differences(builtin, v); len(d) > 0 {
+			differ = true
+			fmt.Fprintf(&b, " | %s: %s (%s)", labels[i], v.short(), strings.Join(d, ", "))
+		}
+	}
+	return b.String(), differ
+}
