@@ -111,14 +111,16 @@ type Implementation struct {
 	Command  string `json:"command"`
 	Label    string `json:"label"`
 	Executes bool   `json:"executes"`
-	// Streams counts the generated streams it was asked about; Agreed,
-	// Differed and NoVerdict split them.
-	Streams   int    `json:"streams"`
-	Agreed    int    `json:"agreed"`
-	Differed  int    `json:"differed"`
-	NoVerdict int    `json:"no_verdict"`
-	Restarts  int    `json:"restarts"`
-	Error     string `json:"error,omitempty"`
+	// Streams counts the generated streams; Agreed, Differed, NoVerdict
+	// and NotClaimed (failing in a phase it does not perform, not sent)
+	// split them.
+	Streams    int    `json:"streams"`
+	Agreed     int    `json:"agreed"`
+	Differed   int    `json:"differed"`
+	NoVerdict  int    `json:"no_verdict"`
+	NotClaimed int    `json:"not_claimed"`
+	Restarts   int    `json:"restarts"`
+	Error      string `json:"error,omitempty"`
 }
 
 // Disagreement is one signature: the streams on which the same
@@ -300,8 +302,13 @@ func (e *explorer) askAll(streams []*stream) [][]Verdict {
 	return out
 }
 
-// ask asks one implementation about one stream.
+// ask asks one implementation about one stream. A stream that the
+// validator fails in a phase the implementation does not perform is not
+// sent, as run does not send such a fixture.
 func (e *explorer) ask(s *harness.Session, st *stream) Verdict {
+	if st.builtin.Outcome == string(model.Error) && !s.Claims(st.builtin.Phase) {
+		return Verdict{CommandIndex: -1, NotClaimed: true}
+	}
 	v, err := s.Ask(st.name, st.version, st.caps, st.array())
 	var requests []harness.Request
 	if err == nil && s.Executes() {
@@ -342,6 +349,8 @@ func (e *explorer) classify(rep *Report, st *stream, answers []Verdict) {
 		switch {
 		case v.NoVerdict != "":
 			im.NoVerdict++
+		case v.NotClaimed:
+			im.NotClaimed++
 		case len(differences(st.builtin, v)) > 0:
 			im.Differed++
 		default:

@@ -22,7 +22,8 @@ import (
 // The test binary doubles as an implementation: with EXPLORE_TEST_ADAPTER
 // set it serves the harness protocol with the project's validator, and
 // crashes on or hangs at the streams the variable names
-// ("crash:NAME,hang:NAME").
+// ("crash:NAME,hang:NAME"); "phases:P" claims only phase P, "nophase:"
+// leaves the phase out of its error verdicts (protocol 2).
 const adapterEnv = "EXPLORE_TEST_ADAPTER"
 
 func TestMain(m *testing.M) {
@@ -34,8 +35,16 @@ func TestMain(m *testing.M) {
 
 func fakeAdapter(spec string) int {
 	faults := map[string]string{}
+	me := harness.Hello{Name: "fake", Version: "1"}
+	nophase := false
 	for _, f := range strings.Split(spec, ",") {
-		if kind, name, ok := strings.Cut(f, ":"); ok {
+		kind, name, ok := strings.Cut(f, ":")
+		switch {
+		case kind == "phases":
+			me.Phases = append(me.Phases, name)
+		case kind == "nophase":
+			nophase = true
+		case ok:
 			faults[name] = kind
 		}
 	}
@@ -53,9 +62,13 @@ func fakeAdapter(spec string) int {
 		case "hang":
 			time.Sleep(time.Hour)
 		}
-		return valid(f)
+		v := valid(f)
+		if nophase {
+			v.Phase = ""
+		}
+		return v
 	}
-	if err := harness.Serve(os.Stdin, os.Stdout, harness.Hello{Name: "fake", Version: "1"}, judge, harness.DefaultMaxLine); err != nil {
+	if err := harness.Serve(os.Stdin, os.Stdout, me, judge, harness.DefaultMaxLine); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -288,6 +301,29 @@ func TestCrashAndHangCostOneStream(t *testing.T) {
 	}
 }
 
+// An implementation that performs only some phases is not asked about
+// streams failing in the others, and one that leaves the phase out of its
+// errors is judged on the code and command index: neither differs from
+// the validator it is.
+func TestPhasesNotClaimedOrNotReported(t *testing.T) {
+	cfg := testConfig(t, 6, self(t, "phases:schema_validation"), self(t, "nophase:"))
+	cfg.Count = 60
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, unphased := rep.Implementations[0], rep.Implementations[1]
+	if part.NotClaimed == 0 || part.Differed != 0 || part.Agreed+part.NotClaimed != 60 {
+		t.Errorf("schema-only implementation: %+v", part)
+	}
+	if unphased.Differed != 0 || unphased.Agreed != 60 {
+		t.Errorf("implementation without phases: %+v", unphased)
+	}
+	if len(rep.Disagreements) != 0 {
+		t.Errorf("disagreements: %+v", rep.Disagreements)
+	}
+}
+
 // Streams aimed at rules just satisfy or just break them, and every
 // generated stream the schema is not the target of passes it.
 func TestGeneratedStreams(t *testing.T) {
@@ -343,6 +379,9 @@ func TestDifferences(t *testing.T) {
 		{fail("semantic_validation", "A", -1), fail("semantic_validation", "A", 4), ""},
 		{ok, Verdict{Outcome: "success", Replies: "reply 1 is missing", CommandIndex: -1}, "reply shape"},
 		{fail("semantic_validation", "A", 2), Verdict{NoVerdict: "it exited", CommandIndex: -1}, ""},
+		{fail("semantic_validation", "A", 2), Verdict{NotClaimed: true, CommandIndex: -1}, ""},
+		{fail("semantic_validation", "A", 2), fail("", "A", 2), ""},
+		{fail("semantic_validation", "A", 2), fail("", "B", 2), "code"},
 	} {
 		if got := strings.Join(differences(c.builtin, c.impl), ","); got != c.want {
 			t.Errorf("differences(%s, %s) = %q, want %q", c.builtin, c.impl, got, c.want)

@@ -29,7 +29,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		b.WriteString("  no implementation given: nothing to disagree with (--implementation)\n")
 	}
 	for _, im := range rep.Implementations {
-		fmt.Fprintf(&b, "  %s: agreed %d, differed %d, no verdict %d, restarts %d\n", escape.OneLine(im.Label), im.Agreed, im.Differed, im.NoVerdict, im.Restarts)
+		fmt.Fprintf(&b, "  %s: agreed %d, differed %d, no verdict %d, not claimed %d, restarts %d\n", escape.OneLine(im.Label), im.Agreed, im.Differed, im.NoVerdict, im.NotClaimed, im.Restarts)
 		if im.Error != "" {
 			fmt.Fprintf(&b, "    stopped: %s\n", escape.OneLine(im.Error))
 		}
@@ -61,9 +61,9 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	b.WriteString("| implementation | agreed | differed | no verdict | restarts |\n|:--|--:|--:|--:|--:|\n")
+	b.WriteString("| implementation | agreed | differed | no verdict | not claimed | restarts |\n|:--|--:|--:|--:|--:|--:|\n")
 	for _, im := range rep.Implementations {
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", escape.Markdown(im.Label), im.Agreed, im.Differed, im.NoVerdict, im.Restarts)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", escape.Markdown(im.Label), im.Agreed, im.Differed, im.NoVerdict, im.NotClaimed, im.Restarts)
 	}
 	if len(rep.Disagreements) == 0 {
 		b.WriteString("\nEvery implementation agreed with the built-in validator on every stream.\n")

@@ -26,6 +26,9 @@ type Verdict struct {
 	// readback replies (Level 2), empty when they have the right shape.
 	Replies   string `json:"replies,omitempty"`
 	NoVerdict string `json:"no_verdict,omitempty"`
+	// NotClaimed is set when the validator's verdict fails the stream in a
+	// phase the implementation does not perform: the stream was not sent.
+	NotClaimed bool `json:"not_claimed,omitempty"`
 }
 
 // fromFailure is the built-in validator's verdict.
@@ -69,12 +72,14 @@ func fromHarness(h *harness.Verdict, err error, executes bool, builtin Verdict, 
 // differences lists how an implementation's verdict differs from the
 // built-in validator's, judged as run judges it against a fixture whose
 // expected block is the validator's verdict (runner.Match): outcome; phase
-// and code when both fail; the command index when the validator names
-// one; the readback replies' shape for an executing implementation on a
-// valid stream. A stream without a verdict differs in nothing: it says
-// nothing about the stream.
+// when both fail and the implementation names one (protocol 2 lets it
+// leave the phase out); code when both fail; the command index when the
+// validator names one; the readback replies' shape for an executing
+// implementation on a valid stream. A stream without a verdict, or not
+// sent because the implementation does not perform the failing phase,
+// differs in nothing: it says nothing about the implementation.
 func differences(builtin, impl Verdict) []string {
-	if impl.NoVerdict != "" {
+	if impl.NoVerdict != "" || impl.NotClaimed {
 		return nil
 	}
 	if impl.Outcome != builtin.Outcome {
@@ -82,7 +87,7 @@ func differences(builtin, impl Verdict) []string {
 	}
 	var d []string
 	if builtin.Outcome == string(model.Error) {
-		if impl.Phase != builtin.Phase {
+		if impl.Phase != "" && impl.Phase != builtin.Phase {
 			d = append(d, "phase")
 		}
 		if impl.Code != builtin.Code {
@@ -104,8 +109,12 @@ func (v Verdict) short() string {
 	switch {
 	case v.NoVerdict != "":
 		return "no verdict"
+	case v.NotClaimed:
+		return "not claimed"
 	case v.Outcome == string(model.Success):
 		return "success"
+	case v.Phase == "":
+		return "error " + v.Code
 	}
 	return fmt.Sprintf("error %s %s", v.Phase, v.Code)
 }

@@ -62,6 +62,11 @@ func (x *Session) Label() string {
 // (Level 2).
 func (x *Session) Executes() bool { return x.s.hello != nil && x.s.hello.Executes }
 
+// Claims reports whether the implementation performs phase (protocol 2
+// lets it perform only some). A stream that fails in a phase it does not
+// perform says nothing about it.
+func (x *Session) Claims(phase string) bool { return x.s.hello == nil || x.s.hello.Claims(phase) }
+
 // Stopped is why the session no longer sends streams, empty while it does.
 func (x *Session) Stopped() string { return x.s.stopped }
 
