@@ -100,9 +100,15 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 			}
 			total += r.Duration
 			tc := testcase(r)
-			if v, ok := regressed[r.RelPath]; ok && tc.Failure != nil {
-				tc.Failure.Type = typeRegression
-				tc.Failure.Message = clean(v + ": " + explain.Headline(r))
+			if v, ok := regressed[r.RelPath]; ok {
+				switch {
+				case tc.Failure != nil:
+					tc.Failure.Type = typeRegression
+					tc.Failure.Message = clean(v + ": " + explain.Headline(r))
+				case tc.Error != nil:
+					// A file that broke: still a corpus error, but a new one.
+					tc.Error.Message = clean(v + ": " + explain.Headline(r))
+				}
 			}
 			if fs := findings[r.Path]; len(fs) > 0 {
 				// Output, not an error: a viewer shows a passing fixture

@@ -186,14 +186,19 @@ func TestRegressionsMarked(t *testing.T) {
 			t.Errorf("report lacks %s", want)
 		}
 	}
-	passing := string(render(t, sample.Run(), Options{}))
+	if !strings.Contains(out, `<error message="regressed: corpus error: invalid JSON: unexpected end of input at line 7, column 1" type="corpus_error">`) {
+		t.Error("the file that broke is not marked as a new failure")
+	}
+	run := sample.Run()
+	run.Findings = append(run.Findings, model.Finding{Kind: model.FindingNameStem, Path: "fixtures/positive/minimal_triangle.json", Message: "a finding"})
+	passing := string(render(t, run, Options{}))
 	i := strings.Index(passing, `<testcase name="minimal_triangle"`)
 	if i < 0 {
 		t.Fatal("no minimal_triangle case")
 	}
 	tc := passing[i : i+strings.Index(passing[i:], "</testcase>")]
-	if strings.Contains(tc, "system-err") {
-		t.Errorf("a passing fixture has error output:\n%s", tc)
+	if strings.Contains(tc, "system-err") || !strings.Contains(tc, "<system-out><![CDATA[warning: fixtures/positive/minimal_triangle.json") {
+		t.Errorf("a passing fixture's finding is not plain output:\n%s", tc)
 	}
 }
 
