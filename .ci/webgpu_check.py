@@ -65,7 +65,8 @@ def right(root, report):
     assert rows, "no Level 3 preview rows: the readback fixtures were not compared"
     for row in rows:
         groups = " | ".join(", ".join(g["sources"]) + f" ({g['size']} bytes" + (f", first differing byte {g['first_differing_byte']}" if "first_differing_byte" in g else "") + ")" for g in row["groups"])
-        print(f"  Level 3 preview {row['corpus_path']} readback {row['readback']}: {'agree' if row['agree'] else 'differ'}: {groups}")
+        unusable = "".join(f" | {u}: not comparable" for u in row.get("unusable", []))
+        print(f"  Level 3 preview {row['corpus_path']} readback {row['readback']}: {'agree' if row['agree'] else 'differ'}: {groups}{unusable}")
 
 
 def wrong(root, report, text):

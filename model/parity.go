@@ -40,6 +40,10 @@ type ParityRow struct {
 	// fixture's readbacks, in stream order.
 	Readback int
 	Groups   []ParityGroup
+	// Unusable are the sources whose data for this readback could not be
+	// compared: not base64, or over MaxParityBytes (the fixture's own
+	// QueueSubmitReply data can be either).
+	Unusable []string
 }
 
 // Agree reports whether every source returned the same bytes.
@@ -102,8 +106,13 @@ func Parity(run *Run) []ParityRow {
 			var groups []ParityGroup
 			var ref []byte
 			var kept [][]byte
+			var unusable []string
 			for _, s := range sources {
-				if k >= len(s.data) || s.data[k] == nil {
+				if k >= len(s.data) {
+					continue
+				}
+				if s.data[k] == nil {
+					unusable = append(unusable, s.label)
 					continue
 				}
 				b := s.data[k]
@@ -132,7 +141,7 @@ func Parity(run *Run) []ParityRow {
 				count += len(g.Sources)
 			}
 			if count >= 2 {
-				rows = append(rows, ParityRow{Path: p, Readback: k, Groups: groups})
+				rows = append(rows, ParityRow{Path: p, Readback: k, Groups: groups, Unusable: unusable})
 			}
 		}
 	}

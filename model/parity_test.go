@@ -8,7 +8,7 @@ import "testing"
 func TestParity(t *testing.T) {
 	run := &Run{
 		Results:          []Result{{RelPath: "positive/a.json"}, {RelPath: "positive/b.json"}},
-		FixtureReadbacks: map[string][][]byte{"positive/a.json": {{1, 2, 3, 4}}},
+		FixtureReadbacks: map[string][][]byte{"positive/a.json": {{1, 2, 3, 4}}, "positive/b.json": {nil}},
 		Implementations: []Implementation{
 			{Name: "node", Summary: Summary{Passed: 2}, Readbacks: map[string][][]byte{"positive/a.json": {{1, 2, 3, 4}}, "positive/b.json": {{9, 9}}}},
 			{Name: "browser", Summary: Summary{Passed: 1}, Readbacks: map[string][][]byte{"positive/a.json": {{1, 2, 7, 4}}, "positive/b.json": {{9, 9, 0}}}},
@@ -32,6 +32,10 @@ func TestParity(t *testing.T) {
 	// No fixture data: the best implementation is the reference.
 	if g := b.Groups[1]; b.Groups[0].Sources[0] != "node" || g.FirstDiff != 2 || g.Got != 0 || g.Want != -1 {
 		t.Errorf("row b: %+v", b)
+	}
+	// Fixture data that is not base64 is named, not compared.
+	if len(b.Unusable) != 1 || b.Unusable[0] != FixtureSource || len(a.Unusable) != 0 {
+		t.Errorf("unusable: %v, %v", a.Unusable, b.Unusable)
 	}
 	if c, ok := ParityCounts(rows, "browser"); c != 2 || ok != 0 {
 		t.Errorf("browser: %d compared, %d agreed", c, ok)

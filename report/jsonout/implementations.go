@@ -199,6 +199,9 @@ type ParityRow struct {
 	Readback   int           `json:"readback"`
 	Agree      bool          `json:"agree"`
 	Groups     []ParityGroup `json:"groups"`
+	// Unusable are the sources whose data could not be compared (not
+	// base64, or over 1 MiB).
+	Unusable []string `json:"unusable,omitempty"`
 }
 
 // ParityGroup is sources that returned the same bytes; FirstDiff is the
@@ -213,7 +216,7 @@ type ParityGroup struct {
 func parityRows(rows []model.ParityRow) []ParityRow {
 	out := make([]ParityRow, 0, len(rows))
 	for _, r := range rows {
-		rec := ParityRow{CorpusPath: r.Path, Readback: r.Readback, Agree: r.Agree()}
+		rec := ParityRow{CorpusPath: r.Path, Readback: r.Readback, Agree: r.Agree(), Unusable: r.Unusable}
 		for _, g := range r.Groups {
 			sum := sha256.Sum256(g.Data)
 			pg := ParityGroup{Sources: g.Sources, Size: g.Size, SHA256: hex.EncodeToString(sum[:])}

@@ -365,6 +365,13 @@ func writeParity(b *strings.Builder, rows []model.ParityRow, number map[string]i
 				}
 				groups = append(groups, text)
 			}
+			for _, src := range r.Unusable {
+				who := "fixture data"
+				if src != model.FixtureSource {
+					who = fmt.Sprint(number[src])
+				}
+				groups = append(groups, who+": not comparable (not base64, or over 1 MiB)")
+			}
 			fmt.Fprintf(b, "| <code>%s</code> | %d | %s %s |\n", escape.Markdown(r.Path), r.Readback, icon, strings.Join(groups, " · "))
 		}
 	}

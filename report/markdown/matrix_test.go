@@ -48,7 +48,7 @@ func TestMatrixWebGPU(t *testing.T) {
 		"While calling \\[Queue\\]\\.Submit",
 		"### Level 3 preview: readback bytes",
 		"2 readbacks compared: 1 agree, 1 differ",
-		"first differing byte 3 (0xff, not 0x00)",
+		"first differing byte 3 (0xff, not 0x00) · fixture data: not comparable (not base64, or over 1 MiB) |",
 		"✅ fixture data, 2, 4: 4 bytes",
 	} {
 		if !strings.Contains(s, want) {

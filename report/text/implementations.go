@@ -83,7 +83,7 @@ func (p *printer) parity(run *model.Run, rows []model.ParityRow) {
 	p.textf("%d readbacks compared, %d agree, %d differ", len(rows), len(rows)-differ, differ)
 	for i := range rows {
 		r := &rows[i]
-		if r.Agree() {
+		if r.Agree() && len(r.Unusable) == 0 {
 			continue
 		}
 		var groups []string
@@ -93,6 +93,9 @@ func (p *printer) parity(run *model.Run, rows []model.ParityRow) {
 				text += fmt.Sprintf(", first differing byte %d", g.FirstDiff)
 			}
 			groups = append(groups, text)
+		}
+		for _, src := range r.Unusable {
+			groups = append(groups, src+": not comparable (not base64, or over 1 MiB)")
 		}
 		p.textf("  %s readback %d: %s", Clean(r.Path), r.Readback, Clean(strings.Join(groups, " | ")))
 	}

@@ -98,7 +98,7 @@ func ManyImplementations(fixtures, n int) *model.Run {
 // each other agree with or not.
 func WithWebGPU() *model.Run {
 	run := WithImplementations()
-	run.FixtureReadbacks = map[string][][]byte{"positive/texture_upload.json": {{1, 2, 3, 4}}}
+	run.FixtureReadbacks = map[string][][]byte{"positive/texture_upload.json": {{1, 2, 3, 4}}, "positive/minimal_triangle.json": {nil}}
 	for k, platform := range []string{"node 20.20.2, dawn (npm webgpu 0.6.2)", "Chrome 156.0.8078.114 (headless)"} {
 		im := model.Implementation{Command: "node adapters/webgpu/host.js --runtime webgpu.js", Name: "webgpu.js on node/swiftshader",
 			Version: "sha256:612b5aac828a", DRP2Versions: []string{"2.0"}, Executes: true, Protocol: 2,
