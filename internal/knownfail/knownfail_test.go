@@ -97,3 +97,15 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A byte-order mark at the start of the file is not part of the first
+// entry's path.
+func TestParseBOM(t *testing.T) {
+	l, err := Parse(strings.NewReader("\ufeffnegative/a.json reason\n"), "known.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Entries) != 1 || l.Entries[0].Path != "negative/a.json" {
+		t.Errorf("entries %+v", l.Entries)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -106,9 +107,21 @@ func implementations(run *model.Run) []Implementation {
 // the fixtures' prose, the run's start) stays empty; the summaries are
 // computed again from the results.
 func Read(r io.Reader) (*model.Run, error) {
-	dec := json.NewDecoder(r)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	// A report with a key twice would be read by whichever copy the
+	// decoder keeps (the last): refused, as fixtures are.
+	if object, key, off, dup := jsonpos.DuplicateKey(data); dup {
+		line, col := jsonpos.LineColumn(data, off)
+		if object == "" {
+			object = "/"
+		}
+		return nil, fmt.Errorf("not a drp2-fixtures JSON report: line %d, column %d: the key %q appears twice in the object at %s", line, col, key, object)
+	}
 	var doc Document
-	if err := dec.Decode(&doc); err != nil {
+	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: %v", err)
 	}
 	if doc.Results == nil {
