@@ -87,7 +87,9 @@ func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *mo
 	if limit <= 0 {
 		limit = runner.DefaultMaxFileSize
 	}
-	corpusFS, err := loadCorpus(tree, corpusRel, limit)
+	// The corpus and the schemas share one lock on the object store.
+	lock := &sync.Mutex{}
+	corpusFS, err := loadCorpus(repo, lock, tree, corpusRel, limit)
 	if err != nil {
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
 			return nil, "", "", missing(short, err)
@@ -95,7 +97,7 @@ func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *mo
 		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be read: %v", short, err)}
 	}
 
-	schemas := &treeFS{tree: tree}
+	schemas := &treeFS{mu: lock, tree: tree}
 	command, err := baseSchema(cfg.CommandSchema, wd, root, corpusRel, runner.UpstreamCommandSchema, schemas)
 	if err != nil {
 		return nil, "", "", err
@@ -258,23 +260,32 @@ func isHex(s string) bool {
 	return true
 }
 
-// loadCorpus reads the fixture folders under corpusRel into memory: the
-// runner reads fixtures from many goroutines, and a git object store is
-// not for concurrent use. A blob over the size limit keeps limit+1 bytes,
-// enough for the runner to refuse it as it would on disk.
-func loadCorpus(tree *object.Tree, corpusRel string, limit int64) (fs.FS, error) {
-	mfs := fstest.MapFS{}
+// maxBaseTotal bounds the bytes a base corpus may hold in all, counted
+// from its tree entries before anything is read: many entries can name one
+// blob that git stores once and compresses well (60 entries naming one
+// 40 MB blob of spaces are 40 KB in git), and each is read in full.
+var maxBaseTotal int64 = 4 << 30
+
+// loadCorpus lists the fixture folders under corpusRel and serves their
+// files one at a time: each Open reads its blob, at most limit+1 bytes
+// (enough for the runner to refuse a larger one as it would on disk),
+// under one lock, since a git object store is not for concurrent use. The
+// corpus is never held in memory whole; at any moment only the fixtures
+// the runner's workers are reading are.
+func loadCorpus(repo *git.Repository, lock *sync.Mutex, tree *object.Tree, corpusRel string, limit int64) (fs.FS, error) {
+	c := &commitCorpus{index: fstest.MapFS{}, blobs: map[string]plumbing.Hash{}, repo: repo, lock: lock, limit: limit}
 	sub := tree
 	if corpusRel != "." {
 		var err error
 		sub, err = tree.Tree(corpusRel)
 		if errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
-			return mfs, nil // no corpus at the base: every fixture is added
+			return c, nil // no corpus at the base: every fixture is added
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
+	var total int64
 	for _, folder := range runner.Folders {
 		ft, err := sub.Tree(folder)
 		if errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
@@ -283,39 +294,102 @@ func loadCorpus(tree *object.Tree, corpusRel string, limit int64) (fs.FS, error)
 		if err != nil {
 			return nil, err
 		}
-		err = ft.Files().ForEach(func(f *object.File) error {
-			name := folder + "/" + f.Name
-			if f.Mode == filemode.Symlink {
+		walker := object.NewTreeWalker(ft, true, nil)
+		for {
+			name, entry, err := walker.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				walker.Close()
+				return nil, err
+			}
+			name = folder + "/" + name
+			switch {
+			case entry.Mode == filemode.Symlink:
 				// Kept as a link so that the runner reports it as it
 				// does on disk.
-				mfs[name] = &fstest.MapFile{Mode: fs.ModeSymlink}
-				return nil
+				c.index[name] = &fstest.MapFile{Mode: fs.ModeSymlink}
+			case entry.Mode.IsFile():
+				size, err := blobSize(repo, entry.Hash)
+				if err != nil {
+					walker.Close()
+					return nil, fmt.Errorf("%s: %w", name, err)
+				}
+				total += min(size, limit+1)
+				if total > maxBaseTotal {
+					walker.Close()
+					return nil, fmt.Errorf("its fixture files hold more than %d MiB in all, more than a base is read for", maxBaseTotal>>20)
+				}
+				c.index[name] = &fstest.MapFile{Mode: 0o644}
+				c.blobs[name] = entry.Hash
 			}
-			r, err := f.Reader()
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			// One allocation of the blob's size: the corpus is held in
-			// memory for the whole base run.
-			size := f.Size
-			if size > limit+1 {
-				size = limit + 1
-			}
-			data := make([]byte, size)
-			_, err = io.ReadFull(r, data)
-			r.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			mfs[name] = &fstest.MapFile{Data: data, Mode: 0o644}
-			return nil
-		})
-		if err != nil {
-			return nil, err
 		}
+		walker.Close()
 	}
-	return mfs, nil
+	return c, nil
 }
+
+// blobSize is a blob's size, read from its header without its contents
+// where the store can.
+func blobSize(repo *git.Repository, h plumbing.Hash) (int64, error) {
+	if s, ok := repo.Storer.(interface {
+		EncodedObjectSize(plumbing.Hash) (int64, error)
+	}); ok {
+		return s.EncodedObjectSize(h)
+	}
+	b, err := repo.BlobObject(h)
+	if err != nil {
+		return 0, err
+	}
+	return b.Size, nil
+}
+
+// commitCorpus is a base corpus read from git objects: index lists it (for
+// discovery), blobs names the blob of each file, read on Open.
+type commitCorpus struct {
+	index fstest.MapFS
+	blobs map[string]plumbing.Hash
+	repo  *git.Repository
+	lock  *sync.Mutex
+	limit int64
+}
+
+func (c *commitCorpus) Open(name string) (fs.File, error) {
+	h, ok := c.blobs[name]
+	if !ok {
+		return c.index.Open(name) // a folder, a link, or nothing
+	}
+	data, err := c.read(h)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	return fstest.MapFS{name: {Data: data, Mode: 0o644}}.Open(name)
+}
+
+func (c *commitCorpus) read(h plumbing.Hash) ([]byte, error) {
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	b, err := c.repo.BlobObject(h)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data := make([]byte, min(b.Size, c.limit+1))
+	if _, err := io.ReadFull(r, data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+func (c *commitCorpus) ReadDir(name string) ([]fs.DirEntry, error) { return c.index.ReadDir(name) }
+func (c *commitCorpus) Stat(name string) (fs.FileInfo, error)      { return c.index.Stat(name) }
+func (c *commitCorpus) Lstat(name string) (fs.FileInfo, error)     { return c.index.Lstat(name) }
+func (c *commitCorpus) ReadLink(name string) (string, error)       { return c.index.ReadLink(name) }
 
 // baseSchema turns the head's schema choice into a path inside the base
 // tree: "embedded" stays; no choice is the upstream layout next to the
@@ -347,7 +421,7 @@ func baseSchema(flag, wd, root, corpusRel, upstream string, tree *treeFS) (strin
 // the files they refer to. Directories cannot be opened; nothing needs to
 // list them.
 type treeFS struct {
-	mu   sync.Mutex
+	mu   *sync.Mutex
 	tree *object.Tree
 }
 
@@ -363,6 +437,9 @@ func (t *treeFS) Open(name string) (fs.File, error) {
 			err = fs.ErrNotExist
 		}
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if f.Size > runner.MaxSchemaFile {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("larger than %d MiB", runner.MaxSchemaFile>>20)}
 	}
 	data, err := f.Contents()
 	if err != nil {
