@@ -83,6 +83,10 @@ func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *mo
 	if !ok {
 		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus %s is outside the git repository %s", cfg.Corpus, root)}
 	}
+	repo, tree, root, corpusRel, err = intoSubmodule(repo, tree, root, corpusRel)
+	if err != nil {
+		return nil, "", "", err
+	}
 	limit := cfg.MaxFileSize
 	if limit <= 0 {
 		limit = runner.DefaultMaxFileSize
@@ -134,6 +138,64 @@ func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *mo
 		run.Findings[i].Path = display(strings.TrimPrefix(run.Findings[i].Path, runner.Embedded+":"))
 	}
 	return run, commit.Hash.String(), from, nil
+}
+
+// intoSubmodule follows corpusRel through the base tree. A corpus inside a
+// git submodule is, in the superproject's tree, a gitlink (the submodule's
+// commit), not a folder: taken for a missing folder, every fixture would be
+// "added". The base is then the submodule's commit, read from the
+// submodule's own objects (its checkout in the working tree); when they are
+// not there, the base cannot be read and there is no comparison. The
+// schemas are looked for in the submodule too, as the corpus's repository.
+func intoSubmodule(repo *git.Repository, tree *object.Tree, root, corpusRel string) (*git.Repository, *object.Tree, string, string, error) {
+	for {
+		if corpusRel == "." {
+			return repo, tree, root, corpusRel, nil
+		}
+		parts := strings.Split(corpusRel, "/")
+		link := -1
+		for i := range parts {
+			e, err := tree.FindEntry(strings.Join(parts[:i+1], "/"))
+			if err != nil {
+				// No such folder at the base (or a file): the caller
+				// tells these apart.
+				return repo, tree, root, corpusRel, nil
+			}
+			if e.Mode == filemode.Submodule {
+				link = i
+				break
+			}
+		}
+		if link < 0 {
+			return repo, tree, root, corpusRel, nil
+		}
+		prefix := strings.Join(parts[:link+1], "/")
+		e, _ := tree.FindEntry(prefix)
+		short := e.Hash.String()[:7]
+		subRoot := filepath.Join(root, filepath.FromSlash(prefix))
+		sub, err := git.PlainOpenWithOptions(subRoot, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+		if err != nil {
+			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus lies in the git submodule %s, which is not checked out here (%v), so its base commit %s cannot be read. To compare with the base, check the submodule out (`submodules: true` on actions/checkout)", prefix, err, short)}
+		}
+		wt, err := sub.Worktree()
+		if err != nil {
+			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git submodule %s has no working tree: %v", prefix, err)}
+		}
+		sub = smallCache(sub, wt.Filesystem)
+		c, err := sub.CommitObject(e.Hash)
+		if err != nil {
+			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus lies in the git submodule %s, and its base commit %s is not in the submodule's objects (%v). To compare with the base, fetch the submodule's history (`fetch-depth: 0` on actions/checkout, or `git submodule update` with enough depth)", prefix, short, err)}
+		}
+		t, err := c.Tree()
+		if err != nil {
+			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the tree of commit %s of the git submodule %s cannot be read: %v", short, prefix, err)}
+		}
+		rest := strings.Join(parts[link+1:], "/")
+		if rest == "" {
+			rest = "."
+		}
+		repo, tree, root, corpusRel = sub, t, subRoot, rest
+	}
 }
 
 // objectCache bounds go-git's cache of decoded objects. Each blob is read

@@ -1,0 +1,86 @@
+package baseline
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// superproject makes dir a repository whose one commit holds only a
+// gitlink "corpus" to commit sub, and returns that commit.
+func superproject(t *testing.T, dir string, sub plumbing.Hash) plumbing.Hash {
+	t.Helper()
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := func(o interface {
+		Encode(plumbing.EncodedObject) error
+	}) plumbing.Hash {
+		obj := repo.Storer.NewEncodedObject()
+		if err := o.Encode(obj); err != nil {
+			t.Fatal(err)
+		}
+		h, err := repo.Storer.SetEncodedObject(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	tree := store(&object.Tree{Entries: []object.TreeEntry{{Name: "corpus", Mode: filemode.Submodule, Hash: sub}}})
+	sig := object.Signature{Name: "test", Email: "test@example.com", When: when}
+	commit := store(&object.Commit{Author: sig, Committer: sig, Message: "super", TreeHash: tree})
+	if err := repo.Storer.SetReference(plumbing.NewHashReference("refs/heads/master", commit)); err != nil {
+		t.Fatal(err)
+	}
+	return commit
+}
+
+// A corpus in a git submodule is compared with the submodule's commit at
+// the base, not taken for "no corpus at the base" (every fixture added);
+// without the submodule's objects there is no comparison, and it says so.
+func TestCorpusInASubmodule(t *testing.T) {
+	dir := t.TempDir()
+	subDir := filepath.Join(dir, "corpus")
+	sub, err := git.PlainInit(subDir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, head := corpusFiles(t)
+	writeTree(t, subDir, base)
+	baseSub := commitAll(t, sub, "base")
+	writeTree(t, subDir, head)
+	commitAll(t, sub, "head")
+	superBase := superproject(t, dir, baseSub)
+
+	cfg := headConfig(dir)
+	cfg.Corpus = "corpus/fixtures"
+	headRun := runHead(t, cfg)
+	baseRun, _, err := FromCommit(context.Background(), cfg, superBase.String())
+	if err != nil {
+		t.Fatalf("the submodule's base commit: %v", err)
+	}
+	checkChanges(t, Compare(baseRun, headRun, superBase.String()[:7]))
+
+	// The gitlink names a commit the submodule does not have.
+	dir2 := t.TempDir()
+	sub2, err := git.PlainInit(filepath.Join(dir2, "corpus"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, filepath.Join(dir2, "corpus"), head)
+	commitAll(t, sub2, "head only")
+	superBase2 := superproject(t, dir2, plumbing.NewHash(strings.Repeat("ab", 20)))
+	cfg2 := headConfig(dir2)
+	cfg2.Corpus = "corpus/fixtures"
+	_, _, err = FromCommit(context.Background(), cfg2, superBase2.String())
+	if u, ok := err.(*Unavailable); !ok || !strings.Contains(u.Reason, "git submodule corpus") {
+		t.Errorf("err = %v, want no comparison, naming the submodule", err)
+	}
+}
