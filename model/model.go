@@ -325,6 +325,9 @@ type Run struct {
 	// Comparison is this run compared with a baseline; nil when none was
 	// asked for.
 	Comparison *Comparison
+	// Judgement is the gate's verdict on the run; nil before it was
+	// judged (a report read back, a renderer's own test).
+	Judgement *Judgement
 }
 
 // Summarize computes the summary from results and findings.

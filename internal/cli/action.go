@@ -1,33 +1,31 @@
 package cli
 
-// The "drp2-fixtures action" entry of the Docker
-// container action: it reads the INPUT_* variables and the event payload,
-// runs the corpus, writes the JUnit and JSON files, the job summary and the
-// step outputs, and only then publishes to GitHub (check run, sticky pull
-// request comment). Publishing never fails the step: the step fails only by
-// fail-on, or with exit code 2 for unusable inputs.
+// The "drp2-fixtures action" entry of the Docker container action: it
+// reads the INPUT_* variables and the event payload, runs the job, and
+// hands the outcome to its sinks in order: the log, the report files and
+// job summary, the step outputs, then GitHub (check run, sticky pull
+// request comment), then the notes on what publishing did. The record
+// (log, files, outputs, notes) fails the step when it cannot be written;
+// the API only warns. The step fails by the verdict alone otherwise.
 
 import (
-	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/drp2/drp2-fixtures/internal/workspace"
+	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/github"
 	"github.com/drp2/drp2-fixtures/report/markdown"
-	"github.com/drp2/drp2-fixtures/report/text"
 )
 
 // Tuning variables, for slow Enterprise Server instances and for tests.
@@ -37,16 +35,22 @@ const (
 	envWriteInterval  = "DRP2_FIXTURES_API_WRITE_INTERVAL"
 )
 
-// maxCheckRunAnnotations bounds the annotations sent through the API: 20
-// requests of 50, which stays well inside the 80 writes per minute.
-const maxCheckRunAnnotations = 1000
-
 // actionCommand runs drp2-fixtures as a GitHub Action and returns the exit
 // code.
 func actionCommand(ctx context.Context, env Env) int {
 	defer env.protect()()
-	a := &runAction{env: env}
-	return a.main(ctx)
+	a := &runAction{env: env, log: env.Stdout}
+	if a.log == nil {
+		a.log = io.Discard
+	}
+	// The one writer that is not redacted: ::add-mask:: must name the token.
+	a.gha = githubactions.New(githubactions.WithGetenv(a.getenv), githubactions.WithWriter(a.env.rawStdout))
+	st, err := a.prepare(ctx)
+	if err != nil {
+		a.errorf("%v", err)
+		return exitFor(err)
+	}
+	return a.deliver(ctx, st)
 }
 
 type runAction struct {
@@ -69,13 +73,32 @@ func (a *runAction) errorf(format string, args ...any) {
 	fmt.Fprintf(a.log, "::error title=drp2-fixtures::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
 }
 
-func (a *runAction) main(ctx context.Context) int {
-	a.log = a.env.Stdout
-	if a.log == nil {
-		a.log = io.Discard
-	}
-	// The one writer that is not redacted: ::add-mask:: must name the token.
-	a.gha = githubactions.New(githubactions.WithGetenv(a.getenv), githubactions.WithWriter(a.env.rawStdout))
+// delivery is one outcome on its way through the sinks.
+type delivery struct {
+	in     Inputs
+	tgt    target
+	repo   string
+	wd     string
+	now    func() time.Time
+	pacing github.Pacing
+	out    *gate.Outcome
+	run    *model.Run // out.Run, with the workspace's paths
+	md     markdown.Options
+	plan   plan
+	extras extras
+	anns   annotator
+	// exploreErr is what stopped the explore input's streams: the
+	// step fails, after every sink.
+	exploreErr error
+	fileErr    error
+	// conclusion is the verdict's, or failure when the record could not
+	// be written.
+	conclusion string
+	published  published
+}
+
+// prepare reads the inputs and the event, and runs the job.
+func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	in, err := readInputs(a.gha)
 	if in.Token != "" {
 		// Before anything else is printed, so no later line can show it:
@@ -85,139 +108,117 @@ func (a *runAction) main(ctx context.Context) int {
 		a.env.redact.Add(in.Token)
 	}
 	if err != nil {
-		a.errorf("%v", err)
-		return ExitUsage
+		return nil, usageErrorf("%v", err)
 	}
-	pacing, err := a.pacing()
+	d := &delivery{in: in, repo: a.getenv("GITHUB_REPOSITORY")}
+	if d.pacing, err = a.pacing(); err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	ge, err := gateEnv(a.env)
 	if err != nil {
-		a.errorf("%v", err)
-		return ExitUsage
+		return nil, err
 	}
-	r, err := resolve(a.env, in.Job)
+	r, err := gate.Resolve(ge, in.Job)
 	if err != nil {
-		a.errorf("%v", err)
-		return exitFor(err)
+		return nil, err
 	}
-	repository := a.getenv("GITHUB_REPOSITORY")
-	tgt, err := readTarget(a.getenv("GITHUB_EVENT_NAME"), a.getenv("GITHUB_EVENT_PATH"), repository, a.getenv("GITHUB_SHA"))
+	d.wd, d.now = r.WorkDir, ge.Now
+	d.tgt, err = readTarget(a.getenv("GITHUB_EVENT_NAME"), a.getenv("GITHUB_EVENT_PATH"), d.repo, a.getenv("GITHUB_SHA"))
 	if err != nil {
 		// The results still matter without a pull request to comment on.
-		a.warnf("%v; results are reported for %s without a pull request", err, orDefault(tgt.HeadSHA, "this commit"))
+		a.warnf("%v; results are reported for %s without a pull request", err, orDefault(d.tgt.HeadSHA, "this commit"))
 	}
-
-	if in.CheckRunID != 0 && jobCheckRunElsewhere(a.getenv("GITHUB_EVENT_NAME")) {
+	if d.in.CheckRunID != 0 && jobCheckRunElsewhere(a.getenv("GITHUB_EVENT_NAME")) {
 		// This job's own check run belongs to the commit the workflow ran
 		// on (the default branch), not to the pull request's head: the
 		// results get a check run of their own on the head instead.
-		a.debugf("check-run-id %d is this job's check run, on another commit than %s: creating a check run on %s", in.CheckRunID, tgt.HeadSHA, tgt.HeadSHA)
-		in.CheckRunID = 0
+		a.debugf("check-run-id %d is this job's check run, on another commit than %s: creating a check run on %s", d.in.CheckRunID, d.tgt.HeadSHA, d.tgt.HeadSHA)
+		d.in.CheckRunID = 0
 	}
-
-	var cov *coverageRun
-	if in.Coverage {
-		cov = enableCoverage(&r)
-	}
-
-	run, err := execute(ctx, r)
-	if err != nil {
-		a.errorf("%v", err)
-		return exitFor(err)
+	if d.out, err = gate.Execute(ctx, r); err != nil {
+		return nil, err
 	}
 	// Reports name files as the repository does, never by the container's
 	// mount point (/github/workspace/...).
-	run = explain.InWorkspace(run, orDefault(a.getenv("GITHUB_WORKSPACE"), r.workDir))
-	if err := a.writeLog(run); err != nil {
-		return ExitInternal
-	}
-	ext, extErr := a.extras(r, run, in, cov)
-	if extErr != nil {
-		a.errorf("%v", extErr)
-	}
+	d.run = explain.InWorkspace(d.out.Run, orDefault(a.getenv("GITHUB_WORKSPACE"), d.wd))
+	d.conclusion = d.out.Verdict.Conclusion()
+	d.md = a.markdownOptions(d)
+	d.plan = planPublishing(in, d.tgt, d.repo)
+	d.md.Skipped = d.plan.skipped
+	d.extras = newExtras(d.out)
 	if in.Explore > 0 {
 		md, err := actionExplore(ctx, r, in)
-		ext.summary += md
+		d.extras.summary += md
 		if err != nil {
-			a.errorf("explore: %v", err)
-			extErr = cmp.Or(extErr, err)
+			d.exploreErr = fmt.Errorf("explore: %w", err)
+			d.conclusion = "failure"
 		}
 	}
+	d.anns = newAnnotator(in.Annotations, a, append(allAnnotations(d.run, in.FindingAnnotations), d.extras.annotations...))
+	return d, nil
+}
 
+// markdownOptions link the reports to the repository, the commit, the
+// workflow run and, when known before publishing, the job's check run.
+func (a *runAction) markdownOptions(d *delivery) markdown.Options {
 	serverURL := orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com")
-	mdOpts := markdown.Options{ServerURL: serverURL, Repository: repository, SHA: tgt.HeadSHA, FullComment: in.FullComment, NoJobSummary: in.NoJobSummary,
-		CorpusKey:      reportKey(in.ReportName, in.Corpus),
-		WorkflowRunURL: workflowRunURL(serverURL, repository, a.getenv("GITHUB_RUN_ID"), a.getenv("GITHUB_RUN_ATTEMPT")),
+	md := markdown.Options{ServerURL: serverURL, Repository: d.repo, SHA: d.tgt.HeadSHA, FullComment: d.in.FullComment, NoJobSummary: d.in.NoJobSummary,
+		CorpusKey:      reportKey(d.in.ReportName, d.in.Corpus),
+		WorkflowRunURL: workflowRunURL(serverURL, d.repo, a.getenv("GITHUB_RUN_ID"), a.getenv("GITHUB_RUN_ATTEMPT")),
 	}
-	if in.CheckRunID != 0 && repository != "" {
-		// The job's own check run is known before anything is published,
-		// so the summary can link it too.
-		mdOpts.CheckRunURL = fmt.Sprintf("%s/%s/runs/%d", strings.TrimSuffix(serverURL, "/"), repository, in.CheckRunID)
+	if d.in.CheckRunID != 0 && d.repo != "" {
+		md.CheckRunURL = fmt.Sprintf("%s/%s/runs/%d", strings.TrimSuffix(serverURL, "/"), d.repo, d.in.CheckRunID)
 	}
-	plan := planPublishing(in, tgt, repository)
-	mdOpts.Skipped = plan.skipped
+	return md
+}
 
-	// The record of the run comes first: files, summary and outputs exist
-	// whatever happens to the API calls below. A report path that cannot
-	// be written fails the step, but only after the rest is written.
-	paths := in.Files
-	if !in.NoJobSummary {
-		paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
-	}
-	fileErr := writeReports(run, paths, fileOptions{Dir: r.workDir, Contained: true, Getenv: a.getenv, Markdown: mdOpts, Redact: a.env.redact})
-	for _, e := range reportErrors(fileErr) {
-		a.errorf("%v", e)
-	}
-	if ext.summary != "" && paths.Summary != "" {
-		if err := workspace.Append(paths.Summary, a.env.redact.Bytes([]byte(ext.summary))); err != nil {
-			a.warnf("write job summary: %v", err)
+// sink is one place the outcome goes. A record sink's error fails the
+// step (its exit code); an API sink warns and notes inside and never
+// returns one.
+type sink struct {
+	name   string
+	record bool
+	write  func(*runAction, context.Context, *delivery) error
+}
+
+// sinks are the action's sinks in their order: the record of the run
+// exists before any network call.
+var sinks = []sink{
+	{"log", true, (*runAction).writeLog},
+	{"files", true, (*runAction).writeFiles},
+	{"outputs", true, (*runAction).writeResultOutputs},
+	{"check run", false, (*runAction).publishCheck},
+	{"comment", false, (*runAction).publishComment},
+	{"notes", true, (*runAction).writeNotes},
+}
+
+// deliver hands the outcome to every sink and returns the exit code: the
+// first record sink's failure, else the verdict's.
+func (a *runAction) deliver(ctx context.Context, d *delivery) int {
+	var failed error
+	for _, s := range sinks {
+		err := s.write(a, ctx, d)
+		if err == nil || !s.record {
+			continue
+		}
+		if q := (quiet{}); !errors.As(err, &q) {
+			a.errorf("%v", err)
+		}
+		if failed == nil {
+			failed = err
 		}
 	}
-	code, why := verdict(run, in.Job)
-	conclusion := checkConclusion(run, in.Job, code)
-	if len(ext.why) > 0 || implementationsFailed(run) || fileErr != nil || extErr != nil {
-		// The step fails on these too; the conclusion must not say
-		// otherwise.
-		conclusion = "failure"
+	if d.exploreErr != nil {
+		a.errorf("%v", d.exploreErr)
+		failed = cmp.Or(failed, d.exploreErr)
 	}
-	if len(ext.why) > 0 {
-		why, code = append(why, ext.why...), ExitMismatch
-	}
-	plan.extras = ext
-	s := run.Summary
-	outs := []output{
-		{"total", strconv.Itoa(s.Discovered)},
-		{"run", strconv.Itoa(s.Run)},
-		{"passed", strconv.Itoa(s.Passed)},
-		{"failed", strconv.Itoa(s.Failed)},
-		{"corpus-errors", strconv.Itoa(s.CorpusErrors)},
-		{"conclusion", conclusion},
-		{"junit-path", writtenPath(in.Files.JUnit, fileErr, "JUnit report")},
-		{"json-path", writtenPath(in.Files.JSON, fileErr, "JSON report")},
-		{"markdown-path", writtenPath(in.Files.Markdown, fileErr, "Markdown report")},
-	}
-	outs = append(outs, comparisonOutputs(run.Comparison)...)
-	if err := writeOutputs(a.getenv("GITHUB_OUTPUT"), outs, a.env.redact); err != nil {
-		a.errorf("%v", err)
-		return ExitInternal
-	}
-
-	res := a.publish(ctx, run, in, tgt, plan, mdOpts, conclusion, pacing, r.config.Now)
-	if len(res.notes) > 0 && !in.NoJobSummary {
-		a.appendSummaryNotes(res.notes)
-	}
-	if err := writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", res.checkURL}, {"comment-url", res.commentURL}}, a.env.redact); err != nil {
-		a.errorf("%v", err)
-		return ExitInternal
-	}
-	for _, w := range why {
+	for _, w := range append(errorLines(d.out.Err), d.out.Verdict.Reasons...) {
 		a.errorf("%s", w)
 	}
-	if fileErr != nil {
-		return exitFor(fileErr)
+	if failed != nil {
+		return exitFor(failed)
 	}
-	if extErr != nil {
-		return exitFor(extErr)
-	}
-	return code
+	return d.out.ExitCode()
 }
 
 // jobCheckRunElsewhere reports whether the job's own check run belongs to
@@ -238,17 +239,6 @@ func workflowRunURL(serverURL, repository, runID, attempt string) string {
 		u += "/attempts/" + attempt
 	}
 	return u
-}
-
-// writtenPath is a report path for the step outputs: empty when that
-// report was not written.
-func writtenPath(path string, err error, report string) string {
-	for _, e := range reportErrors(err) {
-		if e.Report == report {
-			return ""
-		}
-	}
-	return path
 }
 
 // pacing merges Env.Pacing with the DRP2_FIXTURES_API_* variables.
@@ -288,73 +278,4 @@ func reportKey(reportName, corpus string) string {
 		key = reportName + " | " + key
 	}
 	return key
-}
-
-// writeLog prints the text report between stop-commands markers, so that
-// fixture names and messages cannot inject workflow commands.
-func (a *runAction) writeLog(run *model.Run) error {
-	var b bytes.Buffer
-	// Every fixture is listed, passes folded away: failures and the final
-	// count stay in view.
-	// GitHub renders ANSI colour in step logs, though the log is a pipe.
-	if err := text.Write(&b, run, text.Options{Verbose: true, Group: true, Color: useColor(a.getenv, true)}); err != nil {
-		a.errorf("write the text report: %v", err)
-		return err
-	}
-	_, err := io.WriteString(a.log, wrapCommands(b.String(), randomToken()))
-	return err
-}
-
-// wrapCommands puts every line of a text report between stop-commands
-// markers, except the report's own group lines, which must reach the
-// runner to fold the log. The report already breaks any command in the
-// text it quotes; the markers keep it inert even if that ever failed.
-func wrapCommands(report, token string) string {
-	var b strings.Builder
-	open := false
-	for _, line := range strings.SplitAfter(report, "\n") {
-		if line == "" {
-			continue
-		}
-		group := strings.HasPrefix(line, "::group::") || strings.TrimRight(line, "\n") == "::endgroup::"
-		if group && open {
-			fmt.Fprintf(&b, "::%s::\n", token)
-			open = false
-		}
-		if !group && !open {
-			fmt.Fprintf(&b, "::stop-commands::%s\n", token)
-			open = true
-		}
-		b.WriteString(line)
-		if !strings.HasSuffix(line, "\n") {
-			b.WriteString("\n")
-		}
-	}
-	if open {
-		fmt.Fprintf(&b, "::%s::\n", token)
-	}
-	return b.String()
-}
-
-// appendSummaryNotes adds what publishing skipped or could not do.
-func (a *runAction) appendSummaryNotes(notes []string) {
-	path := a.getenv("GITHUB_STEP_SUMMARY")
-	if path == "" {
-		return
-	}
-	var b strings.Builder
-	b.WriteString("\n### Publishing\n\n")
-	for _, n := range notes {
-		fmt.Fprintf(&b, "- %s\n", n)
-	}
-	if err := workspace.Append(path, a.env.redact.Bytes([]byte(b.String()))); err != nil {
-		a.warnf("write job summary: %v", err)
-	}
-}
-
-// writeCommands prints annotations as workflow commands.
-func (a *runAction) writeCommands(anns []annotation.Annotation) {
-	if err := annotation.WriteCommands(a.log, anns, annotation.CommandOptions{}); err != nil {
-		a.warnf("write annotations: %v", err)
-	}
 }

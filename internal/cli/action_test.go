@@ -148,7 +148,8 @@ func scenarios(t *testing.T, step stepRunner) {
 		if !strings.Contains(plain, "stranger/widgets") || !strings.Contains(plain, "read-only") {
 			t.Errorf("the job summary does not say what was skipped and why:\n%.2000s", r.summary)
 		}
-		if r.outputs["conclusion"] != "failure" || r.outputs["check-url"] != "" {
+		// fail-on never: the run passes, and every sink says so.
+		if r.outputs["conclusion"] != "success" || r.outputs["check-url"] != "" {
 			t.Errorf("outputs = %v", r.outputs)
 		}
 	})

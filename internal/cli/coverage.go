@@ -1,43 +1,23 @@
 package cli
 
-// The coverage subcommand and the action's coverage input: per rule of the
-// validator, the negative fixtures that fail by it and the positive
-// fixtures whose streams pass through its check.
+// The coverage subcommand: per rule of the validator, the negative
+// fixtures that fail by it and the positive fixtures whose streams pass
+// through its check.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/drp2/drp2-fixtures/internal/coverage"
-	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/internal/gate"
 )
-
-// coverageRun is a run made with a coverage counter as its checker.
-type coverageRun struct {
-	counter *coverage.Counter
-	rules   []coverage.Rule
-}
-
-// enableCoverage puts a counter around the validator of the job's head
-// run.
-func enableCoverage(r *resolved) *coverageRun {
-	rules, tracer := validatorRules()
-	c := &coverageRun{counter: coverage.NewCounter(tracer), rules: rules}
-	r.coverage = c.counter
-	return c
-}
-
-// report counts the coverage of a run made after enableCoverage.
-func (c *coverageRun) report(run *model.Run) (*coverage.Report, error) {
-	return coverage.Count(c.rules, run, c.counter)
-}
 
 func coverageCommand(ctx context.Context, args []string, env Env) int {
 	const name = "drp2-fixtures coverage"
-	var job Job
+	var job gate.Job
 	var format string
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
@@ -50,54 +30,29 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
 		return ExitUsage
 	}
-	write := coverage.WriteText
-	switch format {
-	case "text":
-	case "json":
-		write = coverage.WriteJSON
-	case "markdown":
-		write = coverage.WriteMarkdown
-	default:
+	write := map[string]func(w io.Writer, r *coverage.Report) error{
+		"text": coverage.WriteText, "json": coverage.WriteJSON, "markdown": coverage.WriteMarkdown,
+	}[format]
+	if write == nil {
 		fmt.Fprintf(env.Stderr, "%s: --format %q: want text, json or markdown\n", name, format)
 		return ExitUsage
 	}
-	job.FailOn = defaultFailOn
-	job.spelling = flagSpelling
-	fail := func(err error) int {
+	job.FailOn, job.Spelling, job.Coverage = gate.DefaultFailOn, gate.FlagSpelling, true
+	_, out, err := execute(ctx, env, job)
+	if err == nil {
+		err = out.Err
+	}
+	if err == nil {
+		err = write(env.Stdout, out.Coverage)
+	}
+	if err != nil {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
 		return exitFor(err)
 	}
-	r, err := resolve(env, job)
-	if err != nil {
-		return fail(err)
-	}
-	cov := enableCoverage(&r)
-	run, err := execute(ctx, r)
-	if err != nil {
-		return fail(err)
-	}
-	rep, err := cov.report(run)
-	if err != nil {
-		return fail(err)
-	}
-	if err := write(env.Stdout, rep); err != nil {
-		return fail(err)
-	}
 	// Fixtures that fail are left out of the counts; the run's verdict
 	// says so in the exit code, as run would.
-	code, why := verdict(run, r.Job)
-	for _, w := range why {
+	for _, w := range out.Verdict.Reasons {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
-	return code
-}
-
-// coverageMarkdown is the coverage section of a job summary.
-func coverageMarkdown(rep *coverage.Report) (string, error) {
-	var b bytes.Buffer
-	b.WriteString("\n")
-	if err := coverage.WriteMarkdown(&b, rep); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	return out.Verdict.ExitCode()
 }

@@ -11,10 +11,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/explore"
+	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
@@ -33,7 +35,8 @@ type exploreOptions struct {
 
 func exploreCommand(ctx context.Context, args []string, env Env) int {
 	const name = "drp2-fixtures explore"
-	var job Job
+	var job gate.Job
+	var summary string
 	var o exploreOptions
 	var impls stringList
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -46,7 +49,7 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 	fs.DurationVar(&o.time, "time", 0, "stop generating after `DURATION` (default: no limit)")
 	fs.StringVar(&o.out, "out", "", "write the candidate fixtures below `DIR`, in the corpus layout (default: none written)")
 	fs.StringVar(&o.format, "format", "text", "standard output format: text, json or markdown")
-	fs.StringVar(&job.Files.Summary, "summary", "", "also append the Markdown report to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
+	fs.StringVar(&summary, "summary", "", "also append the Markdown report to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
 	if err := parseNoArgs(fs, args, &job); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
@@ -98,11 +101,11 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 			code = ExitUsage
 		}
 	}
-	if job.Files.Summary != "" {
+	if summary != "" {
 		var b bytes.Buffer
 		err := explore.WriteMarkdown(&b, rep)
 		if err == nil {
-			err = workspace.Append(workspace.Resolve(r.workDir, job.Files.Summary), b.Bytes())
+			err = workspace.Append(workspace.Resolve(r.WorkDir, summary), b.Bytes())
 		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: --summary: %v\n", name, err)
@@ -117,8 +120,8 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 
 // runExplore explores from the streams of the job's corpus, with the
 // schemas and implementations the job names.
-func runExplore(ctx context.Context, r resolved, o exploreOptions, progress func(explore.Progress)) (*explore.Report, error) {
-	cfg := r.config
+func runExplore(ctx context.Context, r *gate.Resolved, o exploreOptions, progress func(explore.Progress)) (*explore.Report, error) {
+	cfg := r.Config
 	sch, err := runner.CompileSchemas(cfg)
 	if err != nil {
 		return nil, err
@@ -132,7 +135,8 @@ func runExplore(ctx context.Context, r resolved, o exploreOptions, progress func
 	if err != nil {
 		return nil, err
 	}
-	read := fixtureReader(r)
+	fsys := r.CorpusSource().FS
+	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
 	var seeds []explore.Seed
 	for _, res := range run.Results {
 		if res.IsCorpusError() {
@@ -146,7 +150,7 @@ func runExplore(ctx context.Context, r resolved, o exploreOptions, progress func
 	}
 	var commands []string
 	if len(r.Implementations) > 0 {
-		if commands, err = harness.ExpandCommands(r.readInput, r.Implementations); err != nil {
+		if commands, err = harness.ExpandCommands(r.ReadInput, r.Implementations); err != nil {
 			return nil, usageErrorf("%v", err)
 		}
 	}
@@ -158,14 +162,14 @@ func runExplore(ctx context.Context, r resolved, o exploreOptions, progress func
 	rep, err := explore.Run(ctx, explore.Config{
 		Seed: o.seed, Count: o.count, Time: o.time, Seeds: seeds, Validator: v, Rules: rules,
 		Tracer:          func(s model.Stream, seen func(string)) { checker.CheckTraced(s, seen) },
-		Implementations: commands, Harness: harness.Config{Dir: r.workDir, Timeout: r.Timeout},
-		Workers: r.Workers, Now: r.config.Now, Progress: progress,
+		Implementations: commands, Harness: harness.Config{Dir: r.WorkDir, Timeout: r.Timeout},
+		Workers: r.Workers, Now: r.Config.Now, Progress: progress,
 	})
 	if err != nil {
 		return nil, err
 	}
 	// Implementations' words reach the reports and the candidates.
-	r.redact.Value(rep)
+	r.Redact(rep)
 	return rep, nil
 }
 
@@ -173,8 +177,8 @@ func runExplore(ctx context.Context, r resolved, o exploreOptions, progress func
 // already at a candidate's path is never replaced: the same bytes are
 // left as they are, other bytes (a corpus fixture) keep the candidate out,
 // and a link or special file there is left alone too.
-func writeCandidates(r resolved, dir string, rep *explore.Report) error {
-	ws := r.workspace()
+func writeCandidates(r *gate.Resolved, dir string, rep *explore.Report) error {
+	ws := r.Workspace()
 	for i := range rep.Disagreements {
 		c := &rep.Disagreements[i].Candidate
 		p := filepath.Join(dir, filepath.FromSlash(c.Path))
@@ -206,7 +210,7 @@ const actionSeed = 1
 // actionExplore is the action's explore input: the report as a section of
 // the job summary, and the candidates written to the explore-out folder
 // when one is given. Nothing is uploaded.
-func actionExplore(ctx context.Context, r resolved, in Inputs) (string, error) {
+func actionExplore(ctx context.Context, r *gate.Resolved, in Inputs) (string, error) {
 	rep, err := runExplore(ctx, r, exploreOptions{seed: actionSeed, count: in.Explore}, nil)
 	if err != nil {
 		return "", err

@@ -151,3 +151,12 @@ func (o fileOptions) replace(report, path string, render func(io.Writer) error) 
 	}
 	return nil
 }
+
+// ExitCode is 3 for a renderer's failure (a bug), else 2 (an unusable
+// path).
+func (e *ReportError) ExitCode() int {
+	if e.Rendering {
+		return ExitInternal
+	}
+	return ExitUsage
+}

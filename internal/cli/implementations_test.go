@@ -233,7 +233,7 @@ func TestActionImplementation(t *testing.T) {
 		}
 	}
 	runs := gh.CheckRuns()
-	if len(runs) != 1 || runs[0].Title != "1 of 2 implementations fail fixtures" || !strings.Contains(runs[0].Summary, "## DRP2 implementations") {
+	if len(runs) != 1 || runs[0].Title != "DRP2 conformance: all 3 fixtures passed; implementation python-example 0.1 failed 1 of 3 fixtures" || !strings.Contains(runs[0].Summary, "## DRP2 implementations") {
 		t.Fatalf("check runs: %+v", runs)
 	}
 	found := false

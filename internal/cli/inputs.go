@@ -3,10 +3,10 @@ package cli
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report/github"
 )
 
@@ -25,7 +25,9 @@ const (
 // Inputs are the action inputs of action.yml, parsed: the Job they
 // describe, and how the results are published.
 type Inputs struct {
-	Job
+	gate.Job
+	// Files are the JUnit, JSON and Markdown report paths.
+	Files       Paths
 	Token       string
 	CheckName   string
 	CheckRunID  int64
@@ -64,21 +66,21 @@ const defaultCheckName = "DRP2 fixtures"
 // enums and numbers that do not parse are unusable input.
 func readInputs(a *githubactions.Action) (Inputs, error) {
 	in := Inputs{
-		Job: Job{
+		Files: Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path"), Markdown: a.GetInput("markdown-path")},
+		Job: gate.Job{
 			Corpus:        a.GetInput("corpus"),
 			CommandSchema: a.GetInput("command-schema"),
 			FixtureSchema: a.GetInput("fixture-schema"),
-			Paths:         splitList(a.GetInput("paths")),
+			Paths:         gate.SplitList(a.GetInput("paths")),
 			Name:          a.GetInput("name"),
-			Tags:          splitList(a.GetInput("tags")),
-			Files:         Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path"), Markdown: a.GetInput("markdown-path")},
+			Tags:          gate.SplitList(a.GetInput("tags")),
 			Manifest:      a.GetInput("manifest"),
 			// A command line may hold commas: one command a line.
 			Implementations: splitLines(a.GetInput("implementation")),
-			Results:         splitList(a.GetInput("results")),
+			Results:         gate.SplitList(a.GetInput("results")),
 			Baseline:        a.GetInput("baseline"),
 			KnownFailures:   a.GetInput("known-failures"),
-			spelling:        inputSpelling,
+			Spelling:        gate.InputSpelling,
 			Contained:       true,
 		},
 		Token:      a.GetInput("github-token"),
@@ -143,7 +145,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		in.Explore = n
 	}
 	in.ExploreOut = a.GetInput("explore-out")
-	if in.FailOn, err = parseFailOn(orDefault(a.GetInput("fail-on"), defaultFailOn.String())); err != nil {
+	if in.FailOn, err = gate.ParseFailOn(orDefault(a.GetInput("fail-on"), gate.DefaultFailOn.String())); err != nil {
 		return in, fmt.Errorf("input fail-on: %w", err)
 	}
 	return in, nil
@@ -154,17 +156,4 @@ func orDefault(v, def string) string {
 		return def
 	}
 	return v
-}
-
-// splitList splits a list input written one per line or comma separated.
-func splitList(s string) []string {
-	var out []string
-	for _, line := range strings.Split(s, "\n") {
-		for _, item := range strings.Split(line, ",") {
-			if item = strings.TrimSpace(item); item != "" {
-				out = append(out, item)
-			}
-		}
-	}
-	return out
 }

@@ -14,30 +14,6 @@ import (
 	"github.com/drp2/drp2-fixtures/report/github/githubtest"
 )
 
-func TestParseFailOn(t *testing.T) {
-	for in, want := range map[string]FailOn{
-		"mismatch":                {Mismatch: true},
-		"mismatch,empty":          {Mismatch: true, Empty: true},
-		"empty\nfindings":         {Empty: true, Findings: true},
-		" mismatch , findings ":   {Mismatch: true, Findings: true},
-		"never":                   {},
-		"mismatch,empty,findings": {Mismatch: true, Empty: true, Findings: true},
-	} {
-		got, err := parseFailOn(in)
-		if err != nil || got != want {
-			t.Errorf("parseFailOn(%q) = %+v, %v; want %+v", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "always", "never,mismatch", "mismatch;empty"} {
-		if _, err := parseFailOn(bad); err == nil {
-			t.Errorf("parseFailOn(%q) accepted", bad)
-		}
-	}
-	if s := (FailOn{Mismatch: true, Empty: true}).String(); s != "mismatch,empty" {
-		t.Errorf("String() = %q", s)
-	}
-}
-
 // A run that runs nothing is not a pass, and says why in the words of
 // the front end that was used.
 func TestEmptyRunFails(t *testing.T) {

@@ -1,7 +1,7 @@
 package cli
 
-// The manifest subcommands (write, check), run --check-clean and the
-// action's manifest input: a corpus compared with its recorded manifest.
+// The manifest subcommands: write records the corpus, check compares it
+// with its recorded manifest.
 
 import (
 	"bytes"
@@ -9,22 +9,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 
-	"github.com/drp2/drp2-fixtures/fixtures"
+	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
-	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/runner"
 )
-
-// ManifestFile is the manifest's file name in the corpus root, where
-// manifest write puts it and manifest check and run --check-clean look.
-const ManifestFile = "manifest.json"
 
 const manifestUsage = `Usage:
   drp2-fixtures manifest write [--corpus DIR] [-o FILE] [--frozen]
@@ -55,7 +46,7 @@ func manifestCommand(ctx context.Context, args []string, env Env) int {
 
 // corpusFlags are the flags that say which corpus and schemas a whole-corpus
 // subcommand reads.
-func corpusFlags(fs *flag.FlagSet, j *Job) {
+func corpusFlags(fs *flag.FlagSet, j *gate.Job) {
 	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` (default ./fixtures when present, else the embedded corpus)")
 	fs.StringVar(&j.CommandSchema, "command-schema", "", "command schema `FILE`, or \"embedded\" (default: as for run)")
 	fs.StringVar(&j.FixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: as for run)")
@@ -64,7 +55,7 @@ func corpusFlags(fs *flag.FlagSet, j *Job) {
 }
 
 // parseNoArgs parses flags for a subcommand that takes no operands.
-func parseNoArgs(fs *flag.FlagSet, args []string, j *Job) error {
+func parseNoArgs(fs *flag.FlagSet, args []string, j *gate.Job) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -77,125 +68,20 @@ func parseNoArgs(fs *flag.FlagSet, args []string, j *Job) error {
 	return nil
 }
 
-// corpusSource is where a resolved job's corpus lies, for the manifest,
-// coverage and the harness.
-func (r resolved) corpusSource() manifest.Source {
-	if r.config.Corpus == "" {
-		return manifest.Source{FS: fixtures.FS, WorkDir: r.workDir}
-	}
-	ws := r.workspace()
-	return manifest.Source{FS: ws.FS(r.config.Corpus, workspace.MaxInputFile), CorpusDir: ws.Abs(r.config.Corpus), WorkDir: r.workDir}
-}
-
-// manifestPath is the manifest file a job uses: the one given, else
-// <corpus>/manifest.json. The embedded corpus has no folder to hold one.
-func (r resolved) manifestPath(given, flagName string) (string, error) {
-	if given != "" {
-		if filepath.IsAbs(given) {
-			return given, nil
-		}
-		return filepath.Join(r.workDir, given), nil
-	}
-	src := r.corpusSource()
-	if src.CorpusDir == "" {
-		return "", usageErrorf("the embedded corpus has no manifest file: name one with %s, or give --corpus", flagName)
-	}
-	return filepath.Join(src.CorpusDir, ManifestFile), nil
-}
-
-// display shows a path relative to the working directory when it lies
-// under it, slash separated (a repository path in the action).
-func (r resolved) display(p string) string { return r.workspace().Display(p) }
-
-// manifestRun runs the whole corpus for a manifest. The semantic checker is
-// left out unless the job has one already: a manifest records files and
-// expectations, not verdicts.
-func manifestRun(ctx context.Context, env Env, job Job) (resolved, *model.Run, error) {
-	r, err := resolve(env, job)
+// manifestRun runs the whole corpus for a manifest, without the semantic
+// checker: a manifest records files and expectations, not verdicts.
+func manifestRun(ctx context.Context, env Env, job gate.Job) (*gate.Resolved, *model.Run, error) {
+	job.NoSemantics = true
+	r, out, err := execute(ctx, env, job)
 	if err != nil {
-		return r, nil, err
+		return nil, nil, err
 	}
-	r.config.Checker = nil
-	run, err := execute(ctx, r)
-	return r, run, err
-}
-
-// buildManifest records a run's corpus.
-func buildManifest(r resolved, run *model.Run) (*manifest.Manifest, []string, error) {
-	m, unusable, err := manifest.Build(run, r.corpusSource())
-	if err != nil {
-		return nil, nil, usageErrorf("%v", err)
-	}
-	return m, unusable, nil
-}
-
-// manifestComparison is a corpus compared with the manifest at path.
-type manifestComparison struct {
-	// path is the manifest's path for display and annotations.
-	path string
-	cmp  *manifest.Comparison
-	// results maps corpus-relative paths to display paths.
-	results map[string]string
-}
-
-// compareManifest reads the manifest at path and compares the run's corpus
-// with it. An unreadable or missing manifest is unusable input.
-func compareManifest(r resolved, run *model.Run, path string) (*manifestComparison, error) {
-	rec, err := readManifest(r, path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, usageErrorf("manifest %s does not exist: write it with drp2-fixtures manifest write", r.display(path))
-	}
-	if err != nil {
-		return nil, err
-	}
-	cur, _, err := buildManifest(r, run)
-	if err != nil {
-		return nil, err
-	}
-	mc := &manifestComparison{path: r.display(path), cmp: manifest.Compare(rec, cur), results: map[string]string{}}
-	for i := range run.Results {
-		mc.results[run.Results[i].RelPath] = run.Results[i].Path
-	}
-	return mc, nil
-}
-
-// readManifest reads and decodes the manifest at path, as every input file
-// is read (readInput); a missing one is fs.ErrNotExist.
-func readManifest(r resolved, path string) (*manifest.Manifest, error) {
-	data, err := r.readInput(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	if err != nil {
-		return nil, usageErrorf("manifest: %v", err)
-	}
-	rec, err := manifest.Decode(data)
-	if err != nil {
-		return nil, usageErrorf("manifest %s: %v", r.display(path), err)
-	}
-	return rec, nil
-}
-
-// freezeBroken says how the corpus breaks a frozen manifest; "" when it
-// does not.
-func (mc *manifestComparison) freezeBroken() string {
-	if mc.cmp.Violations == 0 {
-		return ""
-	}
-	return fmt.Sprintf("the corpus breaks the freeze of %s: %s", mc.path, manifestCount(mc.cmp.Violations, "violation"))
-}
-
-// annotations are the freeze violations located in the repository.
-func (mc *manifestComparison) annotations() []annotation.Annotation {
-	return manifest.Annotations(mc.cmp, manifest.Where{
-		Manifest: mc.path,
-		Fixture:  func(rel string) string { return mc.results[rel] },
-	})
+	return r, out.Run, nil
 }
 
 func manifestWrite(ctx context.Context, args []string, env Env) int {
 	const name = "drp2-fixtures manifest write"
-	var job Job
+	var job gate.Job
 	var out string
 	var frozen bool
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -220,7 +106,7 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	m, unusable, err := buildManifest(r, run)
+	m, unusable, err := r.BuildManifest(run)
 	if err != nil {
 		return fail(err)
 	}
@@ -233,7 +119,7 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 	}
 	path := ""
 	if out != "-" {
-		if path, err = r.manifestPath(out, "-o"); err != nil {
+		if path, err = r.ManifestPath(out, "-o"); err != nil {
 			return fail(err)
 		}
 	}
@@ -241,7 +127,7 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 	if path != "" {
 		// Re-recording a frozen manifest over changes that break the freeze
 		// would launder them: refuse, and say how to do it on purpose.
-		rec, err := readManifest(r, path)
+		rec, err := r.ReadManifest(path)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fail(err)
 		}
@@ -251,7 +137,7 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 			}
 			if cmp := manifest.Compare(rec, m); rec.Frozen && cmp.Violations > 0 {
 				manifest.WriteText(env.Stderr, cmp)
-				fmt.Fprintf(env.Stderr, "%s: %s is frozen and the corpus breaks the freeze; not overwritten (set \"frozen\": false in it first to re-record the version on purpose)\n", name, r.display(path))
+				fmt.Fprintf(env.Stderr, "%s: %s is frozen and the corpus breaks the freeze; not overwritten (set \"frozen\": false in it first to re-record the version on purpose)\n", name, r.Display(path))
 				return ExitMismatch
 			}
 		}
@@ -266,20 +152,20 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 		}
 		return ExitOK
 	}
-	if err := r.workspace().WriteFile(path, r.redact.Bytes(b.Bytes())); err != nil {
+	if err := r.Workspace().WriteFile(path, env.redact.Bytes(b.Bytes())); err != nil {
 		return fail(usageErrorf("write manifest: %v", err))
 	}
 	state := "not frozen"
 	if m.Frozen {
 		state = "frozen"
 	}
-	fmt.Fprintf(env.Stdout, "Wrote %s: %d fixtures, DRP2 %s, %s\n", r.display(path), len(m.Fixtures), m.DRP2Version, state)
+	fmt.Fprintf(env.Stdout, "Wrote %s: %d fixtures, DRP2 %s, %s\n", r.Display(path), len(m.Fixtures), m.DRP2Version, state)
 	return ExitOK
 }
 
 func manifestCheck(ctx context.Context, args []string, env Env) int {
 	const name = "drp2-fixtures manifest check"
-	var job Job
+	var job gate.Job
 	var path, format string
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
@@ -305,11 +191,11 @@ func manifestCheck(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	p, err := r.manifestPath(path, "--manifest")
+	p, err := r.ManifestPath(path, "--manifest")
 	if err != nil {
 		return fail(err)
 	}
-	mc, err := compareManifest(r, run, p)
+	mc, err := r.CompareManifest(run, p)
 	if err != nil {
 		return fail(err)
 	}
@@ -317,54 +203,12 @@ func manifestCheck(ctx context.Context, args []string, env Env) int {
 	if format == "json" {
 		write = manifest.WriteJSON
 	}
-	if err := write(env.Stdout, mc.cmp); err != nil {
+	if err := write(env.Stdout, mc.Cmp); err != nil {
 		return fail(err)
 	}
-	if why := mc.freezeBroken(); why != "" {
+	if why := mc.FreezeBroken(); why != "" {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, why)
 		return ExitMismatch
 	}
 	return ExitOK
-}
-
-// checkManifest compares a run's corpus with its manifest when the job
-// asks for it (run --manifest or --check-clean), writes the comparison to
-// out, and returns why the run fails, if it does: a frozen manifest's
-// violations, and with CheckClean any difference at all, so that every
-// change to the corpus comes with its manifest.
-func checkManifest(r resolved, run *model.Run, out io.Writer) ([]string, error) {
-	if r.Manifest == "" && !r.CheckClean {
-		return nil, nil
-	}
-	p, err := r.manifestPath(r.Manifest, "--manifest")
-	if err != nil {
-		return nil, err
-	}
-	mc, err := compareManifest(r, run, p)
-	if err != nil {
-		return nil, err
-	}
-	if mc.cmp.Clean() {
-		_, err := fmt.Fprintf(out, "Manifest: %s\n", mc.cmp.Headline())
-		return nil, err
-	}
-	if err := manifest.WriteText(out, mc.cmp); err != nil {
-		return nil, err
-	}
-	var why []string
-	if w := mc.freezeBroken(); w != "" {
-		why = append(why, w)
-	}
-	if r.CheckClean {
-		why = append(why, fmt.Sprintf("the corpus differs from its manifest %s (--check-clean): record the change with drp2-fixtures manifest write", mc.path))
-	}
-	return why, nil
-}
-
-// manifestCount is "1 change" or "2 changes".
-func manifestCount(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

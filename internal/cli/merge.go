@@ -6,16 +6,15 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/drp2/drp2-fixtures/internal/harness"
-	"github.com/drp2/drp2-fixtures/internal/version"
+	"github.com/drp2/drp2-fixtures/internal/gate"
 )
 
 // mergeCommand joins the JSON reports of several jobs or shards into one
 // report, written and judged as run's would be: one JSON, one JUnit, one
 // summary, one verdict.
-func mergeCommand(_ context.Context, args []string, env Env) int {
+func mergeCommand(ctx context.Context, args []string, env Env) int {
 	o := &runOptions{}
-	failOn := defaultFailOn.String()
+	failOn := gate.DefaultFailOn.String()
 	fs := flag.NewFlagSet("drp2-fixtures merge", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	o.outputFlags(fs, &failOn)
@@ -40,19 +39,10 @@ func mergeCommand(_ context.Context, args []string, env Env) int {
 	if len(patterns) == 0 {
 		return fail(ExitUsage, fmt.Errorf("no report given: name the JSON reports to merge"))
 	}
-	r, err := resolve(env, o.job)
+	o.job.Results, o.job.MergeOnly, o.job.Spelling = patterns, true, gate.FlagSpelling
+	r, out, err := execute(ctx, env, o.job)
 	if err != nil {
 		return fail(exitFor(err), err)
 	}
-	reports, err := readResults(r, patterns)
-	if err != nil {
-		return fail(exitFor(err), err)
-	}
-	run, err := harness.Merge(reports)
-	if err != nil {
-		return fail(ExitUsage, err)
-	}
-	run.ToolVersion = version.String()
-	r.redact.Value(run)
-	return finish(env, "drp2-fixtures merge", run, r, o, nil)
+	return finish(env, "drp2-fixtures merge", out, r.WorkDir, o)
 }

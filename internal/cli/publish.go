@@ -1,5 +1,9 @@
 package cli
 
+// The action's API sinks: the check run and the sticky pull request
+// comment, behind the interfaces the action declares for what it needs,
+// and the annotations, which go to the check run, the log or nowhere.
+
 import (
 	"context"
 	"crypto/sha256"
@@ -8,7 +12,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/drp2/drp2-fixtures/model"
@@ -18,14 +21,31 @@ import (
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 
+// checkPublisher publishes a check run; commentPublisher the sticky
+// comment, finding the pull request of a commit when the event does not
+// say. *github.Client is both.
+type checkPublisher interface {
+	PublishCheck(ctx context.Context, c github.Check) (github.CheckResult, error)
+}
+
+type commentPublisher interface {
+	PublishComment(ctx context.Context, c github.Comment) (github.CommentResult, error)
+	PullForSHA(ctx context.Context, repo github.Repo, sha string) (int, error)
+}
+
+type publisher interface {
+	checkPublisher
+	commentPublisher
+}
+
+var _ publisher = (*github.Client)(nil)
+
 // plan is what publishing will try, decided before any request.
 type plan struct {
 	api     bool // any API call at all
 	comment bool
 	// skipped are notes for the job summary on what will not be done.
 	skipped []string
-	// extras are what the manifest and coverage inputs add.
-	extras extras
 }
 
 func planPublishing(in Inputs, tgt target, repository string) plan {
@@ -52,143 +72,182 @@ func planPublishing(in Inputs, tgt target, repository string) plan {
 // published is what publishing did.
 type published struct {
 	checkURL, commentURL string
+	// gh is the client, nil when there is none; unavailable says the API
+	// is out of reach for the rest of the run, readOnly that the token
+	// was refused as read-only.
+	gh                    publisher
+	repo                  github.Repo
+	unavailable, readOnly bool
 	// notes say what failed, for the job summary.
 	notes []string
 }
 
-// publish sends the check run and the comment. Every failure becomes one
-// warning line in the log and one note in the job summary; none changes
-// the exit code.
-func (a *runAction) publish(ctx context.Context, run *model.Run, in Inputs, tgt target, p plan,
-	md markdown.Options, conclusion string, pacing github.Pacing, now func() time.Time) published {
-	var res published
-	var anns []annotation.Annotation
-	if in.Annotations != AnnotateOff {
-		anns = append(allAnnotations(run, in.FindingAnnotations), p.extras.annotations...)
-	}
-	if !p.api {
-		if in.Annotations != AnnotateOff {
-			a.writeCommands(anns)
-		}
-		return res
-	}
-	if in.Annotations == AnnotateCommands {
-		a.writeCommands(anns)
-	}
-	// Without a client nothing is published; the annotations still reach
-	// the log.
-	noClient := func(err error) published {
-		a.warnf("GitHub not updated: %v", err)
-		res.notes = append(res.notes, note("Check run and pull request comment skipped", err))
-		if in.Annotations == AnnotateCheckRun {
-			a.writeCommands(anns)
-		}
-		return res
-	}
-	repo, err := github.ParseRepo(a.getenv("GITHUB_REPOSITORY"))
-	if err != nil {
-		return noClient(err)
-	}
-	if pacing.Now == nil {
-		pacing.Now = now
-	}
-	client, err := github.New(github.Options{APIURL: a.getenv("GITHUB_API_URL"), Token: in.Token, Pacing: pacing, Redact: a.env.redact})
-	if err != nil {
-		return noClient(err)
-	}
-	return a.publishWith(ctx, client, run, in, tgt, p, md, conclusion, anns, repo, now)
+// maxCheckRunAnnotations bounds the annotations sent through the API: 20
+// requests of 50, which stays well inside the 80 writes per minute.
+const maxCheckRunAnnotations = 1000
+
+// annotator is where the annotations go: the check run, the log, or
+// nowhere (the annotations input). Each is told whether the check run
+// will carry them; those it cannot carry go to the log.
+type annotator interface {
+	// forCheck returns the annotations the check run carries, and a note
+	// when some were left out.
+	forCheck() ([]annotation.Annotation, string)
+	// noCheck is called when no check run carries them.
+	noCheck()
 }
 
-func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *model.Run, in Inputs, tgt target, p plan,
-	md markdown.Options, conclusion string, anns []annotation.Annotation, repo github.Repo, now func() time.Time) published {
-	var res published
-	title, summary, text := markdown.CheckOutput(run, md)
-	if len(run.Implementations) > 0 {
-		title, summary = markdown.ImplementationsCheckOutput(run, md)
+func newAnnotator(mode AnnotationMode, a *runAction, anns []annotation.Annotation) annotator {
+	switch mode {
+	case AnnotateOff:
+		return noAnnotations{}
+	case AnnotateCommands:
+		// Printed at once: the log is theirs whatever the API does.
+		a.writeCommands(anns)
+		return noAnnotations{}
 	}
-	chk := github.Check{
+	return &checkRunAnnotations{a: a, anns: anns}
+}
+
+type noAnnotations struct{}
+
+func (noAnnotations) forCheck() ([]annotation.Annotation, string) { return nil, "" }
+func (noAnnotations) noCheck()                                    {}
+
+// checkRunAnnotations go on the check run, and to the log when it is not
+// published.
+type checkRunAnnotations struct {
+	a    *runAction
+	anns []annotation.Annotation
+}
+
+func (c *checkRunAnnotations) forCheck() ([]annotation.Annotation, string) {
+	if len(c.anns) <= maxCheckRunAnnotations {
+		return c.anns, ""
+	}
+	return c.anns[:maxCheckRunAnnotations], fmt.Sprintf("Only the first %d of %d annotations were attached to the check run; the JUnit and JSON reports list every mismatch (the job summary may fold some to fit its size limit).",
+		maxCheckRunAnnotations, len(c.anns))
+}
+
+func (c *checkRunAnnotations) noCheck() { c.a.writeCommands(c.anns) }
+
+// writeCommands prints annotations as workflow commands.
+func (a *runAction) writeCommands(anns []annotation.Annotation) {
+	if err := annotation.WriteCommands(a.log, anns, annotation.CommandOptions{}); err != nil {
+		a.warnf("write annotations: %v", err)
+	}
+}
+
+// client is the GitHub client of the delivery, made once; nil (with a
+// note) when there is none.
+func (a *runAction) client(d *delivery) publisher {
+	p := &d.published
+	if p.gh != nil {
+		return p.gh
+	}
+	repo, err := github.ParseRepo(d.repo)
+	var c *github.Client
+	if err == nil {
+		pacing := d.pacing
+		if pacing.Now == nil {
+			pacing.Now = d.now
+		}
+		c, err = github.New(github.Options{APIURL: a.getenv("GITHUB_API_URL"), Token: d.in.Token, Pacing: pacing, Redact: a.env.redact})
+	}
+	if err != nil {
+		a.warnf("GitHub not updated: %v", err)
+		p.notes = append(p.notes, note("Check run and pull request comment skipped", err))
+		d.plan.api, d.plan.comment = false, false
+		return nil
+	}
+	p.gh, p.repo = c, repo
+	return c
+}
+
+// publishCheck sends the check run: the verdict's conclusion, title and
+// summary, and the annotations. Every failure is a warning and a note.
+func (a *runAction) publishCheck(ctx context.Context, d *delivery) error {
+	var gh publisher
+	if d.plan.api {
+		gh = a.client(d)
+	}
+	if gh == nil {
+		d.anns.noCheck()
+		return nil
+	}
+	res := &d.published
+	title, summary, text := markdown.CheckOutput(d.run, d.md)
+	if len(d.run.Implementations) > 0 {
+		title, summary = markdown.ImplementationsCheckOutput(d.run, d.md)
+	}
+	anns, capNote := d.anns.forCheck()
+	if capNote != "" {
+		res.notes = append(res.notes, capNote)
+	}
+	cr, err := gh.PublishCheck(ctx, github.Check{
 		// check-run-id is the job's own check run (job.check_run_id): Actions
 		// completes it from the step's exit code; only its output is ours.
-		Repo: repo, ID: in.CheckRunID, JobRun: in.CheckRunID != 0, Name: in.ReportName, HeadSHA: tgt.HeadSHA, Conclusion: conclusion,
-		CompletedAt: now(), Title: title, Summary: summary, Text: text,
-	}
-	if in.Annotations == AnnotateCheckRun {
-		chk.Annotations = anns
-		if len(anns) > maxCheckRunAnnotations {
-			chk.Annotations = anns[:maxCheckRunAnnotations]
-			res.notes = append(res.notes, fmt.Sprintf("Only the first %d of %d annotations were attached to the check run; the JUnit and JSON reports list every mismatch (the job summary may fold some to fit its size limit).",
-				maxCheckRunAnnotations, len(anns)))
+		Repo: res.repo, ID: d.in.CheckRunID, JobRun: d.in.CheckRunID != 0, Name: d.in.ReportName, HeadSHA: d.tgt.HeadSHA,
+		Conclusion: d.conclusion, CompletedAt: d.now(), Title: title, Summary: summary, Text: text, Annotations: anns,
+	})
+	if err == nil {
+		if res.checkURL = ownURL(d.md.ServerURL, d.md.Repository, cr.URL); res.checkURL != "" {
+			d.md.CheckRunURL = res.checkURL
 		}
+		return nil
 	}
-	unavailable, readOnly := false, false
-	cr, err := gh.PublishCheck(ctx, chk)
+	res.unavailable = isUnavailable(err)
+	// The comment must not send readers to a check run that received
+	// nothing.
+	d.md.CheckRunURL = ""
+	what := "Check run not published"
 	switch {
-	case err == nil:
-		res.checkURL = ownURL(md.ServerURL, md.Repository, cr.URL)
-		if res.checkURL != "" {
-			md.CheckRunURL = res.checkURL
-		}
-	default:
-		unavailable = isUnavailable(err)
-		// The comment must not send readers to a check run that
-		// received nothing.
-		md.CheckRunURL = ""
-		what := "Check run not published"
-		if github.ActionsOwned(err) {
-			what += " (GitHub Actions owns this check run and alone sets its conclusion, from the step's exit code)"
-		} else if github.Forbidden(err) && a.readOnlyToken() {
-			what, readOnly = readOnlyNote("Check run not published"), true
-		} else if github.Forbidden(err) {
-			what += " (the token may not write checks: grant `checks: write`, or run from a workflow whose token can)"
-		}
-		a.warnf("%s: %s", what, apiText(err))
-		res.notes = append(res.notes, note(what, err))
-		if in.Annotations == AnnotateCheckRun {
-			// The annotations still reach the pull request, in the log.
-			a.writeCommands(anns)
-		}
+	case github.ActionsOwned(err):
+		what += " (GitHub Actions owns this check run and alone sets its conclusion, from the step's exit code)"
+	case github.Forbidden(err) && a.readOnlyToken():
+		what, res.readOnly = readOnlyNote(what), true
+	case github.Forbidden(err):
+		what += " (the token may not write checks: grant `checks: write`, or run from a workflow whose token can)"
 	}
-	if !p.comment {
-		return res
+	a.warnf("%s: %s", what, apiText(err))
+	res.notes = append(res.notes, note(what, err))
+	// The annotations still reach the pull request, in the log.
+	d.anns.noCheck()
+	return nil
+}
+
+// publishComment creates or updates the sticky comment, as the comment
+// input says, failing when the verdict does.
+func (a *runAction) publishComment(ctx context.Context, d *delivery) error {
+	res := &d.published
+	if !d.plan.comment || res.gh == nil {
+		return nil
 	}
-	if unavailable {
+	if res.unavailable {
 		res.notes = append(res.notes, "Pull request comment skipped: the GitHub API did not answer within the time allowed.")
-		return res
+		return nil
 	}
-	if readOnly {
+	if res.readOnly {
 		// The same token would be refused again.
 		res.notes = append(res.notes, "Pull request comment skipped: the token is read-only.")
-		return res
+		return nil
 	}
-	number := tgt.PR
-	if number == 0 && tgt.LookupPR {
-		n, err := gh.PullForSHA(ctx, repo, tgt.HeadSHA)
-		if err != nil {
-			a.warnf("Pull request comment not published: %v", err)
-			res.notes = append(res.notes, note("Pull request comment not published", err))
-			return res
-		}
-		if n == 0 {
-			res.notes = append(res.notes, fmt.Sprintf("Pull request comment skipped: no open pull request has the head commit %s.", tgt.HeadSHA))
-			return res
-		}
-		number = n
+	number, ok := a.pullRequest(ctx, d)
+	if !ok {
+		return nil
 	}
-	cm, err := gh.PublishComment(ctx, github.Comment{
-		Repo: repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: p.extras.commentBody(commentBody(run, md)),
-		Mode: in.Comment, Failing: run.Summary.Failed > 0 || len(p.extras.why) > 0 || implementationsFailed(run),
-		ResultKey: resultKey(md, func(o markdown.Options) string {
-			return p.extras.commentBody(commentBody(withoutBaseIdentity(run), o))
-		}),
+	body := func(run *model.Run, o markdown.Options) string { return d.extras.commentBody(commentBody(run, o)) }
+	cm, err := res.gh.PublishComment(ctx, github.Comment{
+		Repo: res.repo, Number: number, Marker: markdown.Marker(d.md.CorpusKey), Body: body(d.run, d.md),
+		Mode: d.in.Comment, Failing: d.conclusion == "failure",
+		ResultKey: resultKey(d.md, func(o markdown.Options) string { return body(withoutBaseIdentity(d.run), o) }),
 	})
-	if err != nil && cm.URL != "" {
+	switch {
+	case err != nil && cm.URL != "":
 		// The comment exists; only the check for a racing duplicate failed.
 		a.warnf("Pull request comment published, but settling a race with a concurrent run failed: %v", err)
 		res.notes = append(res.notes, note("Pull request comment published, but settling a race with a concurrent run failed", err))
-		res.commentURL = ownURL(md.ServerURL, md.Repository, cm.URL)
-		return res
-	}
-	if err != nil {
+	case err != nil:
 		what := "Pull request comment not published"
 		if github.Forbidden(err) && a.readOnlyToken() {
 			what = readOnlyNote(what)
@@ -197,10 +256,29 @@ func (a *runAction) publishWith(ctx context.Context, gh github.Publisher, run *m
 		}
 		a.warnf("%s: %s", what, apiText(err))
 		res.notes = append(res.notes, note(what, err))
-		return res
 	}
-	res.commentURL = ownURL(md.ServerURL, md.Repository, cm.URL)
-	return res
+	res.commentURL = ownURL(d.md.ServerURL, d.md.Repository, cm.URL)
+	return nil
+}
+
+// pullRequest is the pull request the comment goes to: the event's, else
+// the open one whose head is the commit (workflow_run of a fork).
+func (a *runAction) pullRequest(ctx context.Context, d *delivery) (int, bool) {
+	res := &d.published
+	if d.tgt.PR != 0 || !d.tgt.LookupPR {
+		return d.tgt.PR, d.tgt.PR != 0
+	}
+	n, err := res.gh.PullForSHA(ctx, res.repo, d.tgt.HeadSHA)
+	if err != nil {
+		a.warnf("Pull request comment not published: %s", apiText(err))
+		res.notes = append(res.notes, note("Pull request comment not published", err))
+		return 0, false
+	}
+	if n == 0 {
+		res.notes = append(res.notes, fmt.Sprintf("Pull request comment skipped: no open pull request has the head commit %s.", d.tgt.HeadSHA))
+		return 0, false
+	}
+	return n, true
 }
 
 // isUnavailable reports whether err means the API is out of reach for the

@@ -8,7 +8,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/text"
@@ -17,7 +19,8 @@ import (
 
 // runOptions are the flags of run: a Job, and where its results go.
 type runOptions struct {
-	job     Job
+	job     gate.Job
+	files   Paths
 	format  string
 	verbose bool
 	color   bool
@@ -47,9 +50,9 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	o := &runOptions{}
 	j := &o.job
-	j.spelling = flagSpelling
+	j.Spelling = gate.FlagSpelling
 	var tags, impls stringList
-	failOn := defaultFailOn.String()
+	failOn := gate.DefaultFailOn.String()
 	fs := flag.NewFlagSet("drp2-fixtures run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` holding positive/, negative/, negative_schema/ (default: the corpus holding the first PATH, else ./fixtures when present, else the embedded corpus)")
@@ -89,9 +92,9 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 // go and what fails the command.
 func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 	fs.StringVar(&o.format, "format", "text", "standard output format: text, json or github")
-	fs.StringVar(&o.job.Files.JUnit, "junit", "", "also write JUnit XML to `FILE` (folders are created)")
-	fs.StringVar(&o.job.Files.Summary, "summary", "", "also append the Markdown job summary to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
-	fs.StringVar(&o.job.Files.JSON, "json-out", "", "also write the JSON report to `FILE` (folders are created)")
+	fs.StringVar(&o.files.JUnit, "junit", "", "also write JUnit XML to `FILE` (folders are created)")
+	fs.StringVar(&o.files.Summary, "summary", "", "also append the Markdown job summary to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
+	fs.StringVar(&o.files.JSON, "json-out", "", "also write the JSON report to `FILE` (folders are created)")
 	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview); or never")
 }
 
@@ -103,7 +106,7 @@ func (o *runOptions) checkOutput(failOn string) error {
 		return fmt.Errorf("--format %q: want text, json or github", o.format)
 	}
 	var err error
-	if o.job.FailOn, err = parseFailOn(failOn); err != nil {
+	if o.job.FailOn, err = gate.ParseFailOn(failOn); err != nil {
 		return fmt.Errorf("--fail-on: %w", err)
 	}
 	return nil
@@ -123,42 +126,31 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 		return ExitUsage
 	}
 	o.color = useColor(env.getenv, env.IsTerminal != nil && env.IsTerminal())
-	r, err := resolve(env, o.job)
+	r, out, err := execute(ctx, env, o.job)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		return exitFor(err)
 	}
-	run, err := execute(ctx, r)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
-		return exitFor(err)
-	}
-	return finish(env, "drp2-fixtures run", run, r, o, func(out io.Writer) ([]string, error) {
-		return checkManifest(r, run, out)
-	})
+	return finish(env, "drp2-fixtures run", out, r.WorkDir, o)
 }
 
-// finish ends run and merge alike: the report files, standard output, then
-// more (the manifest comparison of run, written after the report, or to
-// standard error after a JSON document, which must stay the whole of
-// standard output), then the exit code and why.
-func finish(env Env, name string, run *model.Run, r resolved, o *runOptions, more func(io.Writer) ([]string, error)) int {
-	fileErr := writeReports(run, r.Files, fileOptions{Dir: r.workDir, Getenv: env.getenv, Redact: env.redact})
-	if err := writeStdout(env.Stdout, run, o); err != nil {
+// finish ends run and merge alike: the report files, standard output (the
+// manifest comparison after the report, or on standard error after a JSON
+// document, which must stay the whole of standard output), then the exit
+// code and why, as the verdict says.
+func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) int {
+	fileErr := writeReports(out.Run, o.files, fileOptions{Dir: wd, Getenv: env.getenv, Redact: env.redact})
+	if err := writeStdout(env.Stdout, out.Run, o); err != nil {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
 		return ExitInternal
 	}
-	var moreWhy []string
-	if more != nil {
-		out := env.Stdout
-		if o.format == "json" {
-			out = env.Stderr
-		}
-		var err error
-		if moreWhy, err = more(out); err != nil {
-			fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-			return exitFor(err)
-		}
+	more := env.Stdout
+	if o.format == "json" {
+		more = env.Stderr
+	}
+	if err := writeManifestText(more, out.Manifest); err != nil {
+		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
+		return ExitInternal
 	}
 	for _, e := range reportErrors(fileErr) {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, e)
@@ -166,14 +158,23 @@ func finish(env Env, name string, run *model.Run, r resolved, o *runOptions, mor
 	if fileErr != nil {
 		return exitFor(fileErr)
 	}
-	code, why := verdict(run, r.Job)
-	if len(moreWhy) > 0 {
-		why, code = append(why, moreWhy...), ExitMismatch
-	}
-	for _, w := range why {
+	for _, w := range append(errorLines(out.Err), out.Verdict.Reasons...) {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
-	return code
+	return out.ExitCode()
+}
+
+// writeManifestText writes the manifest comparison: its headline alone
+// when the corpus matches it.
+func writeManifestText(w io.Writer, mc *gate.ManifestCheck) error {
+	if mc == nil {
+		return nil
+	}
+	if mc.Cmp.Clean() {
+		_, err := fmt.Fprintf(w, "Manifest: %s\n", mc.Cmp.Headline())
+		return err
+	}
+	return manifest.WriteText(w, mc.Cmp)
 }
 
 // textOptions: colour only on a terminal, and never when NO_COLOR is set
@@ -191,4 +192,12 @@ func writeStdout(w io.Writer, run *model.Run, o *runOptions) error {
 	default:
 		return text.Write(w, run, o.textOptions())
 	}
+}
+
+// errorLines are the messages of err, one for each joined error.
+func errorLines(err error) []string {
+	if err == nil {
+		return nil
+	}
+	return strings.Split(err.Error(), "\n")
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
@@ -188,11 +189,11 @@ func TestDefaultCorpus(t *testing.T) {
 		{[]string{"fixtures/positive"}, "fixtures"},
 	}
 	for _, c := range cases {
-		if got := DefaultCorpus(dir, c.paths); got != c.want {
+		if got := gate.DefaultCorpus(dir, c.paths); got != c.want {
 			t.Errorf("DefaultCorpus(%v) = %q, want %q", c.paths, got, c.want)
 		}
 	}
-	if got := DefaultCorpus(t.TempDir(), nil); got != "" {
+	if got := gate.DefaultCorpus(t.TempDir(), nil); got != "" {
 		t.Errorf("no ./fixtures: %q, want embedded", got)
 	}
 }

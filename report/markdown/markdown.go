@@ -118,7 +118,10 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 		run = &model.Run{}
 	}
 	run = explain.Bound(run)
-	title = verdictText(&run.Summary)
+	title = "DRP2 conformance: " + explain.Verdict(&run.Summary)
+	if j := run.Judgement; j != nil {
+		title = "DRP2 conformance: " + j.Headline // plain text: OneLine below
+	}
 	if h := run.Comparison.Headline(); h != "" {
 		// What this pull request changed is what a reviewer scans for.
 		title += "; " + h

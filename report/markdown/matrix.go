@@ -82,7 +82,11 @@ func ImplementationsComment(run *model.Run, opts Options) string {
 // ImplementationsCheckOutput is the check-run title and summary of a run
 // with implementations.
 func ImplementationsCheckOutput(run *model.Run, opts Options) (title, summary string) {
-	title = escape.Clip(escape.OneLine(implementationsVerdict(run)), limit.CheckTitleChars)
+	title = implementationsVerdict(run)
+	if j := run.Judgement; j != nil {
+		title = "DRP2 conformance: " + j.Headline
+	}
+	title = escape.Clip(escape.OneLine(title), limit.CheckTitleChars)
 	tail := "\n" + corpusLine(run)
 	summary = Matrix(run, opts, func(s string) bool { return len(s)+len(tail) <= limit.CheckOutputBytes }) + tail
 	return title, summary

@@ -95,11 +95,27 @@ func longestList(run *model.Run) int {
 	return n
 }
 
-func verdictText(s *model.Summary) string {
-	return "DRP2 conformance: " + explain.Verdict(s)
+// verdictText is the headline: the gate's verdict when the run was
+// judged (it names implementations, manifests and bases, so it is
+// escaped), else the counts.
+func verdictText(run *model.Run) string {
+	if j := run.Judgement; j != nil {
+		return "DRP2 conformance: " + escape.Markdown(escape.OneLine(j.Headline))
+	}
+	return "DRP2 conformance: " + explain.Verdict(&run.Summary)
 }
 
-func verdictIcon(s *model.Summary) string {
+func verdictIcon(run *model.Run) string {
+	s := &run.Summary
+	if j := run.Judgement; j != nil {
+		switch {
+		case j.Failed:
+			return "❌"
+		case s.Run == 0:
+			return "⚠️"
+		}
+		return "✅"
+	}
 	switch {
 	case s.Run == 0:
 		return "⚠️"
@@ -120,7 +136,7 @@ func render(run *model.Run, opts Options, l layout) string {
 		lead(&b, run, opts, l) // the delta against a baseline, first
 		if !l.selfLink {
 			// The check run shows its title above its summary already.
-			fmt.Fprintf(&b, "### %s %s\n\n", verdictIcon(s), verdictText(s)) // our own words: no escaping
+			fmt.Fprintf(&b, "### %s %s\n\n", verdictIcon(run), verdictText(run))
 		}
 		if line := provenance(opts, l.selfLink); line != "" {
 			b.WriteString(line + "\n\n")

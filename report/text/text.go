@@ -56,7 +56,7 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	p.details(run)
 	p.implementations(run)
 	p.comparison(run.Comparison)
-	p.final(&run.Summary)
+	p.final(run)
 	return p.err
 }
 
@@ -210,13 +210,34 @@ func (p *printer) details(run *model.Run) {
 	p.endGroup()
 }
 
-// final is the one line that says how the run went, outside any group.
-func (p *printer) final(s *model.Summary) {
-	text := explain.Verdict(s)
+// final is the one line that says how the run went, outside any group:
+// the gate's verdict when the run was judged, else the counts.
+func (p *printer) final(run *model.Run) {
+	s := &run.Summary
+	text, color := counts(s)
+	if j := run.Judgement; j != nil {
+		text, color = Clean(j.Headline), green
+		switch {
+		case j.Failed:
+			color = red
+		case s.Run == 0:
+			color = yellow
+		}
+	}
+	if !p.opts.Group {
+		p.textf("")
+	}
+	p.line("DRP2 conformance:", color+bold, " "+text)
+}
+
+// counts says how the run went by its counts alone, for a run that was
+// not judged.
+func counts(s *model.Summary) (text, color string) {
+	text = explain.Verdict(s)
 	if b := explain.Breakdown(s); b != "" {
 		text += " (" + b + ")"
 	}
-	color := green
+	color = green
 	switch {
 	case s.Run == 0 && s.Discovered == 0:
 		color = yellow
@@ -231,10 +252,7 @@ func (p *printer) final(s *model.Summary) {
 	if s.Findings > 0 {
 		text += fmt.Sprintf("; %d %s", s.Findings, explain.Plural(s.Findings, "finding", "findings"))
 	}
-	if !p.opts.Group {
-		p.textf("")
-	}
-	p.line("DRP2 conformance:", color+bold, " "+text)
+	return text, color
 }
 
 func quote(s string) string {

@@ -1,0 +1,174 @@
+package cli
+
+// The action's record sinks: the log, the report files and job summary,
+// the step outputs and the notes on publishing.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"context"
+
+	"github.com/drp2/drp2-fixtures/internal/manifest"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/text"
+)
+
+// writeLog prints the text report, and the manifest comparison, between
+// stop-commands markers, so that fixture names and messages cannot inject
+// workflow commands.
+func (a *runAction) writeLog(_ context.Context, d *delivery) error {
+	var b bytes.Buffer
+	// Every fixture is listed, passes folded away: failures and the final
+	// count stay in view.
+	// GitHub renders ANSI colour in step logs, though the log is a pipe.
+	if err := text.Write(&b, d.run, text.Options{Verbose: true, Group: true, Color: useColor(a.getenv, true)}); err != nil {
+		return fmt.Errorf("write the text report: %w", err)
+	}
+	if mc := d.out.Manifest; mc != nil {
+		if err := manifest.WriteText(&b, mc.Cmp); err != nil {
+			return fmt.Errorf("write the manifest comparison: %w", err)
+		}
+	}
+	_, err := io.WriteString(a.log, wrapCommands(b.String(), randomToken()))
+	return err
+}
+
+// wrapCommands puts every line of a text report between stop-commands
+// markers, except the report's own group lines, which must reach the
+// runner to fold the log. The report already breaks any command in the
+// text it quotes; the markers keep it inert even if that ever failed.
+func wrapCommands(report, token string) string {
+	var b strings.Builder
+	open := false
+	for _, line := range strings.SplitAfter(report, "\n") {
+		if line == "" {
+			continue
+		}
+		group := strings.HasPrefix(line, "::group::") || strings.TrimRight(line, "\n") == "::endgroup::"
+		if group && open {
+			fmt.Fprintf(&b, "::%s::\n", token)
+			open = false
+		}
+		if !group && !open {
+			fmt.Fprintf(&b, "::stop-commands::%s\n", token)
+			open = true
+		}
+		b.WriteString(line)
+		if !strings.HasSuffix(line, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	if open {
+		fmt.Fprintf(&b, "::%s::\n", token)
+	}
+	return b.String()
+}
+
+// writeFiles writes the JUnit and JSON reports and the job summary. A
+// report path that cannot be written fails the step, but only after the
+// rest is written, and the conclusion says failure.
+func (a *runAction) writeFiles(_ context.Context, d *delivery) error {
+	paths := d.in.Files
+	if !d.in.NoJobSummary {
+		paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
+	}
+	d.fileErr = writeReports(d.run, paths, fileOptions{Dir: d.wd, Contained: true, Getenv: a.getenv, Markdown: d.md, Redact: a.env.redact})
+	for _, e := range reportErrors(d.fileErr) {
+		a.errorf("%v", e)
+	}
+	if d.extras.summary != "" && paths.Summary != "" {
+		if err := workspace.Append(paths.Summary, a.env.redact.Bytes([]byte(d.extras.summary))); err != nil {
+			a.warnf("write job summary: %v", err)
+		}
+	}
+	if d.fileErr != nil {
+		d.conclusion = "failure"
+		return quiet{d.fileErr}
+	}
+	return nil
+}
+
+// quiet is an error already written to the log.
+type quiet struct{ error }
+
+func (q quiet) Unwrap() error { return q.error }
+
+// writeResultOutputs writes the step outputs of the run, before anything
+// is published.
+func (a *runAction) writeResultOutputs(_ context.Context, d *delivery) error {
+	s := d.run.Summary
+	outs := []output{
+		{"total", strconv.Itoa(s.Discovered)},
+		{"run", strconv.Itoa(s.Run)},
+		{"passed", strconv.Itoa(s.Passed)},
+		{"failed", strconv.Itoa(s.Failed)},
+		{"corpus-errors", strconv.Itoa(s.CorpusErrors)},
+		{"conclusion", d.conclusion},
+		{"junit-path", writtenPath(d.in.Files.JUnit, d.fileErr, "JUnit report")},
+		{"json-path", writtenPath(d.in.Files.JSON, d.fileErr, "JSON report")},
+		{"markdown-path", writtenPath(d.in.Files.Markdown, d.fileErr, "Markdown report")},
+	}
+	outs = append(outs, comparisonOutputs(d.run.Comparison)...)
+	outs = append(outs, implementationOutputs(d.run)...)
+	return writeOutputs(a.getenv("GITHUB_OUTPUT"), outs, a.env.redact)
+}
+
+// implementationOutputs are the per-implementation counts: how many
+// implementations fail, and for each its name, version and counts, as a
+// JSON array (fromJSON in a workflow).
+func implementationOutputs(run *model.Run) []output {
+	type counts struct {
+		Name      string `json:"name"`
+		Version   string `json:"version"`
+		Run       int    `json:"run"`
+		Passed    int    `json:"passed"`
+		Failed    int    `json:"failed"`
+		NoVerdict int    `json:"no_verdict"`
+		Error     string `json:"error,omitempty"`
+	}
+	list := []counts{}
+	failing := 0
+	for i := range run.Implementations {
+		im := &run.Implementations[i]
+		if im.Error != "" || im.Summary.Failed > 0 {
+			failing++
+		}
+		list = append(list, counts{Name: im.Name, Version: im.Version, Run: im.Summary.Run, Passed: im.Summary.Passed,
+			Failed: im.Summary.Failed, NoVerdict: im.HarnessErrors(), Error: im.Error})
+	}
+	data, _ := json.Marshal(list)
+	return []output{{"implementations", string(data)}, {"implementations-failed", strconv.Itoa(failing)}}
+}
+
+// writtenPath is a report path for the step outputs: empty when that
+// report was not written.
+func writtenPath(path string, err error, report string) string {
+	for _, e := range reportErrors(err) {
+		if e.Report == report {
+			return ""
+		}
+	}
+	return path
+}
+
+// writeNotes adds to the job summary what publishing skipped or could not
+// do, and writes the check-run and comment URLs.
+func (a *runAction) writeNotes(_ context.Context, d *delivery) error {
+	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" && len(d.published.notes) > 0 && !d.in.NoJobSummary {
+		var b strings.Builder
+		b.WriteString("\n### Publishing\n\n")
+		for _, n := range d.published.notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+		if err := workspace.Append(path, a.env.redact.Bytes([]byte(b.String()))); err != nil {
+			a.warnf("write job summary: %v", err)
+		}
+	}
+	return writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", d.published.checkURL}, {"comment-url", d.published.commentURL}}, a.env.redact)
+}

@@ -1,0 +1,244 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+
+	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/internal/coverage"
+	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/jsonout"
+	"github.com/drp2/drp2-fixtures/runner"
+)
+
+// Outcome is what a job produced: the run (its results, implementations,
+// comparison and judgement), and the manifest comparison and rule
+// coverage when the job asked for them.
+type Outcome struct {
+	Run *model.Run
+	// Manifest is the corpus compared with its manifest; nil when not
+	// asked for.
+	Manifest *ManifestCheck
+	// Coverage is the validator's rule coverage of the run; nil when not
+	// asked for.
+	Coverage *coverage.Report
+	// Verdict is the one judgement of the outcome (also Run.Judgement).
+	Verdict *model.Judgement
+	// Err is what stopped a step that runs after the run exists (the
+	// manifest, the coverage): the run is still reported, and fails.
+	Err error
+}
+
+// ExitCode is the exit code of the outcome: Err's, else the verdict's.
+func (o *Outcome) ExitCode() int {
+	if o.Err != nil {
+		return Code(o.Err)
+	}
+	return o.Verdict.ExitCode()
+}
+
+// step is one stage of Execute. A late step's failure does not stop the
+// job: the run it adds to is reported all the same (Outcome.Err).
+type step struct {
+	name string
+	late bool
+	run  func(context.Context, *Resolved, *Outcome) error
+}
+
+// steps are the stages of a job in their one order. Each does nothing when
+// the job does not ask for it.
+var steps = []step{
+	{"run the corpus", false, runCorpus},
+	{"run the implementations", false, runImplementations},
+	{"merge the results", false, mergeResults},
+	{"apply the known failures", false, applyKnownFailures},
+	{"compare with the baseline", false, compareBaseline},
+	{"hide the secrets", false, redact},
+	{"compare with the manifest", true, compareManifest},
+	{"count the rule coverage", true, countCoverage},
+}
+
+// Execute runs a resolved job, step by step, and judges the outcome. An
+// error means the run itself could not go on (its exit code: Code).
+func Execute(ctx context.Context, r *Resolved) (*Outcome, error) {
+	o := &Outcome{}
+	for _, s := range steps {
+		err := s.run(ctx, r, o)
+		switch {
+		case err == nil:
+		case s.late:
+			o.Err = errors.Join(o.Err, err)
+		default:
+			return nil, err
+		}
+	}
+	o.Verdict = Judge(o, r.Job)
+	o.Run.Judgement = o.Verdict
+	return o, nil
+}
+
+func runCorpus(ctx context.Context, r *Resolved, o *Outcome) error {
+	if r.MergeOnly {
+		return nil
+	}
+	cfg := r.Config
+	if r.coverage != nil {
+		// The head run only: the base runs with the plain validator.
+		cfg.Checker = r.coverage.counter
+	}
+	run, err := runner.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	run.ToolVersion = r.env.ToolVersion
+	o.Run = run
+	return nil
+}
+
+func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
+	if len(r.Implementations) == 0 || o.Run == nil {
+		return nil
+	}
+	commands, err := harness.ExpandCommands(r.ReadInput, r.Implementations)
+	if err != nil {
+		return Usagef("%v", err)
+	}
+	fsys := r.CorpusSource().FS
+	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
+	cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout}
+	impls, err := harness.Run(ctx, cfg, o.Run, read)
+	if err != nil {
+		return err
+	}
+	o.Run.Implementations = impls
+	return nil
+}
+
+func mergeResults(_ context.Context, r *Resolved, o *Outcome) error {
+	if len(r.Results) == 0 {
+		return nil
+	}
+	reports, err := ReadResults(r, r.Results)
+	if err != nil {
+		return err
+	}
+	if o.Run != nil {
+		reports = append([]harness.Report{{Source: "this run", Run: o.Run}}, reports...)
+	}
+	merged, err := harness.Merge(reports)
+	if err != nil {
+		return Usagef("%v", err)
+	}
+	if r.MergeOnly {
+		merged.ToolVersion = r.env.ToolVersion
+	}
+	o.Run = merged
+	return nil
+}
+
+func applyKnownFailures(_ context.Context, r *Resolved, o *Outcome) error {
+	r.known.Apply(o.Run)
+	return nil
+}
+
+// compareBaseline compares the run with its baseline. A baseline that
+// cannot be had for a reason that must not stop the run (a shallow
+// checkout) leaves run.Comparison saying why.
+func compareBaseline(ctx context.Context, r *Resolved, o *Outcome) error {
+	if r.MergeOnly {
+		return nil
+	}
+	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.Config, Getenv: r.env.Getenv}, o.Run)
+	if errors.Is(err, baseline.ErrInput) {
+		return Usagef("%v", err)
+	}
+	if err != nil {
+		return err
+	}
+	o.Run.Comparison = c
+	return nil
+}
+
+// redact hides the secrets the process holds in whatever the run carries
+// (an implementation's stderr, its name and messages, another job's
+// report, a fixture's text) before it is judged or reaches a report.
+func redact(_ context.Context, r *Resolved, o *Outcome) error {
+	if r.env.Redact != nil {
+		r.env.Redact(o.Run)
+	}
+	return nil
+}
+
+func compareManifest(_ context.Context, r *Resolved, o *Outcome) error {
+	if r.manifest == "" {
+		return nil
+	}
+	mc, err := r.CompareManifest(o.Run, r.manifest)
+	if err != nil {
+		return err
+	}
+	o.Manifest = mc
+	return nil
+}
+
+func countCoverage(_ context.Context, r *Resolved, o *Outcome) error {
+	if r.coverage == nil {
+		return nil
+	}
+	rep, err := r.coverage.report(o.Run)
+	if err != nil {
+		return fmt.Errorf("rule coverage: %w", err)
+	}
+	o.Coverage = rep
+	return nil
+}
+
+// ReadResults reads JSON reports named by paths or glob patterns (relative
+// to the working directory), in lexical order within each pattern. A
+// pattern that matches nothing is unusable input: a results input
+// pointing nowhere is a mistake, not an empty merge.
+func ReadResults(r *Resolved, patterns []string) ([]harness.Report, error) {
+	var reports []harness.Report
+	seen := map[string]bool{}
+	for _, pat := range patterns {
+		matches, err := filepath.Glob(under(r.WorkDir, pat))
+		if err != nil {
+			return nil, Usagef("results %q: %v", pat, err)
+		}
+		if len(matches) == 0 {
+			return nil, Usagef("results %q: no such file", pat)
+		}
+		sort.Strings(matches)
+		for _, m := range matches {
+			if seen[m] {
+				continue
+			}
+			seen[m] = true
+			rep, err := readResult(r, m)
+			if err != nil {
+				return nil, err
+			}
+			reports = append(reports, rep)
+		}
+	}
+	return reports, nil
+}
+
+func readResult(r *Resolved, path string) (harness.Report, error) {
+	name := r.Display(path)
+	data, err := r.ReadInput(path)
+	if err != nil {
+		return harness.Report{}, Usagef("results %s: %v", name, err)
+	}
+	run, err := jsonout.Read(bytes.NewReader(data))
+	if err != nil {
+		return harness.Report{}, Usagef("results %s: %v", name, err)
+	}
+	return harness.Report{Source: name, Run: run}, nil
+}

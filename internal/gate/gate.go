@@ -1,0 +1,165 @@
+// Package gate is the use case of drp2-fixtures: a Job says what to run,
+// Resolve chooses every default once, and Execute runs the steps in their
+// one order (the corpus, the implementations, the merged results, the
+// known failures, the baseline, the manifest, the rule coverage) into an
+// Outcome that carries one verdict, judged once from the outcome and
+// fail-on. It reads no flags and no environment and prints nothing: the
+// front ends (internal/cli) build the Job and show the Outcome.
+package gate
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Job is one run of a corpus, as run's flags or the action's inputs say
+// it. Empty fields mean "the default", chosen in Resolve alone.
+type Job struct {
+	Corpus        string
+	CommandSchema string
+	FixtureSchema string
+	// Paths, Name and Tags are the filters.
+	Paths []string
+	Name  string
+	Tags  []string
+
+	MaxFileSize int64
+	Workers     int
+
+	// FailOn says which outcomes fail the run.
+	FailOn FailOn
+
+	// Manifest is the manifest file the corpus is compared with; a frozen
+	// manifest's violations fail the run. Empty means none, or with
+	// CheckClean <corpus>/manifest.json.
+	Manifest string
+	// CheckClean fails the run on any difference from the manifest.
+	CheckClean bool
+	// Coverage counts the validator's rule coverage of the head run.
+	Coverage bool
+	// NoSemantics leaves the semantic checker out (a manifest records
+	// files and expectations, not verdicts).
+	NoSemantics bool
+	// Implementations are the DRP2 implementations the runtime harness
+	// runs the selected fixtures through (command lines, or @FILE lists);
+	// Timeout bounds one fixture's answer (0: the harness's default).
+	Implementations []string
+	Timeout         time.Duration
+	// Results are JSON reports of other jobs or shards (paths or globs)
+	// merged into this run's report. With MergeOnly they are the whole
+	// run: no corpus is run (drp2-fixtures merge).
+	Results   []string
+	MergeOnly bool
+	// Baseline is what the run is compared with: baseline.Auto, a folder,
+	// a JSON report, or empty (or baseline.Off) for nothing.
+	Baseline string
+	// KnownFailures is a known-failures list file; empty for none.
+	KnownFailures string
+	// Contained holds every file the job reads by a path it was given
+	// inside the working directory, and never through a link: the action,
+	// where the pull request lays out the workspace.
+	Contained bool
+
+	// Spelling names the filters as the user wrote them, for messages.
+	Spelling Spelling
+}
+
+// Spelling is how a front end spells the filters: run's flags or the
+// action's inputs.
+type Spelling struct {
+	Name, Tag, Paths string
+}
+
+var (
+	FlagSpelling  = Spelling{Name: "--name", Tag: "--tag", Paths: "PATH"}
+	InputSpelling = Spelling{Name: "input name", Tag: "input tags", Paths: "input paths"}
+)
+
+// FailOn is the set of outcomes that fail a run (exit code 1).
+type FailOn struct {
+	// Mismatch: a fixture did not match its expectation or was unusable,
+	// or an implementation failed a fixture or could not be used.
+	Mismatch bool
+	// Empty: no fixture ran (none found, or the filters matched none).
+	Empty bool
+	// Findings: the corpus has findings (warnings that change no result).
+	Findings bool
+	// Regressions: a fixture that passed on the baseline fails now.
+	Regressions bool
+	// Level3: readback bytes differ across the fixture's data and the
+	// implementations (the Level 3 preview, information otherwise).
+	Level3 bool
+}
+
+// DefaultFailOn is what run and the action fail on unless told otherwise.
+var DefaultFailOn = FailOn{Mismatch: true, Empty: true}
+
+const failOnWords = "mismatch, empty, findings, regressions, level3, or never"
+
+// ParseFailOn reads a list such as "mismatch,empty" (commas or new lines);
+// "never" alone means nothing fails the run.
+func ParseFailOn(s string) (FailOn, error) {
+	var f FailOn
+	words := SplitList(s)
+	if len(words) == 0 {
+		return f, fmt.Errorf("%q names nothing: want a list of %s", s, failOnWords)
+	}
+	for _, w := range words {
+		switch w {
+		case "mismatch":
+			f.Mismatch = true
+		case "empty":
+			f.Empty = true
+		case "findings":
+			f.Findings = true
+		case "regressions":
+			f.Regressions = true
+		case "level3":
+			f.Level3 = true
+		case "never":
+			if len(words) > 1 {
+				return f, fmt.Errorf("%q: never cannot be combined with other conditions", s)
+			}
+		default:
+			return f, fmt.Errorf("%q is not one of %s", w, failOnWords)
+		}
+	}
+	return f, nil
+}
+
+func (f FailOn) String() string {
+	var w []string
+	if f.Mismatch {
+		w = append(w, "mismatch")
+	}
+	if f.Empty {
+		w = append(w, "empty")
+	}
+	if f.Findings {
+		w = append(w, "findings")
+	}
+	if f.Regressions {
+		w = append(w, "regressions")
+	}
+	if f.Level3 {
+		w = append(w, "level3")
+	}
+	if len(w) == 0 {
+		return "never"
+	}
+	return strings.Join(w, ",")
+}
+
+// SplitList splits a list written one per line or comma separated.
+func SplitList(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		for _, item := range strings.Split(line, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,111 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/drp2/drp2-fixtures/internal/manifest"
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/annotation"
+	"github.com/drp2/drp2-fixtures/report/explain"
+)
+
+// ManifestCheck is a corpus compared with the manifest at Path.
+type ManifestCheck struct {
+	// Path is the manifest's path for display and annotations.
+	Path string
+	Cmp  *manifest.Comparison
+	// CheckClean: any difference at all fails the run.
+	CheckClean bool
+	// results maps corpus-relative paths to display paths.
+	results map[string]string
+}
+
+// CompareManifest reads the manifest at path and compares the run's corpus
+// with it. An unreadable or missing manifest is unusable input.
+func (r *Resolved) CompareManifest(run *model.Run, path string) (*ManifestCheck, error) {
+	rec, err := r.ReadManifest(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, Usagef("manifest %s does not exist: write it with drp2-fixtures manifest write", r.Display(path))
+	}
+	if err != nil {
+		return nil, err
+	}
+	cur, _, err := r.BuildManifest(run)
+	if err != nil {
+		return nil, err
+	}
+	mc := &ManifestCheck{Path: r.Display(path), Cmp: manifest.Compare(rec, cur), CheckClean: r.CheckClean, results: map[string]string{}}
+	for i := range run.Results {
+		mc.results[run.Results[i].RelPath] = run.Results[i].Path
+	}
+	return mc, nil
+}
+
+// BuildManifest records a run's corpus, with the fixtures it could not
+// record.
+func (r *Resolved) BuildManifest(run *model.Run) (*manifest.Manifest, []string, error) {
+	m, unusable, err := manifest.Build(run, r.CorpusSource())
+	if err != nil {
+		return nil, nil, Usagef("%v", err)
+	}
+	return m, unusable, nil
+}
+
+// ReadManifest reads and decodes the manifest at path, as every input file
+// is read; a missing one is fs.ErrNotExist.
+func (r *Resolved) ReadManifest(path string) (*manifest.Manifest, error) {
+	data, err := r.ReadInput(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, Usagef("manifest: %v", err)
+	}
+	rec, err := manifest.Decode(data)
+	if err != nil {
+		return nil, Usagef("manifest %s: %v", r.Display(path), err)
+	}
+	return rec, nil
+}
+
+// FreezeBroken says how the corpus breaks a frozen manifest; "" when it
+// does not.
+func (mc *ManifestCheck) FreezeBroken() string {
+	if mc == nil || mc.Cmp.Violations == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the corpus breaks the freeze of %s: %d %s", mc.Path, mc.Cmp.Violations, explain.Plural(mc.Cmp.Violations, "violation", "violations"))
+}
+
+// reasons are why the manifest comparison fails the run, each in a long
+// and a short form.
+func (mc *ManifestCheck) reasons() []reason {
+	if mc == nil {
+		return nil
+	}
+	var out []reason
+	if w := mc.FreezeBroken(); w != "" {
+		out = append(out, reason{long: w, short: fmt.Sprintf("the corpus breaks the freeze of %s (%d %s)",
+			mc.Path, mc.Cmp.Violations, explain.Plural(mc.Cmp.Violations, "violation", "violations"))})
+	}
+	if mc.CheckClean && !mc.Cmp.Clean() {
+		out = append(out, reason{
+			long:  fmt.Sprintf("the corpus differs from its manifest %s (--check-clean): record the change with drp2-fixtures manifest write", mc.Path),
+			short: fmt.Sprintf("the corpus differs from its manifest %s", mc.Path),
+		})
+	}
+	return out
+}
+
+// Annotations are the freeze violations located in the repository.
+func (mc *ManifestCheck) Annotations() []annotation.Annotation {
+	if mc == nil {
+		return nil
+	}
+	return manifest.Annotations(mc.Cmp, manifest.Where{
+		Manifest: mc.Path,
+		Fixture:  func(rel string) string { return mc.results[rel] },
+	})
+}

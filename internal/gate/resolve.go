@@ -1,0 +1,208 @@
+package gate
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/drp2/drp2-fixtures/fixtures"
+	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/internal/knownfail"
+	"github.com/drp2/drp2-fixtures/internal/manifest"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
+	"github.com/drp2/drp2-fixtures/runner"
+	"github.com/drp2/drp2-fixtures/runner/drp2"
+)
+
+// Env is what a job needs from the process, given by the front end.
+type Env struct {
+	// WorkDir is the working directory, absolute.
+	WorkDir string
+	// Now is the run's clock (frozen by SOURCE_DATE_EPOCH, or the test's).
+	Now func() time.Time
+	// Getenv reads the variables that name the base commit (baseline
+	// auto); nil means none are set.
+	Getenv func(string) string
+	// Redact replaces the process's secrets in the run (its results,
+	// implementations' words, merged reports) before it is judged or
+	// shown; nil leaves it as it is.
+	Redact func(v any)
+	// ToolVersion is recorded in the run.
+	ToolVersion string
+}
+
+// Resolved is a Job with every default chosen.
+type Resolved struct {
+	Job
+	WorkDir string
+	Config  runner.Config
+	env     Env
+	// known is the known-failures list, nil without one.
+	known *knownfail.List
+	// manifest is the manifest file to compare with, "" for none.
+	manifest string
+	// coverage counts the rules the head run exercises; nil without.
+	coverage *coverageRun
+}
+
+// ManifestFile is the manifest's file name in the corpus root, where
+// manifest write puts it and manifest check and run --check-clean look.
+const ManifestFile = "manifest.json"
+
+// Resolve chooses the defaults of a job: the corpus (the one holding the
+// first PATH, else ./fixtures, else the embedded one), the fixture size
+// limit, the validator and the manifest; it checks what fails together
+// (fail-on regressions needs a baseline) and reads the known-failures
+// list. The schemas' defaults depend on the corpus layout and are chosen
+// by the runner from what Resolve passes it.
+func Resolve(env Env, job Job) (*Resolved, error) {
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	if env.Now == nil {
+		env.Now = time.Now
+	}
+	wd := env.WorkDir
+	corpus := job.Corpus
+	if corpus == "" && !job.MergeOnly {
+		corpus = DefaultCorpus(wd, job.Paths)
+	}
+	if job.MaxFileSize == 0 {
+		job.MaxFileSize = runner.DefaultMaxFileSize
+	}
+	if job.FailOn.Regressions && (job.Baseline == "" || job.Baseline == baseline.Off) {
+		return nil, Usagef("fail-on regressions needs a baseline to compare with (auto, a folder or a JSON report)")
+	}
+	r := &Resolved{Job: job, WorkDir: wd, env: env, Config: runner.Config{
+		Corpus: corpus, EmbeddedFS: fixtures.FS,
+		CommandSchema: job.CommandSchema, FixtureSchema: job.FixtureSchema,
+		Paths: job.Paths, Name: job.Name, Tags: job.Tags,
+		Workers: job.Workers, WorkDir: wd, Contained: job.Contained, MaxFileSize: job.MaxFileSize,
+		Now: env.Now, Checker: drp2.New(),
+	}}
+	if job.NoSemantics {
+		r.Config.Checker = nil
+	}
+	var err error
+	if r.known, err = r.readKnownFailures(); err != nil {
+		return nil, err
+	}
+	if job.Manifest != "" || job.CheckClean {
+		if r.manifest, err = r.ManifestPath(job.Manifest, "--manifest"); err != nil {
+			return nil, err
+		}
+	}
+	if job.Coverage {
+		r.coverage = newCoverage()
+	}
+	return r, nil
+}
+
+func (r *Resolved) readKnownFailures() (*knownfail.List, error) {
+	if r.KnownFailures == "" {
+		return nil, nil
+	}
+	data, err := r.ReadInput(r.KnownFailures)
+	if err != nil {
+		return nil, Usagef("known failures: %v", err)
+	}
+	l, err := knownfail.Parse(bytes.NewReader(data), r.KnownFailures)
+	if err != nil {
+		return nil, Usagef("%v", err)
+	}
+	return l, nil
+}
+
+// DefaultCorpus picks the corpus when none is named: the corpus that holds
+// the first PATH (the nearest folder above it with a fixture folder inside),
+// else ./fixtures when present, else "" for the embedded corpus.
+func DefaultCorpus(wd string, paths []string) string {
+	if len(paths) > 0 {
+		if dir, ok := corpusAbove(under(wd, paths[0])); ok {
+			return relTo(wd, dir)
+		}
+	}
+	if st, err := os.Stat(filepath.Join(wd, "fixtures")); err == nil && st.IsDir() {
+		return relTo(wd, filepath.Join(wd, "fixtures"))
+	}
+	return ""
+}
+
+// corpusAbove is the nearest folder at or above p that holds a fixture
+// folder.
+func corpusAbove(p string) (string, bool) {
+	if _, err := os.Stat(p); err != nil {
+		return "", false
+	}
+	for dir := filepath.Clean(p); ; dir = filepath.Dir(dir) {
+		for _, f := range runner.Folders {
+			if st, err := os.Stat(filepath.Join(dir, f)); err == nil && st.IsDir() {
+				return dir, true
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return "", false
+		}
+	}
+}
+
+func relTo(wd, p string) string {
+	if r, ok := workspace.Within(wd, p); ok {
+		return r
+	}
+	return p
+}
+
+func under(dir, p string) string {
+	if p == "" || dir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// CorpusSource is where the corpus lies, for the manifest, coverage and
+// the harness.
+func (r *Resolved) CorpusSource() manifest.Source {
+	if r.Config.Corpus == "" {
+		return manifest.Source{FS: fixtures.FS, WorkDir: r.WorkDir}
+	}
+	ws := r.Workspace()
+	return manifest.Source{FS: ws.FS(r.Config.Corpus, workspace.MaxInputFile), CorpusDir: ws.Abs(r.Config.Corpus), WorkDir: r.WorkDir}
+}
+
+// ManifestPath is the manifest file a job uses: the one given, else
+// <corpus>/manifest.json. The embedded corpus has no folder to hold one;
+// flagName names the flag or input that would.
+func (r *Resolved) ManifestPath(given, flagName string) (string, error) {
+	if given != "" {
+		return under(r.WorkDir, given), nil
+	}
+	src := r.CorpusSource()
+	if src.CorpusDir == "" {
+		return "", Usagef("the embedded corpus has no manifest file: name one with %s, or give --corpus", flagName)
+	}
+	return filepath.Join(src.CorpusDir, ManifestFile), nil
+}
+
+// Display shows a path relative to the working directory when it lies
+// under it, slash separated (a repository path in the action).
+func (r *Resolved) Display(p string) string { return r.Workspace().Display(p) }
+
+// Workspace holds the job's input paths to the workspace rules: inside
+// the working directory and never through a link when contained.
+func (r *Resolved) Workspace() workspace.Dir { return workspace.New(r.WorkDir, r.Contained) }
+
+// Redact hides the process's secrets in v (a report of the job's own
+// making) before it is shown.
+func (r *Resolved) Redact(v any) {
+	if r.env.Redact != nil {
+		r.env.Redact(v)
+	}
+}
+
+// ReadInput reads an input file the job names, relative to the working
+// directory, as every input is read.
+func (r *Resolved) ReadInput(path string) ([]byte, error) {
+	return r.Workspace().ReadFile(path, workspace.MaxInputFile)
+}
