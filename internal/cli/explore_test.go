@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -75,5 +77,21 @@ func TestActionExploreInput(t *testing.T) {
 	w.env["INPUT_EXPLORE"] = "many"
 	if r := w.run(t, inProcess); r.code != ExitUsage {
 		t.Errorf("explore: many: exit %d", r.code)
+	}
+}
+
+// On a terminal a progress line is rewritten in place and cleared before
+// the report; elsewhere there is none.
+func TestExploreProgressLine(t *testing.T) {
+	for _, terminal := range []bool{true, false} {
+		var out, errb bytes.Buffer
+		env := Env{Stdout: &out, Stderr: &errb, WorkDir: t.TempDir(), IsTerminal: func() bool { return terminal }}
+		if code := Main(context.Background(), []string{"explore", "--count", "20"}, env); code != ExitOK {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		progress := strings.Contains(out.String(), "\rexplore: 20/20 streams, 0 disagreed, 0 signatures")
+		if progress != terminal || !strings.Contains(out.String(), "explore: seed 1, 20 of 20 streams") {
+			t.Errorf("terminal %v: %q", terminal, out.String())
+		}
 	}
 }
