@@ -41,6 +41,9 @@ type Implementation struct {
 	// Adapter is the device it ran on, as it described it; nil when it did
 	// not say.
 	Adapter *Adapter
+	// Capabilities is the capabilities object of its hello, as sent (raw
+	// JSON, bounded); nil when it sent none.
+	Capabilities []byte
 	// Error says why it could not be used at all (it never completed the
 	// handshake); its results are then harness errors.
 	Error string

@@ -23,6 +23,9 @@ const (
 	DefaultStartTimeout = 30 * time.Second
 	DefaultMaxStderr    = 64 << 10
 	DefaultMaxLine      = 64 << 20
+	// maxCapabilities bounds the capabilities object of a hello kept for
+	// the report; a larger one is left out.
+	maxCapabilities = 64 << 10
 	// maxFixtureStderr bounds the stderr kept on one fixture's result.
 	maxFixtureStderr = 4 << 10
 	// maxTimeoutsInARow is how many fixtures in a row an implementation may
@@ -254,6 +257,9 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 		}
 		im.Executes = s.hello.Executes
 		im.Protocol = s.hello.Protocol
+		if c := s.hello.Capabilities; len(c) > 0 && len(c) <= maxCapabilities {
+			im.Capabilities = append([]byte(nil), c...)
+		}
 		im.Phases = append([]string(nil), s.hello.Phases...)
 		if s.hello.Phases == nil {
 			im.Phases = nil

@@ -37,6 +37,7 @@ func fakeAdapter(spec string) int {
 	executes, myName, noPhase, hangAll := false, "fake", false, false
 	var phases []string
 	refusal := ""
+	var caps json.RawMessage
 	for _, f := range strings.Split(spec, ",") {
 		kind, name, _ := strings.Cut(f, ":")
 		switch kind {
@@ -56,6 +57,8 @@ func fakeAdapter(spec string) int {
 			noPhase = true
 		case "refuse":
 			refusal = name
+		case "caps":
+			caps = json.RawMessage(`{"max_bind_groups":4}`)
 		case "spawn":
 			// A child in the adapter's process group that outlives it
 			// unless the harness ends the group; its pid goes to the file.
@@ -110,7 +113,7 @@ func fakeAdapter(spec string) int {
 		}
 		return verdict
 	}
-	me := Hello{Name: myName, Version: "1.0", DRP2Versions: []string{"2.0"}, Executes: executes, Phases: phases, Error: refusal}
+	me := Hello{Name: myName, Version: "1.0", DRP2Versions: []string{"2.0"}, Executes: executes, Phases: phases, Error: refusal, Capabilities: caps}
 	if err := Serve(os.Stdin, os.Stdout, me, judge, DefaultMaxLine); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -443,10 +446,13 @@ func TestPhasesNotClaimed(t *testing.T) {
 			break
 		}
 	}
-	spec := "phases:semantic_validation+capability_validation,nophase,wrongcode:" + semantic
+	spec := "phases:semantic_validation+capability_validation,nophase,caps,wrongcode:" + semantic
 	im := runHarness(t, Config{Commands: []string{self(t)}, Env: env(spec)}, base, read)[0]
 	if im.Error != "" || im.Protocol != 2 || strings.Join(im.Phases, " ") != "semantic_validation capability_validation" {
 		t.Fatalf("handshake: %q, protocol %d, phases %v", im.Error, im.Protocol, im.Phases)
+	}
+	if string(im.Capabilities) != `{"max_bind_groups":4}` {
+		t.Errorf("the hello's capabilities were not kept: %q", im.Capabilities)
 	}
 	schema := 0
 	for _, r := range im.Results {

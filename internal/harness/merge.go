@@ -72,7 +72,7 @@ func Merge(reports []Report) (*model.Run, error) {
 			if u == nil {
 				u = &implUnion{Implementation: model.Implementation{Command: im.Command, Name: im.Name, Version: im.Version,
 					DRP2Versions: im.DRP2Versions, Executes: im.Executes, Protocol: im.Protocol, Phases: im.Phases,
-					Adapter: im.Adapter}, results: newUnion()}
+					Adapter: im.Adapter, Capabilities: im.Capabilities}, results: newUnion()}
 				impls[key] = u
 				order = append(order, key)
 			}

@@ -23,14 +23,16 @@ type Implementation struct {
 	Executes     bool     `json:"executes"`
 	// Protocol is the adapter protocol version it spoke; Phases the
 	// phases it declared (absent: all three); Adapter the device it ran on.
-	Protocol int                   `json:"protocol,omitempty"`
-	Phases   []string              `json:"phases,omitempty"`
-	Adapter  *Adapter              `json:"adapter,omitempty"`
-	Error    *string               `json:"error"`
-	Summary  ImplementationSummary `json:"summary"`
-	Restarts int                   `json:"restarts"`
-	Stderr   string                `json:"stderr"`
-	Results  []Result              `json:"results"`
+	Protocol int      `json:"protocol,omitempty"`
+	Phases   []string `json:"phases,omitempty"`
+	Adapter  *Adapter `json:"adapter,omitempty"`
+	// Capabilities is the capabilities object of its hello, as sent.
+	Capabilities json.RawMessage       `json:"capabilities,omitempty"`
+	Error        *string               `json:"error"`
+	Summary      ImplementationSummary `json:"summary"`
+	Restarts     int                   `json:"restarts"`
+	Stderr       string                `json:"stderr"`
+	Results      []Result              `json:"results"`
 	// Level2 maps each fixture whose readback replies were checked to
 	// whether they mirrored the requests (keys sorted by the encoder).
 	Level2 map[string]bool `json:"level2,omitempty"`
@@ -91,6 +93,9 @@ func implementations(run *model.Run) []Implementation {
 			Protocol:  im.Protocol,
 			Phases:    im.Phases,
 		}
+		if json.Valid(im.Capabilities) {
+			rec.Capabilities = im.Capabilities
+		}
 		if a := im.Adapter; a != nil {
 			rec.Adapter = &Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
 		}
@@ -144,7 +149,8 @@ func Read(r io.Reader) (*model.Run, error) {
 		rec := &doc.Implementations[i]
 		im := model.Implementation{Command: rec.Command, Name: rec.Name, Version: rec.Version,
 			DRP2Versions: rec.DRP2Versions, Executes: rec.Executes, Restarts: rec.Restarts, Stderr: rec.Stderr,
-			Level2: rec.Level2, Readbacks: rec.Readbacks, Protocol: rec.Protocol, Phases: rec.Phases}
+			Level2: rec.Level2, Readbacks: rec.Readbacks, Protocol: rec.Protocol, Phases: rec.Phases,
+			Capabilities: rec.Capabilities}
 		if a := rec.Adapter; a != nil {
 			im.Adapter = &model.Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
 		}

@@ -110,6 +110,19 @@ test("the Node mode gives the runtime navigator.gpu, window and a canvas that re
   assert.equal(device.created, 2, "the next fixture gets a new canvas texture");
 });
 
+test("a lost device is reported, so that the host exits and the harness restarts it; destroying it is not", async () => {
+  for (const [reason, wantLost] of [["unknown", true], ["destroyed", false]]) {
+    const device = fakeDevice();
+    let lose;
+    device.lost = new Promise((resolve) => { lose = resolve; });
+    const lost = [];
+    await nodeBackend(fakeRuntime, {}, (why) => lost.push(why), fakeDawn(device)).open();
+    lose({ reason, message: "the GPU process went away" });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(lost, wantLost ? ["unknown: the GPU process went away"] : []);
+  }
+});
+
 test("no adapter is one clear refusal in hello, naming what was tried", async () => {
   const backend = nodeBackend(fakeRuntime, { strict: false }, () => {}, fakeDawn(null));
   await assert.rejects(backend.open(), (err) => {
