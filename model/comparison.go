@@ -150,6 +150,9 @@ type Comparison struct {
 	// Unavailable, when set, says why there is no comparison and what to do
 	// about it; every other field is then empty.
 	Unavailable string
+	// Notes say what of the base could not be read (a corrupt folder of a
+	// base commit), the comparison being made with the rest.
+	Notes []string
 
 	// CommandSchemaChanged and FixtureSchemaChanged: the schema's sha256
 	// differs from the base's.

@@ -43,49 +43,49 @@ const ShallowHint = "set `fetch-depth: 2` on actions/checkout for pull requests 
 // returns the run and the commit's full hash. A commit whose objects are
 // missing gives *Unavailable.
 func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run, string, error) {
-	run, commit, _, err := fromRevision(ctx, cfg, Revision{Rev: rev})
+	run, commit, _, _, err := fromRevision(ctx, cfg, Revision{Rev: rev})
 	return run, commit, err
 }
 
 // fromRevision is FromCommit for any Revision; from says, for people, how
 // the commit was chosen when it is not simply named (" (merge base of HEAD
 // and origin/main)"), else "".
-func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *model.Run, hash, from string, err error) {
+func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *model.Run, hash, from string, notes []string, err error) {
 	wd := cfg.WorkDir
 	repo, err := git.PlainOpenWithOptions(wd, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
-		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: %s is not in a git repository; check the repository out with actions/checkout, or name a baseline folder or JSON report", wd)}
+		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: %s is not in a git repository; check the repository out with actions/checkout, or name a baseline folder or JSON report", wd)}
 	}
 	if err != nil {
-		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository holding %s cannot be read (%v); name a baseline folder or JSON report instead", wd, err)}
+		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository holding %s cannot be read (%v); name a baseline folder or JSON report instead", wd, err)}
 	}
 	wt, err := repo.Worktree()
 	if err != nil {
-		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository has no working tree: %v", err)}
+		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository has no working tree: %v", err)}
 	}
 	root := wt.Filesystem.Root()
 	repo = smallCache(repo, wt.Filesystem)
 
 	commit, from, err := resolveRevision(repo, rev)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", nil, err
 	}
 	short := commit.Hash.String()[:7]
 	tree, err := commit.Tree()
 	if err != nil {
-		return nil, "", "", missing(short, err)
+		return nil, "", "", nil, missing(short, err)
 	}
 
 	if cfg.Corpus == "" {
-		return nil, "", "", &Unavailable{Reason: "no comparison with the base: the corpus is the one built into the tool, which a commit does not change"}
+		return nil, "", "", nil, &Unavailable{Reason: "no comparison with the base: the corpus is the one built into the tool, which a commit does not change"}
 	}
 	corpusRel, ok := inRepo(root, workspace.Resolve(wd, cfg.Corpus))
 	if !ok {
-		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus %s is outside the git repository %s", cfg.Corpus, root)}
+		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus %s is outside the git repository %s", cfg.Corpus, root)}
 	}
 	repo, tree, root, corpusRel, err = intoSubmodule(repo, tree, root, corpusRel)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", nil, err
 	}
 	limit := cfg.MaxFileSize
 	if limit <= 0 {
@@ -96,19 +96,19 @@ func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *mo
 	corpusFS, err := loadCorpus(repo, lock, tree, corpusRel, limit)
 	if err != nil {
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return nil, "", "", missing(short, err)
+			return nil, "", "", nil, missing(short, err)
 		}
-		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be read: %v", short, err)}
+		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be read: %v", short, err)}
 	}
 
 	schemas := &treeFS{mu: lock, tree: tree}
 	command, err := baseSchema(cfg.CommandSchema, wd, root, corpusRel, runner.UpstreamCommandSchema, schemas)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", nil, err
 	}
 	fixture, err := baseSchema(cfg.FixtureSchema, wd, root, corpusRel, runner.UpstreamFixtureSchema, schemas)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", nil, err
 	}
 
 	base := cfg
@@ -119,13 +119,13 @@ func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *mo
 	switch {
 	case err == nil:
 	case errors.Is(err, plumbing.ErrObjectNotFound):
-		return nil, "", "", missing(short, err)
+		return nil, "", "", nil, missing(short, err)
 	case ctx.Err() != nil:
-		return nil, "", "", err
+		return nil, "", "", nil, err
 	default:
 		// A base that cannot be run (a schema that did not compile
 		// then) must not cost the head its results.
-		return nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be run: %v", short, err)}
+		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be run: %v", short, err)}
 	}
 	// The runner shows an in-memory corpus as "embedded:"; show the base's
 	// fixtures at the paths the head's have.
@@ -137,7 +137,10 @@ func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *mo
 	for i := range run.Findings {
 		run.Findings[i].Path = display(strings.TrimPrefix(run.Findings[i].Path, runner.Embedded+":"))
 	}
-	return run, commit.Hash.String(), from, nil
+	if cc, ok := corpusFS.(*commitCorpus); ok {
+		notes = cc.notes
+	}
+	return run, commit.Hash.String(), from, notes, nil
 }
 
 // intoSubmodule follows corpusRel through the base tree. A corpus inside a
@@ -349,47 +352,68 @@ func loadCorpus(repo *git.Repository, lock *sync.Mutex, tree *object.Tree, corpu
 	}
 	var total int64
 	for _, folder := range runner.Folders {
-		ft, err := sub.Tree(folder)
-		if errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
+		e, err := sub.FindEntry(folder)
+		if err != nil || e.Mode != filemode.Dir {
+			continue // no such folder at the base
+		}
+		ft, err := repo.TreeObject(e.Hash)
+		if err != nil {
+			c.notes = append(c.notes, treeNote(folder, e.Hash, err))
 			continue
 		}
-		if err != nil {
+		if err := c.list(ft, folder, &total); err != nil {
 			return nil, err
 		}
-		walker := object.NewTreeWalker(ft, true, nil)
-		for {
-			name, entry, err := walker.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				walker.Close()
-				return nil, err
-			}
-			name = folder + "/" + name
-			switch {
-			case entry.Mode == filemode.Symlink:
-				// Kept as a link so that the runner reports it as it
-				// does on disk.
-				c.index[name] = &fstest.MapFile{Mode: fs.ModeSymlink}
-			case entry.Mode.IsFile():
-				size, err := blobSize(repo, entry.Hash)
-				if err != nil {
-					walker.Close()
-					return nil, fmt.Errorf("%s: %w", name, err)
-				}
-				total += min(size, limit+1)
-				if total > maxBaseTotal {
-					walker.Close()
-					return nil, fmt.Errorf("its fixture files hold more than %d MiB in all, more than a base is read for", maxBaseTotal>>20)
-				}
-				c.index[name] = &fstest.MapFile{Mode: 0o644}
-				c.blobs[name] = entry.Hash
-			}
-		}
-		walker.Close()
 	}
 	return c, nil
+}
+
+// list adds the files below t (at the corpus-relative folder dir) to the
+// index. A folder whose tree object cannot be read costs that folder, not
+// the comparison: it is noted, saying what is wrong, and the rest is read.
+// Names are taken as git stores them (a new line included), as discovery
+// on disk takes them.
+func (c *commitCorpus) list(t *object.Tree, dir string, total *int64) error {
+	for _, e := range t.Entries {
+		name := dir + "/" + e.Name
+		switch {
+		case e.Mode == filemode.Dir:
+			sub, err := c.repo.TreeObject(e.Hash)
+			if err != nil {
+				c.notes = append(c.notes, treeNote(name, e.Hash, err))
+				continue
+			}
+			if err := c.list(sub, name, total); err != nil {
+				return err
+			}
+		case e.Mode == filemode.Symlink:
+			// Kept as a link so that the runner reports it as it does on
+			// disk.
+			c.index[name] = &fstest.MapFile{Mode: fs.ModeSymlink}
+		case e.Mode.IsFile():
+			size, err := blobSize(c.repo, e.Hash)
+			if err != nil {
+				// Read as unreadable when the runner opens it.
+				size = 0
+			}
+			*total += min(size, c.limit+1)
+			if *total > maxBaseTotal {
+				return fmt.Errorf("its fixture files hold more than %d MiB in all, more than a base is read for", maxBaseTotal>>20)
+			}
+			c.index[name] = &fstest.MapFile{Mode: 0o644}
+			c.blobs[name] = e.Hash
+		}
+	}
+	return nil
+}
+
+// treeNote says what is wrong with the tree object of a folder of the
+// base corpus: missing (a partial or shallow fetch) or unreadable.
+func treeNote(name string, h plumbing.Hash, err error) string {
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return fmt.Sprintf("the base's folder %s (tree %s) is missing from the git objects, so its fixtures count as added", name, h.String()[:7])
+	}
+	return fmt.Sprintf("the base's folder %s (tree %s) is a corrupt git object (%v), so its fixtures count as added", name, h.String()[:7], err)
 }
 
 // blobSize is a blob's size, read from its header without its contents
@@ -415,6 +439,8 @@ type commitCorpus struct {
 	repo  *git.Repository
 	lock  *sync.Mutex
 	limit int64
+	// notes say what of the base could not be read.
+	notes []string
 }
 
 func (c *commitCorpus) Open(name string) (fs.File, error) {

@@ -48,7 +48,7 @@ func For(ctx context.Context, opts Options, head *model.Run) (*model.Comparison,
 	if spec == "" || spec == Off {
 		return nil, nil
 	}
-	base, name, commit, err := Load(ctx, opts)
+	base, name, commit, notes, err := load(ctx, opts)
 	var u *Unavailable
 	if errors.As(err, &u) {
 		return &model.Comparison{Unavailable: u.Reason}, nil
@@ -58,23 +58,30 @@ func For(ctx context.Context, opts Options, head *model.Run) (*model.Comparison,
 	}
 	c := Compare(base, head, name)
 	c.Commit = commit
+	c.Notes = notes
 	return c, nil
 }
 
 // Load returns the base run opts names, the name to show for it and, for a
 // commit, its full hash. The base is narrowed to the head's PATH filter.
 func Load(ctx context.Context, opts Options) (run *model.Run, name, commit string, err error) {
+	run, name, commit, _, err = load(ctx, opts)
+	return run, name, commit, err
+}
+
+// load is Load with the notes on what of a base commit could not be read.
+func load(ctx context.Context, opts Options) (run *model.Run, name, commit string, notes []string, err error) {
 	cfg := opts.Config
 	switch spec := opts.Spec; {
 	case spec == Auto:
 		rev, err := AutoRevision(opts.Getenv)
 		if err != nil {
-			return nil, "", "", err
+			return nil, "", "", nil, err
 		}
 		var from string
-		run, commit, from, err = fromRevision(ctx, cfg, rev)
+		run, commit, from, notes, err = fromRevision(ctx, cfg, rev)
 		if err != nil {
-			return nil, "", "", err
+			return nil, "", "", nil, err
 		}
 		name = commit[:7] + from
 	default:
@@ -100,12 +107,12 @@ func Load(ctx context.Context, opts Options) (run *model.Run, name, commit strin
 			err = fmt.Errorf("baseline %s is a symbolic link, or passes through one, or is not a regular file or folder: a baseline is read only from real files and folders", spec)
 		}
 		if err != nil {
-			return nil, "", "", fmt.Errorf("%w: %v", ErrInput, err)
+			return nil, "", "", nil, fmt.Errorf("%w: %v", ErrInput, err)
 		}
 		name = spec
 	}
 	narrow(run, cfg)
-	return run, name, commit, nil
+	return run, name, commit, notes, nil
 }
 
 // FromDir runs cfg's corpus as it is in dir, a second checkout of the

@@ -1,11 +1,15 @@
 package explain
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
+
+// maxNotes bounds the notes on a base shown in reports.
+const maxNotes = 10
 
 // boundComparison caps the comparison's untrusted values as Bound caps a
 // run's: the baseline's name (a path the user gave), the reason there is
@@ -17,6 +21,15 @@ func boundComparison(c *model.Comparison) *model.Comparison {
 	b := *c
 	b.Base = limit.Cap(c.Base, limit.PathBytes)
 	b.Unavailable = limit.Cap(c.Unavailable, limit.MessageBytes)
+	// A few notes say enough; each is capped like a message.
+	b.Notes = nil
+	for i, n := range c.Notes {
+		if i == maxNotes {
+			b.Notes = append(b.Notes, fmt.Sprintf("and %d more folders of the base could not be read", len(c.Notes)-i))
+			break
+		}
+		b.Notes = append(b.Notes, limit.Cap(n, limit.MessageBytes))
+	}
 	b.BaseCommandSchema.Source = limit.Cap(c.BaseCommandSchema.Source, limit.PathBytes)
 	b.BaseFixtureSchema.Source = limit.Cap(c.BaseFixtureSchema.Source, limit.PathBytes)
 	b.Changes = make([]model.Change, len(c.Changes))

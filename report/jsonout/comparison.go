@@ -14,7 +14,9 @@ type Comparison struct {
 	Base   string `json:"base,omitempty"`
 	Commit string `json:"commit,omitempty"`
 	// Unavailable says why there is no comparison; the rest is then empty.
-	Unavailable       string              `json:"unavailable,omitempty"`
+	Unavailable string `json:"unavailable,omitempty"`
+	// Notes say what of the base could not be read.
+	Notes             []string            `json:"notes,omitempty"`
 	Headline          string              `json:"headline"`
 	SchemasChanged    SchemasChanged      `json:"schemas_changed"`
 	BaseCommandSchema *model.SchemaSource `json:"base_command_schema,omitempty"`
@@ -75,7 +77,7 @@ func buildComparison(c *model.Comparison) *Comparison {
 		return nil
 	}
 	out := &Comparison{
-		Base: c.Base, Commit: c.Commit, Unavailable: c.Unavailable, Headline: c.Headline(),
+		Base: c.Base, Commit: c.Commit, Unavailable: c.Unavailable, Notes: c.Notes, Headline: c.Headline(),
 		SchemasChanged: SchemasChanged{Command: c.CommandSchemaChanged, Fixture: c.FixtureSchemaChanged},
 		Counts:         Delta(c.Delta()),
 		Changes:        make([]Change, 0, len(c.Changes)),

@@ -39,6 +39,9 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 	if u := compareURL(c, opts); u != "" {
 		fmt.Fprintf(b, "[Compare the base with this commit](%s)\n\n", u)
 	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(b, "> [!WARNING]\n> %s\n\n", escape.Markdown(escape.OneLine(n)))
+	}
 	schema := func(label string, changed bool, base, head model.SchemaSource) {
 		if changed {
 			fmt.Fprintf(b, "- %s changed: sha256 %s%s%s\n", label, code(short(base.SHA256)), explain.Arrow, code(short(head.SHA256)))

@@ -30,6 +30,9 @@ func (p *printer) comparison(c *model.Comparison) {
 		return
 	}
 	p.textf("%s", Clean(c.Headline()))
+	for _, n := range c.Notes {
+		p.line("WARN ", yellow, " "+Clean(n))
+	}
 	if c.CommandSchemaChanged {
 		p.textf("  command schema changed: sha256 %s on the base", Clean(c.BaseCommandSchema.SHA256))
 	}
