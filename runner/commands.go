@@ -75,10 +75,14 @@ const (
 )
 
 // commandPhase is the command-schema phase of one run: the compiled
-// schemas and the run's verdict cache (nil for none).
+// schemas and the run's verdict caches (nil for none).
 type commandPhase struct {
 	schemas *schemas
 	cache   *verdictCache
+	// shapes keeps the commands found valid by their shape (see shapeKey),
+	// when the schemas allow it (shapeBounds non-nil).
+	shapes      *verdictCache
+	shapeBounds []int64
 	// judged, when set, is called before each command is judged; tests use
 	// it to make the phase fail in ways real input no longer can.
 	judged func(index int)
@@ -92,11 +96,12 @@ type commandPhase struct {
 func (p *commandPhase) checkCommands(commands []json.RawMessage, stop <-chan struct{}) *model.Failure {
 	workers := runtime.GOMAXPROCS(0)
 	if len(commands) < parallelCommands || workers < 2 {
+		var scratch []byte
 		for i, raw := range commands {
 			if i%commandChunk == 0 && stopped(stop) {
 				return nil
 			}
-			if f := p.checkCommand(i, raw); f != nil {
+			if f := p.checkCommand(i, raw, &scratch); f != nil {
 				return f
 			}
 		}
@@ -137,6 +142,7 @@ func (p *commandPhase) checkCommands(commands []json.RawMessage, stop <-chan str
 					next.Store(int64(len(commands))) // the others stop too
 				}
 			}()
+			var scratch []byte
 			for {
 				start := int(next.Add(commandChunk)) - commandChunk
 				if start >= len(commands) || start >= bound() || stopped(stop) {
@@ -144,7 +150,7 @@ func (p *commandPhase) checkCommands(commands []json.RawMessage, stop <-chan str
 				}
 				end := min(start+commandChunk, len(commands))
 				for i := start; i < end; i++ {
-					if f := p.checkCommand(i, commands[i]); f != nil {
+					if f := p.checkCommand(i, commands[i], &scratch); f != nil {
 						mu.Lock()
 						if first == nil || f.CommandIndex < first.CommandIndex {
 							first = f
@@ -174,21 +180,122 @@ func stopped(stop <-chan struct{}) bool {
 }
 
 // checkCommand validates one command from its bytes as written. It
-// returns nil when the command is valid.
-func (p *commandPhase) checkCommand(index int, raw []byte) *model.Failure {
+// returns nil when the command is valid. scratch is the caller's buffer
+// for the command's shape key.
+func (p *commandPhase) checkCommand(index int, raw []byte, scratch *[]byte) *model.Failure {
 	if p.judged != nil {
 		p.judged(index)
+	}
+	key, shaped := []byte(nil), false
+	if p.shapes != nil {
+		key, shaped = shapeKey(raw, p.shapeBounds, (*scratch)[:0])
+		*scratch = key
+		if shaped {
+			if _, ok := p.shapes.load(key); ok {
+				return nil
+			}
+		}
 	}
 	vd, ok := p.cache.load(raw)
 	if !ok {
 		vd = p.schemas.judgeRaw(raw)
-		p.cache.store(raw, vd)
+		switch {
+		case vd.ok && shaped:
+			p.shapes.store(key, vd)
+		default:
+			p.cache.store(raw, vd)
+		}
 	}
 	if vd.ok {
 		return nil
 	}
 	return &model.Failure{Phase: model.PhaseSchema, Code: vd.code, CommandIndex: index, Pointer: vd.pointer,
 		Message: fmt.Sprintf("command %d: %s", index, vd.message)}
+}
+
+// maxShapeNumbers bounds the numbers of a command that shapeKey keys; a
+// command with more is cached by its bytes only.
+const maxShapeNumbers = 32
+
+// shapeKey is what the command schema's verdict on raw depends on, when
+// the schema compares numbers only with the integer bounds (see
+// schema.Set.NumberBounds): raw without white space, with each number
+// replaced by its relation to the bounds and by which earlier number of
+// the command it equals, if any. Two commands with one key get one verdict,
+// so a stream that differs from command to command only in its ids is
+// judged once per shape. It reports false, and the command is judged on
+// its own, for a number that is not a plain integer of at most 18 digits,
+// or a command of more than maxShapeNumbers numbers. The key is built in
+// buf.
+func shapeKey(raw []byte, bounds []int64, buf []byte) ([]byte, bool) {
+	var seen [maxShapeNumbers]int64
+	n := 0
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '"':
+			j := i + 1
+			for j < len(raw) && raw[j] != '"' {
+				if raw[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(raw) {
+				return buf, false
+			}
+			buf = append(buf, raw[i:j+1]...)
+			i = j + 1
+		case c == '-' || (c >= '0' && c <= '9'):
+			j := i
+			if raw[j] == '-' {
+				j++
+			}
+			start := j
+			var v int64
+			for j < len(raw) && raw[j] >= '0' && raw[j] <= '9' {
+				v = v*10 + int64(raw[j]-'0')
+				j++
+			}
+			digits := j - start
+			if digits == 0 || digits > 18 || (digits > 1 && raw[start] == '0') || (j < len(raw) && (raw[j] == '.' || raw[j] == 'e' || raw[j] == 'E')) {
+				return buf, false
+			}
+			if raw[i] == '-' {
+				v = -v
+			}
+			if n == maxShapeNumbers {
+				return buf, false
+			}
+			// The relation to the bounds: the index of the first bound at
+			// or above v, doubled, plus one when v equals it.
+			rel := 0
+			for rel < len(bounds) && bounds[rel] < v {
+				rel++
+			}
+			code := 2 * rel
+			if rel < len(bounds) && bounds[rel] == v {
+				code++
+			}
+			same := n
+			for k := 0; k < n; k++ {
+				if seen[k] == v {
+					same = k
+					break
+				}
+			}
+			seen[n] = v
+			n++
+			buf = append(buf, 0, byte(code), byte(code>>8), byte(same))
+			i = j
+		default:
+			buf = append(buf, c)
+			i++
+		}
+	}
+	return buf, true
 }
 
 // judgeRaw decodes one command and judges it. A number the schema library

@@ -231,7 +231,11 @@ func schemasFor(cfg Config, workDir, corpusDir string) (*schemas, error) {
 // newCommandPhase is the command-schema phase of one run or validator,
 // with its own verdict cache.
 func newCommandPhase(sch *schemas) *commandPhase {
-	return &commandPhase{schemas: sch, cache: &verdictCache{}}
+	p := &commandPhase{schemas: sch, cache: &verdictCache{}}
+	if bounds, ok := sch.NumberBounds(); ok && len(bounds) < 1<<14 {
+		p.shapes, p.shapeBounds = &verdictCache{}, bounds
+	}
+	return p
 }
 
 func newCorpus(cfg Config) (*corpus, error) {

@@ -51,10 +51,17 @@ func run(args []string) error {
 		return corpusgen.Corpus(src, *out, corpusgen.Options{Count: *count, MismatchEvery: *mismatch, BrokenEvery: *broken})
 	case "stream":
 		n := fset.Int("commands", 1000000, "commands in the stream")
+		shape := fset.String("shape", "mixed", "mixed (every kind of command) or cycles (create, write and destroy distinct buffers)")
 		if err := fset.Parse(args[1:]); err != nil {
 			return err
 		}
-		return writeFile(*out, func(w io.Writer, name string) error { return corpusgen.Stream(w, name, *n) })
+		switch *shape {
+		case "mixed":
+			return writeFile(*out, func(w io.Writer, name string) error { return corpusgen.Stream(w, name, *n) })
+		case "cycles":
+			return writeFile(*out, func(w io.Writer, name string) error { return corpusgen.Cycles(w, name, *n) })
+		}
+		return fmt.Errorf("unknown -shape %q: want mixed or cycles", *shape)
 	case "numbers":
 		n := fset.Int("bytes", 1<<20, "approximate size of the fixture")
 		if err := fset.Parse(args[1:]); err != nil {

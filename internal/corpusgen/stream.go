@@ -50,3 +50,31 @@ func Numbers(w io.Writer, name string, size int) error {
 	bw.WriteString("1]}\n  ],\n  \"expected\": {\"outcome\": \"success\"}\n}\n")
 	return bw.Flush()
 }
+
+// Cycles writes one positive fixture named name whose stream has exactly n
+// commands: the handshake, then create/write/destroy cycles of distinct
+// buffers (ids 1, 2, 3, ...), one command per line. A validator whose cost
+// grows with the objects it has destroyed shows it here.
+func Cycles(w io.Writer, name string, n int) error {
+	if n < 2 {
+		return fmt.Errorf("a positive stream needs at least the 2 handshake commands, not %d", n)
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	fmt.Fprintf(bw, "{\n  \"name\": %q,\n  \"description\": \"A generated valid stream of %d commands: create, write and destroy cycles of distinct buffers.\",\n", name, n)
+	bw.WriteString("  \"version\": {\"major\": 2, \"minor\": 0},\n  \"tags\": [\"positive\", \"generated\"],\n  \"commands\": [\n")
+	bw.WriteString(`    {"cmd": "HelloRenderer", "version": {"major": 2, "minor": 0}},` + "\n")
+	bw.WriteString(`    {"cmd": "RendererHelloReply", "version": {"major": 2, "minor": 0}, "status": "ok"}`)
+	for i := 2; i < n; i++ {
+		id := (i-2)/3 + 1
+		switch (i - 2) % 3 {
+		case 0:
+			fmt.Fprintf(bw, ",\n  {\"cmd\":\"CreateBuffer\",\"id\":%d,\"size\":16,\"usage\":[\"COPY_DST\"]}", id)
+		case 1:
+			fmt.Fprintf(bw, ",\n  {\"cmd\":\"WriteBuffer\",\"buffer_id\":%d,\"offset\":0,\"size\":16,\"data\":\"AAAAAAAAAAAAAAAAAAAAAA==\"}", id)
+		default:
+			fmt.Fprintf(bw, ",\n  {\"cmd\":\"DestroyBuffer\",\"buffer_id\":%d}", id)
+		}
+	}
+	bw.WriteString("\n  ],\n  \"expected\": {\"outcome\": \"success\"}\n}\n")
+	return bw.Flush()
+}

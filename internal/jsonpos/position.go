@@ -524,3 +524,89 @@ func Members(data []byte) ([]Member, bool) {
 		}
 	}
 }
+
+// ObjectIter walks the members of one JSON object without decoding their
+// values or allocating: Key and Value are slices of the input. Start it
+// with Object, then call Next until it reports false; Failed tells a
+// malformed object from its end.
+type ObjectIter struct {
+	s          scanner
+	key, value []byte
+	escaped    bool
+	started    bool
+	failed     bool
+}
+
+// Object starts an ObjectIter over the object data holds (white space
+// around it allowed). It reports false when data does not start an object.
+func Object(data []byte) (ObjectIter, bool) {
+	it := ObjectIter{s: scanner{data: data}}
+	it.s.space()
+	if it.s.next() != '{' {
+		return it, false
+	}
+	return it, true
+}
+
+// Next moves to the next member.
+func (it *ObjectIter) Next() bool {
+	if it.failed {
+		return false
+	}
+	it.s.space()
+	if !it.started {
+		it.started = true
+		if it.s.peek() == '}' {
+			it.s.pos++
+			return false
+		}
+	} else {
+		switch it.s.next() {
+		case ',':
+			it.s.space()
+		case '}':
+			return false
+		default:
+			it.failed = true
+			return false
+		}
+	}
+	if it.s.peek() != '"' {
+		it.failed = true
+		return false
+	}
+	start := it.s.pos
+	if !it.s.skipString() {
+		it.failed = true
+		return false
+	}
+	it.key = it.s.data[start+1 : it.s.pos-1]
+	it.escaped = bytes.IndexByte(it.key, '\\') >= 0
+	it.s.space()
+	if it.s.next() != ':' {
+		it.failed = true
+		return false
+	}
+	it.s.space()
+	vs := it.s.pos
+	if !it.s.skipValue() {
+		it.failed = true
+		return false
+	}
+	it.value = it.s.data[vs:it.s.pos]
+	it.s.space()
+	return true
+}
+
+// Key is the current member's key as written, without its quotes; Escaped
+// reports whether it holds an escape (and so is not its decoded value).
+func (it *ObjectIter) Key() []byte { return it.key }
+
+// Escaped reports whether the current key holds an escape sequence.
+func (it *ObjectIter) Escaped() bool { return it.escaped }
+
+// Value is the current member's value as written.
+func (it *ObjectIter) Value() []byte { return it.value }
+
+// Failed reports whether the walk stopped at malformed JSON.
+func (it *ObjectIter) Failed() bool { return it.failed }

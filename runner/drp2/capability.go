@@ -109,6 +109,15 @@ func (s *state) decodeLimits(raw json.RawMessage) (*limits, *model.Failure) {
 // undeclared field gates nothing, except supports_fp64, which counts as
 // false once a capabilities object is given (CAPABILITIES.md, Active 2.0
 // Command Gates rule 6 asks for supports_fp64 = true).
+// addGate records a gated command for the capability phase, which runs
+// only for a fixture that declares capabilities: a stream without them
+// keeps no gates (a million buffers would otherwise cost a million).
+func (s *state) addGate(g gate) {
+	if s.gated {
+		s.gates = append(s.gates, g)
+	}
+}
+
 func (s *state) capability(raw json.RawMessage) *model.Failure {
 	if literal(raw) == "" {
 		return nil

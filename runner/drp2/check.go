@@ -78,6 +78,7 @@ func (c *Checker) CheckFindings(s model.Stream) (*model.Failure, []model.Finding
 func (c *Checker) check(s model.Stream, seen func(string)) (*model.Failure, []model.Finding) {
 	st := newState(len(s.Commands))
 	st.seen = seen
+	st.gated = literal(s.Capabilities) != ""
 	f := st.semantic(s)
 	if f == nil {
 		f = st.capability(s.Capabilities)
@@ -106,6 +107,7 @@ type state struct {
 	pending    []*submission
 	pendingIDs map[ID]int
 	gates      []gate
+	gated      bool // the stream declares capabilities: gates are kept
 	w          wire
 	scratch    []byte
 	seen       func(string)
@@ -134,7 +136,7 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 	for i, raw := range st.Commands {
 		s.idx = i
 		s.w = wire{}
-		if err := json.Unmarshal(raw, &s.w); s.broken(ruleDecode, err != nil) {
+		if err := s.w.decode(raw); s.broken(ruleDecode, err != nil) {
 			return s.fail(ruleDecode, "", "command %d cannot be decoded: %v", i, err)
 		}
 		if f := s.step(); f != nil {

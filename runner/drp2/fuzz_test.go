@@ -3,6 +3,7 @@ package drp2
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/model"
@@ -55,4 +56,31 @@ func joinCommands(cmds []string) string {
 		b.WriteString(c)
 	}
 	return b.String()
+}
+
+// FuzzWireDecode holds the direct command reader to encoding/json: for any
+// valid JSON, wire.decode gives exactly what json.Unmarshal gives, error
+// or not.
+func FuzzWireDecode(f *testing.F) {
+	for _, c := range seedCases() {
+		for _, cmd := range c.cmds {
+			f.Add([]byte(cmd))
+		}
+	}
+	f.Add([]byte(`{"cmd":"CreateBuffer","id":"5","usage":["A",null],"data":null,"size":null}`))
+	f.Add([]byte(`{"cmd":"X","ID":1,"usage":[],"status":7}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) {
+			return
+		}
+		var got, want wire
+		gotErr := got.decode(raw)
+		wantErr := json.Unmarshal(raw, &want)
+		if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+			t.Fatalf("%s: decode error %v, json.Unmarshal %v", raw, gotErr, wantErr)
+		}
+		if gotErr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: decode gives %+v, json.Unmarshal %+v", raw, got, want)
+		}
+	})
 }

@@ -17,7 +17,7 @@ func (s *state) createShaderModule() *model.Failure {
 	}
 	o := s.add(id, kindShaderModule)
 	o.shad = &shaderInfo{stage: s.w.Stage}
-	s.gates = append(s.gates, gate{index: s.idx, kind: gateShader, shaderFormat: s.w.Format, features: s.w.RequiredFeatures})
+	s.addGate(gate{index: s.idx, kind: gateShader, shaderFormat: s.w.Format, features: s.w.RequiredFeatures})
 	return nil
 }
 
@@ -95,7 +95,7 @@ func (s *state) createRenderPipeline() *model.Failure {
 	for _, r := range p.refs {
 		r.liveRefs++
 	}
-	s.gates = append(s.gates, gate{index: s.idx, kind: gatePipeline, samples: samples})
+	s.addGate(gate{index: s.idx, kind: gatePipeline, samples: samples})
 	return nil
 }
 

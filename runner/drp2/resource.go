@@ -61,7 +61,7 @@ func (s *state) createBuffer() *model.Failure {
 	}
 	o := s.add(id, kindBuffer)
 	o.buf = &bufferInfo{size: size.val, usage: usage}
-	s.gates = append(s.gates, gate{index: s.idx, kind: gateBuffer, bufferSize: size.val})
+	s.addGate(gate{index: s.idx, kind: gateBuffer, bufferSize: size.val})
 	return nil
 }
 
@@ -164,7 +164,7 @@ func (s *state) createTexture() *model.Failure {
 	}
 	o := s.add(id, kindTexture)
 	o.tex = t
-	s.gates = append(s.gates, gate{index: s.idx, kind: gateTexture, texture: t})
+	s.addGate(gate{index: s.idx, kind: gateTexture, texture: t})
 	return nil
 }
 

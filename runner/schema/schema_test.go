@@ -440,3 +440,25 @@ func missingUpstream(t *testing.T, format string, args ...any) {
 	}
 	t.Skipf(format, args...)
 }
+
+// TestNumberBounds: the command schemas compare numbers with 0 and 1 only,
+// and use nothing that makes a number's verdict depend on more than its
+// relation to those, its integer-ness and its equality with the others.
+func TestNumberBounds(t *testing.T) {
+	set, err := schema.Compile(schema.EmbeddedCommand(), schema.EmbeddedFixture())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounds, ok := set.NumberBounds()
+	if !ok || len(bounds) != 2 || bounds[0] != 0 || bounds[1] != 1 {
+		t.Errorf("NumberBounds() = %v, %v; want [0 1], true", bounds, ok)
+	}
+	odd := schema.Document{URL: "mem:///odd.json", Data: []byte(`{"oneOf": [{"$ref": "#/$defs/a"}], "$defs": {"a": {"properties": {"cmd": {"const": "A"}, "n": {"multipleOf": 4}}}}}`)}
+	set, err = schema.Compile(odd, schema.EmbeddedFixture())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := set.NumberBounds(); ok {
+		t.Error("a schema with multipleOf has number bounds")
+	}
+}
