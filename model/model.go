@@ -133,6 +133,11 @@ type Failure struct {
 	Pointer string
 	// Rule names the prose rule the verdict applies (see Actual.Rule).
 	Rule string
+	// Unjudged marks a check that stopped without a verdict: the stream
+	// needed more work than the checker's deterministic work budget, or
+	// the check was cancelled. Message says which. The runner reports the
+	// fixture as a corpus error, never as a verdict.
+	Unjudged bool
 }
 
 // Version is the protocol version object of VERSIONING.md.

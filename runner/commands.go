@@ -18,7 +18,17 @@ type verdict struct {
 	code    string
 	pointer string
 	message string
+	// unjudged: the command is beyond the phase's work budget (see
+	// maxCommandValues); message says so, and there is no verdict.
+	unjudged bool
 }
+
+// maxCommandValues bounds the JSON values of one command the schema
+// library is given. The library's work and memory grow with them (a
+// command of 2.6 million keys took it over a minute and a third of a
+// gigabyte); the largest honest command has a few hundred. A command with
+// more is not judged, the same on every machine.
+const maxCommandValues = 1 << 18
 
 // verdictCache keeps command verdicts by the command's exact bytes: a
 // schema verdict is a pure function of them, and corpora repeat commands a
@@ -210,7 +220,7 @@ func (p *commandPhase) checkCommand(index int, raw []byte, scratch *[]byte) *mod
 		return nil
 	}
 	return &model.Failure{Phase: model.PhaseSchema, Code: vd.code, CommandIndex: index, Pointer: vd.pointer,
-		Message: fmt.Sprintf("command %d: %s", index, vd.message)}
+		Message: fmt.Sprintf("command %d: %s", index, vd.message), Unjudged: vd.unjudged}
 }
 
 // maxShapeNumbers bounds the numbers of a command that shapeKey keys; a
@@ -304,6 +314,12 @@ func shapeKey(raw []byte, bounds []int64, buf []byte) ([]byte, bool) {
 // value, never by how long it is written; the semantic phase reads the
 // number as written.
 func (s *schemas) judgeRaw(raw []byte) verdict {
+	// A command of fewer bytes cannot hold more values.
+	if len(raw) > 2*maxCommandValues {
+		if n := jsonpos.CountValues(raw, maxCommandValues); n > maxCommandValues {
+			return verdict{unjudged: true, message: fmt.Sprintf("not judged: the command holds more than %d JSON values, beyond the work budget of the command schema phase", maxCommandValues)}
+		}
+	}
 	v, subs := jsonpos.DecodeStandIns(raw, numberLimits)
 	vd := s.judge(v)
 	if vd.ok {

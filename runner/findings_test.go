@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/model"
@@ -9,8 +10,9 @@ import (
 // findingChecker is fakeChecker with one finding for every stream.
 type findingChecker struct{ fakeChecker }
 
-func (c *findingChecker) CheckFindings(s model.Stream) (*model.Failure, []model.Finding) {
-	return c.Check(s), []model.Finding{{Kind: model.FindingReadbackData, Message: "stream finding"}}
+func (c *findingChecker) Check(ctx context.Context, s model.Stream, trace func(string)) (*model.Failure, []model.Finding) {
+	f, _ := c.fakeChecker.Check(ctx, s, trace)
+	return f, []model.Finding{{Kind: model.FindingReadbackData, Message: "stream finding"}}
 }
 
 // A checker's findings reach the run with the fixture's path; schema

@@ -142,6 +142,9 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 		fx.members[m.Key] = [2]int{m.Start, m.End}
 		raw := data[m.Start:m.End]
 		if m.Key != "commands" || raw[0] != '[' {
+			if len(raw) > 2*maxEnvelopeValues && jsonpos.CountValues(raw, maxEnvelopeValues) > maxEnvelopeValues {
+				return nil, &corpusError{msg: fmt.Sprintf("fixture envelope: %q holds more than %d JSON values, beyond the runner's work budget for the envelope", m.Key, maxEnvelopeValues), offset: m.Start}
+			}
 			v, bad := jsonpos.Decode(raw, numberLimits)
 			if bad != nil {
 				return nil, &corpusError{msg: "fixture envelope: " + outOfRange("/"+jsonpos.EscapeToken(m.Key)+bad.Pointer, bad.Number), offset: m.Start + bad.Offset}
@@ -359,6 +362,11 @@ func kindOnly(raw []byte) any {
 	}
 	return v
 }
+
+// maxEnvelopeValues bounds the JSON values of one envelope member (the
+// name, the expected block, the capabilities...) that is decoded and given
+// to the schema library, as maxCommandValues does for a command.
+const maxEnvelopeValues = 1 << 18
 
 // numberLimits bound every number before it reaches the schema library,
 // which computes with numbers exactly and so pays for a huge exponent or a

@@ -1,11 +1,13 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -244,35 +246,48 @@ func TestMegabyteOfHostileNumbersIsQuick(t *testing.T) {
 }
 
 // blockingChecker does not return for a stream that creates object 4242
-// until release is closed.
-type blockingChecker struct{ release chan struct{} }
-
-func (c blockingChecker) Check(s model.Stream) *model.Failure {
-	for _, raw := range s.Commands {
-		if strings.Contains(string(raw), `4242`) {
-			<-c.release
-		}
-	}
-	return nil
+// until release is closed or its context ends; running counts the checks
+// under way.
+type blockingChecker struct {
+	release chan struct{}
+	running *atomic.Int64
 }
 
-// TestTimeBudget: a fixture that is still running when its time budget is
-// spent is reported as such, and the run goes on.
+func (c blockingChecker) Check(ctx context.Context, s model.Stream, _ func(string)) (*model.Failure, []model.Finding) {
+	c.running.Add(1)
+	defer c.running.Add(-1)
+	for _, raw := range s.Commands {
+		if strings.Contains(string(raw), `4242`) {
+			select {
+			case <-c.release:
+			case <-ctx.Done():
+				return &model.Failure{Unjudged: true, Message: "not judged: " + context.Cause(ctx).Error()}, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// TestTimeBudget: a fixture that is still running at its wall-clock limit is
+// stopped through its context and reported as such, and the run goes on.
 func TestTimeBudget(t *testing.T) {
 	root := writeCorpus(t, map[string]string{
 		"positive/a_stuck.json": fixtureJSON("a_stuck", success, hello, reply, `{"cmd": "CreateBuffer", "id": 4242, "size": 16, "usage": ["COPY_DST"]}`),
 		"positive/b_ok.json":    fixtureJSON("b_ok", success, hello, reply),
 	})
-	c := blockingChecker{release: make(chan struct{})}
+	c := blockingChecker{release: make(chan struct{}), running: new(atomic.Int64)}
 	defer close(c.release)
 	start := time.Now()
 	run := runCorpus(t, Config{Corpus: root, Checker: c, FixtureTimeout: 100 * time.Millisecond, Workers: 1})
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("the run took %v", took)
 	}
+	if n := c.running.Load(); n != 0 {
+		t.Errorf("%d checks still running after the run", n)
+	}
 	r := byPath(run)
 	stuck := r["positive/a_stuck.json"]
-	if !stuck.IsCorpusError() || !strings.Contains(stuck.Actual.Message, "time budget of 100ms") || stuck.Passed {
+	if !stuck.IsCorpusError() || !strings.Contains(stuck.Actual.Message, "wall-clock limit of 100ms") || stuck.Passed {
 		t.Errorf("stuck fixture: %+v", stuck)
 	}
 	if !r["positive/b_ok.json"].Passed {
@@ -280,6 +295,47 @@ func TestTimeBudget(t *testing.T) {
 	}
 	if run.Summary.CorpusErrors != 1 || run.Summary.Run != 2 {
 		t.Errorf("summary %+v", run.Summary)
+	}
+}
+
+// TestRunTimeLimit: past the run's time limit the fixture under way is
+// stopped and the others are not run, each a corpus error that says so,
+// and Run still returns every result, so that the reports are written.
+func TestRunTimeLimit(t *testing.T) {
+	root := writeCorpus(t, map[string]string{
+		"positive/a_stuck.json": fixtureJSON("a_stuck", success, hello, reply, `{"cmd": "CreateBuffer", "id": 4242, "size": 16, "usage": ["COPY_DST"]}`),
+		"positive/b_ok.json":    fixtureJSON("b_ok", success, hello, reply),
+		"positive/c_ok.json":    fixtureJSON("c_ok", success, hello, reply),
+	})
+	c := blockingChecker{release: make(chan struct{}), running: new(atomic.Int64)}
+	defer close(c.release)
+	run := runCorpus(t, Config{Corpus: root, Checker: c, RunTimeout: 200 * time.Millisecond, Workers: 1})
+	r := byPath(run)
+	if got := r["positive/a_stuck.json"]; !got.IsCorpusError() || !strings.Contains(got.Actual.Message, "not judged: the run's time limit of 200ms was reached") {
+		t.Errorf("stuck: %+v", got.Actual)
+	}
+	for _, p := range []string{"positive/b_ok.json", "positive/c_ok.json"} {
+		if got := r[p]; !got.IsCorpusError() || got.Actual.Message != "not run: the run's time limit of 200ms was reached" {
+			t.Errorf("%s: %+v", p, got.Actual)
+		}
+	}
+	if run.Summary.Run != 3 || run.Summary.CorpusErrors != 3 || c.running.Load() != 0 {
+		t.Errorf("summary %+v, %d checks running", run.Summary, c.running.Load())
+	}
+}
+
+// TestUnjudgedIsNoVerdict: a checker that runs out of its work budget gives
+// no verdict: the fixture is a corpus error with the checker's words, not
+// a pass (for a negative fixture expecting that code) or a mismatch.
+func TestUnjudgedIsNoVerdict(t *testing.T) {
+	digits := strings.Repeat("7", 5000)
+	root := writeCorpus(t, map[string]string{
+		"positive/digits.json": fixtureJSON("digits", success, hello, reply, `{"cmd": "CreateBuffer", "id": 1, "size": `+digits+`, "usage": ["COPY_DST"]}`),
+	})
+	run := runCorpus(t, Config{Corpus: root, Checker: drp2.New()})
+	got := run.Results[0]
+	if !got.IsCorpusError() || !strings.Contains(got.Actual.Message, "significant digits") || got.Actual.CommandIndex == nil || *got.Actual.CommandIndex != 2 || got.Span == nil {
+		t.Errorf("%+v %+v", got.Actual, got.Span)
 	}
 }
 
@@ -310,11 +366,11 @@ func TestPanicInAParallelPhaseCostsOneFixture(t *testing.T) {
 		}
 	}}
 	job := &fixtureJob{corpus: c, schemas: sch, commands: phase, now: fixedNow, limit: DefaultMaxFileSize}
-	res, keep := job.run("positive/long.json", nil)
+	res, keep := job.run(context.Background(), "positive/long.json")
 	if !keep || res.Actual.Code != "DRP2_ERR_INTERNAL" || !strings.Contains(res.Actual.Message, "probe") {
 		t.Errorf("long: %+v", res.Actual)
 	}
-	if res, _ := job.run("positive/ok.json", nil); !res.Passed {
+	if res, _ := job.run(context.Background(), "positive/ok.json"); !res.Passed {
 		t.Errorf("ok: %+v", res.Actual)
 	}
 }

@@ -66,17 +66,32 @@ type Config struct {
 	// Checker runs the semantic and capability phases. Nil stops every
 	// stream after the command schema (a schema-only run).
 	Checker Checker
-	// FixtureTimeout is the time budget of one fixture; 0 means
-	// DefaultFixtureTimeout and a negative value means none. A fixture
-	// still running when its budget is spent is reported as a corpus error
-	// that says so, and the run goes on without it.
+	// FixtureTimeout is the wall-clock limit of one fixture; 0 means
+	// DefaultFixtureTimeout and a negative value means none. It is a last
+	// resort: the work of a fixture is bounded deterministically (the
+	// checker's work budget, the size and value limits of the runner), so
+	// verdicts never depend on the machine's speed. A fixture still running
+	// at the limit is stopped and reported as a corpus error that says so,
+	// and the run goes on without it.
 	FixtureTimeout time.Duration
+	// RunTimeout bounds the whole run; 0 means DefaultRunTimeout and a
+	// negative value means none. Past it, fixtures still running are
+	// stopped and the ones not started are not run, each reported as a
+	// corpus error that says so; Run still returns the results, so that
+	// the reports are written.
+	RunTimeout time.Duration
 }
 
-// DefaultFixtureTimeout is the time budget of one fixture. The largest
-// stream the scale tests run (1,000,000 commands, 92 MB) takes about 10 s
-// on two cores, so a fixture still running after a minute is stuck.
-const DefaultFixtureTimeout = time.Minute
+// DefaultFixtureTimeout is the wall-clock limit of one fixture, far above
+// any honest input: the largest fixture the default size limit admits
+// needs at most its work budget (about 140 million units), which takes
+// well under a minute even on a loaded two-core machine.
+const DefaultFixtureTimeout = 10 * time.Minute
+
+// DefaultRunTimeout bounds a whole run, below the six hours a GitHub
+// Actions job may run, so that a run that is too long still writes its
+// reports.
+const DefaultRunTimeout = 2 * time.Hour
 
 // ErrInput marks errors about unusable input (exit code 2): a corpus root
 // that cannot be read, a schema that does not compile, a path outside the
@@ -128,12 +143,28 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if budget == 0 {
 		budget = DefaultFixtureTimeout
 	}
+	runLimit := cfg.RunTimeout
+	if runLimit == 0 {
+		runLimit = DefaultRunTimeout
+	}
+	// runCtx ends at the run's time limit; ctx, the caller's, still
+	// aborts the run as a whole.
+	runCtx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	if runLimit > 0 {
+		t := time.AfterFunc(runLimit, func() { cancel(fmt.Errorf("the run's time limit of %s was reached", runLimit)) })
+		defer t.Stop()
+	}
 	job := &fixtureJob{corpus: c, schemas: sch, commands: newCommandPhase(sch),
 		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget}
 	results := make([]model.Result, len(selected))
 	keep := make([]bool, len(selected))
 	if err := forEach(ctx, len(selected), cfg.Workers, func(i int) {
-		results[i], keep[i] = job.runWithBudget(selected[i])
+		if runCtx.Err() != nil {
+			results[i], keep[i] = job.notRun(selected[i], context.Cause(runCtx)), true
+			return
+		}
+		results[i], keep[i] = job.runWithBudget(runCtx, selected[i])
 	}); err != nil {
 		return nil, err
 	}
@@ -335,32 +366,41 @@ type fixtureJob struct {
 	budget   time.Duration // <= 0: none
 }
 
-// runWithBudget runs one fixture on a goroutine of its own and waits for
-// it at most the time budget. A fixture that outlives its budget is
-// reported as such and abandoned: the phases of the runner see the closed
-// stop channel and end early; a Checker cannot be interrupted, so its
-// goroutine finishes in the background and its result is dropped.
-func (j *fixtureJob) runWithBudget(rel string) (model.Result, bool) {
+// runWithBudget runs one fixture on a goroutine of its own under its
+// wall-clock limit (and the run's, through ctx). At the limit the fixture's
+// context is cancelled: its phases see it and end (the schema phase every
+// 1,024 commands, the checker every 4,096), and runWithBudget waits for
+// them, so that no abandoned work goes on using the machine. What is left
+// to wait for is bounded by the fixture's deterministic limits.
+func (j *fixtureJob) runWithBudget(ctx context.Context, rel string) (model.Result, bool) {
 	if j.budget <= 0 {
-		return j.run(rel, nil)
+		return j.run(ctx, rel)
 	}
 	type outcome struct {
 		res  model.Result
 		keep bool
 	}
+	limit := fmt.Errorf("the wall-clock limit of %s for one fixture was reached", j.budget)
+	fctx, cancel := context.WithTimeoutCause(ctx, j.budget, limit)
+	defer cancel()
 	done := make(chan outcome, 1)
-	stop := make(chan struct{})
 	go func() {
-		res, keep := j.run(rel, stop)
+		res, keep := j.run(fctx, rel)
 		done <- outcome{res, keep}
 	}()
-	timer := time.NewTimer(j.budget)
-	defer timer.Stop()
 	select {
 	case o := <-done:
 		return o.res, o.keep
-	case <-timer.C:
-		close(stop)
+	case <-fctx.Done():
+	}
+	// The phases of this runner stop within moments of the cancellation;
+	// a Checker that ignores its context is given stopGrace, then left.
+	grace := time.NewTimer(stopGrace)
+	defer grace.Stop()
+	select {
+	case o := <-done:
+		return o.res, o.keep
+	case <-grace.C:
 	}
 	if j.name != "" || len(j.tags) > 0 {
 		// As for a corpus error: the name and tags may not be known yet.
@@ -368,14 +408,23 @@ func (j *fixtureJob) runWithBudget(rel string) (model.Result, bool) {
 	}
 	return model.Result{Path: j.corpus.display(rel), RelPath: rel, Folder: folderOf(rel), Name: stem(rel),
 		Actual: model.Actual{Outcome: model.CorpusError,
-			Message: fmt.Sprintf("not judged within the time budget of %s for one fixture: the run went on without it", j.budget)},
-		Duration: j.budget}, true
+			Message: fmt.Sprintf("not judged: %v, and the checker did not stop within %s of it", context.Cause(fctx), stopGrace)}}, true
+}
+
+// stopGrace is how long a cancelled fixture may take to stop.
+const stopGrace = 10 * time.Second
+
+// notRun is the result of a fixture the run did not start: why is the
+// reason, the run's time limit.
+func (j *fixtureJob) notRun(rel string, why error) model.Result {
+	return model.Result{Path: j.corpus.display(rel), RelPath: rel, Folder: folderOf(rel), Name: stem(rel),
+		Actual: model.Actual{Outcome: model.CorpusError, Message: fmt.Sprintf("not run: %v", why)}}
 }
 
 // run runs one fixture through every phase. It reports false when the
-// fixture is filtered out by name or tag. stop, when closed, asks the
-// phases to end early because the result is no longer wanted.
-func (j *fixtureJob) run(rel string, stop <-chan struct{}) (res model.Result, keep bool) {
+// fixture is filtered out by name or tag. When ctx ends, the phases stop
+// early and the fixture is reported as not judged, with ctx's cause.
+func (j *fixtureJob) run(ctx context.Context, rel string) (res model.Result, keep bool) {
 	start := j.now()
 	res = model.Result{Path: j.corpus.display(rel), RelPath: rel, Folder: folderOf(rel), Name: stem(rel)}
 	defer func() {
@@ -427,7 +476,21 @@ func (j *fixtureJob) run(rel string, stop <-chan struct{}) (res model.Result, ke
 	res.Expected = fx.expected()
 	res.Class = classify(res.Expected)
 
-	failure, found := j.phases(fx, res.RelPath, res.Class, stop)
+	failure, found := j.phases(ctx, fx, res.RelPath, res.Class)
+	if failure == nil && ctx.Err() != nil {
+		failure = &model.Failure{Unjudged: true, Message: fmt.Sprintf("not judged: %v", context.Cause(ctx))}
+	}
+	if failure != nil && failure.Unjudged {
+		// No verdict: not a match or a mismatch, and whatever the checker
+		// found on the way is not reported either.
+		res.Actual = model.Actual{Outcome: model.CorpusError, Phase: failure.Phase, Message: failure.Message}
+		if failure.CommandIndex >= 0 {
+			idx := failure.CommandIndex
+			res.Actual.CommandIndex = &idx
+			res.Span = failureSpan(fx.data, failure)
+		}
+		return res, true
+	}
 	for _, f := range found {
 		f.Path = res.Path
 		res.Findings = append(res.Findings, f)
@@ -495,11 +558,11 @@ func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
 // phases runs the DRP phases in order and returns the first failure, or
 // nil, and the checker's findings. Schema negatives stop after the command
 // schema (RUNNER.md).
-func (j *fixtureJob) phases(fx *fixture, rel string, class model.Class, stop <-chan struct{}) (*model.Failure, []model.Finding) {
-	if f := j.commands.checkCommands(fx.commands, stop); f != nil {
+func (j *fixtureJob) phases(ctx context.Context, fx *fixture, rel string, class model.Class) (*model.Failure, []model.Finding) {
+	if f := j.commands.checkCommands(fx.commands, ctx.Done()); f != nil {
 		return f, nil
 	}
-	if class == model.ClassSchemaNegative || j.checker == nil || stopped(stop) {
+	if class == model.ClassSchemaNegative || j.checker == nil || ctx.Err() != nil {
 		return nil, nil
 	}
 	stream := model.Stream{Path: rel, Commands: fx.commands}
@@ -515,10 +578,7 @@ func (j *fixtureJob) phases(fx *fixture, rel string, class model.Class, stop <-c
 	if r, ok := fx.members["capabilities"]; ok {
 		stream.Capabilities = fx.data[r[0]:r[1]]
 	}
-	if fc, ok := j.checker.(FindingChecker); ok {
-		return fc.CheckFindings(stream)
-	}
-	return j.checker.Check(stream), nil
+	return j.checker.Check(ctx, stream, nil)
 }
 
 func intOf(v any) int {

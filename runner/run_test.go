@@ -68,17 +68,17 @@ type fakeChecker struct {
 	calls atomic.Int64
 }
 
-func (c *fakeChecker) Check(s model.Stream) *model.Failure {
+func (c *fakeChecker) Check(_ context.Context, s model.Stream, _ func(string)) (*model.Failure, []model.Finding) {
 	c.calls.Add(1)
 	for i, raw := range s.Commands {
 		var cmd struct{ Cmd string }
 		_ = json.Unmarshal(raw, &cmd)
 		if f, ok := c.fail[cmd.Cmd]; ok {
 			f.CommandIndex = i
-			return &f
+			return &f, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 var fixedNow = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }

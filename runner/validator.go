@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -71,7 +72,10 @@ func (v *Validator) Validate(version, capabilities, commands json.RawMessage) (*
 		return nil, fmt.Errorf("stream: commands must be an array")
 	}
 	job := &fixtureJob{schemas: v.schemas, commands: v.commands, checker: v.checker}
-	failure, _ := job.phases(fx, "", model.ClassNegative, nil)
+	failure, _ := job.phases(context.Background(), fx, "", model.ClassNegative)
+	if failure != nil && failure.Unjudged {
+		return nil, fmt.Errorf("stream: %s", failure.Message)
+	}
 	return failure, nil
 }
 

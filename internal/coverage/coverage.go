@@ -9,6 +9,7 @@
 package coverage
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"sync"
@@ -26,11 +27,11 @@ type Rule struct {
 	Summary string `json:"summary"`
 }
 
-// Tracer is the part of the DRP2 checker that coverage needs: the check of
-// one stream with its findings, calling seen with the ID of each rule whose
-// check the stream reaches. It must be safe for concurrent use.
+// Tracer is the DRP2 checker as the runner calls it (runner.Checker): the
+// check of one stream with its findings, calling trace with the ID of each
+// rule whose check the stream reaches. It must be safe for concurrent use.
 type Tracer interface {
-	CheckTraced(s model.Stream, seen func(rule string)) (*model.Failure, []model.Finding)
+	Check(ctx context.Context, s model.Stream, trace func(rule string)) (*model.Failure, []model.Finding)
 }
 
 // Counter is a runner Checker that records, for every stream the checker
@@ -49,18 +50,17 @@ func NewCounter(t Tracer) *Counter {
 	return &Counter{tracer: t, valid: map[string]map[string]bool{}}
 }
 
-// Check runs the traced check and keeps the trace of a valid stream.
-func (c *Counter) Check(s model.Stream) *model.Failure {
-	f, _ := c.CheckFindings(s)
-	return f
-}
-
-// CheckFindings is Check plus the tracer's findings, so that a coverage run
-// reports the same findings as a plain run (runner.FindingChecker); one
-// traced check gives both.
-func (c *Counter) CheckFindings(s model.Stream) (*model.Failure, []model.Finding) {
+// Check runs the traced check, passing each rule on to trace too, and
+// keeps the trace of a valid stream; the verdict and findings are the
+// tracer's.
+func (c *Counter) Check(ctx context.Context, s model.Stream, trace func(rule string)) (*model.Failure, []model.Finding) {
 	seen := map[string]bool{}
-	f, findings := c.tracer.CheckTraced(s, func(rule string) { seen[rule] = true })
+	f, findings := c.tracer.Check(ctx, s, func(rule string) {
+		seen[rule] = true
+		if trace != nil {
+			trace(rule)
+		}
+	})
 	if f == nil {
 		c.mu.Lock()
 		c.valid[s.Path] = seen

@@ -23,7 +23,10 @@ const identityRule = "LIFETIMES.md Identity rule 1"
 // buffer was never created. It keeps no state between calls.
 type fake struct{}
 
-func (f fake) CheckTraced(s model.Stream, seen func(string)) (*model.Failure, []model.Finding) {
+func (f fake) Check(_ context.Context, s model.Stream, seen func(string)) (*model.Failure, []model.Finding) {
+	if seen == nil {
+		seen = func(string) {}
+	}
 	return f.verdict(s, seen), nil
 }
 
@@ -218,7 +221,10 @@ func TestACounterFromAnotherRunIsAnError(t *testing.T) {
 // buffer.
 type findingFake struct{ fake }
 
-func (f findingFake) CheckTraced(s model.Stream, seen func(string)) (*model.Failure, []model.Finding) {
+func (f findingFake) Check(_ context.Context, s model.Stream, seen func(string)) (*model.Failure, []model.Finding) {
+	if seen == nil {
+		seen = func(string) {}
+	}
 	var findings []model.Finding
 	for _, raw := range s.Commands {
 		if strings.Contains(string(raw), `"WriteBuffer"`) {
@@ -227,15 +233,6 @@ func (f findingFake) CheckTraced(s model.Stream, seen func(string)) (*model.Fail
 		}
 	}
 	return f.verdict(s, seen), findings
-}
-
-func (f findingFake) CheckFindings(s model.Stream) (*model.Failure, []model.Finding) {
-	return f.CheckTraced(s, func(string) {})
-}
-
-func (f findingFake) Check(s model.Stream) *model.Failure {
-	failure, _ := f.CheckFindings(s)
-	return failure
 }
 
 func TestCounterKeepsTheCheckersFindings(t *testing.T) {
@@ -252,7 +249,7 @@ func TestCounterKeepsTheCheckersFindings(t *testing.T) {
 		t.Fatalf("findings: %d with the counter, %d without", len(counted.Findings), len(plain.Findings))
 	}
 	// A tracer without findings gives none, and the same verdicts.
-	if f, findings := NewCounter(fake{}).CheckFindings(model.Stream{}); f != nil || findings != nil {
-		t.Fatalf("CheckFindings without findings: %v %v", f, findings)
+	if f, findings := NewCounter(fake{}).Check(context.Background(), model.Stream{}, nil); f != nil || findings != nil {
+		t.Fatalf("Check without findings: %v %v", f, findings)
 	}
 }

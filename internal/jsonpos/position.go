@@ -610,3 +610,24 @@ func (it *ObjectIter) Value() []byte { return it.value }
 
 // Failed reports whether the walk stopped at malformed JSON.
 func (it *ObjectIter) Failed() bool { return it.failed }
+
+// CountValues returns an upper bound of the number of JSON values in data,
+// which json.Valid accepted: one more than the commas, brackets and braces
+// outside strings. It stops counting once the count passes limit, so that
+// judging the size of a value costs at most one pass over it.
+func CountValues(data []byte, limit int) int {
+	n := 1
+	for i := 0; i < len(data) && n <= limit; i++ {
+		switch data[i] {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case ',', '[', '{':
+			n++
+		}
+	}
+	return n
+}

@@ -17,6 +17,7 @@
 package drp2
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -54,36 +55,76 @@ type Checker struct{}
 func New() *Checker { return &Checker{} }
 
 // Check runs the semantic phase and, when it passes, the capability phase.
-// It returns the first failure, or nil for a valid stream.
-func (c *Checker) Check(s model.Stream) *model.Failure {
-	f, _ := c.check(s, nil)
-	return f
-}
-
-// CheckTraced is CheckFindings, and calls seen with the ID of every rule
-// (see Rules) whose check was evaluated on the stream, passed or failed, in
-// the order evaluated; a rule evaluated many times is reported each time.
-func (c *Checker) CheckTraced(s model.Stream, seen func(rule string)) (*model.Failure, []model.Finding) {
-	return c.check(s, seen)
-}
-
-// CheckFindings is Check, and also returns findings about the stream that
-// never change its verdict (a QueueSubmitReply whose data is not size bytes
-// of base64, LIFETIMES.md Readback Lifetime rule 9). The findings' Path is
-// left for the caller, who knows the fixture.
-func (c *Checker) CheckFindings(s model.Stream) (*model.Failure, []model.Finding) {
-	return c.check(s, nil)
-}
-
-func (c *Checker) check(s model.Stream, seen func(string)) (*model.Failure, []model.Finding) {
+// It returns the first failure, or nil for a valid stream, and findings
+// about the stream that never change its verdict (a QueueSubmitReply whose
+// data is not size bytes of base64, LIFETIMES.md Readback Lifetime rule 9;
+// their Path is left for the caller, who knows the fixture). trace, when
+// not nil, is called with the ID of every rule (see Rules) whose check was
+// evaluated, passed or failed, in the order evaluated.
+//
+// The work is bounded (see maxWork): a stream that needs more, or a check
+// whose ctx is done, ends with a failure marked Unjudged, the same on
+// every machine for the budget.
+func (c *Checker) Check(ctx context.Context, s model.Stream, trace func(rule string)) (*model.Failure, []model.Finding) {
 	st := newState(len(s.Commands))
-	st.seen = seen
+	st.seen = trace
+	st.ctx = ctx
 	st.gated = literal(s.Capabilities) != ""
+	st.maxWork = maxWork(s)
 	f := st.semantic(s)
 	if f == nil {
 		f = st.capability(s.Capabilities)
 	}
+	if f != nil && f.Unjudged {
+		return f, nil
+	}
 	return f, st.findings
+}
+
+// Work budget. One unit is one rule evaluated, or 16 bytes of a command
+// read; loops that a command can make long (scans of pending submissions)
+// are charged by their length. Honest streams use well under one unit per
+// byte (the 1,000,000-command create/write/destroy stream: about 0.2); the
+// budget is workPerByte units per byte of the stream, plus baseWork, so a
+// stream that would make the validator work superlinearly is refused in
+// time linear in its size, identically on every machine.
+const (
+	workPerByte = 4
+	baseWork    = 1 << 20
+	// maxCoefficientDigits bounds the significant digits of one number:
+	// beyond it, exact arithmetic would cost more than the budget.
+	// Trailing zeros do not count: 1e999999999 has one.
+	maxCoefficientDigits = 4096
+	// stopEvery is how many commands pass between looks at ctx.
+	stopEvery = 4096
+)
+
+func maxWork(s model.Stream) int64 {
+	n := int64(len(s.Capabilities))
+	for _, c := range s.Commands {
+		n += int64(len(c))
+	}
+	return workPerByte*n + baseWork
+}
+
+// charge counts n units of work and reports whether the budget still holds.
+func (s *state) charge(n int) bool {
+	s.work += int64(n)
+	if s.work > s.maxWork {
+		s.exhausted = true
+	}
+	return !s.exhausted
+}
+
+// unjudged is the failure of a check stopped by its budget or its context.
+func (s *state) unjudged(format string, args ...any) *model.Failure {
+	return &model.Failure{Phase: model.PhaseSemantic, CommandIndex: s.idx, Unjudged: true,
+		Message: fmt.Sprintf(format, args...)}
+}
+
+func (s *state) overBudget() *model.Failure {
+	return s.unjudged("not judged: the stream needs more than the validator's work budget of %d units (%d per byte of the stream, plus %d; a unit is one rule evaluated or 16 bytes read), exhausted at command %d",
+		s.maxWork, workPerByte, baseWork, s.idx)
 }
 
 type session uint8
@@ -112,6 +153,11 @@ type state struct {
 	scratch    []byte
 	seen       func(string)
 	findings   []model.Finding
+	ctx        context.Context
+	// work counts the units of work done, against maxWork; exhausted is
+	// set once it passed.
+	work, maxWork int64
+	exhausted     bool
 }
 
 func newState(n int) *state {
@@ -135,12 +181,21 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 	}
 	for i, raw := range st.Commands {
 		s.idx = i
+		if i%stopEvery == 0 && s.ctx != nil && s.ctx.Err() != nil {
+			return s.unjudged("not judged: the check was stopped at command %d (%v)", i, context.Cause(s.ctx))
+		}
+		if !s.charge(1 + len(raw)/16) {
+			return s.overBudget()
+		}
 		s.w = wire{}
 		if err := s.w.decode(raw); s.broken(ruleDecode, err != nil) {
 			return s.fail(ruleDecode, "", "command %d cannot be decoded: %v", i, err)
 		}
 		if f := s.step(); f != nil {
 			return f
+		}
+		if s.exhausted {
+			return s.overBudget()
 		}
 	}
 	return nil
@@ -231,9 +286,16 @@ func init() {
 
 // broken records that rule r was evaluated on the stream and reports bad,
 // so that a check reads "if s.broken(r, condition) { return s.fail(r, ...) }".
+//
+// Each evaluation is a unit of work; past the budget every rule reads as
+// broken, and fail turns that into the budget's unjudged failure, so the
+// check stops at once.
 func (s *state) broken(r *rule, bad bool) bool {
 	if s.seen != nil {
 		s.seen(r.id)
+	}
+	if !s.charge(1) {
+		return true
 	}
 	return bad
 }
@@ -241,6 +303,9 @@ func (s *state) broken(r *rule, bad bool) bool {
 // fail builds the semantic failure of rule r at the current command. The
 // message names the rule so that a reader can check the verdict.
 func (s *state) fail(r *rule, pointer, format string, args ...any) *model.Failure {
+	if s.exhausted {
+		return s.overBudget()
+	}
 	return &model.Failure{
 		Phase:        model.PhaseSemantic,
 		Code:         r.code,
@@ -275,6 +340,11 @@ func (s *state) num(v json.Number, pointer string) (number, *model.Failure) {
 	n, ok := parseNumber(string(v))
 	if !ok {
 		return number{}, s.fail(ruleDecode, pointer, "field %s is not a non-negative integer", field(pointer))
+	}
+	if d := n.val.coefficientDigits(); d > maxCoefficientDigits {
+		s.exhausted = true
+		return number{}, s.unjudged("not judged: field %s of command %d has %d significant digits; exact arithmetic on more than %d is beyond the validator's work budget",
+			field(pointer), s.idx, d, maxCoefficientDigits)
 	}
 	return n, nil
 }

@@ -1,6 +1,7 @@
 package drp2
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -62,7 +63,7 @@ func TestUpstreamFixtures(t *testing.T) {
 		}
 		checked++
 		t.Run(filepath.Base(p), func(t *testing.T) {
-			f := c.Check(model.Stream{Version: fx.Version, Capabilities: fx.Capabilities, Commands: fx.Commands})
+			f := verdictOf(c, model.Stream{Version: fx.Version, Capabilities: fx.Capabilities, Commands: fx.Commands})
 			if fx.Expected.Outcome == "success" {
 				if f != nil {
 					t.Fatalf("want success, got %s %s at %d: %s", f.Phase, f.Code, f.CommandIndex, f.Message)
@@ -113,7 +114,7 @@ func TestPressurePickingReadbackFinding(t *testing.T) {
 	if err := json.Unmarshal(raw, &fx); err != nil {
 		t.Fatal(err)
 	}
-	f, found := New().CheckFindings(model.Stream{Version: fx.Version, Capabilities: fx.Capabilities, Commands: fx.Commands})
+	f, found := New().Check(context.Background(), model.Stream{Version: fx.Version, Capabilities: fx.Capabilities, Commands: fx.Commands}, nil)
 	if f != nil {
 		t.Fatalf("want success, got %s", f.Message)
 	}

@@ -2,6 +2,7 @@ package drp2
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io/fs"
 	"math/rand"
@@ -355,9 +356,9 @@ func (sd seed) stream(cmds []any) (model.Stream, bool) {
 // the message.
 func checkVerdict(t *testing.T, name string, s model.Stream) {
 	c := New()
-	f1, found1 := c.CheckFindings(s)
-	f2, found2 := c.CheckFindings(s)
-	f3, _ := c.CheckTraced(s, func(string) {})
+	f1, found1 := c.Check(context.Background(), s, nil)
+	f2, found2 := c.Check(context.Background(), s, nil)
+	f3, _ := c.Check(context.Background(), s, func(string) {})
 	same := func(a, b *model.Failure) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	if !same(f1, f2) || !same(f1, f3) || len(found1) != len(found2) {
 		t.Fatalf("%s: verdict is not deterministic: %+v, %+v, %+v", name, f1, f2, f3)

@@ -33,6 +33,16 @@ type term struct {
 
 func small(u uint64) Num { return Num{u: u} }
 
+// coefficientDigits is about the number of significant decimal digits of
+// the largest coefficient of n (at most 20 for a small value).
+func (n Num) coefficientDigits() int {
+	d := 0
+	for _, t := range n.t {
+		d = max(d, int(float64(t.c.BitLen())/log2Of10)+1)
+	}
+	return d
+}
+
 func (n Num) isBig() bool { return n.t != nil }
 
 var (

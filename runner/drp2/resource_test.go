@@ -155,7 +155,7 @@ func TestPayloadOfAnyLength(t *testing.T) {
 		for _, data := range []string{strings.Repeat("A", n), strings.Repeat("A", n) + "=", strings.Repeat("A", n) + "=="} {
 			size := n * 3 / 4
 			write := ok("write", buffer(1, 16, `["COPY_DST"]`), writeBuf(1, 0, size, data))
-			f := New().Check(write.stream())
+			f := verdictOf(New(), write.stream())
 			if valid[data] && f != nil {
 				t.Fatalf("WriteBuffer %q (%d bytes): %s", data, size, f.Message)
 			}
@@ -163,7 +163,7 @@ func TestPayloadOfAnyLength(t *testing.T) {
 				t.Fatalf("WriteBuffer %q: want the data rule, got %+v", data, f)
 			}
 			upload := ok("texture", texture(1, "1d", 16, 1, 1, 1, "r16float", `["COPY_DST"]`), writeTex(1, 0, org(0, 0, 0), ext(1, 1, 1), 2, 1, data))
-			f = New().Check(upload.stream())
+			f = verdictOf(New(), upload.stream())
 			want := "COMMANDS.md WriteTexture field data"
 			if valid[data] {
 				want = "" // two bytes are needed: shorter payloads are short, not malformed

@@ -1,6 +1,7 @@
 package drp2
 
 import (
+	"context"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -86,7 +87,7 @@ func TestRulesAreBuiltOnlyByNewRule(t *testing.T) {
 
 // Every catalogued rule with a code fails at least one table case, and the
 // finding rule reports at least one: the catalogue lists nothing the
-// validator cannot say. CheckTraced sees every rule the verdict applies,
+// validator cannot say. A traced check sees every rule the verdict applies,
 // and gives Check's verdict.
 func TestEveryRuleFires(t *testing.T) {
 	fired := map[string]bool{}
@@ -94,10 +95,10 @@ func TestEveryRuleFires(t *testing.T) {
 	for _, tc := range seedCases() {
 		var seen []string
 		s := tc.stream()
-		f, _ := c.CheckTraced(s, func(r string) { seen = append(seen, r) })
-		plain := c.Check(s)
+		f, _ := c.Check(context.Background(), s, func(r string) { seen = append(seen, r) })
+		plain := verdictOf(c, s)
 		if (f == nil) != (plain == nil) || (f != nil && *f != *plain) {
-			t.Fatalf("%s: CheckTraced gives %+v, Check %+v", tc.name, f, plain)
+			t.Fatalf("%s: the traced check gives %+v, the plain one %+v", tc.name, f, plain)
 		}
 		if f == nil {
 			continue
@@ -119,6 +120,6 @@ func firesFinding(t *testing.T) bool {
 	s := ok("bad reply data", buffer(1, 16, `["MAP_READ"]`), encoder(2), finish(2, 3),
 		submitReadback(3, 9, `[{"buffer_id":1,"offset":0,"size":16}]`),
 		replyTo(9, `[{"buffer_id":1,"offset":0,"size":16,"data":"AA=="}]`)).stream()
-	_, found := New().CheckFindings(s)
+	_, found := New().Check(context.Background(), s, nil)
 	return len(found) == 1
 }

@@ -38,7 +38,7 @@ func sessionCases() []tc {
 }
 
 func TestStreamVersion(t *testing.T) {
-	f := New().Check(model.Stream{Version: model.Version{Major: 3}, Commands: tc{cmds: []string{hello}}.stream().Commands})
+	f := verdictOf(New(), model.Stream{Version: model.Version{Major: 3}, Commands: tc{cmds: []string{hello}}.stream().Commands})
 	if f == nil || f.Code != codeUnsupportedVersion || f.CommandIndex != -1 {
 		t.Fatalf("stream version 3.0: got %+v", f)
 	}

@@ -100,6 +100,7 @@ func (s *state) addPending(sub *submission) {
 	if s.pendingIDs[sub.id] > 0 {
 		for i, p := range s.pending {
 			if p.id == sub.id {
+				s.charge(i)
 				s.pending[i] = sub
 				return
 			}
@@ -131,9 +132,10 @@ func (s *state) queueSubmitReply() *model.Failure {
 	// compares them); that it comes in submission order is checked after,
 	// since the upstream runner does not check it.
 	head, want := s.pending[0], s.pending[0]
-	for _, p := range s.pending {
+	for i, p := range s.pending {
 		if p.id == n.id {
 			want = p
+			s.charge(i)
 			break
 		}
 	}

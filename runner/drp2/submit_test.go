@@ -1,6 +1,7 @@
 package drp2
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -155,7 +156,7 @@ func TestReplyDataFindings(t *testing.T) {
 		{`"AA\nAAAAAAAAAAAAAAAAAAAA=="`, "line break"},
 		{`null`, "missing"},
 	} {
-		f, found := New().CheckFindings(reply(c.data).stream())
+		f, found := New().Check(context.Background(), reply(c.data).stream(), nil)
 		if f != nil {
 			t.Fatalf("data %s: reply data must not fail the stream: %s", c.data, f.Message)
 		}
