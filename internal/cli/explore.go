@@ -161,7 +161,7 @@ func runExplore(ctx context.Context, r *gate.Resolved, o exploreOptions, progres
 	checker := drp2.New()
 	rep, err := explore.Run(ctx, explore.Config{
 		Seed: o.seed, Count: o.count, Time: o.time, Seeds: seeds, Validator: v, Rules: rules,
-		Tracer:          func(s model.Stream, seen func(string)) { checker.CheckTraced(s, seen) },
+		Tracer:          func(s model.Stream, seen func(string)) { checker.Check(ctx, s, seen) },
 		Implementations: commands, Harness: harness.Config{Dir: r.WorkDir, Timeout: r.Timeout},
 		Workers: r.Workers, Now: r.Config.Now, Progress: progress,
 	})
