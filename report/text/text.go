@@ -56,8 +56,36 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	p.details(run)
 	p.implementations(run)
 	p.comparison(run.Comparison)
+	if opts.Group {
+		p.reproduce(run)
+	}
 	p.final(run)
 	return p.err
+}
+
+// reproduce says, in the Actions log, the one command that reruns the
+// failing fixtures on a developer's machine, per cause.
+func (p *printer) reproduce(run *model.Run) {
+	var failing []*model.Result
+	for i := range run.Results {
+		if r := &run.Results[i]; !r.Passed && !r.IsCorpusError() {
+			failing = append(failing, r)
+		}
+	}
+	if len(failing) == 0 {
+		return
+	}
+	groups := explain.Groups(failing)
+	p.section(fmt.Sprintf("To reproduce locally (%d %s)", len(groups), explain.Plural(len(groups), "cause", "causes")))
+	for _, g := range groups {
+		paths := g.Paths()
+		if len(paths) > 3 {
+			paths = paths[:3]
+		}
+		p.textf("%d %s: %s", len(g.Results), explain.Plural(len(g.Results), "fixture", "fixtures"), Clean(g.Cause()))
+		p.textf("  %s", Clean(explain.Reproduce(run.ToolVersion, paths)))
+	}
+	p.endGroup()
 }
 
 type printer struct {
