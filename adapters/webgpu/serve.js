@@ -14,7 +14,8 @@ export const USAGE = `usage: drp2-webgpu-host --runtime PATH/webgpu.js [--browse
   --chromium PATH     the Chromium to drive (default /usr/bin/chromium)
   --strict-positive   pass the runtime its positive-only options (requireExplicitBindGroupLayouts,
                       requireExplicitPipelineMetadata) for every fixture; off by default, since a
-                      host cannot know a fixture's class and the options fail valid negatives early
+                      host cannot know a fixture's class, and a negative fixture then fails at its
+                      first command without the metadata instead of with its own error
   --name NAME         the name reported in hello (default: the runtime's file name, the mode and the
                       adapter's architecture, such as "webgpu.js on node/swiftshader")`;
 
