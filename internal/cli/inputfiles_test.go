@@ -38,3 +38,27 @@ func TestImplementationListHeldToTheWorkspace(t *testing.T) {
 		}
 	}
 }
+
+// A baseline folder is held to the workspace like every input: not outside
+// it, not behind a link (the base run would read another checkout's, or the
+// machine's, files into the comparison).
+func TestBaselineFolderHeldToTheWorkspace(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 0, "")
+	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+	outside := t.TempDir()
+	writeCorpus(t, filepath.Join(outside, "corpus"), 0, 1)
+	if err := os.Symlink(outside, filepath.Join(w.dir, "base")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	for _, spec := range []string{"base", outside} {
+		w.env["INPUT_BASELINE"] = spec
+		r := w.run(t, inProcess)
+		if r.code != ExitUsage {
+			t.Errorf("baseline %s: exit %d\n%s", spec, r.code, r.log)
+		}
+		if !strings.Contains(r.log, "symbolic link") && !strings.Contains(r.log, "outside the workspace") {
+			t.Errorf("baseline %s: the log does not say why:\n%s", spec, r.log)
+		}
+	}
+}
