@@ -90,7 +90,10 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		}
 	}
 	regressed := newFailures(run.Comparison)
-	for _, class := range model.Classes {
+	// Corpus errors first: a file the change broke is the likeliest
+	// cause of red.
+	order := append([]model.Class{model.ClassUnknown}, model.Classes[:len(model.Classes)-1]...)
+	for _, class := range order {
 		suite := junit.Testsuite{Name: suiteName(class), ID: len(suites.Suites)}
 		var total time.Duration
 		for i := range run.Results {
