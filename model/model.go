@@ -330,6 +330,10 @@ type Run struct {
 	// Comparison is this run compared with a baseline; nil when none was
 	// asked for.
 	Comparison *Comparison
+	// Manifest and Coverage are the manifest comparison and the rule
+	// coverage, when the job asked for them.
+	Manifest *ManifestCheck
+	Coverage *Coverage
 	// Judgement is the gate's verdict on the run; nil before it was
 	// judged (a report read back, a renderer's own test).
 	Judgement *Judgement

@@ -80,6 +80,8 @@ func Execute(ctx context.Context, r *Resolved) (*Outcome, error) {
 	}
 	o.Verdict = Judge(o, r.Job)
 	o.Run.Judgement = o.Verdict
+	o.Run.Manifest = o.Manifest.Model()
+	o.Run.Coverage = coverageModel(o.Coverage)
 	return o, nil
 }
 

@@ -30,6 +30,12 @@ type Document struct {
 	Level3Preview []ParityRow `json:"level3_preview,omitempty"`
 	// Comparison is the comparison with a baseline, when one was asked for.
 	Comparison *Comparison `json:"comparison,omitempty"`
+	// Manifest and Coverage are the manifest comparison and the rule
+	// coverage, when they were asked for.
+	Manifest *model.ManifestCheck `json:"manifest,omitempty"`
+	Coverage *model.Coverage      `json:"coverage,omitempty"`
+	// Verdict is the gate's verdict, as every other report states it.
+	Verdict *Verdict `json:"verdict,omitempty"`
 }
 
 // Summary is RUNNER.md's minimal batch summary plus the run's evidence.
@@ -111,7 +117,19 @@ func Build(run *model.Run) Document {
 		doc.Level3Preview = parityRows(model.Parity(run))
 	}
 	doc.Comparison = buildComparison(run.Comparison)
+	doc.Manifest, doc.Coverage = run.Manifest, run.Coverage
+	if j := run.Judgement; j != nil {
+		doc.Verdict = &Verdict{Failed: j.Failed, Conclusion: j.Conclusion(), Headline: j.Headline, Reasons: j.Reasons}
+	}
 	return doc
+}
+
+// Verdict is the gate's verdict on the run.
+type Verdict struct {
+	Failed     bool     `json:"failed"`
+	Conclusion string   `json:"conclusion"`
+	Headline   string   `json:"headline"`
+	Reasons    []string `json:"reasons,omitempty"`
 }
 
 // result is one fixture's record.
