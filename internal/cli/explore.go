@@ -94,6 +94,17 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
+	code := writeExploreFiles(env, name, r, o, summary, rep)
+	if err := write(env.Stdout, rep); err != nil {
+		return fail(err)
+	}
+	return code
+}
+
+// writeExploreFiles writes the candidates (--out) and the Markdown report
+// (--summary); a file that cannot be written is exit code 2, after the
+// rest.
+func writeExploreFiles(env Env, name string, r *gate.Resolved, o exploreOptions, summary string, rep *explore.Report) int {
 	code := ExitOK
 	if o.out != "" {
 		if err := writeCandidates(r, o.out, rep); err != nil {
@@ -111,9 +122,6 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 			fmt.Fprintf(env.Stderr, "%s: --summary: %v\n", name, err)
 			code = ExitUsage
 		}
-	}
-	if err := write(env.Stdout, rep); err != nil {
-		return fail(err)
 	}
 	return code
 }

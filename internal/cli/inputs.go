@@ -2,7 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -104,38 +106,8 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 	if in.Comment, err = github.ParseCommentMode(orDefault(a.GetInput("comment"), string(github.CommentFailures))); err != nil {
 		return in, fmt.Errorf("input comment: %w", err)
 	}
-	switch m := AnnotationMode(orDefault(a.GetInput("annotations"), string(AnnotateCheckRun))); m {
-	case AnnotateCheckRun, AnnotateCommands, AnnotateOff:
-		in.Annotations = m
-	default:
-		return in, fmt.Errorf("input annotations: %q is not one of check-run, commands, off", m)
-	}
-	switch v := orDefault(a.GetInput("comment-style"), "compact"); v {
-	case "compact":
-	case "full":
-		in.FullComment = true
-	default:
-		return in, fmt.Errorf("input comment-style: %q is not compact or full", v)
-	}
-	switch v := orDefault(a.GetInput("job-summary"), "true"); v {
-	case "true":
-	case "false":
-		in.NoJobSummary = true
-	default:
-		return in, fmt.Errorf("input job-summary: %q is not true or false", v)
-	}
-	switch m := FindingMode(orDefault(a.GetInput("finding-annotations"), string(FindingsAll))); m {
-	case FindingsAll, FindingsChanged, FindingsOff:
-		in.FindingAnnotations = m
-	default:
-		return in, fmt.Errorf("input finding-annotations: %q is not one of all, changed, off", m)
-	}
-	switch v := a.GetInput("coverage"); v {
-	case "true":
-		in.Coverage = true
-	case "false", "":
-	default:
-		return in, fmt.Errorf("input coverage: %q is not true or false", v)
+	if err := readChoices(a, &in); err != nil {
+		return in, err
 	}
 	if s := a.GetInput("explore"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -149,6 +121,30 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		return in, fmt.Errorf("input fail-on: %w", err)
 	}
 	return in, nil
+}
+
+// readChoices reads the inputs that take one of a few words.
+func readChoices(a *githubactions.Action, in *Inputs) error {
+	var annotations, style, summary, findings, coverage string
+	for _, c := range []struct {
+		name, def string
+		dst       *string
+		words     []string
+	}{
+		{"annotations", string(AnnotateCheckRun), &annotations, []string{string(AnnotateCheckRun), string(AnnotateCommands), string(AnnotateOff)}},
+		{"comment-style", "compact", &style, []string{"compact", "full"}},
+		{"job-summary", "true", &summary, []string{"true", "false"}},
+		{"finding-annotations", string(FindingsAll), &findings, []string{string(FindingsAll), string(FindingsChanged), string(FindingsOff)}},
+		{"coverage", "false", &coverage, []string{"true", "false"}},
+	} {
+		*c.dst = orDefault(a.GetInput(c.name), c.def)
+		if !slices.Contains(c.words, *c.dst) {
+			return fmt.Errorf("input %s: %q is not one of %s", c.name, *c.dst, strings.Join(c.words, ", "))
+		}
+	}
+	in.Annotations, in.FindingAnnotations = AnnotationMode(annotations), FindingMode(findings)
+	in.FullComment, in.NoJobSummary, in.Coverage = style == "full", summary == "false", coverage == "true"
+	return nil
 }
 
 func orDefault(v, def string) string {

@@ -125,21 +125,11 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 	}
 	m.Frozen = frozen
 	if path != "" {
-		// Re-recording a frozen manifest over changes that break the freeze
-		// would launder them: refuse, and say how to do it on purpose.
-		rec, err := r.ReadManifest(path)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fail(err)
-		}
-		if err == nil {
-			if !frozenSet {
-				m.Frozen = rec.Frozen
+		if code, err := keepFreeze(env, name, r, m, path, frozenSet); code != ExitOK || err != nil {
+			if err != nil {
+				return fail(err)
 			}
-			if cmp := manifest.Compare(rec, m); rec.Frozen && cmp.Violations > 0 {
-				manifest.WriteText(env.Stderr, cmp)
-				fmt.Fprintf(env.Stderr, "%s: %s is frozen and the corpus breaks the freeze; not overwritten (set \"frozen\": false in it first to re-record the version on purpose)\n", name, r.Display(path))
-				return ExitMismatch
-			}
+			return code
 		}
 	}
 	var b bytes.Buffer
@@ -161,6 +151,29 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 	}
 	fmt.Fprintf(env.Stdout, "Wrote %s: %d fixtures, DRP2 %s, %s\n", r.Display(path), len(m.Fixtures), m.DRP2Version, state)
 	return ExitOK
+}
+
+// keepFreeze compares the manifest about to be written with the one at
+// path: re-recording a frozen manifest over changes that break the freeze
+// would launder them, so it refuses and says how to do it on purpose.
+// Unless --frozen was given, the new manifest keeps the old one's freeze.
+func keepFreeze(env Env, name string, r *gate.Resolved, m *manifest.Manifest, path string, frozenSet bool) (int, error) {
+	rec, err := r.ReadManifest(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return ExitOK, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if !frozenSet {
+		m.Frozen = rec.Frozen
+	}
+	if cmp := manifest.Compare(rec, m); rec.Frozen && cmp.Violations > 0 {
+		manifest.WriteText(env.Stderr, cmp)
+		fmt.Fprintf(env.Stderr, "%s: %s is frozen and the corpus breaks the freeze; not overwritten (set \"frozen\": false in it first to re-record the version on purpose)\n", name, r.Display(path))
+		return ExitMismatch, nil
+	}
+	return ExitOK, nil
 }
 
 func manifestCheck(ctx context.Context, args []string, env Env) int {

@@ -1,0 +1,79 @@
+package layout
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// maxFuncLines is the longest a function outside tests may be, braces
+// included: a longer one reads better as named steps.
+const maxFuncLines = 80
+
+// longFuncs are the functions that were longer when the limit was set, with
+// their length then; each may only shrink, and leaves the list once it fits.
+var longFuncs = map[string]int{
+	"internal/baseline/compare.go Compare":   100,
+	"internal/baseline/git.go fromRevision":  89,
+	"internal/explore/gen.go load":           85,
+	"internal/jsonpos/decode.go value":       87,
+	"model/parity.go Parity":                 95,
+	"report/internal/sample/sample.go Run":   123,
+	"report/junit/junit.go Write":            90,
+	"report/markdown/matrix.go renderMatrix": 92,
+	"runner/drp2/num.go parseNumber":         84,
+}
+
+// TestFunctionLength walks the module's Go files and fails on a function
+// outside tests longer than maxFuncLines, or longer than it was when it
+// was listed in longFuncs.
+func TestFunctionLength(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && p != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
+			key := filepath.ToSlash(rel) + " " + fd.Name.Name
+			limit, listed := longFuncs[key]
+			seen[key] = listed
+			if !listed {
+				limit = maxFuncLines
+			}
+			if n > limit {
+				t.Errorf("%s: %s is %d lines, over %d: split it into named steps", rel, fd.Name.Name, n, limit)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key := range longFuncs {
+		if !seen[key] {
+			t.Errorf("longFuncs lists %s, which no longer exists: remove it", key)
+		}
+	}
+}
