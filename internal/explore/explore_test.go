@@ -23,7 +23,8 @@ import (
 // set it serves the harness protocol with the project's validator, and
 // crashes on or hangs at the streams the variable names
 // ("crash:NAME,hang:NAME"); "phases:P" claims only phase P, "nophase:"
-// leaves the phase out of its error verdicts (protocol 2).
+// leaves the phase out of its error verdicts (protocol 2); "shortdata:"
+// executes streams and answers every readback with three bytes.
 const adapterEnv = "EXPLORE_TEST_ADAPTER"
 
 func TestMain(m *testing.M) {
@@ -44,6 +45,8 @@ func fakeAdapter(spec string) int {
 			me.Phases = append(me.Phases, name)
 		case kind == "nophase":
 			nophase = true
+		case kind == "shortdata":
+			me.Executes = true
 		case ok:
 			faults[name] = kind
 		}
@@ -65,6 +68,18 @@ func fakeAdapter(spec string) int {
 		v := valid(f)
 		if nophase {
 			v.Phase = ""
+		}
+		if me.Executes && v.Outcome == "success" {
+			var cmds []json.RawMessage
+			_ = json.Unmarshal(f.Commands, &cmds)
+			for _, req := range harness.Requests(cmds) {
+				var rbs []map[string]any
+				for _, rb := range req.Readbacks {
+					rbs = append(rbs, map[string]any{"buffer_id": rb.BufferID, "offset": rb.Offset, "size": rb.Size, "data": "AAAA"})
+				}
+				reply, _ := json.Marshal(map[string]any{"cmd": "QueueSubmitReply", "submission_id": req.SubmissionID, "readbacks": rbs})
+				v.Replies = append(v.Replies, reply)
+			}
 		}
 		return v
 	}
@@ -321,6 +336,59 @@ func TestPhasesNotClaimedOrNotReported(t *testing.T) {
 	}
 	if len(rep.Disagreements) != 0 {
 		t.Errorf("disagreements: %+v", rep.Disagreements)
+	}
+}
+
+// An executing implementation whose readback replies have the wrong shape
+// disagrees on valid streams with readbacks (Level 2), and its candidates
+// fail under run as a Level 2 failure does.
+func TestReplyShapeDisagreement(t *testing.T) {
+	impls := []string{self(t, "shortdata:")}
+	cfg := testConfig(t, 8, impls...)
+	cfg.Count = 120
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shapes int
+	for _, d := range rep.Disagreements {
+		if d.Builtin.Outcome != "success" || len(d.Answers[0].Differs) != 1 || d.Answers[0].Differs[0] != "reply shape" {
+			t.Errorf("unexpected disagreement %s", d.Signature)
+		}
+		shapes++
+	}
+	if shapes == 0 {
+		t.Fatal("no reply-shape disagreement found")
+	}
+	dir := writeCandidates(t, rep)
+	run, err := runner.Run(context.Background(), runner.Config{Corpus: dir, Checker: drp2.New(), WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := harness.Run(context.Background(), harness.Config{Commands: impls, Dir: dir}, run,
+		func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel))) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked, passed := got[0].Level2Counts(); got[0].Summary.Failed != len(rep.Disagreements) || checked != len(rep.Disagreements) || passed != 0 {
+		t.Errorf("under run: %+v, Level 2 %d of %d right", got[0].Summary, passed, checked)
+	}
+}
+
+// --time stops the exploration between batches; the clock here is fake,
+// one second a reading.
+func TestTimeBound(t *testing.T) {
+	cfg := testConfig(t, 9)
+	cfg.Count = 100000
+	cfg.Time = 5 * time.Second
+	var ticks int64
+	cfg.Now = func() time.Time { ticks++; return time.Unix(ticks, 0) }
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.StoppedBy != "time" || rep.Streams == 0 || rep.Streams >= cfg.Count {
+		t.Fatalf("stopped by %q after %d streams", rep.StoppedBy, rep.Streams)
 	}
 }
 
