@@ -1,0 +1,231 @@
+// Package corpusroot finds the DRP2 corpus of a workspace when the action
+// is not told where it is. A corpus root is a folder holding the three
+// corpus folders (positive/, negative/, negative_schema/). The upstream
+// layout (spec/drp2/fixtures, as in datoviz) is taken first, then
+// ./fixtures, then the one corpus the workspace holds; none or several is
+// an error that says what was searched and how to choose. The corpus
+// embedded in the binary is never a fallback: a pull request's fixtures
+// must be what runs, or the step must say they were not found.
+//
+// The pull request lays out the workspace, so the search follows no link,
+// skips hidden folders (.git) and node_modules, goes no deeper than
+// MaxDepth and reads at most MaxEntries directory entries in all.
+package corpusroot
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+const (
+	// UpstreamLayout is where the DRP2 spec keeps its corpus.
+	UpstreamLayout = "spec/drp2/fixtures"
+	// Conventional is the corpus folder this project's own layout uses.
+	Conventional = "fixtures"
+	// MaxDepth is how many folders below the workspace a corpus root can be
+	// found (spec/drp2/fixtures is 3).
+	MaxDepth = 6
+	// MaxEntries bounds the directory entries read in one search, so that a
+	// workspace of any size is searched in bounded time.
+	MaxEntries = 20000
+)
+
+// Choice is the corpus found and why it was taken.
+type Choice struct {
+	// Path is the corpus root relative to the workspace, with slashes.
+	Path string
+	// Why says how it was chosen, for the log and the summary.
+	Why string
+}
+
+// NotFound is the error of a search that found no corpus, or several.
+type NotFound struct {
+	// Found are the corpus roots found (several, or none).
+	Found []string
+	// Folders is how many folders were searched; Truncated says the
+	// search stopped at MaxEntries.
+	Folders   int
+	Truncated bool
+	limit     int
+}
+
+func (e *NotFound) Error() string {
+	var b strings.Builder
+	if len(e.Found) > 1 {
+		fmt.Fprintf(&b, "%d DRP2 corpora in the workspace (%s): set the corpus input to the one to run", len(e.Found), strings.Join(e.Found, ", "))
+	} else {
+		fmt.Fprintf(&b, "no DRP2 corpus in the workspace: set the corpus input to the folder holding %s (in datoviz's layout, corpus: %s)", folderList(), UpstreamLayout)
+	}
+	fmt.Fprintf(&b, ". Looked for %s, then ./%s, then any folder holding the three, %s", UpstreamLayout, Conventional, e.Searched())
+	return b.String()
+}
+
+// Searched says where the search looked, for the message and the summary.
+func (e *NotFound) Searched() string {
+	s := fmt.Sprintf("down to %d folders deep (%d %s searched; hidden folders, node_modules and links skipped)",
+		MaxDepth, e.Folders, plural(e.Folders, "folder", "folders"))
+	if e.Truncated {
+		s += fmt.Sprintf("; the search stopped after %d entries", e.limit)
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func folderList() string {
+	names := make([]string, len(model.Folders))
+	for i, f := range model.Folders {
+		names[i] = f + "/"
+	}
+	return strings.Join(names, ", ")
+}
+
+// Find chooses the corpus of the workspace at root.
+func Find(root string) (Choice, error) {
+	if isCorpus(root, UpstreamLayout) {
+		return Choice{Path: UpstreamLayout, Why: "the upstream layout"}, nil
+	}
+	if isCorpus(root, Conventional) {
+		return Choice{Path: Conventional, Why: "./" + Conventional}, nil
+	}
+	s := search{root: root, limit: MaxEntries}
+	if err := s.run(); err != nil {
+		return Choice{}, err
+	}
+	if len(s.found) == 1 {
+		return Choice{Path: s.found[0], Why: "the only corpus in the workspace"}, nil
+	}
+	return Choice{}, &NotFound{Found: s.found, Folders: s.folders, Truncated: s.truncated, limit: s.limit}
+}
+
+// isCorpus says whether rel below root is a real folder (no link on the
+// way) holding the three corpus folders as real folders.
+func isCorpus(root, rel string) bool {
+	dir := root
+	for _, part := range strings.Split(rel, "/") {
+		dir = filepath.Join(dir, part)
+		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	for _, f := range model.Folders {
+		if fi, err := os.Lstat(filepath.Join(dir, f)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+type search struct {
+	root      string
+	limit     int
+	found     []string
+	folders   int
+	entries   int
+	truncated bool
+}
+
+// run searches breadth first in lexical order, so the same workspace
+// gives the same answer, and the entry bound cuts it at the same place.
+func (s *search) run() error {
+	queue := []string{"."}
+	for len(queue) > 0 && !s.truncated {
+		rel := queue[0]
+		queue = queue[1:]
+		subdirs, err := s.list(rel)
+		if err != nil {
+			if rel == "." {
+				return fmt.Errorf("search the workspace for a corpus: %w", err)
+			}
+			continue // an unreadable folder holds no corpus we can run
+		}
+		s.folders++
+		if holdsCorpus(subdirs) {
+			s.found = append(s.found, rel)
+			continue // fixtures below a corpus root belong to it
+		}
+		if depth(rel) >= MaxDepth {
+			continue
+		}
+		for _, d := range subdirs {
+			if strings.HasPrefix(d, ".") || d == "node_modules" {
+				continue
+			}
+			queue = append(queue, path.Join(rel, d))
+		}
+	}
+	sort.Strings(s.found)
+	return nil
+}
+
+func depth(rel string) int {
+	if rel == "." {
+		return 0
+	}
+	return strings.Count(rel, "/") + 1
+}
+
+func holdsCorpus(subdirs []string) bool {
+	n := 0
+	for _, f := range model.Folders {
+		if i := sort.SearchStrings(subdirs, f); i < len(subdirs) && subdirs[i] == f {
+			n++
+		}
+	}
+	return n == len(model.Folders)
+}
+
+// list returns the real folders directly inside rel, sorted; links and
+// files are not folders. It reads in batches so a huge folder cannot pass
+// the entry bound unread.
+func (s *search) list(rel string) ([]string, error) {
+	dir := filepath.Join(s.root, filepath.FromSlash(rel))
+	if fi, err := os.Lstat(dir); err != nil {
+		return nil, err
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", rel)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var subdirs []string
+	for {
+		batch, err := f.ReadDir(256)
+		for _, e := range batch {
+			s.entries++
+			if s.entries > s.limit {
+				s.truncated = true
+				break
+			}
+			// The type comes from the directory listing: a link is a
+			// link, never what it points to.
+			if e.Type()&fs.ModeType == fs.ModeDir {
+				subdirs = append(subdirs, e.Name())
+			}
+		}
+		if s.truncated || errors.Is(err, io.EOF) || (err == nil && len(batch) == 0) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(subdirs)
+	return subdirs, nil
+}
