@@ -334,7 +334,12 @@ func (c *corpus) pathFilter(paths []string) (PathFilter, error) {
 		if c.dir == "" {
 			rel := strings.Trim(filepath.ToSlash(filepath.Clean(p)), "/")
 			if _, err := fs.Stat(c.fsys, rel); err != nil {
-				return nil, inputError("path %s: not in the embedded corpus", p)
+				// Name the real problem: a file on disk that no corpus
+				// holds is not a path into the embedded corpus.
+				if _, err := os.Lstat(workspace.Resolve(c.workDir, p)); err == nil {
+					return nil, inputError("path %s: no corpus holds it (no folder above it holds positive/, negative/ or negative_schema/), so the embedded corpus runs, which does not have it: give the corpus root with --corpus DIR", p)
+				}
+				return nil, inputError("path %s: no such file or folder, on disk or in the embedded corpus", p)
 			}
 			f = append(f, rel)
 			continue

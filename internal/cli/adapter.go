@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -19,17 +17,13 @@ import (
 // implementation of docs/harness.md, and a way to compare another
 // implementation with this one side by side.
 func adapterCommand(_ context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("drp2-fixtures adapter", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet("drp2-fixtures adapter", "drp2-fixtures adapter [flags]  (serves docs/harness.md on standard input and output)", env)
 	var commandSchema, fixtureSchema, name string
 	fs.StringVar(&commandSchema, "command-schema", "", "command schema `FILE`, or \"embedded\" (default: embedded)")
 	fs.StringVar(&fixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: embedded)")
 	fs.StringVar(&name, "name", "drp2-fixtures", "the `NAME` the adapter gives in the handshake")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		return ExitUsage
+		return flagError("drp2-fixtures adapter", err, env)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures adapter: unexpected argument %q\n", fs.Arg(0))

@@ -11,6 +11,7 @@ import (
 	"io"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/secret"
@@ -93,22 +94,63 @@ func (e Env) clock() (func() time.Time, error) {
 	return time.Now, nil
 }
 
-const usage = `drp2-fixtures runs a DRP2 fixture corpus and reports the result.
+// commands are the lines of the help: each subcommand's synopsis and what
+// it does, printed in two aligned columns.
+var commands = [][2]string{
+	{"run [flags] [PATH...]", "run a corpus (./fixtures, else the embedded one)"},
+	{"action", "run as the GitHub Action (reads INPUT_* variables)"},
+	{"manifest write|check", "record the corpus in a manifest, or compare"},
+	{"coverage [flags]", "which validator rules the corpus exercises"},
+	{"merge REPORT.json...", "merge the JSON reports of several jobs or shards"},
+	{"adapter [flags]", "serve the harness protocol with this validator"},
+	{"explore [flags]", "find generated streams implementations disagree on"},
+	{"diff BASE.json HEAD.json", "compare two JSON reports fixture by fixture"},
+	{"version", "print the version and commit"},
+	{"help", "show this help"},
+}
 
-Usage:
-  drp2-fixtures run [flags] [PATH...]   run a corpus (default: ./fixtures, else the embedded corpus)
-  drp2-fixtures action                  run as a GitHub Action (reads INPUT_* variables)
-  drp2-fixtures manifest write|check    record the corpus in a manifest, or compare it with one
-  drp2-fixtures coverage                which validator rules the corpus exercises
-  drp2-fixtures merge REPORT.json...    merge the JSON reports of several jobs or shards
-  drp2-fixtures adapter                 serve the runtime harness protocol with this validator
-  drp2-fixtures explore                 generate streams, find where implementations disagree, write candidates
-  drp2-fixtures diff BASE.json HEAD.json compare two JSON reports fixture by fixture
-  drp2-fixtures version                 print the version
-  drp2-fixtures help                    show this help
+// usageWidth is the width the help fits in: a terminal's 80 columns.
+const usageWidth = 80
 
-Run "drp2-fixtures run -h" for the flags of run.
+var usage = func() string {
+	width := 0
+	for _, c := range commands {
+		width = max(width, len(c[0]))
+	}
+	var b strings.Builder
+	b.WriteString("drp2-fixtures runs a DRP2 fixture corpus and reports the result.\n\n")
+	b.WriteString("Usage: drp2-fixtures COMMAND [flags] [arguments]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, c[0], c[1])
+	}
+	b.WriteString("\nRun \"drp2-fixtures COMMAND -h\" for the flags of a command.\n")
+	return b.String()
+}()
+
+const actionUsage = `Usage: drp2-fixtures action
+
+Runs as the GitHub Action of action.yml: reads its inputs from the INPUT_*
+variables the Actions runner sets (INPUT_CORPUS, INPUT_FAIL-ON, ...), the
+event payload and GITHUB_* variables, runs the corpus, writes the reports,
+the job summary and the step outputs, then publishes the check run and the
+pull request comment. It takes no arguments; outside the action, use
+"drp2-fixtures run".
 `
+
+const versionUsage = `Usage: drp2-fixtures version
+
+Prints the version: the release and the commit it was built from.
+`
+
+// helpAsked says whether args ask for help.
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			return true
+		}
+	}
+	return false
+}
 
 // Main runs the command line and returns the exit code. A panic anywhere
 // below is the tool's own failure (exit 3), never unusable input (exit 2).
@@ -131,6 +173,14 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 	case "run":
 		return runCommand(ctx, args[1:], env)
 	case "action":
+		if helpAsked(args[1:]) {
+			fmt.Fprint(env.Stdout, actionUsage)
+			return ExitOK
+		}
+		if len(args) > 1 {
+			fmt.Fprintf(env.Stderr, "drp2-fixtures action: unexpected argument %q: the action reads its inputs from INPUT_* variables (drp2-fixtures action -h)\n", args[1])
+			return ExitUsage
+		}
 		return actionCommand(ctx, env)
 	case "manifest":
 		return manifestCommand(ctx, args[1:], env)
@@ -145,6 +195,10 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 	case "diff":
 		return diffCommand(args[1:], env)
 	case "version", "--version":
+		if helpAsked(args[1:]) {
+			fmt.Fprint(env.Stdout, versionUsage)
+			return ExitOK
+		}
 		fmt.Fprintln(env.Stdout, "drp2-fixtures", version.String())
 		return ExitOK
 	case "help", "-h", "-help", "--help":

@@ -6,8 +6,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -19,16 +17,11 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 	const name = "drp2-fixtures coverage"
 	var job gate.Job
 	var format string
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(name, name+" [flags]", env)
 	corpusFlags(fs, &job)
 	fs.StringVar(&format, "format", "text", "output format: text, json or markdown")
 	if err := parseNoArgs(fs, args, &job); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-		return ExitUsage
+		return flagError(name, err, env)
 	}
 	write := map[string]func(w io.Writer, r *coverage.Report) error{
 		"text": coverage.WriteText, "json": coverage.WriteJSON, "markdown": coverage.WriteMarkdown,

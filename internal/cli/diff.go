@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
@@ -16,27 +14,23 @@ import (
 // HEAD.json". It prints the comparison and exits 1 when a fixture that
 // passed in BASE fails in HEAD, 0 otherwise, 2 for unusable input.
 func diffCommand(args []string, env Env) int {
-	fs := flag.NewFlagSet("drp2-fixtures diff", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet("drp2-fixtures diff", "drp2-fixtures diff [--format text|json|markdown] BASE.json HEAD.json", env)
 	format := fs.String("format", "text", "output format: text, json (the comparison member of the JSON report) or markdown (the job summary of HEAD, led by the delta)")
-	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "Usage: drp2-fixtures diff [--format text|json|markdown] BASE.json HEAD.json")
-		fs.PrintDefaults()
-	}
 	// Flags may come after the two files too.
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		return ExitUsage
+		return flagError("drp2-fixtures diff", err, env)
 	}
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures diff: "+format+"\n", a...)
 		return code
 	}
-	if len(files) != 2 {
-		return fail(ExitUsage, "want two JSON reports, BASE.json HEAD.json; got %d arguments", len(files))
+	switch len(files) {
+	case 2:
+	case 1:
+		return fail(ExitUsage, "%s is one report; diff needs two, BASE.json HEAD.json (each written by run --json-out), the base first", files[0])
+	default:
+		return fail(ExitUsage, "diff needs two JSON reports, BASE.json HEAD.json (each written by run --json-out); got %d arguments", len(files))
 	}
 	switch *format {
 	case "text", "json", "markdown":

@@ -7,8 +7,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -39,8 +37,7 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 	var summary string
 	var o exploreOptions
 	var impls stringList
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(name, name+" [flags]", env)
 	corpusFlags(fs, &job)
 	fs.Var(&impls, "implementation", "the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")
 	fs.DurationVar(&job.Timeout, "timeout", harness.DefaultTimeout, "longest wait for an implementation's answer to one stream")
@@ -51,11 +48,7 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 	fs.StringVar(&o.format, "format", "text", "standard output format: text, json or markdown")
 	fs.StringVar(&summary, "summary", "", "also append the Markdown report to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
 	if err := parseNoArgs(fs, args, &job); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-		return ExitUsage
+		return flagError(name, err, env)
 	}
 	job.Implementations = impls
 	write := map[string]func(io.Writer, *explore.Report) error{

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
@@ -102,7 +104,12 @@ func writeReports(run *model.Run, p Paths, o fileOptions) error {
 			}
 			md := o.Redact.Bytes(b.Bytes())
 			if p.Summary != "" {
-				if err := workspace.Append(workspace.Resolve(o.Dir, p.Summary), md); err != nil {
+				// Like the other reports, a summary path may name folders
+				// that do not exist yet ($GITHUB_STEP_SUMMARY's always does).
+				summary := workspace.Resolve(o.Dir, p.Summary)
+				if err := os.MkdirAll(filepath.Dir(summary), 0o755); err != nil {
+					keep(&ReportError{Report: "job summary", Err: err})
+				} else if err := workspace.Append(summary, md); err != nil {
 					keep(&ReportError{Report: "job summary", Err: err})
 				}
 			}

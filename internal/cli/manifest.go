@@ -51,7 +51,7 @@ func corpusFlags(fs *flag.FlagSet, j *gate.Job) {
 	fs.StringVar(&j.CommandSchema, "command-schema", "", "command schema `FILE`, or \"embedded\" (default: as for run)")
 	fs.StringVar(&j.FixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: as for run)")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", runner.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
-	fs.IntVar(&j.Workers, "workers", 0, "fixtures run at once (default: one per core)")
+	workersFlag(fs, &j.Workers)
 }
 
 // parseNoArgs parses flags for a subcommand that takes no operands.
@@ -84,17 +84,12 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 	var job gate.Job
 	var out string
 	var frozen bool
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(name, name+" [flags]", env)
 	corpusFlags(fs, &job)
 	fs.StringVar(&out, "o", "", "write the manifest to `FILE`, or - for standard output (default <corpus>/manifest.json)")
 	fs.BoolVar(&frozen, "frozen", false, "declare the DRP2 version frozen (default: keep what an existing manifest at the same path declares)")
 	if err := parseNoArgs(fs, args, &job); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-		return ExitUsage
+		return flagError(name, err, env)
 	}
 	frozenSet := false
 	fs.Visit(func(f *flag.Flag) { frozenSet = frozenSet || f.Name == "frozen" })
@@ -180,17 +175,12 @@ func manifestCheck(ctx context.Context, args []string, env Env) int {
 	const name = "drp2-fixtures manifest check"
 	var job gate.Job
 	var path, format string
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(name, name+" [flags]", env)
 	corpusFlags(fs, &job)
 	fs.StringVar(&path, "manifest", "", "the manifest `FILE` (default <corpus>/manifest.json)")
 	fs.StringVar(&format, "format", "text", "output format: text or json")
 	if err := parseNoArgs(fs, args, &job); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-		return ExitUsage
+		return flagError(name, err, env)
 	}
 	if format != "text" && format != "json" {
 		fmt.Fprintf(env.Stderr, "%s: --format %q: want text or json\n", name, format)

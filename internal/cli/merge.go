@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
@@ -15,19 +13,11 @@ import (
 func mergeCommand(ctx context.Context, args []string, env Env) int {
 	o := &runOptions{}
 	failOn := gate.DefaultFailOn.String()
-	fs := flag.NewFlagSet("drp2-fixtures merge", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet("drp2-fixtures merge", "drp2-fixtures merge [flags] REPORT.json...  (paths or glob patterns)", env)
 	o.outputFlags(fs, &failOn)
-	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "Usage: drp2-fixtures merge [flags] REPORT.json... (paths or glob patterns)")
-		fs.PrintDefaults()
-	}
 	patterns, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		return ExitUsage
+		return flagError("drp2-fixtures merge", err, env)
 	}
 	fail := func(code int, err error) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures merge: %v\n", err)

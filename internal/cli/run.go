@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -47,14 +46,13 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
+func parseRun(args []string, env Env) (*runOptions, error) {
 	o := &runOptions{}
 	j := &o.job
 	j.Spelling = gate.FlagSpelling
 	var tags, impls stringList
 	failOn := gate.DefaultFailOn.String()
-	fs := flag.NewFlagSet("drp2-fixtures run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("drp2-fixtures run", "drp2-fixtures run [flags] [PATH...]", env)
 	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` holding positive/, negative/, negative_schema/ (default: the corpus holding the first PATH, else ./fixtures when present, else the embedded corpus)")
 	fs.StringVar(&j.CommandSchema, "command-schema", "", "command schema `FILE`, or \"embedded\" (default: <corpus>/../schema/drp_command.json when present, else embedded)")
 	fs.StringVar(&j.FixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: <corpus>/schema/drp_fixture.schema.json when present, else embedded)")
@@ -65,11 +63,12 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	fs.StringVar(&j.Baseline, "baseline", "", "compare with `BASE`: auto (the pull request's base commit, else HEAD^, from the git objects), a folder holding the base checkout, or an earlier JSON report (default: no comparison)")
 	fs.StringVar(&j.KnownFailures, "known-failures", "", "`FILE` listing fixtures that are known to fail, one per line with a reason: reported, but not failing the run")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", runner.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
-	fs.IntVar(&j.Workers, "workers", 0, "fixtures run at once (default: one per core)")
+	workersFlag(fs, &j.Workers)
 	fs.StringVar(&j.Manifest, "manifest", "", "compare the corpus with the manifest `FILE`; a frozen manifest's violations fail the run")
 	fs.BoolVar(&j.CheckClean, "check-clean", false, "fail the run on any difference from the manifest (default --manifest: <corpus>/manifest.json)")
 	fs.Var(&impls, "implementation", "also run the fixtures through the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")
-	fs.DurationVar(&j.Timeout, "timeout", harness.DefaultTimeout, "longest wait for an implementation's answer to one fixture")
+	j.Timeout = harness.DefaultTimeout
+	fs.Var(durationValue{&j.Timeout}, "timeout", "longest wait for an implementation's answer to one fixture, a `DURATION` such as 10s")
 	var err error
 	if j.Paths, err = parseInterspersed(fs, args); err != nil {
 		return nil, err
@@ -117,13 +116,9 @@ func (o *runOptions) checkOutput(failOn string) error {
 // code. A report file that cannot be written fails the command, but only
 // after the results were printed.
 func runCommand(ctx context.Context, args []string, env Env) int {
-	o, err := parseRun(args, env.Stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
-	}
+	o, err := parseRun(args, env)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
-		return ExitUsage
+		return flagError("drp2-fixtures run", err, env)
 	}
 	o.color = useColor(env.getenv, env.IsTerminal != nil && env.IsTerminal())
 	r, out, err := execute(ctx, env, o.job)

@@ -113,16 +113,31 @@ func (d Dir) Open(p string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	var f *os.File
 	if !inside {
-		return openRegular(func(flag int) (*os.File, error) { return os.OpenFile(abs, flag, 0) }, p)
+		f, err = openRegular(func(flag int) (*os.File, error) { return os.OpenFile(abs, flag, 0) }, p)
+	} else {
+		var root *os.Root
+		if root, err = os.OpenRoot(d.root); err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		f, err = openInRoot(root, rel, p)
 	}
-	root, err := os.OpenRoot(d.root)
-	if err != nil {
-		return nil, err
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, NotExist{Path: p}
 	}
-	defer root.Close()
-	return openInRoot(root, rel, p)
+	return f, err
 }
+
+// NotExist is a missing file, named as it was given: "known.txt: no such
+// file", not the system call that found it missing (openat, statat).
+type NotExist struct{ Path string }
+
+func (e NotExist) Error() string { return e.Path + ": no such file" }
+
+// Unwrap makes errors.Is(err, fs.ErrNotExist) hold.
+func (e NotExist) Unwrap() error { return fs.ErrNotExist }
 
 // openInRoot opens rel inside root as a regular file, refusing a link at
 // any element of the path.

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// newFlagSet is a subcommand's flag set. -h and --help print the usage on
+// standard output (help that was asked for is not an error); a flag that
+// does not parse is returned as an error for the caller to print on one
+// line, without the whole usage after it.
+func newFlagSet(name, synopsis string, env Env) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	// flag prints a parse error to the output before calling Usage; the
+	// error is returned too, so it is caught here and not printed.
+	var failed bytes.Buffer
+	fs.SetOutput(&failed)
+	fs.Usage = func() {
+		if failed.Len() > 0 {
+			failed.Reset()
+			return
+		}
+		printUsage(fs, synopsis, env)
+	}
+	return fs
+}
+
+func printUsage(fs *flag.FlagSet, synopsis string, env Env) {
+	fmt.Fprintf(env.Stdout, "Usage: %s\n", synopsis)
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n == 0 {
+		return
+	}
+	fmt.Fprintln(env.Stdout, "\nFlags:")
+	out := fs.Output()
+	fs.SetOutput(env.Stdout)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
+}
+
+// flagError prints a parse error of a subcommand's flags as one line and
+// returns the exit code: 0 for -h/--help (the usage is printed already).
+func flagError(name string, err error, env Env) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	fmt.Fprintf(env.Stderr, "%s: %v (%s -h lists the flags)\n", name, err, name)
+	return ExitUsage
+}
+
+// durationValue is a flag of a positive duration whose error says what a
+// duration looks like (flag's own says only "parse error").
+type durationValue struct{ d *time.Duration }
+
+func (v durationValue) String() string {
+	if v.d == nil {
+		return ""
+	}
+	return v.d.String()
+}
+
+func (v durationValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("want a positive duration such as 10s, 1m30s or 500ms")
+	}
+	*v.d = d
+	return nil
+}
+
+// workersValue is the --workers flag: at least 1; leaving it out means one
+// per core.
+type workersValue struct{ n *int }
+
+func (v workersValue) String() string {
+	if v.n == nil || *v.n == 0 {
+		return ""
+	}
+	return strconv.Itoa(*v.n)
+}
+
+func (v workersValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return fmt.Errorf("want a whole number of at least 1 (leave the flag out for one per core)")
+	}
+	*v.n = n
+	return nil
+}
+
+func workersFlag(fs *flag.FlagSet, n *int) {
+	fs.Var(workersValue{n}, "workers", "fixtures run at once, at least 1 (default: one per core)")
+}
