@@ -9,6 +9,7 @@ package cli
 // the API only warns. The step fails by the verdict alone otherwise.
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -20,7 +21,9 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/drp2/drp2-fixtures/internal/corpusroot"
 	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
@@ -48,6 +51,7 @@ func actionCommand(ctx context.Context, env Env) int {
 	st, err := a.prepare(ctx)
 	if err != nil {
 		a.errorf("%v", err)
+		a.recordUnusable(err)
 		return exitFor(err)
 	}
 	return a.deliver(ctx, st)
@@ -67,6 +71,41 @@ func (a *runAction) warnf(format string, args ...any) {
 
 func (a *runAction) debugf(format string, args ...any) {
 	fmt.Fprintf(a.log, "::debug::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
+}
+
+func (a *runAction) noticef(format string, args ...any) {
+	fmt.Fprintf(a.log, "::notice title=drp2-fixtures::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
+}
+
+// recordUnusable writes what a step that could not run still owes its
+// readers: the job summary says what was wrong and how to fix it, and the
+// conclusion output says failure, so a later step or a reader of the run
+// is never left with an empty summary and no outputs.
+func (a *runAction) recordUnusable(err error) {
+	var b bytes.Buffer
+	markdown.WriteUnusable(&b, err.Error(), unusableFix(err))
+	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		if werr := workspace.Append(path, a.env.redact.Bytes(b.Bytes())); werr != nil {
+			a.warnf("write job summary: %v", werr)
+		}
+	}
+	if werr := writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"conclusion", "failure"}}, a.env.redact); werr != nil {
+		a.warnf("write the step outputs: %v", werr)
+	}
+}
+
+// unusableFix is the advice of the job summary for an error that stopped
+// the step, in Markdown.
+func unusableFix(err error) string {
+	var nf *corpusroot.NotFound
+	switch {
+	case errors.As(err, &nf):
+		return "set `corpus:` on the step to the folder holding `positive/`, `negative/` and `negative_schema/`, relative to the repository root; in datoviz's layout, `corpus: spec/drp2/fixtures`. " +
+			"(`corpus: embedded` runs the corpus built into the action instead, for a runtime testing itself against it.)"
+	case exitFor(err) == ExitUsage:
+		return "correct the input or the file the message names in the workflow (the inputs are listed in the action's README, under Inputs) and run the job again."
+	}
+	return "this is the tool's own failure, not your input's: run the job again, and if it fails the same way, report it with this job's log."
 }
 
 func (a *runAction) errorf(format string, args ...any) {
@@ -121,6 +160,9 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	r, err := gate.Resolve(ge, in.Job)
 	if err != nil {
 		return nil, err
+	}
+	if r.CorpusFound != "" {
+		a.noticef("corpus %s: %s, found because the corpus input is empty; set corpus: on the step to choose another", r.Config.Corpus, r.CorpusFound)
 	}
 	d.wd, d.now = r.WorkDir, ge.Now
 	d.tgt, err = readTarget(a.getenv("GITHUB_EVENT_NAME"), a.getenv("GITHUB_EVENT_PATH"), d.repo, a.getenv("GITHUB_SHA"))

@@ -71,6 +71,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		Files: Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path"), Markdown: a.GetInput("markdown-path")},
 		Job: gate.Job{
 			Corpus:        a.GetInput("corpus"),
+			FindCorpus:    true,
 			CommandSchema: a.GetInput("command-schema"),
 			FixtureSchema: a.GetInput("fixture-schema"),
 			Paths:         gate.SplitList(a.GetInput("paths")),

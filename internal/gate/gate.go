@@ -60,6 +60,13 @@ type Job struct {
 	// inside the working directory, and never through a link: the action,
 	// where the pull request lays out the workspace.
 	Contained bool
+	// FindCorpus is the action's choice of corpus: with none given, the
+	// workspace is searched for it (corpusroot.Find), and the corpus
+	// embedded in the binary runs only when asked for by name
+	// ("embedded"), never as a fallback; a search that finds none, or
+	// several, stops the job. Without it, the corpus holding the first
+	// PATH, else ./fixtures, else the embedded corpus.
+	FindCorpus bool
 
 	// Spelling names the filters as the user wrote them, for messages.
 	Spelling Spelling

@@ -8,6 +8,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/internal/corpusroot"
 	"github.com/drp2/drp2-fixtures/internal/knownfail"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
@@ -40,6 +41,9 @@ type Resolved struct {
 	env     Env
 	// known is the known-failures list, nil without one.
 	known *knownfail.List
+	// CorpusFound says how the corpus was found when the workspace was
+	// searched for it (FindCorpus), "" when it was given.
+	CorpusFound string
 	// manifest is the manifest file to compare with, "" for none.
 	manifest string
 	// coverage counts the rules the head run exercises; nil without.
@@ -64,9 +68,9 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 		env.Now = time.Now
 	}
 	wd := env.WorkDir
-	corpus := job.Corpus
-	if corpus == "" && !job.MergeOnly {
-		corpus = DefaultCorpus(wd, job.Paths)
+	corpus, found, err := chooseCorpus(wd, job)
+	if err != nil {
+		return nil, err
 	}
 	if job.MaxFileSize == 0 {
 		job.MaxFileSize = runner.DefaultMaxFileSize
@@ -74,7 +78,7 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 	if job.FailOn.Regressions && (job.Baseline == "" || job.Baseline == baseline.Off) {
 		return nil, Usagef("fail-on regressions needs a baseline to compare with (auto, a folder or a JSON report)")
 	}
-	r := &Resolved{Job: job, WorkDir: wd, env: env, Config: runner.Config{
+	r := &Resolved{Job: job, WorkDir: wd, env: env, CorpusFound: found, Config: runner.Config{
 		Corpus: corpus, EmbeddedFS: fixtures.FS,
 		CommandSchema: job.CommandSchema, FixtureSchema: job.FixtureSchema,
 		Paths: job.Paths, Name: job.Name, Tags: job.Tags,
@@ -84,7 +88,6 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 	if job.NoSemantics {
 		r.Config.Checker = nil
 	}
-	var err error
 	if r.known, err = r.readKnownFailures(); err != nil {
 		return nil, err
 	}
@@ -112,6 +115,31 @@ func (r *Resolved) readKnownFailures() (*knownfail.List, error) {
 		return nil, Usagef("%v", err)
 	}
 	return l, nil
+}
+
+// chooseCorpus is the corpus a job runs, "" for the embedded one, and how
+// it was found when the workspace was searched.
+func chooseCorpus(wd string, job Job) (string, string, error) {
+	switch {
+	case job.MergeOnly:
+		return job.Corpus, "", nil
+	case job.Corpus == runner.Embedded:
+		return "", "", nil
+	case job.Corpus != "":
+		return job.Corpus, "", nil
+	case !job.FindCorpus:
+		return DefaultCorpus(wd, job.Paths), "", nil
+	}
+	if len(job.Paths) > 0 {
+		if dir, ok := corpusAbove(under(wd, job.Paths[0])); ok {
+			return relTo(wd, dir), "the corpus holding " + job.Paths[0], nil
+		}
+	}
+	choice, err := corpusroot.Find(wd)
+	if err != nil {
+		return "", "", &Error{Code: ExitUsage, Err: err}
+	}
+	return choice.Path, choice.Why, nil
 }
 
 // DefaultCorpus picks the corpus when none is named: the corpus that holds

@@ -43,6 +43,11 @@ func Judge(o *Outcome, job Job) *model.Judgement {
 	}
 	j := &model.Judgement{Failed: len(why) > 0}
 	parts := []string{counts(s)}
+	if run.CorpusRoot == runner.Embedded && !job.MergeOnly {
+		// Not the repository's fixtures: a green run of them proves
+		// nothing about the repository, so the headline says whose they are.
+		parts[0] += " (the corpus embedded in drp2-fixtures)"
+	}
 	for _, w := range why {
 		if w.long != "" {
 			j.Reasons = append(j.Reasons, w.long)
