@@ -63,7 +63,7 @@ func TestActionExploreInput(t *testing.T) {
 	w := newWorkspace(t, "http://127.0.0.1:1", 0, "")
 	w.env["INPUT_GITHUB-TOKEN"] = ""
 	w.env["INPUT_IMPLEMENTATION"] = py
-	w.env["INPUT_CORPUS"] = "" // the embedded corpus
+	w.env["INPUT_CORPUS"] = "embedded" // asked for by name: an empty corpus input searches the workspace
 	w.env["INPUT_FAIL-ON"] = "never"
 	w.env["INPUT_EXPLORE"] = "24"
 	w.env["INPUT_EXPLORE-OUT"] = "explored"

@@ -13,16 +13,14 @@
 package corpusroot
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -189,43 +187,13 @@ func holdsCorpus(subdirs []string) bool {
 	return n == len(model.Folders)
 }
 
-// list returns the real folders directly inside rel, sorted; links and
-// files are not folders. It reads in batches so a huge folder cannot pass
-// the entry bound unread.
+// list returns the real folders directly inside rel, sorted, within what
+// is left of the entry bound.
 func (s *search) list(rel string) ([]string, error) {
-	dir := filepath.Join(s.root, filepath.FromSlash(rel))
-	if fi, err := os.Lstat(dir); err != nil {
-		return nil, err
-	} else if !fi.IsDir() {
-		return nil, fmt.Errorf("%s is not a folder", rel)
+	names, read, full, err := workspace.New(s.root, true).Folders(rel, s.limit-s.entries)
+	s.entries += read
+	if full || s.entries >= s.limit {
+		s.truncated = true
 	}
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var subdirs []string
-	for {
-		batch, err := f.ReadDir(256)
-		for _, e := range batch {
-			s.entries++
-			if s.entries > s.limit {
-				s.truncated = true
-				break
-			}
-			// The type comes from the directory listing: a link is a
-			// link, never what it points to.
-			if e.Type()&fs.ModeType == fs.ModeDir {
-				subdirs = append(subdirs, e.Name())
-			}
-		}
-		if s.truncated || errors.Is(err, io.EOF) || (err == nil && len(batch) == 0) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	sort.Strings(subdirs)
-	return subdirs, nil
+	return names, err
 }

@@ -26,6 +26,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -361,4 +362,51 @@ func walk(root *os.Root, rel string, w want) error {
 		}
 	}
 	return nil
+}
+
+// Folders lists the real folders directly inside the folder p of the
+// workspace ("." for its root), sorted: a link is never a folder, and no
+// element of p may be one. It reads at most max entries; read says how
+// many it read, and full that it stopped at max.
+func (d Dir) Folders(p string, max int) (names []string, read int, full bool, err error) {
+	root, err := os.OpenRoot(d.root)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer root.Close()
+	rel := filepath.Clean(filepath.FromSlash(p))
+	if rel != "." {
+		if err := walk(root, rel, wantFolder); err != nil {
+			return nil, 0, false, err
+		}
+	}
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer f.Close()
+	for read < max {
+		batch, err := f.ReadDir(min(256, max-read))
+		for _, e := range batch {
+			read++
+			// The type comes from the listing: a link is a link.
+			if e.Type()&fs.ModeType == fs.ModeDir {
+				names = append(names, e.Name())
+			}
+		}
+		if errors.Is(err, io.EOF) || len(batch) == 0 {
+			sort.Strings(names)
+			return names, read, false, nil
+		}
+		if err != nil {
+			return nil, read, false, err
+		}
+	}
+	// max entries read: one more says whether the folder holds more.
+	if more, _ := f.ReadDir(1); len(more) == 0 {
+		sort.Strings(names)
+		return names, read, false, nil
+	}
+	sort.Strings(names)
+	return names, read, true, nil
 }
