@@ -94,20 +94,32 @@ func (e Env) clock() (func() time.Time, error) {
 	return time.Now, nil
 }
 
-// commands are the lines of the help: each subcommand's synopsis and what
-// it does, printed in two aligned columns.
-var commands = [][2]string{
-	{"run [flags] [PATH...]", "run a corpus (./fixtures, else the embedded one)"},
-	{"action", "run as the GitHub Action (reads INPUT_* variables)"},
-	{"manifest write|check", "record the corpus in a manifest, or compare"},
-	{"coverage [flags]", "which validator rules the corpus exercises"},
-	{"merge REPORT.json...", "merge the JSON reports of several jobs or shards"},
-	{"adapter [flags]", "serve the harness protocol with this validator"},
-	{"explore [flags]", "find generated streams implementations disagree on"},
-	{"diff BASE.json HEAD.json", "compare two JSON reports fixture by fixture"},
-	{"version", "print the version and commit"},
-	{"help", "show this help"},
+// command is one subcommand: its synopsis and what it does, for the
+// help's two aligned columns, and what runs it with the arguments after
+// its name.
+type command struct {
+	synopsis, help string
+	run            func(ctx context.Context, args []string, env Env) int
 }
+
+// commands are the subcommands, in the order the help lists them; the
+// first word of a synopsis is the subcommand's name.
+var commands = []command{
+	{"run [flags] [PATH...]", "run a corpus (./fixtures, else the embedded one)", runCommand},
+	{"action", "run as the GitHub Action (reads INPUT_* variables)", actionMain},
+	{"manifest write|check", "record the corpus in a manifest, or compare", manifestCommand},
+	{"coverage [flags]", "which validator rules the corpus exercises", coverageCommand},
+	{"merge REPORT.json...", "merge the JSON reports of several jobs or shards", mergeCommand},
+	{"adapter [flags]", "serve the harness protocol with this validator", adapterCommand},
+	{"explore [flags]", "find generated streams implementations disagree on", exploreCommand},
+	{"diff BASE.json HEAD.json", "compare two JSON reports fixture by fixture",
+		func(_ context.Context, args []string, env Env) int { return diffCommand(args, env) }},
+	{"version", "print the version and commit", versionMain},
+	{"help", "show this help", func(context.Context, []string, Env) int { return ExitOK }},
+}
+
+// aliases are other spellings of a subcommand.
+var aliases = map[string]string{"--version": "version", "-h": "help", "-help": "help", "--help": "help"}
 
 // usageWidth is the width the help fits in: a terminal's 80 columns.
 const usageWidth = 80
@@ -115,13 +127,13 @@ const usageWidth = 80
 var usage = func() string {
 	width := 0
 	for _, c := range commands {
-		width = max(width, len(c[0]))
+		width = max(width, len(c.synopsis))
 	}
 	var b strings.Builder
 	b.WriteString("drp2-fixtures runs a DRP2 fixture corpus and reports the result.\n\n")
 	b.WriteString("Usage: drp2-fixtures COMMAND [flags] [arguments]\n\nCommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-*s  %s\n", width, c[0], c[1])
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.synopsis, c.help)
 	}
 	b.WriteString("\nRun \"drp2-fixtures COMMAND -h\" for the flags of a command.\n")
 	return b.String()
@@ -152,6 +164,29 @@ func helpAsked(args []string) bool {
 	return false
 }
 
+// actionMain is the action subcommand: it takes no arguments.
+func actionMain(ctx context.Context, args []string, env Env) int {
+	if helpAsked(args) {
+		fmt.Fprint(env.Stdout, actionUsage)
+		return ExitOK
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(env.Stderr, "drp2-fixtures action: unexpected argument %q: the action reads its inputs from INPUT_* variables (drp2-fixtures action -h)\n", args[0])
+		return ExitUsage
+	}
+	return actionCommand(ctx, env)
+}
+
+// versionMain prints the version.
+func versionMain(_ context.Context, args []string, env Env) int {
+	if helpAsked(args) {
+		fmt.Fprint(env.Stdout, versionUsage)
+		return ExitOK
+	}
+	fmt.Fprintln(env.Stdout, "drp2-fixtures", version.String())
+	return ExitOK
+}
+
 // Main runs the command line and returns the exit code. A panic anywhere
 // below is the tool's own failure (exit 3), never unusable input (exit 2).
 func Main(ctx context.Context, args []string, env Env) (code int) {
@@ -169,41 +204,18 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 		fmt.Fprint(env.Stderr, usage)
 		return ExitUsage
 	}
-	switch args[0] {
-	case "run":
-		return runCommand(ctx, args[1:], env)
-	case "action":
-		if helpAsked(args[1:]) {
-			fmt.Fprint(env.Stdout, actionUsage)
-			return ExitOK
-		}
-		if len(args) > 1 {
-			fmt.Fprintf(env.Stderr, "drp2-fixtures action: unexpected argument %q: the action reads its inputs from INPUT_* variables (drp2-fixtures action -h)\n", args[1])
-			return ExitUsage
-		}
-		return actionCommand(ctx, env)
-	case "manifest":
-		return manifestCommand(ctx, args[1:], env)
-	case "coverage":
-		return coverageCommand(ctx, args[1:], env)
-	case "merge":
-		return mergeCommand(ctx, args[1:], env)
-	case "adapter":
-		return adapterCommand(ctx, args[1:], env)
-	case "explore":
-		return exploreCommand(ctx, args[1:], env)
-	case "diff":
-		return diffCommand(args[1:], env)
-	case "version", "--version":
-		if helpAsked(args[1:]) {
-			fmt.Fprint(env.Stdout, versionUsage)
-			return ExitOK
-		}
-		fmt.Fprintln(env.Stdout, "drp2-fixtures", version.String())
-		return ExitOK
-	case "help", "-h", "-help", "--help":
+	name := args[0]
+	if alias, ok := aliases[name]; ok {
+		name = alias
+	}
+	if name == "help" {
 		fmt.Fprint(env.Stdout, usage)
 		return ExitOK
+	}
+	for _, c := range commands {
+		if strings.Fields(c.synopsis)[0] == name {
+			return c.run(ctx, args[1:], env)
+		}
 	}
 	fmt.Fprintf(env.Stderr, "drp2-fixtures: unknown command %q\n\n%s", args[0], usage)
 	return ExitUsage
