@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/action"
 	"github.com/drp2/drp2-fixtures/report/github/githubtest"
 )
 
@@ -375,13 +376,13 @@ func TestContextCancelledStopsPublishing(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	gh.AddFault(githubtest.Fault{Hang: true})
 	w := newWorkspace(t, gh.URL, 7, repoName)
-	w.env[envBudget] = "1m"
-	w.env[envAttemptTimeout] = "1m"
+	w.env[action.EnvBudget] = "1m"
+	w.env[action.EnvAttemptTimeout] = "1m"
 	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	actionCommand(ctx, Env{Getenv: func(k string) string { return w.env[k] }, Stdout: &strings.Builder{}, WorkDir: w.dir})
+	action.Run(ctx, Env{Getenv: func(k string) string { return w.env[k] }, Stdout: &strings.Builder{}, WorkDir: w.dir})
 	if time.Since(start) > 5*time.Second {
 		t.Errorf("cancellation did not stop publishing")
 	}
@@ -397,7 +398,7 @@ func TestChangesModeLeavesAnUnchangedComment(t *testing.T) {
 	at := func(now time.Time) stepRunner {
 		return func(t *testing.T, w *sandbox) (int, string) {
 			var out strings.Builder
-			code := actionCommand(context.Background(), Env{
+			code := action.Run(context.Background(), Env{
 				Getenv: func(k string) string { return w.env[k] }, Stdout: &out, WorkDir: w.dir,
 				Now: func() time.Time { return now },
 			})

@@ -1,98 +1,25 @@
-// Package cli is the one front end of drp2-fixtures: the run, action and
-// version subcommands. run's flags and the action's INPUT_* variables both
-// become a Job; one resolve chooses the defaults and one execute runs it,
-// so the two differ only in where the Job comes from and where the results
-// go. It runs in-process in tests; only cmd/ touches os.Args and os.Exit.
+// Package cli is the one front end of drp2-fixtures: the table of
+// subcommands (run, action, manifest, coverage, merge, adapter, explore,
+// diff, version) and their flags. run's flags and the action's INPUT_*
+// variables (internal/action) both become a Job; one resolve chooses the
+// defaults and one execute runs it (internal/frontend), so the two differ
+// only in where the Job comes from and where the results go. It runs
+// in-process in tests; only cmd/ touches os.Args and os.Exit.
 package cli
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"runtime/debug"
-	"strconv"
 	"strings"
-	"time"
 
-	"github.com/drp2/drp2-fixtures/internal/secret"
+	"github.com/drp2/drp2-fixtures/internal/action"
+	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/version"
-	"github.com/drp2/drp2-fixtures/report/github"
 )
 
 // Env is the process environment a subcommand sees.
-type Env struct {
-	Stdout, Stderr io.Writer
-	// Stdin is standard input, read by the adapter; nil means empty.
-	Stdin io.Reader
-	// Getenv reads an environment variable; nil means none are set.
-	Getenv func(string) string
-	// Now is the wall clock; nil means time.Now. SOURCE_DATE_EPOCH, when
-	// set, replaces it with a fixed time.
-	Now func() time.Time
-	// WorkDir is the working directory; empty means the process's.
-	WorkDir string
-	// Pacing overrides the GitHub API retry and pacing settings of the
-	// action. Zero fields fall back to the DRP2_FIXTURES_API_* variables,
-	// then to the production defaults of report/github.
-	Pacing github.Pacing
-	// IsTerminal reports whether Stdout is a terminal (for colour); nil
-	// means it is not.
-	IsTerminal func() bool
-	// Secrets are values the process holds that no text it writes or
-	// posts may show (main passes the variables named like secrets; the
-	// action adds its token).
-	Secrets []string
-
-	// redact replaces the secrets in every text; rawStdout is standard
-	// output before it, for the one line that must carry the token
-	// (::add-mask::). Both are set by protect.
-	redact    *secret.Redactor
-	rawStdout io.Writer
-}
-
-// protect makes every text the subcommand writes to standard output and
-// standard error go through one redactor of env's secrets, and returns
-// the function that flushes them. It does nothing when already done.
-func (e *Env) protect() (flush func()) {
-	if e.redact != nil {
-		return func() {}
-	}
-	e.redact = secret.NewRedactor(e.Secrets...)
-	e.rawStdout = e.Stdout
-	if e.rawStdout == nil {
-		e.rawStdout = io.Discard
-	}
-	out, errw := e.redact.Writer(e.Stdout), e.redact.Writer(e.Stderr)
-	e.Stdout, e.Stderr = out, errw
-	return func() {
-		out.Flush()
-		errw.Flush()
-	}
-}
-
-func (e Env) getenv(k string) string {
-	if e.Getenv == nil {
-		return ""
-	}
-	return e.Getenv(k)
-}
-
-// clock returns the clock a run uses: SOURCE_DATE_EPOCH frozen when set
-// (reproducible reports), else Now.
-func (e Env) clock() (func() time.Time, error) {
-	if v := e.getenv("SOURCE_DATE_EPOCH"); v != "" {
-		secs, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return nil, usageErrorf("SOURCE_DATE_EPOCH=%q is not a whole number of seconds", v)
-		}
-		t := time.Unix(secs, 0).UTC()
-		return func() time.Time { return t }, nil
-	}
-	if e.Now != nil {
-		return e.Now, nil
-	}
-	return time.Now, nil
-}
+type Env = frontend.Env
 
 // command is one subcommand: its synopsis and what it does, for the
 // help's two aligned columns, and what runs it with the arguments after
@@ -174,7 +101,7 @@ func actionMain(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures action: unexpected argument %q: the action reads its inputs from INPUT_* variables (drp2-fixtures action -h)\n", args[0])
 		return ExitUsage
 	}
-	return actionCommand(ctx, env)
+	return action.Run(ctx, env)
 }
 
 // versionMain prints the version.
@@ -190,7 +117,7 @@ func versionMain(_ context.Context, args []string, env Env) int {
 // Main runs the command line and returns the exit code. A panic anywhere
 // below is the tool's own failure (exit 3), never unusable input (exit 2).
 func Main(ctx context.Context, args []string, env Env) (code int) {
-	defer env.protect()()
+	defer env.Protect()()
 	stderr := logSafe(env.Stderr)
 	env.Stderr = stderr
 	defer stderr.flush()

@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/drp2/drp2-fixtures/internal/coverage"
+	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 )
 
@@ -31,7 +32,7 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 		return ExitUsage
 	}
 	job.FailOn, job.Spelling, job.Coverage = gate.DefaultFailOn, gate.FlagSpelling, true
-	_, out, err := execute(ctx, env, job)
+	_, out, err := frontend.Execute(ctx, env, job)
 	if err == nil {
 		err = out.Err
 	}

@@ -9,3 +9,8 @@ const (
 	ExitUsage    = gate.ExitUsage
 	ExitInternal = gate.ExitInternal
 )
+
+func usageErrorf(format string, args ...any) error { return gate.Usagef(format, args...) }
+
+// exitFor is the exit code of an error that stopped a command.
+func exitFor(err error) int { return gate.Code(err) }

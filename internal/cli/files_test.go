@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/frontend"
 	_ "github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -27,10 +28,10 @@ func sampleRun() *model.Run {
 
 func TestWriteAllThree(t *testing.T) {
 	dir := t.TempDir()
-	p := Paths{JUnit: filepath.Join(dir, "r.xml"), JSON: filepath.Join(dir, "r.json"), Summary: filepath.Join(dir, "summary.md")}
+	p := frontend.Paths{JUnit: filepath.Join(dir, "r.xml"), JSON: filepath.Join(dir, "r.json"), Summary: filepath.Join(dir, "summary.md")}
 	os.WriteFile(p.Summary, []byte("before\n"), 0o644)
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_RUN_ID": "42"}
-	if err := writeReports(sampleRun(), p, fileOptions{Getenv: func(k string) string { return env[k] }}); err != nil {
+	if err := frontend.WriteReports(sampleRun(), p, frontend.FileOptions{Getenv: func(k string) string { return env[k] }}); err != nil {
 		t.Fatal(err)
 	}
 	xml, _ := os.ReadFile(p.JUnit)
@@ -49,12 +50,12 @@ func TestWriteAllThree(t *testing.T) {
 
 func TestUnwritablePathIsAWriteError(t *testing.T) {
 	dir := t.TempDir()
-	err := writeReports(sampleRun(), Paths{JSON: dir}, fileOptions{Dir: dir})
-	var re *ReportError
+	err := frontend.WriteReports(sampleRun(), frontend.Paths{JSON: dir}, frontend.FileOptions{Dir: dir})
+	var re *frontend.ReportError
 	if !errors.As(err, &re) || re.Rendering || re.Report != "JSON report" {
 		t.Errorf("err = %v", err)
 	}
-	if err := writeReports(sampleRun(), Paths{}, fileOptions{}); err != nil {
+	if err := frontend.WriteReports(sampleRun(), frontend.Paths{}, frontend.FileOptions{}); err != nil {
 		t.Errorf("no paths: %v", err)
 	}
 }

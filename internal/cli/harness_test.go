@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/action"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/report/github"
 	"github.com/drp2/drp2-fixtures/report/github/githubtest"
@@ -110,7 +111,7 @@ func newWorkspace(t *testing.T, apiURL string, pr int, headRepo string) *sandbox
 		"INPUT_BASELINE": "auto", "INPUT_KNOWN-FAILURES": "",
 		"INPUT_COMMENT-STYLE": "compact", "INPUT_JOB-SUMMARY": "true", "INPUT_MARKDOWN-PATH": "", "INPUT_FINDING-ANNOTATIONS": "all",
 		// Keep retries short; the transport's own tests cover the production pacing.
-		envBudget: "3s", envAttemptTimeout: "500ms", envWriteInterval: "0s",
+		action.EnvBudget: "3s", action.EnvAttemptTimeout: "500ms", action.EnvWriteInterval: "0s",
 	}
 	return w
 }
@@ -128,7 +129,7 @@ type stepRunner func(t *testing.T, w *sandbox) (code int, log string)
 
 func inProcess(t *testing.T, w *sandbox) (int, string) {
 	var out bytes.Buffer
-	code := actionCommand(context.Background(), Env{
+	code := action.Run(context.Background(), Env{
 		Getenv: func(k string) string { return w.env[k] }, Stdout: &out, Stderr: &out,
 		Now: func() time.Time { return fixedNow }, WorkDir: w.dir,
 		Pacing: github.Pacing{BaseDelay: 10 * time.Millisecond},

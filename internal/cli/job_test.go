@@ -268,16 +268,6 @@ func TestTerminalOutput(t *testing.T) {
 	}
 }
 
-func TestWrapCommandsLetsOnlyGroupsThrough(t *testing.T) {
-	report := "FAIL a\n::group::Passing fixtures\nPASS b\n::endgroup::\nDRP2 conformance: 1 of 2 failed\n"
-	got := wrapCommands(report, "T")
-	want := "::stop-commands::T\nFAIL a\n::T::\n::group::Passing fixtures\n::stop-commands::T\nPASS b\n::T::\n::endgroup::\n" +
-		"::stop-commands::T\nDRP2 conformance: 1 of 2 failed\n::T::\n"
-	if got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
-}
-
 func TestActionLogFoldsPasses(t *testing.T) {
 	w := newWorkspace(t, "", 0, "")
 	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 2)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/model"
@@ -72,7 +73,7 @@ func parseNoArgs(fs *flag.FlagSet, args []string, j *gate.Job) error {
 // checker: a manifest records files and expectations, not verdicts.
 func manifestRun(ctx context.Context, env Env, job gate.Job) (*gate.Resolved, *model.Run, error) {
 	job.NoSemantics = true
-	r, out, err := execute(ctx, env, job)
+	r, out, err := frontend.Execute(ctx, env, job)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -137,7 +138,7 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 		}
 		return ExitOK
 	}
-	if err := r.Workspace().WriteFile(path, env.redact.Bytes(b.Bytes())); err != nil {
+	if err := r.Workspace().WriteFile(path, env.Redactor().Bytes(b.Bytes())); err != nil {
 		return fail(usageErrorf("write manifest: %v", err))
 	}
 	state := "not frozen"

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
@@ -19,7 +20,7 @@ import (
 // runOptions are the flags of run: a Job, and where its results go.
 type runOptions struct {
 	job     gate.Job
-	files   Paths
+	files   frontend.Paths
 	format  string
 	verbose bool
 	color   bool
@@ -120,8 +121,8 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return flagError("drp2-fixtures run", err, env)
 	}
-	o.color = useColor(env.getenv, env.IsTerminal != nil && env.IsTerminal())
-	r, out, err := execute(ctx, env, o.job)
+	o.color = frontend.UseColor(env.Var, env.IsTerminal != nil && env.IsTerminal())
+	r, out, err := frontend.Execute(ctx, env, o.job)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		return exitFor(err)
@@ -134,7 +135,7 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 // document, which must stay the whole of standard output), then the exit
 // code and why, as the verdict says.
 func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) int {
-	fileErr := writeReports(out.Run, o.files, fileOptions{Dir: wd, Getenv: env.getenv, Redact: env.redact})
+	fileErr := frontend.WriteReports(out.Run, o.files, frontend.FileOptions{Dir: wd, Getenv: env.Var, Redact: env.Redactor()})
 	if err := writeStdout(env.Stdout, out.Run, o); err != nil {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
 		return ExitInternal
@@ -147,13 +148,13 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) i
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
 		return ExitInternal
 	}
-	for _, e := range reportErrors(fileErr) {
+	for _, e := range frontend.ReportErrors(fileErr) {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, e)
 	}
 	if fileErr != nil {
 		return exitFor(fileErr)
 	}
-	for _, w := range append(errorLines(out.Err), out.Verdict.Reasons...) {
+	for _, w := range append(frontend.ErrorLines(out.Err), out.Verdict.Reasons...) {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
 	return out.ExitCode()
@@ -187,12 +188,4 @@ func writeStdout(w io.Writer, run *model.Run, o *runOptions) error {
 	default:
 		return text.Write(w, run, o.textOptions())
 	}
-}
-
-// errorLines are the messages of err, one for each joined error.
-func errorLines(err error) []string {
-	if err == nil {
-		return nil
-	}
-	return strings.Split(err.Error(), "\n")
 }

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/action"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/report/github"
@@ -174,7 +175,7 @@ func actionEnv(t *testing.T, apiURL, ws, output, summary string) map[string]stri
 		"GITHUB_OUTPUT": output, "GITHUB_STEP_SUMMARY": summary,
 		"GITHUB_WORKSPACE": ws, "GITHUB_RUN_ID": "77", "GITHUB_RUN_ATTEMPT": "1", "GITHUB_REF": "refs/pull/7/merge",
 		"SOURCE_DATE_EPOCH": "1767225600",
-		envBudget:           "3s", envAttemptTimeout: "2s", envWriteInterval: "0s",
+		action.EnvBudget:    "3s", action.EnvAttemptTimeout: "2s", action.EnvWriteInterval: "0s",
 	}
 	for name, def := range actionDefaults(t) {
 		switch {

@@ -43,17 +43,4 @@ func TestOutputURLsAreTheServersOwn(t *testing.T) {
 	if r.outputs["check-url"] == "" || r.outputs["comment-url"] == "" {
 		t.Errorf("outputs %v", r.outputs)
 	}
-	for _, c := range []struct{ server, url, want string }{
-		{"https://github.com", "https://github.com/acme/widgets/runs/5", "https://github.com/acme/widgets/runs/5"},
-		{"https://ghe.example/", "https://ghe.example/acme/widgets/pull/7#issuecomment-9", "https://ghe.example/acme/widgets/pull/7#issuecomment-9"},
-		{"https://GitHub.com", "https://github.com/Acme/Widgets/runs/5", "https://github.com/Acme/Widgets/runs/5"},
-		{"https://github.com", "https://github.com:8443/acme/widgets/runs/5", ""},
-		{"https://github.com", "https://github.com/acme/widgets/runs/5\nX", ""},
-		{"https://github.com", "https://github.com/acme/widgets-evil/runs/5", ""},
-		{"http://ghe.example", "http://ghe.example/acme/widgets/runs/5", ""},
-	} {
-		if got := ownURL(c.server, "acme/widgets", c.url); got != c.want {
-			t.Errorf("ownURL(%q, %q) = %q, want %q", c.server, c.url, got, c.want)
-		}
-	}
 }

@@ -37,10 +37,15 @@ func renderer(pkg string) bool {
 	return under(pkg, "report") && !under(pkg, "report/github") && !under(pkg, "report/internal")
 }
 
+// frontEnd is a package of the command line and the action.
+func frontEnd(pkg string) bool {
+	return under(pkg, "internal/cli") || under(pkg, "internal/action") || under(pkg, "internal/frontend")
+}
+
 func TestImportRules(t *testing.T) {
 	deps := list(t, "-f", "{{.ImportPath}}:{{join .Deps \" \"}}", module+"...")
 	imports := list(t, "-f", "{{.ImportPath}}:{{join .Imports \" \"}}", module+"...")
-	for _, p := range []string{"runner", "runner/drp2", "runner/schema", "report/junit", "report/github", "model", "internal/jsonpos", "internal/cli"} {
+	for _, p := range []string{"runner", "runner/drp2", "runner/schema", "report/junit", "report/github", "model", "internal/jsonpos", "internal/cli", "internal/action", "internal/frontend"} {
 		if _, ok := deps[p]; !ok {
 			t.Fatalf("go list did not list %s", p)
 		}
@@ -51,10 +56,10 @@ func TestImportRules(t *testing.T) {
 				continue
 			}
 			d = strings.TrimPrefix(d, module)
-			if under(pkg, "runner") && (under(d, "report") || under(d, "internal/cli")) {
+			if under(pkg, "runner") && (under(d, "report") || frontEnd(d)) {
 				t.Errorf("%s depends on %s: the runner never knows its reporters", pkg, d)
 			}
-			if renderer(pkg) && (under(d, "runner") || under(d, "report/github") || under(d, "internal/cli")) {
+			if renderer(pkg) && (under(d, "runner") || under(d, "report/github") || frontEnd(d)) {
 				t.Errorf("%s depends on %s: renderers know only the model", pkg, d)
 			}
 			if under(pkg, "internal/jsonpos") {

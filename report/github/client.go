@@ -22,20 +22,6 @@ import (
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
-// Publisher is what the action needs from GitHub.
-type Publisher interface {
-	// PublishCheck creates a check run, or completes an existing one, and
-	// attaches the annotations in batches the API accepts.
-	PublishCheck(ctx context.Context, c Check) (CheckResult, error)
-	// PublishComment creates, updates or leaves the sticky comment of a
-	// corpus on a pull request, as the comment mode says.
-	PublishComment(ctx context.Context, c Comment) (CommentResult, error)
-	// PullForSHA finds the open pull request whose head is sha, or 0.
-	PullForSHA(ctx context.Context, repo Repo, sha string) (int, error)
-}
-
-var _ Publisher = (*Client)(nil)
-
 // Repo names a repository.
 type Repo struct{ Owner, Name string }
 
@@ -131,7 +117,8 @@ type CheckResult struct {
 	Requests int
 }
 
-// PublishCheck implements Publisher.
+// PublishCheck creates a check run, or completes an existing one, and
+// attaches the annotations in batches the API accepts.
 func (c *Client) PublishCheck(ctx context.Context, chk Check) (CheckResult, error) {
 	var res CheckResult
 	batches := batchAnnotations(chk.Annotations)

@@ -115,7 +115,8 @@ func decideComment(mode CommentMode, exists, sameBody, failing bool) CommentOutc
 	}
 }
 
-// PublishComment implements Publisher.
+// PublishComment creates, updates or leaves the sticky comment of a
+// corpus on a pull request, as the comment mode says.
 func (c *Client) PublishComment(ctx context.Context, cm Comment) (CommentResult, error) {
 	if cm.Mode == CommentOff {
 		return CommentResult{Outcome: CommentSkipped}, nil
@@ -314,8 +315,9 @@ func graphqlURL(base *url.URL) string {
 	return u.String()
 }
 
-// PullForSHA implements Publisher. A workflow_run event of a fork pull
-// request lists no pull request, so it is found by its head commit.
+// PullForSHA finds the open pull request whose head is sha, or 0. A
+// workflow_run event of a fork pull request lists no pull request, so it
+// is found by its head commit.
 func (c *Client) PullForSHA(ctx context.Context, repo Repo, sha string) (int, error) {
 	opts := &gh.PullRequestListOptions{State: "open", ListOptions: gh.ListOptions{PerPage: limit.PerPage}}
 	number := 0

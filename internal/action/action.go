@@ -1,12 +1,12 @@
-package cli
-
-// The "drp2-fixtures action" entry of the Docker container action: it
-// reads the INPUT_* variables and the event payload, runs the job, and
-// hands the outcome to its sinks in order: the log, the report files and
-// job summary, the step outputs, then GitHub (check run, sticky pull
-// request comment), then the notes on what publishing did. The record
-// (log, files, outputs, notes) fails the step when it cannot be written;
-// the API only warns. The step fails by the verdict alone otherwise.
+// Package action is the "drp2-fixtures action" entry of the Docker
+// container action: it reads the INPUT_* variables and the event payload,
+// runs the job, and hands the outcome to its sinks in order: the log, the
+// report files and job summary, the step outputs, then GitHub (check run,
+// sticky pull request comment), then the notes on what publishing did.
+// The record (log, files, outputs, notes) fails the step when it cannot
+// be written; the API only warns. The step fails by the verdict alone
+// otherwise. It declares for itself the interfaces of GitHub it consumes.
+package action
 
 import (
 	"bytes"
@@ -22,6 +22,7 @@ import (
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/drp2/drp2-fixtures/internal/corpusroot"
+	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
@@ -33,37 +34,37 @@ import (
 
 // Tuning variables, for slow Enterprise Server instances and for tests.
 const (
-	envBudget         = "DRP2_FIXTURES_API_BUDGET"
-	envAttemptTimeout = "DRP2_FIXTURES_API_ATTEMPT_TIMEOUT"
-	envWriteInterval  = "DRP2_FIXTURES_API_WRITE_INTERVAL"
+	EnvBudget         = "DRP2_FIXTURES_API_BUDGET"
+	EnvAttemptTimeout = "DRP2_FIXTURES_API_ATTEMPT_TIMEOUT"
+	EnvWriteInterval  = "DRP2_FIXTURES_API_WRITE_INTERVAL"
 )
 
-// actionCommand runs drp2-fixtures as a GitHub Action and returns the exit
+// Run runs drp2-fixtures as a GitHub Action and returns the exit
 // code.
-func actionCommand(ctx context.Context, env Env) int {
-	defer env.protect()()
+func Run(ctx context.Context, env frontend.Env) int {
+	defer env.Protect()()
 	a := &runAction{env: env, log: env.Stdout}
 	if a.log == nil {
 		a.log = io.Discard
 	}
 	// The one writer that is not redacted: ::add-mask:: must name the token.
-	a.gha = githubactions.New(githubactions.WithGetenv(a.getenv), githubactions.WithWriter(a.env.rawStdout))
+	a.gha = githubactions.New(githubactions.WithGetenv(a.getenv), githubactions.WithWriter(a.env.RawStdout()))
 	st, err := a.prepare(ctx)
 	if err != nil {
 		a.errorf("%v", err)
 		a.recordUnusable(err)
-		return exitFor(err)
+		return gate.Code(err)
 	}
 	return a.deliver(ctx, st)
 }
 
 type runAction struct {
-	env Env
+	env frontend.Env
 	log io.Writer
 	gha *githubactions.Action
 }
 
-func (a *runAction) getenv(k string) string { return a.env.getenv(k) }
+func (a *runAction) getenv(k string) string { return a.env.Var(k) }
 
 func (a *runAction) warnf(format string, args ...any) {
 	fmt.Fprintf(a.log, "::warning title=drp2-fixtures::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
@@ -85,11 +86,11 @@ func (a *runAction) recordUnusable(err error) {
 	var b bytes.Buffer
 	markdown.WriteUnusable(&b, err.Error(), unusableFix(err))
 	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" {
-		if werr := workspace.Append(path, a.env.redact.Bytes(b.Bytes())); werr != nil {
+		if werr := workspace.Append(path, a.env.Redactor().Bytes(b.Bytes())); werr != nil {
 			a.warnf("write job summary: %v", werr)
 		}
 	}
-	if werr := writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"conclusion", "failure"}}, a.env.redact); werr != nil {
+	if werr := writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"conclusion", "failure"}}, a.env.Redactor()); werr != nil {
 		a.warnf("write the step outputs: %v", werr)
 	}
 }
@@ -102,7 +103,7 @@ func unusableFix(err error) string {
 	case errors.As(err, &nf):
 		return "set `corpus:` on the step to the folder holding `positive/`, `negative/` and `negative_schema/`, relative to the repository root; in datoviz's layout, `corpus: spec/drp2/fixtures`. " +
 			"(`corpus: embedded` runs the corpus built into the action instead, for a runtime testing itself against it.)"
-	case exitFor(err) == ExitUsage:
+	case gate.Code(err) == gate.ExitUsage:
 		return "correct the input or the file the message names in the workflow (the inputs are listed in the action's README, under Inputs) and run the job again."
 	}
 	return "this is the tool's own failure, not your input's: run the job again, and if it fails the same way, report it with this job's log."
@@ -144,16 +145,16 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		// the runner masks it in the log, and the redactor in every text
 		// the action writes or posts.
 		a.gha.AddMask(in.Token)
-		a.env.redact.Add(in.Token)
+		a.env.Redactor().Add(in.Token)
 	}
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, gate.Usagef("%v", err)
 	}
 	d := &delivery{in: in, repo: a.getenv("GITHUB_REPOSITORY")}
 	if d.pacing, err = a.pacing(); err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, gate.Usagef("%v", err)
 	}
-	ge, err := gateEnv(a.env)
+	ge, err := frontend.GateEnv(a.env)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +197,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 			d.conclusion = "failure"
 		}
 	}
-	d.anns = newAnnotator(in.Annotations, a, append(allAnnotations(d.run, in.FindingAnnotations), d.extras.annotations...))
+	d.anns = newAnnotator(in.Annotations, a, append(frontend.AllAnnotations(d.run, in.FindingAnnotations), d.extras.annotations...))
 	return d, nil
 }
 
@@ -254,11 +255,11 @@ func (a *runAction) deliver(ctx context.Context, d *delivery) int {
 		a.errorf("%v", d.exploreErr)
 		failed = cmp.Or(failed, d.exploreErr)
 	}
-	for _, w := range append(errorLines(d.out.Err), d.out.Verdict.Reasons...) {
+	for _, w := range append(frontend.ErrorLines(d.out.Err), d.out.Verdict.Reasons...) {
 		a.errorf("%s", w)
 	}
 	if failed != nil {
-		return exitFor(failed)
+		return gate.Code(failed)
 	}
 	return d.out.ExitCode()
 }
@@ -289,7 +290,7 @@ func (a *runAction) pacing() (github.Pacing, error) {
 	for _, v := range []struct {
 		name string
 		dst  *time.Duration
-	}{{envBudget, &p.Budget}, {envAttemptTimeout, &p.AttemptTimeout}, {envWriteInterval, &p.WriteInterval}} {
+	}{{EnvBudget, &p.Budget}, {EnvAttemptTimeout, &p.AttemptTimeout}, {EnvWriteInterval, &p.WriteInterval}} {
 		s := a.getenv(v.name)
 		if s == "" || *v.dst != 0 {
 			continue

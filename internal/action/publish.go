@@ -1,4 +1,4 @@
-package cli
+package action
 
 // The action's API sinks: the check run and the sticky pull request
 // comment, behind the interfaces the action declares for what it needs,
@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -152,7 +153,7 @@ func (a *runAction) client(d *delivery) publisher {
 		if pacing.Now == nil {
 			pacing.Now = d.now
 		}
-		c, err = github.New(github.Options{APIURL: a.getenv("GITHUB_API_URL"), Token: d.in.Token, Pacing: pacing, Redact: a.env.redact})
+		c, err = github.New(github.Options{APIURL: a.getenv("GITHUB_API_URL"), Token: d.in.Token, Pacing: pacing, Redact: a.env.Redactor()})
 	}
 	if err != nil {
 		a.warnf("GitHub not updated: %v", err)
@@ -236,7 +237,9 @@ func (a *runAction) publishComment(ctx context.Context, d *delivery) error {
 	if !ok {
 		return nil
 	}
-	body := func(run *model.Run, o markdown.Options) string { return d.extras.commentBody(commentBody(run, o)) }
+	body := func(run *model.Run, o markdown.Options) string {
+		return d.extras.commentBody(frontend.CommentBody(run, o))
+	}
 	cm, err := res.gh.PublishComment(ctx, github.Comment{
 		Repo: res.repo, Number: number, Marker: markdown.Marker(d.md.CorpusKey), Body: body(d.run, d.md),
 		Mode: d.in.Comment, Failing: d.conclusion == "failure",

@@ -1,4 +1,4 @@
-package cli
+package frontend
 
 // Report files: JUnit XML, the JSON document and the Markdown job summary,
 // for run and action alike. Each report is rendered in memory first, so a
@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
@@ -34,8 +35,8 @@ type Paths struct {
 	Markdown string
 }
 
-// fileOptions carry what the report files need beyond the run.
-type fileOptions struct {
+// FileOptions carry what the report files need beyond the run.
+type FileOptions struct {
 	// Dir is the working directory: relative paths are resolved against
 	// it, and report paths below it are written without following links.
 	Dir string
@@ -68,10 +69,10 @@ func (e *ReportError) Error() string {
 
 func (e *ReportError) Unwrap() error { return e.Err }
 
-// writeReports writes every report that has a path. It tries them all, so
+// WriteReports writes every report that has a path. It tries them all, so
 // that one unusable path does not cost the others, and returns every error
 // (errors.Join of *ReportError).
-func writeReports(run *model.Run, p Paths, o fileOptions) error {
+func WriteReports(run *model.Run, p Paths, o FileOptions) error {
 	// The oversized-summary note names the JSON report as the user gave it.
 	where := "the step log"
 	if p.JSON != "" {
@@ -96,7 +97,7 @@ func writeReports(run *model.Run, p Paths, o fileOptions) error {
 		if err := markdown.WriteSummary(&b, run, o.Markdown); err != nil {
 			keep(&ReportError{Report: "job summary", Rendering: true, Err: err})
 		} else {
-			b.WriteString(implementationsSummary(run, o.Markdown))
+			b.WriteString(ImplementationsSummary(run, o.Markdown))
 			if b.Len() > limit.StepSummaryBytes {
 				// GitHub would drop it whole; say where the report is instead.
 				b.Reset()
@@ -124,8 +125,8 @@ func writeReports(run *model.Run, p Paths, o fileOptions) error {
 	return errors.Join(errs...)
 }
 
-// reportErrors lists the reports that writeReports could not write.
-func reportErrors(err error) []*ReportError {
+// ReportErrors lists the reports that WriteReports could not write.
+func ReportErrors(err error) []*ReportError {
 	var out []*ReportError
 	var walk func(error)
 	walk = func(err error) {
@@ -145,7 +146,7 @@ func reportErrors(err error) []*ReportError {
 }
 
 // replace renders a report and writes it to path, creating its folders.
-func (o fileOptions) replace(report, path string, render func(io.Writer) error) error {
+func (o FileOptions) replace(report, path string, render func(io.Writer) error) error {
 	if path == "" {
 		return nil
 	}
@@ -163,7 +164,7 @@ func (o fileOptions) replace(report, path string, render func(io.Writer) error) 
 // path).
 func (e *ReportError) ExitCode() int {
 	if e.Rendering {
-		return ExitInternal
+		return gate.ExitInternal
 	}
-	return ExitUsage
+	return gate.ExitUsage
 }

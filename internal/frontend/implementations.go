@@ -1,4 +1,4 @@
-package cli
+package frontend
 
 import (
 	"strings"
@@ -9,19 +9,28 @@ import (
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 
-// implementationsSummary is the matrix for the job summary, after the
+// FindingMode says which corpus findings become annotations.
+type FindingMode string
+
+const (
+	FindingsAll     FindingMode = "all"
+	FindingsChanged FindingMode = "changed"
+	FindingsOff     FindingMode = "off"
+)
+
+// ImplementationsSummary is the matrix for the job summary, after the
 // run's own report, within a quarter of GitHub's limit.
-func implementationsSummary(run *model.Run, md markdown.Options) string {
+func ImplementationsSummary(run *model.Run, md markdown.Options) string {
 	if len(run.Implementations) == 0 {
 		return ""
 	}
 	return "\n" + markdown.Matrix(run, md, func(s string) bool { return len(s) <= limit.StepSummaryBytes/4 })
 }
 
-// allAnnotations are the run's own annotations and those of every
+// AllAnnotations are the run's own annotations and those of every
 // implementation that fails a fixture, each titled with the
 // implementation.
-func allAnnotations(run *model.Run, findings FindingMode) []annotation.Annotation {
+func AllAnnotations(run *model.Run, findings FindingMode) []annotation.Annotation {
 	anns := annotation.BuildWith(run, annotation.Options{KeepFinding: keepFinding(run, findings)})
 	for i := range run.Implementations {
 		if im := &run.Implementations[i]; im.Summary.Failed > 0 {
@@ -54,17 +63,17 @@ func keepFinding(run *model.Run, mode FindingMode) func(model.Finding) bool {
 	return nil
 }
 
-// commentBody is the sticky comment: the matrix when the run has
+// CommentBody is the sticky comment: the matrix when the run has
 // implementations, else the run's own report.
-func commentBody(run *model.Run, md markdown.Options) string {
+func CommentBody(run *model.Run, md markdown.Options) string {
 	if len(run.Implementations) > 0 {
 		return markdown.ImplementationsComment(run, md)
 	}
 	return markdown.Comment(run, md)
 }
 
-// splitLines splits a list input written one item per line.
-func splitLines(s string) []string {
+// SplitLines splits a list input written one item per line.
+func SplitLines(s string) []string {
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
 		if line = strings.TrimSpace(line); line != "" {

@@ -1,4 +1,4 @@
-package cli
+package frontend
 
 import (
 	"testing"
@@ -22,8 +22,8 @@ func TestUseColor(t *testing.T) {
 		// NO_COLOR wins over everything.
 		{map[string]string{"NO_COLOR": "1", "FORCE_COLOR": "1", "CLICOLOR_FORCE": "1"}, true, false},
 	} {
-		if got := useColor(func(k string) string { return c.env[k] }, c.byDefault); got != c.want {
-			t.Errorf("useColor(%v, default %v) = %v, want %v", c.env, c.byDefault, got, c.want)
+		if got := UseColor(func(k string) string { return c.env[k] }, c.byDefault); got != c.want {
+			t.Errorf("UseColor(%v, default %v) = %v, want %v", c.env, c.byDefault, got, c.want)
 		}
 	}
 }

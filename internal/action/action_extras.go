@@ -1,4 +1,4 @@
-package cli
+package action
 
 // What the manifest and coverage inputs add to the action's reports:
 // sections of the job summary and of the pull request comment, and

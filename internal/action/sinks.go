@@ -1,4 +1,4 @@
-package cli
+package action
 
 // The action's record sinks: the log, the report files and job summary,
 // the step outputs and the notes on publishing.
@@ -13,6 +13,7 @@ import (
 
 	"context"
 
+	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
@@ -27,7 +28,7 @@ func (a *runAction) writeLog(_ context.Context, d *delivery) error {
 	// Every fixture is listed, passes folded away: failures and the final
 	// count stay in view.
 	// GitHub renders ANSI colour in step logs, though the log is a pipe.
-	if err := text.Write(&b, d.run, text.Options{Verbose: true, Group: true, Color: useColor(a.getenv, true)}); err != nil {
+	if err := text.Write(&b, d.run, text.Options{Verbose: true, Group: true, Color: frontend.UseColor(a.getenv, true)}); err != nil {
 		return fmt.Errorf("write the text report: %w", err)
 	}
 	if mc := d.out.Manifest; mc != nil {
@@ -78,12 +79,12 @@ func (a *runAction) writeFiles(_ context.Context, d *delivery) error {
 	if !d.in.NoJobSummary {
 		paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
 	}
-	d.fileErr = writeReports(d.run, paths, fileOptions{Dir: d.wd, Contained: true, Getenv: a.getenv, Markdown: d.md, Redact: a.env.redact})
-	for _, e := range reportErrors(d.fileErr) {
+	d.fileErr = frontend.WriteReports(d.run, paths, frontend.FileOptions{Dir: d.wd, Contained: true, Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor()})
+	for _, e := range frontend.ReportErrors(d.fileErr) {
 		a.errorf("%v", e)
 	}
 	if d.extras.summary != "" && paths.Summary != "" {
-		if err := workspace.Append(paths.Summary, a.env.redact.Bytes([]byte(d.extras.summary))); err != nil {
+		if err := workspace.Append(paths.Summary, a.env.Redactor().Bytes([]byte(d.extras.summary))); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
 	}
@@ -116,7 +117,7 @@ func (a *runAction) writeResultOutputs(_ context.Context, d *delivery) error {
 	}
 	outs = append(outs, comparisonOutputs(d.run.Comparison)...)
 	outs = append(outs, implementationOutputs(d.run)...)
-	return writeOutputs(a.getenv("GITHUB_OUTPUT"), outs, a.env.redact)
+	return writeOutputs(a.getenv("GITHUB_OUTPUT"), outs, a.env.Redactor())
 }
 
 // implementationOutputs are the per-implementation counts: how many
@@ -149,7 +150,7 @@ func implementationOutputs(run *model.Run) []output {
 // writtenPath is a report path for the step outputs: empty when that
 // report was not written.
 func writtenPath(path string, err error, report string) string {
-	for _, e := range reportErrors(err) {
+	for _, e := range frontend.ReportErrors(err) {
 		if e.Report == report {
 			return ""
 		}
@@ -166,9 +167,9 @@ func (a *runAction) writeNotes(_ context.Context, d *delivery) error {
 		for _, n := range d.published.notes {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
-		if err := workspace.Append(path, a.env.redact.Bytes([]byte(b.String()))); err != nil {
+		if err := workspace.Append(path, a.env.Redactor().Bytes([]byte(b.String()))); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
 	}
-	return writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", d.published.checkURL}, {"comment-url", d.published.commentURL}}, a.env.redact)
+	return writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", d.published.checkURL}, {"comment-url", d.published.commentURL}}, a.env.Redactor())
 }

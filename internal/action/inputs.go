@@ -1,4 +1,4 @@
-package cli
+package action
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report/github"
 )
@@ -29,7 +30,7 @@ const (
 type Inputs struct {
 	gate.Job
 	// Files are the JUnit, JSON and Markdown report paths.
-	Files       Paths
+	Files       frontend.Paths
 	Token       string
 	CheckName   string
 	CheckRunID  int64
@@ -43,21 +44,12 @@ type Inputs struct {
 	NoJobSummary bool
 	// FindingAnnotations says which findings become annotations: all, or
 	// only those on files the change touched (changed), or none.
-	FindingAnnotations FindingMode
+	FindingAnnotations frontend.FindingMode
 	// Explore is the number of streams to explore (0: none); ExploreOut
 	// the folder for the candidate fixtures (empty: none written).
 	Explore    int
 	ExploreOut string
 }
-
-// FindingMode says which corpus findings become annotations.
-type FindingMode string
-
-const (
-	FindingsAll     FindingMode = "all"
-	FindingsChanged FindingMode = "changed"
-	FindingsOff     FindingMode = "off"
-)
 
 // defaultCheckName is the check-name default of action.yml, used when the
 // input is absent (a run outside the action runner).
@@ -68,7 +60,7 @@ const defaultCheckName = "DRP2 fixtures"
 // enums and numbers that do not parse are unusable input.
 func readInputs(a *githubactions.Action) (Inputs, error) {
 	in := Inputs{
-		Files: Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path"), Markdown: a.GetInput("markdown-path")},
+		Files: frontend.Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path"), Markdown: a.GetInput("markdown-path")},
 		Job: gate.Job{
 			Corpus:        a.GetInput("corpus"),
 			FindCorpus:    true,
@@ -79,7 +71,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			Tags:          gate.SplitList(a.GetInput("tags")),
 			Manifest:      a.GetInput("manifest"),
 			// A command line may hold commas: one command a line.
-			Implementations: splitLines(a.GetInput("implementation")),
+			Implementations: frontend.SplitLines(a.GetInput("implementation")),
 			Results:         gate.SplitList(a.GetInput("results")),
 			Baseline:        a.GetInput("baseline"),
 			KnownFailures:   a.GetInput("known-failures"),
@@ -135,7 +127,7 @@ func readChoices(a *githubactions.Action, in *Inputs) error {
 		{"annotations", string(AnnotateCheckRun), &annotations, []string{string(AnnotateCheckRun), string(AnnotateCommands), string(AnnotateOff)}},
 		{"comment-style", "compact", &style, []string{"compact", "full"}},
 		{"job-summary", "true", &summary, []string{"true", "false"}},
-		{"finding-annotations", string(FindingsAll), &findings, []string{string(FindingsAll), string(FindingsChanged), string(FindingsOff)}},
+		{"finding-annotations", string(frontend.FindingsAll), &findings, []string{string(frontend.FindingsAll), string(frontend.FindingsChanged), string(frontend.FindingsOff)}},
 		{"coverage", "false", &coverage, []string{"true", "false"}},
 	} {
 		*c.dst = orDefault(a.GetInput(c.name), c.def)
@@ -143,7 +135,7 @@ func readChoices(a *githubactions.Action, in *Inputs) error {
 			return fmt.Errorf("input %s: %q is not one of %s", c.name, *c.dst, strings.Join(c.words, ", "))
 		}
 	}
-	in.Annotations, in.FindingAnnotations = AnnotationMode(annotations), FindingMode(findings)
+	in.Annotations, in.FindingAnnotations = AnnotationMode(annotations), frontend.FindingMode(findings)
 	in.FullComment, in.NoJobSummary, in.Coverage = style == "full", summary == "false", coverage == "true"
 	return nil
 }

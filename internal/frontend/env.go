@@ -1,0 +1,97 @@
+// Package frontend is what the subcommands of drp2-fixtures share: the
+// process environment they see, how a job is resolved and executed in it,
+// the report files, and the annotations and summaries of implementations.
+package frontend
+
+import (
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/internal/secret"
+	"github.com/drp2/drp2-fixtures/report/github"
+)
+
+// Env is the process environment a subcommand sees.
+type Env struct {
+	Stdout, Stderr io.Writer
+	// Stdin is standard input, read by the adapter; nil means empty.
+	Stdin io.Reader
+	// Getenv reads an environment variable; nil means none are set.
+	Getenv func(string) string
+	// Now is the wall clock; nil means time.Now. SOURCE_DATE_EPOCH, when
+	// set, replaces it with a fixed time.
+	Now func() time.Time
+	// WorkDir is the working directory; empty means the process's.
+	WorkDir string
+	// Pacing overrides the GitHub API retry and pacing settings of the
+	// action. Zero fields fall back to the DRP2_FIXTURES_API_* variables,
+	// then to the production defaults of report/github.
+	Pacing github.Pacing
+	// IsTerminal reports whether Stdout is a terminal (for colour); nil
+	// means it is not.
+	IsTerminal func() bool
+	// Secrets are values the process holds that no text it writes or
+	// posts may show (main passes the variables named like secrets; the
+	// action adds its token).
+	Secrets []string
+
+	// redact replaces the secrets in every text; rawStdout is standard
+	// output before it, for the one line that must carry the token
+	// (::add-mask::). Both are set by Protect.
+	redact    *secret.Redactor
+	rawStdout io.Writer
+}
+
+// Protect makes every text the subcommand writes to standard output and
+// standard error go through one redactor of env's secrets, and returns
+// the function that flushes them. It does nothing when already done.
+func (e *Env) Protect() (flush func()) {
+	if e.redact != nil {
+		return func() {}
+	}
+	e.redact = secret.NewRedactor(e.Secrets...)
+	e.rawStdout = e.Stdout
+	if e.rawStdout == nil {
+		e.rawStdout = io.Discard
+	}
+	out, errw := e.redact.Writer(e.Stdout), e.redact.Writer(e.Stderr)
+	e.Stdout, e.Stderr = out, errw
+	return func() {
+		out.Flush()
+		errw.Flush()
+	}
+}
+
+func (e Env) Var(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// clock returns the clock a run uses: SOURCE_DATE_EPOCH frozen when set
+// (reproducible reports), else Now.
+func (e Env) clock() (func() time.Time, error) {
+	if v := e.Var("SOURCE_DATE_EPOCH"); v != "" {
+		secs, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, gate.Usagef("SOURCE_DATE_EPOCH=%q is not a whole number of seconds", v)
+		}
+		t := time.Unix(secs, 0).UTC()
+		return func() time.Time { return t }, nil
+	}
+	if e.Now != nil {
+		return e.Now, nil
+	}
+	return time.Now, nil
+}
+
+// Redactor is the redactor of env's secrets, once Protect has run.
+func (e Env) Redactor() *secret.Redactor { return e.redact }
+
+// RawStdout is standard output before the redactor, once Protect has run:
+// for the one line that must carry the token (::add-mask::) and for a
+// progress line rewritten in place.
+func (e Env) RawStdout() io.Writer { return e.rawStdout }

@@ -1,0 +1,105 @@
+package frontend
+
+// Exploring from a job's corpus, for the explore subcommand and the
+// action's explore input (internal/explore).
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"time"
+
+	"github.com/drp2/drp2-fixtures/internal/explore"
+	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/runner"
+	"github.com/drp2/drp2-fixtures/runner/drp2"
+)
+
+// Explore explores from the streams of the job's corpus, with the
+// schemas and implementations the job names.
+func Explore(ctx context.Context, r *gate.Resolved, seed int64, count int, limit time.Duration, progress func(explore.Progress)) (*explore.Report, error) {
+	cfg := r.Config
+	sch, err := runner.CompileSchemas(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Schemas = sch
+	run, err := runner.Run(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	v, err := runner.NewValidator(cfg)
+	if err != nil {
+		return nil, err
+	}
+	fsys := r.CorpusSource().FS
+	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
+	var seeds []explore.Seed
+	for _, res := range run.Results {
+		if res.IsCorpusError() {
+			continue
+		}
+		data, err := read(res.RelPath)
+		if err != nil {
+			return nil, fmt.Errorf("%w: fixture %s: %v", runner.ErrInput, res.Path, err)
+		}
+		seeds = append(seeds, explore.Seed{Path: res.RelPath, Data: data})
+	}
+	var commands []string
+	if len(r.Implementations) > 0 {
+		if commands, err = harness.ExpandCommands(r.ReadInput, r.Implementations); err != nil {
+			return nil, gate.Usagef("%v", err)
+		}
+	}
+	var rules []explore.Rule
+	for _, rule := range drp2.Rules() {
+		rules = append(rules, explore.Rule{ID: rule.ID, Code: rule.Code, Summary: rule.Summary})
+	}
+	checker := drp2.New()
+	rep, err := explore.Run(ctx, explore.Config{
+		Seed: seed, Count: count, Time: limit, Seeds: seeds, Validator: v, Rules: rules,
+		Tracer:          func(s model.Stream, seen func(string)) { checker.Check(ctx, s, seen) },
+		Implementations: commands, Harness: harness.Config{Dir: r.WorkDir, Timeout: r.Timeout},
+		Workers: r.Workers, Now: r.Config.Now, Progress: progress,
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Implementations' words reach the reports and the candidates.
+	r.Redact(rep)
+	return rep, nil
+}
+
+// WriteCandidates writes each disagreement's candidate below dir. A file
+// already at a candidate's path is never replaced: the same bytes are
+// left as they are, other bytes (a corpus fixture) keep the candidate out,
+// and a link or special file there is left alone too.
+func WriteCandidates(r *gate.Resolved, dir string, rep *explore.Report) error {
+	ws := r.Workspace()
+	for i := range rep.Disagreements {
+		c := &rep.Disagreements[i].Candidate
+		p := filepath.Join(dir, filepath.FromSlash(c.Path))
+		shown := ws.Display(p)
+		switch ws.Kind(p) {
+		case workspace.Missing:
+			if err := ws.WriteFile(p, c.Data); err != nil {
+				return err
+			}
+			c.Written = "written to " + shown
+		case workspace.File:
+			if old, err := ws.ReadFile(p, workspace.MaxInputFile); err == nil && bytes.Equal(old, c.Data) {
+				c.Written = "already written"
+				continue
+			}
+			c.Written = "not written: another file is at " + shown
+		default:
+			c.Written = "not written: " + shown + " is not a regular file"
+		}
+	}
+	return nil
+}
