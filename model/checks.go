@@ -1,5 +1,10 @@
 package model
 
+import (
+	"fmt"
+	"strings"
+)
+
 // ManifestCheck is the corpus compared with its recorded manifest (the
 // manifest input, --manifest, --check-clean).
 type ManifestCheck struct {
@@ -18,8 +23,26 @@ type ManifestCheck struct {
 	Violations int `json:"violations"`
 	// SchemasChanged names the schemas ("command", "fixture") whose
 	// recorded path or bytes differ.
-	SchemasChanged []string         `json:"schemas_changed,omitempty"`
-	Changes        []ManifestChange `json:"changes,omitempty"`
+	SchemasChanged []string `json:"schemas_changed,omitempty"`
+	// Schemas are the schema changes in full, in SchemasChanged's order.
+	Schemas []ManifestSchema `json:"schemas,omitempty"`
+	Changes []ManifestChange `json:"changes,omitempty"`
+}
+
+// Clean reports whether the corpus is exactly as recorded.
+func (m *ManifestCheck) Clean() bool {
+	return len(m.Schemas) == 0 && len(m.Changes) == 0 && m.CurrentVersion == ""
+}
+
+// ManifestSchema is a schema whose recorded path or bytes differ.
+type ManifestSchema struct {
+	// Which is "command" or "fixture".
+	Which          string `json:"which"`
+	RecordedPath   string `json:"recorded_path"`
+	RecordedSHA256 string `json:"recorded_sha256"`
+	CurrentPath    string `json:"current_path"`
+	CurrentSHA256  string `json:"current_sha256"`
+	Violation      bool   `json:"violation"`
 }
 
 // ManifestChange is one fixture that differs from the manifest.
@@ -34,8 +57,11 @@ type ManifestChange struct {
 	Aspects []string `json:"aspects,omitempty"`
 	// Expected lists the changed members of the expected block, as
 	// "member: old → new".
-	Expected  []string `json:"expected,omitempty"`
-	Violation bool     `json:"violation"`
+	Expected []string `json:"expected,omitempty"`
+	// Description says in words what changed ("renamed from a.json",
+	// "expected block (…)").
+	Description string `json:"description"`
+	Violation   bool   `json:"violation"`
 }
 
 // Coverage is the validator's rule coverage of a run (the coverage
@@ -48,16 +74,94 @@ type Coverage struct {
 	Uncovered        int `json:"uncovered"`
 	PositiveFixtures int `json:"positive_fixtures"`
 	NegativeFixtures int `json:"negative_fixtures"`
+	// NoRule lists passing negative fixtures whose verdict names no rule.
+	NoRule []string `json:"no_rule,omitempty"`
 	// NotCounted counts the fixtures left out because they did not pass.
 	NotCounted int `json:"not_counted"`
 }
 
 // RuleCoverage is what the corpus does with one rule.
 type RuleCoverage struct {
-	ID          string `json:"id"`
-	Code        string `json:"code,omitempty"`
-	Summary     string `json:"summary"`
-	Negative    int    `json:"negative"`
-	Positive    int    `json:"positive"`
-	FindingOnly bool   `json:"finding_only,omitempty"`
+	ID       string `json:"id"`
+	Code     string `json:"code,omitempty"`
+	Summary  string `json:"summary"`
+	Negative int    `json:"negative"`
+	Positive int    `json:"positive"`
+	// Unlisted: verdicts or traces name the rule, but the checker's rule
+	// list does not.
+	Unlisted    bool `json:"unlisted,omitempty"`
+	FindingOnly bool `json:"finding_only,omitempty"`
+}
+
+// RuleGroup is where a rule stands in a coverage report, in report order.
+type RuleGroup int
+
+// The groups of rules in a coverage report.
+const (
+	RulesUncovered RuleGroup = iota
+	RulesCovered
+	RulesFindingOnly
+)
+
+// Group says whether the rule has negative fixtures, has none, or can
+// have none because it never fails a stream.
+func (rc *RuleCoverage) Group() RuleGroup {
+	switch {
+	case rc.Negative > 0:
+		return RulesCovered
+	case rc.FindingOnly:
+		return RulesFindingOnly
+	}
+	return RulesUncovered
+}
+
+// Headline is the coverage in one line.
+func (c *Coverage) Headline() string {
+	failing := 0
+	for i := range c.Rules {
+		if c.Rules[i].Group() != RulesFindingOnly {
+			failing++
+		}
+	}
+	return fmt.Sprintf("%d of %d rules that fail a stream have no negative fixture (from %d passing positive and %d passing negative fixtures)",
+		c.Uncovered, failing, c.PositiveFixtures, c.NegativeFixtures)
+}
+
+// Notes are the caveats of the coverage, in words.
+func (c *Coverage) Notes() []string {
+	var out []string
+	if c.NotCounted > 0 {
+		out = append(out, fmt.Sprintf("%d fixture%s that did not pass %s not counted.", c.NotCounted, pluralS(c.NotCounted), wasWere(c.NotCounted)))
+	}
+	if n := len(c.NoRule); n > 0 {
+		verb := "fail"
+		if n == 1 {
+			verb = "fails"
+		}
+		out = append(out, fmt.Sprintf("%d negative fixture%s %s by a verdict that names no rule: %s.", n, pluralS(n), verb, strings.Join(c.NoRule, ", ")))
+	}
+	unlisted := 0
+	for i := range c.Rules {
+		if c.Rules[i].Unlisted {
+			unlisted++
+		}
+	}
+	if unlisted > 0 {
+		out = append(out, fmt.Sprintf("%d rule%s marked * %s named by verdicts or traces but missing from the checker's rule list.", unlisted, pluralS(unlisted), wasWere(unlisted)))
+	}
+	return out
+}
+
+func pluralS(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }

@@ -8,12 +8,10 @@ import (
 	"bytes"
 	"unicode/utf8"
 
-	"github.com/drp2/drp2-fixtures/internal/coverage"
 	"github.com/drp2/drp2-fixtures/internal/gate"
-	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/report/annotation"
-	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/limit"
+	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 
 // extras are the additions of the manifest and coverage inputs.
@@ -30,15 +28,15 @@ func newExtras(o *gate.Outcome) extras {
 	var e extras
 	if mc := o.Manifest; mc != nil {
 		var md bytes.Buffer
-		manifest.WriteMarkdown(&md, mc.Cmp) // into memory: cannot fail
+		markdown.Manifest(&md, mc.Model()) // into memory: cannot fail
 		e.summary += "\n" + md.String()
 		e.comment = "\n" + md.String()
-		e.commentShort = "\n**Fixture manifest:** " + escape.Markdown(mc.Cmp.Headline()) + "; the job summary lists the changes.\n"
+		e.commentShort = markdown.ManifestLine(mc.Model())
 		e.annotations = mc.Annotations()
 	}
 	if o.Coverage != nil {
 		var md bytes.Buffer
-		coverage.WriteMarkdown(&md, o.Coverage)
+		markdown.Coverage(&md, o.Coverage.Model())
 		e.summary += "\n" + md.String()
 	}
 	return e

@@ -14,7 +14,6 @@ import (
 	"context"
 
 	"github.com/drp2/drp2-fixtures/internal/frontend"
-	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/text"
@@ -32,7 +31,7 @@ func (a *runAction) writeLog(_ context.Context, d *delivery) error {
 		return fmt.Errorf("write the text report: %w", err)
 	}
 	if mc := d.out.Manifest; mc != nil {
-		if err := manifest.WriteText(&b, mc.Cmp); err != nil {
+		if err := text.Manifest(&b, mc.Model()); err != nil {
 			return fmt.Errorf("write the manifest comparison: %w", err)
 		}
 	}

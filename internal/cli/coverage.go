@@ -12,6 +12,8 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/coverage"
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/report/markdown"
+	"github.com/drp2/drp2-fixtures/report/text"
 )
 
 func coverageCommand(ctx context.Context, args []string, env Env) int {
@@ -25,7 +27,9 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 		return flagError(name, err, env)
 	}
 	write := map[string]func(w io.Writer, r *coverage.Report) error{
-		"text": coverage.WriteText, "json": coverage.WriteJSON, "markdown": coverage.WriteMarkdown,
+		"text":     func(w io.Writer, r *coverage.Report) error { return text.Coverage(w, r.Model()) },
+		"json":     coverage.WriteJSON,
+		"markdown": func(w io.Writer, r *coverage.Report) error { return markdown.Coverage(w, r.Model()) },
 	}[format]
 	if write == nil {
 		fmt.Fprintf(env.Stderr, "%s: --format %q: want text, json or markdown\n", name, format)

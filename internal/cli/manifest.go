@@ -9,12 +9,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/text"
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
@@ -165,7 +167,7 @@ func keepFreeze(env Env, name string, r *gate.Resolved, m *manifest.Manifest, pa
 		m.Frozen = rec.Frozen
 	}
 	if cmp := manifest.Compare(rec, m); rec.Frozen && cmp.Violations > 0 {
-		manifest.WriteText(env.Stderr, cmp)
+		text.Manifest(env.Stderr, cmp.Model(r.Display(path)))
 		fmt.Fprintf(env.Stderr, "%s: %s is frozen and the corpus breaks the freeze; not overwritten (set \"frozen\": false in it first to re-record the version on purpose)\n", name, r.Display(path))
 		return ExitMismatch, nil
 	}
@@ -203,7 +205,7 @@ func manifestCheck(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	write := manifest.WriteText
+	write := func(w io.Writer, c *manifest.Comparison) error { return text.Manifest(w, c.Model(mc.Path)) }
 	if format == "json" {
 		write = manifest.WriteJSON
 	}

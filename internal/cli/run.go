@@ -10,7 +10,6 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/harness"
-	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/text"
@@ -170,7 +169,7 @@ func writeManifestText(w io.Writer, mc *gate.ManifestCheck) error {
 		_, err := fmt.Fprintf(w, "Manifest: %s\n", mc.Cmp.Headline())
 		return err
 	}
-	return manifest.WriteText(w, mc.Cmp)
+	return text.Manifest(w, mc.Model())
 }
 
 // textOptions: colour only on a terminal, and never when NO_COLOR is set

@@ -13,6 +13,8 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
+	mdreport "github.com/drp2/drp2-fixtures/report/markdown"
+	textreport "github.com/drp2/drp2-fixtures/report/text"
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
@@ -185,10 +187,10 @@ func TestGoldenAndDeterministic(t *testing.T) {
 	rep := count(t, corpus(), 4)
 	render := func(r *Report) (text, md, js []byte) {
 		var a, b, c bytes.Buffer
-		if err := WriteText(&a, r); err != nil {
+		if err := textreport.Coverage(&a, r.Model()); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteMarkdown(&b, r); err != nil {
+		if err := mdreport.Coverage(&b, r.Model()); err != nil {
 			t.Fatal(err)
 		}
 		if err := WriteJSON(&c, r); err != nil {

@@ -38,11 +38,5 @@ func coverageModel(rep *coverage.Report) *model.Coverage {
 	if rep == nil {
 		return nil
 	}
-	c := &model.Coverage{Uncovered: rep.Uncovered, PositiveFixtures: rep.PositiveFixtures,
-		NegativeFixtures: rep.NegativeFixtures, NotCounted: rep.NotCounted}
-	for _, r := range rep.Rules {
-		c.Rules = append(c.Rules, model.RuleCoverage{ID: r.ID, Code: r.Code, Summary: r.Summary,
-			Negative: r.Negative, Positive: r.Positive, FindingOnly: r.FindingOnly})
-	}
-	return c
+	return rep.Model()
 }

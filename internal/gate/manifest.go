@@ -116,18 +116,5 @@ func (mc *ManifestCheck) Model() *model.ManifestCheck {
 	if mc == nil {
 		return nil
 	}
-	c := mc.Cmp
-	m := &model.ManifestCheck{Path: mc.Path, Frozen: c.Frozen, DRP2Version: c.DRP2Version, CurrentVersion: c.CurrentVersion,
-		Headline: c.Headline(), Unchanged: c.Unchanged, Violations: c.Violations}
-	for _, s := range c.Schemas {
-		m.SchemasChanged = append(m.SchemasChanged, s.Which)
-	}
-	for _, ch := range c.Changes {
-		mch := model.ManifestChange{Kind: string(ch.Kind), Path: ch.Path, From: ch.From, Expected: ch.Expected, Violation: ch.Violation}
-		for _, a := range ch.Aspects {
-			mch.Aspects = append(mch.Aspects, string(a))
-		}
-		m.Changes = append(m.Changes, mch)
-	}
-	return m
+	return mc.Cmp.Model(mc.Path)
 }

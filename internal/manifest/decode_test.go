@@ -9,6 +9,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
+	mdreport "github.com/drp2/drp2-fixtures/report/markdown"
 )
 
 // synthetic is an encoded manifest of n fixtures.
@@ -101,12 +102,12 @@ func TestMarkdownHeldToItsBudget(t *testing.T) {
 		t.Fatalf("%d violations", cmp.Violations)
 	}
 	var b bytes.Buffer
-	if err := WriteMarkdown(&b, cmp); err != nil {
+	if err := mdreport.Manifest(&b, cmp.Model("manifest.json")); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()
-	if b.Len() > MaxMarkdownBytes {
-		t.Errorf("section is %d bytes, over %d", b.Len(), MaxMarkdownBytes)
+	if b.Len() > mdreport.MaxManifestBytes {
+		t.Errorf("section is %d bytes, over %d", b.Len(), mdreport.MaxManifestBytes)
 	}
 	if !strings.Contains(md, "of them breaking the freeze); run `drp2-fixtures manifest check`") || !strings.Contains(md, `positive\/f\_000000\.json`) {
 		t.Errorf("section:\n%s", md[max(0, len(md)-500):])

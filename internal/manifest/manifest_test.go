@@ -15,6 +15,8 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
+	mdreport "github.com/drp2/drp2-fixtures/report/markdown"
+	textreport "github.com/drp2/drp2-fixtures/report/text"
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
@@ -209,10 +211,10 @@ func TestCheckGolden(t *testing.T) {
 		}
 		c, _ := compareChanged(t, frozen)
 		var text, md, js bytes.Buffer
-		if err := WriteText(&text, c); err != nil {
+		if err := textreport.Manifest(&text, c.Model("manifest.json")); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteMarkdown(&md, c); err != nil {
+		if err := mdreport.Manifest(&md, c.Model("manifest.json")); err != nil {
 			t.Fatal(err)
 		}
 		if err := WriteJSON(&js, c); err != nil {

@@ -1,0 +1,67 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/annotation"
+	"github.com/drp2/drp2-fixtures/report/escape"
+)
+
+// WriteJSON writes the comparison as one JSON document.
+func WriteJSON(w io.Writer, c *Comparison) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(c)
+}
+
+// Where names the files annotations point into.
+type Where struct {
+	// Fixture turns a corpus-relative fixture path into a repository path.
+	Fixture func(rel string) string
+	// Manifest is the manifest's repository path.
+	Manifest string
+}
+
+// Annotations returns one failure annotation per violation of the freeze:
+// on the fixture file where it changed (its expected block or commands),
+// or on the manifest's entry for a removed fixture or a changed schema.
+func Annotations(c *Comparison, where Where) []annotation.Annotation {
+	var out []annotation.Annotation
+	add := func(path string, span *model.Span, title, msg string) {
+		a := annotation.Annotation{Path: path, StartLine: 1, EndLine: 1, Level: annotation.LevelFailure,
+			Title: escape.OneLine(title), Message: msg}
+		if span != nil {
+			a.StartLine, a.EndLine = span.Line, span.EndLine
+			if span.Line == span.EndLine {
+				a.StartColumn, a.EndColumn = span.Column, span.EndColumn
+			}
+		}
+		out = append(out, a)
+	}
+	version := c.DRP2Version
+	for _, s := range c.Schemas {
+		if s.Violation {
+			add(where.Manifest, s.Span, "Frozen DRP2 "+version+" schema changed",
+				fmt.Sprintf("The %s schema changed (sha256 %s → %s) while the manifest declares DRP2 %s frozen: a frozen version keeps its schema and fixtures together (VERSIONING.md). Put the change in a new version.",
+					s.Which, short(s.Recorded.SHA256), short(s.Current.SHA256), version))
+		}
+	}
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		if !ch.Violation {
+			continue
+		}
+		path := where.Manifest
+		if !ch.InManifest && where.Fixture != nil {
+			path = where.Fixture(ch.Path)
+		}
+		add(path, ch.Span, "Frozen fixture "+string(ch.Kind)+": "+ch.Path,
+			fmt.Sprintf("%s %s: %s, but the manifest declares DRP2 %s frozen, so its existing fixtures keep their stream and expectation (VERSIONING.md: patch changes must not change semantics). Add a new fixture instead, or record the change in a new version's manifest.",
+				ch.Path, ch.Kind, ch.describe(), version))
+	}
+	return out
+}
