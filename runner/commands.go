@@ -104,78 +104,38 @@ type commandPhase struct {
 // stop, when closed, ends the phase early with nil: the fixture's time
 // budget ran out and its result is no longer wanted.
 func (p *commandPhase) checkCommands(commands []json.RawMessage, stop <-chan struct{}) *model.Failure {
-	workers := runtime.GOMAXPROCS(0)
-	if len(commands) < parallelCommands || workers < 2 {
-		var scratch []byte
-		for i, raw := range commands {
-			if i%commandChunk == 0 && stopped(stop) {
-				return nil
-			}
-			if f := p.checkCommand(i, raw, &scratch); f != nil {
-				return f
-			}
-		}
-		return nil
+	workers := 1
+	if len(commands) >= parallelCommands {
+		workers = runtime.GOMAXPROCS(0)
 	}
 	var (
-		next  atomic.Int64 // start of the next chunk to take
 		mu    sync.Mutex
 		first *model.Failure // failure with the lowest index so far
-		wg    sync.WaitGroup
-		// panicked keeps the first panic of a worker: it is raised again
-		// on the fixture's own goroutine, whose recover turns it into the
-		// fixture's result, instead of ending the process.
-		panicked any
 	)
-	// bound is the index no chunk needs to pass: every chunk that starts
-	// below the final first failure is checked in full, so the lowest
-	// failing index is always found.
-	bound := func() int {
+	// A chunk at or past the lowest failure so far is not needed: every
+	// chunk that starts below the final first failure is checked in full,
+	// so the lowest failing index is always found.
+	skip := func(start int) bool {
+		if stopped(stop) {
+			return true
+		}
 		mu.Lock()
 		defer mu.Unlock()
-		if first == nil {
-			return len(commands)
-		}
-		return first.CommandIndex
+		return first != nil && start >= first.CommandIndex
 	}
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil {
-					mu.Lock()
-					if panicked == nil {
-						panicked = p
-					}
-					mu.Unlock()
-					next.Store(int64(len(commands))) // the others stop too
+	forEach(len(commands), workers, commandChunk, skip, func(start, end int) {
+		var scratch []byte
+		for i := start; i < end; i++ {
+			if f := p.checkCommand(i, commands[i], &scratch); f != nil {
+				mu.Lock()
+				if first == nil || f.CommandIndex < first.CommandIndex {
+					first = f
 				}
-			}()
-			var scratch []byte
-			for {
-				start := int(next.Add(commandChunk)) - commandChunk
-				if start >= len(commands) || start >= bound() || stopped(stop) {
-					return
-				}
-				end := min(start+commandChunk, len(commands))
-				for i := start; i < end; i++ {
-					if f := p.checkCommand(i, commands[i], &scratch); f != nil {
-						mu.Lock()
-						if first == nil || f.CommandIndex < first.CommandIndex {
-							first = f
-						}
-						mu.Unlock()
-						break
-					}
-				}
+				mu.Unlock()
+				return
 			}
-		}()
-	}
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
-	}
+		}
+	})
 	return first
 }
 

@@ -14,10 +14,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/workspace"
@@ -159,14 +158,24 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget}
 	results := make([]model.Result, len(selected))
 	keep := make([]bool, len(selected))
-	if err := forEach(ctx, len(selected), cfg.Workers, func(i int) {
+	// A fixture not begun when ctx ends aborts the run: its result would
+	// be missing.
+	var aborted atomic.Bool
+	forEach(len(selected), cfg.Workers, 1, func(int) bool {
+		if ctx.Err() != nil {
+			aborted.Store(true)
+			return true
+		}
+		return false
+	}, func(i, _ int) {
 		if runCtx.Err() != nil {
 			results[i], keep[i] = job.notRun(selected[i], context.Cause(runCtx)), true
 			return
 		}
 		results[i], keep[i] = job.runWithBudget(runCtx, selected[i])
-	}); err != nil {
-		return nil, err
+	})
+	if aborted.Load() {
+		return nil, ctx.Err()
 	}
 	run := &model.Run{
 		CorpusRoot:    c.root,
@@ -188,41 +197,6 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	run.Summary = model.Summarize(len(found.files), run.Results, run.Findings)
 	run.Duration = now().Sub(started)
 	return run, nil
-}
-
-// forEach calls fn(0..n-1) on workers goroutines. Each index is written by
-// exactly one call, so results land in discovery order.
-func forEach(ctx context.Context, n, workers int, fn func(i int)) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if workers > n {
-		workers = n
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	var err error
-feed:
-	for i := 0; i < n; i++ {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	return err
 }
 
 // corpus is where fixtures are read from and how their paths are shown.
