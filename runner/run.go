@@ -156,12 +156,34 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	}
 	job := &fixtureJob{corpus: c, schemas: sch, commands: newCommandPhase(sch),
 		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget}
+	results, err := job.runAll(ctx, runCtx, selected, cfg.Workers)
+	if err != nil {
+		return nil, err
+	}
+	run := &model.Run{
+		CorpusRoot:    c.root,
+		CommandSchema: sch.commandSource,
+		FixtureSchema: sch.fixtureSource,
+		Started:       started,
+	}
+	run.Results = results
+	run.Findings = append(found.skipped, corpusFindings(run.Results)...)
+	sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
+	run.Summary = model.Summarize(len(found.files), run.Results, run.Findings)
+	run.Duration = now().Sub(started)
+	return run, nil
+}
+
+// runAll runs the selected fixtures on the worker pool and returns their
+// results in selection order, without the fixtures filtered out. ctx, the
+// caller's, aborts the run: a fixture not begun when it ends would have no
+// result. runCtx ends at the run's time limit: the fixtures not begun by
+// then are reported as not run.
+func (j *fixtureJob) runAll(ctx, runCtx context.Context, selected []string, workers int) ([]model.Result, error) {
 	results := make([]model.Result, len(selected))
 	keep := make([]bool, len(selected))
-	// A fixture not begun when ctx ends aborts the run: its result would
-	// be missing.
 	var aborted atomic.Bool
-	forEach(len(selected), cfg.Workers, 1, func(int) bool {
+	forEach(len(selected), workers, 1, func(int) bool {
 		if ctx.Err() != nil {
 			aborted.Store(true)
 			return true
@@ -169,19 +191,13 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		return false
 	}, func(i, _ int) {
 		if runCtx.Err() != nil {
-			results[i], keep[i] = job.notRun(selected[i], context.Cause(runCtx)), true
+			results[i], keep[i] = j.notRun(selected[i], context.Cause(runCtx)), true
 			return
 		}
-		results[i], keep[i] = job.runWithBudget(runCtx, selected[i])
+		results[i], keep[i] = j.runWithBudget(runCtx, selected[i])
 	})
 	if aborted.Load() {
 		return nil, ctx.Err()
-	}
-	run := &model.Run{
-		CorpusRoot:    c.root,
-		CommandSchema: sch.commandSource,
-		FixtureSchema: sch.fixtureSource,
-		Started:       started,
 	}
 	// Drop the filtered-out fixtures in place: a large run holds one
 	// results array, not two.
@@ -191,12 +207,7 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 			kept = append(kept, results[i])
 		}
 	}
-	run.Results = kept
-	run.Findings = append(found.skipped, corpusFindings(run.Results)...)
-	sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
-	run.Summary = model.Summarize(len(found.files), run.Results, run.Findings)
-	run.Duration = now().Sub(started)
-	return run, nil
+	return kept, nil
 }
 
 // corpus is where fixtures are read from and how their paths are shown.
