@@ -73,7 +73,7 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		Name: "drp2-fixtures",
 		Time: seconds(run.Duration),
 	}
-	props := properties(run, opts)
+	props := append(properties(run, opts), coverageProperties(run.Coverage)...)
 	// Findings are warnings: each goes to the system-err of its fixture's
 	// testcase, and those about files that were not run to the first suite.
 	findings := map[string][]model.Finding{}
@@ -144,6 +144,18 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		props = nil // already on the first suite
 	}
 	for _, s := range implementationSuites(run, props, len(suites.Suites)) {
+		suites.AddSuite(s)
+		props = nil
+	}
+	if run.Manifest != nil {
+		s := manifestSuite(run.Manifest, len(suites.Suites))
+		if !run.Started.IsZero() {
+			s.Timestamp = run.Started.UTC().Format(time.RFC3339)
+		}
+		if len(props) > 0 {
+			p := append(append([]junit.Property(nil), props...), *s.Properties...)
+			s.Properties = &p
+		}
 		suites.AddSuite(s)
 	}
 	// junit-10.xsd rejects a skipped attribute on <testsuites>; nothing

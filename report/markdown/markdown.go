@@ -131,8 +131,22 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	l := full()
 	l.details, l.timing, l.selfLink = false, true, true
 	summary = fit(run, opts, l, fits)
+	// A broken freeze that fails the run is shown where the failures are
+	// read in detail; the fixtures' details make room for it.
+	section := ""
+	if m := run.Manifest; m != nil && m.Frozen && m.Violations > 0 && (run.Judgement == nil || run.Judgement.Failed) {
+		var b strings.Builder
+		Manifest(&b, m) // into memory: cannot fail
+		section = b.String()
+	}
 	if run.Summary.Failed > 0 {
-		text = fit(run, opts, layout{details: true}, fits)
+		text = fit(run, opts, layout{details: true}, func(s string) bool { return len(s)+1+len(section) <= limit.CheckOutputBytes })
+	}
+	if section != "" {
+		if text != "" {
+			text += "\n"
+		}
+		text += section
 	}
 	return title, summary, text
 }

@@ -1,0 +1,84 @@
+package junit
+
+import (
+	"strconv"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
+)
+
+// typeFreeze marks a change that breaks a frozen manifest.
+const typeFreeze = "frozen_manifest"
+
+// manifestSuite is the manifest comparison as a suite named "manifest":
+// one testcase per difference (schema, version, fixture), failing where it
+// breaks the freeze, or a single passing testcase when the corpus matches.
+// Its properties say which manifest and what it records.
+func manifestSuite(m *model.ManifestCheck, id int) junit.Testsuite {
+	suite := junit.Testsuite{Name: "manifest", ID: id}
+	add := func(name string, violation bool, message string) {
+		tc := junit.Testcase{Name: clean(escape.OneLine(name)), Classname: "manifest", Time: seconds(0)}
+		if violation {
+			tc.Failure = &junit.Result{Type: typeFreeze,
+				Message: clean(escape.Visible(escape.OneLine(name + ": " + message + " breaks the freeze of DRP2 " + m.DRP2Version))),
+				Data:    clean(escape.Visible(m.Headline))}
+		}
+		suite.AddTestcase(tc)
+	}
+	if m.Clean() {
+		add("the corpus matches its manifest", false, "")
+	}
+	for _, s := range m.Schemas {
+		add(s.Which+" schema", s.Violation, s.RecordedPath+" (sha256 "+short(s.RecordedSHA256)+") → "+s.CurrentPath+" (sha256 "+short(s.CurrentSHA256)+")")
+	}
+	if m.CurrentVersion != "" {
+		add("DRP2 version", m.Frozen, m.DRP2Version+" → "+m.CurrentVersion)
+	}
+	for i := range m.Changes {
+		ch := &m.Changes[i]
+		add(ch.Path, ch.Violation, ch.Description)
+	}
+	suite.Time = seconds(0)
+	p := []junit.Property{
+		{Name: "drp2.manifest.path", Value: clean(m.Path)},
+		{Name: "drp2.manifest.drp2_version", Value: clean(m.DRP2Version)},
+		{Name: "drp2.manifest.frozen", Value: strconv.FormatBool(m.Frozen)},
+		{Name: "drp2.manifest.unchanged", Value: strconv.Itoa(m.Unchanged)},
+		{Name: "drp2.manifest.violations", Value: strconv.Itoa(m.Violations)},
+		{Name: "drp2.manifest.headline", Value: clean(m.Headline)},
+	}
+	suite.Properties = &p
+	return suite
+}
+
+// coverageProperties are the rule coverage as properties of the run: the
+// counts, and each rule that can fail a stream but has no negative
+// fixture. Coverage passes or fails nothing, so it is no testcase.
+func coverageProperties(c *model.Coverage) []junit.Property {
+	if c == nil {
+		return nil
+	}
+	p := []junit.Property{
+		{Name: "drp2.coverage.headline", Value: clean(c.Headline())},
+		{Name: "drp2.coverage.rules", Value: strconv.Itoa(len(c.Rules))},
+		{Name: "drp2.coverage.uncovered", Value: strconv.Itoa(c.Uncovered)},
+		{Name: "drp2.coverage.positive_fixtures", Value: strconv.Itoa(c.PositiveFixtures)},
+		{Name: "drp2.coverage.negative_fixtures", Value: strconv.Itoa(c.NegativeFixtures)},
+		{Name: "drp2.coverage.not_counted", Value: strconv.Itoa(c.NotCounted)},
+	}
+	for i := range c.Rules {
+		if rc := &c.Rules[i]; rc.Group() == model.RulesUncovered {
+			p = append(p, junit.Property{Name: "drp2.coverage.uncovered_rule", Value: clean(rc.ID)})
+		}
+	}
+	return p
+}
+
+func short(sum string) string {
+	if len(sum) > 12 {
+		return sum[:12]
+	}
+	return sum
+}
