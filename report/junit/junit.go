@@ -143,19 +143,7 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	if len(suites.Suites) > 0 {
 		props = nil // already on the first suite
 	}
-	for _, s := range implementationSuites(run, props, len(suites.Suites)) {
-		suites.AddSuite(s)
-		props = nil
-	}
-	if run.Manifest != nil {
-		s := manifestSuite(run.Manifest, len(suites.Suites))
-		if !run.Started.IsZero() {
-			s.Timestamp = run.Started.UTC().Format(time.RFC3339)
-		}
-		if len(props) > 0 {
-			p := append(append([]junit.Property(nil), props...), *s.Properties...)
-			s.Properties = &p
-		}
+	for _, s := range otherSuites(run, props, len(suites.Suites)) {
 		suites.AddSuite(s)
 	}
 	// junit-10.xsd rejects a skipped attribute on <testsuites>; nothing
@@ -168,6 +156,28 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		return fmt.Errorf("write junit: %w", err)
 	}
 	return nil
+}
+
+// otherSuites are the suites after the classes': one per implementation,
+// then the manifest's. The run's evidence (props, when no class suite took
+// it) goes on the first of them.
+func otherSuites(run *model.Run, props []junit.Property, firstID int) []junit.Testsuite {
+	out := implementationSuites(run, props, firstID)
+	if len(out) > 0 {
+		props = nil
+	}
+	if run.Manifest != nil {
+		s := manifestSuite(run.Manifest, firstID+len(out))
+		if !run.Started.IsZero() {
+			s.Timestamp = run.Started.UTC().Format(time.RFC3339)
+		}
+		if len(props) > 0 {
+			p := append(append([]junit.Property(nil), props...), *s.Properties...)
+			s.Properties = &p
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 func testcase(r *model.Result) junit.Testcase {
