@@ -216,45 +216,16 @@ func stringsField(v []byte, out *[]string) bool {
 	if string(v) == "null" {
 		return true
 	}
-	if len(v) < 2 || v[0] != '[' {
+	items, ok := jsonpos.Values(v, nil)
+	if !ok {
 		return false
 	}
-	list := []string{}
-	i := 1
-	for {
-		for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r') {
-			i++
-		}
-		if i < len(v) && v[i] == ']' && len(list) == 0 {
-			*out = list
-			return true
-		}
-		if i >= len(v) || v[i] != '"' {
+	list := make([]string, len(items))
+	for i, item := range items {
+		if list[i], ok = plainString(item); !ok {
 			return false
 		}
-		j := i + 1
-		for j < len(v) && v[j] != '"' && v[j] != '\\' {
-			j++
-		}
-		if j >= len(v) || v[j] != '"' {
-			return false
-		}
-		s, ok := plainString(v[i : j+1])
-		if !ok {
-			return false
-		}
-		list = append(list, s)
-		i = j + 1
-		for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r') {
-			i++
-		}
-		if i < len(v) && v[i] == ']' {
-			*out = list
-			return true
-		}
-		if i >= len(v) || v[i] != ',' {
-			return false
-		}
-		i++
 	}
+	*out = list
+	return true
 }
