@@ -31,6 +31,9 @@ type matrixLayout struct {
 	rows    int  // fixtures in the matrix table
 	failing int  // failing fixtures listed per implementation
 	stderr  bool // stderr tails
+	// provenance is the line under the verdict naming the commit and
+	// linking the runs, as under a single run's verdict; "" for none.
+	provenance string
 }
 
 // Matrix renders the implementations of a run, best first: a counts table
@@ -39,13 +42,17 @@ type matrixLayout struct {
 // It degrades to fit fits, and returns "" for a run without
 // implementations.
 func Matrix(run *model.Run, opts Options, fits func(string) bool) string {
+	return matrix(run, opts, fits, "")
+}
+
+func matrix(run *model.Run, opts Options, fits func(string) bool, provenance string) string {
 	if run == nil || len(run.Implementations) == 0 {
 		return ""
 	}
 	// Bounded once for every layout tried below.
 	run = explain.Bound(run)
 	rows := len(failingAnywhere(run, indexOf(run)))
-	l := matrixLayout{rows: min(rows, maxMatrixRows), failing: maxFailingListed, stderr: true}
+	l := matrixLayout{rows: min(rows, maxMatrixRows), failing: maxFailingListed, stderr: true, provenance: provenance}
 	for {
 		s := renderMatrix(run, opts, l)
 		if fits(s) {
@@ -76,7 +83,7 @@ func ImplementationsComment(run *model.Run, opts Options) string {
 	fits := func(s string) bool {
 		return utf8.RuneCountInString(head)+utf8.RuneCountInString(s)+utf8.RuneCountInString(tail) <= limit.CommentChars
 	}
-	return head + Matrix(run, opts, fits) + tail
+	return head + matrix(run, opts, fits, provenance(opts, false)) + tail
 }
 
 // ImplementationsCheckOutput is the check-run title and summary of a run
@@ -88,7 +95,7 @@ func ImplementationsCheckOutput(run *model.Run, opts Options) (title, summary st
 	}
 	title = escape.Clip(escape.OneLine(title), limit.CheckTitleChars)
 	tail := "\n" + corpusLine(run)
-	summary = Matrix(run, opts, func(s string) bool { return len(s)+len(tail) <= limit.CheckOutputBytes }) + tail
+	summary = matrix(run, opts, func(s string) bool { return len(s)+len(tail) <= limit.CheckOutputBytes }, provenance(opts, true)) + tail
 	return title, summary
 }
 
@@ -130,6 +137,9 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		icon = "❌"
 	}
 	fmt.Fprintf(&b, "%s\n\n%s **%s**\n\n", implementationsH2, icon, escape.Markdown(implementationsVerdict(run)))
+	if l.provenance != "" {
+		b.WriteString(l.provenance + "\n\n")
+	}
 
 	// One row per implementation, numbered: the tables below name the
 	// implementations by number, so that a dozen of them still fit the
