@@ -187,16 +187,22 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		b.WriteString("\n✅ passed · ❌ failed · ⚠️ no verdict (crash, timeout, not the protocol) · ➖ not claimed (a phase it does not perform) · — not run\n")
 	}
 	writeParity(&b, parity, number, l.rows)
+	writeFailing(&b, run, order, number, opts, l)
+	return b.String()
+}
 
+// writeFailing folds each failing implementation's failing fixtures,
+// with the end of its standard error.
+func writeFailing(b *strings.Builder, run *model.Run, order []int, number map[string]int, opts Options, l matrixLayout) {
 	for _, i := range order {
 		im := &run.Implementations[i]
 		if im.Summary.Failed == 0 && im.Error == "" {
 			continue
 		}
-		fmt.Fprintf(&b, "\n<details><summary>%d. %s: %s</summary>\n\n", number[im.Label()], escape.HTML(escape.Clip(im.Label(), maxLabelChars)),
+		fmt.Fprintf(b, "\n<details><summary>%d. %s: %s</summary>\n\n", number[im.Label()], escape.HTML(escape.Clip(im.Label(), maxLabelChars)),
 			escape.HTML(count(im.Summary.Failed, "failing fixture", "failing fixtures")))
 		if im.Error != "" {
-			fmt.Fprintf(&b, "It could not be used: %s\n\n", escape.Markdown(escape.Clip(im.Error, maxMessageChars)))
+			fmt.Fprintf(b, "It could not be used: %s\n\n", escape.Markdown(escape.Clip(im.Error, maxMessageChars)))
 		}
 		shown := 0
 		for j := range im.Results {
@@ -209,20 +215,19 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 				break
 			}
 			shown++
-			fmt.Fprintf(&b, "- %s: %s\n", fixtureRef(r, opts), escape.Markdown(escape.Clip(explain.Headline(r), maxMessageChars)))
+			fmt.Fprintf(b, "- %s: %s\n", fixtureRef(r, opts), escape.Markdown(escape.Clip(explain.Headline(r), maxMessageChars)))
 			if r.Actual.Message != "" && !strings.Contains(explain.Headline(r), r.Actual.Message) {
-				fmt.Fprintf(&b, "  — %s\n", escape.Markdown(escape.Clip(r.Actual.Message, maxMessageChars)))
+				fmt.Fprintf(b, "  — %s\n", escape.Markdown(escape.Clip(r.Actual.Message, maxMessageChars)))
 			}
 		}
 		if shown < 0 || (l.failing == 0 && im.Error == "") {
-			fmt.Fprintf(&b, "- …the JSON and JUnit reports list all %d.\n", im.Summary.Failed)
+			fmt.Fprintf(b, "- …the JSON and JUnit reports list all %d.\n", im.Summary.Failed)
 		}
 		if l.stderr && im.Stderr != "" {
 			b.WriteString("\nThe end of its standard error:\n\n" + escape.MarkdownFence(lastLines(im.Stderr, maxStderrLines)))
 		}
 		b.WriteString("\n</details>\n")
 	}
-	return b.String()
 }
 
 // failingAnywhere lists, in corpus order, the fixtures that did not pass
