@@ -2,7 +2,7 @@
 // checked on any machine:
 //
 //	drp2-release pin-image -image docker://ghcr.io/OWNER/drp2-fixtures@sha256:DIGEST [-file action.yml]
-//	drp2-release pin-setup -version vX.Y.Z [-file setup/action.yml]
+//	drp2-release pin-setup -version vX.Y.Z [-file scripts/setup/action.yml]
 //	drp2-release binaries -version vX.Y.Z -commit SHA [-out dist] [-targets linux/amd64,...]
 //	drp2-release notes -version vX.Y.Z -commit SHA -repository OWNER/NAME -image REF [-checksums dist/checksums.txt]
 //
@@ -29,7 +29,7 @@ import (
 
 const usage = `usage:
   drp2-release pin-image -image docker://REGISTRY/PATH@sha256:DIGEST [-file action.yml]
-  drp2-release pin-setup -version vX.Y.Z [-file setup/action.yml]
+  drp2-release pin-setup -version vX.Y.Z [-file scripts/setup/action.yml]
   drp2-release binaries -version vX.Y.Z -commit SHA [-out dist] [-targets linux/amd64,...]
   drp2-release notes -version vX.Y.Z -commit SHA -repository OWNER/NAME -image REF [-checksums dist/checksums.txt]
 `
@@ -63,7 +63,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "pin-image":
 		return rewrite(orDefault(*file, "action.yml"), func(b []byte) ([]byte, error) { return release.PinImage(b, *image) })
 	case "pin-setup":
-		return rewrite(orDefault(*file, "setup/action.yml"), func(b []byte) ([]byte, error) { return release.PinSetupVersion(b, *ver) })
+		return rewrite(orDefault(*file, "scripts/setup/action.yml"), func(b []byte) ([]byte, error) { return release.PinSetupVersion(b, *ver) })
 	case "binaries":
 		return binaries(*ver, *commit, *out, *targets, stdout)
 	case "notes":

@@ -19,7 +19,7 @@ const commit = "459f3dd871defd23417fdbeca0dc9f38c52ad4e5"
 
 // setupScript is the setup action's script, found before any test changes
 // the working directory.
-var setupScript, _ = filepath.Abs("../../setup/install.sh")
+var setupScript, _ = filepath.Abs("../../scripts/setup/install.sh")
 
 // releaseServer serves folder as the assets of the releases v9.8.7 and
 // latest of drp2/drp2-fixtures, as github.com's download URLs name them.

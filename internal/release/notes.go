@@ -45,7 +45,7 @@ func Notes(in NotesInput) (string, error) {
 	fmt.Fprintf(&b, "drp2-fixtures %s, built from %s.\n\n", in.Release, in.Commit)
 	fmt.Fprintf(&b, "### The action\n\n```yaml\n      - uses: %s@%s   # or @%s, moved to each %s.x release\n        with:\n          corpus: spec/drp2/fixtures\n```\n\n", in.Repository, in.Release, major, major)
 	fmt.Fprintf(&b, "It runs the prebuilt image `%s`.\n\n", strings.TrimPrefix(in.Image, "docker://"))
-	fmt.Fprintf(&b, "### The CLI, on any runner or machine\n\n```yaml\n      - uses: %s/setup@%s   # downloads this release's binary and checks its sha256\n```\n\n", in.Repository, in.Release)
+	fmt.Fprintf(&b, "### The CLI, on any runner or machine\n\n```yaml\n      - uses: %s/scripts/setup@%s   # downloads this release's binary and checks its sha256\n```\n\n", in.Repository, in.Release)
 	fmt.Fprintf(&b, "```sh\ngo install %s/cmd/drp2-fixtures@%s\n```\n\n", in.Module, in.Release)
 	fmt.Fprintf(&b, "or download the archive for your platform below and check it:\n\n```sh\nsha256sum --ignore-missing -c %s   # macOS: shasum -a 256 --ignore-missing -c %s\n```\n\n", ChecksumsFile, ChecksumsFile)
 	fmt.Fprintf(&b, "### Checksums (sha256)\n\n```\n%s```\n", in.Checksums)

@@ -7,7 +7,7 @@ import (
 )
 
 func TestPinSetupVersionOnTheRealFile(t *testing.T) {
-	src, err := os.ReadFile("../../setup/action.yml")
+	src, err := os.ReadFile("../../scripts/setup/action.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestNotes(t *testing.T) {
 		"uses: drp2/drp2-fixtures@v1.2.3",
 		"corpus: spec/drp2/fixtures",
 		"ghcr.io/drp2/drp2-fixtures@" + digest,
-		"uses: drp2/drp2-fixtures/setup@v1.2.3",
+		"uses: drp2/drp2-fixtures/scripts/setup@v1.2.3",
 		"go install github.com/drp2/drp2-fixtures/cmd/drp2-fixtures@v1.2.3",
 		string(in.Checksums),
 	} {

@@ -36,18 +36,18 @@ func PinImage(actionYML []byte, ref string) ([]byte, error) {
 // version input its default.
 var setupDefault = regexp.MustCompile(`(?m)^(  version:\n(?:    [a-z]+:.*\n)*?    default:) latest[ \t]*$`)
 
-// PinSetupVersion returns setup/action.yml with the version input's default
-// "latest" replaced by release, so `uses: OWNER/drp2-fixtures/setup@vX.Y.Z`
+// PinSetupVersion returns scripts/setup/action.yml with the version input's default
+// "latest" replaced by release, so `uses: OWNER/drp2-fixtures/scripts/setup@vX.Y.Z`
 // installs the binaries of that very release.
 func PinSetupVersion(setupYML []byte, release string) ([]byte, error) {
 	if !semver.MatchString(release) {
 		return nil, fmt.Errorf("version %q is not vMAJOR.MINOR.PATCH", release)
 	}
 	if n := len(setupDefault.FindAllIndex(setupYML, -1)); n != 1 {
-		return nil, fmt.Errorf("setup/action.yml has %d version inputs defaulting to latest, want exactly 1", n)
+		return nil, fmt.Errorf("scripts/setup/action.yml has %d version inputs defaulting to latest, want exactly 1", n)
 	}
 	if !bytes.Contains(setupYML, []byte("\n  using: composite\n")) {
-		return nil, fmt.Errorf("setup/action.yml does not say \"using: composite\" under runs")
+		return nil, fmt.Errorf("scripts/setup/action.yml does not say \"using: composite\" under runs")
 	}
 	return setupDefault.ReplaceAll(setupYML, []byte("$1 "+release)), nil
 }

@@ -2,7 +2,7 @@
 # Installs one drp2-fixtures release binary: downloads the platform's
 # archive and the release's checksums.txt, refuses the archive unless its
 # sha256 is the one listed, unpacks the binary and checks that it runs and
-# names the requested release. Used by setup/action.yml; runs as well by
+# names the requested release. Used by scripts/setup/action.yml; runs as well by
 # hand (DRP2_VERSION=v1.2.3 bash install.sh).
 #
 # Inputs (environment): DRP2_VERSION (vX.Y.Z or latest), DRP2_REPOSITORY
