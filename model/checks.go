@@ -27,11 +27,20 @@ type ManifestCheck struct {
 	// Schemas are the schema changes in full, in SchemasChanged's order.
 	Schemas []ManifestSchema `json:"schemas,omitempty"`
 	Changes []ManifestChange `json:"changes,omitempty"`
+	// CheckClean says every difference fails the run (run --check-clean),
+	// not only those that break a freeze.
+	CheckClean bool `json:"check_clean,omitempty"`
 }
 
 // Clean reports whether the corpus is exactly as recorded.
 func (m *ManifestCheck) Clean() bool {
 	return len(m.Schemas) == 0 && len(m.Changes) == 0 && m.CurrentVersion == ""
+}
+
+// Fails reports whether the comparison fails the run: a change breaks the
+// freeze, or the corpus differs at all under CheckClean.
+func (m *ManifestCheck) Fails() bool {
+	return m.Frozen && m.Violations > 0 || m.CheckClean && !m.Clean()
 }
 
 // ManifestSchema is a schema whose recorded path or bytes differ.

@@ -33,6 +33,7 @@ const (
 	scriptArgs  = "args"       // the command line, one argument a line
 	scriptEnv   = "env"        // KEY=VALUE lines over the defaults
 	scriptEvent = "event.json" // the event payload (the action's default: pull request 7)
+	scriptFiles = "files"      // report files the run writes in the workspace, one path a line
 	scriptWant  = "want/"      // the golden members
 )
 
@@ -88,7 +89,7 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 	files := map[string]string{}
 	for _, f := range a.Files {
 		switch {
-		case f.Name == scriptArgs, f.Name == scriptEnv, f.Name == scriptEvent, strings.HasPrefix(f.Name, scriptWant):
+		case f.Name == scriptArgs, f.Name == scriptEnv, f.Name == scriptEvent, f.Name == scriptFiles, strings.HasPrefix(f.Name, scriptWant):
 		default:
 			files[f.Name] = string(f.Data)
 		}
@@ -155,7 +156,7 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 	if b, err := os.ReadFile(summary); err == nil {
 		sum = string(b)
 	}
-	return []testkit.File{
+	got := []testkit.File{
 		{Name: "want/exit", Data: []byte(fmt.Sprintf("%d\n", code))},
 		{Name: "want/stdout", Data: clean(stdout.String())},
 		{Name: "want/stderr", Data: clean(stderr.String())},
@@ -163,6 +164,29 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 		{Name: "want/summary", Data: clean(sum)},
 		{Name: "want/requests", Data: clean(formatRequests(gh.Requests()))},
 	}
+	return append(got, reportFiles(t, a, ws, clean)...)
+}
+
+// junitTime is a JUnit time attribute: how long the machine took, the one
+// part of a report that changes from run to run.
+var junitTime = regexp.MustCompile(` time="[0-9.]+"`)
+
+// reportFiles are the want/file/ members: the report files the script's
+// files member names, as the run wrote them ("(none)" for a file it did
+// not write).
+func reportFiles(t *testing.T, a *testkit.Archive, ws string, clean func(string) []byte) []testkit.File {
+	t.Helper()
+	list, _ := a.File(scriptFiles)
+	var out []testkit.File
+	for _, name := range strings.Fields(string(list)) {
+		data, err := os.ReadFile(filepath.Join(ws, name))
+		text := "(none)\n"
+		if err == nil {
+			text = junitTime.ReplaceAllString(string(data), ` time="T"`)
+		}
+		out = append(out, testkit.File{Name: scriptWant + "file/" + name, Data: clean(text)})
+	}
+	return out
 }
 
 // actionEnv is a Docker action step's environment with the inputs at the

@@ -116,5 +116,7 @@ func (mc *ManifestCheck) Model() *model.ManifestCheck {
 	if mc == nil {
 		return nil
 	}
-	return mc.Cmp.Model(mc.Path)
+	m := mc.Cmp.Model(mc.Path)
+	m.CheckClean = mc.CheckClean
+	return m
 }

@@ -9,26 +9,36 @@ import (
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
-// typeFreeze marks a change that breaks a frozen manifest.
-const typeFreeze = "frozen_manifest"
+// typeFreeze marks a change that breaks a frozen manifest; typeUnclean
+// any other difference, which fails the run under --check-clean.
+const (
+	typeFreeze  = "frozen_manifest"
+	typeUnclean = "manifest_difference"
+)
 
 // manifestSuite is the manifest comparison as a suite named "manifest":
 // one testcase per difference (schema, version, fixture), failing where it
-// breaks the freeze, or a single passing testcase when the corpus matches.
+// fails the run (it breaks the freeze, or any difference under
+// --check-clean), or a single passing testcase when the corpus matches.
 // Its properties say which manifest and what it records.
 func manifestSuite(m *model.ManifestCheck, id int) junit.Testsuite {
 	suite := junit.Testsuite{Name: "manifest", ID: id}
 	add := func(name string, violation bool, message string) {
 		tc := junit.Testcase{Name: clean(escape.OneLine(name)), Classname: "manifest", Time: seconds(0)}
-		if violation {
+		switch {
+		case violation:
 			tc.Failure = &junit.Result{Type: typeFreeze,
 				Message: clean(escape.Visible(escape.OneLine(name + ": " + message + " breaks the freeze of DRP2 " + m.DRP2Version))),
+				Data:    clean(escape.Visible(m.Headline))}
+		case m.CheckClean:
+			tc.Failure = &junit.Result{Type: typeUnclean,
+				Message: clean(escape.Visible(escape.OneLine(name + " differs from the manifest " + m.Path + " (" + message + "); --check-clean fails on any difference"))),
 				Data:    clean(escape.Visible(m.Headline))}
 		}
 		suite.AddTestcase(tc)
 	}
 	if m.Clean() {
-		add("the corpus matches its manifest", false, "")
+		suite.AddTestcase(junit.Testcase{Name: "the corpus matches its manifest", Classname: "manifest", Time: seconds(0)})
 	}
 	for _, s := range m.Schemas {
 		add(s.Which+" schema", s.Violation, s.RecordedPath+" (sha256 "+short(s.RecordedSHA256)+") → "+s.CurrentPath+" (sha256 "+short(s.CurrentSHA256)+")")
@@ -47,6 +57,7 @@ func manifestSuite(m *model.ManifestCheck, id int) junit.Testsuite {
 		{Name: "drp2.manifest.frozen", Value: strconv.FormatBool(m.Frozen)},
 		{Name: "drp2.manifest.unchanged", Value: strconv.Itoa(m.Unchanged)},
 		{Name: "drp2.manifest.violations", Value: strconv.Itoa(m.Violations)},
+		{Name: "drp2.manifest.check_clean", Value: strconv.FormatBool(m.CheckClean)},
 		{Name: "drp2.manifest.headline", Value: clean(m.Headline)},
 	}
 	suite.Properties = &p

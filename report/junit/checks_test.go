@@ -113,3 +113,51 @@ func validate(t *testing.T, name string, out []byte) {
 		}
 	}
 }
+
+// Under --check-clean every difference fails the run, so every difference
+// is a failing testcase: a freeze's violation as such, the rest as a
+// difference from the manifest.
+func TestManifestCheckClean(t *testing.T) {
+	run := withChecks()
+	run.Manifest.CheckClean = true
+	var doc struct {
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Type    string `xml:"type,attr"`
+					Message string `xml:"message,attr"`
+				} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	out := render(t, run, Options{})
+	if err := xml.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	last := doc.Suites[len(doc.Suites)-1]
+	if last.Name != "manifest" || len(last.Cases) != 2 || doc.Failures != 2 {
+		t.Fatalf("manifest suite %+v, total failures %d", last, doc.Failures)
+	}
+	added, changed := last.Cases[0].Failure, last.Cases[1].Failure
+	if added == nil || added.Type != "manifest_difference" || added.Message != "positive/new.json differs from the manifest fixtures/manifest.json (added); --check-clean fails on any difference" {
+		t.Errorf("added fixture under --check-clean: %+v", added)
+	}
+	if changed == nil || changed.Type != "frozen_manifest" {
+		t.Errorf("violation under --check-clean: %+v", changed)
+	}
+	// A clean corpus passes, --check-clean or not.
+	run.Manifest = &model.ManifestCheck{Path: "fixtures/manifest.json", DRP2Version: "2.0", Headline: "the corpus matches its manifest", CheckClean: true}
+	var clean struct {
+		Failures int `xml:"failures,attr"`
+	}
+	if err := xml.Unmarshal(render(t, run, Options{}), &clean); err != nil {
+		t.Fatal(err)
+	}
+	if clean.Failures != 0 {
+		t.Errorf("clean manifest under --check-clean: %d failures", clean.Failures)
+	}
+	validate(t, "check-clean", out)
+}

@@ -31,7 +31,7 @@ func Manifest(w io.Writer, m *model.ManifestCheck) error {
 	b.WriteString("### Fixture manifest\n\n")
 	verdict := ""
 	switch {
-	case m.Frozen && m.Violations > 0:
+	case m.Fails():
 		verdict = "❌ "
 	case m.Clean() || (m.Frozen && m.Violations == 0):
 		verdict = "✅ "
@@ -47,7 +47,8 @@ func Manifest(w io.Writer, m *model.ManifestCheck) error {
 	rows, full := 0, false
 	row := func(violation bool, what, change string) bool {
 		flag := ""
-		if violation {
+		// Under --check-clean every difference fails the run.
+		if violation || m.CheckClean {
 			flag = "❌"
 		}
 		line := fmt.Sprintf("| %s | %s | %s |\n", flag, what, change)

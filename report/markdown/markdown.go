@@ -131,10 +131,11 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	l := full()
 	l.details, l.timing, l.selfLink = false, true, true
 	summary = fit(run, opts, l, fits)
-	// A broken freeze that fails the run is shown where the failures are
+	// A broken freeze (or any difference under --check-clean) that fails
+	// the run is shown where the failures are
 	// read in detail; the fixtures' details make room for it.
 	section := ""
-	if m := run.Manifest; m != nil && m.Frozen && m.Violations > 0 && (run.Judgement == nil || run.Judgement.Failed) {
+	if m := run.Manifest; m != nil && m.Fails() && (run.Judgement == nil || run.Judgement.Failed) {
 		var b strings.Builder
 		Manifest(&b, m) // into memory: cannot fail
 		section = b.String()
