@@ -26,80 +26,15 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 	c.CommandSchemaChanged = schemaChanged(base.CommandSchema, head.CommandSchema)
 	c.FixtureSchemaChanged = schemaChanged(base.FixtureSchema, head.FixtureSchema)
 
-	baseAt := map[string]*model.Result{}
-	for i := range base.Results {
-		r := &base.Results[i]
-		if _, dup := baseAt[r.RelPath]; !dup {
-			baseAt[r.RelPath] = r
-		}
-	}
-	headAt := map[string]bool{}
-	for i := range head.Results {
-		headAt[head.Results[i].RelPath] = true
-	}
-
-	// Rename candidates: base fixtures whose path is gone, and head
-	// fixtures at new paths, each in path order so that the pairing is
-	// always the same.
-	gone := make([]*model.Result, 0)
-	for i := range base.Results {
-		r := &base.Results[i]
-		if !headAt[r.RelPath] && baseAt[r.RelPath] == r {
-			gone = append(gone, r)
-		}
-	}
-	sort.SliceStable(gone, func(i, j int) bool { return gone[i].RelPath < gone[j].RelPath })
-	heads := make([]*model.Result, 0, len(head.Results))
-	seen := map[string]bool{}
-	for i := range head.Results {
-		// A second result at one path: only the first counts.
-		if h := &head.Results[i]; !seen[h.RelPath] {
-			seen[h.RelPath] = true
-			heads = append(heads, h)
-		}
-	}
-	sort.SliceStable(heads, func(i, j int) bool { return heads[i].RelPath < heads[j].RelPath })
-	var added []*model.Result
-	for _, h := range heads {
-		if baseAt[h.RelPath] == nil {
-			added = append(added, h)
-		}
-	}
-	renamedFrom := map[*model.Result]*model.Result{}
-	used := map[*model.Result]bool{}
-	for j, i := range model.MatchRenames(digests(gone), digests(added)) {
-		renamedFrom[added[j]] = gone[i]
-		used[gone[i]] = true
-	}
+	baseAt := firstByPath(base.Results)
+	heads := uniqueHeads(head.Results)
+	gone := goneFromHead(base.Results, baseAt, heads)
+	renamedFrom, used := renames(gone, heads, baseAt)
 
 	for _, h := range heads {
-		ch := model.Change{RelPath: h.RelPath, Path: h.Path, Name: h.Name, Head: side(h)}
-		b := baseAt[h.RelPath]
-		if b == nil {
-			if b = renamedFrom[h]; b != nil {
-				ch.Content, ch.From = model.Renamed, b.RelPath
-			}
-		} else {
-			ch.Content = content(b.Digest, h.Digest)
-			if h.IsCorpusError() && !b.IsCorpusError() {
-				// Unreadable now: its digests differ because the file
-				// broke, not because its expectation moved.
-				ch.Content = model.Broken
-			}
+		if ch, changed := headChange(h, baseAt[h.RelPath], renamedFrom[h]); changed {
+			c.Changes = append(c.Changes, ch)
 		}
-		if b == nil {
-			ch.Verdict = model.AddedFailing
-			if h.Passed {
-				ch.Verdict = model.AddedPassing
-			}
-		} else {
-			ch.Base = side(b)
-			ch.Verdict = verdict(b.Passed, h.Passed)
-		}
-		if ch.Verdict == model.StillPassing && ch.Content == model.ContentSame {
-			continue
-		}
-		c.Changes = append(c.Changes, ch)
 	}
 	for _, b := range gone {
 		if used[b] {
@@ -116,6 +51,100 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 		return a.RelPath < b.RelPath
 	})
 	return c
+}
+
+// firstByPath indexes results by corpus-relative path; of two results at
+// one path only the first counts.
+func firstByPath(results []model.Result) map[string]*model.Result {
+	at := map[string]*model.Result{}
+	for i := range results {
+		r := &results[i]
+		if _, dup := at[r.RelPath]; !dup {
+			at[r.RelPath] = r
+		}
+	}
+	return at
+}
+
+// uniqueHeads is the first head result at each path, in path order so that
+// rename pairing and the changes are always the same.
+func uniqueHeads(results []model.Result) []*model.Result {
+	heads := make([]*model.Result, 0, len(results))
+	seen := map[string]bool{}
+	for i := range results {
+		if h := &results[i]; !seen[h.RelPath] {
+			seen[h.RelPath] = true
+			heads = append(heads, h)
+		}
+	}
+	sort.SliceStable(heads, func(i, j int) bool { return heads[i].RelPath < heads[j].RelPath })
+	return heads
+}
+
+// goneFromHead is the base fixtures whose path head no longer has, in path
+// order: the rename candidates on the base side.
+func goneFromHead(results []model.Result, baseAt map[string]*model.Result, heads []*model.Result) []*model.Result {
+	headAt := make(map[string]bool, len(heads))
+	for _, h := range heads {
+		headAt[h.RelPath] = true
+	}
+	gone := make([]*model.Result, 0)
+	for i := range results {
+		r := &results[i]
+		if !headAt[r.RelPath] && baseAt[r.RelPath] == r {
+			gone = append(gone, r)
+		}
+	}
+	sort.SliceStable(gone, func(i, j int) bool { return gone[i].RelPath < gone[j].RelPath })
+	return gone
+}
+
+// renames pairs head fixtures at new paths with gone base fixtures of the
+// same content: renamedFrom maps a head result to its base, used marks the
+// base results so paired.
+func renames(gone, heads []*model.Result, baseAt map[string]*model.Result) (renamedFrom map[*model.Result]*model.Result, used map[*model.Result]bool) {
+	var added []*model.Result
+	for _, h := range heads {
+		if baseAt[h.RelPath] == nil {
+			added = append(added, h)
+		}
+	}
+	renamedFrom = map[*model.Result]*model.Result{}
+	used = map[*model.Result]bool{}
+	for j, i := range model.MatchRenames(digests(gone), digests(added)) {
+		renamedFrom[added[j]] = gone[i]
+		used[gone[i]] = true
+	}
+	return renamedFrom, used
+}
+
+// headChange describes head fixture h against its base at the same path b,
+// else the base it was renamed from; changed is false for a fixture that
+// still passes with the same content.
+func headChange(h, b, renamedFrom *model.Result) (ch model.Change, changed bool) {
+	ch = model.Change{RelPath: h.RelPath, Path: h.Path, Name: h.Name, Head: side(h)}
+	if b == nil {
+		if b = renamedFrom; b != nil {
+			ch.Content, ch.From = model.Renamed, b.RelPath
+		}
+	} else {
+		ch.Content = content(b.Digest, h.Digest)
+		if h.IsCorpusError() && !b.IsCorpusError() {
+			// Unreadable now: its digests differ because the file
+			// broke, not because its expectation moved.
+			ch.Content = model.Broken
+		}
+	}
+	if b == nil {
+		ch.Verdict = model.AddedFailing
+		if h.Passed {
+			ch.Verdict = model.AddedPassing
+		}
+	} else {
+		ch.Base = side(b)
+		ch.Verdict = verdict(b.Passed, h.Passed)
+	}
+	return ch, ch.Verdict != model.StillPassing || ch.Content != model.ContentSame
 }
 
 func side(r *model.Result) *model.Side {

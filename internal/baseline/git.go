@@ -51,21 +51,10 @@ func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run,
 // the commit was chosen when it is not simply named (" (merge base of HEAD
 // and origin/main)"), else "".
 func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *model.Run, hash, from string, notes []string, err error) {
-	wd := cfg.WorkDir
-	repo, err := git.PlainOpenWithOptions(wd, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
-		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: %s is not in a git repository; check the repository out with actions/checkout, or name a baseline folder or JSON report", wd)}
-	}
+	repo, root, err := openRepository(cfg.WorkDir)
 	if err != nil {
-		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository holding %s cannot be read (%v); name a baseline folder or JSON report instead", wd, err)}
+		return nil, "", "", nil, err
 	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository has no working tree: %v", err)}
-	}
-	root := wt.Filesystem.Root()
-	repo = smallCache(repo, wt.Filesystem)
-
 	commit, from, err := resolveRevision(repo, rev)
 	if err != nil {
 		return nil, "", "", nil, err
@@ -75,57 +64,13 @@ func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *mo
 	if err != nil {
 		return nil, "", "", nil, missing(short, err)
 	}
-
-	if cfg.Corpus == "" {
-		return nil, "", "", nil, &Unavailable{Reason: "no comparison with the base: the corpus is the one built into the tool, which a commit does not change"}
-	}
-	corpusRel, ok := inRepo(root, workspace.Resolve(wd, cfg.Corpus))
-	if !ok {
-		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus %s is outside the git repository %s", cfg.Corpus, root)}
-	}
-	repo, tree, root, corpusRel, err = intoSubmodule(repo, tree, root, corpusRel)
+	base, corpusRel, err := baseConfig(cfg, repo, tree, root, short)
 	if err != nil {
 		return nil, "", "", nil, err
 	}
-	limit := cfg.MaxFileSize
-	if limit <= 0 {
-		limit = runner.DefaultMaxFileSize
-	}
-	// The corpus and the schemas share one lock on the object store.
-	lock := &sync.Mutex{}
-	corpusFS, err := loadCorpus(repo, lock, tree, corpusRel, limit)
-	if err != nil {
-		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return nil, "", "", nil, missing(short, err)
-		}
-		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be read: %v", short, err)}
-	}
-
-	schemas := &treeFS{mu: lock, tree: tree}
-	command, err := baseSchema(cfg.CommandSchema, wd, root, corpusRel, runner.UpstreamCommandSchema, schemas)
+	run, err = runBase(ctx, base, short)
 	if err != nil {
 		return nil, "", "", nil, err
-	}
-	fixture, err := baseSchema(cfg.FixtureSchema, wd, root, corpusRel, runner.UpstreamFixtureSchema, schemas)
-	if err != nil {
-		return nil, "", "", nil, err
-	}
-
-	base := cfg
-	base.Corpus, base.EmbeddedFS = "", corpusFS
-	base.SchemaFS, base.CommandSchema, base.FixtureSchema = schemas, command, fixture
-	base.Paths = nil // the head's filter is applied after, by corpus path
-	run, err = runner.Run(ctx, base)
-	switch {
-	case err == nil:
-	case errors.Is(err, plumbing.ErrObjectNotFound):
-		return nil, "", "", nil, missing(short, err)
-	case ctx.Err() != nil:
-		return nil, "", "", nil, err
-	default:
-		// A base that cannot be run (a schema that did not compile
-		// then) must not cost the head its results.
-		return nil, "", "", nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be run: %v", short, err)}
 	}
 	// The runner shows an in-memory corpus as "embedded:"; show the base's
 	// fixtures at the paths the head's have.
@@ -137,10 +82,89 @@ func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *mo
 	for i := range run.Findings {
 		run.Findings[i].Path = display(strings.TrimPrefix(run.Findings[i].Path, runner.Embedded+":"))
 	}
-	if cc, ok := corpusFS.(*commitCorpus); ok {
+	if cc, ok := base.EmbeddedFS.(*commitCorpus); ok {
 		notes = cc.notes
 	}
 	return run, commit.Hash.String(), from, notes, nil
+}
+
+// openRepository opens the git repository holding wd, with a small object
+// cache, and returns it with its working tree's root.
+func openRepository(wd string) (*git.Repository, string, error) {
+	repo, err := git.PlainOpenWithOptions(wd, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: %s is not in a git repository; check the repository out with actions/checkout, or name a baseline folder or JSON report", wd)}
+	}
+	if err != nil {
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository holding %s cannot be read (%v); name a baseline folder or JSON report instead", wd, err)}
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return nil, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git repository has no working tree: %v", err)}
+	}
+	return smallCache(repo, wt.Filesystem), wt.Filesystem.Root(), nil
+}
+
+// baseConfig is cfg made to run the corpus and the schemas as they are in
+// tree, the base commit's (short names it), with no path filter; it
+// returns the corpus's path in the repository that holds it.
+func baseConfig(cfg runner.Config, repo *git.Repository, tree *object.Tree, root, short string) (runner.Config, string, error) {
+	wd := cfg.WorkDir
+	if cfg.Corpus == "" {
+		return cfg, "", &Unavailable{Reason: "no comparison with the base: the corpus is the one built into the tool, which a commit does not change"}
+	}
+	corpusRel, ok := inRepo(root, workspace.Resolve(wd, cfg.Corpus))
+	if !ok {
+		return cfg, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus %s is outside the git repository %s", cfg.Corpus, root)}
+	}
+	repo, tree, root, corpusRel, err := intoSubmodule(repo, tree, root, corpusRel)
+	if err != nil {
+		return cfg, "", err
+	}
+	limit := cfg.MaxFileSize
+	if limit <= 0 {
+		limit = runner.DefaultMaxFileSize
+	}
+	// The corpus and the schemas share one lock on the object store.
+	lock := &sync.Mutex{}
+	corpusFS, err := loadCorpus(repo, lock, tree, corpusRel, limit)
+	if err != nil {
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return cfg, "", missing(short, err)
+		}
+		return cfg, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be read: %v", short, err)}
+	}
+	schemas := &treeFS{mu: lock, tree: tree}
+	command, err := baseSchema(cfg.CommandSchema, wd, root, corpusRel, runner.UpstreamCommandSchema, schemas)
+	if err != nil {
+		return cfg, "", err
+	}
+	fixture, err := baseSchema(cfg.FixtureSchema, wd, root, corpusRel, runner.UpstreamFixtureSchema, schemas)
+	if err != nil {
+		return cfg, "", err
+	}
+	base := cfg
+	base.Corpus, base.EmbeddedFS = "", corpusFS
+	base.SchemaFS, base.CommandSchema, base.FixtureSchema = schemas, command, fixture
+	base.Paths = nil // the head's filter is applied after, by corpus path
+	return base, corpusRel, nil
+}
+
+// runBase runs the base corpus. A base that cannot be run (a schema that
+// did not compile then) must not cost the head its results: it leaves no
+// comparison, as missing objects do; only a cancelled run is an error.
+func runBase(ctx context.Context, base runner.Config, short string) (*model.Run, error) {
+	run, err := runner.Run(ctx, base)
+	switch {
+	case err == nil:
+		return run, nil
+	case errors.Is(err, plumbing.ErrObjectNotFound):
+		return nil, missing(short, err)
+	case ctx.Err() != nil:
+		return nil, err
+	default:
+		return nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be run: %v", short, err)}
+	}
 }
 
 // intoSubmodule follows corpusRel through the base tree. A corpus inside a
