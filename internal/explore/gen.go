@@ -114,43 +114,8 @@ func (t target) name() string {
 func (e *explorer) load() error {
 	p := &pool{strings: map[string][]string{}, raw: map[unsafe.Pointer]json.RawMessage{}}
 	for _, sd := range e.cfg.Seeds {
-		var doc struct {
-			Version      json.RawMessage `json:"version"`
-			Capabilities json.RawMessage `json:"capabilities"`
-			Commands     []json.RawMessage
-		}
-		if json.Unmarshal(sd.Data, &doc) != nil || len(doc.Commands) == 0 {
-			continue
-		}
-		s := &seed{path: sd.Path, version: doc.Version, caps: doc.Capabilities}
-		ok := true
-		for _, raw := range doc.Commands {
-			v, err := decodeValue(raw)
-			if err != nil {
-				ok = false
-				break
-			}
-			s.cmds = append(s.cmds, v)
-		}
-		if !ok {
-			continue
-		}
-		st := p.newStream(s, s.cmds)
-		for i, c := range s.cmds {
-			if m, ok := c.(map[string]any); ok {
-				p.raw[reflect.ValueOf(m).UnsafePointer()] = st.raw[i]
-			}
-		}
-		s.verdict = e.builtin(st)
-		p.seeds = append(p.seeds, s)
-		if s.verdict.Phase == string(model.PhaseSchema) {
-			p.invalid = append(p.invalid, s)
-			continue
-		}
-		p.valid = append(p.valid, s)
-		s.trace, s.at = e.tracedAt(st)
-		for _, c := range s.cmds {
-			collectStrings(p.strings, c, "")
+		if s := decodeSeed(sd); s != nil {
+			e.addSeed(p, s)
 		}
 	}
 	if len(p.valid) == 0 {
@@ -174,27 +139,79 @@ func (e *explorer) load() error {
 			// A rule reported only as a finding fails no stream.
 			continue
 		}
-		t := target{rule: r, commands: map[string]bool{}}
-		for _, w := range strings.FieldsFunc(r.ID+" "+r.Summary, func(c rune) bool {
-			return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9')
-		}) {
-			if names[w] {
-				t.commands[w] = true
-			}
-		}
-		for _, s := range p.valid {
-			switch {
-			case s.verdict.Rule == r.ID:
-				t.fails = append(t.fails, s)
-			case s.trace[r.ID]:
-				t.passes = append(t.passes, s)
-			}
-		}
-		e.targets = append(e.targets, t)
+		e.targets = append(e.targets, ruleTarget(r, names, p.valid))
 	}
 	e.targets = append(e.targets, target{schema: true, passes: p.valid, fails: p.invalid})
 	e.aims = e.probe()
 	return nil
+}
+
+// decodeSeed decodes a corpus fixture's stream; a fixture that is not
+// JSON, has no commands, or a command that does not decode is no seed.
+func decodeSeed(sd Seed) *seed {
+	var doc struct {
+		Version      json.RawMessage `json:"version"`
+		Capabilities json.RawMessage `json:"capabilities"`
+		Commands     []json.RawMessage
+	}
+	if json.Unmarshal(sd.Data, &doc) != nil || len(doc.Commands) == 0 {
+		return nil
+	}
+	s := &seed{path: sd.Path, version: doc.Version, caps: doc.Capabilities}
+	for _, raw := range doc.Commands {
+		v, err := decodeValue(raw)
+		if err != nil {
+			return nil
+		}
+		s.cmds = append(s.cmds, v)
+	}
+	return s
+}
+
+// addSeed gives seed s its built-in verdict and puts it in the pool: its
+// commands' bytes, and, when it passes the command schema, the rules it
+// evaluates and the strings it uses.
+func (e *explorer) addSeed(p *pool, s *seed) {
+	st := p.newStream(s, s.cmds)
+	for i, c := range s.cmds {
+		if m, ok := c.(map[string]any); ok {
+			p.raw[reflect.ValueOf(m).UnsafePointer()] = st.raw[i]
+		}
+	}
+	s.verdict = e.builtin(st)
+	p.seeds = append(p.seeds, s)
+	if s.verdict.Phase == string(model.PhaseSchema) {
+		p.invalid = append(p.invalid, s)
+		return
+	}
+	p.valid = append(p.valid, s)
+	s.trace, s.at = e.tracedAt(st)
+	for _, c := range s.cmds {
+		collectStrings(p.strings, c, "")
+	}
+}
+
+// ruleTarget is rule r as a target: the commands (of names, those the
+// corpus uses) its ID or summary mentions, and the valid seeds that fail
+// by it or pass through its check.
+func ruleTarget(r Rule, names map[string]bool, valid []*seed) target {
+	t := target{rule: r, commands: map[string]bool{}}
+	for _, w := range strings.FieldsFunc(r.ID+" "+r.Summary, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9')
+	}) {
+		if names[w] {
+			t.commands[w] = true
+		}
+	}
+	for _, s := range valid {
+		switch {
+		case s.verdict.Rule == r.ID:
+			t.fails = append(t.fails, s)
+		case s.trace[r.ID]:
+			t.passes = append(t.passes, s)
+		}
+	}
+	return t
 }
 
 // aim is one target and a way to aim at it: satisfy or break.
