@@ -17,7 +17,6 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
-	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/github"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
@@ -80,7 +79,7 @@ type published struct {
 	repo                  github.Repo
 	unavailable, readOnly bool
 	// notes say what failed, for the job summary.
-	notes []string
+	notes []markdown.PublishingNote
 }
 
 // maxCheckRunAnnotations bounds the annotations sent through the API: 20
@@ -183,7 +182,7 @@ func (a *runAction) publishCheck(ctx context.Context, d *delivery) error {
 	}
 	anns, capNote := d.anns.forCheck()
 	if capNote != "" {
-		res.notes = append(res.notes, capNote)
+		res.notes = append(res.notes, markdown.PublishingNote{What: capNote})
 	}
 	cr, err := gh.PublishCheck(ctx, github.Check{
 		// check-run-id is the job's own check run (job.check_run_id): Actions
@@ -208,7 +207,7 @@ func (a *runAction) publishCheck(ctx context.Context, d *delivery) error {
 	case github.Forbidden(err) && a.readOnlyToken():
 		what, res.readOnly = readOnlyNote(what), true
 	case github.Forbidden(err):
-		what += " (the token may not write checks: grant `checks: write`, or run from a workflow whose token can)"
+		what += " (the token may not write checks: grant it checks: write, or run from a workflow whose token can)"
 	}
 	a.warnf("%s: %s", what, apiText(err))
 	res.notes = append(res.notes, note(what, err))
@@ -225,12 +224,12 @@ func (a *runAction) publishComment(ctx context.Context, d *delivery) error {
 		return nil
 	}
 	if res.unavailable {
-		res.notes = append(res.notes, "Pull request comment skipped: the GitHub API did not answer within the time allowed.")
+		res.notes = append(res.notes, markdown.PublishingNote{What: "Pull request comment skipped: the GitHub API did not answer within the time allowed."})
 		return nil
 	}
 	if res.readOnly {
 		// The same token would be refused again.
-		res.notes = append(res.notes, "Pull request comment skipped: the token is read-only.")
+		res.notes = append(res.notes, markdown.PublishingNote{What: "Pull request comment skipped: the token is read-only."})
 		return nil
 	}
 	number, ok := a.pullRequest(ctx, d)
@@ -255,7 +254,7 @@ func (a *runAction) publishComment(ctx context.Context, d *delivery) error {
 		if github.Forbidden(err) && a.readOnlyToken() {
 			what = readOnlyNote(what)
 		} else if github.Forbidden(err) {
-			what += " (the token may not write comments: grant `pull-requests: write`)"
+			what += " (the token may not write comments: grant it pull-requests: write)"
 		}
 		a.warnf("%s: %s", what, apiText(err))
 		res.notes = append(res.notes, note(what, err))
@@ -278,7 +277,7 @@ func (a *runAction) pullRequest(ctx context.Context, d *delivery) (int, bool) {
 		return 0, false
 	}
 	if n == 0 {
-		res.notes = append(res.notes, fmt.Sprintf("Pull request comment skipped: no open pull request has the head commit %s.", d.tgt.HeadSHA))
+		res.notes = append(res.notes, markdown.PublishingNote{What: fmt.Sprintf("Pull request comment skipped: no open pull request has the head commit %s.", d.tgt.HeadSHA)})
 		return 0, false
 	}
 	return n, true
@@ -292,10 +291,10 @@ func isUnavailable(err error) bool {
 	return errors.As(err, &ge)
 }
 
-// note is a job-summary line for a failure; the error text comes from the
-// server and is escaped for Markdown.
-func note(what string, err error) string {
-	return what + ": " + escape.Markdown(escape.OneLine(apiText(err)))
+// note is a job-summary line for a failure: what was not done, and the
+// API's answer.
+func note(what string, err error) markdown.PublishingNote {
+	return markdown.PublishingNote{What: what, Answer: apiText(err)}
 }
 
 // apiText is an error's text without the empty list of field errors the

@@ -16,6 +16,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/markdown"
 	"github.com/drp2/drp2-fixtures/report/text"
 )
 
@@ -161,12 +162,7 @@ func writtenPath(path string, err error, report string) string {
 // do, and writes the check-run and comment URLs.
 func (a *runAction) writeNotes(_ context.Context, d *delivery) error {
 	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" && len(d.published.notes) > 0 && !d.in.NoJobSummary {
-		var b strings.Builder
-		b.WriteString("\n### Publishing\n\n")
-		for _, n := range d.published.notes {
-			fmt.Fprintf(&b, "- %s\n", n)
-		}
-		if err := workspace.Append(path, a.env.Redactor().Bytes([]byte(b.String()))); err != nil {
+		if err := workspace.Append(path, a.env.Redactor().Bytes([]byte(markdown.Publishing(d.published.notes)))); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,17 +25,19 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/action"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/github"
 	"github.com/drp2/drp2-fixtures/report/github/githubtest"
 )
 
 // Members of a script archive that are not workspace files.
 const (
-	scriptArgs  = "args"       // the command line, one argument a line
-	scriptEnv   = "env"        // KEY=VALUE lines over the defaults
-	scriptEvent = "event.json" // the event payload (the action's default: pull request 7)
-	scriptFiles = "files"      // report files the run writes in the workspace, one path a line
-	scriptWant  = "want/"      // the golden members
+	scriptArgs   = "args"       // the command line, one argument a line
+	scriptEnv    = "env"        // KEY=VALUE lines over the defaults
+	scriptEvent  = "event.json" // the event payload (the action's default: pull request 7)
+	scriptFiles  = "files"      // report files the run writes in the workspace, one path a line
+	scriptFaults = "faults"     // refusals of the fake GitHub, "METHOD PATH STATUS BODY" a line
+	scriptWant   = "want/"      // the golden members
 )
 
 func TestScripts(t *testing.T) {
@@ -89,7 +92,7 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 	files := map[string]string{}
 	for _, f := range a.Files {
 		switch {
-		case f.Name == scriptArgs, f.Name == scriptEnv, f.Name == scriptEvent, f.Name == scriptFiles, strings.HasPrefix(f.Name, scriptWant):
+		case f.Name == scriptArgs, f.Name == scriptEnv, f.Name == scriptEvent, f.Name == scriptFiles, f.Name == scriptFaults, strings.HasPrefix(f.Name, scriptWant):
 		default:
 			files[f.Name] = string(f.Data)
 		}
@@ -102,6 +105,7 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 	args := strings.Split(strings.TrimRight(string(argData), "\n"), "\n")
 	gh := githubtest.New(t, githubtest.Options{Token: scriptToken})
 	gh.AddPull(7, headSHA)
+	addFaults(t, gh, a)
 	env := map[string]string{"SOURCE_DATE_EPOCH": "1767225600"}
 	output := filepath.Join(root, "file_commands", "set_output")
 	summary := filepath.Join(root, "file_commands", "step_summary")
@@ -165,6 +169,24 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 		{Name: "want/requests", Data: clean(formatRequests(gh.Requests()))},
 	}
 	return append(got, reportFiles(t, a, ws, clean)...)
+}
+
+// addFaults makes the fake GitHub refuse the requests the script's faults
+// member names, as GitHub would (status and body).
+func addFaults(t *testing.T, gh *githubtest.Server, a *testkit.Archive) {
+	t.Helper()
+	data, _ := a.File(scriptFaults)
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if line == "" {
+			continue
+		}
+		f := strings.SplitN(line, " ", 4)
+		status, err := strconv.Atoi(f[2])
+		if len(f) != 4 || err != nil {
+			t.Fatalf("faults: %q is not METHOD PATH STATUS BODY", line)
+		}
+		gh.AddFault(githubtest.Fault{Method: f[0], Path: f[1], Status: status, Body: f[3]})
+	}
 }
 
 // junitTime is a JUnit time attribute: how long the machine took, the one
@@ -246,7 +268,9 @@ func actionDefaults(t *testing.T) map[string]string {
 // fake's address, stop-commands tokens) with fixed words.
 func scrubber(root, ws, apiURL, py, adapter string) func(string) []byte {
 	stop := regexp.MustCompile(`::stop-commands::[0-9a-f]{32}|::[0-9a-f]{32}::`)
-	r := strings.NewReplacer(py, "$PYTHON_EXAMPLE", adapter, "$ADAPTER", ws, "$WORKSPACE", root, "$ROOT", apiURL, "$API")
+	// The job summary quotes the API's address escaped for Markdown.
+	r := strings.NewReplacer(py, "$PYTHON_EXAMPLE", adapter, "$ADAPTER", ws, "$WORKSPACE", root, "$ROOT", apiURL, "$API",
+		escape.Markdown(apiURL), "$API")
 	return func(s string) []byte {
 		s = r.Replace(s)
 		s = stop.ReplaceAllStringFunc(s, func(m string) string {
