@@ -54,6 +54,32 @@ func (r *ParityRow) Agree() bool { return len(r.Groups) == 1 }
 // that passed Level 2 on it. Rows come in corpus order, then readback order.
 func Parity(run *Run) []ParityRow {
 	order := RankImplementations(run.Implementations)
+	var rows []ParityRow
+	for _, p := range readbackPaths(run) {
+		sources := paritySources(run, order, p)
+		n := 0
+		for _, s := range sources {
+			n = max(n, len(s.data))
+		}
+		for k := 0; k < n; k++ {
+			if row := parityRow(p, k, sources); row != nil {
+				rows = append(rows, *row)
+			}
+		}
+	}
+	return rows
+}
+
+// paritySource is one source's readbacks of one fixture, in stream order;
+// a nil readback could not be compared.
+type paritySource struct {
+	label string
+	data  [][]byte
+}
+
+// readbackPaths are the fixtures some source returned readbacks for, in
+// corpus order, then (those the run has no result for) by path.
+func readbackPaths(run *Run) []string {
 	paths := map[string]bool{}
 	for p := range run.FixtureReadbacks {
 		paths[p] = true
@@ -82,70 +108,66 @@ func Parity(run *Run) []ParityRow {
 		}
 		return sorted[a] < sorted[b]
 	})
-	var rows []ParityRow
-	for _, p := range sorted {
-		type source struct {
-			label string
-			data  [][]byte
-		}
-		var sources []source
-		if d, ok := run.FixtureReadbacks[p]; ok {
-			sources = append(sources, source{FixtureSource, d})
-		}
-		for _, i := range order {
-			im := &run.Implementations[i]
-			if d, ok := im.Readbacks[p]; ok {
-				sources = append(sources, source{im.Label(), d})
-			}
-		}
-		n := 0
-		for _, s := range sources {
-			n = max(n, len(s.data))
-		}
-		for k := 0; k < n; k++ {
-			var groups []ParityGroup
-			var ref []byte
-			var kept [][]byte
-			var unusable []string
-			for _, s := range sources {
-				if k >= len(s.data) {
-					continue
-				}
-				if s.data[k] == nil {
-					unusable = append(unusable, s.label)
-					continue
-				}
-				b := s.data[k]
-				found := false
-				for g := range groups {
-					if bytes.Equal(kept[g], b) {
-						groups[g].Sources = append(groups[g].Sources, s.label)
-						found = true
-						break
-					}
-				}
-				if found {
-					continue
-				}
-				g := ParityGroup{Sources: []string{s.label}, Size: len(b), Data: b, FirstDiff: -1, Got: -1, Want: -1}
-				if ref == nil {
-					ref = b
-				} else {
-					g.FirstDiff, g.Got, g.Want = firstDiff(b, ref)
-				}
-				groups = append(groups, g)
-				kept = append(kept, b)
-			}
-			count := 0
-			for _, g := range groups {
-				count += len(g.Sources)
-			}
-			if count >= 2 {
-				rows = append(rows, ParityRow{Path: p, Readback: k, Groups: groups, Unusable: unusable})
-			}
+	return sorted
+}
+
+// paritySources are the readbacks of fixture p: the fixture's own first,
+// then the implementations in order (best first).
+func paritySources(run *Run, order []int, p string) []paritySource {
+	var sources []paritySource
+	if d, ok := run.FixtureReadbacks[p]; ok {
+		sources = append(sources, paritySource{FixtureSource, d})
+	}
+	for _, i := range order {
+		im := &run.Implementations[i]
+		if d, ok := im.Readbacks[p]; ok {
+			sources = append(sources, paritySource{im.Label(), d})
 		}
 	}
-	return rows
+	return sources
+}
+
+// parityRow groups the sources' bytes for readback k of fixture p, the
+// first bytes seen being the reference; nil when fewer than two sources
+// could be compared.
+func parityRow(p string, k int, sources []paritySource) *ParityRow {
+	var groups []ParityGroup
+	var unusable []string
+	count := 0
+	for _, s := range sources {
+		if k >= len(s.data) {
+			continue
+		}
+		b := s.data[k]
+		if b == nil {
+			unusable = append(unusable, s.label)
+			continue
+		}
+		count++
+		if g := groupOf(groups, b); g >= 0 {
+			groups[g].Sources = append(groups[g].Sources, s.label)
+			continue
+		}
+		g := ParityGroup{Sources: []string{s.label}, Size: len(b), Data: b, FirstDiff: -1, Got: -1, Want: -1}
+		if len(groups) > 0 {
+			g.FirstDiff, g.Got, g.Want = firstDiff(b, groups[0].Data)
+		}
+		groups = append(groups, g)
+	}
+	if count < 2 {
+		return nil
+	}
+	return &ParityRow{Path: p, Readback: k, Groups: groups, Unusable: unusable}
+}
+
+// groupOf is the index of the group holding bytes b, or -1.
+func groupOf(groups []ParityGroup, b []byte) int {
+	for g := range groups {
+		if bytes.Equal(groups[g].Data, b) {
+			return g
+		}
+	}
+	return -1
 }
 
 // firstDiff finds the first byte at which b differs from ref.
