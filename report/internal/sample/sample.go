@@ -6,6 +6,7 @@ package sample
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,7 +25,25 @@ func intp(i int) *int { return &i }
 
 // Run returns the shared sample run. Each call returns a fresh value.
 func Run() *model.Run {
-	results := []model.Result{
+	results := slices.Concat(negatives(), positives(), schemaNegatives(), brokenAndHostile())
+	findings := sampleFindings()
+	run := &model.Run{
+		CorpusRoot:    "fixtures",
+		ToolVersion:   "v1.2.3",
+		CommandSchema: model.SchemaSource{Source: "fixtures/schema/drp2-command.schema.json", SHA256: strings.Repeat("ab", 32)},
+		FixtureSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("cd", 32)},
+		Started:       Started,
+		Duration:      42 * time.Millisecond,
+		Results:       results,
+		Findings:      findings,
+	}
+	run.Summary = model.Summarize(len(results), results, findings)
+	return run
+}
+
+// negatives are negative fixtures: one passing, two failing.
+func negatives() []model.Result {
+	return []model.Result{
 		{
 			Path: "fixtures/negative/bind_group_unknown_layout.json", RelPath: "negative/bind_group_unknown_layout.json",
 			Folder: "negative", Name: "bind_group_unknown_layout", Class: model.ClassNegative,
@@ -61,6 +80,12 @@ func Run() *model.Run {
 			Duration:    900 * time.Microsecond,
 			Diagnostics: []model.Diagnostic{{Source: "lifetime", Message: "buffer 12 destroyed at command 3"}},
 		},
+	}
+}
+
+// positives are positive fixtures: one passing, one failing.
+func positives() []model.Result {
+	return []model.Result{
 		{
 			Path: "fixtures/positive/minimal_triangle.json", RelPath: "positive/minimal_triangle.json",
 			Folder: "positive", Name: "minimal_triangle", Class: model.ClassPositive,
@@ -79,6 +104,12 @@ func Run() *model.Run {
 			Span:     &model.Span{Line: 88, Column: 9, EndLine: 88, EndColumn: 31},
 			Duration: 4 * time.Millisecond,
 		},
+	}
+}
+
+// schemaNegatives are schema-negative fixtures: one passing, one failing.
+func schemaNegatives() []model.Result {
+	return []model.Result{
 		{
 			Path: "fixtures/negative_schema/missing_cmd.json", RelPath: "negative_schema/missing_cmd.json",
 			Folder: "negative_schema", Name: "missing_cmd", Class: model.ClassSchemaNegative,
@@ -100,6 +131,13 @@ func Run() *model.Run {
 			Span:     &model.Span{Line: 12, Column: 5, EndLine: 18, EndColumn: 6},
 			Duration: 600 * time.Microsecond,
 		},
+	}
+}
+
+// brokenAndHostile are a corpus error and a fixture with hostile text
+// in every field.
+func brokenAndHostile() []model.Result {
+	return []model.Result{
 		{
 			// A corpus-authoring error: the envelope is unusable, so the
 			// fixture has no class and no DRP result.
@@ -125,7 +163,12 @@ func Run() *model.Run {
 			Duration: 1500 * time.Microsecond,
 		},
 	}
-	findings := []model.Finding{
+}
+
+// sampleFindings are one finding of each kind the reporters show, one of
+// them hostile.
+func sampleFindings() []model.Finding {
+	return []model.Finding{
 		{Kind: model.FindingFolderClass, Path: "fixtures/positive/should_fail.json",
 			Message: "expected block says negative, folder says positive"},
 		{Kind: model.FindingDuplicateName, Path: "fixtures/negative/draw_outside_pass_copy.json",
@@ -133,18 +176,6 @@ func Run() *model.Run {
 		{Kind: model.FindingNameStem, Path: "fixtures/negative/evil`name].json",
 			Message: "name " + Hostile + " differs from file name"},
 	}
-	run := &model.Run{
-		CorpusRoot:    "fixtures",
-		ToolVersion:   "v1.2.3",
-		CommandSchema: model.SchemaSource{Source: "fixtures/schema/drp2-command.schema.json", SHA256: strings.Repeat("ab", 32)},
-		FixtureSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("cd", 32)},
-		Started:       Started,
-		Duration:      42 * time.Millisecond,
-		Results:       results,
-		Findings:      findings,
-	}
-	run.Summary = model.Summarize(len(results), results, findings)
-	return run
 }
 
 // Passing returns a run in which every fixture passed: the short report.
