@@ -91,14 +91,26 @@ type Coverage struct {
 
 // RuleCoverage is what the corpus does with one rule.
 type RuleCoverage struct {
-	ID       string `json:"id"`
-	Code     string `json:"code,omitempty"`
-	Summary  string `json:"summary"`
-	Negative int    `json:"negative"`
-	Positive int    `json:"positive"`
+	// ID names the prose rule as the verdicts do
+	// ("COMMANDS.md WriteBuffer rule 2").
+	ID string `json:"id"`
+	// Code is the error code a violation of the rule reports; none for a
+	// rule reported only as a finding.
+	Code    string `json:"code"`
+	Summary string `json:"summary"`
+	// NegativeFixtures are the negative fixtures that fail by the rule as
+	// they expect, by path; never nil.
+	NegativeFixtures []string `json:"negative_fixtures"`
+	// Negative is len(NegativeFixtures).
+	Negative int `json:"negative"`
+	// Positive counts the passing positive fixtures whose streams pass
+	// through the rule's check.
+	Positive int `json:"positive"`
 	// Unlisted: verdicts or traces name the rule, but the checker's rule
 	// list does not.
-	Unlisted    bool `json:"unlisted,omitempty"`
+	Unlisted bool `json:"unlisted,omitempty"`
+	// FindingOnly: the rule has no error code, so it never fails a stream
+	// and no negative fixture can exercise it.
 	FindingOnly bool `json:"finding_only,omitempty"`
 }
 

@@ -36,7 +36,7 @@ func newExtras(o *gate.Outcome) extras {
 	}
 	if o.Coverage != nil {
 		var md bytes.Buffer
-		markdown.Coverage(&md, o.Coverage.Model())
+		markdown.Coverage(&md, o.Coverage)
 		e.summary += "\n" + md.String()
 	}
 	return e

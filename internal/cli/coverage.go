@@ -12,6 +12,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/coverage"
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 	"github.com/drp2/drp2-fixtures/report/text"
 )
@@ -26,10 +27,10 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 	if err := parseNoArgs(fs, args, &job); err != nil {
 		return flagError(name, err, env)
 	}
-	write := map[string]func(w io.Writer, r *coverage.Report) error{
-		"text":     func(w io.Writer, r *coverage.Report) error { return text.Coverage(w, r.Model()) },
+	write := map[string]func(w io.Writer, c *model.Coverage) error{
+		"text":     text.Coverage,
 		"json":     coverage.WriteJSON,
-		"markdown": func(w io.Writer, r *coverage.Report) error { return markdown.Coverage(w, r.Model()) },
+		"markdown": markdown.Coverage,
 	}[format]
 	if write == nil {
 		fmt.Fprintf(env.Stderr, "%s: --format %q: want text, json or markdown\n", name, format)

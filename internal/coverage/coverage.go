@@ -69,80 +69,27 @@ func (c *Counter) Check(ctx context.Context, s model.Stream, trace func(rule str
 	return f, findings
 }
 
-// RuleCoverage is what the corpus does with one rule.
-type RuleCoverage struct {
-	Rule
-	// NegativeFixtures are the negative fixtures that fail by the rule as
-	// they expect, by path.
-	NegativeFixtures []string `json:"negative_fixtures"`
-	// Negative is len(NegativeFixtures).
-	Negative int `json:"negative"`
-	// Positive counts the passing positive fixtures whose streams pass
-	// through the rule's check.
-	Positive int `json:"positive"`
-	// Unlisted: verdicts or traces name the rule, but the checker's rule
-	// list does not.
-	Unlisted bool `json:"unlisted,omitempty"`
-	// FindingOnly: the rule has no error code, so it never fails a stream
-	// and no negative fixture can exercise it.
-	FindingOnly bool `json:"finding_only,omitempty"`
-}
-
-// Groups of rules in a report, in report order.
-const (
-	groupUncovered = iota
-	groupCovered
-	groupFindingOnly
-)
-
-func (rc *RuleCoverage) group() int {
-	switch {
-	case rc.Negative > 0:
-		return groupCovered
-	case rc.FindingOnly:
-		return groupFindingOnly
-	}
-	return groupUncovered
-}
-
-// Report is the rule coverage of one run.
-type Report struct {
-	// Rules lists the rules without a negative fixture first, then the
-	// rest, then those that never fail a stream, each group in the
-	// checker's rule order.
-	Rules []RuleCoverage `json:"rules"`
-	// Uncovered counts the rules that can fail a stream and have no
-	// negative fixture.
-	Uncovered int `json:"uncovered"`
-	// PositiveFixtures and NegativeFixtures count the fixtures counted:
-	// positives that passed, semantic negatives that failed as expected.
-	PositiveFixtures int `json:"positive_fixtures"`
-	NegativeFixtures int `json:"negative_fixtures"`
-	// NoRule lists passing negative fixtures whose verdict names no rule.
-	NoRule []string `json:"no_rule,omitempty"`
-	// NotCounted counts fixtures left out because they did not pass:
-	// coverage counts only what the corpus asserts and gets.
-	NotCounted int `json:"not_counted"`
-}
-
 // Count builds the coverage of a run made with counter as its checker.
-func Count(rules []Rule, run *model.Run, counter *Counter) (*Report, error) {
-	rep := &Report{}
-	byID := map[string]*RuleCoverage{}
-	list := make([]*RuleCoverage, 0, len(rules))
+// Its rules list those without a negative fixture first, then the rest,
+// then those that never fail a stream, each group in the checker's rule
+// order (rules is that order).
+func Count(rules []Rule, run *model.Run, counter *Counter) (*model.Coverage, error) {
+	rep := &model.Coverage{}
+	byID := map[string]*model.RuleCoverage{}
+	list := make([]*model.RuleCoverage, 0, len(rules))
 	for _, r := range rules {
 		if _, dup := byID[r.ID]; dup {
 			continue
 		}
-		rc := &RuleCoverage{Rule: r, FindingOnly: r.Code == ""}
+		rc := &model.RuleCoverage{ID: r.ID, Code: r.Code, Summary: r.Summary, FindingOnly: r.Code == ""}
 		byID[r.ID] = rc
 		list = append(list, rc)
 	}
-	get := func(id string) *RuleCoverage {
+	get := func(id string) *model.RuleCoverage {
 		if rc, ok := byID[id]; ok {
 			return rc
 		}
-		rc := &RuleCoverage{Rule: Rule{ID: id}, Unlisted: true}
+		rc := &model.RuleCoverage{ID: id, Unlisted: true}
 		byID[id] = rc
 		list = append(list, rc)
 		return rc
@@ -187,15 +134,15 @@ func Count(rules []Rule, run *model.Run, counter *Counter) (*Report, error) {
 			rc.NegativeFixtures = []string{}
 		}
 	}
-	for _, g := range []int{groupUncovered, groupCovered, groupFindingOnly} {
+	for _, g := range []model.RuleGroup{model.RulesUncovered, model.RulesCovered, model.RulesFindingOnly} {
 		for _, rc := range list {
-			if rc.group() == g {
+			if rc.Group() == g {
 				rep.Rules = append(rep.Rules, *rc)
 			}
 		}
 	}
 	for i := range rep.Rules {
-		if rep.Rules[i].group() == groupUncovered {
+		if rep.Rules[i].Group() == model.RulesUncovered {
 			rep.Uncovered++
 		}
 	}

@@ -103,7 +103,7 @@ func corpus() fstest.MapFS {
 	}
 }
 
-func count(t *testing.T, fsys fstest.MapFS, workers int) *Report {
+func count(t *testing.T, fsys fstest.MapFS, workers int) *model.Coverage {
 	t.Helper()
 	counter := NewCounter(fake{})
 	run, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fsys, WorkDir: t.TempDir(), Checker: counter,
@@ -153,7 +153,7 @@ func TestCounts(t *testing.T) {
 	}
 }
 
-func ids(r *Report) []string {
+func ids(r *model.Coverage) []string {
 	var out []string
 	for _, rc := range r.Rules {
 		out = append(out, rc.ID)
@@ -185,12 +185,12 @@ func TestUnlistedRulesAreShown(t *testing.T) {
 
 func TestGoldenAndDeterministic(t *testing.T) {
 	rep := count(t, corpus(), 4)
-	render := func(r *Report) (text, md, js []byte) {
+	render := func(r *model.Coverage) (text, md, js []byte) {
 		var a, b, c bytes.Buffer
-		if err := textreport.Coverage(&a, r.Model()); err != nil {
+		if err := textreport.Coverage(&a, r); err != nil {
 			t.Fatal(err)
 		}
-		if err := mdreport.Coverage(&b, r.Model()); err != nil {
+		if err := mdreport.Coverage(&b, r); err != nil {
 			t.Fatal(err)
 		}
 		if err := WriteJSON(&c, r); err != nil {

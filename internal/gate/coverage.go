@@ -18,7 +18,7 @@ func newCoverage() *coverageRun {
 	return &coverageRun{counter: coverage.NewCounter(tracer), rules: rules}
 }
 
-func (c *coverageRun) report(run *model.Run) (*coverage.Report, error) {
+func (c *coverageRun) report(run *model.Run) (*model.Coverage, error) {
 	return coverage.Count(c.rules, run, c.counter)
 }
 
@@ -31,12 +31,4 @@ func ValidatorRules() ([]coverage.Rule, coverage.Tracer) {
 		rules[i] = coverage.Rule{ID: r.ID, Code: r.Code, Summary: r.Summary}
 	}
 	return rules, drp2.New()
-}
-
-// coverageModel is the coverage as the model carries it; nil without.
-func coverageModel(rep *coverage.Report) *model.Coverage {
-	if rep == nil {
-		return nil
-	}
-	return rep.Model()
 }

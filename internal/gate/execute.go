@@ -10,7 +10,6 @@ import (
 	"sort"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
-	"github.com/drp2/drp2-fixtures/internal/coverage"
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
@@ -27,7 +26,7 @@ type Outcome struct {
 	Manifest *ManifestCheck
 	// Coverage is the validator's rule coverage of the run; nil when not
 	// asked for.
-	Coverage *coverage.Report
+	Coverage *model.Coverage
 	// Verdict is the one judgement of the outcome (also Run.Judgement).
 	Verdict *model.Judgement
 	// Err is what stopped a step that runs after the run exists (the
@@ -81,7 +80,7 @@ func Execute(ctx context.Context, r *Resolved) (*Outcome, error) {
 	o.Verdict = Judge(o, r.Job)
 	o.Run.Judgement = o.Verdict
 	o.Run.Manifest = o.Manifest.Model()
-	o.Run.Coverage = coverageModel(o.Coverage)
+	o.Run.Coverage = o.Coverage
 	return o, nil
 }
 

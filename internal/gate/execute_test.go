@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/coverage"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
@@ -109,5 +110,21 @@ func TestJSONReportCarriesManifestCoverageAndVerdict(t *testing.T) {
 	}
 	if !got.Verdict.Failed || got.Verdict.Conclusion != "failure" {
 		t.Errorf("verdict: %+v", got.Verdict)
+	}
+	// The report's coverage is the document the coverage command prints,
+	// the negative fixtures of each rule included.
+	var alone, inReport bytes.Buffer
+	if err := coverage.WriteJSON(&alone, checked.Coverage); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Compact(&inReport, doc["coverage"]); err != nil {
+		t.Fatal(err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, alone.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if compact.String() != inReport.String() || !strings.Contains(inReport.String(), `"negative_fixtures":[`) {
+		t.Errorf("the report's coverage:\n%s\nthe coverage command's:\n%s", inReport.String(), compact.String())
 	}
 }
