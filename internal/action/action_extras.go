@@ -1,6 +1,6 @@
 package action
 
-// What the manifest and coverage inputs add to the action's reports:
+// What the manifest and explore inputs add to the action's reports:
 // sections of the job summary and of the pull request comment, and
 // failure annotations on the fixtures that break a frozen manifest.
 
@@ -14,9 +14,12 @@ import (
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 
-// extras are the additions of the manifest and coverage inputs.
+// extras are what the manifest and explore inputs add to the reports
+// beyond the run's own (which carries the manifest comparison and the rule
+// coverage).
 type extras struct {
-	// summary is Markdown appended to the job summary.
+	// summary is Markdown appended to the job summary: the explore input's
+	// report.
 	summary string
 	// comment is Markdown appended to the pull request comment, and
 	// commentShort its one-line stand-in when the comment has no room.
@@ -29,15 +32,9 @@ func newExtras(o *gate.Outcome) extras {
 	if mc := o.Manifest; mc != nil {
 		var md bytes.Buffer
 		markdown.Manifest(&md, mc.Model()) // into memory: cannot fail
-		e.summary += "\n" + md.String()
 		e.comment = "\n" + md.String()
 		e.commentShort = markdown.ManifestLine(mc.Model())
 		e.annotations = mc.Annotations()
-	}
-	if o.Coverage != nil {
-		var md bytes.Buffer
-		markdown.Coverage(&md, o.Coverage)
-		e.summary += "\n" + md.String()
 	}
 	return e
 }

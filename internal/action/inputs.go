@@ -60,7 +60,6 @@ const defaultCheckName = "DRP2 fixtures"
 // enums and numbers that do not parse are unusable input.
 func readInputs(a *githubactions.Action) (Inputs, error) {
 	in := Inputs{
-		Files: frontend.Paths{JUnit: a.GetInput("junit-path"), JSON: a.GetInput("json-path"), Markdown: a.GetInput("markdown-path")},
 		Job: gate.Job{
 			Corpus:        a.GetInput("corpus"),
 			FindCorpus:    true,
@@ -81,6 +80,11 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		Token:      a.GetInput("github-token"),
 		CheckName:  a.GetInput("check-name"),
 		ReportName: a.GetInput("report-name"),
+	}
+	for i := range frontend.ReportFiles {
+		if rf := &frontend.ReportFiles[i]; rf.Input != "" {
+			*rf.Path(&in.Files) = a.GetInput(rf.Input)
+		}
 	}
 	if in.CheckName == "" {
 		in.CheckName = defaultCheckName

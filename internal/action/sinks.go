@@ -28,13 +28,9 @@ func (a *runAction) writeLog(_ context.Context, d *delivery) error {
 	// Every fixture is listed, passes folded away: failures and the final
 	// count stay in view.
 	// GitHub renders ANSI colour in step logs, though the log is a pipe.
-	if err := text.Write(&b, d.run, text.Options{Verbose: true, Group: true, Color: frontend.UseColor(a.getenv, true)}); err != nil {
+	o := frontend.RenderOptions{Text: text.Options{Verbose: true, Group: true, Color: frontend.UseColor(a.getenv, true)}}
+	if err := frontend.Lookup("text").WriteRun(&b, d.run, o); err != nil {
 		return fmt.Errorf("write the text report: %w", err)
-	}
-	if mc := d.out.Manifest; mc != nil {
-		if err := text.Manifest(&b, mc.Model()); err != nil {
-			return fmt.Errorf("write the manifest comparison: %w", err)
-		}
 	}
 	_, err := io.WriteString(a.log, wrapCommands(b.String(), randomToken()))
 	return err
@@ -111,9 +107,11 @@ func (a *runAction) writeResultOutputs(_ context.Context, d *delivery) error {
 		{"failed", strconv.Itoa(s.Failed)},
 		{"corpus-errors", strconv.Itoa(s.CorpusErrors)},
 		{"conclusion", d.conclusion},
-		{"junit-path", writtenPath(d.in.Files.JUnit, d.fileErr, "JUnit report")},
-		{"json-path", writtenPath(d.in.Files.JSON, d.fileErr, "JSON report")},
-		{"markdown-path", writtenPath(d.in.Files.Markdown, d.fileErr, "Markdown report")},
+	}
+	for i := range frontend.ReportFiles {
+		if rf := &frontend.ReportFiles[i]; rf.Input != "" {
+			outs = append(outs, output{rf.Input, writtenPath(*rf.Path(&d.in.Files), d.fileErr, rf.Report)})
+		}
 	}
 	outs = append(outs, comparisonOutputs(d.run.Comparison)...)
 	outs = append(outs, implementationOutputs(d.run)...)

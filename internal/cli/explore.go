@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/explore"
@@ -24,7 +23,7 @@ type exploreOptions struct {
 	count  int
 	time   time.Duration
 	out    string
-	format string
+	format *frontend.FormatFlag
 }
 
 func exploreCommand(ctx context.Context, args []string, env Env) int {
@@ -41,19 +40,13 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 	fs.IntVar(&o.count, "count", explore.DefaultCount, "number of streams to generate")
 	fs.DurationVar(&o.time, "time", 0, "stop generating after `DURATION` (default: no limit)")
 	fs.StringVar(&o.out, "out", "", "write the candidate fixtures below `DIR`, in the corpus layout (default: none written)")
-	fs.StringVar(&o.format, "format", "text", "standard output format: text, json or markdown")
+	o.format = frontend.AddFormatFlag(fs, frontend.KindExplore)
 	fs.StringVar(&summary, "summary", "", "also append the Markdown report to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
 	if err := parseNoArgs(fs, args, &job); err != nil {
 		return flagError(name, err, env)
 	}
 	job.Implementations = impls
-	write := map[string]func(io.Writer, *explore.Report) error{
-		"text": explore.WriteText, "json": explore.WriteJSON, "markdown": explore.WriteMarkdown}[o.format]
-	switch {
-	case write == nil:
-		fmt.Fprintf(env.Stderr, "%s: --format %q: want text, json or markdown\n", name, o.format)
-		return ExitUsage
-	case o.count <= 0 || job.Timeout <= 0 || o.time < 0:
+	if o.count <= 0 || job.Timeout <= 0 || o.time < 0 {
 		fmt.Fprintf(env.Stderr, "%s: --count and --timeout must be positive, --time not negative\n", name)
 		return ExitUsage
 	}
@@ -84,7 +77,7 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 		return fail(err)
 	}
 	code := writeExploreFiles(env, name, r, o, summary, rep)
-	if err := write(env.Stdout, rep); err != nil {
+	if err := o.format.Format().WriteExplore(env.Stdout, rep); err != nil {
 		return fail(err)
 	}
 	return code
@@ -103,7 +96,7 @@ func writeExploreFiles(env Env, name string, r *gate.Resolved, o exploreOptions,
 	}
 	if summary != "" {
 		var b bytes.Buffer
-		err := explore.WriteMarkdown(&b, rep)
+		err := frontend.Lookup("markdown").WriteExplore(&b, rep)
 		if err == nil {
 			err = workspace.Append(workspace.Resolve(r.WorkDir, summary), b.Bytes())
 		}

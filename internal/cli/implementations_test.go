@@ -160,7 +160,7 @@ func TestMergeCommand(t *testing.T) {
 	}{
 		{[]string{"merge"}, "no report given"},
 		{[]string{"merge", "missing/*.json"}, "no such file"},
-		{[]string{"merge", "--format", "yaml", "whole.json"}, "--format"},
+		{[]string{"merge", "--format", "yaml", "whole.json"}, `invalid value "yaml" for flag -format: want text, json, github, markdown or junit`},
 	} {
 		if code, _, stderr := run(t, dir, c.args...); code != ExitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, %q", c.args, code, stderr)

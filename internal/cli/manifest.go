@@ -9,20 +9,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/text"
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
-const manifestUsage = `Usage:
+var manifestUsage = `Usage:
   drp2-fixtures manifest write [--corpus DIR] [-o FILE] [--frozen]
-  drp2-fixtures manifest check [--corpus DIR] [--manifest FILE] [--format text|json]
+  drp2-fixtures manifest check [--corpus DIR] [--manifest FILE] [--format ` + frontend.FormatChoices(frontend.KindManifest) + `]
 
 write records the corpus in a manifest (default <corpus>/manifest.json);
 check compares the corpus with it. Run "drp2-fixtures manifest write -h"
@@ -167,7 +165,7 @@ func keepFreeze(env Env, name string, r *gate.Resolved, m *manifest.Manifest, pa
 		m.Frozen = rec.Frozen
 	}
 	if cmp := manifest.Compare(rec, m); rec.Frozen && cmp.Violations > 0 {
-		text.Manifest(env.Stderr, cmp.Model(r.Display(path)))
+		frontend.Lookup("text").WriteManifest(env.Stderr, &gate.ManifestCheck{Path: r.Display(path), Cmp: cmp})
 		fmt.Fprintf(env.Stderr, "%s: %s is frozen and the corpus breaks the freeze; not overwritten (set \"frozen\": false in it first to re-record the version on purpose)\n", name, r.Display(path))
 		return ExitMismatch, nil
 	}
@@ -177,17 +175,13 @@ func keepFreeze(env Env, name string, r *gate.Resolved, m *manifest.Manifest, pa
 func manifestCheck(ctx context.Context, args []string, env Env) int {
 	const name = "drp2-fixtures manifest check"
 	var job gate.Job
-	var path, format string
+	var path string
 	fs := newFlagSet(name, name+" [flags]", env)
 	corpusFlags(fs, &job)
 	fs.StringVar(&path, "manifest", "", "the manifest `FILE` (default <corpus>/manifest.json)")
-	fs.StringVar(&format, "format", "text", "output format: text or json")
+	format := frontend.AddFormatFlag(fs, frontend.KindManifest)
 	if err := parseNoArgs(fs, args, &job); err != nil {
 		return flagError(name, err, env)
-	}
-	if format != "text" && format != "json" {
-		fmt.Fprintf(env.Stderr, "%s: --format %q: want text or json\n", name, format)
-		return ExitUsage
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
@@ -205,11 +199,7 @@ func manifestCheck(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	write := func(w io.Writer, c *manifest.Comparison) error { return text.Manifest(w, c.Model(mc.Path)) }
-	if format == "json" {
-		write = manifest.WriteJSON
-	}
-	if err := write(env.Stdout, mc.Cmp); err != nil {
+	if err := format.Format().WriteManifest(env.Stdout, mc); err != nil {
 		return fail(err)
 	}
 	if why := mc.FreezeBroken(); why != "" {

@@ -141,7 +141,7 @@ func TestManifestUsageErrors(t *testing.T) {
 		{[]string{"manifest"}, "Usage:"},
 		{[]string{"manifest", "frobnicate"}, `unknown subcommand "frobnicate"`},
 		{[]string{"manifest", "check", "extra"}, `unexpected argument "extra"`},
-		{[]string{"manifest", "check", "--format", "xml"}, `--format "xml"`},
+		{[]string{"manifest", "check", "--format", "xml"}, `invalid value "xml" for flag -format: want text, json or markdown`},
 		{[]string{"run", "--check-clean", "--manifest", "nope.json"}, "nope.json does not exist"},
 	} {
 		code, _, errs := run(t, dir, tc.args...)

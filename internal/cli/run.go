@@ -4,14 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/harness"
-	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/jsonout"
+	"github.com/drp2/drp2-fixtures/report/junit"
 	"github.com/drp2/drp2-fixtures/report/text"
 	"github.com/drp2/drp2-fixtures/runner"
 )
@@ -20,7 +18,7 @@ import (
 type runOptions struct {
 	job     gate.Job
 	files   frontend.Paths
-	format  string
+	format  *frontend.FormatFlag
 	verbose bool
 	color   bool
 }
@@ -90,20 +88,16 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 // outputFlags are the flags of run and merge that say where the results
 // go and what fails the command.
 func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
-	fs.StringVar(&o.format, "format", "text", "standard output format: text, json or github")
-	fs.StringVar(&o.files.JUnit, "junit", "", "also write JUnit XML to `FILE` (folders are created)")
-	fs.StringVar(&o.files.Summary, "summary", "", "also append the Markdown job summary to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
-	fs.StringVar(&o.files.JSON, "json-out", "", "also write the JSON report to `FILE` (folders are created)")
+	o.format = frontend.AddFormatFlag(fs, frontend.KindRun)
+	for i := range frontend.ReportFiles {
+		rf := &frontend.ReportFiles[i]
+		fs.StringVar(rf.Path(&o.files), rf.Flag, "", rf.Help)
+	}
 	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview); or never")
 }
 
 // checkOutput checks the values of outputFlags.
 func (o *runOptions) checkOutput(failOn string) error {
-	switch o.format {
-	case "text", "json", "github":
-	default:
-		return fmt.Errorf("--format %q: want text, json or github", o.format)
-	}
 	var err error
 	if o.job.FailOn, err = gate.ParseFailOn(failOn); err != nil {
 		return fmt.Errorf("--fail-on: %w", err)
@@ -130,20 +124,18 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 }
 
 // finish ends run and merge alike: the report files, standard output (the
-// manifest comparison after the report, or on standard error after a JSON
-// document, which must stay the whole of standard output), then the exit
+// manifest comparison after the report, or on standard error after a
+// document that must stay the whole of standard output), then the exit
 // code and why, as the verdict says.
 func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) int {
 	fileErr := frontend.WriteReports(out.Run, o.files, frontend.FileOptions{Dir: wd, Getenv: env.Var, Redact: env.Redactor()})
-	if err := writeStdout(env.Stdout, out.Run, o); err != nil {
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-		return ExitInternal
+	f := o.format.Format()
+	ro := frontend.RenderOptions{Text: text.Options{Verbose: o.verbose, Color: o.color}, JUnit: junit.Options{Properties: junit.GitHubProperties(env.Var)}}
+	err := f.WriteRun(env.Stdout, out.Run, ro)
+	if err == nil && f.Whole && out.Manifest != nil {
+		err = frontend.Lookup("text").WriteManifest(env.Stderr, out.Manifest)
 	}
-	more := env.Stdout
-	if o.format == "json" {
-		more = env.Stderr
-	}
-	if err := writeManifestText(more, out.Manifest); err != nil {
+	if err != nil {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
 		return ExitInternal
 	}
@@ -157,34 +149,4 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) i
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
 	return out.ExitCode()
-}
-
-// writeManifestText writes the manifest comparison: its headline alone
-// when the corpus matches it.
-func writeManifestText(w io.Writer, mc *gate.ManifestCheck) error {
-	if mc == nil {
-		return nil
-	}
-	if mc.Cmp.Clean() {
-		_, err := fmt.Fprintf(w, "Manifest: %s\n", mc.Cmp.Headline())
-		return err
-	}
-	return text.Manifest(w, mc.Model())
-}
-
-// textOptions: colour only on a terminal, and never when NO_COLOR is set
-// (no-color.org).
-func (o *runOptions) textOptions() text.Options {
-	return text.Options{Verbose: o.verbose, Color: o.color}
-}
-
-func writeStdout(w io.Writer, run *model.Run, o *runOptions) error {
-	switch o.format {
-	case "json":
-		return jsonout.Write(w, run)
-	case "github":
-		return writeGitHub(w, run, o.textOptions())
-	default:
-		return text.Write(w, run, o.textOptions())
-	}
 }

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -16,9 +15,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/junit"
-	"github.com/drp2/drp2-fixtures/report/limit"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 
@@ -69,60 +66,93 @@ func (e *ReportError) Error() string {
 
 func (e *ReportError) Unwrap() error { return e.Err }
 
+// ReportFile is one report file the front ends write, in the format of
+// that name.
+type ReportFile struct {
+	// Report names it in errors ("JUnit report").
+	Report string
+	// Flag is run's and merge's flag for its path, Input the action's
+	// input (and step output); "" for none.
+	Flag, Input string
+	Format      string
+	// Append adds the report to the end of the file, as
+	// $GITHUB_STEP_SUMMARY expects; otherwise the file is replaced.
+	Append bool
+	// Help is the flag's help.
+	Help string
+	path func(*Paths) *string
+}
+
+// ReportFiles are the report files, in the order they are written.
+var ReportFiles = []ReportFile{
+	{Report: "JUnit report", Flag: "junit", Input: "junit-path", Format: "junit",
+		Help: "also write JUnit XML to `FILE` (folders are created)", path: func(p *Paths) *string { return &p.JUnit }},
+	{Report: "JSON report", Flag: "json-out", Input: "json-path", Format: "json",
+		Help: "also write the JSON report to `FILE` (folders are created)", path: func(p *Paths) *string { return &p.JSON }},
+	{Report: "job summary", Flag: "summary", Format: "markdown", Append: true,
+		Help: "also append the Markdown job summary to `FILE` (as $GITHUB_STEP_SUMMARY expects)", path: func(p *Paths) *string { return &p.Summary }},
+	{Report: "Markdown report", Flag: "markdown", Input: "markdown-path", Format: "markdown",
+		Help: "also write the Markdown job summary to `FILE`, replacing it (folders are created)", path: func(p *Paths) *string { return &p.Markdown }},
+}
+
+// Path is where p says the report goes.
+func (rf *ReportFile) Path(p *Paths) *string { return rf.path(p) }
+
 // WriteReports writes every report that has a path. It tries them all, so
 // that one unusable path does not cost the others, and returns every error
-// (errors.Join of *ReportError).
+// (errors.Join of *ReportError). Each format is rendered once, whatever
+// number of files take it.
 func WriteReports(run *model.Run, p Paths, o FileOptions) error {
-	// The oversized-summary note names the JSON report as the user gave it.
-	where := "the step log"
-	if p.JSON != "" {
-		where = p.JSON
-	}
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	var errs []error
-	keep := func(err error) { errs = append(errs, err) }
-	if err := o.replace("JUnit report", p.JUnit, func(w io.Writer) error {
-		return junit.Write(w, run, junit.Options{Properties: junit.GitHubProperties(getenv)})
-	}); err != nil {
-		keep(err)
-	}
-	if err := o.replace("JSON report", p.JSON, func(w io.Writer) error { return jsonout.Write(w, run) }); err != nil {
-		keep(err)
-	}
-	if p.Summary != "" || p.Markdown != "" {
+	ro := RenderOptions{Markdown: o.Markdown, JUnit: junit.Options{Properties: junit.GitHubProperties(getenv)}}
+	// A job summary too large for GitHub names the JSON report as the user
+	// gave it.
+	ro.Markdown.WholeReport = p.JSON
+	rendered := map[string][]byte{}
+	failed := map[string]error{}
+	render := func(format string) ([]byte, error) {
+		if b, ok := rendered[format]; ok {
+			return b, failed[format]
+		}
 		var b bytes.Buffer
-		if err := markdown.WriteSummary(&b, run, o.Markdown); err != nil {
-			keep(&ReportError{Report: "job summary", Rendering: true, Err: err})
-		} else {
-			b.WriteString(ImplementationsSummary(run, o.Markdown))
-			if b.Len() > limit.StepSummaryBytes {
-				// GitHub would drop it whole; say where the report is instead.
-				b.Reset()
-				fmt.Fprintf(&b, "## DRP2 fixtures\n\nThe report is larger than the 1 MiB job summary limit: see %s.\n", where)
-			}
-			md := o.Redact.Bytes(b.Bytes())
-			if p.Summary != "" {
-				// Like the other reports, a summary path may name folders
-				// that do not exist yet ($GITHUB_STEP_SUMMARY's always does).
-				summary := workspace.Resolve(o.Dir, p.Summary)
-				if err := os.MkdirAll(filepath.Dir(summary), 0o755); err != nil {
-					keep(&ReportError{Report: "job summary", Err: err})
-				} else if err := workspace.Append(summary, md); err != nil {
-					keep(&ReportError{Report: "job summary", Err: err})
-				}
-			}
-			if err := o.replace("Markdown report", p.Markdown, func(w io.Writer) error {
-				_, err := w.Write(md)
-				return err
-			}); err != nil {
-				keep(err)
-			}
+		err := Lookup(format).WriteRun(&b, run, ro)
+		rendered[format], failed[format] = o.Redact.Bytes(b.Bytes()), err
+		return rendered[format], err
+	}
+	var errs []error
+	for i := range ReportFiles {
+		rf := &ReportFiles[i]
+		path := *rf.Path(&p)
+		if path == "" {
+			continue
+		}
+		data, err := render(rf.Format)
+		if err != nil {
+			errs = append(errs, &ReportError{Report: rf.Report, Rendering: true, Err: err})
+			continue
+		}
+		if err := o.write(rf, path, data); err != nil {
+			errs = append(errs, &ReportError{Report: rf.Report, Err: err})
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// write replaces or appends to a report file, creating its folders. An
+// appended file (the job summary) is the runner's own in the action, so
+// it is not held to the workspace.
+func (o FileOptions) write(rf *ReportFile, path string, data []byte) error {
+	if !rf.Append {
+		return workspace.New(o.Dir, o.Contained).WriteFile(path, data)
+	}
+	abs := workspace.Resolve(o.Dir, path)
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return err
+	}
+	return workspace.Append(abs, data)
 }
 
 // ReportErrors lists the reports that WriteReports could not write.
@@ -143,21 +173,6 @@ func ReportErrors(err error) []*ReportError {
 		walk(err)
 	}
 	return out
-}
-
-// replace renders a report and writes it to path, creating its folders.
-func (o FileOptions) replace(report, path string, render func(io.Writer) error) error {
-	if path == "" {
-		return nil
-	}
-	var b bytes.Buffer
-	if err := render(&b); err != nil {
-		return &ReportError{Report: report, Rendering: true, Err: err}
-	}
-	if err := workspace.New(o.Dir, o.Contained).WriteFile(path, o.Redact.Bytes(b.Bytes())); err != nil {
-		return &ReportError{Report: report, Err: err}
-	}
-	return nil
 }
 
 // ExitCode is 3 for a renderer's failure (a bug), else 2 (an unusable

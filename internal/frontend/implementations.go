@@ -5,7 +5,6 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
-	"github.com/drp2/drp2-fixtures/report/limit"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 
@@ -17,15 +16,6 @@ const (
 	FindingsChanged FindingMode = "changed"
 	FindingsOff     FindingMode = "off"
 )
-
-// ImplementationsSummary is the matrix for the job summary, after the
-// run's own report, within a quarter of GitHub's limit.
-func ImplementationsSummary(run *model.Run, md markdown.Options) string {
-	if len(run.Implementations) == 0 {
-		return ""
-	}
-	return "\n" + markdown.Matrix(run, md, func(s string) bool { return len(s) <= limit.StepSummaryBytes/4 })
-}
 
 // AllAnnotations are the run's own annotations and those of every
 // implementation that fails a fixture, each titled with the

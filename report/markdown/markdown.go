@@ -54,6 +54,9 @@ type Options struct {
 	// NoJobSummary: the run writes no job summary, so no report sends
 	// readers there.
 	NoJobSummary bool
+	// WholeReport is where the whole report can be read (the JSON report
+	// file), named by a Report too large for the job summary.
+	WholeReport string
 }
 
 // WriteSummary writes the job summary: the full report, at most
