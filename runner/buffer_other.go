@@ -1,11 +1,12 @@
-//go:build !unix
+//go:build !unix || heapfixtures
 
 package runner
 
 import "encoding/json"
 
-// fixtureMemory allocates on the heap; only unix systems get the off-heap
-// memory of buffer_unix.go.
+// fixtureMemory allocates on the heap: on systems other than unix, and
+// with the build tag heapfixtures, which scripts/bench --memory uses to
+// compare the heap with the off-heap memory of buffer_unix.go.
 type fixtureMemory struct{}
 
 func (m *fixtureMemory) fileBuffer(n int64) []byte { return make([]byte, 0, n) }

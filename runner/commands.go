@@ -200,72 +200,65 @@ const maxShapeNumbers = 32
 func shapeKey(raw []byte, bounds []int64, buf []byte) ([]byte, bool) {
 	var seen [maxShapeNumbers]int64
 	n := 0
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		case c == '"':
-			j := i + 1
-			for j < len(raw) && raw[j] != '"' {
-				if raw[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(raw) {
-				return buf, false
-			}
-			buf = append(buf, raw[i:j+1]...)
-			i = j + 1
-		case c == '-' || (c >= '0' && c <= '9'):
-			j := i
-			if raw[j] == '-' {
-				j++
-			}
-			start := j
-			var v int64
-			for j < len(raw) && raw[j] >= '0' && raw[j] <= '9' {
-				v = v*10 + int64(raw[j]-'0')
-				j++
-			}
-			digits := j - start
-			if digits == 0 || digits > 18 || (digits > 1 && raw[start] == '0') || (j < len(raw) && (raw[j] == '.' || raw[j] == 'e' || raw[j] == 'E')) {
-				return buf, false
-			}
-			if raw[i] == '-' {
-				v = -v
-			}
-			if n == maxShapeNumbers {
-				return buf, false
-			}
-			// The relation to the bounds: the index of the first bound at
-			// or above v, doubled, plus one when v equals it.
-			rel := 0
-			for rel < len(bounds) && bounds[rel] < v {
-				rel++
-			}
-			code := 2 * rel
-			if rel < len(bounds) && bounds[rel] == v {
-				code++
-			}
-			same := n
-			for k := 0; k < n; k++ {
-				if seen[k] == v {
-					same = k
-					break
-				}
-			}
-			seen[n] = v
-			n++
-			buf = append(buf, 0, byte(code), byte(code>>8), byte(same))
-			i = j
-		default:
-			buf = append(buf, c)
-			i++
+	for piece, number := range jsonpos.Compact(raw) {
+		if !number {
+			buf = append(buf, piece...)
+			continue
 		}
+		v, ok := plainInteger(piece)
+		if !ok || n == maxShapeNumbers {
+			return buf, false
+		}
+		code := boundsCode(v, bounds)
+		same := n
+		for k := 0; k < n; k++ {
+			if seen[k] == v {
+				same = k
+				break
+			}
+		}
+		seen[n] = v
+		n++
+		buf = append(buf, 0, byte(code), byte(code>>8), byte(same))
 	}
 	return buf, true
+}
+
+// plainInteger reads a number token that is an integer of at most 18
+// digits written without fraction or exponent.
+func plainInteger(tok []byte) (int64, bool) {
+	digits := tok
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 || (len(digits) > 1 && digits[0] == '0') {
+		return 0, false
+	}
+	var v int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if tok[0] == '-' {
+		v = -v
+	}
+	return v, true
+}
+
+// boundsCode is the relation of v to the bounds: the index of the first
+// bound at or above v, doubled, plus one when v equals it.
+func boundsCode(v int64, bounds []int64) int {
+	rel := 0
+	for rel < len(bounds) && bounds[rel] < v {
+		rel++
+	}
+	code := 2 * rel
+	if rel < len(bounds) && bounds[rel] == v {
+		code++
+	}
+	return code
 }
 
 // judgeRaw decodes one command and judges it. A number the schema library

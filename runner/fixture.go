@@ -182,65 +182,26 @@ func digest(data []byte, fx *fixture) model.Digest {
 	return d
 }
 
-// compactSum is the SHA-256 of valid JSON with the white space outside
-// strings left out, computed in one pass with a small buffer (a stream's
-// commands can be most of a large file). Runs of ordinary bytes are copied
-// whole; only white space, quotes and backslashes need a look.
+// compactSum is the SHA-256 of valid JSON with the white space between
+// tokens left out, computed in one pass with a small buffer (a stream's
+// commands can be most of a large file).
 func compactSum(b []byte) string {
 	h := sha256.New()
 	out := make([]byte, 0, 32<<10)
-	flush := func() {
-		h.Write(out)
-		out = out[:0]
+	for run := range jsonpos.Compact(b) {
+		if len(out)+len(run) > cap(out) {
+			h.Write(out)
+			out = out[:0]
+		}
+		if len(run) > cap(out) {
+			h.Write(run)
+			continue
+		}
+		out = append(out, run...)
 	}
-	inString := false
-	for i := 0; i < len(b); {
-		// The next byte that matters: in a string a quote or a backslash,
-		// outside one white space or a quote.
-		j := i
-		if inString {
-			for j < len(b) && b[j] != '"' && b[j] != '\\' {
-				j++
-			}
-		} else {
-			for j < len(b) && !jsonSpaceOrQuote[b[j]] {
-				j++
-			}
-		}
-		if len(out)+(j-i) > cap(out) {
-			flush()
-		}
-		if j-i > cap(out) {
-			h.Write(b[i:j])
-		} else {
-			out = append(out, b[i:j]...)
-		}
-		if j == len(b) {
-			break
-		}
-		c := b[j]
-		switch {
-		case inString && c == '\\':
-			// The escape and the byte it escapes, whatever that is.
-			end := min(j+2, len(b))
-			out = append(out, b[j:end]...)
-			j = end - 1
-		case c == '"':
-			inString = !inString
-			out = append(out, c)
-		}
-		// White space outside a string is left out.
-		i = j + 1
-		if len(out) > cap(out)-2 {
-			flush()
-		}
-	}
-	flush()
+	h.Write(out)
 	return hex.EncodeToString(h.Sum(nil))
 }
-
-// jsonSpaceOrQuote marks the bytes compactSum stops at outside strings.
-var jsonSpaceOrQuote = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '"': true}
 
 func sum(b []byte) string {
 	h := sha256.Sum256(b)

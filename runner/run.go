@@ -123,40 +123,13 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if err != nil {
 		return nil, inputError("corpus %s: %v", c.root, err)
 	}
-	filter, err := c.pathFilter(cfg.Paths)
+	selected, err := c.underPaths(found.files, cfg.Paths)
 	if err != nil {
 		return nil, err
 	}
-	var selected []string
-	for _, rel := range found.files {
-		if filter.Keep(rel) {
-			selected = append(selected, rel)
-		}
-	}
-
-	limit := cfg.MaxFileSize
-	if limit <= 0 {
-		limit = DefaultMaxFileSize
-	}
-	budget := cfg.FixtureTimeout
-	if budget == 0 {
-		budget = DefaultFixtureTimeout
-	}
-	runLimit := cfg.RunTimeout
-	if runLimit == 0 {
-		runLimit = DefaultRunTimeout
-	}
-	// runCtx ends at the run's time limit; ctx, the caller's, still
-	// aborts the run as a whole.
-	runCtx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	if runLimit > 0 {
-		t := time.AfterFunc(runLimit, func() { cancel(fmt.Errorf("the run's time limit of %s was reached", runLimit)) })
-		defer t.Stop()
-	}
-	job := &fixtureJob{corpus: c, schemas: sch, commands: newCommandPhase(sch),
-		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget}
-	results, err := job.runAll(ctx, runCtx, selected, cfg.Workers)
+	runCtx, stop := runContext(cfg.RunTimeout)
+	defer stop()
+	results, err := newFixtureJob(cfg, c, sch, now).runAll(ctx, runCtx, selected, cfg.Workers)
 	if err != nil {
 		return nil, err
 	}
@@ -165,13 +138,58 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		CommandSchema: sch.commandSource,
 		FixtureSchema: sch.fixtureSource,
 		Started:       started,
+		Results:       results,
 	}
-	run.Results = results
 	run.Findings = append(found.skipped, corpusFindings(run.Results)...)
 	sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
 	run.Summary = model.Summarize(len(found.files), run.Results, run.Findings)
 	run.Duration = now().Sub(started)
 	return run, nil
+}
+
+// underPaths keeps the discovered files at or below paths.
+func (c *corpus) underPaths(files, paths []string) ([]string, error) {
+	filter, err := c.pathFilter(paths)
+	if err != nil {
+		return nil, err
+	}
+	var selected []string
+	for _, rel := range files {
+		if filter.Keep(rel) {
+			selected = append(selected, rel)
+		}
+	}
+	return selected, nil
+}
+
+// runContext ends at the run's time limit (Config.RunTimeout); the
+// caller's context, separately, still aborts the run as a whole. stop
+// releases it.
+func runContext(timeout time.Duration) (ctx context.Context, stop func()) {
+	if timeout == 0 {
+		timeout = DefaultRunTimeout
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	if timeout < 0 {
+		return ctx, func() { cancel(nil) }
+	}
+	t := time.AfterFunc(timeout, func() { cancel(fmt.Errorf("the run's time limit of %s was reached", timeout)) })
+	return ctx, func() { t.Stop(); cancel(nil) }
+}
+
+// newFixtureJob is the work of one fixture as cfg configures it, its
+// defaults applied.
+func newFixtureJob(cfg Config, c *corpus, sch *schemas, now func() time.Time) *fixtureJob {
+	limit := cfg.MaxFileSize
+	if limit <= 0 {
+		limit = DefaultMaxFileSize
+	}
+	budget := cfg.FixtureTimeout
+	if budget == 0 {
+		budget = DefaultFixtureTimeout
+	}
+	return &fixtureJob{corpus: c, schemas: sch, commands: newCommandPhase(sch),
+		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget}
 }
 
 // runAll runs the selected fixtures on the worker pool and returns their

@@ -89,57 +89,9 @@ func (d *decoder) value() any {
 	}
 	switch c := d.data[d.pos]; c {
 	case '{':
-		d.pos++
-		m := map[string]any{}
-		d.space()
-		if d.pos < len(d.data) && d.data[d.pos] == '}' {
-			d.pos++
-			return m
-		}
-		d.path = append(d.path, pathElem{})
-		for d.pos < len(d.data) && d.bad == nil {
-			d.space()
-			k := d.str()
-			d.space()
-			d.pos++ // ':'
-			d.path[len(d.path)-1].key = k
-			m[k] = d.value()
-			d.space()
-			if d.pos >= len(d.data) {
-				break
-			}
-			sep := d.data[d.pos]
-			d.pos++
-			if sep == '}' {
-				break
-			}
-		}
-		d.path = d.path[:len(d.path)-1]
-		return m
+		return d.object()
 	case '[':
-		d.pos++
-		a := []any{}
-		d.space()
-		if d.pos < len(d.data) && d.data[d.pos] == ']' {
-			d.pos++
-			return a
-		}
-		d.path = append(d.path, pathElem{array: true})
-		for d.pos < len(d.data) && d.bad == nil {
-			d.path[len(d.path)-1].index = len(a)
-			a = append(a, d.value())
-			d.space()
-			if d.pos >= len(d.data) {
-				break
-			}
-			sep := d.data[d.pos]
-			d.pos++
-			if sep == ']' {
-				break
-			}
-		}
-		d.path = d.path[:len(d.path)-1]
-		return a
+		return d.array()
 	case '"':
 		return d.str()
 	case 't':
@@ -152,22 +104,85 @@ func (d *decoder) value() any {
 		d.pos += 4
 		return nil
 	default:
-		start := d.pos
-		for d.pos < len(d.data) && !scalarEnd[d.data[d.pos]] {
-			d.pos++
+		return d.number()
+	}
+}
+
+func (d *decoder) object() map[string]any {
+	d.pos++
+	m := map[string]any{}
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return m
+	}
+	d.path = append(d.path, pathElem{})
+	for d.pos < len(d.data) && d.bad == nil {
+		d.space()
+		k := d.str()
+		d.space()
+		d.pos++ // ':'
+		d.path[len(d.path)-1].key = k
+		m[k] = d.value()
+		if d.closes('}') {
+			break
 		}
-		tok := d.data[start:d.pos]
-		if !InRange(tok, d.lim) {
-			if d.lim.StandIns {
-				stand := StandIn(tok, d.lim)
-				d.standIns = append(d.standIns, Substitute{OutOfRange: OutOfRange{Pointer: d.pointer(), Number: clip(tok), Offset: start}, StandIn: stand})
-				return json.Number(stand)
-			}
-			d.bad = &OutOfRange{Pointer: d.pointer(), Number: clip(tok), Offset: start}
-			return nil
+	}
+	d.path = d.path[:len(d.path)-1]
+	return m
+}
+
+func (d *decoder) array() []any {
+	d.pos++
+	a := []any{}
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return a
+	}
+	d.path = append(d.path, pathElem{array: true})
+	for d.pos < len(d.data) && d.bad == nil {
+		d.path[len(d.path)-1].index = len(a)
+		a = append(a, d.value())
+		if d.closes(']') {
+			break
 		}
+	}
+	d.path = d.path[:len(d.path)-1]
+	return a
+}
+
+// closes reads the separator after a member or an element, and reports
+// whether it ends the container (or the input does).
+func (d *decoder) closes(end byte) bool {
+	d.space()
+	if d.pos >= len(d.data) {
+		return true
+	}
+	sep := d.data[d.pos]
+	d.pos++
+	return sep == end
+}
+
+// number reads a number token, refusing or replacing one outside the
+// limits.
+func (d *decoder) number() any {
+	start := d.pos
+	for d.pos < len(d.data) && !scalarEnd[d.data[d.pos]] {
+		d.pos++
+	}
+	tok := d.data[start:d.pos]
+	if InRange(tok, d.lim) {
 		return json.Number(tok)
 	}
+	bad := OutOfRange{Pointer: d.pointer(), Number: clip(tok), Offset: start}
+	if d.lim.StandIns {
+		stand := StandIn(tok, d.lim)
+		d.standIns = append(d.standIns, Substitute{OutOfRange: bad, StandIn: stand})
+		return json.Number(stand)
+	}
+	d.bad = &bad
+	return nil
 }
 
 func (d *decoder) pointer() string {

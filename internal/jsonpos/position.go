@@ -2,8 +2,10 @@
 // in a file's bytes as written, so that reports can point at the exact lines
 // of a failing command or field (Find, Span, LineColumn); it lists an
 // object's members and an array's values as slices of the input (Members,
-// Values); it finds duplicate keys (DuplicateKey); and it decodes values
-// with numbers kept exact and bounded (Decode, InRange).
+// Values); it finds duplicate keys (DuplicateKey); it yields a value's text
+// without white space, its numbers apart (Compact), for digests and cache
+// keys; and it decodes values with numbers kept exact and bounded (Decode,
+// InRange).
 //
 // The locating functions work on raw bytes without building a tree, and
 // they never recurse: a document nested 100,000 levels deep costs a loop,

@@ -318,56 +318,8 @@ type number struct {
 // JSON grammar allows (12, 12.0, 1.2e1, 1E+400). It reports false for
 // negative or fractional values and for text that is not a number.
 func parseNumber(s string) (number, bool) {
-	i := 0
-	neg := false
-	if i < len(s) && s[i] == '-' {
-		neg = true
-		i++
-	}
-	start := i
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	intPart := s[start:i]
-	if intPart == "" {
-		return number{}, false
-	}
-	frac := ""
-	if i < len(s) && s[i] == '.' {
-		i++
-		fs := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		frac = s[fs:i]
-		if frac == "" {
-			return number{}, false
-		}
-	}
-	exp := int64(0)
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		eneg := false
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			eneg = s[i] == '-'
-			i++
-		}
-		es := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			// Saturate: an exponent past a billion is "huge" either way.
-			if exp < 1e9 {
-				exp = exp*10 + int64(s[i]-'0')
-			}
-			i++
-		}
-		if i == es {
-			return number{}, false
-		}
-		if eneg {
-			exp = -exp
-		}
-	}
-	if i != len(s) {
+	neg, intPart, frac, exp, ok := splitNumber(s)
+	if !ok {
 		return number{}, false
 	}
 	digits := strings.TrimLeft(intPart+frac, "0")
@@ -385,21 +337,76 @@ func parseNumber(s string) (number, bool) {
 	if exp < 0 {
 		return number{}, false // fractional
 	}
-	width := int64(len(digits)) + exp
-	if width <= 19 {
+	return integer(digits, exp), true
+}
+
+// splitNumber cuts a JSON number literal into its sign, the digits of its
+// integer part and of its fraction, and its exponent (saturated past a
+// billion: "huge" either way). It reports false for text that is not a
+// number.
+func splitNumber(s string) (neg bool, intPart, frac string, exp int64, ok bool) {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		neg = true
+		i++
+	}
+	end := digitsEnd(s, i)
+	if intPart, i = s[i:end], end; intPart == "" {
+		return false, "", "", 0, false
+	}
+	if i < len(s) && s[i] == '.' {
+		end = digitsEnd(s, i+1)
+		if frac, i = s[i+1:end], end; frac == "" {
+			return false, "", "", 0, false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := i < len(s) && s[i] == '-'
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		end = digitsEnd(s, i)
+		if end == i {
+			return false, "", "", 0, false
+		}
+		for ; i < end; i++ {
+			if exp < 1e9 {
+				exp = exp*10 + int64(s[i]-'0')
+			}
+		}
+		if eneg {
+			exp = -exp
+		}
+	}
+	return neg, intPart, frac, exp, i == len(s)
+}
+
+// digitsEnd is the end of the run of decimal digits at s[i:].
+func digitsEnd(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// integer is the number digits×10^exp, digits without leading or trailing
+// zeros.
+func integer(digits string, exp int64) number {
+	if width := int64(len(digits)) + exp; width <= 19 {
 		u, _ := strconv.ParseUint(digits, 10, 64)
 		for e := int64(0); e < exp; e++ {
 			u *= 10
 		}
-		return number{val: Num{u: u}, id: ID{n: u}}, true
+		return number{val: Num{u: u}, id: ID{n: u}}
 	}
 	key := digits + "e" + strconv.FormatInt(exp, 10)
 	c, _ := new(big.Int).SetString(digits, 10)
 	v := normalize([]term{{c: c, e: exp}})
 	if v.t == nil {
-		return number{val: v, id: ID{n: v.u}}, true
+		return number{val: v, id: ID{n: v.u}}
 	}
-	return number{val: v, id: ID{big: key}}, true
+	return number{val: v, id: ID{big: key}}
 }
 
 // literal returns the number text of a raw JSON value, or "" for null or

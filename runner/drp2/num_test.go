@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"math/rand"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -103,5 +104,29 @@ func TestNumHugeExponents(t *testing.T) {
 	}
 	if s := add(g, small(3)).String(); s != "about 1e999999999" {
 		t.Errorf("String() = %q", s)
+	}
+}
+
+// TestParseNumberSpellings: every JSON spelling of a non-negative integer
+// is read as its value; negative, fractional and malformed text is not.
+func TestParseNumberSpellings(t *testing.T) {
+	for s, want := range map[string]string{
+		"12": "12", "12.0": "12", "1.2e1": "12", "120e-1": "12", "0.12E+2": "12", "0": "0", "-0": "0", "0.0e5": "0",
+		"18446744073709551615": "18446744073709551615", "18446744073709551616": "18446744073709551616",
+		"1E+40": "1" + strings.Repeat("0", 40), "1e1000000000000": "",
+	} {
+		n, ok := parseNumber(s)
+		if !ok {
+			t.Errorf("parseNumber(%q) failed", s)
+			continue
+		}
+		if want != "" && exact(n.val).String() != want {
+			t.Errorf("parseNumber(%q) = %s, want %s", s, exact(n.val), want)
+		}
+	}
+	for _, s := range []string{"-1", "1.5", "12e-2", "1.", "1e", "1e+", ".5", "", "-", "1x", "1.2.3", "0x10"} {
+		if _, ok := parseNumber(s); ok {
+			t.Errorf("parseNumber(%q) succeeded", s)
+		}
 	}
 }

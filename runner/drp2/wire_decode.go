@@ -3,7 +3,10 @@ package drp2
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
+	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 )
@@ -34,141 +37,57 @@ func (w *wire) decodeFast(raw []byte) bool {
 		if it.Escaped() {
 			return false
 		}
-		v := it.Value()
-		var ok bool
-		switch string(it.Key()) {
-		case "cmd":
-			ok = stringField(v, &w.Cmd)
-		case "id":
-			ok = numberField(v, &w.ID)
-		case "version":
-			ok = json.Unmarshal(v, &w.Version) == nil
-		case "status":
-			ok = stringField(v, &w.Status)
-		case "size":
-			w.Size, ok = append(json.RawMessage(nil), v...), true
-		case "usage":
-			ok = stringsField(v, &w.Usage)
-		case "offset":
-			ok = numberField(v, &w.Offset)
-		case "data":
-			ok = stringPtrField(v, &w.Data)
-		case "buffer_id":
-			ok = numberField(v, &w.BufferID)
-		case "texture_id":
-			ok = numberField(v, &w.TextureID)
-		case "dimension":
-			ok = stringField(v, &w.Dimension)
-		case "width":
-			ok = numberField(v, &w.Width)
-		case "height":
-			ok = numberField(v, &w.Height)
-		case "depth":
-			ok = numberField(v, &w.Depth)
-		case "format":
-			ok = stringField(v, &w.Format)
-		case "mip_level_count":
-			ok = numberField(v, &w.MipLevelCount)
-		case "sample_count":
-			ok = numberField(v, &w.SampleCount)
-		case "mip_level":
-			ok = numberField(v, &w.MipLevel)
-		case "origin":
-			ok = json.Unmarshal(v, &w.Origin) == nil
-		case "bytes_per_row":
-			ok = numberField(v, &w.BytesPerRow)
-		case "rows_per_image":
-			ok = numberField(v, &w.RowsPerImage)
-		case "mip_range":
-			ok = json.Unmarshal(v, &w.MipRange) == nil
-		case "layer_range":
-			ok = json.Unmarshal(v, &w.LayerRange) == nil
-		case "aspect":
-			ok = stringField(v, &w.Aspect)
-		case "bind_group_layout_id":
-			ok = numberField(v, &w.BindGroupLayoutID)
-		case "entries":
-			ok = json.Unmarshal(v, &w.Entries) == nil
-		case "bind_group_id":
-			ok = numberField(v, &w.BindGroupID)
-		case "stage":
-			ok = stringField(v, &w.Stage)
-		case "required_features":
-			ok = stringsField(v, &w.RequiredFeatures)
-		case "shader_module_id":
-			ok = numberField(v, &w.ShaderModuleID)
-		case "vertex_shader_module_id":
-			ok = numberField(v, &w.VertexShaderModuleID)
-		case "fragment_shader_module_id":
-			ok = numberField(v, &w.FragmentShaderModuleID)
-		case "compute_shader_module_id":
-			ok = numberField(v, &w.ComputeShaderModuleID)
-		case "vertex_buffer_slots":
-			ok = numberField(v, &w.VertexBufferSlots)
-		case "vertex_buffers":
-			ok = json.Unmarshal(v, &w.VertexBuffers) == nil
-		case "bind_group_layout_ids":
-			ok = json.Unmarshal(v, &w.BindGroupLayoutIDs) == nil
-		case "multisample":
-			ok = json.Unmarshal(v, &w.Multisample) == nil
-		case "depth_stencil":
-			w.DepthStencil, ok = append(json.RawMessage(nil), v...), true
-		case "render_pipeline_id":
-			ok = numberField(v, &w.RenderPipelineID)
-		case "compute_pipeline_id":
-			ok = numberField(v, &w.ComputePipelineID)
-		case "encoder_id":
-			ok = numberField(v, &w.EncoderID)
-		case "command_buffer_id":
-			ok = numberField(v, &w.CommandBufferID)
-		case "color_attachments":
-			ok = json.Unmarshal(v, &w.ColorAttachments) == nil
-		case "depth_stencil_attachment":
-			ok = json.Unmarshal(v, &w.DepthStencilAttachment) == nil
-		case "pass_id":
-			ok = numberField(v, &w.PassID)
-		case "pipeline_id":
-			ok = numberField(v, &w.PipelineID)
-		case "slot":
-			ok = numberField(v, &w.Slot)
-		case "dynamic_offsets":
-			ok = json.Unmarshal(v, &w.DynamicOffsets) == nil
-		case "dst_stage":
-			ok = stringField(v, &w.DstStage)
-		case "command_buffer_ids":
-			ok = json.Unmarshal(v, &w.CommandBufferIDs) == nil
-		case "submission_id":
-			ok = numberField(v, &w.SubmissionID)
-		case "readbacks":
-			ok = json.Unmarshal(v, &w.Readbacks) == nil
-		case "src_buffer_id":
-			ok = numberField(v, &w.SrcBufferID)
-		case "dst_buffer_id":
-			ok = numberField(v, &w.DstBufferID)
-		case "src_offset":
-			ok = numberField(v, &w.SrcOffset)
-		case "dst_offset":
-			ok = numberField(v, &w.DstOffset)
-		case "src_texture_id":
-			ok = numberField(v, &w.SrcTextureID)
-		case "dst_texture_id":
-			ok = numberField(v, &w.DstTextureID)
-		case "src_mip_level":
-			ok = numberField(v, &w.SrcMipLevel)
-		case "dst_mip_level":
-			ok = numberField(v, &w.DstMipLevel)
-		case "src_origin":
-			ok = json.Unmarshal(v, &w.SrcOrigin) == nil
-		case "dst_origin":
-			ok = json.Unmarshal(v, &w.DstOrigin) == nil
-		default:
-			return false
-		}
-		if !ok {
+		f, known := wireFields[string(it.Key())]
+		if !known || !f.read(it.Value(), unsafe.Add(unsafe.Pointer(w), f.offset)) {
 			return false
 		}
 	}
 	return !it.Failed()
+}
+
+// wireField is how decodeFast reads one field of wire: where it lies in
+// the struct, and a reader for its Go type given a pointer to it.
+type wireField struct {
+	offset uintptr
+	read   func(v []byte, field unsafe.Pointer) bool
+}
+
+// wireFields are the fields of wire by their JSON names, from the same
+// struct tags json.Unmarshal reads, so that the two always agree on which
+// key fills which field.
+var wireFields = fieldsOf(reflect.TypeFor[wire]())
+
+func fieldsOf(t reflect.Type) map[string]wireField {
+	fields := make(map[string]wireField, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		fields[name] = wireField{offset: f.Offset, read: readerFor(f.Type)}
+	}
+	return fields
+}
+
+// readerFor reads the plain shapes of the fields of a long stream
+// directly, and hands any other to json.Unmarshal.
+func readerFor(t reflect.Type) func([]byte, unsafe.Pointer) bool {
+	switch t {
+	case reflect.TypeFor[json.Number]():
+		return func(v []byte, p unsafe.Pointer) bool { return numberField(v, (*json.Number)(p)) }
+	case reflect.TypeFor[string]():
+		return func(v []byte, p unsafe.Pointer) bool { return stringField(v, (*string)(p)) }
+	case reflect.TypeFor[*string]():
+		return func(v []byte, p unsafe.Pointer) bool { return stringPtrField(v, (**string)(p)) }
+	case reflect.TypeFor[[]string]():
+		return func(v []byte, p unsafe.Pointer) bool { return stringsField(v, (*[]string)(p)) }
+	case reflect.TypeFor[json.RawMessage]():
+		return func(v []byte, p unsafe.Pointer) bool {
+			*(*json.RawMessage)(p) = append(json.RawMessage(nil), v...)
+			return true
+		}
+	}
+	return func(v []byte, p unsafe.Pointer) bool {
+		return json.Unmarshal(v, reflect.NewAt(t, p).Interface()) == nil
+	}
 }
 
 // numberField reads a number token (null leaves the field empty, as
