@@ -15,7 +15,6 @@ import (
 	"unicode"
 
 	"github.com/drp2/drp2-fixtures/internal/frontend"
-	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/github"
 	"github.com/drp2/drp2-fixtures/report/markdown"
@@ -236,9 +235,7 @@ func (a *runAction) publishComment(ctx context.Context, d *delivery) error {
 	if !ok {
 		return nil
 	}
-	body := func(run *model.Run, o markdown.Options) string {
-		return d.extras.commentBody(frontend.CommentBody(run, o))
-	}
+	body := frontend.CommentBody
 	cm, err := res.gh.PublishComment(ctx, github.Comment{
 		Repo: res.repo, Number: number, Marker: markdown.Marker(d.md.CorpusKey), Body: body(d.run, d.md),
 		Mode: d.in.Comment, Failing: d.conclusion == "failure",

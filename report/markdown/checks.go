@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -138,8 +139,26 @@ func Coverage(w io.Writer, c *model.Coverage) error {
 	return bw.Flush()
 }
 
-// ManifestLine is the manifest section's one-line stand-in, for a
+// manifestLine is the manifest section's one-line stand-in, for a
 // comment with no room for the section itself.
-func ManifestLine(m *model.ManifestCheck) string {
+func manifestLine(m *model.ManifestCheck) string {
 	return "\n**Fixture manifest:** " + escape.Markdown(m.Headline) + "; the job summary lists the changes.\n"
+}
+
+// withManifest ends a comment body with the manifest section, or with its
+// one-line stand-in when the whole would pass GitHub's comment limit (the
+// body is left alone when even that would).
+func withManifest(body string, m *model.ManifestCheck) string {
+	if m == nil {
+		return body
+	}
+	var b strings.Builder
+	b.WriteString("\n")
+	Manifest(&b, m) // into memory: cannot fail
+	for _, section := range []string{b.String(), manifestLine(m)} {
+		if utf8.RuneCountInString(body)+utf8.RuneCountInString(section) <= limit.CommentChars {
+			return body + section
+		}
+	}
+	return body
 }

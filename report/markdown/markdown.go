@@ -108,7 +108,7 @@ func Comment(run *model.Run, opts Options) string {
 	if !opts.FullComment {
 		l.compact, l.details, l.findings, l.evidence, l.still = true, false, false, false, false
 	}
-	return fit(run, opts, l, func(s string) bool { return utf8.RuneCountInString(s) <= limit.CommentChars })
+	return withManifest(fit(run, opts, l, func(s string) bool { return utf8.RuneCountInString(s) <= limit.CommentChars }), run.Manifest)
 }
 
 // CheckOutput returns the check-run output: a title (the verdict), a

@@ -83,7 +83,7 @@ func ImplementationsComment(run *model.Run, opts Options) string {
 	fits := func(s string) bool {
 		return utf8.RuneCountInString(head)+utf8.RuneCountInString(s)+utf8.RuneCountInString(tail) <= limit.CommentChars
 	}
-	return head + matrix(run, opts, fits, provenance(opts, false)) + tail
+	return withManifest(head+matrix(run, opts, fits, provenance(opts, false))+tail, run.Manifest)
 }
 
 // ImplementationsCheckOutput is the check-run title and summary of a run

@@ -3,9 +3,11 @@ package markdown
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
+	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // The Markdown report is the summary followed by the sections of what the
@@ -27,5 +29,34 @@ func TestReport(t *testing.T) {
 	got = Report(run, Options{WholeReport: "out/`r`.json"})
 	if want := "## DRP2 fixtures\n\nThe report is larger than the 1 MiB job summary limit: see ``out/`r`.json``.\n"; got != want {
 		t.Errorf("oversized report: %q, want %q", got, want)
+	}
+}
+
+// The comment ends with the manifest section, or its one-line stand-in
+// when the section would pass the comment limit, or nothing when even
+// that would.
+func TestCommentManifest(t *testing.T) {
+	m := &model.ManifestCheck{Path: "fixtures/manifest.json", DRP2Version: "2.0", Frozen: true, Violations: 1,
+		Headline: "1 changed since the manifest (DRP2 2.0, frozen); 1 breaks the freeze",
+		Changes:  []model.ManifestChange{{Kind: "changed", Path: "negative/a.json", Description: "commands", Violation: true}}}
+	run := sample.Passing()
+	run.Manifest = m
+	if got := Comment(run, Options{}); !strings.Contains(got, "\n### Fixture manifest\n") || !strings.HasPrefix(got, Marker("")) {
+		t.Errorf("comment:\n%s", got)
+	}
+	for _, tc := range []struct {
+		room int
+		want string
+	}{
+		{limit.CommentChars - 10, "### Fixture manifest"},
+		{utf8.RuneCountInString(manifestLine(m)), "**Fixture manifest:** 1 changed since the manifest"},
+		{utf8.RuneCountInString(manifestLine(m)) - 1, ""},
+	} {
+		body := strings.Repeat("x", limit.CommentChars-tc.room)
+		got := withManifest(body, m)
+		if utf8.RuneCountInString(got) > limit.CommentChars || !strings.HasPrefix(got, body) || !strings.Contains(got[len(body):], tc.want) ||
+			(tc.want == "" && got != body) {
+			t.Errorf("room %d: ends %q", tc.room, got[len(body):])
+		}
 	}
 }
