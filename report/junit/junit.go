@@ -63,7 +63,8 @@ const (
 	typeCorpusError = "corpus_error"
 )
 
-// Write renders run as JUnit XML to w.
+// Write renders run as JUnit XML to w: a suite per class (corpus errors
+// first), then the implementations' and the manifest's.
 func Write(w io.Writer, run *model.Run, opts Options) error {
 	if run == nil {
 		return fmt.Errorf("write junit: no run")
@@ -74,58 +75,15 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		Time: seconds(run.Duration),
 	}
 	props := append(properties(run, opts), coverageProperties(run.Coverage)...)
-	// Findings are warnings: each goes to the system-err of its fixture's
-	// testcase, and those about files that were not run to the first suite.
-	findings := map[string][]model.Finding{}
-	ranPaths := map[string]bool{}
-	for i := range run.Results {
-		ranPaths[run.Results[i].Path] = true
-	}
-	var loose []model.Finding
-	for _, f := range run.Findings {
-		if ranPaths[f.Path] {
-			findings[f.Path] = append(findings[f.Path], f)
-		} else {
-			loose = append(loose, f)
-		}
-	}
+	findings, loose := splitFindings(run)
 	regressed := newFailures(run.Comparison)
 	// Corpus errors first: a file the change broke is the likeliest
 	// cause of red.
 	order := append([]model.Class{model.ClassUnknown}, model.Classes[:len(model.Classes)-1]...)
 	for _, class := range order {
-		suite := junit.Testsuite{Name: suiteName(class), ID: len(suites.Suites)}
-		var total time.Duration
-		for i := range run.Results {
-			r := &run.Results[i]
-			if r.Class != class {
-				continue
-			}
-			total += r.Duration
-			tc := testcase(r)
-			if v, ok := regressed[r.RelPath]; ok {
-				switch {
-				case tc.Failure != nil:
-					tc.Failure.Type = typeRegression
-					tc.Failure.Message = clean(v + ": " + explain.Headline(r))
-				case tc.Error != nil:
-					// A file that broke: still a corpus error, but a new one.
-					tc.Error.Message = clean(v + ": " + explain.Headline(r))
-				}
-			}
-			if fs := findings[r.Path]; len(fs) > 0 {
-				// Output, not an error: a viewer shows a passing fixture
-				// with a finding as passed.
-				tc.SystemOut = &junit.Output{Data: warnings(fs)}
-			}
-			suite.AddTestcase(tc)
-		}
+		suite := classSuite(run, class, len(suites.Suites), regressed, findings)
 		if suite.Tests == 0 {
 			continue
-		}
-		suite.Time = seconds(total)
-		if !run.Started.IsZero() {
-			suite.Timestamp = run.Started.UTC().Format(time.RFC3339)
 		}
 		// junit-4.xsd requires at least one <property> inside
 		// <properties>, so an empty list must be left out entirely. The
@@ -156,6 +114,67 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		return fmt.Errorf("write junit: %w", err)
 	}
 	return nil
+}
+
+// splitFindings sorts the findings, which are warnings: each goes to the
+// system-out of its fixture's testcase (by path), and those about files
+// that were not run (loose) to the first suite.
+func splitFindings(run *model.Run) (byPath map[string][]model.Finding, loose []model.Finding) {
+	byPath = map[string][]model.Finding{}
+	ran := map[string]bool{}
+	for i := range run.Results {
+		ran[run.Results[i].Path] = true
+	}
+	for _, f := range run.Findings {
+		if ran[f.Path] {
+			byPath[f.Path] = append(byPath[f.Path], f)
+		} else {
+			loose = append(loose, f)
+		}
+	}
+	return byPath, loose
+}
+
+// classSuite is the suite of one class's fixtures, with the id given; it
+// has no tests when the run has no fixture of the class.
+func classSuite(run *model.Run, class model.Class, id int, regressed map[string]string, findings map[string][]model.Finding) junit.Testsuite {
+	suite := junit.Testsuite{Name: suiteName(class), ID: id}
+	var total time.Duration
+	for i := range run.Results {
+		r := &run.Results[i]
+		if r.Class != class {
+			continue
+		}
+		total += r.Duration
+		tc := testcase(r)
+		if v, ok := regressed[r.RelPath]; ok {
+			markRegression(&tc, r, v)
+		}
+		if fs := findings[r.Path]; len(fs) > 0 {
+			// Output, not an error: a viewer shows a passing fixture
+			// with a finding as passed.
+			tc.SystemOut = &junit.Output{Data: warnings(fs)}
+		}
+		suite.AddTestcase(tc)
+	}
+	suite.Time = seconds(total)
+	if !run.Started.IsZero() {
+		suite.Timestamp = run.Started.UTC().Format(time.RFC3339)
+	}
+	return suite
+}
+
+// markRegression says in a failing testcase that the fixture regressed
+// (how, in v: "regressed", "new failure"): a failure becomes one of type
+// regression; a file that broke stays a corpus error, but a new one.
+func markRegression(tc *junit.Testcase, r *model.Result, v string) {
+	switch {
+	case tc.Failure != nil:
+		tc.Failure.Type = typeRegression
+		tc.Failure.Message = clean(v + ": " + explain.Headline(r))
+	case tc.Error != nil:
+		tc.Error.Message = clean(v + ": " + explain.Headline(r))
+	}
 }
 
 // otherSuites are the suites after the classes': one per implementation,
