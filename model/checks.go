@@ -52,6 +52,8 @@ type ManifestSchema struct {
 	CurrentPath    string `json:"current_path"`
 	CurrentSHA256  string `json:"current_sha256"`
 	Violation      bool   `json:"violation"`
+	// Span locates the schema's entry in the manifest file.
+	Span *Span `json:"-"`
 }
 
 // ManifestChange is one fixture that differs from the manifest.
@@ -71,6 +73,10 @@ type ManifestChange struct {
 	// "expected block (…)").
 	Description string `json:"description"`
 	Violation   bool   `json:"violation"`
+	// Span locates the change for annotations: in the fixture file, or in
+	// the manifest file when InManifest (a removed fixture).
+	Span       *Span `json:"-"`
+	InManifest bool  `json:"-"`
 }
 
 // Coverage is the validator's rule coverage of a run (the coverage

@@ -165,7 +165,8 @@ func keepFreeze(env Env, name string, r *gate.Resolved, m *manifest.Manifest, pa
 		m.Frozen = rec.Frozen
 	}
 	if cmp := manifest.Compare(rec, m); rec.Frozen && cmp.Violations > 0 {
-		frontend.Lookup("text").WriteManifest(env.Stderr, &gate.ManifestCheck{Path: r.Display(path), Cmp: cmp})
+		cmp.Path = r.Display(path)
+		frontend.Lookup("text").WriteManifest(env.Stderr, &gate.ManifestCheck{Cmp: cmp})
 		fmt.Fprintf(env.Stderr, "%s: %s is frozen and the corpus breaks the freeze; not overwritten (set \"frozen\": false in it first to re-record the version on purpose)\n", name, r.Display(path))
 		return ExitMismatch, nil
 	}

@@ -11,13 +11,12 @@ import (
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
-// ManifestCheck is a corpus compared with the manifest at Path.
+// ManifestCheck is a corpus compared with its manifest.
 type ManifestCheck struct {
-	// Path is the manifest's path for display and annotations.
-	Path string
-	Cmp  *manifest.Comparison
-	// CheckClean: any difference at all fails the run.
-	CheckClean bool
+	// Cmp is the comparison as every report shows it: the manifest's
+	// path for display and annotations, and whether any difference at all
+	// fails the run (CheckClean), included.
+	Cmp *model.ManifestCheck
 	// results maps corpus-relative paths to display paths.
 	results map[string]string
 }
@@ -36,7 +35,9 @@ func (r *Resolved) CompareManifest(run *model.Run, path string) (*ManifestCheck,
 	if err != nil {
 		return nil, err
 	}
-	mc := &ManifestCheck{Path: r.Display(path), Cmp: manifest.Compare(rec, cur), CheckClean: r.CheckClean, results: map[string]string{}}
+	cmp := manifest.Compare(rec, cur)
+	cmp.Path, cmp.CheckClean = r.Display(path), r.CheckClean
+	mc := &ManifestCheck{Cmp: cmp, results: map[string]string{}}
 	for i := range run.Results {
 		mc.results[run.Results[i].RelPath] = run.Results[i].Path
 	}
@@ -76,7 +77,7 @@ func (mc *ManifestCheck) FreezeBroken() string {
 	if mc == nil || mc.Cmp.Violations == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the corpus breaks the freeze of %s: %d %s", mc.Path, mc.Cmp.Violations, explain.Plural(mc.Cmp.Violations, "violation", "violations"))
+	return fmt.Sprintf("the corpus breaks the freeze of %s: %d %s", mc.Cmp.Path, mc.Cmp.Violations, explain.Plural(mc.Cmp.Violations, "violation", "violations"))
 }
 
 // reasons are why the manifest comparison fails the run, each in a long
@@ -88,12 +89,12 @@ func (mc *ManifestCheck) reasons() []reason {
 	var out []reason
 	if w := mc.FreezeBroken(); w != "" {
 		out = append(out, reason{long: w, short: fmt.Sprintf("the corpus breaks the freeze of %s (%d %s)",
-			mc.Path, mc.Cmp.Violations, explain.Plural(mc.Cmp.Violations, "violation", "violations"))})
+			mc.Cmp.Path, mc.Cmp.Violations, explain.Plural(mc.Cmp.Violations, "violation", "violations"))})
 	}
-	if mc.CheckClean && !mc.Cmp.Clean() {
+	if mc.Cmp.CheckClean && !mc.Cmp.Clean() {
 		out = append(out, reason{
-			long:  fmt.Sprintf("the corpus differs from its manifest %s (--check-clean): record the change with drp2-fixtures manifest write", mc.Path),
-			short: fmt.Sprintf("the corpus differs from its manifest %s", mc.Path),
+			long:  fmt.Sprintf("the corpus differs from its manifest %s (--check-clean): record the change with drp2-fixtures manifest write", mc.Cmp.Path),
+			short: fmt.Sprintf("the corpus differs from its manifest %s", mc.Cmp.Path),
 		})
 	}
 	return out
@@ -105,7 +106,7 @@ func (mc *ManifestCheck) Annotations() []annotation.Annotation {
 		return nil
 	}
 	return manifest.Annotations(mc.Cmp, manifest.Where{
-		Manifest: mc.Path,
+		Manifest: mc.Cmp.Path,
 		Fixture:  func(rel string) string { return mc.results[rel] },
 	})
 }
@@ -116,7 +117,5 @@ func (mc *ManifestCheck) Model() *model.ManifestCheck {
 	if mc == nil {
 		return nil
 	}
-	m := mc.Cmp.Model(mc.Path)
-	m.CheckClean = mc.CheckClean
-	return m
+	return mc.Cmp
 }

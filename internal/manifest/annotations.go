@@ -10,8 +10,9 @@ import (
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
-// WriteJSON writes the comparison as one JSON document.
-func WriteJSON(w io.Writer, c *Comparison) error {
+// WriteJSON writes the comparison as one JSON document, as the JSON report
+// carries it.
+func WriteJSON(w io.Writer, c *model.ManifestCheck) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
@@ -29,7 +30,7 @@ type Where struct {
 // Annotations returns one failure annotation per violation of the freeze:
 // on the fixture file where it changed (its expected block or commands),
 // or on the manifest's entry for a removed fixture or a changed schema.
-func Annotations(c *Comparison, where Where) []annotation.Annotation {
+func Annotations(c *model.ManifestCheck, where Where) []annotation.Annotation {
 	var out []annotation.Annotation
 	add := func(path string, span *model.Span, title, msg string) {
 		a := annotation.Annotation{Path: path, StartLine: 1, EndLine: 1, Level: annotation.LevelFailure,
@@ -47,7 +48,7 @@ func Annotations(c *Comparison, where Where) []annotation.Annotation {
 		if s.Violation {
 			add(where.Manifest, s.Span, "Frozen DRP2 "+version+" schema changed",
 				fmt.Sprintf("The %s schema changed (sha256 %s → %s) while the manifest declares DRP2 %s frozen: a frozen version keeps its schema and fixtures together (VERSIONING.md). Put the change in a new version.",
-					s.Which, short(s.Recorded.SHA256), short(s.Current.SHA256), version))
+					s.Which, short(s.RecordedSHA256), short(s.CurrentSHA256), version))
 		}
 	}
 	for i := range c.Changes {
@@ -59,9 +60,9 @@ func Annotations(c *Comparison, where Where) []annotation.Annotation {
 		if !ch.InManifest && where.Fixture != nil {
 			path = where.Fixture(ch.Path)
 		}
-		add(path, ch.Span, "Frozen fixture "+string(ch.Kind)+": "+ch.Path,
+		add(path, ch.Span, "Frozen fixture "+ch.Kind+": "+ch.Path,
 			fmt.Sprintf("%s %s: %s, but the manifest declares DRP2 %s frozen, so its existing fixtures keep their stream and expectation (VERSIONING.md: patch changes must not change semantics). Add a new fixture instead, or record the change in a new version's manifest.",
-				ch.Path, ch.Kind, ch.describe(), version))
+				ch.Path, ch.Kind, ch.Description, version))
 	}
 	return out
 }

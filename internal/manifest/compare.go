@@ -10,110 +10,44 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-// Kind is what happened to a fixture between the manifest and the corpus.
-type Kind string
-
+// The kinds of change a fixture goes through between the manifest and
+// the corpus (model.ManifestChange.Kind).
 const (
-	Added   Kind = "added"
-	Removed Kind = "removed"
+	Added   = "added"
+	Removed = "removed"
 	// Renamed: a fixture is gone from one path and one with the same
 	// commands and expected block appeared at another.
-	Renamed Kind = "renamed"
-	Changed Kind = "changed"
+	Renamed = "renamed"
+	Changed = "changed"
 )
 
-// Aspect is a part of a fixture that changed.
-type Aspect string
-
+// The parts of a fixture that can change (model.ManifestChange.Aspects).
 const (
-	AspectExpected     Aspect = "expected"
-	AspectCommands     Aspect = "commands"
-	AspectCapabilities Aspect = "capabilities"
-	AspectVersion      Aspect = "version"
+	AspectExpected     = "expected"
+	AspectCommands     = "commands"
+	AspectCapabilities = "capabilities"
+	AspectVersion      = "version"
 	// AspectOther: the file changed elsewhere (name, description, tags,
 	// notes, formatting).
-	AspectOther Aspect = "other"
+	AspectOther = "other"
 	// AspectUnusable: the fixture is now a corpus error, so what it
 	// expects cannot be told.
-	AspectUnusable Aspect = "unusable"
+	AspectUnusable = "unusable"
 )
 
 // semantic reports whether a change to the aspect can change what the
 // fixture means: its stream, the capabilities its stream is checked
 // against, the version it declares, or its expectation.
-func (a Aspect) semantic() bool { return a != AspectOther }
-
-// Change is one difference between the manifest and the corpus.
-type Change struct {
-	Kind Kind `json:"kind"`
-	// Path is the corpus-relative path now (the recorded one for Removed).
-	Path string `json:"path"`
-	// From is the recorded path of a renamed fixture.
-	From    string   `json:"from,omitempty"`
-	Aspects []Aspect `json:"aspects,omitempty"`
-	// Expected lists the members of the expected block that changed, as
-	// "member: old → new".
-	Expected []string `json:"expected,omitempty"`
-	// Detail explains an unusable fixture.
-	Detail string `json:"detail,omitempty"`
-	// Violation: the manifest is frozen and this change breaks the freeze.
-	Violation bool `json:"violation"`
-
-	// InManifest is true when Span lies in the manifest file (a removed
-	// fixture) rather than in the fixture file.
-	InManifest bool        `json:"-"`
-	Span       *model.Span `json:"-"`
-}
-
-// SchemaChange is a schema whose bytes or recorded path differ.
-type SchemaChange struct {
-	// Which is "command" or "fixture".
-	Which     string `json:"which"`
-	Recorded  Schema `json:"recorded"`
-	Current   Schema `json:"current"`
-	Violation bool   `json:"violation"`
-
-	// Span locates the schema's entry in the manifest file.
-	Span *model.Span `json:"-"`
-}
-
-// Comparison is a corpus compared with its manifest.
-type Comparison struct {
-	Frozen bool `json:"frozen"`
-	// DRP2Version is the recorded version; CurrentVersion is set when the
-	// corpus now declares another.
-	DRP2Version    string         `json:"drp2_version"`
-	CurrentVersion string         `json:"current_version,omitempty"`
-	Schemas        []SchemaChange `json:"schemas,omitempty"`
-	Changes        []Change       `json:"changes,omitempty"`
-	// Unchanged counts fixtures that are the same in both.
-	Unchanged  int `json:"unchanged"`
-	Violations int `json:"violations"`
-}
-
-// Clean reports whether the corpus is exactly as recorded.
-func (c *Comparison) Clean() bool {
-	return len(c.Schemas) == 0 && len(c.Changes) == 0 && c.CurrentVersion == ""
-}
-
-// Count returns how many fixture changes are of kind k.
-func (c *Comparison) Count(k Kind) int {
-	n := 0
-	for _, ch := range c.Changes {
-		if ch.Kind == k {
-			n++
-		}
-	}
-	return n
-}
+func semantic(aspect string) bool { return aspect != AspectOther }
 
 // Compare compares the corpus as it is now (cur, from Build) with the
-// recorded manifest. Changes come in path order. When rec is frozen, a
-// removed or renamed fixture, a change to an existing fixture's
-// expectation, stream, capabilities or version, a changed schema and a
-// changed DRP2 version are violations; added fixtures never are.
-func Compare(rec, cur *Manifest) *Comparison {
-	c := &Comparison{Frozen: rec.Frozen, DRP2Version: rec.DRP2Version}
+// recorded manifest, as the model carries the comparison to every report
+// (the caller sets Path and CheckClean). Changes come in path order. When
+// rec is frozen, a removed or renamed fixture, a change to an existing
+// fixture's expectation, stream, capabilities or version, a changed schema
+// and a changed DRP2 version are violations; added fixtures never are.
+func Compare(rec, cur *Manifest) *model.ManifestCheck {
+	c := &model.ManifestCheck{Frozen: rec.Frozen, DRP2Version: rec.DRP2Version}
 	if cur.DRP2Version != rec.DRP2Version {
 		c.CurrentVersion = cur.DRP2Version
 		if c.CurrentVersion == "" {
@@ -123,6 +57,24 @@ func Compare(rec, cur *Manifest) *Comparison {
 			c.Violations++
 		}
 	}
+	compareSchemas(c, rec, cur)
+	compareFixtures(c, rec, cur)
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		ch.Violation = rec.Frozen && breaksFreeze(ch)
+		if ch.Violation {
+			c.Violations++
+		}
+		if ch.Description == "" {
+			ch.Description = describe(ch)
+		}
+	}
+	c.Headline = headline(c)
+	return c
+}
+
+// compareSchemas adds the schemas whose recorded path or bytes differ.
+func compareSchemas(c *model.ManifestCheck, rec, cur *Manifest) {
 	for _, s := range []struct {
 		which    string
 		rec, cur Schema
@@ -132,14 +84,20 @@ func Compare(rec, cur *Manifest) *Comparison {
 		}
 		// A schema found at another path with the same bytes is the same
 		// schema: only its bytes can break a freeze.
-		ch := SchemaChange{Which: s.which, Recorded: s.rec, Current: s.cur, Violation: rec.Frozen && s.rec.SHA256 != s.cur.SHA256,
+		ch := model.ManifestSchema{Which: s.which, RecordedPath: s.rec.Path, RecordedSHA256: s.rec.SHA256,
+			CurrentPath: s.cur.Path, CurrentSHA256: s.cur.SHA256, Violation: rec.Frozen && s.rec.SHA256 != s.cur.SHA256,
 			Span: rec.schemaSpans[s.which]}
 		if ch.Violation {
 			c.Violations++
 		}
+		c.SchemasChanged = append(c.SchemasChanged, s.which)
 		c.Schemas = append(c.Schemas, ch)
 	}
+}
 
+// compareFixtures adds the fixtures changed, renamed, added and removed,
+// in path order, and counts those unchanged.
+func compareFixtures(c *model.ManifestCheck, rec, cur *Manifest) {
 	old := map[string]*Fixture{}
 	for i := range rec.Fixtures {
 		old[rec.Fixtures[i].Path] = &rec.Fixtures[i]
@@ -169,23 +127,26 @@ func Compare(rec, cur *Manifest) *Comparison {
 	}
 	c.Changes = append(c.Changes, renames(&added, &removed)...)
 	for _, f := range added {
-		c.Changes = append(c.Changes, Change{Kind: Added, Path: f.Path, Span: f.span})
+		c.Changes = append(c.Changes, model.ManifestChange{Kind: Added, Path: f.Path, Span: f.span})
 	}
 	for _, f := range removed {
-		c.Changes = append(c.Changes, Change{Kind: Removed, Path: f.Path, Span: f.span, InManifest: true})
+		c.Changes = append(c.Changes, model.ManifestChange{Kind: Removed, Path: f.Path, Span: f.span, InManifest: true})
 	}
 	sort.SliceStable(c.Changes, func(i, j int) bool { return c.Changes[i].Path < c.Changes[j].Path })
-	for i := range c.Changes {
-		ch := &c.Changes[i]
-		ch.Violation = rec.Frozen && breaksFreeze(ch)
-		if ch.Violation {
-			c.Violations++
-		}
-	}
-	return c
 }
 
-func breaksFreeze(ch *Change) bool {
+// count returns how many fixture changes are of kind k.
+func count(c *model.ManifestCheck, kind string) int {
+	n := 0
+	for _, ch := range c.Changes {
+		if ch.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+func breaksFreeze(ch *model.ManifestChange) bool {
 	switch ch.Kind {
 	case Added:
 		return false
@@ -193,7 +154,7 @@ func breaksFreeze(ch *Change) bool {
 		return true
 	}
 	for _, a := range ch.Aspects {
-		if a.semantic() {
+		if semantic(a) {
 			return true
 		}
 	}
@@ -201,14 +162,14 @@ func breaksFreeze(ch *Change) bool {
 }
 
 // diff compares one fixture as recorded and as it is now.
-func diff(rec, cur *Fixture) (Change, bool) {
-	ch := Change{Kind: Changed, Path: cur.Path, Span: cur.span}
+func diff(rec, cur *Fixture) (model.ManifestChange, bool) {
+	ch := model.ManifestChange{Kind: Changed, Path: cur.Path, Span: cur.span}
 	if cur.unusable != "" {
 		if rec.SHA256.File == cur.SHA256.File {
 			return ch, false
 		}
-		ch.Aspects = []Aspect{AspectUnusable}
-		ch.Detail = cur.unusable
+		ch.Aspects = []string{AspectUnusable}
+		ch.Description = "now unusable: " + cur.unusable
 		return ch, true
 	}
 	if canonical(rec.Expected) != canonical(cur.Expected) {
@@ -282,9 +243,9 @@ func show(v any) string {
 // renames pairs removed and added fixtures that are one fixture moved
 // (model.MatchRenames). Paired fixtures leave both lists, which are in
 // path order.
-func renames(added, removed *[]*Fixture) []Change {
+func renames(added, removed *[]*Fixture) []model.ManifestChange {
 	from := model.MatchRenames(digests(*removed), digests(*added))
-	var out []Change
+	var out []model.ManifestChange
 	var left []*Fixture
 	gone := map[int]bool{}
 	for j, f := range *added {
@@ -294,7 +255,7 @@ func renames(added, removed *[]*Fixture) []Change {
 			continue
 		}
 		gone[i] = true
-		out = append(out, Change{Kind: Renamed, Path: f.Path, From: (*removed)[i].Path, Span: f.span})
+		out = append(out, model.ManifestChange{Kind: Renamed, Path: f.Path, From: (*removed)[i].Path, Span: f.span})
 	}
 	var still []*Fixture
 	for i, f := range *removed {
@@ -325,7 +286,7 @@ func sum(b []byte) string {
 
 // describe says in words what a change is, for text and annotations: for
 // a changed fixture, what changed.
-func (ch *Change) describe() string {
+func describe(ch *model.ManifestChange) string {
 	switch ch.Kind {
 	case Added:
 		return "added"
@@ -345,10 +306,8 @@ func (ch *Change) describe() string {
 			parts = append(parts, s)
 		case AspectOther:
 			parts = append(parts, "other members")
-		case AspectUnusable:
-			parts = append(parts, "now unusable: "+ch.Detail)
 		default:
-			parts = append(parts, string(a))
+			parts = append(parts, a)
 		}
 	}
 	return strings.Join(parts, ", ")
