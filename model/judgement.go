@@ -10,6 +10,9 @@ type Judgement struct {
 	// decides the verdict: "1 of 3 fixtures failed (1 mismatch)", "all 3
 	// fixtures passed; implementation x 1.0 failed 1 of 3 fixtures".
 	Headline string
+	// ComparedInHeadline: the comparison with the base decided the verdict
+	// (a regression), so the headline tells it already.
+	ComparedInHeadline bool
 	// Reasons say why the run fails, one sentence each; empty when it
 	// passes.
 	Reasons []string

@@ -29,7 +29,8 @@ func Judge(o *Outcome, job Job) *model.Judgement {
 		why = append(why, reason{long: fmt.Sprintf("%d of %d fixtures failed", s.Unexcused(), s.Run) + knownNote(s)})
 	}
 	why = append(why, implementationReasons(run, job)...)
-	why = append(why, regressionReasons(run, job)...)
+	regressed := regressionReasons(run, job)
+	why = append(why, regressed...)
 	if job.FailOn.Findings && s.Findings > 0 {
 		why = append(why, reason{
 			long:  fmt.Sprintf("the corpus has %d %s, and fail-on includes findings", s.Findings, explain.Plural(s.Findings, "finding", "findings")),
@@ -41,7 +42,7 @@ func Judge(o *Outcome, job Job) *model.Judgement {
 		// The tool's own trouble, exit code 2 or 3: said, not judged.
 		why = append(why, reason{short: "not every check could be made"})
 	}
-	j := &model.Judgement{Failed: len(why) > 0}
+	j := &model.Judgement{Failed: len(why) > 0, ComparedInHeadline: len(regressed) > 0}
 	parts := []string{counts(s)}
 	if run.CorpusRoot == runner.Embedded && !job.MergeOnly {
 		// Not the repository's fixtures: a green run of them proves

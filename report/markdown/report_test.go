@@ -60,3 +60,24 @@ func TestCommentManifest(t *testing.T) {
 		}
 	}
 }
+
+// The check-run title adds the comparison's headline, what a reviewer
+// scans for, unless the verdict's headline tells it already.
+func TestCheckTitleTellsTheComparisonOnce(t *testing.T) {
+	run := sample.Passing()
+	run.Comparison = &model.Comparison{Base: "main", Changes: []model.Change{{RelPath: "positive/a.json", Path: "f/positive/a.json", Verdict: model.Regressed}}}
+	compared := run.Comparison.Headline()
+	for _, tc := range []struct {
+		judgement *model.Judgement
+		want      string
+	}{
+		{&model.Judgement{Headline: "all 2 fixtures passed"}, "DRP2 conformance: all 2 fixtures passed; " + compared},
+		{&model.Judgement{Failed: true, Headline: "1 of 2 fixtures failed; 1 regression against base main", ComparedInHeadline: true},
+			"DRP2 conformance: 1 of 2 fixtures failed; 1 regression against base main"},
+	} {
+		run.Judgement = tc.judgement
+		if title, _, _ := CheckOutput(run, Options{}); title != tc.want {
+			t.Errorf("title %q, want %q", title, tc.want)
+		}
+	}
+}
