@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
@@ -239,7 +240,7 @@ func oneMinimal(t *testing.T, cfg Config, rep *Report) {
 		}
 		var cmds []any
 		for _, raw := range doc.Commands {
-			v, err := decodeValue(raw)
+			v, err := jsontree.Decode(raw)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -84,7 +85,7 @@ type pool struct {
 	valid, invalid []*seed
 	// strings are the short strings seen under each member name, so that
 	// an enum changes to a value the corpus uses.
-	strings map[string][]string
+	strings jsontree.Strings
 	// raw holds the encoding of every command object of the seeds, by
 	// address: read-only once loaded.
 	raw map[unsafe.Pointer]json.RawMessage
@@ -112,7 +113,7 @@ func (t target) name() string {
 
 // load decodes the seeds and indexes them by rule.
 func (e *explorer) load() error {
-	p := &pool{strings: map[string][]string{}, raw: map[unsafe.Pointer]json.RawMessage{}}
+	p := &pool{strings: jsontree.Strings{}, raw: map[unsafe.Pointer]json.RawMessage{}}
 	for _, sd := range e.cfg.Seeds {
 		if s := decodeSeed(sd); s != nil {
 			e.addSeed(p, s)
@@ -121,10 +122,7 @@ func (e *explorer) load() error {
 	if len(p.valid) == 0 {
 		return fmt.Errorf("explore: the corpus holds no stream that passes the command schema to start from")
 	}
-	for k, v := range p.strings {
-		sort.Strings(v)
-		p.strings[k] = compact(v)
-	}
+	p.strings.Sort()
 	e.pool = p
 	names := map[string]bool{}
 	for _, s := range p.seeds {
@@ -159,7 +157,7 @@ func decodeSeed(sd Seed) *seed {
 	}
 	s := &seed{path: sd.Path, version: doc.Version, caps: doc.Capabilities}
 	for _, raw := range doc.Commands {
-		v, err := decodeValue(raw)
+		v, err := jsontree.Decode(raw)
 		if err != nil {
 			return nil
 		}
@@ -187,7 +185,7 @@ func (e *explorer) addSeed(p *pool, s *seed) {
 	p.valid = append(p.valid, s)
 	s.trace, s.at = e.tracedAt(st)
 	for _, c := range s.cmds {
-		collectStrings(p.strings, c, "")
+		p.strings.Add(c)
 	}
 }
 
@@ -268,33 +266,6 @@ func (e *explorer) tracedAt(st *stream) (map[string]bool, map[string][]int) {
 		sort.Ints(at[r])
 	}
 	return seen, at
-}
-
-func collectStrings(into map[string][]string, v any, key string) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, c := range x {
-			collectStrings(into, c, k)
-		}
-	case []any:
-		for _, c := range x {
-			collectStrings(into, c, key)
-		}
-	case string:
-		if len(x) <= 32 && key != "cmd" && key != "data" && key != "label" && key != "code" {
-			into[key] = append(into[key], x)
-		}
-	}
-}
-
-func compact(v []string) []string {
-	out := v[:0]
-	for i, s := range v {
-		if i == 0 || s != v[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // Stream kinds.

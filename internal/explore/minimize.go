@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -110,14 +111,14 @@ func (m *minimizer) members() {
 	for c := 0; c < len(m.best.cmds); c++ {
 		for i := 0; ; {
 			cmds := cloneList(m.best.cmds)
-			all := allSlots(cmds[c])
-			for i < len(all) && (all[i].drop == nil || all[i].key == "cmd") {
+			all := jsontree.Slots(cmds[c])
+			for i < len(all) && (all[i].Drop == nil || all[i].Key == "cmd") {
 				i++
 			}
 			if i >= len(all) || m.tests >= m.e.cfg.MaxTests {
 				break
 			}
-			all[i].drop()
+			all[i].Drop()
 			if !m.try(cmds) {
 				i++
 			}
@@ -132,11 +133,11 @@ func (m *minimizer) values() {
 	renumber := map[string]string{}
 	var order []string
 	for _, c := range cmds {
-		for _, s := range allSlots(c) {
+		for _, s := range jsontree.Slots(c) {
 			if isID(s) {
-				if _, ok := renumber[string(s.val.(json.Number))]; !ok {
-					renumber[string(s.val.(json.Number))] = ""
-					order = append(order, string(s.val.(json.Number)))
+				if _, ok := renumber[string(s.Val.(json.Number))]; !ok {
+					renumber[string(s.Val.(json.Number))] = ""
+					order = append(order, string(s.Val.(json.Number)))
 				}
 			}
 		}
@@ -146,10 +147,10 @@ func (m *minimizer) values() {
 	}
 	changed := false
 	for _, c := range cmds {
-		for _, s := range allSlots(c) {
+		for _, s := range jsontree.Slots(c) {
 			if isID(s) {
-				if to := renumber[string(s.val.(json.Number))]; to != string(s.val.(json.Number)) {
-					s.set(json.Number(to))
+				if to := renumber[string(s.Val.(json.Number))]; to != string(s.Val.(json.Number)) {
+					s.Set(json.Number(to))
 					changed = true
 				}
 			}
@@ -161,11 +162,11 @@ func (m *minimizer) values() {
 	for c := 0; c < len(m.best.cmds); c++ {
 		for i := 0; ; i++ {
 			cmds := cloneList(m.best.cmds)
-			all := allSlots(cmds[c])
+			all := jsontree.Slots(cmds[c])
 			if i >= len(all) || m.tests >= m.e.cfg.MaxTests {
 				break
 			}
-			n, ok := all[i].val.(json.Number)
+			n, ok := all[i].Val.(json.Number)
 			if !ok || isID(all[i]) {
 				// Ids were renumbered above, all at once.
 				continue
@@ -175,7 +176,7 @@ func (m *minimizer) values() {
 					break
 				}
 				cmds = cloneList(m.best.cmds)
-				allSlots(cmds[c])[i].set(small)
+				jsontree.Slots(cmds[c])[i].Set(small)
 				if m.try(cmds) {
 					break
 				}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 )
 
 // Mutations of the corpus's own streams: values at and past their bounds,
@@ -27,7 +29,7 @@ func (p *pool) mutate(cmds []any, r *rng) []any {
 // commands changed are copied: the others are shared, never modified.
 func (p *pool) mutateAt(cmds []any, c int, r *rng) []any {
 	cmds = append([]any(nil), cmds...)
-	cmds[c] = clone(cmds[c])
+	cmds[c] = jsontree.Clone(cmds[c])
 	switch r.intn(12) {
 	case 0, 1, 2:
 		return p.number(cmds, c, r)
@@ -58,34 +60,34 @@ func (p *pool) mutateSchema(cmds []any, r *rng) []any {
 	}
 	c := r.intn(len(cmds))
 	cmds = append([]any(nil), cmds...)
-	cmds[c] = clone(cmds[c])
+	cmds[c] = jsontree.Clone(cmds[c])
 	switch r.intn(5) {
 	case 0: // a value of another JSON type
-		s := pick(allSlots(cmds[c]), r, func(s slot) bool { return s.key != "cmd" })
+		s := pick(jsontree.Slots(cmds[c]), r, func(s jsontree.Slot) bool { return s.Key != "cmd" })
 		if s == nil {
 			return nil
 		}
-		switch v := s.val.(type) {
+		switch v := s.Val.(type) {
 		case json.Number:
-			s.set(string(v))
+			s.Set(string(v))
 		case string:
-			s.set(json.Number("1"))
+			s.Set(json.Number("1"))
 		case []any:
-			s.set(map[string]any{})
+			s.Set(map[string]any{})
 		case map[string]any:
-			s.set([]any{})
+			s.Set([]any{})
 		default:
-			s.set("x")
+			s.Set("x")
 		}
 	case 1: // a negative or fractional number
-		s := pick(allSlots(cmds[c]), r, isNumber)
+		s := pick(jsontree.Slots(cmds[c]), r, isNumber)
 		if s == nil {
 			return nil
 		}
 		if r.intn(2) == 0 {
-			s.set(json.Number("-1"))
+			s.Set(json.Number("-1"))
 		} else {
-			s.set(json.Number(string(s.val.(json.Number)) + ".5"))
+			s.Set(json.Number(string(s.Val.(json.Number)) + ".5"))
 		}
 	case 2: // a member no command has
 		m, ok := cmds[c].(map[string]any)
@@ -107,14 +109,14 @@ func (p *pool) mutateSchema(cmds []any, r *rng) []any {
 	return cmds
 }
 
-func isNumber(s slot) bool { _, ok := s.val.(json.Number); return ok }
+func isNumber(s jsontree.Slot) bool { _, ok := s.Val.(json.Number); return ok }
 
-func isID(s slot) bool {
-	return isNumber(s) && (s.key == "id" || strings.HasSuffix(s.key, "_id") || strings.HasSuffix(s.key, "_ids"))
+func isID(s jsontree.Slot) bool {
+	return isNumber(s) && (s.Key == "id" || strings.HasSuffix(s.Key, "_id") || strings.HasSuffix(s.Key, "_ids"))
 }
 
 // pick chooses one of the slots that keep says yes to, nil when none does.
-func pick(all []slot, r *rng, keep func(slot) bool) *slot {
+func pick(all []jsontree.Slot, r *rng, keep func(jsontree.Slot) bool) *jsontree.Slot {
 	var ok []int
 	for i := range all {
 		if keep(all[i]) {
@@ -130,12 +132,12 @@ func pick(all []slot, r *rng, keep func(slot) bool) *slot {
 // numbers lists the integer values of the stream: the ids, sizes and
 // offsets a value can be set to, so that a range lands exactly on another
 // object's bound.
-func numbers(cmds []any, keep func(slot) bool) []int64 {
+func numbers(cmds []any, keep func(jsontree.Slot) bool) []int64 {
 	var out []int64
 	for _, c := range cmds {
-		for _, s := range allSlots(c) {
+		for _, s := range jsontree.Slots(c) {
 			if keep(s) {
-				if n, err := strconv.ParseInt(string(s.val.(json.Number)), 10, 64); err == nil {
+				if n, err := strconv.ParseInt(string(s.Val.(json.Number)), 10, 64); err == nil {
 					out = append(out, n)
 				}
 			}
@@ -148,11 +150,11 @@ func numbers(cmds []any, keep func(slot) bool) []int64 {
 // either way, doubled, another value of the stream, or the edges of 32 and
 // 53 bits.
 func (p *pool) number(cmds []any, c int, r *rng) []any {
-	s := pick(allSlots(cmds[c]), r, isNumber)
+	s := pick(jsontree.Slots(cmds[c]), r, isNumber)
 	if s == nil {
 		return nil
 	}
-	n, err := strconv.ParseInt(string(s.val.(json.Number)), 10, 64)
+	n, err := strconv.ParseInt(string(s.Val.(json.Number)), 10, 64)
 	if err != nil {
 		n = 0
 	}
@@ -180,24 +182,24 @@ func (p *pool) number(cmds []any, c int, r *rng) []any {
 		}
 		v = all[r.intn(len(all))]
 	}
-	s.set(json.Number(strconv.FormatInt(v, 10)))
+	s.Set(json.Number(strconv.FormatInt(v, 10)))
 	return cmds
 }
 
 // idSwap points an id of command c at another object of the stream.
 func idSwap(cmds []any, c int, r *rng) []any {
-	s := pick(allSlots(cmds[c]), r, isID)
+	s := pick(jsontree.Slots(cmds[c]), r, isID)
 	ids := numbers(cmds, isID)
 	if s == nil || len(ids) == 0 {
 		return nil
 	}
-	s.set(json.Number(strconv.FormatInt(ids[r.intn(len(ids))], 10)))
+	s.Set(json.Number(strconv.FormatInt(ids[r.intn(len(ids))], 10)))
 	return cmds
 }
 
 // idFresh points an id of command c at no object at all.
 func idFresh(cmds []any, c int, r *rng) []any {
-	s := pick(allSlots(cmds[c]), r, isID)
+	s := pick(jsontree.Slots(cmds[c]), r, isID)
 	if s == nil {
 		return nil
 	}
@@ -205,7 +207,7 @@ func idFresh(cmds []any, c int, r *rng) []any {
 	for _, n := range numbers(cmds, isID) {
 		max = maxInt(max, n)
 	}
-	s.set(json.Number(strconv.FormatInt(max+1, 10)))
+	s.Set(json.Number(strconv.FormatInt(max+1, 10)))
 	return cmds
 }
 
@@ -223,7 +225,7 @@ func idReuse(cmds []any, r *rng) []any {
 		return nil
 	}
 	a, b := creates[r.intn(len(creates))], creates[r.intn(len(creates))]
-	m := clone(cmds[a]).(map[string]any)
+	m := jsontree.Clone(cmds[a]).(map[string]any)
 	m["id"] = cmds[b].(map[string]any)["id"]
 	cmds[a] = m
 	return cmds
@@ -232,45 +234,38 @@ func idReuse(cmds []any, r *rng) []any {
 // enum sets a string of command c to another string seen under the same
 // member name in the corpus.
 func (p *pool) enum(cmds []any, c int, r *rng) []any {
-	s := pick(allSlots(cmds[c]), r, func(s slot) bool {
-		_, ok := s.val.(string)
-		return ok && s.key != "cmd" && len(p.strings[s.key]) > 1
+	s := pick(jsontree.Slots(cmds[c]), r, func(s jsontree.Slot) bool {
+		_, ok := s.Val.(string)
+		return ok && s.Key != "cmd" && len(p.strings[s.Key]) > 1
 	})
 	if s == nil {
 		return nil
 	}
-	choices := p.strings[s.key]
-	s.set(choices[r.intn(len(choices))])
+	choices := p.strings[s.Key]
+	s.Set(choices[r.intn(len(choices))])
 	return cmds
 }
 
 // dropMember removes a member of command c, at any depth; cmd itself only
 // when schema is set.
 func dropMember(cmds []any, c int, r *rng, schema bool) []any {
-	s := pick(allSlots(cmds[c]), r, func(s slot) bool { return s.drop != nil && (schema || s.key != "cmd") })
+	s := pick(jsontree.Slots(cmds[c]), r, func(s jsontree.Slot) bool { return s.Drop != nil && (schema || s.Key != "cmd") })
 	if s == nil {
 		return nil
 	}
-	s.drop()
+	s.Drop()
 	return cmds
 }
 
 // list shortens, repeats an entry of, or empties a list of command c.
 func list(cmds []any, c int, r *rng) []any {
-	s := pick(allSlots(cmds[c]), r, func(s slot) bool { l, ok := s.val.([]any); return ok && len(l) > 0 })
+	s := pick(jsontree.Slots(cmds[c]), r, func(s jsontree.Slot) bool { l, ok := s.Val.([]any); return ok && len(l) > 0 })
 	if s == nil {
 		return nil
 	}
-	l := s.val.([]any)
+	l := s.Val.([]any)
 	k := r.intn(len(l))
-	switch r.intn(3) {
-	case 0:
-		s.set(append(append([]any{}, l[:k]...), l[k+1:]...))
-	case 1:
-		s.set(append(append([]any{}, l...), clone(l[k])))
-	default:
-		s.set([]any{})
-	}
+	s.Set(jsontree.EditList(l, k, r.intn(jsontree.ListEdits)))
 	return cmds
 }
 
@@ -287,7 +282,7 @@ func reply(cmds []any, r *rng) []any {
 		return nil
 	}
 	k := replies[r.intn(len(replies))]
-	m := clone(cmds[k]).(map[string]any)
+	m := jsontree.Clone(cmds[k]).(map[string]any)
 	cmds[k] = m
 	rbs, _ := m["readbacks"].([]any)
 	switch r.intn(4) {
@@ -301,7 +296,7 @@ func reply(cmds []any, r *rng) []any {
 			if r.intn(2) == 0 {
 				m["readbacks"] = append(append([]any{}, rbs[:k]...), rbs[k+1:]...)
 			} else {
-				m["readbacks"] = append(append([]any{}, rbs...), clone(rbs[k]))
+				m["readbacks"] = append(append([]any{}, rbs...), jsontree.Clone(rbs[k]))
 			}
 		}
 	default:
@@ -330,7 +325,7 @@ func reorder(cmds []any, c int, r *rng) []any {
 	case 0:
 		return append(cmds[:c:c], cmds[c+1:]...)
 	case 1:
-		return append(cmds[:c+1:c+1], append([]any{clone(cmds[c])}, cmds[c+1:]...)...)
+		return append(cmds[:c+1:c+1], append([]any{jsontree.Clone(cmds[c])}, cmds[c+1:]...)...)
 	case 2:
 		moved := cmds[c]
 		rest := append(cmds[:c:c], cmds[c+1:]...)

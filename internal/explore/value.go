@@ -1,47 +1,16 @@
 package explore
 
 import (
-	"bytes"
 	"encoding/json"
-	"sort"
 	"strconv"
+
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 )
 
-// Streams are edited as generic JSON trees: objects as map[string]any,
-// arrays as []any, numbers as json.Number (exactly as written), so that a
-// mutation can reach any value and an unchanged value keeps its bytes.
+// Streams are edited as jsontree trees, so that a mutation can reach any
+// value and an unchanged value keeps its bytes.
 
-// decodeValue decodes one JSON value, numbers kept as written.
-func decodeValue(raw []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// clone copies a tree deeply.
-func clone(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, c := range x {
-			m[k] = clone(c)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, c := range x {
-			l[i] = clone(c)
-		}
-		return l
-	}
-	return v
-}
-
-func cloneList(cmds []any) []any { return clone(cmds).([]any) }
+func cloneList(cmds []any) []any { return jsontree.Clone(cmds).([]any) }
 
 // encode writes v as compact JSON, object members in sorted order with
 // "cmd" first, so that a command reads as the corpus writes it and the
@@ -63,7 +32,7 @@ func encode(b []byte, v any) []byte {
 		if _, ok := x["cmd"]; ok {
 			member("cmd")
 		}
-		for _, k := range sortedKeys(x) {
+		for _, k := range jsontree.SortedKeys(x) {
 			if k != "cmd" {
 				member(k)
 			}
@@ -95,47 +64,6 @@ func encode(b []byte, v any) []byte {
 func appendString(b []byte, s string) []byte {
 	out, _ := json.Marshal(s)
 	return append(b, out...)
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// slot is one value inside a tree, with a way to replace or remove it.
-type slot struct {
-	key string // the member name, or the key of the list holding it
-	val any
-	set func(any)
-	// drop removes the value from its object or list.
-	drop func()
-}
-
-// slots lists the values below v, depth first, object members in sorted
-// order. key is the member name of v itself ("" at the top).
-func slots(v any, key string, out *[]slot) {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, k := range sortedKeys(x) {
-			*out = append(*out, slot{key: k, val: x[k], set: func(n any) { x[k] = n }, drop: func() { delete(x, k) }})
-			slots(x[k], k, out)
-		}
-	case []any:
-		for i := range x {
-			*out = append(*out, slot{key: key, val: x[i], set: func(n any) { x[i] = n }})
-			slots(x[i], key, out)
-		}
-	}
-}
-
-func allSlots(v any) []slot {
-	var out []slot
-	slots(v, "", &out)
-	return out
 }
 
 // cmdName is a command's cmd member, "" when it has none.

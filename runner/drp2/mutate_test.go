@@ -1,20 +1,19 @@
 package drp2
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io/fs"
 	"math/rand"
 	"os"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/fixtures"
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -38,7 +37,7 @@ type seed struct {
 // and the ids seen anywhere.
 type mutationPool struct {
 	seeds   []seed
-	strings map[string][]string
+	strings jsontree.Strings
 }
 
 var (
@@ -48,7 +47,7 @@ var (
 
 func loadPool(tb testing.TB) *mutationPool {
 	poolOnce.Do(func() {
-		p := &mutationPool{strings: map[string][]string{}}
+		p := &mutationPool{strings: jsontree.Strings{}}
 		add := func(name string, data []byte) {
 			var doc struct {
 				Version      model.Version   `json:"version"`
@@ -58,13 +57,14 @@ func loadPool(tb testing.TB) *mutationPool {
 			if json.Unmarshal(data, &doc) != nil {
 				return
 			}
-			var cmds []any
-			if decodeNumbers(doc.Commands, &cmds) != nil {
+			v, err := jsontree.Decode(doc.Commands)
+			cmds, ok := v.([]any)
+			if err != nil || !ok {
 				return
 			}
 			p.seeds = append(p.seeds, seed{name: name, version: doc.Version, caps: doc.Capabilities, commands: cmds})
 			for _, c := range cmds {
-				p.collectStrings(c, "")
+				p.strings.Add(c)
 			}
 		}
 		_ = fs.WalkDir(fixtures.FS, ".", func(rel string, d fs.DirEntry, err error) error {
@@ -83,10 +83,7 @@ func loadPool(tb testing.TB) *mutationPool {
 				}
 			}
 		}
-		for k, v := range p.strings {
-			sort.Strings(v)
-			p.strings[k] = compact(v)
-		}
+		p.strings.Sort()
 		pool = p
 	})
 	if _, err := os.Stat(corpus); err != nil {
@@ -96,90 +93,6 @@ func loadPool(tb testing.TB) *mutationPool {
 		tb.Fatalf("only %d seed fixtures loaded from both corpora", len(pool.seeds))
 	}
 	return pool
-}
-
-func decodeNumbers(data []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	return d.Decode(v)
-}
-
-func compact(v []string) []string {
-	out := v[:0]
-	for i, s := range v {
-		if i == 0 || s != v[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func (p *mutationPool) collectStrings(v any, key string) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, c := range x {
-			p.collectStrings(c, k)
-		}
-	case []any:
-		for _, c := range x {
-			p.collectStrings(c, key)
-		}
-	case string:
-		if len(x) <= 32 && key != "code" && key != "data" && key != "label" {
-			p.strings[key] = append(p.strings[key], x)
-		}
-	}
-}
-
-// slot is one value inside a command tree, with a way to replace it.
-type slot struct {
-	key string
-	val any
-	set func(any)
-	// drop removes the value from its object or list, when it has one.
-	drop func()
-}
-
-// slots lists the values under v in a deterministic order (object keys
-// sorted), each with a setter.
-func slots(v any, out *[]slot) {
-	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			k := k
-			*out = append(*out, slot{key: k, val: x[k], set: func(n any) { x[k] = n }, drop: func() { delete(x, k) }})
-			slots(x[k], out)
-		}
-	case []any:
-		for i := range x {
-			i := i
-			*out = append(*out, slot{val: x[i], set: func(n any) { x[i] = n }})
-			slots(x[i], out)
-		}
-	}
-}
-
-func clone(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, c := range x {
-			m[k] = clone(c)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, c := range x {
-			l[i] = clone(c)
-		}
-		return l
-	}
-	return v
 }
 
 // program reads mutation choices from fuzz bytes.
@@ -208,7 +121,7 @@ func (p *program) done() bool { return p.i >= len(p.b) }
 
 // mutate applies up to 16 mutations chosen by prog to a copy of cmds.
 func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
-	cmds = clone(cmds).([]any)
+	cmds = jsontree.Clone(cmds).([]any)
 	ids := idValues(cmds)
 	for step := 0; step < 16 && !prog.done(); step++ {
 		op := prog.next(9)
@@ -218,9 +131,9 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 		c := prog.next(len(cmds))
 		switch op {
 		case 0, 1: // a number: a neighbour, an edge value, or another id
-			var nums []slot
-			for _, s := range allSlots(cmds[c]) {
-				if _, ok := s.val.(json.Number); ok {
+			var nums []jsontree.Slot
+			for _, s := range jsontree.Slots(cmds[c]) {
+				if _, ok := s.Val.(json.Number); ok {
 					nums = append(nums, s)
 				}
 			}
@@ -228,11 +141,11 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 				continue
 			}
 			s := nums[prog.next(len(nums))]
-			s.set(numberMutation(s.val.(json.Number), ids, prog))
+			s.Set(numberMutation(s.Val.(json.Number), ids, prog))
 		case 2: // an enum or other short string, from those seen at the key
-			var strs []slot
-			for _, s := range allSlots(cmds[c]) {
-				if _, ok := s.val.(string); ok && len(pl.strings[s.key]) > 1 {
+			var strs []jsontree.Slot
+			for _, s := range jsontree.Slots(cmds[c]) {
+				if _, ok := s.Val.(string); ok && len(pl.strings[s.Key]) > 1 {
 					strs = append(strs, s)
 				}
 			}
@@ -240,12 +153,12 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 				continue
 			}
 			s := strs[prog.next(len(strs))]
-			choices := pl.strings[s.key]
-			s.set(choices[prog.next(len(choices))])
+			choices := pl.strings[s.Key]
+			s.Set(choices[prog.next(len(choices))])
 		case 3: // a list: drop, repeat or empty one
-			var lists []slot
-			for _, s := range allSlots(cmds[c]) {
-				if l, ok := s.val.([]any); ok && len(l) > 0 {
+			var lists []jsontree.Slot
+			for _, s := range jsontree.Slots(cmds[c]) {
+				if l, ok := s.Val.([]any); ok && len(l) > 0 {
 					lists = append(lists, s)
 				}
 			}
@@ -253,25 +166,18 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 				continue
 			}
 			s := lists[prog.next(len(lists))]
-			l := s.val.([]any)
+			l := s.Val.([]any)
 			k := prog.next(len(l))
-			switch prog.next(3) {
-			case 0:
-				s.set(append(append([]any{}, l[:k]...), l[k+1:]...))
-			case 1:
-				s.set(append(append([]any{}, l...), clone(l[k])))
-			default:
-				s.set([]any{})
-			}
+			s.Set(jsontree.EditList(l, k, prog.next(jsontree.ListEdits)))
 		case 4: // drop a field
-			var fields []slot
-			for _, s := range allSlots(cmds[c]) {
-				if s.drop != nil && s.key != "cmd" {
+			var fields []jsontree.Slot
+			for _, s := range jsontree.Slots(cmds[c]) {
+				if s.Drop != nil && s.Key != "cmd" {
 					fields = append(fields, s)
 				}
 			}
 			if len(fields) > 0 {
-				fields[prog.next(len(fields))].drop()
+				fields[prog.next(len(fields))].Drop()
 			}
 		case 5: // swap two commands
 			d := prog.next(len(cmds))
@@ -279,7 +185,7 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 		case 6: // delete a command
 			cmds = append(cmds[:c], cmds[c+1:]...)
 		case 7: // repeat a command
-			cmds = append(cmds[:c+1], append([]any{clone(cmds[c])}, cmds[c+1:]...)...)
+			cmds = append(cmds[:c+1], append([]any{jsontree.Clone(cmds[c])}, cmds[c+1:]...)...)
 		case 8: // move a command to another place
 			d := prog.next(len(cmds))
 			moved := cmds[c]
@@ -293,19 +199,13 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 	return cmds
 }
 
-func allSlots(v any) []slot {
-	var out []slot
-	slots(v, &out)
-	return out
-}
-
 // idValues lists the values of id fields in the stream, to remap one id
 // onto another object.
 func idValues(cmds []any) []json.Number {
 	var out []json.Number
 	for _, c := range cmds {
-		for _, s := range allSlots(c) {
-			if n, ok := s.val.(json.Number); ok && (s.key == "id" || strings.HasSuffix(s.key, "_id")) {
+		for _, s := range jsontree.Slots(c) {
+			if n, ok := s.Val.(json.Number); ok && (s.Key == "id" || strings.HasSuffix(s.Key, "_id")) {
 				out = append(out, n)
 			}
 		}
