@@ -270,7 +270,7 @@ func scrubber(root, ws, apiURL, py, adapter string) func(string) []byte {
 	stop := regexp.MustCompile(`::stop-commands::[0-9a-f]{32}|::[0-9a-f]{32}::`)
 	// The job summary quotes the API's address escaped for Markdown.
 	r := strings.NewReplacer(py, "$PYTHON_EXAMPLE", adapter, "$ADAPTER", ws, "$WORKSPACE", root, "$ROOT", apiURL, "$API",
-		escape.Markdown(apiURL), "$API")
+		escape.Markdown(apiURL), "$API", escape.MarkdownText(apiURL), "$API")
 	return func(s string) []byte {
 		s = r.Replace(s)
 		s = stop.ReplaceAllStringFunc(s, func(m string) string {

@@ -37,7 +37,7 @@ func Manifest(w io.Writer, m *model.ManifestCheck) error {
 	case m.Clean() || (m.Frozen && m.Violations == 0):
 		verdict = "✅ "
 	}
-	fmt.Fprintf(&b, "%s%s\n", verdict, escape.Markdown(m.Headline))
+	fmt.Fprintf(&b, "%s%s\n", verdict, escape.MarkdownText(m.Headline))
 	if m.Clean() {
 		_, err := io.WriteString(w, b.String())
 		return err
@@ -101,7 +101,7 @@ func Manifest(w io.Writer, m *model.ManifestCheck) error {
 // without a negative fixture in the open, the rest folded.
 func Coverage(w io.Writer, c *model.Coverage) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "### Rule coverage\n\n%s\n", escape.Markdown(c.Headline()))
+	fmt.Fprintf(bw, "### Rule coverage\n\n%s\n", escape.MarkdownText(c.Headline()))
 	table := func(rows []model.RuleCoverage) {
 		fmt.Fprintf(bw, "\n| Rule | Code | Negative | Positive | Summary |\n|---|---|--:|--:|---|\n")
 		for _, rc := range rows {
@@ -142,7 +142,7 @@ func Coverage(w io.Writer, c *model.Coverage) error {
 // manifestLine is the manifest section's one-line stand-in, for a
 // comment with no room for the section itself.
 func manifestLine(m *model.ManifestCheck) string {
-	return "\n**Fixture manifest:** " + escape.Markdown(m.Headline) + "; the job summary lists the changes.\n"
+	return "\n**Fixture manifest:** " + escape.MarkdownText(m.Headline) + "; the job summary lists the changes.\n"
 }
 
 // withManifest ends a comment body with the manifest section, or with its

@@ -25,9 +25,9 @@ func Publishing(notes []PublishingNote) string {
 	var b strings.Builder
 	b.WriteString("\n### Publishing\n\n")
 	for _, n := range notes {
-		b.WriteString("- " + escape.Markdown(escape.OneLine(n.What)))
+		b.WriteString("- " + escape.MarkdownText(n.What))
 		if n.Answer != "" {
-			b.WriteString(": " + escape.Markdown(escape.OneLine(n.Answer)))
+			b.WriteString(": " + escape.MarkdownText(n.Answer))
 		}
 		b.WriteString("\n")
 	}

@@ -18,9 +18,9 @@ func TestPublishing(t *testing.T) {
 			Answer: "Resource not accessible [by](https://x.example) integration | <script>\n- forged note"},
 	})
 	want := "\n### Publishing\n\n" +
-		"- Pull request comment skipped\\: the token is read\\-only\\.\n" +
-		"- Check run and pull request comment skipped\\: the pull request comes from the fork @\u200bevil\\/&lt;b&gt;x&lt;\\/b&gt;: " +
-		"Resource not accessible \\[by\\]\\(https\\:\\/\\/x\\.example\\) integration \\| &lt;script&gt; \\- forged note\n"
+		"- Pull request comment skipped: the token is read-only.\n" +
+		"- Check run and pull request comment skipped: the pull request comes from the fork @\u200bevil/&lt;b&gt;x&lt;/b&gt;: " +
+		"Resource not accessible \\[by\\](https\\://x.example) integration \\| &lt;script&gt; - forged note\n"
 	if got != want {
 		t.Errorf("Publishing:\n got %q\nwant %q", got, want)
 	}

@@ -97,10 +97,11 @@ func longestList(run *model.Run) int {
 
 // verdictText is the headline: the gate's verdict when the run was
 // judged (it names implementations, manifests and bases, so it is
-// escaped), else the counts.
+// escaped, as a sentence that stays readable in the raw Markdown), else
+// the counts.
 func verdictText(run *model.Run) string {
 	if j := run.Judgement; j != nil {
-		return "DRP2 conformance: " + escape.Markdown(escape.OneLine(j.Headline))
+		return "DRP2 conformance: " + escape.MarkdownText(j.Headline)
 	}
 	return "DRP2 conformance: " + explain.Verdict(&run.Summary)
 }
