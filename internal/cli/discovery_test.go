@@ -124,7 +124,7 @@ func TestActionEmbeddedCorpusOnlyByName(t *testing.T) {
 	if n, _ := strconv.Atoi(r.outputs["total"]); n == 0 {
 		t.Errorf("no embedded fixture ran: %v", r.outputs)
 	}
-	if !strings.Contains(r.summary, escape.Markdown("passed (the corpus embedded in drp2-fixtures)")) {
+	if !strings.Contains(r.summary, escape.MarkdownText("passed (the corpus embedded in drp2-fixtures)")) {
 		t.Errorf("the headline does not say the embedded corpus ran:\n%.400s", r.summary)
 	}
 }
