@@ -97,3 +97,53 @@ func runCmark(cmark, md string) (string, error) {
 	out, err := cmd.Output()
 	return string(out), err
 }
+
+// checkMarkdownText asserts what MarkdownText promises of out: one line,
+// no space at either end, HTML only as entities, no '@' that can mention,
+// every always-escaped character escaped, and no list, autolink or break
+// left to start.
+func checkMarkdownText(t *testing.T, in, out string) {
+	t.Helper()
+	if strings.ContainsAny(out, "\n\r") || strings.Trim(out, " ") != out {
+		t.Fatalf("MarkdownText(%q) = %q: not one trimmed line", in, out)
+	}
+	for i := 0; i < len(out); i++ {
+		switch c := out[i]; {
+		case c == '\\':
+			if i+1 >= len(out) || !isASCIIPunct(rune(out[i+1])) {
+				t.Fatalf("MarkdownText(%q): stray backslash at %d in %q", in, i, out)
+			}
+			i++
+		case c == '&':
+			if !strings.HasPrefix(out[i:], "&amp;") && !strings.HasPrefix(out[i:], "&lt;") && !strings.HasPrefix(out[i:], "&gt;") {
+				t.Fatalf("MarkdownText(%q): raw '&' at %d in %q", in, i, out)
+			}
+		case c == '@':
+			if !strings.HasPrefix(out[i+1:], zeroWidthSpace) {
+				t.Fatalf("MarkdownText(%q): '@' may mention at %d in %q", in, i, out)
+			}
+		case strings.IndexByte("`*_[]|~$#<>", c) >= 0:
+			t.Fatalf("MarkdownText(%q): unescaped %q at %d in %q", in, c, i, out)
+		case c == ':' && strings.HasPrefix(out[i+1:], "/"):
+			t.Fatalf("MarkdownText(%q): an autolink can start at %d in %q", in, i, out)
+		}
+	}
+	lower := strings.ToLower(out)
+	if strings.Contains(lower, "www.") {
+		t.Fatalf("MarkdownText(%q): a www autolink can start in %q", in, out)
+	}
+	if regexp.MustCompile(`^([-+=]|[0-9]+[.)])`).MatchString(out) {
+		t.Fatalf("MarkdownText(%q): %q can start a list or an underline", in, out)
+	}
+}
+
+func FuzzMarkdownText(f *testing.F) {
+	for _, s := range hostile {
+		f.Add(s)
+	}
+	f.Add(" 12) x")
+	f.Add("  - x www.y")
+	f.Fuzz(func(t *testing.T, s string) {
+		checkMarkdownText(t, s, MarkdownText(s))
+	})
+}
