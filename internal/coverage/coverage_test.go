@@ -13,6 +13,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/jsonout"
 	mdreport "github.com/drp2/drp2-fixtures/report/markdown"
 	textreport "github.com/drp2/drp2-fixtures/report/text"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -193,7 +194,7 @@ func TestGoldenAndDeterministic(t *testing.T) {
 		if err := mdreport.Coverage(&b, r); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteJSON(&c, r); err != nil {
+		if err := jsonout.WriteCoverage(&c, r); err != nil {
 			t.Fatal(err)
 		}
 		return a.Bytes(), b.Bytes(), c.Bytes()

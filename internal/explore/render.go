@@ -1,12 +1,12 @@
 package explore
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/jsonout"
 )
 
 // The report's renderings: text for a terminal, JSON for machines and
@@ -15,9 +15,9 @@ import (
 
 // WriteJSON writes the report as one indented JSON document.
 func WriteJSON(w io.Writer, rep *Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
+	// Implementations' words and stream content are untrusted: the
+	// document is written as the JSON report is, safe for an Actions log.
+	return jsonout.Encode(w, rep)
 }
 
 // WriteText writes the report for people.

@@ -11,10 +11,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/drp2/drp2-fixtures/internal/coverage"
 	"github.com/drp2/drp2-fixtures/internal/explore"
 	"github.com/drp2/drp2-fixtures/internal/gate"
-	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
@@ -81,8 +79,8 @@ var formats = []*Format{
 		comparison: func(w io.Writer, head *model.Run) error {
 			return jsonout.WriteComparison(w, head.Comparison)
 		},
-		manifest: func(w io.Writer, mc *gate.ManifestCheck) error { return manifest.WriteJSON(w, mc.Cmp) },
-		coverage: coverage.WriteJSON,
+		manifest: func(w io.Writer, mc *gate.ManifestCheck) error { return jsonout.WriteManifest(w, mc.Model()) },
+		coverage: jsonout.WriteCoverage,
 		explore:  explore.WriteJSON,
 	},
 	{

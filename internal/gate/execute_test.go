@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drp2/drp2-fixtures/internal/coverage"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
@@ -114,7 +113,7 @@ func TestJSONReportCarriesManifestCoverageAndVerdict(t *testing.T) {
 	// The report's coverage is the document the coverage command prints,
 	// the negative fixtures of each rule included.
 	var alone, inReport bytes.Buffer
-	if err := coverage.WriteJSON(&alone, checked.Coverage); err != nil {
+	if err := jsonout.WriteCoverage(&alone, checked.Coverage); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Compact(&inReport, doc["coverage"]); err != nil {

@@ -1,23 +1,12 @@
 package manifest
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
-
-// WriteJSON writes the comparison as one JSON document, as the JSON report
-// carries it.
-func WriteJSON(w io.Writer, c *model.ManifestCheck) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(c)
-}
 
 // Where names the files annotations point into.
 type Where struct {

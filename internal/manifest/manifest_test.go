@@ -15,6 +15,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
+	"github.com/drp2/drp2-fixtures/report/jsonout"
 	mdreport "github.com/drp2/drp2-fixtures/report/markdown"
 	textreport "github.com/drp2/drp2-fixtures/report/text"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -218,7 +219,7 @@ func TestCheckGolden(t *testing.T) {
 		if err := mdreport.Manifest(&md, c); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteJSON(&js, c); err != nil {
+		if err := jsonout.WriteManifest(&js, c); err != nil {
 			t.Fatal(err)
 		}
 		golden.Check(t, name+".txt", text.Bytes())
