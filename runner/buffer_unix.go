@@ -20,11 +20,24 @@ const offHeapMin = 4 << 20
 // they would cost about twice their size in resident memory while the
 // commands are checked. Outside the heap they cost their size once.
 //
+// A memory limit does not make up for it; scripts/bench --memory measures
+// this build against one with -tags heapfixtures (buffer_other.go on
+// unix) under one GOMEMLIMIT. On the 2-core CI machine, loaded, four runs
+// each: under the binary's own limit of 112 MiB the heap spent 14.7-17.5 s
+// of processor time on the 1,000,000-command stream (here 5.7-6.6 s) and
+// 8.6-11.0 s on the create/write/destroy stream (here 4.0-4.5 s; the
+// target is 4 s), for a lower peak on the first (179-185 MB, here 216-224
+// MB) and the same on the second. At 224 MiB it came close
+// (5.6-7.5 s and 4.1-5.4 s, here 5.4-7.0 s and 3.3-4.8 s), but the limit
+// is the whole process's: the 50,000-fixture run then peaked at 220-231
+// MB instead of 116-119 MB.
+//
 // free must be called only when nothing refers to the memory any more: the
 // runner keeps no slice of a fixture's bytes past its run (results hold
 // copies), and a Checker must not retain the stream's commands after Check
 // returns. The index holds pointers only into the fixture's bytes, which
 // are outside the heap too, so the collector has nothing to find in it.
+// TestVerdictsDoNotDependOnEarlierFixtures holds the runner to it.
 type fixtureMemory struct {
 	maps [][]byte
 	data []byte // the mapping that holds the file, if any
