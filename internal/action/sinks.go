@@ -80,7 +80,8 @@ func (a *runAction) writeFiles(_ context.Context, d *delivery) error {
 		a.errorf("%v", e)
 	}
 	if d.extras.summary != "" && paths.Summary != "" {
-		if err := workspace.Append(paths.Summary, a.env.Redactor().Bytes([]byte(d.extras.summary))); err != nil {
+		fo := frontend.FileOptions{Dir: d.wd}
+		if err := fo.WriteFile(frontend.ReportFileFor("summary"), paths.Summary, a.env.Redactor().Bytes([]byte(d.extras.summary))); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
 	}

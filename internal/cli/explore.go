@@ -14,7 +14,6 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/harness"
-	"github.com/drp2/drp2-fixtures/internal/workspace"
 )
 
 // exploreOptions are what explore adds to a Job.
@@ -95,10 +94,12 @@ func writeExploreFiles(env Env, name string, r *gate.Resolved, o exploreOptions,
 		}
 	}
 	if summary != "" {
+		// Appended as run's --summary is, to the same kind of file.
 		var b bytes.Buffer
 		err := frontend.Lookup("markdown").WriteExplore(&b, rep)
 		if err == nil {
-			err = workspace.Append(workspace.Resolve(r.WorkDir, summary), b.Bytes())
+			fo := frontend.FileOptions{Dir: r.WorkDir}
+			err = fo.WriteFile(frontend.ReportFileFor("summary"), summary, env.Redactor().Bytes(b.Bytes()))
 		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: --summary: %v\n", name, err)

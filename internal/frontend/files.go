@@ -134,17 +134,28 @@ func WriteReports(run *model.Run, p Paths, o FileOptions) error {
 			errs = append(errs, &ReportError{Report: rf.Report, Rendering: true, Err: err})
 			continue
 		}
-		if err := o.write(rf, path, data); err != nil {
+		if err := o.WriteFile(rf, path, data); err != nil {
 			errs = append(errs, &ReportError{Report: rf.Report, Err: err})
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// write replaces or appends to a report file, creating its folders. An
-// appended file (the job summary) is the runner's own in the action, so
-// it is not held to the workspace.
-func (o FileOptions) write(rf *ReportFile, path string, data []byte) error {
+// ReportFileFor is the report file of run's flag name, nil for none.
+func ReportFileFor(flag string) *ReportFile {
+	for i := range ReportFiles {
+		if ReportFiles[i].Flag == flag {
+			return &ReportFiles[i]
+		}
+	}
+	return nil
+}
+
+// WriteFile replaces or appends to the report file rf at path, creating
+// its folders; data is already redacted. An appended file (the job
+// summary) is the runner's own in the action, so it is not held to the
+// workspace.
+func (o FileOptions) WriteFile(rf *ReportFile, path string, data []byte) error {
 	if !rf.Append {
 		return workspace.New(o.Dir, o.Contained).WriteFile(path, data)
 	}
