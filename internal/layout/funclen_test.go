@@ -14,17 +14,11 @@ import (
 // included: a longer one reads better as named steps.
 const maxFuncLines = 80
 
-// longFuncs are the functions that were longer when the limit was set, with
-// their length then; each may only shrink, and leaves the list once it fits.
-var longFuncs = map[string]int{}
-
 // TestFunctionLength walks the module's Go files and fails on a function
-// outside tests longer than maxFuncLines, or longer than it was when it
-// was listed in longFuncs.
+// outside tests longer than maxFuncLines.
 func TestFunctionLength(t *testing.T) {
 	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
-	seen := map[string]bool{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -45,25 +39,13 @@ func TestFunctionLength(t *testing.T) {
 			if !ok || fd.Body == nil {
 				continue
 			}
-			n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
-			key := filepath.ToSlash(rel) + " " + fd.Name.Name
-			limit, listed := longFuncs[key]
-			seen[key] = listed
-			if !listed {
-				limit = maxFuncLines
-			}
-			if n > limit {
-				t.Errorf("%s: %s is %d lines, over %d: split it into named steps", rel, fd.Name.Name, n, limit)
+			if n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1; n > maxFuncLines {
+				t.Errorf("%s: %s is %d lines, over %d: split it into named steps", rel, fd.Name.Name, n, maxFuncLines)
 			}
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	for key := range longFuncs {
-		if !seen[key] {
-			t.Errorf("longFuncs lists %s, which no longer exists: remove it", key)
-		}
 	}
 }
