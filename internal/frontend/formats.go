@@ -51,6 +51,8 @@ type RenderOptions struct {
 type Format struct {
 	Name string
 	Help string
+	// kindHelp says what the format is for a kind where Help would not.
+	kindHelp map[Kind]string
 	// Whole: the document is the whole of standard output, for a program
 	// to read, so the front end's own lines go to standard error.
 	Whole      bool
@@ -75,7 +77,8 @@ var formats = []*Format{
 	},
 	{
 		Name: "json", Help: "the JSON document", Whole: true,
-		run: func(w io.Writer, run *model.Run, _ RenderOptions) error { return jsonout.Write(w, run) },
+		kindHelp: map[Kind]string{KindComparison: "the comparison member of the JSON report"},
+		run:      func(w io.Writer, run *model.Run, _ RenderOptions) error { return jsonout.Write(w, run) },
 		comparison: func(w io.Writer, head *model.Run) error {
 			return jsonout.WriteComparison(w, head.Comparison)
 		},
@@ -89,6 +92,7 @@ var formats = []*Format{
 	},
 	{
 		Name: "markdown", Help: "the job summary's Markdown", Whole: true,
+		kindHelp: map[Kind]string{KindComparison: "the job summary of HEAD, led by the delta", KindManifest: "the job summary's manifest section"},
 		run: func(w io.Writer, run *model.Run, o RenderOptions) error {
 			return markdown.WriteReport(w, run, o.Markdown)
 		},
@@ -216,10 +220,18 @@ func AddFormatFlag(fs *flag.FlagSet, k Kind) *FormatFlag {
 	v := &FormatFlag{kind: k, f: Lookup("text")}
 	var help []string
 	for _, f := range formatsOf(k) {
-		help = append(help, f.Name+" ("+f.Help+")")
+		help = append(help, f.Name+" ("+f.helpFor(k)+")")
 	}
 	fs.Var(v, "format", "standard output `FORMAT`: "+strings.Join(help, ", "))
 	return v
+}
+
+// helpFor says what the format is for documents of kind.
+func (f *Format) helpFor(k Kind) string {
+	if h, ok := f.kindHelp[k]; ok {
+		return h
+	}
+	return f.Help
 }
 
 // Set accepts a format that serves the flag's kind.

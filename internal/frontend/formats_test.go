@@ -38,7 +38,7 @@ func TestFormatFlag(t *testing.T) {
 			t.Errorf("kind %d: default %q, want text", tc.kind, v.Format().Name)
 		}
 		for _, f := range formatsOf(tc.kind) {
-			if !strings.Contains(fs.Lookup("format").Usage, f.Name+" ("+f.Help+")") {
+			if !strings.Contains(fs.Lookup("format").Usage, f.Name+" ("+f.helpFor(tc.kind)+")") {
 				t.Errorf("kind %d: help %q does not list %s", tc.kind, fs.Lookup("format").Usage, f.Name)
 			}
 		}
