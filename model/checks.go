@@ -37,6 +37,27 @@ func (m *ManifestCheck) Clean() bool {
 	return len(m.Schemas) == 0 && len(m.Changes) == 0 && m.CurrentVersion == ""
 }
 
+// Allowed counts the differences that do not break the freeze (all of
+// them when the manifest is not frozen): what --check-clean adds to the
+// violations.
+func (m *ManifestCheck) Allowed() int {
+	n := 0
+	for i := range m.Schemas {
+		if !m.Schemas[i].Violation {
+			n++
+		}
+	}
+	if m.CurrentVersion != "" && !m.Frozen {
+		n++
+	}
+	for i := range m.Changes {
+		if !m.Changes[i].Violation {
+			n++
+		}
+	}
+	return n
+}
+
 // Fails reports whether the comparison fails the run: a change breaks the
 // freeze, or the corpus differs at all under CheckClean.
 func (m *ManifestCheck) Fails() bool {
