@@ -30,11 +30,14 @@ func Stream(w io.Writer, name string, n int) error {
 	return bw.Flush()
 }
 
-// Numbers writes one positive fixture named name of about size bytes whose
-// fourth command carries an array of number literals no DRP2 field can
-// hold (1e999999 and its kin): exact arithmetic spends tens of milliseconds
-// on each, and past an exponent of about a million fails. A runner that
-// judges them by their form rejects the fixture at once.
+// Numbers writes one schema-negative fixture named name of about size
+// bytes whose fourth command carries an array of number literals no DRP2
+// field can hold (1e999999 and its kin): exact arithmetic spends tens of
+// milliseconds on each, and past an exponent of about a million fails. A
+// runner that judges them by their form rejects the fixture at once. The
+// first of them that is not an integer (-1e-999999, a tiny fraction) makes
+// it a schema error at command 3, which the fixture expects, so it passes
+// where the numbers are judged by value.
 func Numbers(w io.Writer, name string, size int) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	fmt.Fprintf(bw, "{\n  \"name\": %q,\n  \"version\": {\"major\": 2, \"minor\": 0},\n  \"commands\": [\n", name)
@@ -47,7 +50,8 @@ func Numbers(w io.Writer, name string, size int) error {
 		k, _ := bw.WriteString(hostile[i%len(hostile)] + ", ")
 		n += k
 	}
-	bw.WriteString("1]}\n  ],\n  \"expected\": {\"outcome\": \"success\"}\n}\n")
+	bw.WriteString("1]}\n  ],\n")
+	bw.WriteString(`  "expected": {"outcome": "error", "phase": "schema_validation", "code": "DRP2_ERR_INVALID_ARGUMENT", "command_index": 3}` + "\n}\n")
 	return bw.Flush()
 }
 
