@@ -69,6 +69,9 @@ func FuzzWireDecode(f *testing.F) {
 	}
 	f.Add([]byte(`{"cmd":"CreateBuffer","id":"5","usage":["A",null],"data":null,"size":null}`))
 	f.Add([]byte(`{"cmd":"X","ID":1,"usage":[],"status":7}`))
+	f.Add([]byte(`{"cmd":"HelloRenderer","client_name":"c","label":{"a":[1,"x"]},"id":3}`))
+	f.Add([]byte(`{"cmd":"CreateBuffer","ſize":16,"Size":4,"usage":["COPY_DST"],"Extra":null}`))
+	f.Add([]byte(`{"cmd":"Draw","vertex_count":3,"bytes_per_roK":1,"BYTES_PER_ROW":2}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if !json.Valid(raw) {
 			return

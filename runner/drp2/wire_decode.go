@@ -14,10 +14,12 @@ import (
 // decode fills w, which must be zero, from one command object. Commands
 // whose members are all plain numbers, strings and lists of strings (every
 // command of a long stream, in practice) are read directly, member by
-// member, without encoding/json's reflection; any other value, a key with
-// an escape or a key that is no field, hands the whole command to
-// encoding/json, so that the result, and any error, is always what
-// json.Unmarshal gives.
+// member, without encoding/json's reflection. A key that names no field is
+// skipped, as json.Unmarshal skips it, once its value is known to be valid
+// JSON. Any other value, a key with an escape, or a key that could name a
+// field but for its case (json.Unmarshal matches keys without regard to
+// case), hands the whole command to encoding/json, so that the result, and
+// any error, is always what json.Unmarshal gives.
 func (w *wire) decode(raw []byte) error {
 	if w.decodeFast(raw) {
 		return nil
@@ -38,11 +40,40 @@ func (w *wire) decodeFast(raw []byte) bool {
 			return false
 		}
 		f, known := wireFields[string(it.Key())]
-		if !known || !f.read(it.Value(), unsafe.Add(unsafe.Pointer(w), f.offset)) {
+		if !known {
+			if !ignored(it.Key()) || !json.Valid(it.Value()) {
+				return false
+			}
+			continue
+		}
+		if !f.read(it.Value(), unsafe.Add(unsafe.Pointer(w), f.offset)) {
 			return false
 		}
 	}
 	return !it.Failed()
+}
+
+// ignored reports whether json.Unmarshal would fill no field of wire from
+// key, which names none exactly: it is ASCII (encoding/json folds some
+// other letters into ASCII ones, the Kelvin sign into k) and names none
+// without regard to case either.
+func ignored(key []byte) bool {
+	var lower [64]byte
+	if len(key) > len(lower) {
+		// Longer than every field name, whatever its case.
+		return !bytes.ContainsFunc(key, func(r rune) bool { return r >= utf8.RuneSelf })
+	}
+	for i, c := range key {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	_, folds := foldedFields[string(lower[:len(key)])]
+	return !folds
 }
 
 // wireField is how decodeFast reads one field of wire: where it lies in
@@ -56,6 +87,15 @@ type wireField struct {
 // struct tags json.Unmarshal reads, so that the two always agree on which
 // key fills which field.
 var wireFields = fieldsOf(reflect.TypeFor[wire]())
+
+// foldedFields are the JSON names of wire's fields in lower case.
+var foldedFields = func() map[string]bool {
+	folded := make(map[string]bool, len(wireFields))
+	for name := range wireFields {
+		folded[strings.ToLower(name)] = true
+	}
+	return folded
+}()
 
 func fieldsOf(t reflect.Type) map[string]wireField {
 	fields := make(map[string]wireField, t.NumField())
