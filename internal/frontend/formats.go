@@ -110,16 +110,10 @@ var formats = []*Format{
 	},
 }
 
-// writeText is the text report, then the manifest comparison when there
-// is one (its headline alone when the corpus matches it).
+// writeText is the text report; it carries the manifest comparison when
+// there is one, before the verdict.
 func writeText(w io.Writer, run *model.Run, o RenderOptions) error {
-	if err := text.Write(w, run, o.Text); err != nil {
-		return err
-	}
-	if run.Manifest == nil {
-		return nil
-	}
-	return text.Manifest(w, run.Manifest)
+	return text.Write(w, run, o.Text)
 }
 
 // writeGitHub is the text report followed by workflow-command annotations

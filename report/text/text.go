@@ -56,6 +56,7 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	p.details(run)
 	p.implementations(run)
 	p.comparison(run.Comparison)
+	p.manifest(run.Manifest)
 	if opts.Group {
 		p.reproduce(run)
 	}
@@ -86,6 +87,36 @@ func (p *printer) reproduce(run *model.Run) {
 		p.textf("  %s", Clean(explain.Reproduce(run.ToolVersion, paths)))
 	}
 	p.endGroup()
+}
+
+// manifest prints the manifest comparison before the verdict, which may
+// rest on it: its headline alone when the corpus matches the manifest,
+// else a line a change in a section of its own, then the headline. In a
+// log the section folds away unless the comparison fails the run: then
+// the changes are what the reader came for, as failures are.
+func (p *printer) manifest(m *model.ManifestCheck) {
+	if m == nil || p.err != nil {
+		return
+	}
+	var b strings.Builder
+	if p.err = Manifest(&b, m); p.err != nil {
+		return
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if m.Clean() {
+		p.textf("%s", lines[len(lines)-1])
+		return
+	}
+	fold := p.opts.Group && !m.Fails()
+	if fold || !p.opts.Group {
+		p.section("Fixture manifest")
+	}
+	for _, l := range lines {
+		p.textf("%s", l)
+	}
+	if fold {
+		p.endGroup()
+	}
 }
 
 type printer struct {

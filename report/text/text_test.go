@@ -218,3 +218,36 @@ func TestEmptyRunSaysWhyInNeutralWords(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestBeforeVerdict: the manifest comparison is printed before the
+// verdict line, which stays last; in a log it folds away only while it
+// does not fail the run.
+func TestManifestBeforeVerdict(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		frozen     bool
+		group      bool
+		wantFolded bool
+	}{
+		{"terminal", true, false, false},
+		{"log, failing", true, true, false},
+		{"log, not failing", false, true, true},
+	} {
+		run := sample.Passing()
+		run.Judgement = &model.Judgement{Headline: "the verdict"}
+		run.Manifest = &model.ManifestCheck{Headline: "1 changed", Frozen: c.frozen, Violations: 1,
+			Changes: []model.ManifestChange{{Kind: "changed", Path: "positive/a.json", Description: "commands", Violation: c.frozen}}}
+		out := render(t, run, Options{Group: c.group})
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if last := lines[len(lines)-1]; !strings.HasPrefix(last, "DRP2 conformance:") {
+			t.Errorf("%s: the last line is %q, not the verdict", c.name, last)
+		}
+		change := strings.Index(out, "changed  positive/a.json: commands")
+		if change < 0 || change > strings.Index(out, "Manifest: 1 changed") {
+			t.Errorf("%s: the change is not listed before the manifest's headline:\n%s", c.name, out)
+		}
+		if folded := strings.Contains(out, "::group::Fixture manifest"); folded != c.wantFolded {
+			t.Errorf("%s: folded %v, want %v:\n%s", c.name, folded, c.wantFolded, out)
+		}
+	}
+}
