@@ -120,7 +120,7 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 	defer env.Protect()()
 	stderr := logSafe(env.Stderr)
 	env.Stderr = stderr
-	defer stderr.flush()
+	defer stderr.Flush()
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(env.Stderr, "drp2-fixtures: internal error: %v\n%s", p, debug.Stack())

@@ -7,6 +7,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
@@ -27,7 +28,7 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 		err = out.Err
 	}
 	if err == nil {
-		err = format.Format().WriteCoverage(env.Stdout, out.Coverage)
+		err = format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteCoverage(w, out.Coverage) })
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/internal/frontend"
@@ -39,7 +40,7 @@ func diffCommand(args []string, env Env) int {
 		return fail(ExitUsage, "%v", err)
 	}
 	head.Comparison = baseline.Compare(base, head, files[0])
-	if err := format.Format().WriteComparison(env.Stdout, head); err != nil {
+	if err := format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteComparison(w, head) }); err != nil {
 		return fail(ExitInternal, "%v", err)
 	}
 	if head.Comparison.Delta().Regressed > 0 {

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/explore"
@@ -76,7 +77,7 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 		return fail(err)
 	}
 	code := writeExploreFiles(env, name, r, o, summary, rep)
-	if err := o.format.Format().WriteExplore(env.Stdout, rep); err != nil {
+	if err := o.format.Format().ToLog(env.Stdout, func(w io.Writer) error { return o.format.Format().WriteExplore(w, rep) }); err != nil {
 		return fail(err)
 	}
 	return code

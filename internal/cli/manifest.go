@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/drp2/drp2-fixtures/internal/frontend"
@@ -200,7 +201,7 @@ func manifestCheck(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	if err := format.Format().WriteManifest(env.Stdout, mc); err != nil {
+	if err := format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteManifest(w, mc) }); err != nil {
 		return fail(err)
 	}
 	if why := mc.FreezeBroken(); why != "" {

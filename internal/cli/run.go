@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/frontend"
@@ -131,9 +132,9 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) i
 	fileErr := frontend.WriteReports(out.Run, o.files, frontend.FileOptions{Dir: wd, Getenv: env.Var, Redact: env.Redactor()})
 	f := o.format.Format()
 	ro := frontend.RenderOptions{Text: text.Options{Verbose: o.verbose, Color: o.color}, JUnit: junit.Options{Properties: junit.GitHubProperties(env.Var)}}
-	err := f.WriteRun(env.Stdout, out.Run, ro)
-	if err == nil && f.Whole && out.Manifest != nil {
-		err = frontend.Lookup("text").WriteManifest(env.Stderr, out.Manifest)
+	err := f.ToLog(env.Stdout, func(w io.Writer) error { return f.WriteRun(w, out.Run, ro) })
+	if t := frontend.Lookup("text"); err == nil && f.Whole && out.Manifest != nil {
+		err = t.ToLog(env.Stderr, func(w io.Writer) error { return t.WriteManifest(w, out.Manifest) })
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/report/junit"
 	"github.com/drp2/drp2-fixtures/report/markdown"
@@ -55,7 +56,11 @@ type Format struct {
 	kindHelp map[Kind]string
 	// Whole: the document is the whole of standard output, for a program
 	// to read, so the front end's own lines go to standard error.
-	Whole      bool
+	Whole bool
+	// inert: no line of the format's documents can act as a workflow
+	// command unless it means to (the github format's annotations), so
+	// ToLog writes them as they are.
+	inert      bool
 	run        func(io.Writer, *model.Run, RenderOptions) error
 	comparison func(io.Writer, *model.Run) error
 	manifest   func(io.Writer, *gate.ManifestCheck) error
@@ -76,7 +81,7 @@ var formats = []*Format{
 		explore:  explore.WriteText,
 	},
 	{
-		Name: "json", Help: "the JSON document", Whole: true,
+		Name: "json", Help: "the JSON document", Whole: true, inert: true,
 		kindHelp: map[Kind]string{KindComparison: "the comparison member of the JSON report"},
 		run:      func(w io.Writer, run *model.Run, _ RenderOptions) error { return jsonout.Write(w, run) },
 		comparison: func(w io.Writer, head *model.Run) error {
@@ -87,7 +92,7 @@ var formats = []*Format{
 		explore:  explore.WriteJSON,
 	},
 	{
-		Name: "github", Help: "the readable report, then the annotations as workflow commands",
+		Name: "github", Help: "the readable report, then the annotations as workflow commands", inert: true,
 		run: writeGitHub,
 	},
 	{
@@ -247,3 +252,20 @@ func (v *FormatFlag) String() string {
 
 // Format is the format given, text by default.
 func (v *FormatFlag) Format() *Format { return v.f }
+
+// ToLog writes one of the format's documents to standard output or
+// standard error, which may be an Actions log: through escape.LogWriter,
+// so that no line of a JUnit or Markdown document, whatever a fixture's
+// name or an implementation's output put in it, can act as a workflow
+// command there. Report files are written as rendered.
+func (f *Format) ToLog(w io.Writer, write func(io.Writer) error) error {
+	if f.inert {
+		return write(w)
+	}
+	lw := escape.NewLogWriter(w)
+	err := write(lw)
+	if ferr := lw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}

@@ -222,7 +222,7 @@ func LogLine(s string) string {
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		if rest := strings.TrimLeft(l, " \t"); strings.HasPrefix(rest, "::") {
+		if rest := strings.TrimLeftFunc(l, runnerSpace); strings.HasPrefix(rest, "::") {
 			// A zero-width space between the colons: the line reads the
 			// same and is no longer a command.
 			lines[i] = l[:len(l)-len(rest)] + ":" + zeroWidthSpace + rest[1:]
@@ -230,6 +230,13 @@ func LogLine(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// runnerSpace reports whether the Actions runner skips r before it looks
+// for "::" at the start of a line: it trims with .NET's TrimStart, which
+// drops every Unicode white space (U+00A0, U+2003 and U+3000 as well as
+// the ASCII ones), the set unicode.IsSpace has. The byte-order mark, which
+// some trims also drop, is taken as one too.
+func runnerSpace(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' }
 
 // legacyCommands breaks every "##[" so that the runner does not execute
 // it as a legacy workflow command ("##[set-output name=x;]y"). The

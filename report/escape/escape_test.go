@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/internal/golden"
@@ -398,6 +399,9 @@ func TestLogLine(t *testing.T) {
 		"bell\a esc\x1b[31m nul\x00": "bell\uFFFD esc\uFFFD[31m nul\uFFFD",
 		"bad \xff":                   "bad \uFFFD",
 		"tab\tkept":                  "tab\tkept",
+		// The runner trims every Unicode space before it looks for "::".
+		"\u00a0::error::nbsp":       "\u00a0:\u200b:error::nbsp",
+		"\u3000\u2003::error::wide": "\u3000\u2003:\u200b:error::wide",
 	} {
 		if got := LogLine(in); got != want {
 			t.Errorf("LogLine(%q) = %q, want %q", in, got, want)
@@ -407,13 +411,14 @@ func TestLogLine(t *testing.T) {
 
 func FuzzLogLine(f *testing.F) {
 	f.Add("::error::x\n##[set-output name=a;]b\r\x1b")
+	f.Add("\u00a0\u2028::error::x")
 	f.Fuzz(func(t *testing.T, s string) {
 		out := LogLine(s)
 		if strings.Contains(out, "##[") || strings.ContainsAny(out, "\r\x00\x1b\a") {
 			t.Fatalf("LogLine(%q) = %q", s, out)
 		}
 		for _, l := range strings.Split(out, "\n") {
-			if strings.HasPrefix(strings.TrimLeft(l, " \t"), "::") {
+			if strings.HasPrefix(strings.TrimLeftFunc(l, unicode.IsSpace), "::") {
 				t.Fatalf("LogLine(%q) has a command line %q", s, l)
 			}
 		}

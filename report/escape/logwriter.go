@@ -1,0 +1,79 @@
+package escape
+
+import (
+	"bytes"
+	"io"
+)
+
+// LogWriter passes what is written to w so that none of its lines can act
+// as a workflow command when w is an Actions log. Write holds back the
+// last, unfinished line; Flush writes it.
+type LogWriter struct {
+	w       io.Writer
+	ends    string // the bytes that end a line
+	inert   func([]byte) []byte
+	pending []byte
+}
+
+// NewLogWriter is for a whole document (JUnit XML, Markdown): "##[" gets
+// a zero-width space wherever it is, and so does "::" at the start of a
+// line, after any white space the runner skips; nothing else changes, so
+// a document without such a line passes byte for byte. Lines end at LF or
+// CR, as the runner reads them.
+func NewLogWriter(w io.Writer) *LogWriter {
+	return &LogWriter{w: w, ends: "\r\n", inert: LogDocument}
+}
+
+// NewTextWriter is for the lines of a message stream (standard error):
+// each goes through LogLine, which also shows control characters.
+func NewTextWriter(w io.Writer) *LogWriter {
+	return &LogWriter{w: w, ends: "\n", inert: func(b []byte) []byte { return []byte(LogLine(string(b))) }}
+}
+
+// Write writes the complete lines of what was written so far.
+func (l *LogWriter) Write(p []byte) (int, error) {
+	l.pending = append(l.pending, p...)
+	end := bytes.LastIndexAny(l.pending, l.ends)
+	if end < 0 {
+		return len(p), nil
+	}
+	if _, err := l.w.Write(l.inert(l.pending[:end+1])); err != nil {
+		return 0, err
+	}
+	l.pending = append(l.pending[:0], l.pending[end+1:]...)
+	return len(p), nil
+}
+
+// Flush writes the last line, unfinished or not.
+func (l *LogWriter) Flush() error {
+	if len(l.pending) == 0 {
+		return nil
+	}
+	_, err := l.w.Write(l.inert(l.pending))
+	l.pending = l.pending[:0]
+	return err
+}
+
+// LogDocument is doc with every line made inert as NewLogWriter's writer
+// makes it.
+func LogDocument(doc []byte) []byte {
+	if !bytes.Contains(doc, []byte("##[")) && !bytes.Contains(doc, []byte("::")) {
+		return doc
+	}
+	var out bytes.Buffer
+	for len(doc) > 0 {
+		line := doc
+		if i := bytes.IndexAny(doc, "\r\n"); i >= 0 {
+			line = doc[:i+1]
+		}
+		doc = doc[len(line):]
+		line = bytes.ReplaceAll(line, []byte("##["), []byte("##"+zeroWidthSpace+"["))
+		if rest := bytes.TrimLeftFunc(line, runnerSpace); bytes.HasPrefix(rest, []byte("::")) {
+			out.Write(line[:len(line)-len(rest)])
+			out.WriteString(":" + zeroWidthSpace)
+			line = rest[1:]
+		}
+		out.Write(line)
+	}
+	return out.Bytes()
+}
