@@ -8,8 +8,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/secret"
@@ -37,8 +35,9 @@ type FileOptions struct {
 	// Dir is the working directory: relative paths are resolved against
 	// it, and report paths below it are written without following links.
 	Dir string
-	// Contained refuses a JUnit or JSON path that resolves outside Dir (the
-	// action, where the pull request lays out the workspace).
+	// Contained refuses a replaced report's path (JUnit, JSON, Markdown)
+	// that resolves outside Dir (the action, where the pull request lays
+	// out the workspace); the appended job summary is the runner's file.
 	Contained bool
 	// Getenv reads the GitHub run evidence recorded in the JUnit properties.
 	Getenv   func(string) string
@@ -152,18 +151,15 @@ func ReportFileFor(flag string) *ReportFile {
 }
 
 // WriteFile replaces or appends to the report file rf at path, creating
-// its folders; data is already redacted. An appended file (the job
-// summary) is the runner's own in the action, so it is not held to the
-// workspace.
+// its folders; data is already redacted. Links below the working
+// directory are refused either way. An appended file (the job summary) is
+// the runner's own in the action ($GITHUB_STEP_SUMMARY lies outside the
+// workspace), so it is not held to the workspace.
 func (o FileOptions) WriteFile(rf *ReportFile, path string, data []byte) error {
 	if !rf.Append {
 		return workspace.New(o.Dir, o.Contained).WriteFile(path, data)
 	}
-	abs := workspace.Resolve(o.Dir, path)
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return err
-	}
-	return workspace.Append(abs, data)
+	return workspace.New(o.Dir, false).AppendFile(path, data)
 }
 
 // ReportErrors lists the reports that WriteReports could not write.

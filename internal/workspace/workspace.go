@@ -204,6 +204,19 @@ func size(n int64) string {
 // way is refused, so that a pull request cannot commit a link named like a
 // report and have its target overwritten.
 func (d Dir) WriteFile(p string, data []byte) error {
+	return d.write(p, data, os.O_TRUNC)
+}
+
+// AppendFile appends data to the file at p, creating it and the missing
+// folders, with links refused below the workspace as WriteFile refuses
+// them.
+func (d Dir) AppendFile(p string, data []byte) error {
+	return d.write(p, data, os.O_APPEND)
+}
+
+// write opens the file at p for writing with mode (os.O_TRUNC or
+// os.O_APPEND), creating it, and writes data.
+func (d Dir) write(p string, data []byte, mode int) error {
 	abs, rel, inside, err := d.place(p)
 	if err != nil {
 		return err
@@ -213,7 +226,7 @@ func (d Dir) WriteFile(p string, data []byte) error {
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return err
 		}
-		f, err = os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		f, err = os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|mode, 0o644)
 	} else {
 		var root *os.Root
 		if root, err = os.OpenRoot(d.root); err != nil {
@@ -223,7 +236,7 @@ func (d Dir) WriteFile(p string, data []byte) error {
 		if err := walk(root, rel, createFile); err != nil {
 			return err
 		}
-		f, err = root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o644)
+		f, err = root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|mode|noFollow, 0o644)
 	}
 	if err != nil {
 		return err
