@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/report/github/githubtest"
@@ -115,9 +116,13 @@ func TestReportsAreNeverWrittenThroughALink(t *testing.T) {
 	outside := t.TempDir()
 	target := filepath.Join(outside, "precious")
 	os.WriteFile(target, []byte("keep me"), 0o644)
-	for _, c := range []struct{ name, link, report string }{
-		{"file link", "drp2.xml", "drp2.xml"},
-		{"folder link", "reports", "reports/drp2.xml"},
+	for _, c := range []struct{ name, flag, link, report string }{
+		{"file link", "--junit", "drp2.xml", "drp2.xml"},
+		{"folder link", "--junit", "reports", "reports/drp2.xml"},
+		{"summary file link", "--summary", "drp2.xml", "drp2.xml"},
+		{"summary folder link", "--summary", "reports", "reports/drp2.xml"},
+		{"markdown folder link", "--markdown", "reports", "reports/drp2.xml"},
+		{"JSON folder link", "--json-out", "reports", "reports/drp2.xml"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := testkit.Corpus(t, passing)
@@ -128,7 +133,7 @@ func TestReportsAreNeverWrittenThroughALink(t *testing.T) {
 			if err := os.Symlink(linkTarget, filepath.Join(dir, c.link)); err != nil {
 				t.Skip("no symlinks here:", err)
 			}
-			code, _, errOut := run(t, dir, "run", "--junit", c.report)
+			code, _, errOut := run(t, dir, "run", c.flag, c.report)
 			if code != ExitUsage || !strings.Contains(errOut, "symbolic link") {
 				t.Errorf("exit %d\n%s", code, errOut)
 			}
@@ -162,6 +167,27 @@ func TestStderrCarriesNoWorkflowCommand(t *testing.T) {
 	w.Write([]byte("[y]\n  ::error::z\n"))
 	if got := b.String(); strings.Contains(got, "##[") || strings.Contains(got, "\n  ::") {
 		t.Errorf("split writes: %q", got)
+	}
+}
+
+// Every document a command prints on standard output is safe in an
+// Actions log, whichever format it is in: a fixture's name and reason,
+// which a pull request wrote, reach JUnit and Markdown as they are, so
+// the printing breaks any command they would form.
+func TestStdoutCarriesNoWorkflowCommand(t *testing.T) {
+	hostile := testkit.FixtureWith("x##[stop-commands]y", `{"outcome": "error", "phase": "semantic_validation", "code": "DRP2_ERR_USAGE", "command_index": 1}`,
+		`"reason": "one\n::error title=forged::x\n\u00a0::warning::y ##[error]z"`, testkit.Hello, testkit.Reply)
+	dir := testkit.Corpus(t, map[string]string{"fixtures/negative/x##[stop-commands]y.json": hostile})
+	for _, format := range []string{"text", "json", "markdown", "junit"} {
+		_, out, _ := run(t, dir, "run", "--format", format, "--verbose")
+		if !strings.Contains(out, "stop-commands") {
+			t.Fatalf("--format %s does not name the fixture:\n%s", format, out)
+		}
+		for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
+			if strings.Contains(line, "##[") || strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") {
+				t.Errorf("--format %s: a line acts as a workflow command: %q", format, line)
+			}
+		}
 	}
 }
 
