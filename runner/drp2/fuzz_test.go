@@ -72,6 +72,7 @@ func FuzzWireDecode(f *testing.F) {
 	f.Add([]byte(`{"cmd":"HelloRenderer","client_name":"c","label":{"a":[1,"x"]},"id":3}`))
 	f.Add([]byte(`{"cmd":"CreateBuffer","ſize":16,"Size":4,"usage":["COPY_DST"],"Extra":null}`))
 	f.Add([]byte(`{"cmd":"Draw","vertex_count":3,"bytes_per_roK":1,"BYTES_PER_ROW":2}`))
+	f.Add([]byte(`{"cmd":"CreateBuffer","usage":["A"],"usage":null,"data":"x","data":null}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if !json.Valid(raw) {
 			return

@@ -161,8 +161,11 @@ func stringField(v []byte, out *string) bool {
 	return ok
 }
 
+// stringPtrField reads a plain string, or null, which sets the field to
+// nil as json.Unmarshal does (a repeated key's null undoes the first).
 func stringPtrField(v []byte, out **string) bool {
 	if string(v) == "null" {
+		*out = nil
 		return true
 	}
 	s, ok := plainString(v)
@@ -173,6 +176,7 @@ func stringPtrField(v []byte, out **string) bool {
 // stringsField reads an array of plain strings, or null.
 func stringsField(v []byte, out *[]string) bool {
 	if string(v) == "null" {
+		*out = nil
 		return true
 	}
 	items, ok := jsonpos.Values(v, nil)
