@@ -26,7 +26,7 @@ type Tree struct {
 // refuses a file over max bytes.
 func (d Dir) Tree(p string, max int64) (*Tree, error) {
 	abs := d.Abs(p)
-	rel, inside := Within(d.root, abs)
+	rel, inside := d.within(abs)
 	switch {
 	case inside && rel != ".":
 		root, err := os.OpenRoot(d.root)

@@ -62,7 +62,7 @@ func (d Dir) Abs(p string) string { return Resolve(d.root, p) }
 // Rel returns p (relative to the workspace, or absolute) as a slash path
 // relative to the workspace when it lies at or below it.
 func (d Dir) Rel(p string) (string, bool) {
-	r, ok := Within(d.root, d.Abs(p))
+	r, ok := d.within(d.Abs(p))
 	return filepath.ToSlash(r), ok
 }
 
@@ -93,11 +93,39 @@ func Within(dir, p string) (string, bool) {
 	return r, true
 }
 
+// within says whether abs lies inside the workspace, and where. A path is
+// inside when it is spelled below the root, and also when a folder on its
+// way, links resolved, is the root or below it: a path through a link to
+// the workspace (or spelled with the root's real name while the working
+// directory was entered through a link) is held to the workspace's rules,
+// never opened as an outside path that may follow links. The last element
+// is not resolved: a link there is the workspace's to refuse.
+func (d Dir) within(abs string) (string, bool) {
+	if rel, inside := Within(d.root, abs); inside {
+		return rel, true
+	}
+	root, err := filepath.EvalSymlinks(d.root)
+	if err != nil {
+		return "", false
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			if rel, inside := Within(root, real); inside {
+				rest, _ := filepath.Rel(dir, abs)
+				return filepath.Join(rel, rest), true
+			}
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return "", false
+		}
+	}
+}
+
 // place says where p is: inside the workspace (rel set), or outside it
 // (abs only), refused when contained.
 func (d Dir) place(p string) (abs, rel string, inside bool, err error) {
 	abs = d.Abs(p)
-	rel, inside = Within(d.root, abs)
+	rel, inside = d.within(abs)
 	if !inside && d.contained {
 		return abs, "", false, fmt.Errorf("%s lies outside the workspace %s: files must stay inside it", p, d.root)
 	}
@@ -290,7 +318,7 @@ const (
 // it Missing.
 func (d Dir) Kind(p string) Kind {
 	abs := d.Abs(p)
-	rel, inside := Within(d.root, abs)
+	rel, inside := d.within(abs)
 	var st fs.FileInfo
 	var err error
 	switch {

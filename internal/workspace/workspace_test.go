@@ -183,3 +183,46 @@ func TestPaths(t *testing.T) {
 		t.Errorf("Within(/a, /ab) = %q", r)
 	}
 }
+
+// A path spelled through a link to the workspace, or with the root's real
+// name while the workspace was entered through a link, is inside it: a
+// link committed at its end is refused, never followed.
+func TestInsideThroughALink(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	outside := filepath.Join(base, "outside")
+	for _, d := range []string{real, outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alias := filepath.Join(base, "alias")
+	if err := os.Symlink(real, alias); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "target"), filepath.Join(real, "report")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ root, path string }{
+		{real, filepath.Join(alias, "report")},
+		{alias, filepath.Join(real, "report")},
+	} {
+		d := New(c.root, false)
+		if err := d.AppendFile(c.path, []byte("x")); err == nil {
+			t.Errorf("root %s: appended to %s through its link", c.root, c.path)
+		}
+		if err := d.WriteFile(c.path, []byte("x")); err == nil {
+			t.Errorf("root %s: wrote %s through its link", c.root, c.path)
+		}
+		if rel, ok := d.Rel(c.path); !ok || rel != "report" {
+			t.Errorf("root %s: Rel(%s) = %q, %v; want report, inside", c.root, c.path, rel, ok)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(outside, "target")); err == nil {
+		t.Error("the link's target was written")
+	}
+	// A path truly outside is still written, as before.
+	if err := New(real, false).AppendFile(filepath.Join(outside, "summary.md"), []byte("x")); err != nil {
+		t.Errorf("a file outside the workspace: %v", err)
+	}
+}
