@@ -18,8 +18,9 @@ import (
 // skipped, as json.Unmarshal skips it, once its value is known to be valid
 // JSON. Any other value, a key with an escape, or a key that could name a
 // field but for its case (json.Unmarshal matches keys without regard to
-// case), hands the whole command to encoding/json, so that the result, and
-// any error, is always what json.Unmarshal gives.
+// case), hands the whole command to encoding/json, so that for any input
+// json.Valid accepts (every fixture is checked so first) the result, and
+// any error, is what json.Unmarshal gives.
 func (w *wire) decode(raw []byte) error {
 	if w.decodeFast(raw) {
 		return nil
@@ -54,17 +55,18 @@ func (w *wire) decodeFast(raw []byte) bool {
 }
 
 // ignored reports whether json.Unmarshal would fill no field of wire from
-// key, which names none exactly: it is ASCII (encoding/json folds some
-// other letters into ASCII ones, the Kelvin sign into k) and names none
-// without regard to case either.
+// key, which names none exactly: it is printable ASCII (encoding/json
+// folds some other letters into ASCII ones, the Kelvin sign into k, and
+// refuses control characters) and names none without regard to case
+// either.
 func ignored(key []byte) bool {
 	var lower [64]byte
 	if len(key) > len(lower) {
 		// Longer than every field name, whatever its case.
-		return !bytes.ContainsFunc(key, func(r rune) bool { return r >= utf8.RuneSelf })
+		return !bytes.ContainsFunc(key, func(r rune) bool { return r >= utf8.RuneSelf || r < ' ' })
 	}
 	for i, c := range key {
-		if c >= utf8.RuneSelf {
+		if c >= utf8.RuneSelf || c < ' ' {
 			return false
 		}
 		if 'A' <= c && c <= 'Z' {
@@ -97,11 +99,17 @@ var foldedFields = func() map[string]bool {
 	return folded
 }()
 
+// fieldsOf panics, when the package is loaded, on a field whose name it
+// would not read as encoding/json does (no tag, "-", an option, an
+// embedded struct): a skipped key must be one json.Unmarshal skips too.
 func fieldsOf(t reflect.Type) map[string]wireField {
 	fields := make(map[string]wireField, t.NumField())
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" || opts != "" || f.Anonymous || !f.IsExported() {
+			panic("drp2: wire." + f.Name + " needs a plain json tag for decodeFast")
+		}
 		fields[name] = wireField{offset: f.Offset, read: readerFor(f.Type)}
 	}
 	return fields
