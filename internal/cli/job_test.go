@@ -178,17 +178,31 @@ func TestStdoutCarriesNoWorkflowCommand(t *testing.T) {
 	hostile := testkit.FixtureWith("x##[stop-commands]y", `{"outcome": "error", "phase": "semantic_validation", "code": "DRP2_ERR_USAGE", "command_index": 1}`,
 		`"reason": "one\n::error title=forged::x\n\u00a0::warning::y ##[error]z"`, testkit.Hello, testkit.Reply)
 	dir := testkit.Corpus(t, map[string]string{"fixtures/negative/x##[stop-commands]y.json": hostile})
+	inert := func(what, out string) {
+		t.Helper()
+		for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
+			if strings.Contains(line, "##[") || strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") {
+				t.Errorf("%s: a line acts as a workflow command: %q", what, line)
+			}
+		}
+	}
 	for _, format := range []string{"text", "json", "markdown", "junit"} {
 		_, out, _ := run(t, dir, "run", "--format", format, "--verbose")
 		if !strings.Contains(out, "stop-commands") {
 			t.Fatalf("--format %s does not name the fixture:\n%s", format, out)
 		}
-		for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
-			if strings.Contains(line, "##[") || strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") {
-				t.Errorf("--format %s: a line acts as a workflow command: %q", format, line)
-			}
-		}
+		inert("--format "+format, out)
 	}
+	// manifest write names the corpus, whose folder the pull request named.
+	corpus := "c\r::error::forged ##[error]y"
+	testkit.WriteFiles(t, dir, map[string]string{corpus + "/positive/ok.json": passing["fixtures/positive/ok.json"]})
+	code, out, errOut := run(t, dir, "manifest", "write", "--corpus", corpus)
+	if code != ExitOK || !strings.Contains(out, "Wrote ") {
+		t.Fatalf("manifest write: exit %d\n%s%s", code, out, errOut)
+	}
+	inert("manifest write", out)
+	_, out, _ = run(t, dir, "manifest", "write", "--corpus", "fixtures", "-o", "-")
+	inert("manifest write -o -", out)
 }
 
 type panicWriter struct{}

@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/drp2/drp2-fixtures/report/escape"
+
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
@@ -146,7 +148,7 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 	if m.Frozen {
 		state = "frozen"
 	}
-	fmt.Fprintf(env.Stdout, "Wrote %s: %d fixtures, DRP2 %s, %s\n", r.Display(path), len(m.Fixtures), m.DRP2Version, state)
+	fmt.Fprintln(env.Stdout, escape.LogLine(fmt.Sprintf("Wrote %s: %d fixtures, DRP2 %s, %s", escape.OneLine(r.Display(path)), len(m.Fixtures), m.DRP2Version, state)))
 	return ExitOK
 }
 

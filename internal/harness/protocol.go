@@ -97,13 +97,16 @@ type Goodbye struct {
 	Type string `json:"type"`
 }
 
-// encode renders one message as one line.
+// encode renders one message as one line. '#' before '[' is written as
+// \u0023, which decodes to the same text, so that a message quoting a
+// fixture ("##[error]") cannot run as a workflow command where the
+// adapter's output is a step log; '#' and '[' meet only inside strings.
 func encode(v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	return append(b, '\n'), nil
+	return append(bytes.ReplaceAll(b, []byte("#["), []byte(`\u0023[`)), '\n'), nil
 }
 
 // DecodeHello reads an implementation's answer to hello.

@@ -198,3 +198,20 @@ func TestExpandCommands(t *testing.T) {
 		t.Error("a missing list gave no error")
 	}
 }
+
+// A message quoting a fixture's "##[error]" is written so that no Actions
+// log runs it, and reads back as the same text.
+func TestEncodeCarriesNoLegacyCommand(t *testing.T) {
+	want := Verdict{Type: TypeVerdict, Seq: 1, Outcome: "error", Message: `unknown command "##[error]boom"`}
+	b, err := encode(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("##[")) {
+		t.Errorf("the line carries ##[: %s", b)
+	}
+	var got Verdict
+	if err := json.Unmarshal(b, &got); err != nil || got.Message != want.Message {
+		t.Errorf("read back %q (%v), want %q", got.Message, err, want.Message)
+	}
+}

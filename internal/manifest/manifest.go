@@ -290,9 +290,10 @@ func Encode(w io.Writer, m *Manifest) error {
 	if err := enc.Encode(m); err != nil {
 		return err
 	}
-	// A manifest printed to an Actions log ("manifest write" with no
-	// file) must not carry "##[", which the runner runs anywhere in a line.
-	// '#' and '[' occur only inside strings, where \u0023 means '#'.
+	// A manifest printed to an Actions log ("manifest write -o -") must not
+	// carry "##[", which the runner runs anywhere in a line; the file is
+	// written the same way, so the two are one document. '#' and '['
+	// occur only inside strings, where \u0023 means '#'.
 	_, err := w.Write(bytes.ReplaceAll(b.Bytes(), []byte("#["), []byte(`\u0023[`)))
 	return err
 }
