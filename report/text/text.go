@@ -110,6 +110,8 @@ func (p *printer) manifest(m *model.ManifestCheck) {
 	fold := p.opts.Group && !m.Fails()
 	if fold || !p.opts.Group {
 		p.section("Fixture manifest")
+	} else {
+		p.textf("Fixture manifest:")
 	}
 	for _, l := range lines {
 		p.textf("%s", l)
