@@ -256,7 +256,7 @@ func envelopeView(commands []json.RawMessage) ([]any, []int) {
 // whole of a short value. Two commands with one key have equal stand-ins.
 func standInKey(raw []byte) (string, bool) {
 	if len(raw) > 0 && raw[0] == '{' {
-		if start, end, ok := jsonpos.Find(raw, "/cmd"); ok {
+		if start, end, ok := jsonpos.MemberValue(raw, "cmd"); ok {
 			v := raw[start:end]
 			if len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 {
 				return "cmd " + string(v), true
@@ -297,7 +297,7 @@ func standIn(raw []byte, shared map[string]any) any {
 	if len(raw) == 0 || raw[0] != '{' {
 		return kindOnly(raw)
 	}
-	start, end, ok := jsonpos.Find(raw, "/cmd")
+	start, end, ok := jsonpos.MemberValue(raw, "cmd")
 	if !ok {
 		return map[string]any{}
 	}

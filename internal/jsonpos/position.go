@@ -44,6 +44,41 @@ func Find(data []byte, pointer string) (start, end int, ok bool) {
 	return start, s.pos, true
 }
 
+// MemberValue returns where the value of the member key of the object data
+// holds lies, as Find(data, "/"+key) does for a key without '/' or '~',
+// without making a string of each key it passes: the runner looks up the
+// cmd of every command of a long stream.
+func MemberValue(data []byte, key string) (start, end int, ok bool) {
+	s := scanner{data: data}
+	s.space()
+	if s.next() != '{' {
+		return 0, 0, false
+	}
+	for {
+		s.space()
+		k, ok := s.key()
+		if !ok {
+			return 0, 0, false
+		}
+		s.space()
+		if s.next() != ':' {
+			return 0, 0, false
+		}
+		s.space()
+		start := s.pos
+		if !s.skipValue() {
+			return 0, 0, false
+		}
+		if string(k) == key {
+			return start, s.pos, true
+		}
+		s.space()
+		if s.next() != ',' {
+			return 0, 0, false
+		}
+	}
+}
+
 // Values returns the elements of the array that data holds, in order, as
 // slices of data (no copies). It reports false when data is not an array.
 // The slice has exactly the length of the array: a stream of a million
