@@ -30,9 +30,19 @@ const replacement = '\uFFFD'
 // e-mail) can start; mentions and issue references are broken with a
 // zero-width space.
 func Markdown(s string) string {
+	return markdown([]rune(clean(s, true)), func(runes []rune, i int) bool {
+		// CommonMark allows a backslash before any ASCII punctuation;
+		// escaping all of it is simpler to get right than choosing.
+		return isASCIIPunct(runes[i])
+	})
+}
+
+// markdown writes runes as inline Markdown text: HTML as entities,
+// mentions and issue references broken with a zero-width space, and a
+// backslash before the punctuation that escaped says starts a construct.
+func markdown(runes []rune, escaped func(runes []rune, i int) bool) string {
 	var b strings.Builder
-	b.Grow(len(s) + len(s)/4)
-	runes := []rune(clean(s, true))
+	b.Grow(len(runes) + len(runes)/4)
 	for i, r := range runes {
 		switch {
 		case r == '&':
@@ -45,14 +55,12 @@ func Markdown(s string) string {
 			b.WriteString("@" + zeroWidthSpace)
 		case r == '#':
 			b.WriteString(`\#`)
-			if i+1 < len(runes) && runes[i+1] >= '0' && runes[i+1] <= '9' {
+			if i+1 < len(runes) && isDigit(runes[i+1]) {
 				b.WriteString(zeroWidthSpace)
 			}
 		case ghReference(runes, i):
 			b.WriteString(`\-` + zeroWidthSpace)
-		case isASCIIPunct(r):
-			// CommonMark allows a backslash before any ASCII punctuation;
-			// escaping all of it is simpler to get right than choosing.
+		case escaped(runes, i):
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		default:

@@ -15,36 +15,9 @@ import "strings"
 // autolink), the '-' of "GH-123" (an issue reference). The result is one
 // line, without spaces at either end.
 func MarkdownText(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/8)
 	// Leading spaces would indent a code block, trailing ones break the
 	// line.
-	runes := []rune(strings.Trim(clean(s, true), " "))
-	for i, r := range runes {
-		switch {
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '@':
-			b.WriteString("@" + zeroWidthSpace)
-		case r == '#':
-			b.WriteString(`\#`)
-			if i+1 < len(runes) && isDigit(runes[i+1]) {
-				b.WriteString(zeroWidthSpace)
-			}
-		case ghReference(runes, i):
-			b.WriteString(`\-` + zeroWidthSpace)
-		case startsConstruct(runes, i):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return markdown([]rune(strings.Trim(clean(s, true), " ")), startsConstruct)
 }
 
 // startsConstruct reports whether the punctuation runes[i] must be escaped
