@@ -187,6 +187,17 @@ func firstDiff(b, ref []byte) (at, got, want int) {
 	return at, got, want
 }
 
+// ParityDiffering counts the rows whose sources disagree.
+func ParityDiffering(rows []ParityRow) int {
+	n := 0
+	for i := range rows {
+		if !rows[i].Agree() {
+			n++
+		}
+	}
+	return n
+}
+
 // ParityCounts says, for the implementation labelled label, how many rows
 // compared its bytes and in how many they were the reference's.
 func ParityCounts(rows []ParityRow, label string) (compared, agreed int) {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 const (
@@ -70,18 +71,11 @@ func (e *NotFound) Error() string {
 // Searched says where the search looked, for the message and the summary.
 func (e *NotFound) Searched() string {
 	s := fmt.Sprintf("down to %d folders deep (%d %s searched; hidden folders, node_modules and links skipped)",
-		MaxDepth, e.Folders, plural(e.Folders, "folder", "folders"))
+		MaxDepth, e.Folders, explain.Plural(e.Folders, "folder", "folders"))
 	if e.Truncated {
 		s += fmt.Sprintf("; the search stopped after %d entries", e.limit)
 	}
 	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func folderList() string {

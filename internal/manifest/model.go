@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // headline is the comparison in one line.
@@ -27,7 +28,7 @@ func headline(c *model.ManifestCheck) string {
 		}
 	}
 	if n := len(c.Schemas); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d schema%s changed", n, plural(n)))
+		parts = append(parts, fmt.Sprintf("%d %s changed", n, explain.Plural(n, "schema", "schemas")))
 	}
 	if c.CurrentVersion != "" {
 		parts = append(parts, fmt.Sprintf("DRP2 version %s → %s", version, c.CurrentVersion))
@@ -35,26 +36,12 @@ func headline(c *model.ManifestCheck) string {
 	line := fmt.Sprintf("%s since the manifest (DRP2 %s, %s)", strings.Join(parts, ", "), version, state)
 	if c.Frozen {
 		if c.Violations > 0 {
-			line += fmt.Sprintf("; %d break%s the freeze", c.Violations, pluralVerb(c.Violations))
+			line += fmt.Sprintf("; %d %s the freeze", c.Violations, explain.Plural(c.Violations, "breaks", "break"))
 		} else {
 			line += "; the freeze holds"
 		}
 	}
 	return line
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-func pluralVerb(n int) string {
-	if n == 1 {
-		return "s"
-	}
-	return ""
 }
 
 // short is the first 12 hex digits of a digest, enough to tell two apart

@@ -344,12 +344,7 @@ func writeParity(b *strings.Builder, rows []model.ParityRow, number map[string]i
 	if len(rows) == 0 {
 		return
 	}
-	differ := 0
-	for i := range rows {
-		if !rows[i].Agree() {
-			differ++
-		}
-	}
+	differ := model.ParityDiffering(rows)
 	b.WriteString("\n### Level 3 preview: readback bytes\n\n")
 	fmt.Fprintf(b, "%s compared: %d agree, %d differ. Information only: DRP2 2.0 defers Level 3 to 2.1 (`--fail-on level3` fails a run on a difference).\n",
 		count(len(rows), "readback", "readbacks"), len(rows)-differ, differ)

@@ -73,12 +73,7 @@ func (p *printer) parity(run *model.Run, rows []model.ParityRow) {
 	if len(rows) == 0 {
 		return
 	}
-	differ := 0
-	for i := range rows {
-		if !rows[i].Agree() {
-			differ++
-		}
-	}
+	differ := model.ParityDiffering(rows)
 	p.section("Level 3 preview (readback bytes; information only)")
 	p.textf("%d readbacks compared, %d agree, %d differ", len(rows), len(rows)-differ, differ)
 	for i := range rows {
