@@ -351,15 +351,7 @@ func TestPanicInAParallelPhaseCostsOneFixture(t *testing.T) {
 		"positive/long.json": fixtureJSON("long", success, long...),
 		"positive/ok.json":   fixtureJSON("ok", success, hello, reply),
 	})
-	cfg := Config{Corpus: root, WorkDir: root, Now: fixedNow}
-	c, err := newCorpus(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sch, err := loadSchemas(cfg, c.workDir, c.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, sch := corpusSchemas(t, root)
 	phase := &commandPhase{schemas: sch, judged: func(i int) {
 		if i == 2*parallelCommands+7 {
 			panic("probe")

@@ -10,8 +10,10 @@ import (
 // schema's bounds, or repeat where the others did not. Each pair is judged
 // in one phase, the valid command first, so that the second one meets the
 // first one's cached verdict if its key were the same.
-func TestShapeCacheKeepsVerdicts(t *testing.T) {
-	root := writeCorpus(t, map[string]string{"positive/ok.json": fixtureJSON("ok", success, hello, reply)})
+// corpusSchemas opens the corpus at root and loads the schemas a run of it
+// uses.
+func corpusSchemas(t *testing.T, root string) (*corpus, *schemas) {
+	t.Helper()
 	cfg := Config{Corpus: root, WorkDir: root, Now: fixedNow}
 	c, err := newCorpus(cfg)
 	if err != nil {
@@ -21,6 +23,12 @@ func TestShapeCacheKeepsVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c, sch
+}
+
+func TestShapeCacheKeepsVerdicts(t *testing.T) {
+	root := writeCorpus(t, map[string]string{"positive/ok.json": fixtureJSON("ok", success, hello, reply)})
+	_, sch := corpusSchemas(t, root)
 	for _, pair := range []struct{ valid, invalid string }{
 		{`{"cmd":"CreateBuffer","id":7,"size":16,"usage":["COPY_DST"]}`, `{"cmd":"CreateBuffer","id":7,"size":-16,"usage":["COPY_DST"]}`},
 		{`{"cmd":"CreateBuffer","id":7,"size":16,"usage":["COPY_DST"]}`, `{"cmd":"CreateBuffer","id":7,"size":16.5,"usage":["COPY_DST"]}`},

@@ -20,22 +20,9 @@ func superproject(t *testing.T, dir string, sub plumbing.Hash) plumbing.Hash {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := func(o interface {
-		Encode(plumbing.EncodedObject) error
-	}) plumbing.Hash {
-		obj := repo.Storer.NewEncodedObject()
-		if err := o.Encode(obj); err != nil {
-			t.Fatal(err)
-		}
-		h, err := repo.Storer.SetEncodedObject(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	tree := store(&object.Tree{Entries: []object.TreeEntry{{Name: "corpus", Mode: filemode.Submodule, Hash: sub}}})
+	tree := storeObject(t, repo, &object.Tree{Entries: []object.TreeEntry{{Name: "corpus", Mode: filemode.Submodule, Hash: sub}}})
 	sig := object.Signature{Name: "test", Email: "test@example.com", When: when}
-	commit := store(&object.Commit{Author: sig, Committer: sig, Message: "super", TreeHash: tree})
+	commit := storeObject(t, repo, &object.Commit{Author: sig, Committer: sig, Message: "super", TreeHash: tree})
 	if err := repo.Storer.SetReference(plumbing.NewHashReference("refs/heads/master", commit)); err != nil {
 		t.Fatal(err)
 	}

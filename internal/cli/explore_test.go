@@ -8,12 +8,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
 // explore from the command line: candidates written below --out, never
 // over another file, and reproducing their disagreement under run.
 func TestExploreCommand(t *testing.T) {
-	py := pythonExample(t)
+	py := testkit.PythonExample(t)
 	dir := t.TempDir()
 	args := []string{"explore", "--count", "40", "--seed", "4", "--implementation", py, "--out", "found", "--format", "json"}
 	code, out, errs := run(t, dir, append(args, "--summary", "summary.md")...)
@@ -59,7 +61,7 @@ func TestExploreCommand(t *testing.T) {
 // The action's explore input adds the disagreements to the job summary
 // and writes the candidates only where explore-out says.
 func TestActionExploreInput(t *testing.T) {
-	py := pythonExample(t)
+	py := testkit.PythonExample(t)
 	w := newWorkspace(t, "http://127.0.0.1:1", 0, "")
 	w.env["INPUT_GITHUB-TOKEN"] = ""
 	w.env["INPUT_IMPLEMENTATION"] = py

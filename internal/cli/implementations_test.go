@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,23 +37,6 @@ func selfAdapter(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return "env " + selfAdapterEnv + "=1 '" + strings.ReplaceAll(exe, "'", `'\''`) + "'"
-}
-
-// pythonExample is the command line of the example adapter, or a skip
-// where Python is missing (it is present in CI, where a skip fails).
-func pythonExample(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("python3 is missing: .ci/run installs it")
-		}
-		t.Skip("SKIPPED: python3 not found")
-	}
-	abs, err := filepath.Abs("../../examples/python/drp2_adapter.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return "python3 '" + abs + "'"
 }
 
 const readback = `{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST", "MAP_READ"]},
@@ -99,7 +81,7 @@ func readImplReport(t *testing.T, path string) implReport {
 // fixture it gets wrong on purpose and passes Level 2, and every report
 // carries the implementation dimension.
 func TestRunImplementations(t *testing.T) {
-	py := pythonExample(t)
+	py := testkit.PythonExample(t)
 	dir := testkit.Corpus(t, harnessCorpus)
 	code, stdout, stderr := run(t, dir, "run", "--implementation", py, "--implementation", selfAdapter(t),
 		"--json-out", "out/impl.json", "--junit", "out/impl.xml", "--summary", "out/summary.md")
@@ -202,7 +184,7 @@ func TestAdapterCommand(t *testing.T) {
 // Python example, its results input merges a report of another job, and
 // the comment, the check run and the annotations show the implementations.
 func TestActionImplementation(t *testing.T) {
-	py := pythonExample(t)
+	py := testkit.PythonExample(t)
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	w := newWorkspace(t, gh.URL, 7, repoName)
 	for rel, body := range harnessCorpus {

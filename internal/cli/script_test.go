@@ -132,7 +132,7 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 	// skips (or, in CI, fails) where python3 is missing.
 	py, adapter := "$PYTHON_EXAMPLE", selfAdapter(t)
 	if bytes.Contains(a.Format(), []byte(py)) {
-		py = pythonExample(t)
+		py = testkit.PythonExample(t)
 	}
 	for i := range args {
 		args[i] = strings.NewReplacer("$PYTHON_EXAMPLE", py, "$ADAPTER", adapter).Replace(args[i])

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/internal/jsontree"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
@@ -101,23 +101,6 @@ func self(t *testing.T, faults string) string {
 	return "env " + adapterEnv + "=" + faults + " '" + strings.ReplaceAll(exe, "'", `'\''`) + "'"
 }
 
-// python is the command line of the example adapter, or a skip where
-// Python is missing (it is present in CI, where a skip fails).
-func python(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("python3 is missing: .ci/run installs it")
-		}
-		t.Skip("SKIPPED: python3 not found")
-	}
-	abs, err := filepath.Abs("../../examples/python/drp2_adapter.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return "python3 '" + abs + "'"
-}
-
 // writeCandidates lays the candidates out as a corpus.
 func writeCandidates(t *testing.T, rep *Report) string {
 	t.Helper()
@@ -144,7 +127,7 @@ func writeCandidates(t *testing.T, rep *Report) string {
 // through the harness, as `run --implementation` runs it: the
 // implementations that differed fail it, those that agreed pass it.
 func TestCandidatesReproduceTheirDisagreements(t *testing.T) {
-	impls := []string{self(t, ""), python(t)}
+	impls := []string{self(t, ""), testkit.PythonExample(t)}
 	cfg := testConfig(t, 3, impls...)
 	cfg.Count = 160
 	rep, err := Run(context.Background(), cfg)
@@ -264,7 +247,7 @@ func oneMinimal(t *testing.T, cfg Config, rep *Report) {
 // One seed, one exploration: the same candidates, byte for byte, and the
 // same report; another seed explores other streams.
 func TestSameSeedSameCandidates(t *testing.T) {
-	impls := []string{python(t)}
+	impls := []string{testkit.PythonExample(t)}
 	explore := func(seed int64) (*Report, []byte) {
 		cfg := testConfig(t, seed, impls...)
 		cfg.Count = 60

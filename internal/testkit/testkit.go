@@ -7,7 +7,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -192,4 +194,21 @@ func LineDiff(want, got []byte) string {
 		}
 	}
 	return "(no line differs)"
+}
+
+// PythonExample is the command line of the example adapter in
+// examples/python, or a skip where Python is missing (it is present in CI,
+// where a skip fails).
+func PythonExample(t testing.TB) string {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("python3 is missing: .ci/run installs it")
+		}
+		t.Skip("SKIPPED: python3 not found")
+	}
+	// This file's folder is internal/testkit, whoever calls.
+	_, self, _, _ := runtime.Caller(0)
+	abs := filepath.Join(filepath.Dir(self), "..", "..", "examples", "python", "drp2_adapter.py")
+	return "python3 '" + abs + "'"
 }

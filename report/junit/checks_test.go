@@ -31,31 +31,40 @@ func withChecks() *model.Run {
 	return run
 }
 
-func TestManifestAndCoverage(t *testing.T) {
-	out := render(t, withChecks(), actionsProps)
-	golden.Check(t, "checks.xml", out)
-	var doc struct {
-		Failures int `xml:"failures,attr"`
-		Suites   []struct {
-			Name     string `xml:"name,attr"`
-			Tests    int    `xml:"tests,attr"`
-			Failures int    `xml:"failures,attr"`
-			Props    []struct {
-				Name  string `xml:"name,attr"`
-				Value string `xml:"value,attr"`
-			} `xml:"properties>property"`
-			Cases []struct {
-				Name    string `xml:"name,attr"`
-				Failure *struct {
-					Type    string `xml:"type,attr"`
-					Message string `xml:"message,attr"`
-				} `xml:"failure"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
+// checksDoc is what the checks tests read of a JUnit document.
+type checksDoc struct {
+	Failures int `xml:"failures,attr"`
+	Suites   []struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Props    []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:"value,attr"`
+		} `xml:"properties>property"`
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure *struct {
+				Type    string `xml:"type,attr"`
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func parseChecks(t *testing.T, out []byte) checksDoc {
+	t.Helper()
+	var doc checksDoc
 	if err := xml.Unmarshal(out, &doc); err != nil {
 		t.Fatal(err)
 	}
+	return doc
+}
+
+func TestManifestAndCoverage(t *testing.T) {
+	out := render(t, withChecks(), actionsProps)
+	golden.Check(t, "checks.xml", out)
+	doc := parseChecks(t, out)
 	last := doc.Suites[len(doc.Suites)-1]
 	if last.Name != "manifest" || last.Tests != 2 || last.Failures != 1 || doc.Failures != 1 {
 		t.Fatalf("manifest suite %+v, total failures %d", last, doc.Failures)
@@ -120,23 +129,8 @@ func validate(t *testing.T, name string, out []byte) {
 func TestManifestCheckClean(t *testing.T) {
 	run := withChecks()
 	run.Manifest.CheckClean = true
-	var doc struct {
-		Failures int `xml:"failures,attr"`
-		Suites   []struct {
-			Name  string `xml:"name,attr"`
-			Cases []struct {
-				Name    string `xml:"name,attr"`
-				Failure *struct {
-					Type    string `xml:"type,attr"`
-					Message string `xml:"message,attr"`
-				} `xml:"failure"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
 	out := render(t, run, Options{})
-	if err := xml.Unmarshal(out, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := parseChecks(t, out)
 	last := doc.Suites[len(doc.Suites)-1]
 	if last.Name != "manifest" || len(last.Cases) != 2 || doc.Failures != 2 {
 		t.Fatalf("manifest suite %+v, total failures %d", last, doc.Failures)
@@ -150,13 +144,7 @@ func TestManifestCheckClean(t *testing.T) {
 	}
 	// A clean corpus passes, --check-clean or not.
 	run.Manifest = &model.ManifestCheck{Path: "fixtures/manifest.json", DRP2Version: "2.0", Headline: "the corpus matches its manifest", CheckClean: true}
-	var clean struct {
-		Failures int `xml:"failures,attr"`
-	}
-	if err := xml.Unmarshal(render(t, run, Options{}), &clean); err != nil {
-		t.Fatal(err)
-	}
-	if clean.Failures != 0 {
+	if clean := parseChecks(t, render(t, run, Options{})); clean.Failures != 0 {
 		t.Errorf("clean manifest under --check-clean: %d failures", clean.Failures)
 	}
 	validate(t, "check-clean", out)
