@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
 // ProtocolVersion is the newest version of the adapter protocol this
@@ -97,16 +99,15 @@ type Goodbye struct {
 	Type string `json:"type"`
 }
 
-// encode renders one message as one line. '#' before '[' is written as
-// \u0023, which decodes to the same text, so that a message quoting a
-// fixture ("##[error]") cannot run as a workflow command where the
-// adapter's output is a step log; '#' and '[' meet only inside strings.
+// encode renders one message as one line, through escape.LogJSON, so that
+// a message quoting a fixture ("##[error]") cannot run as a workflow
+// command where the adapter's output is a step log.
 func encode(v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	return append(bytes.ReplaceAll(b, []byte("#["), []byte(`\u0023[`)), '\n'), nil
+	return append(escape.LogJSON(b), '\n'), nil
 }
 
 // DecodeHello reads an implementation's answer to hello.

@@ -27,6 +27,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
 // Format is the version of the manifest format this package writes and
@@ -291,10 +292,9 @@ func Encode(w io.Writer, m *Manifest) error {
 		return err
 	}
 	// A manifest printed to an Actions log ("manifest write -o -") must not
-	// carry "##[", which the runner runs anywhere in a line; the file is
-	// written the same way, so the two are one document. '#' and '['
-	// occur only inside strings, where \u0023 means '#'.
-	_, err := w.Write(bytes.ReplaceAll(b.Bytes(), []byte("#["), []byte(`\u0023[`)))
+	// carry "##["; the file is written the same way, so the two are one
+	// document.
+	_, err := w.Write(escape.LogJSON(b.Bytes()))
 	return err
 }
 

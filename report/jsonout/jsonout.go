@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
@@ -178,10 +179,7 @@ func encode(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	// '#' and '[' occur in the encoding only inside strings, where
-	// \u0023 means '#'.
-	out := bytes.ReplaceAll(b.Bytes(), []byte("#["), []byte(`\u0023[`))
-	_, err := w.Write(out)
+	_, err := w.Write(escape.LogJSON(b.Bytes()))
 	return err
 }
 
