@@ -9,21 +9,24 @@ import (
 	"testing"
 )
 
-// The release build stamps its version (Dockerfile: -ldflags -X); version,
-// the JSON report and the JUnit properties carry it.
+// The release build stamps its version and commit (Dockerfile: -buildvcs=false
+// -ldflags -X); version, the JSON report and the JUnit properties carry them.
+// The build here passes the Dockerfile's flags, so what the toolchain would
+// record of the clone (-buildvcs=auto, Go's default) cannot change the line.
 func TestStampedVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
 	bin := filepath.Join(t.TempDir(), "drp2-fixtures")
-	build := exec.Command("go", "build", "-o", bin,
-		"-ldflags", "-X github.com/drp2/drp2-fixtures/internal/version.release=v9.8.7", "./cmd/drp2-fixtures")
+	build := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-o", bin,
+		"-ldflags", "-X github.com/drp2/drp2-fixtures/internal/version.release=v9.8.7"+
+			" -X github.com/drp2/drp2-fixtures/internal/version.commit=0123456789abcdef0123", "./cmd/drp2-fixtures")
 	build.Dir = "../.."
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	out, err := exec.Command(bin, "version").Output()
-	if err != nil || strings.TrimSpace(string(out)) != "drp2-fixtures v9.8.7" {
+	if err != nil || strings.TrimSpace(string(out)) != "drp2-fixtures v9.8.7 (commit 0123456789ab)" {
 		t.Errorf("version: %q, %v", out, err)
 	}
 	dir := t.TempDir()
@@ -38,10 +41,10 @@ func TestStampedVersion(t *testing.T) {
 			ToolVersion string `json:"tool_version"`
 		} `json:"summary"`
 	}
-	if err := json.Unmarshal(out, &doc); err != nil || doc.Summary.ToolVersion != "v9.8.7" {
+	if err := json.Unmarshal(out, &doc); err != nil || doc.Summary.ToolVersion != "v9.8.7 (commit 0123456789ab)" {
 		t.Errorf("JSON tool_version = %q (%v)", doc.Summary.ToolVersion, err)
 	}
-	if junit, _ := os.ReadFile(filepath.Join(dir, "j.xml")); !strings.Contains(string(junit), "v9.8.7") {
+	if junit, _ := os.ReadFile(filepath.Join(dir, "j.xml")); !strings.Contains(string(junit), "v9.8.7 (commit 0123456789ab)") {
 		t.Errorf("JUnit does not carry the version")
 	}
 }

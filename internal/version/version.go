@@ -29,6 +29,10 @@ func String() string {
 
 func format(release, commit string, info *debug.BuildInfo) string {
 	v, modified := release, false
+	// A stamped commit names the release's source; what the toolchain
+	// recorded of the checkout it was built in (a clone with a change,
+	// under Go's default -buildvcs=auto) says nothing about it.
+	stamped := commit != ""
 	if info != nil {
 		if v == "" {
 			v = info.Main.Version
@@ -36,11 +40,11 @@ func format(release, commit string, info *debug.BuildInfo) string {
 		for _, s := range info.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				if commit == "" {
+				if !stamped {
 					commit = s.Value
 				}
 			case "vcs.modified":
-				modified = s.Value == "true"
+				modified = s.Value == "true" && !stamped
 			}
 		}
 	}

@@ -26,6 +26,10 @@ func TestFormat(t *testing.T) {
 	}{
 		{"release stamped", "v1.2.3", rev, &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "v1.2.3 (commit 459f3dd871de)"},
 		{"release without commit", "v1.2.3", "", nil, "v1.2.3"},
+		{"release stamped, built in a clone with changes", "v1.2.3", rev, &debug.BuildInfo{
+			Main:     debug.Module{Version: "(devel)"},
+			Settings: settings("vcs.revision", "0123456789abcdef", "vcs.modified", "true"),
+		}, "v1.2.3 (commit 459f3dd871de)"},
 		{"go install module@version", "", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, "v1.2.3"},
 		{"go build in a clone", "", "", &debug.BuildInfo{
 			Main:     debug.Module{Version: "v0.0.0-20261130193818-459f3dd871de"},
