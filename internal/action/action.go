@@ -28,7 +28,7 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
-	"github.com/drp2/drp2-fixtures/report/github"
+	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 

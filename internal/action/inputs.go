@@ -10,7 +10,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
-	"github.com/drp2/drp2-fixtures/report/github"
+	"github.com/drp2/drp2-fixtures/internal/github"
 )
 
 // AnnotationMode says where mismatch annotations go.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/report/annotation"
-	"github.com/drp2/drp2-fixtures/report/github"
+	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/action"
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 func TestActionInProcess(t *testing.T) { scenarios(t, inProcess) }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 // TestActionWithAnAppToken: the action given a GitHub App's installation

@@ -13,8 +13,8 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/action"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
-	"github.com/drp2/drp2-fixtures/report/github"
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 const (

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/internal/testkit"
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 // The test binary doubles as `drp2-fixtures adapter` when this variable is

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 // The implementation input's @FILE list is read like every other input

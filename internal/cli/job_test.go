@@ -12,7 +12,7 @@ import (
 	"unicode"
 
 	"github.com/drp2/drp2-fixtures/internal/testkit"
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 // A run that runs nothing is not a pass, and says why in the words of

@@ -9,7 +9,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 const (

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 // TestOutputURLsAreTheServersOwn: check-url and comment-url carry only

@@ -10,7 +10,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/secret"
-	"github.com/drp2/drp2-fixtures/report/github"
+	"github.com/drp2/drp2-fixtures/internal/github"
 )
 
 // Env is the process environment a subcommand sees.
@@ -27,7 +27,7 @@ type Env struct {
 	WorkDir string
 	// Pacing overrides the GitHub API retry and pacing settings of the
 	// action. Zero fields fall back to the DRP2_FIXTURES_API_* variables,
-	// then to the production defaults of report/github.
+	// then to the production defaults of internal/github.
 	Pacing github.Pacing
 	// IsTerminal reports whether Stdout is a terminal (for colour); nil
 	// means it is not.

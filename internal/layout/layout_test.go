@@ -1,6 +1,6 @@
 // Package layout holds a test of the project's import rules: the runner
 // never imports a reporter, renderers know only the model and do no I/O of
-// their own, only report/github talks HTTP, and the model imports only the
+// their own, only internal/github talks HTTP, and the model imports only the
 // standard library.
 package layout
 
@@ -34,7 +34,7 @@ func under(pkg, root string) bool { return pkg == root || strings.HasPrefix(pkg,
 // renderer is a package of pure renderers: everything under report/ except
 // the GitHub API client and its fake.
 func renderer(pkg string) bool {
-	return under(pkg, "report") && !under(pkg, "report/github") && !under(pkg, "report/internal")
+	return under(pkg, "report") && !under(pkg, "report/internal")
 }
 
 // frontEnd is a package of the command line and the action.
@@ -45,7 +45,7 @@ func frontEnd(pkg string) bool {
 func TestImportRules(t *testing.T) {
 	deps := list(t, "-f", "{{.ImportPath}}:{{join .Deps \" \"}}", module+"...")
 	imports := list(t, "-f", "{{.ImportPath}}:{{join .Imports \" \"}}", module+"...")
-	for _, p := range []string{"runner", "runner/drp2", "runner/schema", "report/junit", "report/github", "model", "internal/jsonpos", "internal/cli", "internal/action", "internal/frontend"} {
+	for _, p := range []string{"runner", "runner/drp2", "runner/schema", "report/junit", "internal/github", "model", "internal/jsonpos", "internal/cli", "internal/action", "internal/frontend"} {
 		if _, ok := deps[p]; !ok {
 			t.Fatalf("go list did not list %s", p)
 		}
@@ -59,7 +59,7 @@ func TestImportRules(t *testing.T) {
 			if under(pkg, "runner") && (under(d, "report") || frontEnd(d)) {
 				t.Errorf("%s depends on %s: the runner never knows its reporters", pkg, d)
 			}
-			if renderer(pkg) && (under(d, "runner") || under(d, "report/github") || frontEnd(d)) {
+			if renderer(pkg) && (under(d, "runner") || under(d, "internal/github") || frontEnd(d)) {
 				t.Errorf("%s depends on %s: renderers know only the model", pkg, d)
 			}
 			if under(pkg, "internal/jsonpos") {
@@ -72,8 +72,8 @@ func TestImportRules(t *testing.T) {
 	}
 	for pkg, is := range imports {
 		for _, i := range is {
-			if i == "net/http" && !under(pkg, "report/github") {
-				t.Errorf("%s imports net/http: only report/github talks HTTP", pkg)
+			if i == "net/http" && !under(pkg, "internal/github") {
+				t.Errorf("%s imports net/http: only internal/github talks HTTP", pkg)
 			}
 			if renderer(pkg) && (i == "os" || i == "net" || i == "io/ioutil") {
 				t.Errorf("%s imports %s: a renderer writes only to its writer", pkg, i)

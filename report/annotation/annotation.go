@@ -1,5 +1,5 @@
 // Package annotation turns a run into GitHub file annotations, the one
-// shape the check-run reporter (report/github) and the workflow-command
+// shape the check-run reporter (internal/github) and the workflow-command
 // reporter share, and writes them as workflow commands ("::error
 // file=...::message"). The type lives here, not in the model: it is
 // GitHub's shape, and the model keeps to the run.

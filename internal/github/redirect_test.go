@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 // stranger is a second server on 127.0.0.1 (another port, so another

@@ -14,7 +14,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/report/annotation"
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
 

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 // A Link header that points back at a page already read ends the list at

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drp2/drp2-fixtures/report/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 func createCheck(c *Client) error {
