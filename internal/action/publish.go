@@ -15,8 +15,8 @@ import (
 	"unicode"
 
 	"github.com/drp2/drp2-fixtures/internal/frontend"
-	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/internal/github"
+	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/action"
-	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
 const (

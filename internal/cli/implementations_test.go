@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
 // The test binary doubles as `drp2-fixtures adapter` when this variable is

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
 // A run that runs nothing is not a pass, and says why in the words of

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
-	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
 const (

@@ -23,11 +23,11 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/action"
+	"github.com/drp2/drp2-fixtures/internal/github"
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/report/escape"
-	"github.com/drp2/drp2-fixtures/internal/github"
-	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 // Members of a script archive that are not workspace files.

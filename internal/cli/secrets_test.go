@@ -13,9 +13,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
-	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 // leakyImplementation writes a shell script that speaks just enough of

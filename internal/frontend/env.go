@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
-	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/github"
+	"github.com/drp2/drp2-fixtures/internal/secret"
 )
 
 // Env is the process environment a subcommand sees.

@@ -12,9 +12,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/report/annotation"
-	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
