@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drp2/drp2-fixtures/internal/action"
+	"github.com/drp2/drp2-fixtures/internal/cli/action"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
@@ -382,7 +382,7 @@ func TestContextCancelledStopsPublishing(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	action.Run(ctx, Env{Getenv: func(k string) string { return w.env[k] }, Stdout: &strings.Builder{}, WorkDir: w.dir})
+	Main(ctx, []string{"action"}, Env{Getenv: func(k string) string { return w.env[k] }, Stdout: &strings.Builder{}, WorkDir: w.dir})
 	if time.Since(start) > 5*time.Second {
 		t.Errorf("cancellation did not stop publishing")
 	}
@@ -398,7 +398,7 @@ func TestChangesModeLeavesAnUnchangedComment(t *testing.T) {
 	at := func(now time.Time) stepRunner {
 		return func(t *testing.T, w *sandbox) (int, string) {
 			var out strings.Builder
-			code := action.Run(context.Background(), Env{
+			code := Main(context.Background(), []string{"action"}, Env{
 				Getenv: func(k string) string { return w.env[k] }, Stdout: &out, WorkDir: w.dir,
 				Now: func() time.Time { return now },
 			})

@@ -3,13 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
-	"strings"
 
-	"github.com/drp2/drp2-fixtures/internal/harness"
-	"github.com/drp2/drp2-fixtures/internal/version"
-	"github.com/drp2/drp2-fixtures/runner"
-	"github.com/drp2/drp2-fixtures/runner/drp2"
+	"github.com/drp2/drp2-fixtures/internal/gate"
 )
 
 // adapterCommand serves the runtime harness's adapter protocol on standard
@@ -29,26 +24,13 @@ func adapterCommand(_ context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures adapter: unexpected argument %q\n", fs.Arg(0))
 		return ExitUsage
 	}
-	v, err := runner.NewValidator(runner.Config{CommandSchema: commandSchema, FixtureSchema: fixtureSchema,
-		WorkDir: env.WorkDir, Checker: drp2.New()})
+	ge, err := env.gateEnv()
+	if err == nil {
+		err = gate.Serve(ge, gate.Adapter{CommandSchema: commandSchema, FixtureSchema: fixtureSchema, Name: name, In: env.Stdin, Out: env.Stdout})
+	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures adapter: %v\n", err)
 		return exitFor(err)
-	}
-	in := env.Stdin
-	if in == nil {
-		in = strings.NewReader("")
-	}
-	out := env.Stdout
-	if out == nil {
-		out = io.Discard
-	}
-	// The validator checks streams; it does not execute them, so it does
-	// not claim Level 2.
-	me := harness.Hello{Name: name, Version: version.String(), DRP2Versions: []string{"2.0"}}
-	if err := harness.Serve(in, out, me, harness.ValidatorJudge(v), harness.DefaultMaxLine); err != nil {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures adapter: %v\n", err)
-		return ExitUsage
 	}
 	return ExitOK
 }

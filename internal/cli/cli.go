@@ -1,9 +1,11 @@
 // Package cli is the one front end of drp2-fixtures: the table of
 // subcommands (run, action, manifest, coverage, merge, adapter, explore,
 // diff, version) and their flags. run's flags and the action's INPUT_*
-// variables (internal/action) both become a Job; one resolve chooses the
-// defaults and one execute runs it (internal/frontend), so the two differ
-// only in where the Job comes from and where the results go. It runs
+// variables (internal/cli/action) both become a Job for the gate
+// (internal/gate), the one door: every subcommand builds a request for one
+// of its use cases and renders the outcome with the table of formats
+// (report), so the front ends differ only in where the request comes from
+// and where the results go. It runs
 // in-process in tests; only cmd/ touches os.Args and os.Exit.
 package cli
 
@@ -13,13 +15,9 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/drp2/drp2-fixtures/internal/action"
-	"github.com/drp2/drp2-fixtures/internal/frontend"
+	"github.com/drp2/drp2-fixtures/internal/cli/action"
 	"github.com/drp2/drp2-fixtures/internal/version"
 )
-
-// Env is the process environment a subcommand sees.
-type Env = frontend.Env
 
 // command is one subcommand: its synopsis and what it does, for the
 // help's two aligned columns, and what runs it with the arguments after
@@ -101,7 +99,7 @@ func actionMain(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures action: unexpected argument %q: the action reads its inputs from INPUT_* variables (drp2-fixtures action -h)\n", args[0])
 		return ExitUsage
 	}
-	return action.Run(ctx, env)
+	return action.Run(ctx, env.actionEnv())
 }
 
 // versionMain prints the version.

@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/report"
 )
 
 func coverageCommand(ctx context.Context, args []string, env Env) int {
@@ -18,12 +18,12 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 	var job gate.Job
 	fs := newFlagSet(name, name+" [flags]", env)
 	corpusFlags(fs, &job)
-	format := frontend.AddFormatFlag(fs, frontend.KindCoverage)
+	format := addFormatFlag(fs, report.KindCoverage)
 	if err := parseNoArgs(fs, args, &job); err != nil {
 		return flagError(name, err, env)
 	}
 	job.FailOn, job.Spelling, job.Coverage = gate.DefaultFailOn, gate.FlagSpelling, true
-	_, out, err := frontend.Execute(ctx, env, job)
+	_, out, err := execute(ctx, env, job)
 	if err == nil {
 		err = out.Err
 	}

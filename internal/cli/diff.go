@@ -4,17 +4,18 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/drp2/drp2-fixtures/internal/baseline"
-	"github.com/drp2/drp2-fixtures/internal/frontend"
-	"github.com/drp2/drp2-fixtures/internal/workspace"
+	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/report"
 )
 
 // diffCommand compares two JSON reports: "drp2-fixtures diff BASE.json
-// HEAD.json". It prints the comparison and exits 1 when a fixture that
-// passed in BASE fails in HEAD, 0 otherwise, 2 for unusable input.
+// HEAD.json". It prints the comparison and exits 1 when HEAD regressed by
+// the one rule of fail-on regressions (gate.Regressions: a fixture that
+// passed in BASE fails in HEAD, or one added failing, unless a known
+// failure), 0 otherwise, 2 for unusable input.
 func diffCommand(args []string, env Env) int {
-	fs := newFlagSet("drp2-fixtures diff", "drp2-fixtures diff [--format "+frontend.FormatChoices(frontend.KindComparison)+"] BASE.json HEAD.json", env)
-	format := frontend.AddFormatFlag(fs, frontend.KindComparison)
+	fs := newFlagSet("drp2-fixtures diff", "drp2-fixtures diff [--format "+report.FormatChoices(report.KindComparison)+"] BASE.json HEAD.json", env)
+	format := addFormatFlag(fs, report.KindComparison)
 	// Flags may come after the two files too.
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -31,19 +32,18 @@ func diffCommand(args []string, env Env) int {
 	default:
 		return fail(ExitUsage, "diff needs two JSON reports, BASE.json HEAD.json (each written by run --json-out); got %d arguments", len(files))
 	}
-	base, err := baseline.ReadReportFile(workspace.New(env.WorkDir, false), files[0])
+	ge, err := env.gateEnv()
 	if err != nil {
-		return fail(ExitUsage, "%v", err)
+		return fail(exitFor(err), "%v", err)
 	}
-	head, err := baseline.ReadReportFile(workspace.New(env.WorkDir, false), files[1])
+	head, regressed, err := gate.Diff(ge, files[0], files[1])
 	if err != nil {
-		return fail(ExitUsage, "%v", err)
+		return fail(exitFor(err), "%v", err)
 	}
-	head.Comparison = baseline.Compare(base, head, files[0])
 	if err := format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteComparison(w, head) }); err != nil {
 		return fail(ExitInternal, "%v", err)
 	}
-	if head.Comparison.Delta().Regressed > 0 {
+	if regressed {
 		return ExitMismatch
 	}
 	return ExitOK

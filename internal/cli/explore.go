@@ -11,10 +11,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/drp2/drp2-fixtures/internal/explore"
-	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
-	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/report"
 )
 
 // exploreOptions are what explore adds to a Job.
@@ -23,7 +21,7 @@ type exploreOptions struct {
 	count  int
 	time   time.Duration
 	out    string
-	format *frontend.FormatFlag
+	format *FormatFlag
 }
 
 func exploreCommand(ctx context.Context, args []string, env Env) int {
@@ -35,12 +33,12 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 	fs := newFlagSet(name, name+" [flags]", env)
 	corpusFlags(fs, &job)
 	fs.Var(&impls, "implementation", "the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")
-	fs.DurationVar(&job.Timeout, "timeout", harness.DefaultTimeout, "longest wait for an implementation's answer to one stream")
+	fs.DurationVar(&job.Timeout, "timeout", gate.DefaultTimeout, "longest wait for an implementation's answer to one stream")
 	fs.Int64Var(&o.seed, "seed", 1, "the `SEED` the streams are generated from: one seed, one sequence of streams")
-	fs.IntVar(&o.count, "count", explore.DefaultCount, "number of streams to generate")
+	fs.IntVar(&o.count, "count", gate.DefaultExploreCount, "number of streams to generate")
 	fs.DurationVar(&o.time, "time", 0, "stop generating after `DURATION` (default: no limit)")
 	fs.StringVar(&o.out, "out", "", "write the candidate fixtures below `DIR`, in the corpus layout (default: none written)")
-	o.format = frontend.AddFormatFlag(fs, frontend.KindExplore)
+	o.format = addFormatFlag(fs, report.KindExplore)
 	fs.StringVar(&summary, "summary", "", "also append the Markdown report to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
 	if err := parseNoArgs(fs, args, &job); err != nil {
 		return flagError(name, err, env)
@@ -54,22 +52,26 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
 		return exitFor(err)
 	}
-	r, err := frontend.Resolve(env, job)
+	ge, err := env.gateEnv()
 	if err != nil {
 		return fail(err)
 	}
-	var progress func(explore.Progress)
+	r, err := gate.Resolve(ge, job)
+	if err != nil {
+		return fail(err)
+	}
+	var progress func(gate.ExploreProgress)
 	terminal := env.IsTerminal != nil && env.IsTerminal()
 	// The progress line is rewritten in place, so it cannot wait for the
 	// end of a line as the redacting writer does; it holds only numbers.
 	tty := env.RawStdout()
 	if terminal && tty != nil {
-		progress = func(p explore.Progress) {
+		progress = func(p gate.ExploreProgress) {
 			fmt.Fprintf(tty, "\rexplore: %d/%d streams, %d disagreed, %d signatures, %.1f s\x1b[K",
 				p.Streams, p.Count, p.Disagreements, p.Signatures, p.Elapsed.Seconds())
 		}
 	}
-	rep, err := frontend.Explore(ctx, r, o.seed, o.count, o.time, progress)
+	rep, err := gate.Explore(ctx, r, gate.ExploreRequest{Seed: o.seed, Count: o.count, Time: o.time, Progress: progress})
 	if progress != nil {
 		fmt.Fprint(tty, "\r\x1b[K")
 	}
@@ -86,10 +88,10 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 // writeExploreFiles writes the candidates (--out) and the Markdown report
 // (--summary); a file that cannot be written is exit code 2, after the
 // rest.
-func writeExploreFiles(env Env, name string, r *gate.Resolved, o exploreOptions, summary string, rep *explore.Report) int {
+func writeExploreFiles(env Env, name string, r *gate.Resolved, o exploreOptions, summary string, rep *gate.Exploration) int {
 	code := ExitOK
 	if o.out != "" {
-		if err := frontend.WriteCandidates(r, o.out, rep); err != nil {
+		if err := gate.WriteCandidates(r, o.out, rep); err != nil {
 			fmt.Fprintf(env.Stderr, "%s: --out %s: %v\n", name, o.out, err)
 			code = ExitUsage
 		}
@@ -97,10 +99,9 @@ func writeExploreFiles(env Env, name string, r *gate.Resolved, o exploreOptions,
 	if summary != "" {
 		// Appended as run's --summary is, to the same kind of file.
 		var b bytes.Buffer
-		err := frontend.Lookup("markdown").WriteExplore(&b, rep)
+		err := report.Lookup("markdown").WriteExplore(&b, rep)
 		if err == nil {
-			fo := frontend.FileOptions{Dir: r.WorkDir}
-			err = fo.WriteFile(frontend.ReportFileFor("summary"), summary, env.Redactor().Bytes(b.Bytes()))
+			err = saveReport(r.WorkDir, false)(report.ReportFileFor("summary"), summary, env.Redactor().Bytes(b.Bytes()))
 		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: --summary: %v\n", name, err)

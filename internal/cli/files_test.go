@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drp2/drp2-fixtures/internal/frontend"
 	_ "github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report"
 )
 
 func sampleRun() *model.Run {
@@ -28,10 +28,10 @@ func sampleRun() *model.Run {
 
 func TestWriteAllThree(t *testing.T) {
 	dir := t.TempDir()
-	p := frontend.Paths{JUnit: filepath.Join(dir, "r.xml"), JSON: filepath.Join(dir, "r.json"), Summary: filepath.Join(dir, "summary.md")}
+	p := report.Paths{JUnit: filepath.Join(dir, "r.xml"), JSON: filepath.Join(dir, "r.json"), Summary: filepath.Join(dir, "summary.md")}
 	os.WriteFile(p.Summary, []byte("before\n"), 0o644)
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_RUN_ID": "42"}
-	if err := frontend.WriteReports(sampleRun(), p, frontend.FileOptions{Getenv: func(k string) string { return env[k] }}); err != nil {
+	if err := report.WriteReports(sampleRun(), p, report.FileOptions{Getenv: func(k string) string { return env[k] }, Write: saveReport(dir, false)}); err != nil {
 		t.Fatal(err)
 	}
 	xml, _ := os.ReadFile(p.JUnit)
@@ -50,12 +50,12 @@ func TestWriteAllThree(t *testing.T) {
 
 func TestUnwritablePathIsAWriteError(t *testing.T) {
 	dir := t.TempDir()
-	err := frontend.WriteReports(sampleRun(), frontend.Paths{JSON: dir}, frontend.FileOptions{Dir: dir})
-	var re *frontend.ReportError
+	err := report.WriteReports(sampleRun(), report.Paths{JSON: dir}, report.FileOptions{Write: saveReport(dir, false)})
+	var re *report.ReportError
 	if !errors.As(err, &re) || re.Rendering || re.Report != "JSON report" {
 		t.Errorf("err = %v", err)
 	}
-	if err := frontend.WriteReports(sampleRun(), frontend.Paths{}, frontend.FileOptions{}); err != nil {
+	if err := report.WriteReports(sampleRun(), report.Paths{}, report.FileOptions{}); err != nil {
 		t.Errorf("no paths: %v", err)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drp2/drp2-fixtures/internal/action"
+	"github.com/drp2/drp2-fixtures/internal/cli/action"
 	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
@@ -129,7 +129,7 @@ type stepRunner func(t *testing.T, w *sandbox) (code int, log string)
 
 func inProcess(t *testing.T, w *sandbox) (int, string) {
 	var out bytes.Buffer
-	code := action.Run(context.Background(), Env{
+	code := Main(context.Background(), []string{"action"}, Env{
 		Getenv: func(k string) string { return w.env[k] }, Stdout: &out, Stderr: &out,
 		Now: func() time.Time { return fixedNow }, WorkDir: w.dir,
 		Pacing: github.Pacing{BaseDelay: 10 * time.Millisecond},

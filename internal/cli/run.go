@@ -7,19 +7,18 @@ import (
 	"io"
 	"strings"
 
-	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
-	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
+	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/junit"
 	"github.com/drp2/drp2-fixtures/report/text"
-	"github.com/drp2/drp2-fixtures/runner"
 )
 
 // runOptions are the flags of run: a Job, and where its results go.
 type runOptions struct {
 	job     gate.Job
-	files   frontend.Paths
-	format  *frontend.FormatFlag
+	files   report.Paths
+	format  *FormatFlag
 	verbose bool
 	color   bool
 }
@@ -61,12 +60,12 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	fs.BoolVar(&o.verbose, "verbose", false, "text output lists passing fixtures too")
 	fs.StringVar(&j.Baseline, "baseline", "", "compare with `BASE`: auto (the pull request's base commit, else HEAD^, from the git objects), a folder holding the base checkout, or an earlier JSON report (default: no comparison)")
 	fs.StringVar(&j.KnownFailures, "known-failures", "", "`FILE` listing fixtures that are known to fail, one per line with a reason: reported, but not failing the run")
-	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", runner.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
+	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", gate.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
 	workersFlag(fs, &j.Workers)
 	fs.StringVar(&j.Manifest, "manifest", "", "compare the corpus with the manifest `FILE`; a frozen manifest's violations fail the run")
 	fs.BoolVar(&j.CheckClean, "check-clean", false, "fail the run on any difference from the manifest (default --manifest: <corpus>/manifest.json)")
 	fs.Var(&impls, "implementation", "also run the fixtures through the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")
-	j.Timeout = harness.DefaultTimeout
+	j.Timeout = gate.DefaultTimeout
 	fs.Var(durationValue{&j.Timeout}, "timeout", "longest wait for an implementation's answer to one fixture, a `DURATION` such as 10s")
 	var err error
 	if j.Paths, err = parseInterspersed(fs, args); err != nil {
@@ -89,9 +88,9 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 // outputFlags are the flags of run and merge that say where the results
 // go and what fails the command.
 func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
-	o.format = frontend.AddFormatFlag(fs, frontend.KindRun)
-	for i := range frontend.ReportFiles {
-		rf := &frontend.ReportFiles[i]
+	o.format = addFormatFlag(fs, report.KindRun)
+	for i := range report.ReportFiles {
+		rf := &report.ReportFiles[i]
 		fs.StringVar(rf.Path(&o.files), rf.Flag, "", rf.Help)
 	}
 	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview); or never")
@@ -115,8 +114,8 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return flagError("drp2-fixtures run", err, env)
 	}
-	o.color = frontend.UseColor(env.Var, env.IsTerminal != nil && env.IsTerminal())
-	r, out, err := frontend.Execute(ctx, env, o.job)
+	o.color = text.UseColor(env.Var, env.IsTerminal != nil && env.IsTerminal())
+	r, out, err := execute(ctx, env, o.job)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		return exitFor(err)
@@ -129,25 +128,42 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 // document that must stay the whole of standard output), then the exit
 // code and why, as the verdict says.
 func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) int {
-	fileErr := frontend.WriteReports(out.Run, o.files, frontend.FileOptions{Dir: wd, Getenv: env.Var, Redact: env.Redactor()})
+	fileErr := report.WriteReports(out.Run, o.files, report.FileOptions{Getenv: env.Var, Redact: env.Redactor().Bytes, Write: saveReport(wd, false)})
 	f := o.format.Format()
-	ro := frontend.RenderOptions{Text: text.Options{Verbose: o.verbose, Color: o.color}, JUnit: junit.Options{Properties: junit.GitHubProperties(env.Var)}}
+	ro := report.RenderOptions{Text: text.Options{Verbose: o.verbose, Color: o.color}, JUnit: junit.Options{Properties: junit.GitHubProperties(env.Var)}}
 	err := f.ToLog(env.Stdout, func(w io.Writer) error { return f.WriteRun(w, out.Run, ro) })
-	if t := frontend.Lookup("text"); err == nil && f.Whole && out.Manifest != nil {
-		err = t.ToLog(env.Stderr, func(w io.Writer) error { return t.WriteManifest(w, out.Manifest) })
+	if t := report.Lookup("text"); err == nil && f.Whole && out.Manifest != nil {
+		err = t.ToLog(env.Stderr, func(w io.Writer) error { return t.WriteManifest(w, out.Manifest.Model()) })
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
 		return ExitInternal
 	}
-	for _, e := range frontend.ReportErrors(fileErr) {
+	for _, e := range report.ReportErrors(fileErr) {
 		fmt.Fprintf(env.Stderr, "%s: %v\n", name, e)
 	}
 	if fileErr != nil {
 		return exitFor(fileErr)
 	}
-	for _, w := range append(frontend.ErrorLines(out.Err), out.Verdict.Reasons...) {
+	for _, w := range append(gate.ErrorLines(out.Err), out.Verdict.Reasons...) {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
 	return out.ExitCode()
+}
+
+// execute runs a job through the gate in the process's environment.
+func execute(ctx context.Context, env Env, job gate.Job) (*gate.Resolved, *gate.Outcome, error) {
+	ge, err := env.gateEnv()
+	if err != nil {
+		return nil, nil, err
+	}
+	return gate.Run(ctx, ge, job)
+}
+
+// saveReport writes report files in the working directory dir, held to it
+// when contained.
+func saveReport(dir string, contained bool) func(*report.ReportFile, string, []byte) error {
+	return func(rf *report.ReportFile, path string, data []byte) error {
+		return workspace.New(dir, contained).SaveReport(path, data, rf.Append)
+	}
 }

@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drp2/drp2-fixtures/internal/action"
+	"github.com/drp2/drp2-fixtures/internal/cli/action"
 	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/golden"

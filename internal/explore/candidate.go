@@ -62,7 +62,7 @@ func (e *explorer) candidate(st *stream, d *Disagreement, original, tests int) C
 // applied and what each implementation answered.
 func (e *explorer) describe(st *stream, d *Disagreement) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Found by drp2-fixtures explore (seed %d, stream %d, %s", e.cfg.Seed, d.First, kindPhrase(d.Kind))
+	fmt.Fprintf(&b, "Found by drp2-fixtures explore (seed %d, stream %d, %s", e.cfg.Seed, d.First, KindPhrase(d.Kind))
 	if d.From != "" {
 		fmt.Fprintf(&b, ", from %s", d.From)
 	}
@@ -82,7 +82,8 @@ func (e *explorer) describe(st *stream, d *Disagreement) string {
 	return b.String()
 }
 
-func kindPhrase(kind string) string {
+// KindPhrase says how a stream of kind was made, for a sentence.
+func KindPhrase(kind string) string {
 	switch {
 	case kind == kindMutation:
 		return "a mutation of a corpus stream"

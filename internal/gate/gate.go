@@ -11,6 +11,20 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/runner"
+)
+
+// Defaults a front end shows in its help.
+const (
+	// DefaultMaxFileSize is the largest fixture file read.
+	DefaultMaxFileSize = runner.DefaultMaxFileSize
+	// DefaultTimeout is the longest wait for an implementation's answer
+	// to one fixture.
+	DefaultTimeout = harness.DefaultTimeout
+	// Embedded names the corpus built into the binary.
+	Embedded = runner.Embedded
 )
 
 // Job is one run of a corpus, as run's flags or the action's inputs say

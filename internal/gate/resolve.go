@@ -29,6 +29,9 @@ type Env struct {
 	// implementations' words, merged reports) before it is judged or
 	// shown; nil leaves it as it is.
 	Redact func(v any)
+	// RedactBytes hides them in a file the job writes (a manifest, a
+	// candidate); nil writes it as it is.
+	RedactBytes func([]byte) []byte
 	// ToolVersion is recorded in the run.
 	ToolVersion string
 }
@@ -66,6 +69,9 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 	}
 	if env.Now == nil {
 		env.Now = time.Now
+	}
+	if env.RedactBytes == nil {
+		env.RedactBytes = func(b []byte) []byte { return b }
 	}
 	wd := env.WorkDir
 	corpus, found, err := chooseCorpus(wd, job)

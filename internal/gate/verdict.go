@@ -206,7 +206,7 @@ func regressionReasons(run *model.Run, job Job) []reason {
 		}
 		return nil
 	}
-	regressed, added := regressions(run, c)
+	regressed, added := Regressions(run, c)
 	var why []reason
 	if regressed > 0 {
 		why = append(why, reason{
@@ -223,12 +223,13 @@ func regressionReasons(run *model.Run, job Job) []reason {
 	return why
 }
 
-// regressions counts the fixtures that regressed and the ones added
+// Regressions is the one regression rule, of fail-on regressions, the
+// action and diff alike: it counts the fixtures that regressed and the ones added
 // failing, leaving out those the known-failures list excuses. A fixture
 // added failing counts: it is a failure the base did not have, and
 // renaming a passing fixture while breaking it would otherwise slip
 // through as "removed" and "added".
-func regressions(run *model.Run, c *model.Comparison) (regressed, added int) {
+func Regressions(run *model.Run, c *model.Comparison) (regressed, added int) {
 	known := map[string]bool{}
 	for i := range run.Results {
 		if r := &run.Results[i]; r.KnownFailure != "" {

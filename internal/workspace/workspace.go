@@ -242,6 +242,17 @@ func (d Dir) AppendFile(p string, data []byte) error {
 	return d.write(p, data, os.O_APPEND)
 }
 
+// SaveReport writes a report file at p: replaced in d, or appended
+// (appendTo) to a file that is the runner's own, such as
+// $GITHUB_STEP_SUMMARY, which lies outside the workspace, so it is not held
+// to it; links below the working directory are refused either way.
+func (d Dir) SaveReport(p string, data []byte, appendTo bool) error {
+	if appendTo {
+		return New(d.root, false).AppendFile(p, data)
+	}
+	return d.WriteFile(p, data)
+}
+
 // write opens the file at p for writing with mode (os.O_TRUNC or
 // os.O_APPEND), creating it, and writes data.
 func (d Dir) write(p string, data []byte, mode int) error {

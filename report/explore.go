@@ -1,10 +1,13 @@
-package explore
+package report
+
+// The explore report's renderings (internal/explore makes the report).
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/explore"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 )
@@ -13,15 +16,15 @@ import (
 // Markdown for a job summary. Implementations' words (names, phases,
 // codes, messages) are untrusted and escaped for each sink.
 
-// WriteJSON writes the report as one indented JSON document.
-func WriteJSON(w io.Writer, rep *Report) error {
+// writeExploreJSON writes the report as one indented JSON document.
+func writeExploreJSON(w io.Writer, rep *explore.Report) error {
 	// Implementations' words and stream content are untrusted: the
 	// document is written as the JSON report is, safe for an Actions log.
 	return jsonout.Encode(w, rep)
 }
 
-// WriteText writes the report for people.
-func WriteText(w io.Writer, rep *Report) error {
+// writeExploreText writes the report for people.
+func writeExploreText(w io.Writer, rep *explore.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "explore: seed %d, %d of %d streams (%s), from %d corpus streams\n", rep.Seed, rep.Streams, rep.Count, stopped(rep), rep.Seeds)
 	fmt.Fprintf(&b, "  kinds: %s\n", kinds(rep))
@@ -36,7 +39,7 @@ func WriteText(w io.Writer, rep *Report) error {
 	}
 	fmt.Fprintf(&b, "%d disagreement signatures\n", len(rep.Disagreements))
 	for i, d := range rep.Disagreements {
-		fmt.Fprintf(&b, "\n%d. %s (%d streams; first: stream %d, %s)\n", i+1, escape.OneLine(d.Rule), d.Streams, d.First, kindPhrase(d.Kind))
+		fmt.Fprintf(&b, "\n%d. %s (%d streams; first: stream %d, %s)\n", i+1, escape.OneLine(d.Rule), d.Streams, d.First, explore.KindPhrase(d.Kind))
 		fmt.Fprintf(&b, "   built-in validator: %s\n", escape.OneLine(d.Builtin.String()))
 		for _, a := range d.Answers {
 			if len(a.Differs) == 0 {
@@ -51,8 +54,8 @@ func WriteText(w io.Writer, rep *Report) error {
 	return err
 }
 
-// WriteMarkdown writes the report as a job-summary section.
-func WriteMarkdown(w io.Writer, rep *Report) error {
+// writeExploreMarkdown writes the report as a job-summary section.
+func writeExploreMarkdown(w io.Writer, rep *explore.Report) error {
 	var b strings.Builder
 	b.WriteString("### DRP2 explore\n\n")
 	fmt.Fprintf(&b, "Seed %d: %d of %d generated streams (%s; %s), from %d corpus streams.\n\n", rep.Seed, rep.Streams, rep.Count, stopped(rep), kinds(rep), rep.Seeds)
@@ -86,7 +89,7 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	return err
 }
 
-func stopped(rep *Report) string {
+func stopped(rep *explore.Report) string {
 	switch rep.StoppedBy {
 	case "time":
 		return "stopped by --time"
@@ -96,7 +99,7 @@ func stopped(rep *Report) string {
 	return "all generated"
 }
 
-func kinds(rep *Report) string {
+func kinds(rep *explore.Report) string {
 	var parts []string
 	for _, k := range rep.Kinds {
 		parts = append(parts, fmt.Sprintf("%d %s", k.Streams, k.Kind))
@@ -107,7 +110,7 @@ func kinds(rep *Report) string {
 	return strings.Join(parts, ", ")
 }
 
-func written(c Candidate) string {
+func written(c explore.Candidate) string {
 	if c.Written == "" {
 		return ""
 	}

@@ -1,7 +1,7 @@
-package frontend
+package gate
 
-// Exploring from a job's corpus, for the explore subcommand and the
-// action's explore input (internal/explore).
+// The explore use case: exploring from a job's corpus, for the explore
+// subcommand and the action's explore input (internal/explore).
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/explore"
-	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
@@ -20,18 +19,42 @@ import (
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
 
+// ExploreProgress is how far an exploration got, for a progress line.
+type ExploreProgress = explore.Progress
+
+// DefaultExploreCount is the number of streams explore generates unless
+// told otherwise.
+const DefaultExploreCount = explore.DefaultCount
+
+// Exploration is what an exploration found.
+type Exploration = explore.Report
+
+// ExploreRequest is what explore is asked: the seed, the number of streams
+// and the time they may take (0: no limit), and a progress callback.
+type ExploreRequest struct {
+	Seed     int64
+	Count    int
+	Time     time.Duration
+	Progress func(ExploreProgress)
+	// Run is the job's run of its corpus when it has been run already (the
+	// action explores after its run); nil runs it here.
+	Run *model.Run
+}
+
 // Explore explores from the streams of the job's corpus, with the
 // schemas and implementations the job names.
-func Explore(ctx context.Context, r *gate.Resolved, seed int64, count int, limit time.Duration, progress func(explore.Progress)) (*explore.Report, error) {
+func Explore(ctx context.Context, r *Resolved, req ExploreRequest) (*Exploration, error) {
 	cfg := r.Config
 	sch, err := runner.CompileSchemas(cfg)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Schemas = sch
-	run, err := runner.Run(ctx, cfg)
-	if err != nil {
-		return nil, err
+	run := req.Run
+	if run == nil {
+		if run, err = runner.Run(ctx, cfg); err != nil {
+			return nil, err
+		}
 	}
 	v, err := runner.NewValidator(cfg)
 	if err != nil {
@@ -53,7 +76,7 @@ func Explore(ctx context.Context, r *gate.Resolved, seed int64, count int, limit
 	var commands []string
 	if len(r.Implementations) > 0 {
 		if commands, err = harness.ExpandCommands(r.ReadInput, r.Implementations); err != nil {
-			return nil, gate.Usagef("%v", err)
+			return nil, Usagef("%v", err)
 		}
 	}
 	var rules []explore.Rule
@@ -62,10 +85,10 @@ func Explore(ctx context.Context, r *gate.Resolved, seed int64, count int, limit
 	}
 	checker := drp2.New()
 	rep, err := explore.Run(ctx, explore.Config{
-		Seed: seed, Count: count, Time: limit, Seeds: seeds, Validator: v, Rules: rules,
+		Seed: req.Seed, Count: req.Count, Time: req.Time, Seeds: seeds, Validator: v, Rules: rules,
 		Tracer:          func(s model.Stream, seen func(string)) { checker.Check(ctx, s, seen) },
 		Implementations: commands, Harness: harness.Config{Dir: r.WorkDir, Timeout: r.Timeout},
-		Workers: r.Workers, Now: r.Config.Now, Progress: progress,
+		Workers: r.Workers, Now: r.Config.Now, Progress: req.Progress,
 	})
 	if err != nil {
 		return nil, err
@@ -79,7 +102,7 @@ func Explore(ctx context.Context, r *gate.Resolved, seed int64, count int, limit
 // already at a candidate's path is never replaced: the same bytes are
 // left as they are, other bytes (a corpus fixture) keep the candidate out,
 // and a link or special file there is left alone too.
-func WriteCandidates(r *gate.Resolved, dir string, rep *explore.Report) error {
+func WriteCandidates(r *Resolved, dir string, rep *Exploration) error {
 	ws := r.Workspace()
 	for i := range rep.Disagreements {
 		c := &rep.Disagreements[i].Candidate

@@ -1,4 +1,4 @@
-package frontend
+package text
 
 // UseColor decides whether the text report is coloured. NO_COLOR, set to
 // anything, wins (no-color.org); then FORCE_COLOR or CLICOLOR_FORCE, set to

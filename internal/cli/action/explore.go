@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 
-	"github.com/drp2/drp2-fixtures/internal/explore"
-	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report"
 )
 
 // actionSeed is the seed of the action's explore input: one seed, so that
@@ -17,17 +17,20 @@ const actionSeed = 1
 // actionExplore is the action's explore input: the report as a section of
 // the job summary, and the candidates written to the explore-out folder
 // when one is given. Nothing is uploaded.
-func actionExplore(ctx context.Context, r *gate.Resolved, in Inputs) (string, error) {
-	rep, err := frontend.Explore(ctx, r, actionSeed, in.Explore, 0, nil)
+func actionExplore(ctx context.Context, r *gate.Resolved, in Inputs, run *model.Run) (string, error) {
+	if len(in.Job.Results) > 0 {
+		run = nil // merged reports hold fixtures of other corpora: explore runs its own
+	}
+	rep, err := gate.Explore(ctx, r, gate.ExploreRequest{Seed: actionSeed, Count: in.Explore, Run: run})
 	if err != nil {
 		return "", err
 	}
 	if in.ExploreOut != "" {
-		err = frontend.WriteCandidates(r, in.ExploreOut, rep)
+		err = gate.WriteCandidates(r, in.ExploreOut, rep)
 	}
 	var b bytes.Buffer
 	b.WriteString("\n")
-	if werr := explore.WriteMarkdown(&b, rep); werr != nil {
+	if werr := report.Lookup("markdown").WriteExplore(&b, rep); werr != nil {
 		return "", werr
 	}
 	return b.String(), err

@@ -1,4 +1,8 @@
-package frontend
+// Package report is the table of formats: every --format flag and every
+// report file (--junit, --json-out, --summary, --markdown; the action's
+// junit-path, json-path, markdown-path and job summary) finds its renderer
+// here, and every document is rendered from the model alone.
+package report
 
 // The one table of formats: every --format flag (its accepted values, help
 // and error text) and every report file (--junit, --json-out, --summary,
@@ -6,13 +10,10 @@ package frontend
 // summary) find their renderer here.
 
 import (
-	"flag"
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/explore"
-	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -63,7 +64,7 @@ type Format struct {
 	inert      bool
 	run        func(io.Writer, *model.Run, RenderOptions) error
 	comparison func(io.Writer, *model.Run) error
-	manifest   func(io.Writer, *gate.ManifestCheck) error
+	manifest   func(io.Writer, *model.ManifestCheck) error
 	coverage   func(io.Writer, *model.Coverage) error
 	explore    func(io.Writer, *explore.Report) error
 }
@@ -76,9 +77,9 @@ var formats = []*Format{
 		comparison: func(w io.Writer, head *model.Run) error {
 			return text.WriteComparison(w, head.Comparison)
 		},
-		manifest: func(w io.Writer, mc *gate.ManifestCheck) error { return text.Manifest(w, mc.Model()) },
+		manifest: text.Manifest,
 		coverage: text.Coverage,
-		explore:  explore.WriteText,
+		explore:  writeExploreText,
 	},
 	{
 		Name: "json", Help: "the JSON document", Whole: true, inert: true,
@@ -87,9 +88,9 @@ var formats = []*Format{
 		comparison: func(w io.Writer, head *model.Run) error {
 			return jsonout.WriteComparison(w, head.Comparison)
 		},
-		manifest: func(w io.Writer, mc *gate.ManifestCheck) error { return jsonout.WriteManifest(w, mc.Model()) },
+		manifest: jsonout.WriteManifest,
 		coverage: jsonout.WriteCoverage,
-		explore:  explore.WriteJSON,
+		explore:  writeExploreJSON,
 	},
 	{
 		Name: "github", Help: "the readable report, then the annotations as workflow commands", inert: true,
@@ -105,9 +106,9 @@ var formats = []*Format{
 			// The job summary of HEAD, which the comparison leads.
 			return markdown.WriteSummary(w, head, markdown.Options{})
 		},
-		manifest: func(w io.Writer, mc *gate.ManifestCheck) error { return markdown.Manifest(w, mc.Model()) },
+		manifest: markdown.Manifest,
 		coverage: markdown.Coverage,
-		explore:  explore.WriteMarkdown,
+		explore:  writeExploreMarkdown,
 	},
 	{
 		Name: "junit", Help: "JUnit XML", Whole: true,
@@ -127,7 +128,7 @@ func writeGitHub(w io.Writer, run *model.Run, o RenderOptions) error {
 	if err := writeText(w, run, o); err != nil {
 		return err
 	}
-	return annotation.WriteCommands(w, AllAnnotations(run, FindingsAll), annotation.CommandOptions{})
+	return annotation.WriteCommands(w, annotation.ForRun(run, annotation.FindingsAll), annotation.CommandOptions{})
 }
 
 // Serves reports whether the format has a renderer for kind.
@@ -155,7 +156,7 @@ func (f *Format) WriteRun(w io.Writer, run *model.Run, o RenderOptions) error {
 
 func (f *Format) WriteComparison(w io.Writer, head *model.Run) error { return f.comparison(w, head) }
 
-func (f *Format) WriteManifest(w io.Writer, mc *gate.ManifestCheck) error { return f.manifest(w, mc) }
+func (f *Format) WriteManifest(w io.Writer, mc *model.ManifestCheck) error { return f.manifest(w, mc) }
 
 func (f *Format) WriteCoverage(w io.Writer, c *model.Coverage) error { return f.coverage(w, c) }
 
@@ -205,53 +206,16 @@ func FormatChoices(k Kind) string {
 	return strings.Join(names, "|")
 }
 
-// FormatFlag is the --format flag of a command writing one kind of
-// document: it accepts the formats that serve the kind, and says which
-// when given another.
-type FormatFlag struct {
-	kind Kind
-	f    *Format
-}
-
-// AddFormatFlag defines --format on fs for documents of kind, text unless
-// given.
-func AddFormatFlag(fs *flag.FlagSet, k Kind) *FormatFlag {
-	v := &FormatFlag{kind: k, f: Lookup("text")}
-	var help []string
-	for _, f := range formatsOf(k) {
-		help = append(help, f.Name+" ("+f.helpFor(k)+")")
-	}
-	fs.Var(v, "format", "standard output `FORMAT`: "+strings.Join(help, ", "))
-	return v
-}
-
-// helpFor says what the format is for documents of kind.
-func (f *Format) helpFor(k Kind) string {
+// HelpFor says what the format is for documents of kind.
+func (f *Format) HelpFor(k Kind) string {
 	if h, ok := f.kindHelp[k]; ok {
 		return h
 	}
 	return f.Help
 }
 
-// Set accepts a format that serves the flag's kind.
-func (v *FormatFlag) Set(s string) error {
-	f := Lookup(s)
-	if f == nil || !f.Serves(v.kind) {
-		return fmt.Errorf("want %s", FormatNames(v.kind))
-	}
-	v.f = f
-	return nil
-}
-
-func (v *FormatFlag) String() string {
-	if v == nil || v.f == nil {
-		return ""
-	}
-	return v.f.Name
-}
-
-// Format is the format given, text by default.
-func (v *FormatFlag) Format() *Format { return v.f }
+// FormatsOf are the formats that serve kind, in the table's order.
+func FormatsOf(k Kind) []*Format { return formatsOf(k) }
 
 // ToLog writes one of the format's documents to standard output or
 // standard error, which may be an Actions log: through escape.LogWriter,

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/markdown"
@@ -151,7 +150,7 @@ func (a *runAction) client(d *delivery) publisher {
 		if pacing.Now == nil {
 			pacing.Now = d.now
 		}
-		c, err = github.New(github.Options{APIURL: a.getenv("GITHUB_API_URL"), Token: d.in.Token, Pacing: pacing, Redact: a.env.Redactor()})
+		c, err = github.New(github.Options{APIURL: a.getenv("GITHUB_API_URL"), Token: d.in.Token, Pacing: pacing, Redact: a.env.Redactor})
 	}
 	if err != nil {
 		a.warnf("GitHub not updated: %v", err)
@@ -235,7 +234,7 @@ func (a *runAction) publishComment(ctx context.Context, d *delivery) error {
 	if !ok {
 		return nil
 	}
-	body := frontend.CommentBody
+	body := markdown.CommentBody
 	cm, err := res.gh.PublishComment(ctx, github.Comment{
 		Repo: res.repo, Number: number, Marker: markdown.Marker(d.md.CorpusKey), Body: body(d.run, d.md),
 		Mode: d.in.Comment, Failing: d.conclusion == "failure",

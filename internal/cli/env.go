@@ -1,16 +1,13 @@
-// Package frontend is what the subcommands of drp2-fixtures share: the
-// process environment they see, how a job is resolved and executed in it,
-// the report files, and the annotations and summaries of implementations.
-package frontend
+package cli
 
 import (
 	"io"
-	"strconv"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/cli/action"
 	"github.com/drp2/drp2-fixtures/internal/gate"
-	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/secret"
+	"github.com/drp2/drp2-fixtures/internal/version"
 )
 
 // Env is the process environment a subcommand sees.
@@ -28,7 +25,7 @@ type Env struct {
 	// Pacing overrides the GitHub API retry and pacing settings of the
 	// action. Zero fields fall back to the DRP2_FIXTURES_API_* variables,
 	// then to the production defaults of internal/github.
-	Pacing github.Pacing
+	Pacing action.Pacing
 	// IsTerminal reports whether Stdout is a terminal (for colour); nil
 	// means it is not.
 	IsTerminal func() bool
@@ -71,21 +68,16 @@ func (e Env) Var(k string) string {
 	return e.Getenv(k)
 }
 
-// clock returns the clock a run uses: SOURCE_DATE_EPOCH frozen when set
-// (reproducible reports), else Now.
-func (e Env) clock() (func() time.Time, error) {
-	if v := e.Var("SOURCE_DATE_EPOCH"); v != "" {
-		secs, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return nil, gate.Usagef("SOURCE_DATE_EPOCH=%q is not a whole number of seconds", v)
-		}
-		t := time.Unix(secs, 0).UTC()
-		return func() time.Time { return t }, nil
-	}
-	if e.Now != nil {
-		return e.Now, nil
-	}
-	return time.Now, nil
+// gateEnv is the gate's view of the process.
+func (e Env) gateEnv() (gate.Env, error) {
+	return gate.NewEnv(gate.Process{WorkDir: e.WorkDir, Getenv: e.Var, Now: e.Now, ToolVersion: version.String(),
+		Redact: e.redact.Value, RedactBytes: e.redact.Bytes})
+}
+
+// actionEnv is the action's view of the process, once Protect has run.
+func (e Env) actionEnv() action.Env {
+	return action.Env{Log: e.Stdout, RawLog: e.rawStdout, Getenv: e.Var, Now: e.Now, WorkDir: e.WorkDir,
+		Pacing: e.Pacing, Redactor: e.redact, ToolVersion: version.String()}
 }
 
 // Redactor is the redactor of env's secrets, once Protect has run.

@@ -13,9 +13,9 @@ import (
 
 	"context"
 
-	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 	"github.com/drp2/drp2-fixtures/report/text"
 )
@@ -28,8 +28,8 @@ func (a *runAction) writeLog(_ context.Context, d *delivery) error {
 	// Every fixture is listed, passes folded away: failures and the final
 	// count stay in view.
 	// GitHub renders ANSI colour in step logs, though the log is a pipe.
-	o := frontend.RenderOptions{Text: text.Options{Verbose: true, Group: true, Color: frontend.UseColor(a.getenv, true)}}
-	if err := frontend.Lookup("text").WriteRun(&b, d.run, o); err != nil {
+	o := report.RenderOptions{Text: text.Options{Verbose: true, Group: true, Color: text.UseColor(a.getenv, true)}}
+	if err := report.Lookup("text").WriteRun(&b, d.run, o); err != nil {
 		return fmt.Errorf("write the text report: %w", err)
 	}
 	_, err := io.WriteString(a.log, wrapCommands(b.String(), randomToken()))
@@ -75,13 +75,12 @@ func (a *runAction) writeFiles(_ context.Context, d *delivery) error {
 	if !d.in.NoJobSummary {
 		paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
 	}
-	d.fileErr = frontend.WriteReports(d.run, paths, frontend.FileOptions{Dir: d.wd, Contained: true, Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor()})
-	for _, e := range frontend.ReportErrors(d.fileErr) {
+	d.fileErr = report.WriteReports(d.run, paths, report.FileOptions{Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor.Bytes, Write: saveReport(d.wd, true)})
+	for _, e := range report.ReportErrors(d.fileErr) {
 		a.errorf("%v", e)
 	}
 	if d.extras.summary != "" && paths.Summary != "" {
-		fo := frontend.FileOptions{Dir: d.wd}
-		if err := fo.WriteFile(frontend.ReportFileFor("summary"), paths.Summary, a.env.Redactor().Bytes([]byte(d.extras.summary))); err != nil {
+		if err := saveReport(d.wd, false)(report.ReportFileFor("summary"), paths.Summary, a.env.Redactor.Bytes([]byte(d.extras.summary))); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
 	}
@@ -109,14 +108,14 @@ func (a *runAction) writeResultOutputs(_ context.Context, d *delivery) error {
 		{"corpus-errors", strconv.Itoa(s.CorpusErrors)},
 		{"conclusion", d.conclusion},
 	}
-	for i := range frontend.ReportFiles {
-		if rf := &frontend.ReportFiles[i]; rf.Input != "" {
+	for i := range report.ReportFiles {
+		if rf := &report.ReportFiles[i]; rf.Input != "" {
 			outs = append(outs, output{rf.Input, writtenPath(*rf.Path(&d.in.Files), d.fileErr, rf.Report)})
 		}
 	}
 	outs = append(outs, comparisonOutputs(d.run.Comparison)...)
 	outs = append(outs, implementationOutputs(d.run)...)
-	return writeOutputs(a.getenv("GITHUB_OUTPUT"), outs, a.env.Redactor())
+	return writeOutputs(a.getenv("GITHUB_OUTPUT"), outs, a.env.Redactor)
 }
 
 // implementationOutputs are the per-implementation counts: how many
@@ -148,9 +147,9 @@ func implementationOutputs(run *model.Run) []output {
 
 // writtenPath is a report path for the step outputs: empty when that
 // report was not written.
-func writtenPath(path string, err error, report string) string {
-	for _, e := range frontend.ReportErrors(err) {
-		if e.Report == report {
+func writtenPath(path string, err error, name string) string {
+	for _, e := range report.ReportErrors(err) {
+		if e.Report == name {
 			return ""
 		}
 	}
@@ -161,9 +160,17 @@ func writtenPath(path string, err error, report string) string {
 // do, and writes the check-run and comment URLs.
 func (a *runAction) writeNotes(_ context.Context, d *delivery) error {
 	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" && len(d.published.notes) > 0 && !d.in.NoJobSummary {
-		if err := workspace.Append(path, a.env.Redactor().Bytes([]byte(markdown.Publishing(d.published.notes)))); err != nil {
+		if err := workspace.Append(path, a.env.Redactor.Bytes([]byte(markdown.Publishing(d.published.notes)))); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
 	}
-	return writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", d.published.checkURL}, {"comment-url", d.published.commentURL}}, a.env.Redactor())
+	return writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", d.published.checkURL}, {"comment-url", d.published.commentURL}}, a.env.Redactor)
+}
+
+// saveReport writes report files in the working directory dir, held to it
+// when contained.
+func saveReport(dir string, contained bool) func(*report.ReportFile, string, []byte) error {
+	return func(rf *report.ReportFile, path string, data []byte) error {
+		return workspace.New(dir, contained).SaveReport(path, data, rf.Append)
+	}
 }

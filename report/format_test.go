@@ -1,8 +1,7 @@
-package frontend
+package report
 
 import (
-	"flag"
-	"io"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,43 +11,26 @@ import (
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 
-// Every --format flag takes its values, help and error from the table: a
-// kind's formats are those with a renderer for it.
-func TestFormatFlag(t *testing.T) {
-	for _, tc := range []struct {
-		kind           Kind
-		names, choices string
-	}{
-		{KindRun, "text, json, github, markdown or junit", "text|json|github|markdown|junit"},
-		{KindComparison, "text, json or markdown", "text|json|markdown"},
-		{KindManifest, "text, json or markdown", "text|json|markdown"},
-		{KindCoverage, "text, json or markdown", "text|json|markdown"},
-		{KindExplore, "text, json or markdown", "text|json|markdown"},
-	} {
-		if got := FormatNames(tc.kind); got != tc.names {
-			t.Errorf("kind %d: FormatNames %q, want %q", tc.kind, got, tc.names)
+// saveIn writes report files below dir as a front end does: replaced, or
+// appended for the job summary.
+func saveIn(dir string) func(*ReportFile, string, []byte) error {
+	return func(rf *ReportFile, path string, data []byte) error {
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
 		}
-		if got := FormatChoices(tc.kind); got != tc.choices {
-			t.Errorf("kind %d: FormatChoices %q, want %q", tc.kind, got, tc.choices)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
 		}
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		v := AddFormatFlag(fs, tc.kind)
-		if v.Format().Name != "text" {
-			t.Errorf("kind %d: default %q, want text", tc.kind, v.Format().Name)
+		flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		if rf.Append {
+			flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
 		}
-		for _, f := range formatsOf(tc.kind) {
-			if !strings.Contains(fs.Lookup("format").Usage, f.Name+" ("+f.helpFor(tc.kind)+")") {
-				t.Errorf("kind %d: help %q does not list %s", tc.kind, fs.Lookup("format").Usage, f.Name)
-			}
+		f, err := os.OpenFile(path, flag, 0o644)
+		if err != nil {
+			return err
 		}
-		err := fs.Parse([]string{"--format", "github"})
-		switch {
-		case tc.kind == KindRun && (err != nil || v.Format().Name != "github"):
-			t.Errorf("run --format github: %v", err)
-		case tc.kind != KindRun && (err == nil || !strings.Contains(err.Error(), "want "+tc.names)):
-			t.Errorf("kind %d: --format github: %v, want an error listing %s", tc.kind, err, tc.names)
-		}
+		_, err = f.Write(data)
+		return errors.Join(err, f.Close())
 	}
 }
 
@@ -67,7 +49,7 @@ func TestReportFilesShareTheirFormat(t *testing.T) {
 	p := Paths{Summary: filepath.Join(dir, "s", "summary.md"), Markdown: "out/report.md", JSON: "out/r.json", JUnit: "out/r.xml"}
 	// Appended twice, replaced twice.
 	for range 2 {
-		if err := WriteReports(run, p, FileOptions{Dir: dir}); err != nil {
+		if err := WriteReports(run, p, FileOptions{Write: saveIn(dir)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package frontend
+package report
 
 // Report files: JUnit XML, the JSON document and the Markdown job summary,
 // for run and action alike. Each report is rendered in memory first, so a
@@ -9,9 +9,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/drp2/drp2-fixtures/internal/gate"
-	"github.com/drp2/drp2-fixtures/internal/secret"
-	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/junit"
 	"github.com/drp2/drp2-fixtures/report/markdown"
@@ -32,19 +29,15 @@ type Paths struct {
 
 // FileOptions carry what the report files need beyond the run.
 type FileOptions struct {
-	// Dir is the working directory: relative paths are resolved against
-	// it, and report paths below it are written without following links.
-	Dir string
-	// Contained refuses a replaced report's path (JUnit, JSON, Markdown)
-	// that resolves outside Dir (the action, where the pull request lays
-	// out the workspace); the appended job summary is the runner's file.
-	Contained bool
 	// Getenv reads the GitHub run evidence recorded in the JUnit properties.
 	Getenv   func(string) string
 	Markdown markdown.Options
-	// Redact replaces the process's secrets in every report, whatever
-	// their text came from; nil replaces nothing.
-	Redact *secret.Redactor
+	// Redact replaces the process's secrets in a rendered report, whatever
+	// its text came from; nil replaces nothing.
+	Redact func([]byte) []byte
+	// Write replaces or appends to (rf.Append) the file at path; the front
+	// end's, which holds it to its workspace.
+	Write func(rf *ReportFile, path string, data []byte) error
 }
 
 // ReportError is a report that could not be rendered or written.
@@ -118,7 +111,11 @@ func WriteReports(run *model.Run, p Paths, o FileOptions) error {
 		}
 		var b bytes.Buffer
 		err := Lookup(format).WriteRun(&b, run, ro)
-		rendered[format], failed[format] = o.Redact.Bytes(b.Bytes()), err
+		data := b.Bytes()
+		if o.Redact != nil {
+			data = o.Redact(data)
+		}
+		rendered[format], failed[format] = data, err
 		return rendered[format], err
 	}
 	var errs []error
@@ -133,7 +130,7 @@ func WriteReports(run *model.Run, p Paths, o FileOptions) error {
 			errs = append(errs, &ReportError{Report: rf.Report, Rendering: true, Err: err})
 			continue
 		}
-		if err := o.WriteFile(rf, path, data); err != nil {
+		if err := o.Write(rf, path, data); err != nil {
 			errs = append(errs, &ReportError{Report: rf.Report, Err: err})
 		}
 	}
@@ -148,18 +145,6 @@ func ReportFileFor(flag string) *ReportFile {
 		}
 	}
 	return nil
-}
-
-// WriteFile replaces or appends to the report file rf at path, creating
-// its folders; data is already redacted. Links below the working
-// directory are refused either way. An appended file (the job summary) is
-// the runner's own in the action ($GITHUB_STEP_SUMMARY lies outside the
-// workspace), so it is not held to the workspace.
-func (o FileOptions) WriteFile(rf *ReportFile, path string, data []byte) error {
-	if !rf.Append {
-		return workspace.New(o.Dir, o.Contained).WriteFile(path, data)
-	}
-	return workspace.New(o.Dir, false).AppendFile(path, data)
 }
 
 // ReportErrors lists the reports that WriteReports could not write.
@@ -183,10 +168,10 @@ func ReportErrors(err error) []*ReportError {
 }
 
 // ExitCode is 3 for a renderer's failure (a bug), else 2 (an unusable
-// path).
+// path): the exit codes of internal/gate, which a renderer does not import.
 func (e *ReportError) ExitCode() int {
 	if e.Rendering {
-		return gate.ExitInternal
+		return 3 // gate.ExitInternal
 	}
-	return gate.ExitUsage
+	return 2 // gate.ExitUsage
 }

@@ -1,12 +1,6 @@
-package frontend
+package annotation
 
-import (
-	"strings"
-
-	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/annotation"
-	"github.com/drp2/drp2-fixtures/report/markdown"
-)
+import "github.com/drp2/drp2-fixtures/model"
 
 // FindingMode says which corpus findings become annotations.
 type FindingMode string
@@ -17,14 +11,14 @@ const (
 	FindingsOff     FindingMode = "off"
 )
 
-// AllAnnotations are the run's own annotations and those of every
+// ForRun are the run's own annotations and those of every
 // implementation that fails a fixture, each titled with the
 // implementation.
-func AllAnnotations(run *model.Run, findings FindingMode) []annotation.Annotation {
-	anns := annotation.BuildWith(run, annotation.Options{KeepFinding: keepFinding(run, findings)})
+func ForRun(run *model.Run, findings FindingMode) []Annotation {
+	anns := BuildWith(run, Options{KeepFinding: keepFinding(run, findings)})
 	for i := range run.Implementations {
 		if im := &run.Implementations[i]; im.Summary.Failed > 0 {
-			anns = append(anns, annotation.BuildImplementation(run, im)...)
+			anns = append(anns, BuildImplementation(run, im)...)
 		}
 	}
 	return anns
@@ -51,24 +45,4 @@ func keepFinding(run *model.Run, mode FindingMode) func(model.Finding) bool {
 		return func(f model.Finding) bool { return touched[f.Path] }
 	}
 	return nil
-}
-
-// CommentBody is the sticky comment: the matrix when the run has
-// implementations, else the run's own report.
-func CommentBody(run *model.Run, md markdown.Options) string {
-	if len(run.Implementations) > 0 {
-		return markdown.ImplementationsComment(run, md)
-	}
-	return markdown.Comment(run, md)
-}
-
-// SplitLines splits a list input written one item per line.
-func SplitLines(s string) []string {
-	var out []string
-	for _, line := range strings.Split(s, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			out = append(out, line)
-		}
-	}
-	return out
 }

@@ -22,11 +22,11 @@ import (
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/drp2/drp2-fixtures/internal/corpusroot"
-	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/markdown"
@@ -41,14 +41,13 @@ const (
 
 // Run runs drp2-fixtures as a GitHub Action and returns the exit
 // code.
-func Run(ctx context.Context, env frontend.Env) int {
-	defer env.Protect()()
-	a := &runAction{env: env, log: env.Stdout}
+func Run(ctx context.Context, env Env) int {
+	a := &runAction{env: env, log: env.Log}
 	if a.log == nil {
 		a.log = io.Discard
 	}
 	// The one writer that is not redacted: ::add-mask:: must name the token.
-	a.gha = githubactions.New(githubactions.WithGetenv(a.getenv), githubactions.WithWriter(a.env.RawStdout()))
+	a.gha = githubactions.New(githubactions.WithGetenv(a.getenv), githubactions.WithWriter(orDiscard(a.env.RawLog)))
 	st, err := a.prepare(ctx)
 	if err != nil {
 		a.errorf("%v", err)
@@ -59,12 +58,24 @@ func Run(ctx context.Context, env frontend.Env) int {
 }
 
 type runAction struct {
-	env frontend.Env
+	env Env
 	log io.Writer
 	gha *githubactions.Action
 }
 
-func (a *runAction) getenv(k string) string { return a.env.Var(k) }
+func (a *runAction) getenv(k string) string {
+	if a.env.Getenv == nil {
+		return ""
+	}
+	return a.env.Getenv(k)
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
 
 func (a *runAction) warnf(format string, args ...any) {
 	fmt.Fprintf(a.log, "::warning title=drp2-fixtures::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
@@ -86,11 +97,11 @@ func (a *runAction) recordUnusable(err error) {
 	var b bytes.Buffer
 	markdown.WriteUnusable(&b, err.Error(), unusableFix(err))
 	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" {
-		if werr := workspace.Append(path, a.env.Redactor().Bytes(b.Bytes())); werr != nil {
+		if werr := workspace.Append(path, a.env.Redactor.Bytes(b.Bytes())); werr != nil {
 			a.warnf("write job summary: %v", werr)
 		}
 	}
-	if werr := writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"conclusion", "failure"}}, a.env.Redactor()); werr != nil {
+	if werr := writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"conclusion", "failure"}}, a.env.Redactor); werr != nil {
 		a.warnf("write the step outputs: %v", werr)
 	}
 }
@@ -145,7 +156,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		// the runner masks it in the log, and the redactor in every text
 		// the action writes or posts.
 		a.gha.AddMask(in.Token)
-		a.env.Redactor().Add(in.Token)
+		a.env.Redactor.Add(in.Token)
 	}
 	if err != nil {
 		return nil, gate.Usagef("%v", err)
@@ -154,7 +165,8 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	if d.pacing, err = a.pacing(); err != nil {
 		return nil, gate.Usagef("%v", err)
 	}
-	ge, err := frontend.GateEnv(a.env)
+	ge, err := gate.NewEnv(gate.Process{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
+		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes})
 	if err != nil {
 		return nil, err
 	}
@@ -190,14 +202,14 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	d.md.Skipped = d.plan.skipped
 	d.extras = newExtras(d.out)
 	if in.Explore > 0 {
-		md, err := actionExplore(ctx, r, in)
+		md, err := actionExplore(ctx, r, in, d.out.Run)
 		d.extras.summary += md
 		if err != nil {
 			d.exploreErr = fmt.Errorf("explore: %w", err)
 			d.conclusion = "failure"
 		}
 	}
-	d.anns = newAnnotator(in.Annotations, a, append(frontend.AllAnnotations(d.run, in.FindingAnnotations), d.extras.annotations...))
+	d.anns = newAnnotator(in.Annotations, a, append(annotation.ForRun(d.run, in.FindingAnnotations), d.extras.annotations...))
 	return d, nil
 }
 
@@ -255,7 +267,7 @@ func (a *runAction) deliver(ctx context.Context, d *delivery) int {
 		a.errorf("%v", d.exploreErr)
 		failed = cmp.Or(failed, d.exploreErr)
 	}
-	for _, w := range append(frontend.ErrorLines(d.out.Err), d.out.Verdict.Reasons...) {
+	for _, w := range append(gate.ErrorLines(d.out.Err), d.out.Verdict.Reasons...) {
 		a.errorf("%s", w)
 	}
 	if failed != nil {

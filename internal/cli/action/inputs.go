@@ -8,9 +8,10 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/drp2/drp2-fixtures/internal/frontend"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/github"
+	"github.com/drp2/drp2-fixtures/report"
+	"github.com/drp2/drp2-fixtures/report/annotation"
 )
 
 // AnnotationMode says where mismatch annotations go.
@@ -30,7 +31,7 @@ const (
 type Inputs struct {
 	gate.Job
 	// Files are the JUnit, JSON and Markdown report paths.
-	Files       frontend.Paths
+	Files       report.Paths
 	Token       string
 	CheckName   string
 	CheckRunID  int64
@@ -44,7 +45,7 @@ type Inputs struct {
 	NoJobSummary bool
 	// FindingAnnotations says which findings become annotations: all, or
 	// only those on files the change touched (changed), or none.
-	FindingAnnotations frontend.FindingMode
+	FindingAnnotations annotation.FindingMode
 	// Explore is the number of streams to explore (0: none); ExploreOut
 	// the folder for the candidate fixtures (empty: none written).
 	Explore    int
@@ -70,7 +71,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			Tags:          gate.SplitList(a.GetInput("tags")),
 			Manifest:      a.GetInput("manifest"),
 			// A command line may hold commas: one command a line.
-			Implementations: frontend.SplitLines(a.GetInput("implementation")),
+			Implementations: splitLines(a.GetInput("implementation")),
 			Results:         gate.SplitList(a.GetInput("results")),
 			Baseline:        a.GetInput("baseline"),
 			KnownFailures:   a.GetInput("known-failures"),
@@ -81,8 +82,8 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		CheckName:  a.GetInput("check-name"),
 		ReportName: a.GetInput("report-name"),
 	}
-	for i := range frontend.ReportFiles {
-		if rf := &frontend.ReportFiles[i]; rf.Input != "" {
+	for i := range report.ReportFiles {
+		if rf := &report.ReportFiles[i]; rf.Input != "" {
 			*rf.Path(&in.Files) = a.GetInput(rf.Input)
 		}
 	}
@@ -131,7 +132,7 @@ func readChoices(a *githubactions.Action, in *Inputs) error {
 		{"annotations", string(AnnotateCheckRun), &annotations, []string{string(AnnotateCheckRun), string(AnnotateCommands), string(AnnotateOff)}},
 		{"comment-style", "compact", &style, []string{"compact", "full"}},
 		{"job-summary", "true", &summary, []string{"true", "false"}},
-		{"finding-annotations", string(frontend.FindingsAll), &findings, []string{string(frontend.FindingsAll), string(frontend.FindingsChanged), string(frontend.FindingsOff)}},
+		{"finding-annotations", string(annotation.FindingsAll), &findings, []string{string(annotation.FindingsAll), string(annotation.FindingsChanged), string(annotation.FindingsOff)}},
 		{"coverage", "false", &coverage, []string{"true", "false"}},
 	} {
 		*c.dst = orDefault(a.GetInput(c.name), c.def)
@@ -139,7 +140,7 @@ func readChoices(a *githubactions.Action, in *Inputs) error {
 			return fmt.Errorf("input %s: %q is not one of %s", c.name, *c.dst, strings.Join(c.words, ", "))
 		}
 	}
-	in.Annotations, in.FindingAnnotations = AnnotationMode(annotations), frontend.FindingMode(findings)
+	in.Annotations, in.FindingAnnotations = AnnotationMode(annotations), annotation.FindingMode(findings)
 	in.FullComment, in.NoJobSummary, in.Coverage = style == "full", summary == "false", coverage == "true"
 	return nil
 }
@@ -149,4 +150,15 @@ func orDefault(v, def string) string {
 		return def
 	}
 	return v
+}
+
+// splitLines splits a list input written one item per line.
+func splitLines(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }

@@ -1,0 +1,24 @@
+package gate
+
+import (
+	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Diff compares two JSON reports fixture by fixture: the diff use case.
+// It returns HEAD carrying the comparison, and whether HEAD regressed by
+// the one rule of fail-on regressions (Regressions).
+func Diff(env Env, basePath, headPath string) (head *model.Run, regressed bool, err error) {
+	ws := workspace.New(env.WorkDir, false)
+	base, err := baseline.ReadReportFile(ws, basePath)
+	if err != nil {
+		return nil, false, Usagef("%v", err)
+	}
+	if head, err = baseline.ReadReportFile(ws, headPath); err != nil {
+		return nil, false, Usagef("%v", err)
+	}
+	head.Comparison = baseline.Compare(base, head, basePath)
+	r, added := Regressions(head, head.Comparison)
+	return head, r+added > 0, nil
+}

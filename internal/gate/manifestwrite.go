@@ -1,0 +1,131 @@
+package gate
+
+// The manifest use cases: write records the corpus in a manifest, check
+// compares the corpus with the one recorded.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+
+	"github.com/drp2/drp2-fixtures/internal/manifest"
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// ManifestWrite is what manifest write is asked: the corpus (Job), where
+// the manifest goes ("" for <corpus>/manifest.json, "-" for standard
+// output), and its freeze.
+type ManifestWrite struct {
+	Job Job
+	Out string
+	// Frozen is the freeze to declare when FrozenSet; otherwise the
+	// manifest keeps the freeze of the one it replaces.
+	Frozen, FrozenSet bool
+}
+
+// ManifestWritten is what manifest write did, or why it refused.
+type ManifestWritten struct {
+	// Data is the manifest, encoded; Path where it was written ("" for
+	// standard output, which the front end writes), Shown as it is named.
+	Data        []byte
+	Path, Shown string
+	Fixtures    int
+	DRP2Version string
+	Frozen      bool
+	// Unusable are the fixtures a manifest could not record: nothing was
+	// written.
+	Unusable []string
+	// Broken is the frozen manifest at Path that the corpus breaks:
+	// nothing was written, since re-recording would launder the change.
+	Broken *model.ManifestCheck
+}
+
+// Refused says whether nothing was written.
+func (w *ManifestWritten) Refused() bool { return len(w.Unusable) > 0 || w.Broken != nil }
+
+// manifestRun runs the whole corpus for a manifest, without the semantic
+// checker: a manifest records files and expectations, not verdicts.
+func manifestRun(ctx context.Context, env Env, job Job) (*Resolved, *model.Run, error) {
+	job.NoSemantics = true
+	r, out, err := Run(ctx, env, job)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, out.Run, nil
+}
+
+// WriteManifest records the corpus in a manifest.
+func WriteManifest(ctx context.Context, env Env, req ManifestWrite) (*ManifestWritten, error) {
+	r, run, err := manifestRun(ctx, env, req.Job)
+	if err != nil {
+		return nil, err
+	}
+	m, unusable, err := r.BuildManifest(run)
+	if err != nil {
+		return nil, err
+	}
+	if len(unusable) > 0 {
+		return &ManifestWritten{Unusable: unusable}, nil
+	}
+	w := &ManifestWritten{}
+	if req.Out != "-" {
+		if w.Path, err = r.ManifestPath(req.Out, "-o"); err != nil {
+			return nil, err
+		}
+		w.Shown = r.Display(w.Path)
+	}
+	m.Frozen = req.Frozen
+	if w.Path != "" {
+		if w.Broken, err = r.keepFreeze(m, w.Path, req.FrozenSet); err != nil || w.Broken != nil {
+			return w, err
+		}
+	}
+	var b bytes.Buffer
+	if err := manifest.Encode(&b, m); err != nil {
+		return nil, err
+	}
+	w.Data, w.Fixtures, w.DRP2Version, w.Frozen = b.Bytes(), len(m.Fixtures), m.DRP2Version, m.Frozen
+	if w.Path != "" {
+		if err := r.Workspace().WriteFile(w.Path, r.env.RedactBytes(w.Data)); err != nil {
+			return nil, Usagef("write manifest: %v", err)
+		}
+	}
+	return w, nil
+}
+
+// keepFreeze compares the manifest about to be written with the one at
+// path: re-recording a frozen manifest over changes that break the freeze
+// would launder them, so it refuses (the comparison). Unless the freeze
+// was given, the new manifest keeps the old one's.
+func (r *Resolved) keepFreeze(m *manifest.Manifest, path string, frozenSet bool) (*model.ManifestCheck, error) {
+	rec, err := r.ReadManifest(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !frozenSet {
+		m.Frozen = rec.Frozen
+	}
+	if cmp := manifest.Compare(rec, m); rec.Frozen && cmp.Violations > 0 {
+		cmp.Path = r.Display(path)
+		return cmp, nil
+	}
+	return nil, nil
+}
+
+// CheckManifest compares the corpus with its manifest (path, or
+// <corpus>/manifest.json): the manifest check use case.
+func CheckManifest(ctx context.Context, env Env, job Job, path string) (*ManifestCheck, error) {
+	r, run, err := manifestRun(ctx, env, job)
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.ManifestPath(path, "--manifest")
+	if err != nil {
+		return nil, err
+	}
+	return r.CompareManifest(run, p)
+}
