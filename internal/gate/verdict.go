@@ -223,28 +223,14 @@ func regressionReasons(run *model.Run, job Job) []reason {
 	return why
 }
 
-// Regressions is the one regression rule, of fail-on regressions, the
-// action and diff alike: it counts the fixtures that regressed and the ones added
-// failing, leaving out those the known-failures list excuses. A fixture
-// added failing counts: it is a failure the base did not have, and
-// renaming a passing fixture while breaking it would otherwise slip
-// through as "removed" and "added".
+// Regressions counts the fixtures that fail now and did not on the base,
+// by model.NewFailures, the one regression rule: those that regressed and
+// those added failing. c is run's comparison.
 func Regressions(run *model.Run, c *model.Comparison) (regressed, added int) {
-	known := map[string]bool{}
-	for i := range run.Results {
-		if r := &run.Results[i]; r.KnownFailure != "" {
-			known[r.RelPath] = true
-		}
-	}
-	for i := range c.Changes {
-		ch := &c.Changes[i]
-		if known[ch.RelPath] {
-			continue
-		}
-		switch ch.Verdict {
-		case model.Regressed:
+	for _, v := range model.NewFailures(run) {
+		if v == model.Regressed {
 			regressed++
-		case model.AddedFailing:
+		} else {
 			added++
 		}
 	}

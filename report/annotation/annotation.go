@@ -66,20 +66,20 @@ func BuildWith(run *model.Run, opts Options) []Annotation {
 	var corpus, mismatches, findings []Annotation
 	for i := range run.Results {
 		r := &run.Results[i]
-		if r.Passed {
+		show := explain.Show(r.Kind(), "")
+		if show.Annotation == "" {
 			continue
 		}
 		a := Annotation{
 			Path:       slashPath(explain.DisplayPath(r)),
-			Level:      LevelFailure,
+			Level:      Level(show.Annotation),
 			Title:      title(resultTitle(r)),
 			Message:    detail(message(r)),
 			RawDetails: detail(explain.Body(r)), // the message has the headline
 		}
-		if r.KnownFailure != "" {
+		if r.Kind() == model.KindKnownFailure {
 			// Listed as known: reported, but it fails nothing, so it is
-			// not shown as a failure either.
-			a.Level = LevelWarning
+			// not shown as a failure either (a warning, by explain.Show).
 			a.Title = title("Known failure: " + resultTitle(r))
 			a.Message = detail("Known failure (" + r.KnownFailure + "). " + message(r))
 		}

@@ -3,8 +3,6 @@ package junit
 import (
 	"strconv"
 
-	"github.com/jstemmer/go-junit-report/v2/junit"
-
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
@@ -21,24 +19,24 @@ const (
 // fails the run (it breaks the freeze, or any difference under
 // --check-clean), or a single passing testcase when the corpus matches.
 // Its properties say which manifest and what it records.
-func manifestSuite(m *model.ManifestCheck, id int) junit.Testsuite {
-	suite := junit.Testsuite{Name: "manifest", ID: id}
+func manifestSuite(m *model.ManifestCheck, id int) xmlSuite {
+	suite := xmlSuite{Name: "manifest", ID: id}
 	add := func(name string, violation bool, message string) {
-		tc := junit.Testcase{Name: clean(escape.OneLine(name)), Classname: "manifest", Time: seconds(0)}
+		tc := testcase{Name: clean(escape.OneLine(name)), Classname: "manifest", Time: seconds(0)}
 		switch {
 		case violation:
-			tc.Failure = &junit.Result{Type: typeFreeze,
+			tc.Failure = &result{Type: typeFreeze,
 				Message: clean(escape.Visible(escape.OneLine(name + ": " + message + " breaks the freeze of DRP2 " + m.DRP2Version))),
 				Data:    clean(escape.Visible(m.Headline))}
 		case m.CheckClean:
-			tc.Failure = &junit.Result{Type: typeUnclean,
+			tc.Failure = &result{Type: typeUnclean,
 				Message: clean(escape.Visible(escape.OneLine(name + " differs from the manifest " + m.Path + " (" + message + "); --check-clean fails on any difference"))),
 				Data:    clean(escape.Visible(m.Headline))}
 		}
-		suite.AddTestcase(tc)
+		suite.addTestcase(tc)
 	}
 	if m.Clean() {
-		suite.AddTestcase(junit.Testcase{Name: "the corpus matches its manifest", Classname: "manifest", Time: seconds(0)})
+		suite.addTestcase(testcase{Name: "the corpus matches its manifest", Classname: "manifest", Time: seconds(0)})
 	}
 	for _, s := range m.Schemas {
 		add(s.Which+" schema", s.Violation, s.RecordedPath+" (sha256 "+short(s.RecordedSHA256)+") → "+s.CurrentPath+" (sha256 "+short(s.CurrentSHA256)+")")
@@ -51,7 +49,7 @@ func manifestSuite(m *model.ManifestCheck, id int) junit.Testsuite {
 		add(ch.Path, ch.Violation, ch.Description)
 	}
 	suite.Time = seconds(0)
-	p := []junit.Property{
+	p := []property{
 		{Name: "drp2.manifest.path", Value: clean(m.Path)},
 		{Name: "drp2.manifest.drp2_version", Value: clean(m.DRP2Version)},
 		{Name: "drp2.manifest.frozen", Value: strconv.FormatBool(m.Frozen)},
@@ -67,11 +65,11 @@ func manifestSuite(m *model.ManifestCheck, id int) junit.Testsuite {
 // coverageProperties are the rule coverage as properties of the run: the
 // counts, and each rule that can fail a stream but has no negative
 // fixture. Coverage passes or fails nothing, so it is no testcase.
-func coverageProperties(c *model.Coverage) []junit.Property {
+func coverageProperties(c *model.Coverage) []property {
 	if c == nil {
 		return nil
 	}
-	p := []junit.Property{
+	p := []property{
 		{Name: "drp2.coverage.headline", Value: clean(c.Headline())},
 		{Name: "drp2.coverage.rules", Value: strconv.Itoa(len(c.Rules))},
 		{Name: "drp2.coverage.uncovered", Value: strconv.Itoa(c.Uncovered)},
@@ -81,7 +79,7 @@ func coverageProperties(c *model.Coverage) []junit.Property {
 	}
 	for i := range c.Rules {
 		if rc := &c.Rules[i]; rc.Group() == model.RulesUncovered {
-			p = append(p, junit.Property{Name: "drp2.coverage.uncovered_rule", Value: clean(rc.ID)})
+			p = append(p, property{Name: "drp2.coverage.uncovered_rule", Value: clean(rc.ID)})
 		}
 	}
 	return p

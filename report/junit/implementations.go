@@ -5,11 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jstemmer/go-junit-report/v2/junit"
-
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
-	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // typeHarnessError marks a fixture an implementation gave no usable verdict
@@ -21,27 +18,17 @@ const typeHarnessError = "harness_error"
 // harness, in the run's order, after the suites of the run's own classes:
 // its testcases are the fixtures, its properties say who it is, and its
 // system-err holds the tail of its stderr.
-func implementationSuites(run *model.Run, props []junit.Property, firstID int) []junit.Testsuite {
-	var out []junit.Testsuite
+func implementationSuites(run *model.Run, props []property, firstID int) []xmlSuite {
+	var out []xmlSuite
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
-		suite := junit.Testsuite{Name: clean(escape.OneLine("implementation: " + im.Label())), ID: firstID + i}
+		suite := xmlSuite{Name: clean(escape.OneLine("implementation: " + im.Label())), ID: firstID + i}
 		var total time.Duration
 		// Capped by explain.Bound in Write, like a fixture's words.
 		for j := range im.Results {
 			r := &im.Results[j]
 			total += r.Duration
-			tc := testcase(r)
-			if r.Actual.Outcome == model.NotClaimed {
-				// Neither passed nor failed: a phase it does not perform.
-				tc.Failure = nil
-				tc.Skipped = &junit.Result{Message: clean(r.Actual.Message)}
-			}
-			if r.Actual.Outcome == model.HarnessError {
-				tc.Failure = nil
-				tc.Error = &junit.Result{Message: clean(explain.Headline(r)), Type: typeHarnessError, Data: clean(explain.Body(r))}
-			}
-			suite.AddTestcase(tc)
+			suite.addTestcase(caseOf(r, ""))
 		}
 		suite.Time = seconds(total)
 		if !run.Started.IsZero() {
@@ -49,13 +36,13 @@ func implementationSuites(run *model.Run, props []junit.Property, firstID int) [
 		}
 		// The run's evidence goes on the first suite only; each
 		// implementation's suite says who it is.
-		var p []junit.Property
+		var p []property
 		if i == 0 {
 			p = append(p, props...)
 		}
 		add := func(name, value string) {
 			if value != "" {
-				p = append(p, junit.Property{Name: clean(name), Value: clean(value)})
+				p = append(p, property{Name: clean(name), Value: clean(value)})
 			}
 		}
 		checked, passed := im.Level2Counts()
@@ -74,7 +61,7 @@ func implementationSuites(run *model.Run, props []junit.Property, firstID int) [
 		}
 		suite.Properties = &p
 		if im.Stderr != "" {
-			suite.SystemErr = &junit.Output{Data: clean(im.Stderr)}
+			suite.SystemErr = &output{Data: clean(im.Stderr)}
 		}
 		out = append(out, suite)
 	}

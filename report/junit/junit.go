@@ -1,4 +1,4 @@
-// Package junit writes a run as JUnit XML: one testsuite per fixture class,
+// Package junit writes a run as JUnit XML: one xmlSuite per fixture class,
 // one testcase per fixture. A mismatch is a <failure>, an unusable fixture an
 // <error>. The output validates against the two common JUnit schemas
 // (Jenkins xunit junit-10.xsd and junit-4.xsd), which constrains it: no
@@ -12,8 +12,6 @@ import (
 	"path"
 	"strings"
 	"time"
-
-	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -70,13 +68,13 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		return fmt.Errorf("write junit: no run")
 	}
 	run = explain.Bound(run)
-	suites := junit.Testsuites{
+	suites := xmlSuites{
 		Name: "drp2-fixtures",
 		Time: seconds(run.Duration),
 	}
 	props := append(properties(run, opts), coverageProperties(run.Coverage)...)
 	findings, loose := splitFindings(run)
-	regressed := newFailures(run.Comparison)
+	regressed := model.NewFailures(run)
 	// Corpus errors first: a file the change broke is the likeliest
 	// cause of red.
 	order := append([]model.Class{model.ClassUnknown}, model.Classes[:len(model.Classes)-1]...)
@@ -90,27 +88,24 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		// run's evidence is the same for every suite: it goes on the
 		// first one only (<testsuites> holds no properties).
 		if len(props) > 0 && len(suites.Suites) == 0 {
-			p := append([]junit.Property(nil), props...)
+			p := append([]property(nil), props...)
 			suite.Properties = &p
 		}
 		if len(suites.Suites) == 0 && len(loose) > 0 {
-			suite.SystemOut = &junit.Output{Data: warnings(loose)}
+			suite.SystemOut = &output{Data: warnings(loose)}
 		}
-		suites.AddSuite(suite)
+		suites.addSuite(suite)
 	}
 	if len(suites.Suites) > 0 {
 		props = nil // already on the first suite
 	}
 	for _, s := range otherSuites(run, props, len(suites.Suites)) {
-		suites.AddSuite(s)
+		suites.addSuite(s)
 	}
-	// junit-10.xsd rejects a skipped attribute on <testsuites>; nothing
-	// is ever skipped, but say so in code rather than trust the counts.
-	suites.Skipped, suites.Disabled = 0, 0
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
-	if err := suites.WriteXML(w); err != nil {
+	if err := suites.writeXML(w); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
 	return nil
@@ -137,8 +132,8 @@ func splitFindings(run *model.Run) (byPath map[string][]model.Finding, loose []m
 
 // classSuite is the suite of one class's fixtures, with the id given; it
 // has no tests when the run has no fixture of the class.
-func classSuite(run *model.Run, class model.Class, id int, regressed map[string]string, findings map[string][]model.Finding) junit.Testsuite {
-	suite := junit.Testsuite{Name: suiteName(class), ID: id}
+func classSuite(run *model.Run, class model.Class, id int, regressed map[string]model.Verdict, findings map[string][]model.Finding) xmlSuite {
+	suite := xmlSuite{Name: suiteName(class), ID: id}
 	var total time.Duration
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -146,16 +141,13 @@ func classSuite(run *model.Run, class model.Class, id int, regressed map[string]
 			continue
 		}
 		total += r.Duration
-		tc := testcase(r)
-		if v, ok := regressed[r.RelPath]; ok {
-			markRegression(&tc, r, v)
-		}
+		tc := caseOf(r, regressed[r.RelPath])
 		if fs := findings[r.Path]; len(fs) > 0 {
 			// Output, not an error: a viewer shows a passing fixture
 			// with a finding as passed.
-			tc.SystemOut = &junit.Output{Data: warnings(fs)}
+			tc.SystemOut = &output{Data: warnings(fs)}
 		}
-		suite.AddTestcase(tc)
+		suite.addTestcase(tc)
 	}
 	suite.Time = seconds(total)
 	if !run.Started.IsZero() {
@@ -164,23 +156,10 @@ func classSuite(run *model.Run, class model.Class, id int, regressed map[string]
 	return suite
 }
 
-// markRegression says in a failing testcase that the fixture regressed
-// (how, in v: "regressed", "new failure"): a failure becomes one of type
-// regression; a file that broke stays a corpus error, but a new one.
-func markRegression(tc *junit.Testcase, r *model.Result, v string) {
-	switch {
-	case tc.Failure != nil:
-		tc.Failure.Type = typeRegression
-		tc.Failure.Message = clean(v + ": " + explain.Headline(r))
-	case tc.Error != nil:
-		tc.Error.Message = clean(v + ": " + explain.Headline(r))
-	}
-}
-
 // otherSuites are the suites after the classes': one per implementation,
 // then the manifest's. The run's evidence (props, when no class suite took
 // it) goes on the first of them.
-func otherSuites(run *model.Run, props []junit.Property, firstID int) []junit.Testsuite {
+func otherSuites(run *model.Run, props []property, firstID int) []xmlSuite {
 	out := implementationSuites(run, props, firstID)
 	if len(out) > 0 {
 		props = nil
@@ -191,7 +170,7 @@ func otherSuites(run *model.Run, props []junit.Property, firstID int) []junit.Te
 			s.Timestamp = run.Started.UTC().Format(time.RFC3339)
 		}
 		if len(props) > 0 {
-			p := append(append([]junit.Property(nil), props...), *s.Properties...)
+			p := append(append([]property(nil), props...), *s.Properties...)
 			s.Properties = &p
 		}
 		out = append(out, s)
@@ -199,30 +178,45 @@ func otherSuites(run *model.Run, props []junit.Property, firstID int) []junit.Te
 	return out
 }
 
-func testcase(r *model.Result) junit.Testcase {
-	tc := junit.Testcase{
+// caseOf is a result's testcase, as explain.Show maps its kind (v: how it
+// newly fails against the base, "" when it does not).
+func caseOf(r *model.Result, v model.Verdict) testcase {
+	tc := testcase{
 		Name:      clean(escape.OneLine(explain.Name(r))),
 		Classname: clean(classname(r)),
 		Time:      seconds(r.Duration),
 	}
-	if r.Passed {
-		return tc
-	}
+	show := explain.Show(r.Kind(), v)
 	// The headline once, in the message; the body has the rest.
 	// Test-report actions show these as annotations and summaries: the
 	// invisible characters in them are named, as everywhere people read.
-	res := &junit.Result{
-		Message: clean(escape.Visible(explain.Headline(r))),
-		Type:    typeMismatch,
-		Data:    clean(escape.Visible(explain.Body(r))),
+	headline := explain.Headline(r)
+	if _, isNew := newFailureWords[v]; isNew && show.JUnit != "skipped" {
+		headline = show.Word + ": " + headline
 	}
-	if r.IsCorpusError() {
-		res.Type = typeCorpusError
-		tc.Error = res
-	} else {
-		tc.Failure = res
+	switch show.JUnit {
+	case "":
+	case "skipped":
+		// Neither passed nor failed: a known failure says its reason and
+		// what happened, a result not claimed why.
+		tc.Skipped = &output{Data: clean(escape.Visible(skippedText(r)))}
+	case "error":
+		tc.Error = &result{Message: clean(escape.Visible(headline)), Type: show.JUnitType, Data: clean(escape.Visible(explain.Body(r)))}
+	default:
+		tc.Failure = &result{Message: clean(escape.Visible(headline)), Type: show.JUnitType, Data: clean(escape.Visible(explain.Body(r)))}
 	}
 	return tc
+}
+
+// newFailureWords are the new failures of model.NewFailures.
+var newFailureWords = map[model.Verdict]bool{model.Regressed: true, model.AddedFailing: true}
+
+// skippedText is the text of a skipped testcase.
+func skippedText(r *model.Result) string {
+	if r.Kind() == model.KindKnownFailure {
+		return "Known failure (" + r.KnownFailure + "): " + explain.Headline(r) + "\n\n" + explain.Body(r)
+	}
+	return r.Actual.Message
 }
 
 // suiteName is a class's suite name; the fixtures whose expected block
@@ -232,24 +226,6 @@ func suiteName(c model.Class) string {
 		return typeCorpusError
 	}
 	return c.String()
-}
-
-// newFailures maps the corpus path of each fixture that fails now but did
-// not on the base to how it came to fail ("regressed", "new failure").
-func newFailures(c *model.Comparison) map[string]string {
-	out := map[string]string{}
-	if c == nil {
-		return out
-	}
-	for _, ch := range c.Changes {
-		switch ch.Verdict {
-		case model.Regressed:
-			out[ch.RelPath] = "regressed"
-		case model.AddedFailing:
-			out[ch.RelPath] = "new failure"
-		}
-	}
-	return out
 }
 
 // warnings renders findings as lines of system-err.
@@ -275,11 +251,11 @@ func classname(r *model.Result) string {
 	return "."
 }
 
-func properties(run *model.Run, opts Options) []junit.Property {
-	var props []junit.Property
+func properties(run *model.Run, opts Options) []property {
+	var props []property
 	add := func(name, value string) {
 		if value != "" {
-			props = append(props, junit.Property{Name: clean(name), Value: clean(value)})
+			props = append(props, property{Name: clean(name), Value: clean(value)})
 		}
 	}
 	add("drp2.tool_version", run.ToolVersion)

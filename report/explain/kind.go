@@ -1,0 +1,47 @@
+package explain
+
+import "github.com/drp2/drp2-fixtures/model"
+
+// Shown is how one kind of result appears in each sink: the one mapping
+// from the verdict's classification (model.Kind, model.NewFailures) to
+// what JUnit, the annotations and the words of every report show, so that
+// no sink decides again what a result is.
+type Shown struct {
+	// Word names the kind in a sentence.
+	Word string
+	// JUnit is the testcase element that carries the result: "" when it
+	// passed, else "failure", "error" or "skipped"; JUnitType is the type
+	// of a failure or error.
+	JUnit, JUnitType string
+	// Annotation is the level of its check-run annotation: "failure",
+	// "warning", or "" for none.
+	Annotation string
+}
+
+var shown = map[model.Kind]Shown{
+	model.KindPassed: {Word: "passed"},
+	model.KindFailed: {Word: "failed", JUnit: "failure", JUnitType: "mismatch", Annotation: "failure"},
+	// Reported, and failing nothing: a skipped test with its reason, as
+	// pytest writes an expected failure, and a warning on the file.
+	model.KindKnownFailure: {Word: "known failure", JUnit: "skipped", Annotation: "warning"},
+	model.KindCorpusError:  {Word: CorpusError, JUnit: "error", JUnitType: "corpus_error", Annotation: "failure"},
+	model.KindNotClaimed:   {Word: "not claimed", JUnit: "skipped"},
+	model.KindHarnessError: {Word: "no verdict", JUnit: "error", JUnitType: "harness_error", Annotation: "failure"},
+}
+
+// newFailure is a failure the base did not have (model.NewFailures): a
+// regression, of its own JUnit type so that a dashboard tells new failures
+// from old. A corpus error stays an error.
+var newFailure = map[model.Verdict]string{model.Regressed: "regressed", model.AddedFailing: "new failure"}
+
+// Show is how a result of kind k appears; v is how it newly fails against
+// the base ("" when it does not), from model.NewFailures.
+func Show(k model.Kind, v model.Verdict) Shown {
+	s := shown[k]
+	if word, ok := newFailure[v]; ok && k == model.KindFailed {
+		s.Word, s.JUnitType = word, "regression"
+	} else if ok && k == model.KindCorpusError {
+		s.Word = word
+	}
+	return s
+}
