@@ -6,7 +6,6 @@ require (
 	github.com/go-git/go-billy/v5 v5.9.2
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/go-github/v60 v60.0.0
-	github.com/jstemmer/go-junit-report/v2 v2.1.0
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	github.com/sethvargo/go-githubactions v1.4.0
 	golang.org/x/sys v0.47.0

@@ -1,6 +1,8 @@
-// Package junit writes a run as JUnit XML: one xmlSuite per fixture class,
-// one testcase per fixture. A mismatch is a <failure>, an unusable fixture an
-// <error>. The output validates against the two common JUnit schemas
+// Package junit writes a run as JUnit XML: one testsuite per fixture class,
+// one testcase per fixture, each shown as explain.Show maps the verdict's
+// kind of result: a mismatch is a <failure> (of type regression when the
+// base did not fail it), an unusable fixture an <error>, a known failure a
+// <skipped> with its reason, since it fails nothing. The output validates against the two common JUnit schemas
 // (Jenkins xunit junit-10.xsd and junit-4.xsd), which constrains it: no
 // skipped count on <testsuites>, no file or line attributes, no status.
 package junit
