@@ -1,41 +1,92 @@
 package model
 
-// Judgement is the verdict on a run: whether it fails, in a headline of a
-// few words and in one reason per condition that fails it. The gate
-// computes it once, from the outcome and what fails the run (fail-on);
-// every report and sink shows it and none decides again.
+// Judgement is the verdict on a run: whether it fails, and every condition
+// that decides it, as data. The gate judges once, from the outcome and
+// what fails the run (fail-on); report/explain words it, and every report
+// and sink shows those words and decides nothing again.
 type Judgement struct {
 	Failed bool
-	// Headline is the result in a few words, naming every condition that
-	// decides the verdict: "1 of 3 fixtures failed (1 mismatch)", "all 3
-	// fixtures passed; implementation x 1.0 failed 1 of 3 fixtures".
-	Headline string
-	// ComparedInHeadline: the comparison with the base decided the verdict
-	// (a regression), so the headline tells it already.
-	ComparedInHeadline bool
-	// Reasons say why the run fails, one sentence each; empty when it
-	// passes.
-	Reasons []string
+	// Reasons are the conditions that fail the run, in the gate's order;
+	// empty when it passes. Notes (Unfailed, Findings) decide nothing.
+	Reasons []Reason
+	// Embedded: the run is of the corpus built into the tool, not the
+	// repository's.
+	Embedded bool
+	// FailOn is what fails the run, as fail-on names it
+	// ("mismatch,empty"), for a run whose failures do not fail it.
+	FailOn string
+	// Findings is the number of findings the headline names when they do
+	// not fail the run.
+	Findings int
 }
 
-// Exit codes of a judged run.
+// ReasonKind is a kind of condition that fails a run.
+type ReasonKind int
+
+// The conditions that fail a run, in the order the gate checks them.
 const (
-	ExitPassed = 0
-	ExitFailed = 1
+	// ReasonNoneRan: no fixture ran (fail-on empty). Subject is the
+	// corpus root; Of the fixtures discovered; Filters those given.
+	ReasonNoneRan ReasonKind = iota + 1
+	// ReasonMismatches: Count of Of fixtures failed (fail-on mismatch).
+	ReasonMismatches
+	// ReasonLevel3: readback Readback of the fixture Subject differs
+	// across the implementations in Detail (fail-on level3).
+	ReasonLevel3
+	// ReasonUnusable: implementation Subject could not be used; Detail
+	// says why in its own words.
+	ReasonUnusable
+	// ReasonImplementationFailed: implementation Subject failed Count of
+	// Of fixtures.
+	ReasonImplementationFailed
+	// ReasonNoComparison: Count of Of fixtures failed, and with no
+	// comparison with the base each counts as a regression.
+	ReasonNoComparison
+	// ReasonRegressed: Count fixtures passed on base Subject and fail now.
+	ReasonRegressed
+	// ReasonAddedFailing: Count fixtures not on base Subject fail.
+	ReasonAddedFailing
+	// ReasonFindings: the corpus has Count findings (fail-on findings).
+	ReasonFindings
+	// ReasonFreezeBroken: the corpus breaks the freeze of the manifest
+	// Subject with Count violations.
+	ReasonFreezeBroken
+	// ReasonUnclean: the corpus differs from its manifest Subject
+	// (--check-clean).
+	ReasonUnclean
+	// ReasonIncomplete: a check could not be made (the tool's own trouble
+	// or unusable input, said apart).
+	ReasonIncomplete
 )
 
-// ExitCode is 1 for a failed run, else 0.
-func (v *Judgement) ExitCode() int {
-	if v != nil && v.Failed {
-		return ExitFailed
-	}
-	return ExitPassed
+// Reason is one condition that fails a run, with what its words need.
+type Reason struct {
+	Kind            ReasonKind
+	Count, Of       int
+	Subject, Detail string
+	Readback        int
+	Filters         []Filter
 }
 
-// Conclusion is the check-run conclusion: "failure" or "success".
-func (v *Judgement) Conclusion() string {
-	if v != nil && v.Failed {
-		return "failure"
+// Filter is one filter a run was given, as its user spelled it.
+type Filter struct {
+	// Spelling names the flag or input ("--name", "input tags"); Values
+	// are what it was given.
+	Spelling string
+	Values   []string
+	// Quoted shows the one value quoted (a substring to match).
+	Quoted bool
+}
+
+// Decided says whether the reasons include one of kind k.
+func (j *Judgement) Decided(k ReasonKind) bool {
+	if j == nil {
+		return false
 	}
-	return "success"
+	for _, r := range j.Reasons {
+		if r.Kind == k {
+			return true
+		}
+	}
+	return false
 }

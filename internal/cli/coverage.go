@@ -11,6 +11,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 func coverageCommand(ctx context.Context, args []string, env Env) int {
@@ -36,8 +37,8 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 	}
 	// Fixtures that fail are left out of the counts; the run's verdict
 	// says so in the exit code, as run would.
-	for _, w := range out.Verdict.Reasons {
+	for _, w := range explain.Judgement(out.Run).Reasons {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
-	return out.Verdict.ExitCode()
+	return out.ExitCode()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 var manifestUsage = `Usage:
@@ -138,7 +139,7 @@ func manifestCheck(ctx context.Context, args []string, env Env) int {
 	if err := format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteManifest(w, mc.Model()) }); err != nil {
 		return fail(err)
 	}
-	if why := mc.FreezeBroken(); why != "" {
+	if why := explain.FreezeBroken(mc.Model()); why != "" {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, why)
 		return ExitMismatch
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/report"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/junit"
 	"github.com/drp2/drp2-fixtures/report/text"
 )
@@ -145,7 +146,7 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) i
 	if fileErr != nil {
 		return exitFor(fileErr)
 	}
-	for _, w := range append(gate.ErrorLines(out.Err), out.Verdict.Reasons...) {
+	for _, w := range append(gate.ErrorLines(out.Err), explain.Judgement(out.Run).Reasons...) {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
 	return out.ExitCode()

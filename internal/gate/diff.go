@@ -19,6 +19,6 @@ func Diff(env Env, basePath, headPath string) (head *model.Run, regressed bool, 
 		return nil, false, Usagef("%v", err)
 	}
 	head.Comparison = baseline.Compare(base, head, basePath)
-	r, added := Regressions(head, head.Comparison)
+	r, added := Regressions(head)
 	return head, r+added > 0, nil
 }

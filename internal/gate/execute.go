@@ -39,7 +39,10 @@ func (o *Outcome) ExitCode() int {
 	if o.Err != nil {
 		return Code(o.Err)
 	}
-	return o.Verdict.ExitCode()
+	if o.Verdict != nil && o.Verdict.Failed {
+		return ExitFailed
+	}
+	return ExitOK
 }
 
 // step is one stage of Execute. A late step's failure does not stop the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 )
 
@@ -64,8 +65,8 @@ func TestJSONReportCarriesManifestCoverageAndVerdict(t *testing.T) {
 	if plain.Verdict.Failed || !checked.Verdict.Failed {
 		t.Fatalf("verdicts: plain %+v, checked %+v", plain.Verdict, checked.Verdict)
 	}
-	if !strings.Contains(checked.Verdict.Headline, "breaks the freeze of fixtures/manifest.json") {
-		t.Errorf("headline %q does not name the broken freeze", checked.Verdict.Headline)
+	if h := explain.Judgement(checked.Run).Headline; !strings.Contains(h, "breaks the freeze of fixtures/manifest.json") {
+		t.Errorf("headline %q does not name the broken freeze", h)
 	}
 	decode := func(o *Outcome) map[string]json.RawMessage {
 		var b bytes.Buffer

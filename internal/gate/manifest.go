@@ -2,13 +2,11 @@ package gate
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
-	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // ManifestCheck is a corpus compared with its manifest.
@@ -71,33 +69,19 @@ func (r *Resolved) ReadManifest(path string) (*manifest.Manifest, error) {
 	return rec, nil
 }
 
-// FreezeBroken says how the corpus breaks a frozen manifest; "" when it
-// does not.
-func (mc *ManifestCheck) FreezeBroken() string {
-	if mc == nil || mc.Cmp.Violations == 0 {
-		return ""
-	}
-	return fmt.Sprintf("the corpus breaks the freeze of %s: %d %s", mc.Cmp.Path, mc.Cmp.Violations, explain.Plural(mc.Cmp.Violations, "violation", "violations"))
-}
-
-// reasons are why the manifest comparison fails the run, each in a long
-// and a short form.
-func (mc *ManifestCheck) reasons() []reason {
+// reasons are why the manifest comparison fails the run.
+func (mc *ManifestCheck) reasons() []model.Reason {
 	if mc == nil {
 		return nil
 	}
-	var out []reason
-	if w := mc.FreezeBroken(); w != "" {
-		out = append(out, reason{long: w, short: fmt.Sprintf("the corpus breaks the freeze of %s (%d %s)",
-			mc.Cmp.Path, mc.Cmp.Violations, explain.Plural(mc.Cmp.Violations, "violation", "violations"))})
+	var out []model.Reason
+	if mc.Cmp.Violations > 0 {
+		out = append(out, model.Reason{Kind: model.ReasonFreezeBroken, Subject: mc.Cmp.Path, Count: mc.Cmp.Violations})
 	}
 	// Under --check-clean, differences a freeze allows fail the run too;
 	// when the freeze's violations are all there is, they alone decide.
 	if mc.Cmp.CheckClean && mc.Cmp.Allowed() > 0 {
-		out = append(out, reason{
-			long:  fmt.Sprintf("the corpus differs from its manifest %s (--check-clean): record the change with drp2-fixtures manifest write", mc.Cmp.Path),
-			short: fmt.Sprintf("the corpus differs from its manifest %s", mc.Cmp.Path),
-		})
+		out = append(out, model.Reason{Kind: model.ReasonUnclean, Subject: mc.Cmp.Path})
 	}
 	return out
 }

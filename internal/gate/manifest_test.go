@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // The manifest's reasons name what decides the verdict: a broken freeze,
@@ -36,10 +37,9 @@ func TestManifestReasons(t *testing.T) {
 			}
 		}
 		mc := &ManifestCheck{Cmp: &model.ManifestCheck{Path: "m.json", Frozen: tc.frozen, CheckClean: tc.checkClean, Violations: violations, Changes: tc.changes}}
-		var got []string
-		for _, r := range mc.reasons() {
-			got = append(got, r.short)
-		}
+		// The headline as every report words it: the counts, then each reason.
+		run := &model.Run{Summary: model.Summary{Run: 1, Passed: 1}, Judgement: &model.Judgement{Reasons: mc.reasons()}}
+		got := strings.Split(explain.Judgement(run).Headline, "; ")[1:]
 		if strings.Join(got, "; ") != strings.Join(tc.want, "; ") {
 			t.Errorf("%s: headline parts %q, want %q", tc.name, got, tc.want)
 		}

@@ -120,7 +120,8 @@ func Build(run *model.Run) Document {
 	doc.Comparison = buildComparison(run.Comparison)
 	doc.Manifest, doc.Coverage = run.Manifest, run.Coverage
 	if j := run.Judgement; j != nil {
-		doc.Verdict = &Verdict{Failed: j.Failed, Conclusion: j.Conclusion(), Headline: j.Headline, Reasons: j.Reasons}
+		w := explain.Judgement(run)
+		doc.Verdict = &Verdict{Failed: j.Failed, Conclusion: explain.Conclusion(j), Headline: w.Headline, Reasons: w.Reasons}
 	}
 	return doc
 }

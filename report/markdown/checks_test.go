@@ -27,7 +27,7 @@ func TestCheckTextCarriesABrokenFreeze(t *testing.T) {
 	} {
 		run := sample.Run()
 		run.Manifest = c.manifest
-		run.Judgement = &model.Judgement{Failed: c.failed, Headline: "x"}
+		run.Judgement = &model.Judgement{Failed: c.failed}
 		_, _, text := CheckOutput(run, Options{})
 		got := strings.Contains(text, "### Fixture manifest")
 		if got != c.want {
@@ -43,7 +43,7 @@ func TestCheckTextCarriesABrokenFreeze(t *testing.T) {
 	// Fixtures' details give way to the section, never the reverse.
 	run := sample.Huge()
 	run.Manifest = broken
-	run.Judgement = &model.Judgement{Failed: true, Headline: "x"}
+	run.Judgement = &model.Judgement{Failed: true}
 	if _, _, text := CheckOutput(run, Options{}); !strings.Contains(text, "### Fixture manifest") || len(text) > 65535 {
 		t.Errorf("huge run: %d bytes, section present: %v", len(text), strings.Contains(text, "### Fixture manifest"))
 	}

@@ -122,10 +122,10 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	}
 	run = explain.Bound(run)
 	title = "DRP2 conformance: " + explain.Verdict(&run.Summary)
-	if j := run.Judgement; j != nil {
-		title = "DRP2 conformance: " + j.Headline // plain text: OneLine below
+	if run.Judgement != nil {
+		title = "DRP2 conformance: " + explain.Judgement(run).Headline // plain text: OneLine below
 	}
-	if h := run.Comparison.Headline(); h != "" && (run.Judgement == nil || !run.Judgement.ComparedInHeadline) {
+	if h := run.Comparison.Headline(); h != "" && (run.Judgement == nil || !explain.ComparedInHeadline(run.Judgement)) {
 		// What this pull request changed is what a reviewer scans for,
 		// unless the verdict's headline names it already.
 		title += "; " + h

@@ -90,8 +90,8 @@ func ImplementationsComment(run *model.Run, opts Options) string {
 // with implementations.
 func ImplementationsCheckOutput(run *model.Run, opts Options) (title, summary string) {
 	title = implementationsVerdict(run)
-	if j := run.Judgement; j != nil {
-		title = "DRP2 conformance: " + j.Headline
+	if run.Judgement != nil {
+		title = "DRP2 conformance: " + explain.Judgement(run).Headline
 	}
 	title = escape.Clip(escape.OneLine(title), limit.CheckTitleChars)
 	tail := "\n" + corpusLine(run)

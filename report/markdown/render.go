@@ -100,8 +100,8 @@ func longestList(run *model.Run) int {
 // escaped, as a sentence that stays readable in the raw Markdown), else
 // the counts.
 func verdictText(run *model.Run) string {
-	if j := run.Judgement; j != nil {
-		return "DRP2 conformance: " + escape.MarkdownText(j.Headline)
+	if run.Judgement != nil {
+		return "DRP2 conformance: " + escape.MarkdownText(explain.Judgement(run).Headline)
 	}
 	return "DRP2 conformance: " + explain.Verdict(&run.Summary)
 }

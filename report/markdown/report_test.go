@@ -71,9 +71,9 @@ func TestCheckTitleTellsTheComparisonOnce(t *testing.T) {
 		judgement *model.Judgement
 		want      string
 	}{
-		{&model.Judgement{Headline: "all 2 fixtures passed"}, "DRP2 conformance: all 2 fixtures passed; " + compared},
-		{&model.Judgement{Failed: true, Headline: "1 of 2 fixtures failed; 1 regression against base main", ComparedInHeadline: true},
-			"DRP2 conformance: 1 of 2 fixtures failed; 1 regression against base main"},
+		{&model.Judgement{}, "DRP2 conformance: all 3 fixtures passed; " + compared},
+		{&model.Judgement{Failed: true, Reasons: []model.Reason{{Kind: model.ReasonRegressed, Count: 1, Subject: "main"}}},
+			"DRP2 conformance: all 3 fixtures passed; 1 regression against base main"},
 	} {
 		run.Judgement = tc.judgement
 		if title, _, _ := CheckOutput(run, Options{}); title != tc.want {

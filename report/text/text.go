@@ -277,7 +277,7 @@ func (p *printer) final(run *model.Run) {
 	s := &run.Summary
 	text, color := counts(s)
 	if j := run.Judgement; j != nil {
-		text, color = Clean(j.Headline), green
+		text, color = Clean(explain.Judgement(run).Headline), green
 		switch {
 		case j.Failed:
 			color = red

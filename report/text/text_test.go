@@ -234,7 +234,7 @@ func TestManifestBeforeVerdict(t *testing.T) {
 		{"log, not failing", false, true, true},
 	} {
 		run := sample.Passing()
-		run.Judgement = &model.Judgement{Headline: "the verdict"}
+		run.Judgement = &model.Judgement{}
 		run.Manifest = &model.ManifestCheck{Headline: "1 changed", Frozen: c.frozen, Violations: 1,
 			Changes: []model.ManifestChange{{Kind: "changed", Path: "positive/a.json", Description: "commands", Violation: c.frozen}}}
 		out := render(t, run, Options{Group: c.group})

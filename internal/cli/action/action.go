@@ -196,7 +196,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	// Reports name files as the repository does, never by the container's
 	// mount point (/github/workspace/...).
 	d.run = explain.InWorkspace(d.out.Run, orDefault(a.getenv("GITHUB_WORKSPACE"), d.wd))
-	d.conclusion = d.out.Verdict.Conclusion()
+	d.conclusion = explain.Conclusion(d.out.Verdict)
 	d.md = a.markdownOptions(d)
 	d.plan = planPublishing(in, d.tgt, d.repo)
 	d.md.Skipped = d.plan.skipped
@@ -267,7 +267,7 @@ func (a *runAction) deliver(ctx context.Context, d *delivery) int {
 		a.errorf("%v", d.exploreErr)
 		failed = cmp.Or(failed, d.exploreErr)
 	}
-	for _, w := range append(gate.ErrorLines(d.out.Err), d.out.Verdict.Reasons...) {
+	for _, w := range append(gate.ErrorLines(d.out.Err), explain.Judgement(d.out.Run).Reasons...) {
 		a.errorf("%s", w)
 	}
 	if failed != nil {

@@ -1,0 +1,195 @@
+package explain
+
+// The words of the verdict: the gate judges a run into typed reasons
+// (model.Judgement), and this is the one place they become sentences.
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Judged is a judgement in words: the headline, a few words naming the
+// counts and every condition that decides the verdict ("1 of 3 fixtures
+// failed (1 mismatch)", "all 3 fixtures passed; implementation x 1.0
+// failed 1 of 3 fixtures"), and one sentence for each reason.
+type Judged struct {
+	Headline string
+	Reasons  []string
+}
+
+// Judgement words the judgement of run; the zero Judged for a run not
+// judged.
+func Judgement(run *model.Run) Judged {
+	j := run.Judgement
+	if j == nil {
+		return Judged{}
+	}
+	s := &run.Summary
+	parts := []string{judgedCounts(s)}
+	if j.Embedded {
+		// Not the repository's fixtures: a green run of them proves
+		// nothing about the repository, so the headline says whose they are.
+		parts[0] += " (the corpus embedded in drp2-fixtures)"
+	}
+	var out Judged
+	for _, r := range j.Reasons {
+		long, short := reasonWords(r, s)
+		if long != "" {
+			out.Reasons = append(out.Reasons, long)
+		}
+		if short != "" {
+			parts = append(parts, short)
+		}
+	}
+	if !j.Failed && s.Unexcused() > 0 {
+		parts = append(parts, "not failing the run (fail-on "+j.FailOn+")")
+	}
+	if j.Findings > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", j.Findings, Plural(j.Findings, "finding", "findings")))
+	}
+	out.Headline = strings.Join(parts, "; ")
+	return out
+}
+
+// ComparedInHeadline says whether the comparison with the base decided
+// the verdict, so the headline tells it already.
+func ComparedInHeadline(j *model.Judgement) bool {
+	return j.Decided(model.ReasonNoComparison) || j.Decided(model.ReasonRegressed) || j.Decided(model.ReasonAddedFailing)
+}
+
+// Conclusion is the check-run conclusion of a judgement: "failure" or
+// "success".
+func Conclusion(j *model.Judgement) string {
+	if j != nil && j.Failed {
+		return "failure"
+	}
+	return "success"
+}
+
+// reasonWords are a reason's sentence for the log and its few words for
+// the headline; either may be empty.
+func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
+	n := r.Count
+	switch r.Kind {
+	case model.ReasonNoneRan:
+		return noneRan(r), ""
+	case model.ReasonMismatches:
+		return fmt.Sprintf("%d of %d fixtures failed", n, r.Of) + knownNote(s), ""
+	case model.ReasonLevel3:
+		return fmt.Sprintf("Level 3 preview: readback %d of %s differs across %s", r.Readback, CleanLine(r.Subject), CleanLine(r.Detail)),
+			fmt.Sprintf("Level 3 preview: readback %d of %s differs", r.Readback, CleanLine(r.Subject))
+	case model.ReasonUnusable:
+		return fmt.Sprintf("implementation %s could not be used: %s", CleanLine(r.Subject), CleanLine(r.Detail)),
+			fmt.Sprintf("implementation %s could not be used", CleanLine(r.Subject))
+	case model.ReasonImplementationFailed:
+		w := fmt.Sprintf("implementation %s failed %d of %d fixtures", CleanLine(r.Subject), n, r.Of)
+		return w, w
+	case model.ReasonNoComparison:
+		return fmt.Sprintf("%d of %d fixtures failed, and with no comparison with the base every failure counts as a regression", n, r.Of),
+			"no comparison with the base: every failure counts as a regression"
+	case model.ReasonRegressed:
+		return fmt.Sprintf("%d %s passed on base %s and %s now", n, Plural(n, "fixture", "fixtures"), r.Subject, Plural(n, "fails", "fail")),
+			fmt.Sprintf("%d %s against base %s", n, Plural(n, "regression", "regressions"), r.Subject)
+	case model.ReasonAddedFailing:
+		return fmt.Sprintf("%d %s not on base %s %s", n, Plural(n, "fixture", "fixtures"), r.Subject, Plural(n, "fails", "fail")),
+			fmt.Sprintf("%d new %s failing", n, Plural(n, "fixture", "fixtures"))
+	case model.ReasonFindings:
+		return fmt.Sprintf("the corpus has %d %s, and fail-on includes findings", n, Plural(n, "finding", "findings")),
+			fmt.Sprintf("%d %s (fail-on findings)", n, Plural(n, "finding", "findings"))
+	case model.ReasonFreezeBroken:
+		return fmt.Sprintf("the corpus breaks the freeze of %s: %d %s", r.Subject, n, Plural(n, "violation", "violations")),
+			fmt.Sprintf("the corpus breaks the freeze of %s (%d %s)", r.Subject, n, Plural(n, "violation", "violations"))
+	case model.ReasonUnclean:
+		return fmt.Sprintf("the corpus differs from its manifest %s (--check-clean): record the change with drp2-fixtures manifest write", r.Subject),
+			fmt.Sprintf("the corpus differs from its manifest %s", r.Subject)
+	case model.ReasonIncomplete:
+		return "", "not every check could be made"
+	}
+	return "", ""
+}
+
+// FreezeBroken says how the corpus breaks a frozen manifest; "" when it
+// does not.
+func FreezeBroken(m *model.ManifestCheck) string {
+	if m == nil || m.Violations == 0 {
+		return ""
+	}
+	long, _ := reasonWords(model.Reason{Kind: model.ReasonFreezeBroken, Subject: m.Path, Count: m.Violations}, nil)
+	return long
+}
+
+// judgedCounts opens the headline: how many fixtures failed, known
+// failures apart.
+func judgedCounts(s *model.Summary) string {
+	switch {
+	case s.Run == 0 && s.Discovered == 0:
+		return "no fixtures run: the corpus holds no fixture"
+	case s.Run == 0:
+		return fmt.Sprintf("no fixtures run: the filters matched none of the %d fixtures discovered", s.Discovered)
+	case s.Unexcused() > 0:
+		text := fmt.Sprintf("%d of %d %s failed", s.Unexcused(), s.Run, Plural(s.Run, "fixture", "fixtures"))
+		if b := unexcusedBreakdown(s); b != "" {
+			text += " (" + b + ")"
+		}
+		return text + knownNote(s)
+	case s.KnownFailures > 0:
+		return fmt.Sprintf("%d of %d %s passed", s.Passed, s.Run, Plural(s.Run, "fixture", "fixtures")) + knownNote(s)
+	case s.Run == 1:
+		return "the 1 fixture passed"
+	}
+	return fmt.Sprintf("all %d fixtures passed", s.Run)
+}
+
+// unexcusedBreakdown splits the unexcused failures into mismatches and
+// corpus errors (corpus errors are never excused).
+func unexcusedBreakdown(s *model.Summary) string {
+	mismatches := s.Unexcused() - s.CorpusErrors
+	parts := []string{fmt.Sprintf("%d %s", mismatches, Plural(mismatches, "mismatch", "mismatches"))}
+	if s.CorpusErrors > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", s.CorpusErrors, Plural(s.CorpusErrors, CorpusError, CorpusError+"s")))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func knownNote(s *model.Summary) string {
+	if s == nil || s.KnownFailures == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (and %d known %s, excused)", s.KnownFailures, Plural(s.KnownFailures, "failure", "failures"))
+}
+
+// noneRan says why no fixture ran, naming the filters actually given.
+func noneRan(r model.Reason) string {
+	optOut := "; to allow a run that runs nothing, leave empty out of fail-on"
+	if r.Of == 0 {
+		return fmt.Sprintf("no fixture ran: the corpus %s holds no .json file under %s%s",
+			r.Subject, strings.Join(model.Folders, "/, ")+"/", optOut)
+	}
+	var filters []string
+	for _, f := range r.Filters {
+		if f.Quoted && len(f.Values) == 1 {
+			filters = append(filters, fmt.Sprintf("%s %q", f.Spelling, f.Values[0]))
+		} else {
+			filters = append(filters, fmt.Sprintf("%s %s", f.Spelling, strings.Join(f.Values, ", ")))
+		}
+	}
+	if len(filters) == 0 {
+		return fmt.Sprintf("no fixture ran out of %d discovered%s", r.Of, optOut)
+	}
+	return fmt.Sprintf("no fixture ran: the filters %s matched none of the %d fixtures in %s%s",
+		strings.Join(filters, " and "), r.Of, r.Subject, optOut)
+}
+
+// CleanLine keeps an implementation's own words on one printable line.
+func CleanLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, s)
+}
