@@ -394,6 +394,21 @@ func (s *state) newID(v json.Number, pointer string) (ID, *model.Failure) {
 	return n.id, nil
 }
 
+// create ends a create command whose own checks passed: the new id, which
+// is checked after every other check of the command (ERRORS.md, Identity And
+// Type rule 3), then the pass scope, which the upstream runner does not
+// check (see outsidePass). Then the object exists, of kind k.
+func (s *state) create(k kind) (*object, *model.Failure) {
+	id, f := s.newID(s.w.ID, "/id")
+	if f != nil {
+		return nil, f
+	}
+	if f := s.outsidePass(); f != nil {
+		return nil, f
+	}
+	return s.add(id, k), nil
+}
+
 func (s *state) add(id ID, k kind) *object {
 	o := &object{id: id, kind: k, createdAt: s.idx}
 	s.objects[id] = o

@@ -52,14 +52,10 @@ func (s *state) createBuffer() *model.Failure {
 	if f != nil {
 		return f
 	}
-	id, f := s.newID(s.w.ID, "/id")
+	o, f := s.create(kindBuffer)
 	if f != nil {
 		return f
 	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	o := s.add(id, kindBuffer)
 	o.buf = &bufferInfo{size: size.val, usage: usage}
 	s.addGate(gate{index: s.idx, kind: gateBuffer, bufferSize: size.val})
 	return nil
@@ -155,14 +151,10 @@ func (s *state) createTexture() *model.Failure {
 		return f
 	}
 	t.usage = usage
-	id, f := s.newID(s.w.ID, "/id")
+	o, f := s.create(kindTexture)
 	if f != nil {
 		return f
 	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	o := s.add(id, kindTexture)
 	o.tex = t
 	s.addGate(gate{index: s.idx, kind: gateTexture, texture: t})
 	return nil
@@ -359,15 +351,8 @@ func (s *state) writeTexture() *model.Failure {
 }
 
 func (s *state) createSampler() *model.Failure {
-	id, f := s.newID(s.w.ID, "/id")
-	if f != nil {
-		return f
-	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	s.add(id, kindSampler)
-	return nil
+	_, f := s.create(kindSampler)
+	return f
 }
 
 // viewCompatible reports whether a view may show a texture in a format:
