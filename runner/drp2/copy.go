@@ -100,15 +100,7 @@ func (s *state) footprint(tex, buf *object, b box, off json.Number, offPtr strin
 	if f != nil {
 		return f
 	}
-	bpr, f := s.num(s.w.BytesPerRow, "/bytes_per_row")
-	if f != nil {
-		return f
-	}
-	rpi, f := s.num(s.w.RowsPerImage, "/rows_per_image")
-	if f != nil {
-		return f
-	}
-	need, f := s.transferLayout(tex, b.w, b.h, b.d, bpr.val, rpi.val)
+	need, _, _, f := s.transferLayout(tex, b)
 	if f != nil {
 		return f
 	}
