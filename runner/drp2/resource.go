@@ -91,6 +91,18 @@ func decodedLen(data string, scratch *[]byte) (int, error) {
 	return base64.StdEncoding.Decode((*scratch)[:need], []byte(data))
 }
 
+// byteRange reads the offset and then the size of a range of bytes: the
+// fields offset and size of the object at pointer ("" for the command's own
+// fields).
+func (s *state) byteRange(pointer string, offset, size json.Number) (Num, Num, *model.Failure) {
+	off, f := s.num(offset, pointer+"/offset")
+	if f != nil {
+		return Num{}, Num{}, f
+	}
+	n, f := s.num(size, pointer+"/size")
+	return off.val, n.val, f
+}
+
 // checkRange fails under rule r, a DRP2_ERR_OUT_OF_RANGE rule, unless
 // offset+size fits in the buffer.
 func (s *state) checkRange(r *rule, buf *object, offset, size Num, pointer string) *model.Failure {
@@ -109,23 +121,19 @@ func (s *state) writeBuffer() *model.Failure {
 	if f != nil {
 		return f
 	}
-	offset, f := s.num(s.w.Offset, "/offset")
+	offset, size, f := s.byteRange("", s.w.Offset, literal(s.w.Size))
 	if f != nil {
 		return f
 	}
-	size, f := s.num(literal(s.w.Size), "/size")
-	if f != nil {
-		return f
-	}
-	if f := s.checkRange(ruleWriteBufferRange, buf, offset.val, size.val, "/size"); f != nil {
+	if f := s.checkRange(ruleWriteBufferRange, buf, offset, size, "/size"); f != nil {
 		return f
 	}
 	n, f := s.payloadLen(ruleWriteBufferData, s.w.Data, "/data")
 	if f != nil {
 		return f
 	}
-	if s.broken(ruleWriteBufferSize, cmp(n, size.val) != 0) {
-		return s.fail(ruleWriteBufferSize, "/size", "size %s does not match the %s bytes of the data payload", size.val, n)
+	if s.broken(ruleWriteBufferSize, cmp(n, size) != 0) {
+		return s.fail(ruleWriteBufferSize, "/size", "size %s does not match the %s bytes of the data payload", size, n)
 	}
 	return s.outsidePass()
 }
