@@ -254,13 +254,8 @@ func InRange(tok []byte, lim Limits) bool {
 		return true
 	}
 	exp := 0
-	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
-		i++
-		neg := false
-		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
-			neg = tok[i] == '-'
-			i++
-		}
+	if j, neg, ok := exponent(tok, i); ok {
+		i = j
 		for i < len(tok) && tok[i] == '0' {
 			i++
 		}
@@ -280,6 +275,21 @@ func InRange(tok []byte, lim Limits) bool {
 		exp += order
 	}
 	return exp >= -lim.MaxExponent && exp <= lim.MaxExponent
+}
+
+// exponent reads the start of the exponent part of the number token tok at
+// i, as JSON writes it: e or E, then an optional sign. It returns the index
+// of the exponent's first digit and whether the exponent is negative, or
+// false when tok has no exponent at i.
+func exponent(tok []byte, i int) (digits int, neg, ok bool) {
+	if i >= len(tok) || (tok[i] != 'e' && tok[i] != 'E') {
+		return i, false, false
+	}
+	i++
+	if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
+		return i + 1, tok[i] == '-', true
+	}
+	return i, false, true
 }
 
 // StandIn returns a number within lim that every JSON Schema numeric
@@ -321,13 +331,8 @@ func StandIn(tok []byte, lim Limits) string {
 		}
 	}
 	exp := int64(0)
-	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
-		i++
-		neg := false
-		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
-			neg = tok[i] == '-'
-			i++
-		}
+	if j, neg, ok := exponent(tok, i); ok {
+		i = j
 		for ; i < len(tok); i++ {
 			if exp < 1e15 { // saturate: past this, any limit is far away
 				exp = exp*10 + int64(tok[i]-'0')

@@ -50,8 +50,7 @@ func Find(data []byte, pointer string) (start, end int, ok bool) {
 // cmd of every command of a long stream.
 func MemberValue(data []byte, key string) (start, end int, ok bool) {
 	s := scanner{data: data}
-	s.space()
-	if s.next() != '{' {
+	if !s.expect('{') {
 		return 0, 0, false
 	}
 	for {
@@ -60,8 +59,7 @@ func MemberValue(data []byte, key string) (start, end int, ok bool) {
 		if !ok {
 			return 0, 0, false
 		}
-		s.space()
-		if s.next() != ':' {
+		if !s.expect(':') {
 			return 0, 0, false
 		}
 		s.space()
@@ -72,8 +70,7 @@ func MemberValue(data []byte, key string) (start, end int, ok bool) {
 		if string(k) == key {
 			return start, s.pos, true
 		}
-		s.space()
-		if s.next() != ',' {
+		if !s.expect(',') {
 			return 0, 0, false
 		}
 	}
@@ -86,8 +83,7 @@ func MemberValue(data []byte, key string) (start, end int, ok bool) {
 // when not nil, provides that allocation: an empty slice of capacity n.
 func Values(data []byte, alloc func(n int) []json.RawMessage) ([]json.RawMessage, bool) {
 	s := scanner{data: data}
-	s.space()
-	if s.next() != '[' {
+	if !s.expect('[') {
 		return nil, false
 	}
 	// A first pass counts the elements, a second records them.
@@ -270,8 +266,7 @@ func readKey(s *scanner, f *frame) bool {
 	if !ok {
 		return false
 	}
-	s.space()
-	if s.next() != ':' {
+	if !s.expect(':') {
 		return false
 	}
 	f.token = k
@@ -322,6 +317,13 @@ func (s *scanner) next() byte {
 	c := s.peek()
 	s.pos++
 	return c
+}
+
+// expect moves past white space and the byte after it, and reports whether
+// that byte is c: the brace, bracket, colon or comma the grammar puts there.
+func (s *scanner) expect(c byte) bool {
+	s.space()
+	return s.next() == c
 }
 
 func (s *scanner) space() {
@@ -448,22 +450,15 @@ func (s *scanner) enter(tok string) bool {
 				return false
 			}
 			k, ok := s.str()
-			if !ok {
-				return false
-			}
-			s.space()
-			if s.next() != ':' {
+			if !ok || !s.expect(':') {
 				return false
 			}
 			s.space()
 			if k == tok {
 				return true
 			}
-			if !s.skipValue() {
-				return false
-			}
-			s.space()
-			if s.next() != ',' {
+			// Not the one sought, which is still ahead: a comma follows.
+			if !s.skipValue() || !s.expect(',') {
 				return false
 			}
 		}
@@ -480,11 +475,8 @@ func (s *scanner) enter(tok string) bool {
 			if i == want {
 				return true
 			}
-			if !s.skipValue() {
-				return false
-			}
-			s.space()
-			if s.next() != ',' {
+			// Not the one sought, which is still ahead: a comma follows.
+			if !s.skipValue() || !s.expect(',') {
 				return false
 			}
 		}
@@ -526,8 +518,7 @@ type Member struct {
 // an object.
 func Members(data []byte) ([]Member, bool) {
 	s := scanner{data: data}
-	s.space()
-	if s.next() != '{' {
+	if !s.expect('{') {
 		return nil, false
 	}
 	var out []Member
@@ -541,8 +532,7 @@ func Members(data []byte) ([]Member, bool) {
 		if !ok {
 			return nil, false
 		}
-		s.space()
-		if s.next() != ':' {
+		if !s.expect(':') {
 			return nil, false
 		}
 		s.space()
@@ -578,8 +568,7 @@ type ObjectIter struct {
 // around it allowed). It reports false when data does not start an object.
 func Object(data []byte) (ObjectIter, bool) {
 	it := ObjectIter{s: scanner{data: data}}
-	it.s.space()
-	if it.s.next() != '{' {
+	if !it.s.expect('{') {
 		return it, false
 	}
 	return it, true
@@ -619,8 +608,7 @@ func (it *ObjectIter) Next() bool {
 	}
 	it.key = it.s.data[start+1 : it.s.pos-1]
 	it.escaped = bytes.IndexByte(it.key, '\\') >= 0
-	it.s.space()
-	if it.s.next() != ':' {
+	if !it.s.expect(':') {
 		it.failed = true
 		return false
 	}

@@ -1,8 +1,8 @@
 // Package jsontree edits JSON values as generic trees: objects as
 // map[string]any, arrays as []any, numbers as json.Number (exactly as
 // written), so that a mutation can reach any value and an unchanged value
-// keeps its text. The explorer's mutations and the validator's mutation
-// tests share it.
+// keeps its text. The explorer's mutations, the validator's mutation tests
+// and the manifest's expected blocks share it.
 package jsontree
 
 import (

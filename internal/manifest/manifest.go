@@ -26,6 +26,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
@@ -177,7 +178,9 @@ func (f *Fixture) read(data []byte) error {
 		at[m.Key] = [2]int{m.Start, m.End}
 	}
 	if r, ok := at["expected"]; ok {
-		v, err := decode(data[r[0]:r[1]])
+		// Numbers are kept as written, so that the expected block is
+		// re-encoded without losing precision.
+		v, err := jsontree.Decode(data[r[0]:r[1]])
 		if err != nil {
 			return fmt.Errorf("expected block: %w", err)
 		}
@@ -252,18 +255,6 @@ func schemaOf(s model.SchemaSource, src Source) Schema {
 		rel = filepath.Base(abs)
 	}
 	return Schema{Path: filepath.ToSlash(rel), SHA256: s.SHA256}
-}
-
-// decode reads one JSON value keeping numbers as written, so that the
-// expected block is re-encoded without losing precision.
-func decode(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return v, nil
 }
 
 // canonical is a value's encoding with sorted keys and no spaces: two

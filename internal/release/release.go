@@ -23,13 +23,7 @@ func PinImage(actionYML []byte, ref string) ([]byte, error) {
 	if !imageRef.MatchString(ref) {
 		return nil, fmt.Errorf("image %q is not docker://REGISTRY/PATH@sha256:<64 hex digits> in lower case", ref)
 	}
-	if n := len(dockerfileImage.FindAllIndex(actionYML, -1)); n != 1 {
-		return nil, fmt.Errorf("action.yml has %d lines \"  image: Dockerfile\" under runs, want exactly 1", n)
-	}
-	if !bytes.Contains(actionYML, []byte("\n  using: docker\n")) {
-		return nil, fmt.Errorf("action.yml does not say \"using: docker\" under runs")
-	}
-	return dockerfileImage.ReplaceAll(actionYML, []byte("$1 '"+ref+"'")), nil
+	return pinLine(actionYML, "action.yml", "docker", dockerfileImage, `lines "  image: Dockerfile" under runs`, "$1 '"+ref+"'")
 }
 
 // setupDefault is the one line on main that gives the setup action's
@@ -43,11 +37,20 @@ func PinSetupVersion(setupYML []byte, release string) ([]byte, error) {
 	if !semver.MatchString(release) {
 		return nil, fmt.Errorf("version %q is not vMAJOR.MINOR.PATCH", release)
 	}
-	if n := len(setupDefault.FindAllIndex(setupYML, -1)); n != 1 {
-		return nil, fmt.Errorf("scripts/setup/action.yml has %d version inputs defaulting to latest, want exactly 1", n)
+	return pinLine(setupYML, "scripts/setup/action.yml", "composite", setupDefault, "version inputs defaulting to latest", "$1 "+release)
+}
+
+// pinLine replaces the one line of an action file (name) that line matches
+// by repl, once the file is known to be the action main holds: exactly one
+// such line (lines says what they are), and runs of the kind using. An
+// action edited on main so that the line moved or repeats fails the
+// release instead of shipping unpinned.
+func pinLine(yml []byte, name, using string, line *regexp.Regexp, lines, repl string) ([]byte, error) {
+	if n := len(line.FindAllIndex(yml, -1)); n != 1 {
+		return nil, fmt.Errorf("%s has %d %s, want exactly 1", name, n, lines)
 	}
-	if !bytes.Contains(setupYML, []byte("\n  using: composite\n")) {
-		return nil, fmt.Errorf("scripts/setup/action.yml does not say \"using: composite\" under runs")
+	if !bytes.Contains(yml, []byte("\n  using: "+using+"\n")) {
+		return nil, fmt.Errorf("%s does not say \"using: %s\" under runs", name, using)
 	}
-	return setupDefault.ReplaceAll(setupYML, []byte("$1 "+release)), nil
+	return line.ReplaceAll(yml, []byte(repl)), nil
 }

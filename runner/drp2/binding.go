@@ -33,14 +33,10 @@ func (s *state) createBindGroupLayout() *model.Failure {
 		}
 		lay.dynamic++
 	}
-	id, f := s.newID(s.w.ID, "/id")
+	o, f := s.create(kindBindGroupLayout)
 	if f != nil {
 		return f
 	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	o := s.add(id, kindBindGroupLayout)
 	o.lay = lay
 	return nil
 }

@@ -275,10 +275,10 @@ func init() {
 		"DrawIndexed":            func(s *state) *model.Failure { return s.draw(true) },
 		"DispatchWorkgroups":     (*state).dispatch,
 		"ResourceBarrier":        (*state).resourceBarrier,
-		"CopyBufferToBuffer":     (*state).copyBufferToBuffer,
-		"CopyBufferToTexture":    (*state).copyBufferToTexture,
-		"CopyTextureToBuffer":    (*state).copyTextureToBuffer,
-		"CopyTextureToTexture":   (*state).copyTextureToTexture,
+		"CopyBufferToBuffer":     copyCommand((*state).copyBufferToBuffer),
+		"CopyBufferToTexture":    copyCommand((*state).copyBufferToTexture),
+		"CopyTextureToBuffer":    copyCommand((*state).copyTextureToBuffer),
+		"CopyTextureToTexture":   copyCommand((*state).copyTextureToTexture),
 		"QueueSubmit":            (*state).queueSubmit,
 		"QueueSubmitReply":       (*state).queueSubmitReply,
 	}
@@ -392,6 +392,21 @@ func (s *state) newID(v json.Number, pointer string) (ID, *model.Failure) {
 			field(pointer), n.id, old, state, old.createdAt)
 	}
 	return n.id, nil
+}
+
+// create ends a create command whose own checks passed: the new id, which
+// is checked after every other check of the command (ERRORS.md, Identity And
+// Type rule 3), then the pass scope, which the upstream runner does not
+// check (see outsidePass). Then the object exists, of kind k.
+func (s *state) create(k kind) (*object, *model.Failure) {
+	id, f := s.newID(s.w.ID, "/id")
+	if f != nil {
+		return nil, f
+	}
+	if f := s.outsidePass(); f != nil {
+		return nil, f
+	}
+	return s.add(id, k), nil
 }
 
 func (s *state) add(id ID, k kind) *object {

@@ -10,56 +10,59 @@ import (
 // and their usage), then ranges: the order of the upstream runner, which
 // the prose leaves open.
 
-func (s *state) copyBufferToBuffer() *model.Failure {
-	enc, f := s.encoderScope(ruleCopyInPass)
-	if f != nil {
-		return f
+// copyCommand makes the check of a copy command from ends, which checks the
+// copy's ends and ranges: the encoder scope comes first (LIFETIMES.md,
+// Command Validity By Scope additional rule 3), and once the copy passed,
+// the encoder's work uses both ends.
+func copyCommand(ends func(*state) (src, dst *object, f *model.Failure)) func(*state) *model.Failure {
+	return func(s *state) *model.Failure {
+		enc, f := s.encoderScope(ruleCopyInPass)
+		if f != nil {
+			return f
+		}
+		src, dst, f := ends(s)
+		if f != nil {
+			return f
+		}
+		capture(enc, src)
+		capture(enc, dst)
+		return nil
 	}
-	src, f := s.resolve(s.w.SrcBufferID, "/src_buffer_id", kindBuffer)
-	if f != nil {
-		return f
+}
+
+func (s *state) copyBufferToBuffer() (src, dst *object, f *model.Failure) {
+	if src, f = s.bufferSide(s.w.SrcBufferID, "/src_buffer_id", ruleCopyBufferUsage, useCopySrc, "a copy source"); f != nil {
+		return nil, nil, f
 	}
-	if f := s.requireUsage(ruleCopyBufferUsage, src, src.buf.usage, useCopySrc, "/src_buffer_id", "a copy source"); f != nil {
-		return f
-	}
-	dst, f := s.resolve(s.w.DstBufferID, "/dst_buffer_id", kindBuffer)
-	if f != nil {
-		return f
-	}
-	if f := s.requireUsage(ruleCopyBufferUsage, dst, dst.buf.usage, useCopyDst, "/dst_buffer_id", "a copy destination"); f != nil {
-		return f
+	if dst, f = s.bufferSide(s.w.DstBufferID, "/dst_buffer_id", ruleCopyBufferUsage, useCopyDst, "a copy destination"); f != nil {
+		return nil, nil, f
 	}
 	srcOff, f := s.num(s.w.SrcOffset, "/src_offset")
 	if f != nil {
-		return f
+		return nil, nil, f
 	}
 	dstOff, f := s.num(s.w.DstOffset, "/dst_offset")
 	if f != nil {
-		return f
+		return nil, nil, f
 	}
 	size, f := s.num(literal(s.w.Size), "/size")
 	if f != nil {
-		return f
+		return nil, nil, f
 	}
 	if f := s.checkRange(ruleCopyBufferRange, src, srcOff.val, size.val, "/src_offset"); f != nil {
-		return f
+		return nil, nil, f
 	}
-	if f := s.checkRange(ruleCopyBufferRange, dst, dstOff.val, size.val, "/dst_offset"); f != nil {
-		return f
-	}
-	capture(enc, src)
-	capture(enc, dst)
-	return nil
+	return src, dst, s.checkRange(ruleCopyBufferRange, dst, dstOff.val, size.val, "/dst_offset")
 }
 
-// bufferSide resolves the buffer end of a buffer/texture copy and checks
-// its usage.
-func (s *state) bufferSide(v json.Number, pointer string, use uint16, role string) (*object, *model.Failure) {
+// bufferSide resolves the buffer end of a copy and checks its usage under
+// rule usage.
+func (s *state) bufferSide(v json.Number, pointer string, usage *rule, use uint16, role string) (*object, *model.Failure) {
 	buf, f := s.resolve(v, pointer, kindBuffer)
 	if f != nil {
 		return nil, f
 	}
-	if f := s.requireUsage(ruleDeclaredUsage, buf, buf.buf.usage, use, pointer, role); f != nil {
+	if f := s.requireUsage(usage, buf, buf.buf.usage, use, pointer, role); f != nil {
 		return nil, f
 	}
 	return buf, nil
@@ -97,83 +100,47 @@ func (s *state) footprint(tex, buf *object, b box, off json.Number, offPtr strin
 	if f != nil {
 		return f
 	}
-	bpr, f := s.num(s.w.BytesPerRow, "/bytes_per_row")
-	if f != nil {
-		return f
-	}
-	rpi, f := s.num(s.w.RowsPerImage, "/rows_per_image")
-	if f != nil {
-		return f
-	}
-	need, f := s.transferLayout(tex, b.w, b.h, b.d, bpr.val, rpi.val)
+	need, _, _, f := s.transferLayout(tex, b)
 	if f != nil {
 		return f
 	}
 	return s.checkRange(ruleBufferBounds, buf, o.val, need, offPtr)
 }
 
-func (s *state) copyBufferToTexture() *model.Failure {
-	enc, f := s.encoderScope(ruleCopyInPass)
-	if f != nil {
-		return f
-	}
-	buf, f := s.bufferSide(s.w.SrcBufferID, "/src_buffer_id", useCopySrc, "a copy source")
-	if f != nil {
-		return f
+func (s *state) copyBufferToTexture() (buf, tex *object, f *model.Failure) {
+	if buf, f = s.bufferSide(s.w.SrcBufferID, "/src_buffer_id", ruleDeclaredUsage, useCopySrc, "a copy source"); f != nil {
+		return nil, nil, f
 	}
 	b := box{originPtr: "/dst_origin", sizePtr: "/size", mipPtr: "/dst_mip_level"}
-	tex, f := s.textureSide(s.w.DstTextureID, "/dst_texture_id", ruleDeclaredUsage, useCopyDst, "a copy destination",
-		ruleMipLevel, ruleCopyToTextureBox, s.w.DstMipLevel, s.w.DstOrigin, &b)
-	if f != nil {
-		return f
+	if tex, f = s.textureSide(s.w.DstTextureID, "/dst_texture_id", ruleDeclaredUsage, useCopyDst, "a copy destination",
+		ruleMipLevel, ruleCopyToTextureBox, s.w.DstMipLevel, s.w.DstOrigin, &b); f != nil {
+		return nil, nil, f
 	}
-	if f := s.footprint(tex, buf, b, s.w.SrcOffset, "/src_offset"); f != nil {
-		return f
-	}
-	capture(enc, buf)
-	capture(enc, tex)
-	return nil
+	return buf, tex, s.footprint(tex, buf, b, s.w.SrcOffset, "/src_offset")
 }
 
-func (s *state) copyTextureToBuffer() *model.Failure {
-	enc, f := s.encoderScope(ruleCopyInPass)
-	if f != nil {
-		return f
-	}
+func (s *state) copyTextureToBuffer() (tex, buf *object, f *model.Failure) {
 	b := box{originPtr: "/src_origin", sizePtr: "/size", mipPtr: "/src_mip_level"}
-	tex, f := s.textureSide(s.w.SrcTextureID, "/src_texture_id", ruleDeclaredUsage, useCopySrc, "a copy source",
-		ruleMipLevel, ruleCopyFromTextureBox, s.w.SrcMipLevel, s.w.SrcOrigin, &b)
-	if f != nil {
-		return f
+	if tex, f = s.textureSide(s.w.SrcTextureID, "/src_texture_id", ruleDeclaredUsage, useCopySrc, "a copy source",
+		ruleMipLevel, ruleCopyFromTextureBox, s.w.SrcMipLevel, s.w.SrcOrigin, &b); f != nil {
+		return nil, nil, f
 	}
-	buf, f := s.bufferSide(s.w.DstBufferID, "/dst_buffer_id", useCopyDst, "a copy destination")
-	if f != nil {
-		return f
+	if buf, f = s.bufferSide(s.w.DstBufferID, "/dst_buffer_id", ruleDeclaredUsage, useCopyDst, "a copy destination"); f != nil {
+		return nil, nil, f
 	}
-	if f := s.footprint(tex, buf, b, s.w.DstOffset, "/dst_offset"); f != nil {
-		return f
-	}
-	capture(enc, tex)
-	capture(enc, buf)
-	return nil
+	return tex, buf, s.footprint(tex, buf, b, s.w.DstOffset, "/dst_offset")
 }
 
-func (s *state) copyTextureToTexture() *model.Failure {
-	enc, f := s.encoderScope(ruleCopyInPass)
-	if f != nil {
-		return f
-	}
+func (s *state) copyTextureToTexture() (src, dst *object, f *model.Failure) {
 	sb := box{originPtr: "/src_origin", sizePtr: "/size", mipPtr: "/src_mip_level"}
-	src, f := s.textureSide(s.w.SrcTextureID, "/src_texture_id", ruleCopyTextureUsage, useCopySrc, "a copy source",
-		ruleCopyTextureMip, ruleCopyTextureSrcBox, s.w.SrcMipLevel, s.w.SrcOrigin, &sb)
-	if f != nil {
-		return f
+	if src, f = s.textureSide(s.w.SrcTextureID, "/src_texture_id", ruleCopyTextureUsage, useCopySrc, "a copy source",
+		ruleCopyTextureMip, ruleCopyTextureSrcBox, s.w.SrcMipLevel, s.w.SrcOrigin, &sb); f != nil {
+		return nil, nil, f
 	}
 	db := box{originPtr: "/dst_origin", sizePtr: "/size", mipPtr: "/dst_mip_level"}
-	dst, f := s.textureSide(s.w.DstTextureID, "/dst_texture_id", ruleCopyTextureUsage, useCopyDst, "a copy destination",
-		ruleCopyTextureMip, ruleCopyTextureDstBox, s.w.DstMipLevel, s.w.DstOrigin, &db)
-	if f != nil {
-		return f
+	if dst, f = s.textureSide(s.w.DstTextureID, "/dst_texture_id", ruleCopyTextureUsage, useCopyDst, "a copy destination",
+		ruleCopyTextureMip, ruleCopyTextureDstBox, s.w.DstMipLevel, s.w.DstOrigin, &db); f != nil {
+		return nil, nil, f
 	}
 	// Rule 5: one texture may be both ends only for disjoint subresources.
 	// A subresource is a (mip level, array layer) pair; a 3d mip level is
@@ -184,9 +151,7 @@ func (s *state) copyTextureToTexture() *model.Failure {
 			(cmp(sb.z, add(db.z, db.d)) < 0 && cmp(db.z, add(sb.z, sb.d)) < 0)
 	}
 	if s.broken(ruleCopyTextureOverlap, overlap) {
-		return s.fail(ruleCopyTextureOverlap, "/dst_texture_id", "source and destination subresources of %s overlap at mip level %s", src, sb.mip)
+		return nil, nil, s.fail(ruleCopyTextureOverlap, "/dst_texture_id", "source and destination subresources of %s overlap at mip level %s", src, sb.mip)
 	}
-	capture(enc, src)
-	capture(enc, dst)
-	return nil
+	return src, dst, nil
 }

@@ -8,14 +8,10 @@ import (
 )
 
 func (s *state) createShaderModule() *model.Failure {
-	id, f := s.newID(s.w.ID, "/id")
+	o, f := s.create(kindShaderModule)
 	if f != nil {
 		return f
 	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	o := s.add(id, kindShaderModule)
 	o.shad = &shaderInfo{stage: s.w.Stage}
 	s.addGate(gate{index: s.idx, kind: gateShader, shaderFormat: s.w.Format, features: s.w.RequiredFeatures})
 	return nil
@@ -82,18 +78,8 @@ func (s *state) createRenderPipeline() *model.Failure {
 	if f != nil {
 		return f
 	}
-	id, f := s.newID(s.w.ID, "/id")
-	if f != nil {
+	if f := s.addPipeline(kindRenderPipeline, p, vs, fs); f != nil {
 		return f
-	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	p.refs = append(append(p.refs, vs, fs), p.layouts...)
-	o := s.add(id, kindRenderPipeline)
-	o.pipe = p
-	for _, r := range p.refs {
-		r.liveRefs++
 	}
 	s.addGate(gate{index: s.idx, kind: gatePipeline, samples: samples})
 	return nil
@@ -122,15 +108,19 @@ func (s *state) createComputePipeline() *model.Failure {
 	if f := s.layouts(p); f != nil {
 		return f
 	}
-	id, f := s.newID(s.w.ID, "/id")
+	return s.addPipeline(kindComputePipeline, p, cs)
+}
+
+// addPipeline creates a pipeline whose own checks passed (see create). The
+// pipeline keeps its shader modules and layouts alive while it lives
+// (COMMANDS.md, DestroyShaderModule rule 2 and DestroyBindGroupLayout rule
+// 2).
+func (s *state) addPipeline(k kind, p *pipelineInfo, modules ...*object) *model.Failure {
+	o, f := s.create(k)
 	if f != nil {
 		return f
 	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	p.refs = append(append(p.refs, cs), p.layouts...)
-	o := s.add(id, kindComputePipeline)
+	p.refs = append(modules, p.layouts...)
 	o.pipe = p
 	for _, r := range p.refs {
 		r.liveRefs++

@@ -244,38 +244,37 @@ func (s *state) setPipeline() *model.Failure {
 	return nil
 }
 
-// bufferBinding resolves the buffer of SetVertexBuffer or SetIndexBuffer:
-// the buffer and its usage, then its range. An offset past the end is out
-// of range even without a size (ERRORS.md, Range, Layout, And Alignment
-// rule 4), which the upstream runner checks only when a size is given.
-func (s *state) bufferBinding(usage *rule, use uint16, role string) (*object, *model.Failure) {
-	buf, f := s.resolve(s.w.BufferID, "/buffer_id", kindBuffer)
-	if f != nil {
-		return nil, f
+// bufferBinding checks what SetVertexBuffer and SetIndexBuffer share: an
+// open render pass (under the command's scope rule), the buffer and its
+// usage, then its range. An offset past the end is out of range even
+// without a size (ERRORS.md, Range, Layout, And Alignment rule 4), which
+// the upstream runner checks only when a size is given.
+func (s *state) bufferBinding(scope, usage *rule, use uint16, role string) (p, buf *object, f *model.Failure) {
+	if p, f = s.inPass(kindRenderPass, scope, rulePassKind); f != nil {
+		return nil, nil, f
+	}
+	if buf, f = s.resolve(s.w.BufferID, "/buffer_id", kindBuffer); f != nil {
+		return nil, nil, f
 	}
 	if f := s.requireUsage(usage, buf, buf.buf.usage, use, "/buffer_id", role); f != nil {
-		return nil, f
+		return nil, nil, f
 	}
 	offset, f := s.num(s.w.Offset, "/offset")
 	if f != nil {
-		return nil, f
+		return nil, nil, f
 	}
 	size, _, f := s.optNum(literal(s.w.Size), "/size")
 	if f != nil {
-		return nil, f
+		return nil, nil, f
 	}
 	if f := s.checkRange(ruleBufferBounds, buf, offset.val, size.val, "/offset"); f != nil {
-		return nil, f
+		return nil, nil, f
 	}
-	return buf, nil
+	return p, buf, nil
 }
 
 func (s *state) setVertexBuffer() *model.Failure {
-	p, f := s.inPass(kindRenderPass, ruleVertexScope, rulePassKind)
-	if f != nil {
-		return f
-	}
-	buf, f := s.bufferBinding(ruleVertexUsage, useVertex, "a vertex buffer")
+	p, buf, f := s.bufferBinding(ruleVertexScope, ruleVertexUsage, useVertex, "a vertex buffer")
 	if f != nil {
 		return f
 	}
@@ -289,11 +288,7 @@ func (s *state) setVertexBuffer() *model.Failure {
 }
 
 func (s *state) setIndexBuffer() *model.Failure {
-	p, f := s.inPass(kindRenderPass, ruleIndexScope, rulePassKind)
-	if f != nil {
-		return f
-	}
-	buf, f := s.bufferBinding(ruleIndexUsage, useIndex, "an index buffer")
+	p, buf, f := s.bufferBinding(ruleIndexScope, ruleIndexUsage, useIndex, "an index buffer")
 	if f != nil {
 		return f
 	}

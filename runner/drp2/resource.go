@@ -52,14 +52,10 @@ func (s *state) createBuffer() *model.Failure {
 	if f != nil {
 		return f
 	}
-	id, f := s.newID(s.w.ID, "/id")
+	o, f := s.create(kindBuffer)
 	if f != nil {
 		return f
 	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	o := s.add(id, kindBuffer)
 	o.buf = &bufferInfo{size: size.val, usage: usage}
 	s.addGate(gate{index: s.idx, kind: gateBuffer, bufferSize: size.val})
 	return nil
@@ -95,6 +91,18 @@ func decodedLen(data string, scratch *[]byte) (int, error) {
 	return base64.StdEncoding.Decode((*scratch)[:need], []byte(data))
 }
 
+// byteRange reads the offset and then the size of a range of bytes: the
+// fields offset and size of the object at pointer ("" for the command's own
+// fields).
+func (s *state) byteRange(pointer string, offset, size json.Number) (Num, Num, *model.Failure) {
+	off, f := s.num(offset, pointer+"/offset")
+	if f != nil {
+		return Num{}, Num{}, f
+	}
+	n, f := s.num(size, pointer+"/size")
+	return off.val, n.val, f
+}
+
 // checkRange fails under rule r, a DRP2_ERR_OUT_OF_RANGE rule, unless
 // offset+size fits in the buffer.
 func (s *state) checkRange(r *rule, buf *object, offset, size Num, pointer string) *model.Failure {
@@ -113,23 +121,19 @@ func (s *state) writeBuffer() *model.Failure {
 	if f != nil {
 		return f
 	}
-	offset, f := s.num(s.w.Offset, "/offset")
+	offset, size, f := s.byteRange("", s.w.Offset, literal(s.w.Size))
 	if f != nil {
 		return f
 	}
-	size, f := s.num(literal(s.w.Size), "/size")
-	if f != nil {
-		return f
-	}
-	if f := s.checkRange(ruleWriteBufferRange, buf, offset.val, size.val, "/size"); f != nil {
+	if f := s.checkRange(ruleWriteBufferRange, buf, offset, size, "/size"); f != nil {
 		return f
 	}
 	n, f := s.payloadLen(ruleWriteBufferData, s.w.Data, "/data")
 	if f != nil {
 		return f
 	}
-	if s.broken(ruleWriteBufferSize, cmp(n, size.val) != 0) {
-		return s.fail(ruleWriteBufferSize, "/size", "size %s does not match the %s bytes of the data payload", size.val, n)
+	if s.broken(ruleWriteBufferSize, cmp(n, size) != 0) {
+		return s.fail(ruleWriteBufferSize, "/size", "size %s does not match the %s bytes of the data payload", size, n)
 	}
 	return s.outsidePass()
 }
@@ -155,14 +159,10 @@ func (s *state) createTexture() *model.Failure {
 		return f
 	}
 	t.usage = usage
-	id, f := s.newID(s.w.ID, "/id")
+	o, f := s.create(kindTexture)
 	if f != nil {
 		return f
 	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	o := s.add(id, kindTexture)
 	o.tex = t
 	s.addGate(gate{index: s.idx, kind: gateTexture, texture: t})
 	return nil
@@ -199,20 +199,8 @@ func (s *state) origin(o *originWire, pointer string) (x, y, z Num, f *model.Fai
 	if s.broken(ruleDecode, o == nil) {
 		return x, y, z, s.fail(ruleDecode, pointer, "field %s is missing", field(pointer))
 	}
-	var n number
-	if n, f = s.num(o.X, pointer+"/x"); f != nil {
-		return
-	}
-	x = n.val
-	if n, f = s.num(o.Y, pointer+"/y"); f != nil {
-		return
-	}
-	y = n.val
-	if n, f = s.num(o.Z, pointer+"/z"); f != nil {
-		return
-	}
-	z = n.val
-	return x, y, z, nil
+	c, f := s.components(pointer, &originFields, [3]json.Number{o.X, o.Y, o.Z})
+	return c[0], c[1], c[2], f
 }
 
 func (s *state) extent3D(raw json.RawMessage, pointer string) (w, h, d Num, f *model.Failure) {
@@ -223,28 +211,52 @@ func (s *state) extent3D(raw json.RawMessage, pointer string) (w, h, d Num, f *m
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return w, h, d, s.fail(ruleDecode, pointer, "field %s is not an extent: %v", field(pointer), err)
 	}
-	var n number
-	if n, f = s.num(e.Width, pointer+"/width"); f != nil {
-		return
-	}
-	w = n.val
-	if n, f = s.num(e.Height, pointer+"/height"); f != nil {
-		return
-	}
-	h = n.val
-	if n, f = s.num(e.Depth, pointer+"/depth"); f != nil {
-		return
-	}
-	d = n.val
-	return w, h, d, nil
+	c, f := s.components(pointer, &extentFields, [3]json.Number{e.Width, e.Height, e.Depth})
+	return c[0], c[1], c[2], f
 }
 
-// transferLayout checks bytes_per_row and rows_per_image against a transfer
+// The components of an origin and of an extent, in the order they are read.
+var (
+	originFields = [3]string{"/x", "/y", "/z"}
+	extentFields = [3]string{"/width", "/height", "/depth"}
+)
+
+// components reads the three components v of the origin or extent at
+// pointer, named by fields, in order: the first that fails is the failure.
+func (s *state) components(pointer string, fields *[3]string, v [3]json.Number) ([3]Num, *model.Failure) {
+	var c [3]Num
+	for i := range v {
+		n, f := s.num(v[i], pointer+fields[i])
+		if f != nil {
+			return c, f
+		}
+		c[i] = n.val
+	}
+	return c, nil
+}
+
+// transferLayout reads the layout of a texture transfer, bytes_per_row then
+// rows_per_image, and checks it against the transfer's box (see
+// layoutBytes). It returns the bytes the transfer covers and the layout.
+func (s *state) transferLayout(tex *object, b box) (need, bpr, rpi Num, f *model.Failure) {
+	bn, f := s.num(s.w.BytesPerRow, "/bytes_per_row")
+	if f != nil {
+		return need, bpr, rpi, f
+	}
+	rn, f := s.num(s.w.RowsPerImage, "/rows_per_image")
+	if f != nil {
+		return need, bpr, rpi, f
+	}
+	need, f = s.layoutBytes(tex, b.w, b.h, b.d, bn.val, rn.val)
+	return need, bn.val, rn.val, f
+}
+
+// layoutBytes checks bytes_per_row and rows_per_image against a transfer
 // extent and returns the bytes the transfer covers in its buffer or payload
 // (LIFETIMES.md, Range And Layout Invariants rules 6-9; the footprint is the
 // WebGPU "required bytes in copy"). rows_per_image 0 describes no image at
 // all and fails even for a single image, as in the upstream runner.
-func (s *state) transferLayout(tex *object, w, h, d, bpr, rpi Num) (Num, *model.Failure) {
+func (s *state) layoutBytes(tex *object, w, h, d, bpr, rpi Num) (Num, *model.Failure) {
 	bpt, ok := bytesPerTexel[tex.tex.format]
 	if s.broken(ruleTransferLayout, !ok) {
 		return Num{}, s.fail(ruleTransferLayout, "/bytes_per_row", "%s has format %q, which has no defined texel size for transfers", tex, tex.tex.format)
@@ -334,15 +346,7 @@ func (s *state) writeTexture() *model.Failure {
 	if f := s.subresource(ruleWriteTextureBox, tex, b); f != nil {
 		return f
 	}
-	bpr, f := s.num(s.w.BytesPerRow, "/bytes_per_row")
-	if f != nil {
-		return f
-	}
-	rpi, f := s.num(s.w.RowsPerImage, "/rows_per_image")
-	if f != nil {
-		return f
-	}
-	need, f := s.transferLayout(tex, b.w, b.h, b.d, bpr.val, rpi.val)
+	need, bpr, rpi, f := s.transferLayout(tex, b)
 	if f != nil {
 		return f
 	}
@@ -353,21 +357,14 @@ func (s *state) writeTexture() *model.Failure {
 	if s.broken(ruleWriteTexturePayload, cmp(n, need) < 0) {
 		// ERRORS.md: layout metadata incompatible with the transfer shape.
 		return s.fail(ruleWriteTexturePayload, "/data", "the data payload has %s bytes but bytes_per_row %s, rows_per_image %s and extent %sx%sx%s need %s",
-			n, bpr.val, rpi.val, b.w, b.h, b.d, need)
+			n, bpr, rpi, b.w, b.h, b.d, need)
 	}
 	return s.outsidePass()
 }
 
 func (s *state) createSampler() *model.Failure {
-	id, f := s.newID(s.w.ID, "/id")
-	if f != nil {
-		return f
-	}
-	if f := s.outsidePass(); f != nil {
-		return f
-	}
-	s.add(id, kindSampler)
-	return nil
+	_, f := s.create(kindSampler)
+	return f
 }
 
 // viewCompatible reports whether a view may show a texture in a format:

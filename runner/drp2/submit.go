@@ -70,18 +70,14 @@ func (s *state) queueSubmit() *model.Failure {
 		if f := s.requireUsage(ruleReadbackUsage, buf, buf.buf.usage, useMapRead, ptr+"/buffer_id", "a readback source"); f != nil {
 			return f
 		}
-		off, f := s.num(r.Offset, ptr+"/offset")
+		off, size, f := s.byteRange(ptr, r.Offset, r.Size)
 		if f != nil {
 			return f
 		}
-		size, f := s.num(r.Size, ptr+"/size")
-		if f != nil {
+		if f := s.checkRange(ruleReadbackRange, buf, off, size, ptr); f != nil {
 			return f
 		}
-		if f := s.checkRange(ruleReadbackRange, buf, off.val, size.val, ptr); f != nil {
-			return f
-		}
-		sub.readbacks = append(sub.readbacks, readback{id: buf.id, offset: off.val, size: size.val})
+		sub.readbacks = append(sub.readbacks, readback{id: buf.id, offset: off, size: size})
 	}
 	for _, cb := range cbs {
 		cb.cb.submitted = true
@@ -150,17 +146,13 @@ func (s *state) queueSubmitReply() *model.Failure {
 		if f != nil {
 			return f
 		}
-		off, f := s.num(r.Offset, ptr+"/offset")
+		off, size, f := s.byteRange(ptr, r.Offset, r.Size)
 		if f != nil {
 			return f
 		}
-		size, f := s.num(r.Size, ptr+"/size")
-		if f != nil {
-			return f
-		}
-		if s.broken(ruleReplyMirror, b.id != req.id || cmp(off.val, req.offset) != 0 || cmp(size.val, req.size) != 0) {
+		if s.broken(ruleReplyMirror, b.id != req.id || cmp(off, req.offset) != 0 || cmp(size, req.size) != 0) {
 			return s.fail(ruleReplyMirror, ptr, "readback %d is buffer %s offset %s size %s but the request was buffer %s offset %s size %s",
-				i, b.id, off.val, size.val, req.id, req.offset, req.size)
+				i, b.id, off, size, req.id, req.offset, req.size)
 		}
 	}
 	if s.broken(ruleReplyOrder, head.id != n.id) {

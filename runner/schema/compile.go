@@ -165,12 +165,18 @@ func (s *Set) newCompiler(load Loader) *jsonschema.Compiler {
 	return c
 }
 
+// compileRoot compiles the schema document f with c: its own bytes, never
+// a copy c would load again from f.URL.
+func compileRoot(c *jsonschema.Compiler, f Document) (*jsonschema.Schema, error) {
+	if err := c.AddResource(f.URL, bytes.NewReader(f.Data)); err != nil {
+		return nil, err
+	}
+	return c.Compile(f.URL)
+}
+
 func (s *Set) compileCommand(f Document) error {
 	c := s.newCompiler(f.Load)
-	if err := c.AddResource(f.URL, bytes.NewReader(f.Data)); err != nil {
-		return err
-	}
-	root, err := c.Compile(f.URL)
+	root, err := compileRoot(c, f)
 	if err != nil {
 		return err
 	}
@@ -220,10 +226,7 @@ func (s *Set) compileEnvelope(f, command Document) error {
 		}
 		return load(u)
 	}
-	if err := c.AddResource(f.URL, bytes.NewReader(f.Data)); err != nil {
-		return err
-	}
-	env, err := c.Compile(f.URL)
+	env, err := compileRoot(c, f)
 	if err != nil {
 		return err
 	}
