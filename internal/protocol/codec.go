@@ -36,11 +36,16 @@ type Head struct {
 // (unknown members are allowed), so that a newer peer hears about the
 // version and not about members it does not know.
 func DecodeHead(line []byte) (Head, error) {
-	var h Head
+	// An anonymous struct, as before Head existed: encoding/json names
+	// the type in its errors, and those reach the reports.
+	var h struct {
+		Type     string `json:"type"`
+		Protocol int    `json:"protocol"`
+	}
 	if err := json.Unmarshal(line, &h); err != nil {
 		return Head{}, fmt.Errorf("not a protocol message: %v", err)
 	}
-	return h, nil
+	return Head(h), nil
 }
 
 // DecodeHello reads an implementation's answer to hello.
