@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/internal/protocol"
 	"github.com/drp2/drp2-fixtures/internal/protocol/transcript"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
 func transcripts(t *testing.T) []*transcript.Transcript {
@@ -141,4 +143,15 @@ func conclude(s transcript.Step, msg any, err error) error {
 func sameJSON(a, b []byte) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+}
+
+// TestPythonExampleReplays runs the example adapter's own replay of the
+// transcripts (examples/python/test_drp2_adapter.py), so that go test
+// covers it where python3 is installed.
+func TestPythonExampleReplays(t *testing.T) {
+	script := testkit.PythonFile(t, "test_drp2_adapter.py")
+	out, err := exec.Command("python3", script).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, out)
+	}
 }
