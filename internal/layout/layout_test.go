@@ -1,7 +1,7 @@
 // Package layout holds a test of the project's import rules: the runner
 // never imports a reporter, renderers know only the model and do no I/O of
-// their own, only report/github talks HTTP, the model imports only the
-// standard library, and the adapter protocol nothing but the JSON scanner.
+// their own, only report/github talks HTTP, and the model imports only the
+// standard library.
 package layout
 
 import (
@@ -45,7 +45,7 @@ func frontEnd(pkg string) bool {
 func TestImportRules(t *testing.T) {
 	deps := list(t, "-f", "{{.ImportPath}}:{{join .Deps \" \"}}", module+"...")
 	imports := list(t, "-f", "{{.ImportPath}}:{{join .Imports \" \"}}", module+"...")
-	for _, p := range []string{"runner", "runner/drp2", "runner/schema", "report/junit", "report/github", "model", "internal/jsonpos", "internal/protocol", "internal/cli", "internal/action", "internal/frontend"} {
+	for _, p := range []string{"runner", "runner/drp2", "runner/schema", "report/junit", "report/github", "model", "internal/jsonpos", "internal/cli", "internal/action", "internal/frontend"} {
 		if _, ok := deps[p]; !ok {
 			t.Fatalf("go list did not list %s", p)
 		}
@@ -64,9 +64,6 @@ func TestImportRules(t *testing.T) {
 			}
 			if under(pkg, "internal/jsonpos") {
 				t.Errorf("%s depends on %s: the JSON scanner imports nothing from the module", pkg, d)
-			}
-			if pkg == "internal/protocol" && d != "internal/jsonpos" {
-				t.Errorf("%s depends on %s: the adapter protocol needs nothing of the module but the JSON scanner", pkg, d)
 			}
 			if pkg == "model" {
 				t.Errorf("model depends on %s: it imports only the standard library", d)
