@@ -14,6 +14,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/internal/jsontree"
+	"github.com/drp2/drp2-fixtures/internal/protocol"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -37,7 +38,7 @@ func TestMain(m *testing.M) {
 
 func fakeAdapter(spec string) int {
 	faults := map[string]string{}
-	me := harness.Hello{Name: "fake", Version: "1"}
+	me := protocol.Hello{Name: "fake", Version: "1"}
 	nophase := false
 	for _, f := range strings.Split(spec, ",") {
 		kind, name, ok := strings.Cut(f, ":")
@@ -58,7 +59,7 @@ func fakeAdapter(spec string) int {
 		return 1
 	}
 	valid := harness.ValidatorJudge(v)
-	judge := func(f *harness.Fixture) harness.Verdict {
+	judge := func(f *protocol.Fixture) protocol.Verdict {
 		switch faults[f.Name] {
 		case "crash":
 			fmt.Fprintln(os.Stderr, "crashing on", f.Name)

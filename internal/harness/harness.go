@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/internal/protocol"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/limit"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -225,7 +226,7 @@ type session struct {
 	argv   []string
 	stderr *tail
 	proc   *process
-	hello  *Hello
+	hello  *protocol.Hello
 	impl   *model.Implementation
 	seq    int
 	// timeouts counts the fixtures in a row left without an answer.
@@ -281,7 +282,7 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 		im.Results = append(im.Results, s.one(&cases[i]))
 	}
 	if s.proc != nil {
-		goodbye, _ := encode(Goodbye{Type: TypeGoodbye})
+		goodbye, _ := protocol.Encode(protocol.Goodbye{Type: protocol.TypeGoodbye})
 		s.proc.stop(goodbye, time.Second)
 	}
 	im.Stderr = s.stderr.String()
@@ -295,11 +296,11 @@ func (s *session) start() error {
 	if err != nil {
 		return err
 	}
-	line, _ := encode(Hello{Type: TypeHello, Protocol: ProtocolVersion})
+	line, _ := protocol.Encode(protocol.Hello{Type: protocol.TypeHello, Protocol: protocol.ProtocolVersion})
 	answer, err := p.exchange(line, time.Now().Add(s.cfg.StartTimeout))
-	var h *Hello
+	var h *protocol.Hello
 	if err == nil {
-		h, err = DecodeHello(answer)
+		h, err = protocol.DecodeHello(answer)
 		switch {
 		case err != nil:
 			err = fmt.Errorf("bad hello: %v (it sent %s)", err, quoteLine(answer))
@@ -347,7 +348,7 @@ func (s *session) one(c *testCase) (res model.Result) {
 		return res
 	}
 	mark := s.stderr.mark()
-	v, err := s.ask(Fixture{Name: c.base.Name, Version: c.doc.Version,
+	v, err := s.ask(protocol.Fixture{Name: c.base.Name, Version: c.doc.Version,
 		Capabilities: c.doc.Capabilities, Commands: c.doc.Commands})
 	if err != nil {
 		harnessError(&res, c, err.Error())
@@ -363,10 +364,10 @@ func (s *session) one(c *testCase) (res model.Result) {
 // ask sends one fixture message (its Type and Seq are filled in here) and
 // reads the verdict. A failed exchange kills the process, so that the next
 // fixture starts it again.
-func (s *session) ask(f Fixture) (*Verdict, error) {
+func (s *session) ask(f protocol.Fixture) (*protocol.Verdict, error) {
 	s.seq++
-	f.Type, f.Seq = TypeFixture, s.seq
-	msg, err := encode(f)
+	f.Type, f.Seq = protocol.TypeFixture, s.seq
+	msg, err := protocol.Encode(f)
 	if err != nil {
 		return nil, fmt.Errorf("the fixture could not be encoded: %v", err)
 	}
@@ -376,9 +377,9 @@ func (s *session) ask(f Fixture) (*Verdict, error) {
 	stop := context.AfterFunc(s.ctx, p.kill)
 	answer, err := p.exchange(msg, time.Now().Add(s.cfg.Timeout))
 	stop()
-	var v *Verdict
+	var v *protocol.Verdict
 	if err == nil {
-		if v, err = DecodeVerdict(answer, s.seq, s.hello.Protocol); err != nil {
+		if v, err = protocol.DecodeVerdict(answer, s.seq, s.hello.Protocol); err != nil {
 			err = fmt.Errorf("%v (it sent %s)", err, quoteLine(answer))
 		}
 	}
@@ -411,7 +412,7 @@ func (s *session) countTimeout(err error) {
 // judge compares a verdict with the fixture's expectation through the
 // runner's own matching (Level 1), then for an executing implementation
 // checks the replies of a positive fixture (Level 2).
-func (s *session) judge(res *model.Result, c *testCase, v *Verdict) {
+func (s *session) judge(res *model.Result, c *testCase, v *protocol.Verdict) {
 	var f *model.Failure
 	unphased := v.Outcome == string(model.Error) && v.Phase == ""
 	if v.Outcome == string(model.Error) {

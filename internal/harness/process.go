@@ -2,7 +2,6 @@ package harness
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/protocol"
 	"github.com/drp2/drp2-fixtures/internal/secret"
 )
 
@@ -69,7 +69,7 @@ func startProcess(argv []string, dir string, env []string, stderr *tail, maxLine
 }
 
 // exchange writes one line and reads the answer line, both before
-// deadline. Blank lines from the implementation are skipped.
+// deadline, as protocol.ReadAnswer reads it (blank lines are skipped).
 func (p *process) exchange(line []byte, deadline time.Time) ([]byte, error) {
 	if err := p.stdin.SetWriteDeadline(deadline); err != nil {
 		return nil, err
@@ -80,37 +80,11 @@ func (p *process) exchange(line []byte, deadline time.Time) ([]byte, error) {
 	if err := p.stdout.SetReadDeadline(deadline); err != nil {
 		return nil, err
 	}
-	for {
-		answer, err := p.readLine()
-		if err != nil {
-			return nil, p.ioError("reading its answer", err)
-		}
-		if len(bytes.TrimSpace(answer)) > 0 {
-			return answer, nil
-		}
+	answer, err := protocol.ReadAnswer(p.reader, p.max)
+	if err != nil {
+		return nil, p.ioError("reading its answer", err)
 	}
-}
-
-var errLineTooLong = errors.New("line too long")
-
-// readLine reads one line of at most p.max bytes, without its newline.
-func (p *process) readLine() ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := p.reader.ReadSlice('\n')
-		if len(line)+len(chunk) > p.max+1 {
-			return nil, errLineTooLong
-		}
-		line = append(line, chunk...)
-		switch {
-		case err == nil:
-			return bytes.TrimRight(line, "\r\n"), nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		default:
-			return nil, err
-		}
-	}
+	return answer, nil
 }
 
 // ioError explains a failed exchange: a timeout, an answer too long, or
@@ -119,7 +93,7 @@ func (p *process) ioError(doing string, err error) error {
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return &timeoutError{doing: doing}
-	case errors.Is(err, errLineTooLong):
+	case errors.As(err, new(*protocol.LineTooLongError)):
 		return fmt.Errorf("its answer is longer than the %d-byte limit of one line", p.max)
 	}
 	// Broken pipe or end of output: the process is ending; wait briefly

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/protocol"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
@@ -42,7 +43,7 @@ func Open(ctx context.Context, cfg Config, command string) *Session {
 
 // Hello is the implementation's handshake answer, nil when it never
 // completed one.
-func (x *Session) Hello() *Hello { return x.s.hello }
+func (x *Session) Hello() *protocol.Hello { return x.s.hello }
 
 // Label is the implementation's name and version as it gave them, capped
 // like a report's, else its command line.
@@ -80,7 +81,7 @@ func (x *Session) Stderr() string { return x.s.stderr.String() }
 // Ask sends one stream and returns the verdict. An error is a stream
 // without a verdict (the exchange failed, or the session stopped); the
 // implementation is started again before the next stream.
-func (x *Session) Ask(name string, version, capabilities, commands json.RawMessage) (*Verdict, error) {
+func (x *Session) Ask(name string, version, capabilities, commands json.RawMessage) (*protocol.Verdict, error) {
 	s := x.s
 	if s.stopped == "" && s.proc == nil {
 		x.restarts++
@@ -91,14 +92,14 @@ func (x *Session) Ask(name string, version, capabilities, commands json.RawMessa
 	if s.stopped != "" {
 		return nil, errStopped(s.stopped)
 	}
-	return s.ask(Fixture{Name: name, Version: version, Capabilities: capabilities, Commands: commands})
+	return s.ask(protocol.Fixture{Name: name, Version: version, Capabilities: capabilities, Commands: commands})
 }
 
 // Close says goodbye and waits (a second at most) for the implementation
 // to end.
 func (x *Session) Close() {
 	if x.s.proc != nil {
-		goodbye, _ := encode(Goodbye{Type: TypeGoodbye})
+		goodbye, _ := protocol.Encode(protocol.Goodbye{Type: protocol.TypeGoodbye})
 		x.s.proc.stop(goodbye, time.Second)
 		x.s.proc = nil
 	}

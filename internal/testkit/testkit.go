@@ -201,6 +201,13 @@ func LineDiff(want, got []byte) string {
 // where a skip fails).
 func PythonExample(t testing.TB) string {
 	t.Helper()
+	return "python3 '" + PythonFile(t, "drp2_adapter.py") + "'"
+}
+
+// PythonFile is the absolute path of a file in examples/python, or a skip
+// where python3 is missing (it is present in CI, where a skip fails).
+func PythonFile(t testing.TB, name string) string {
+	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("python3 is missing: .ci/run installs it")
@@ -209,6 +216,5 @@ func PythonExample(t testing.TB) string {
 	}
 	// This file's folder is internal/testkit, whoever calls.
 	_, self, _, _ := runtime.Caller(0)
-	abs := filepath.Join(filepath.Dir(self), "..", "..", "examples", "python", "drp2_adapter.py")
-	return "python3 '" + abs + "'"
+	return filepath.Join(filepath.Dir(self), "..", "..", "examples", "python", name)
 }

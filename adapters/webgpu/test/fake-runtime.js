@@ -6,6 +6,9 @@
 //   Bad    {}              throws a Drp2WebGpuError (DRP2_ERR_INVALID_ID)
 //   Scope  {}              throws what an error scope reports
 //   Alloc  {}              creates a buffer and leaves it to the host to destroy
+//   Create* {id}           a second creation of one id by the same command
+//                          throws DRP2_ERR_DUPLICATE_ID, as the real runtime does
+//                          for a reused id; every other command does nothing
 export class Drp2WebGpuError extends Error {
   constructor(commandIndex, command, code, detail) {
     super(`command ${commandIndex} ${command?.cmd ?? "Unknown"}: ${detail}`);
@@ -35,7 +38,15 @@ export async function initWebGPU(canvas) {
 export async function executeDrp2StreamChecked(device, context, format, stream, options = {}) {
   seen.push({ stream, options });
   const readbacks = [];
+  const created = new Set();
   for (const [i, c] of stream.commands.entries()) {
+    if (typeof c?.cmd === "string" && c.cmd.startsWith("Create") && "id" in c) {
+      const key = `${c.cmd} ${c.id}`;
+      if (created.has(key)) {
+        throw new Drp2WebGpuError(i, c, "DRP2_ERR_DUPLICATE_ID", `id ${c.id} is already live`);
+      }
+      created.add(key);
+    }
     switch (c.cmd) {
       case "Bad":
         throw new Drp2WebGpuError(i, c, "DRP2_ERR_INVALID_ID", "unknown buffer 7");

@@ -7,38 +7,12 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { NoAdapterError, PHASES, Session, errorVerdict, foldReadbacks, helloAnswer } from "../core.js";
+import { fakeDawn, fakeDevice } from "./fake-dawn.js";
 import { nodeBackend } from "../node.js";
 import { parseArgs, serve } from "../serve.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fakeRuntime = join(here, "fake-runtime.js");
-
-// fakeDevice counts what it creates and destroys.
-function fakeDevice() {
-  const device = {
-    created: 0,
-    destroyed: 0,
-    lost: new Promise(() => {}),
-    adapterInfo: { vendor: "acme", architecture: "paper", device: "", description: "Acme driver 1.2" },
-    createBuffer() {
-      device.created++;
-      return { destroy: () => device.destroyed++ };
-    },
-    createTexture(desc) {
-      device.created++;
-      return { width: desc.size[0], height: desc.size[1], destroy: () => device.destroyed++ };
-    },
-  };
-  return device;
-}
-
-function fakeDawn(device) {
-  const gpu = {
-    requestAdapter: async () => (device ? { requestDevice: async () => device, info: device.adapterInfo } : null),
-    getPreferredCanvasFormat: () => "bgra8unorm",
-  };
-  return async () => ({ create: () => gpu, globals: { GPUTextureUsage: { RENDER_ATTACHMENT: 16 } }, version: "0.0.0-test" });
-}
 
 const fixture = (seq, commands) => ({ type: "fixture", seq, name: `f${seq}`, version: { major: 2, minor: 0 }, commands });
 
