@@ -27,6 +27,10 @@ const (
 	Embedded = runner.Embedded
 )
 
+// CorpusNotFound is the error of a search of the workspace that found no
+// corpus, or several.
+type CorpusNotFound = runner.CorpusNotFound
+
 // Job is one run of a corpus, as run's flags or the action's inputs say
 // it. Empty fields mean "the default", chosen in Resolve alone.
 type Job struct {
@@ -75,7 +79,7 @@ type Job struct {
 	// where the pull request lays out the workspace.
 	Contained bool
 	// FindCorpus is the action's choice of corpus: with none given, the
-	// workspace is searched for it (corpusroot.Find), and the corpus
+	// workspace is searched for it (runner.FindCorpus), and the corpus
 	// embedded in the binary runs only when asked for by name
 	// ("embedded"), never as a fallback; a search that finds none, or
 	// several, stops the job. Without it, the corpus holding the first

@@ -6,7 +6,6 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/annotation"
 )
 
 // ManifestCheck is a corpus compared with its manifest.
@@ -86,16 +85,9 @@ func (mc *ManifestCheck) reasons() []model.Reason {
 	return out
 }
 
-// Annotations are the freeze violations located in the repository.
-func (mc *ManifestCheck) Annotations() []annotation.Annotation {
-	if mc == nil {
-		return nil
-	}
-	return manifest.Annotations(mc.Cmp, manifest.Where{
-		Manifest: mc.Cmp.Path,
-		Fixture:  func(rel string) string { return mc.results[rel] },
-	})
-}
+// FixturePath is the display path of the fixture at the corpus-relative
+// path rel, for the annotations of the comparison.
+func (mc *ManifestCheck) FixturePath(rel string) string { return mc.results[rel] }
 
 // Model is the comparison as the model carries it to every report; nil
 // without one.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/internal/baseline"
-	"github.com/drp2/drp2-fixtures/internal/corpusroot"
 	"github.com/drp2/drp2-fixtures/internal/knownfail"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
@@ -141,7 +140,7 @@ func chooseCorpus(wd string, job Job) (string, string, error) {
 			return relTo(wd, dir), "the corpus holding " + job.Paths[0], nil
 		}
 	}
-	choice, err := corpusroot.Find(wd)
+	choice, err := runner.FindCorpus(wd)
 	if err != nil {
 		return "", "", &Error{Code: ExitUsage, Err: err}
 	}

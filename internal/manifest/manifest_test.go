@@ -298,7 +298,7 @@ func TestSchemaChange(t *testing.T) {
 	if len(c.Schemas) != 1 || !c.Schemas[0].Violation || c.Violations != 1 {
 		t.Fatalf("schema change: %+v", c)
 	}
-	anns := Annotations(c, Where{Manifest: "fixtures/manifest.json"})
+	anns := annotation.ForManifest(c, annotation.ManifestWhere{Manifest: "fixtures/manifest.json"})
 	if len(anns) != 1 || anns[0].Path != "fixtures/manifest.json" || anns[0].StartLine < 2 {
 		t.Fatalf("annotation: %+v", anns)
 	}
@@ -318,7 +318,7 @@ func lineOffset(data []byte, line int) int {
 func TestAnnotationsPointAtTheChange(t *testing.T) {
 	c, mdata := compareChanged(t, true)
 	cur := changed()
-	anns := Annotations(c, Where{Fixture: func(rel string) string { return "fixtures/" + rel }, Manifest: "fixtures/manifest.json"})
+	anns := annotation.ForManifest(c, annotation.ManifestWhere{Fixture: func(rel string) string { return "fixtures/" + rel }, Manifest: "fixtures/manifest.json"})
 	if len(anns) != 4 {
 		t.Fatalf("got %d annotations, want one per violation (4): %+v", len(anns), anns)
 	}
@@ -346,7 +346,7 @@ func TestUnfrozenReportsWithoutViolations(t *testing.T) {
 	if c.Violations != 0 || len(c.Changes) != 6 {
 		t.Fatalf("unfrozen: %d violations, %d changes", c.Violations, len(c.Changes))
 	}
-	if anns := Annotations(c, Where{}); len(anns) != 0 {
+	if anns := annotation.ForManifest(c, annotation.ManifestWhere{}); len(anns) != 0 {
 		t.Fatalf("annotations without a freeze: %+v", anns)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // headline is the comparison in one line.
@@ -28,7 +27,7 @@ func headline(c *model.ManifestCheck) string {
 		}
 	}
 	if n := len(c.Schemas); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s changed", n, explain.Plural(n, "schema", "schemas")))
+		parts = append(parts, fmt.Sprintf("%d %s changed", n, plural(n, "schema", "schemas")))
 	}
 	if c.CurrentVersion != "" {
 		parts = append(parts, fmt.Sprintf("DRP2 version %s → %s", version, c.CurrentVersion))
@@ -36,7 +35,7 @@ func headline(c *model.ManifestCheck) string {
 	line := fmt.Sprintf("%s since the manifest (DRP2 %s, %s)", strings.Join(parts, ", "), version, state)
 	if c.Frozen {
 		if c.Violations > 0 {
-			line += fmt.Sprintf("; %d %s the freeze", c.Violations, explain.Plural(c.Violations, "breaks", "break"))
+			line += fmt.Sprintf("; %d %s the freeze", c.Violations, plural(c.Violations, "breaks", "break"))
 		} else {
 			line += "; the freeze holds"
 		}
@@ -51,4 +50,12 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+// plural is one or many by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -21,7 +21,6 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/drp2/drp2-fixtures/internal/corpusroot"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
@@ -109,7 +108,7 @@ func (a *runAction) recordUnusable(err error) {
 // unusableFix is the advice of the job summary for an error that stopped
 // the step, in Markdown.
 func unusableFix(err error) string {
-	var nf *corpusroot.NotFound
+	var nf *gate.CorpusNotFound
 	switch {
 	case errors.As(err, &nf):
 		return "set `corpus:` on the step to the folder holding `positive/`, `negative/` and `negative_schema/`, relative to the repository root; in datoviz's layout, `corpus: spec/drp2/fixtures`. " +

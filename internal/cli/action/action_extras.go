@@ -22,5 +22,9 @@ type extras struct {
 }
 
 func newExtras(o *gate.Outcome) extras {
-	return extras{annotations: o.Manifest.Annotations()}
+	if o.Manifest == nil {
+		return extras{}
+	}
+	where := annotation.ManifestWhere{Manifest: o.Manifest.Cmp.Path, Fixture: o.Manifest.FixturePath}
+	return extras{annotations: annotation.ForManifest(o.Manifest.Cmp, where)}
 }

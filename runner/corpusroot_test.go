@@ -1,4 +1,4 @@
-package corpusroot
+package runner
 
 import (
 	"errors"
@@ -47,7 +47,7 @@ func TestFindChooses(t *testing.T) {
 		{"the workspace itself", []string{"./*"}, ".", "the only corpus in the workspace"},
 		{"fixtures below a corpus belong to it", []string{"c/*", "c/positive/nested/*"}, "c", "the only corpus in the workspace"},
 	} {
-		got, err := Find(layout(t, c.dirs...))
+		got, err := FindCorpus(layout(t, c.dirs...))
 		if err != nil || got.Path != c.path || got.Why != c.reason {
 			t.Errorf("%s: %+v, %v; want %s (%s)", c.name, got, err, c.path, c.reason)
 		}
@@ -55,8 +55,8 @@ func TestFindChooses(t *testing.T) {
 }
 
 func TestFindFailsClearly(t *testing.T) {
-	_, err := Find(layout(t, "src/fixtures", "spec/drp2/schema", "spec/drp2/fixtures/positive"))
-	var nf *NotFound
+	_, err := FindCorpus(layout(t, "src/fixtures", "spec/drp2/schema", "spec/drp2/fixtures/positive"))
+	var nf *CorpusNotFound
 	if !errors.As(err, &nf) || len(nf.Found) != 0 {
 		t.Fatalf("no corpus: %v", err)
 	}
@@ -66,11 +66,11 @@ func TestFindFailsClearly(t *testing.T) {
 			t.Errorf("message lacks %q: %s", want, msg)
 		}
 	}
-	_, err = Find(layout(t, "a/corpus/*", "b/corpus/*"))
+	_, err = FindCorpus(layout(t, "a/corpus/*", "b/corpus/*"))
 	if !errors.As(err, &nf) || strings.Join(nf.Found, " ") != "a/corpus b/corpus" || !strings.Contains(err.Error(), "2 DRP2 corpora in the workspace (a/corpus, b/corpus): set the corpus input to the one to run") {
 		t.Errorf("two corpora: %v", err)
 	}
-	if _, err := Find(filepath.Join(t.TempDir(), "missing")); err == nil || errors.As(err, &nf) {
+	if _, err := FindCorpus(filepath.Join(t.TempDir(), "missing")); err == nil || errors.As(err, &nf) {
 		t.Errorf("a missing workspace: %v", err)
 	}
 }
@@ -87,8 +87,8 @@ func TestFindIsBounded(t *testing.T) {
 	os.Symlink(filepath.Join(elsewhere, "real"), filepath.Join(root, "fixtures"))
 	os.Symlink(filepath.Join(elsewhere, "real"), filepath.Join(root, "linked"))
 	os.Symlink(filepath.Join(elsewhere, "real", "negative_schema"), filepath.Join(root, "half", "negative_schema"))
-	_, err := Find(root)
-	var nf *NotFound
+	_, err := FindCorpus(root)
+	var nf *CorpusNotFound
 	if !errors.As(err, &nf) || len(nf.Found) != 0 {
 		t.Fatalf("found a corpus through a link, a hidden folder, node_modules or past the depth: %v", err)
 	}
@@ -98,14 +98,14 @@ func TestFindIsBounded(t *testing.T) {
 		mkdir(t, filepath.Join(wide, fmt.Sprintf("d%02d", i)))
 	}
 	mkdir(t, filepath.Join(wide, "zz", "corpus", "positive"))
-	s := search{root: wide, limit: 50}
+	s := corpusSearch{root: wide, limit: 50}
 	if err := s.run(); err != nil {
 		t.Fatal(err)
 	}
 	if !s.truncated || s.entries > 51 {
 		t.Errorf("the entry bound did not stop the search: %+v", s)
 	}
-	msg := (&NotFound{Folders: s.folders, Truncated: true, limit: 50}).Error()
+	msg := (&CorpusNotFound{Folders: s.folders, Truncated: true, limit: 50}).Error()
 	if !strings.Contains(msg, "the search stopped after 50 entries") {
 		t.Errorf("message: %s", msg)
 	}

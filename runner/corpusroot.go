@@ -1,5 +1,7 @@
-// Package corpusroot finds the DRP2 corpus of a workspace when the action
-// is not told where it is. A corpus root is a folder holding the three
+package runner
+
+// Finding the DRP2 corpus of a workspace when the action is not told where
+// it is. A corpus root is a folder holding the three
 // corpus folders (positive/, negative/, negative_schema/). The upstream
 // layout (spec/drp2/fixtures, as in datoviz) is taken first, then
 // ./fixtures, then the one corpus the workspace holds; none or several is
@@ -9,8 +11,8 @@
 //
 // The pull request lays out the workspace, so the search follows no link,
 // skips hidden folders (.git) and node_modules, goes no deeper than
-// MaxDepth and reads at most MaxEntries directory entries in all.
-package corpusroot
+// CorpusSearchDepth and reads at most CorpusSearchEntries directory entries
+// in all.
 
 import (
 	"fmt"
@@ -22,56 +24,55 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 const (
-	// UpstreamLayout is where the DRP2 spec keeps its corpus.
-	UpstreamLayout = "spec/drp2/fixtures"
-	// Conventional is the corpus folder this project's own layout uses.
-	Conventional = "fixtures"
-	// MaxDepth is how many folders below the workspace a corpus root can be
+	// UpstreamCorpus is where the DRP2 spec keeps its corpus.
+	UpstreamCorpus = "spec/drp2/fixtures"
+	// ConventionalCorpus is the corpus folder this project's own layout uses.
+	ConventionalCorpus = "fixtures"
+	// CorpusSearchDepth is how many folders below the workspace a corpus root can be
 	// found (spec/drp2/fixtures is 3).
-	MaxDepth = 6
-	// MaxEntries bounds the directory entries read in one search, so that a
+	CorpusSearchDepth = 6
+	// CorpusSearchEntries bounds the directory entries read in one search, so that a
 	// workspace of any size is searched in bounded time.
-	MaxEntries = 20000
+	CorpusSearchEntries = 20000
 )
 
-// Choice is the corpus found and why it was taken.
-type Choice struct {
+// CorpusChoice is the corpus found and why it was taken.
+type CorpusChoice struct {
 	// Path is the corpus root relative to the workspace, with slashes.
 	Path string
 	// Why says how it was chosen, for the log and the summary.
 	Why string
 }
 
-// NotFound is the error of a search that found no corpus, or several.
-type NotFound struct {
+// CorpusNotFound is the error of a search that found no corpus, or several.
+type CorpusNotFound struct {
 	// Found are the corpus roots found (several, or none).
 	Found []string
 	// Folders is how many folders were searched; Truncated says the
-	// search stopped at MaxEntries.
+	// search stopped at CorpusSearchEntries.
 	Folders   int
 	Truncated bool
 	limit     int
 }
 
-func (e *NotFound) Error() string {
+func (e *CorpusNotFound) Error() string {
 	var b strings.Builder
 	if len(e.Found) > 1 {
 		fmt.Fprintf(&b, "%d DRP2 corpora in the workspace (%s): set the corpus input to the one to run", len(e.Found), strings.Join(e.Found, ", "))
 	} else {
-		fmt.Fprintf(&b, "no DRP2 corpus in the workspace: set the corpus input to the folder holding %s (in datoviz's layout, corpus: %s)", folderList(), UpstreamLayout)
+		fmt.Fprintf(&b, "no DRP2 corpus in the workspace: set the corpus input to the folder holding %s (in datoviz's layout, corpus: %s)", folderList(), UpstreamCorpus)
 	}
-	fmt.Fprintf(&b, ". Looked for %s, then ./%s, then any folder holding the three, %s", UpstreamLayout, Conventional, e.Searched())
+	fmt.Fprintf(&b, ". Looked for %s, then ./%s, then any folder holding the three, %s", UpstreamCorpus, ConventionalCorpus, e.Searched())
 	return b.String()
 }
 
 // Searched says where the search looked, for the message and the summary.
-func (e *NotFound) Searched() string {
+func (e *CorpusNotFound) Searched() string {
 	s := fmt.Sprintf("down to %d folders deep (%d %s searched; hidden folders, node_modules and links skipped)",
-		MaxDepth, e.Folders, explain.Plural(e.Folders, "folder", "folders"))
+		CorpusSearchDepth, e.Folders, plural(e.Folders, "folder", "folders"))
 	if e.Truncated {
 		s += fmt.Sprintf("; the search stopped after %d entries", e.limit)
 	}
@@ -87,21 +88,21 @@ func folderList() string {
 }
 
 // Find chooses the corpus of the workspace at root.
-func Find(root string) (Choice, error) {
-	if isCorpus(root, UpstreamLayout) {
-		return Choice{Path: UpstreamLayout, Why: "the upstream layout"}, nil
+func FindCorpus(root string) (CorpusChoice, error) {
+	if isCorpus(root, UpstreamCorpus) {
+		return CorpusChoice{Path: UpstreamCorpus, Why: "the upstream layout"}, nil
 	}
-	if isCorpus(root, Conventional) {
-		return Choice{Path: Conventional, Why: "./" + Conventional}, nil
+	if isCorpus(root, ConventionalCorpus) {
+		return CorpusChoice{Path: ConventionalCorpus, Why: "./" + ConventionalCorpus}, nil
 	}
-	s := search{root: root, limit: MaxEntries}
+	s := corpusSearch{root: root, limit: CorpusSearchEntries}
 	if err := s.run(); err != nil {
-		return Choice{}, err
+		return CorpusChoice{}, err
 	}
 	if len(s.found) == 1 {
-		return Choice{Path: s.found[0], Why: "the only corpus in the workspace"}, nil
+		return CorpusChoice{Path: s.found[0], Why: "the only corpus in the workspace"}, nil
 	}
-	return Choice{}, &NotFound{Found: s.found, Folders: s.folders, Truncated: s.truncated, limit: s.limit}
+	return CorpusChoice{}, &CorpusNotFound{Found: s.found, Folders: s.folders, Truncated: s.truncated, limit: s.limit}
 }
 
 // isCorpus says whether rel below root is a real folder (no link on the
@@ -122,7 +123,7 @@ func isCorpus(root, rel string) bool {
 	return true
 }
 
-type search struct {
+type corpusSearch struct {
 	root      string
 	limit     int
 	found     []string
@@ -133,7 +134,7 @@ type search struct {
 
 // run searches breadth first in lexical order, so the same workspace
 // gives the same answer, and the entry bound cuts it at the same place.
-func (s *search) run() error {
+func (s *corpusSearch) run() error {
 	queue := []string{"."}
 	for len(queue) > 0 && !s.truncated {
 		rel := queue[0]
@@ -150,7 +151,7 @@ func (s *search) run() error {
 			s.found = append(s.found, rel)
 			continue // fixtures below a corpus root belong to it
 		}
-		if depth(rel) >= MaxDepth {
+		if folderDepth(rel) >= CorpusSearchDepth {
 			continue
 		}
 		for _, d := range subdirs {
@@ -164,7 +165,7 @@ func (s *search) run() error {
 	return nil
 }
 
-func depth(rel string) int {
+func folderDepth(rel string) int {
 	if rel == "." {
 		return 0
 	}
@@ -183,11 +184,19 @@ func holdsCorpus(subdirs []string) bool {
 
 // list returns the real folders directly inside rel, sorted, within what
 // is left of the entry bound.
-func (s *search) list(rel string) ([]string, error) {
+func (s *corpusSearch) list(rel string) ([]string, error) {
 	names, read, full, err := workspace.New(s.root, true).Folders(rel, s.limit-s.entries)
 	s.entries += read
 	if full || s.entries >= s.limit {
 		s.truncated = true
 	}
 	return names, err
+}
+
+// plural is one or many by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -1,28 +1,27 @@
-package manifest
+package annotation
 
 import (
 	"fmt"
 
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
-// Where names the files annotations point into.
-type Where struct {
+// ManifestWhere names the files a manifest's annotations point into.
+type ManifestWhere struct {
 	// Fixture turns a corpus-relative fixture path into a repository path.
 	Fixture func(rel string) string
 	// Manifest is the manifest's repository path.
 	Manifest string
 }
 
-// Annotations returns one failure annotation per violation of the freeze:
+// ForManifest returns one failure annotation per violation of the freeze:
 // on the fixture file where it changed (its expected block or commands),
 // or on the manifest's entry for a removed fixture or a changed schema.
-func Annotations(c *model.ManifestCheck, where Where) []annotation.Annotation {
-	var out []annotation.Annotation
+func ForManifest(c *model.ManifestCheck, where ManifestWhere) []Annotation {
+	var out []Annotation
 	add := func(path string, span *model.Span, title, msg string) {
-		a := annotation.Annotation{Path: path, StartLine: 1, EndLine: 1, Level: annotation.LevelFailure,
+		a := Annotation{Path: path, StartLine: 1, EndLine: 1, Level: LevelFailure,
 			Title: escape.OneLine(title), Message: msg}
 		if span != nil {
 			a.StartLine, a.EndLine = span.Line, span.EndLine
@@ -37,7 +36,7 @@ func Annotations(c *model.ManifestCheck, where Where) []annotation.Annotation {
 		if s.Violation {
 			add(where.Manifest, s.Span, "Frozen DRP2 "+version+" schema changed",
 				fmt.Sprintf("The %s schema changed (sha256 %s → %s) while the manifest declares DRP2 %s frozen: a frozen version keeps its schema and fixtures together (VERSIONING.md). Put the change in a new version.",
-					s.Which, short(s.RecordedSHA256), short(s.CurrentSHA256), version))
+					s.Which, shortSum(s.RecordedSHA256), shortSum(s.CurrentSHA256), version))
 		}
 	}
 	for i := range c.Changes {
@@ -54,4 +53,12 @@ func Annotations(c *model.ManifestCheck, where Where) []annotation.Annotation {
 				ch.Path, ch.Kind, ch.Description, version))
 	}
 	return out
+}
+
+// shortSum is a sum's first 12 digits, as the manifest's headline shows it.
+func shortSum(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
 }
