@@ -13,7 +13,7 @@ import (
 
 // seeds adds every fixture of the project's corpus to a fuzz target.
 func seeds(f *testing.F) {
-	for _, folder := range fixtures.Folders {
+	for _, folder := range runner.Folders {
 		entries, err := fixtures.FS.ReadDir(folder)
 		if err != nil {
 			f.Fatal(err)

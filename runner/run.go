@@ -28,7 +28,8 @@ type Config struct {
 	// Corpus is the corpus root directory. Empty means the embedded corpus
 	// (EmbeddedFS); the CLI turns "./fixtures when present" into a path.
 	Corpus string
-	// EmbeddedFS is the corpus used when Corpus is empty.
+	// EmbeddedFS is the corpus used when Corpus is empty: BuiltinCorpus,
+	// or a base commit's tree.
 	EmbeddedFS fs.FS
 	// CommandSchema and FixtureSchema are paths, Embedded, or empty for
 	// the upstream layout next to the corpus when present, else embedded.

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/internal/knownfail"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
@@ -84,7 +83,7 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 		return nil, Usagef("fail-on regressions needs a baseline to compare with (auto, a folder or a JSON report)")
 	}
 	r := &Resolved{Job: job, WorkDir: wd, env: env, CorpusFound: found, Config: runner.Config{
-		Corpus: corpus, EmbeddedFS: fixtures.FS,
+		Corpus: corpus, EmbeddedFS: runner.BuiltinCorpus,
 		CommandSchema: job.CommandSchema, FixtureSchema: job.FixtureSchema,
 		Paths: job.Paths, Name: job.Name, Tags: job.Tags,
 		Workers: job.Workers, WorkDir: wd, Contained: job.Contained, MaxFileSize: job.MaxFileSize,
@@ -198,7 +197,7 @@ func under(dir, p string) string {
 // the harness.
 func (r *Resolved) CorpusSource() manifest.Source {
 	if r.Config.Corpus == "" {
-		return manifest.Source{FS: fixtures.FS, WorkDir: r.WorkDir}
+		return manifest.Source{FS: runner.BuiltinCorpus, WorkDir: r.WorkDir}
 	}
 	ws := r.Workspace()
 	return manifest.Source{FS: ws.FS(r.Config.Corpus, workspace.MaxInputFile), CorpusDir: ws.Abs(r.Config.Corpus), WorkDir: r.WorkDir}
