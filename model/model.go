@@ -142,9 +142,9 @@ type Failure struct {
 
 // Version is the protocol version object of VERSIONING.md.
 type Version struct {
-	Major int  `json:"major"`
-	Minor int  `json:"minor"`
-	Patch *int `json:"patch,omitempty"`
+	Major int
+	Minor int
+	Patch *int
 }
 
 // Stream is what the semantic and capability phases see of a fixture: a
@@ -162,17 +162,17 @@ type Stream struct {
 
 // Span is a 1-based region of a file. Columns count characters from 1.
 type Span struct {
-	Line      int `json:"line"`
-	Column    int `json:"column"`
-	EndLine   int `json:"end_line"`
-	EndColumn int `json:"end_column"`
+	Line      int
+	Column    int
+	EndLine   int
+	EndColumn int
 }
 
 // Diagnostic is secondary detail attached to a result. It never replaces the
 // primary result (RUNNER.md, First-Failure Semantics).
 type Diagnostic struct {
-	Source  string `json:"source"`
-	Message string `json:"message"`
+	Source  string
+	Message string
 }
 
 // Result is the primary result of one fixture.
@@ -223,9 +223,9 @@ type Result struct {
 // re-indented fixture has the same member sums). A member that is absent
 // has an empty sum.
 type Digest struct {
-	File     string `json:"file"`
-	Commands string `json:"commands,omitempty"`
-	Expected string `json:"expected,omitempty"`
+	File     string
+	Commands string
+	Expected string
 }
 
 // Unexcused is the number of failures no known-failures entry excuses:
@@ -262,16 +262,16 @@ const (
 
 // Finding is a warning about the corpus. It never changes a result.
 type Finding struct {
-	Kind    FindingKind `json:"kind"`
-	Path    string      `json:"path"`
-	Message string      `json:"message"`
+	Kind    FindingKind
+	Path    string
+	Message string
 }
 
 // SchemaSource says which schema a run used.
 type SchemaSource struct {
 	// Source is the schema's path, or "embedded".
-	Source string `json:"source"`
-	SHA256 string `json:"sha256"`
+	Source string
+	SHA256 string
 }
 
 // ClassCount counts the fixtures run in one class.
