@@ -77,7 +77,7 @@ func buildComparison(c *model.Comparison) *Comparison {
 		return nil
 	}
 	out := &Comparison{
-		Base: c.Base, Commit: c.Commit, Unavailable: c.Unavailable, Notes: c.Notes, Headline: c.Headline(),
+		Base: c.Base, Commit: c.Commit, Unavailable: c.Unavailable, Notes: c.Notes, Headline: explain.ComparisonHeadline(c),
 		SchemasChanged:    SchemasChanged{Command: c.CommandSchemaChanged, Fixture: c.FixtureSchemaChanged},
 		BaseCommandSchema: schemaOrNil(c.BaseCommandSchema), BaseFixtureSchema: schemaOrNil(c.BaseFixtureSchema),
 		Counts:  Delta(c.Delta()),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // typeFreeze marks a change that breaks a frozen manifest; typeUnclean
@@ -72,7 +73,7 @@ func coverageProperties(c *model.Coverage) []junit.Property {
 		return nil
 	}
 	p := []junit.Property{
-		{Name: "drp2.coverage.headline", Value: clean(c.Headline())},
+		{Name: "drp2.coverage.headline", Value: clean(explain.CoverageHeadline(c))},
 		{Name: "drp2.coverage.rules", Value: strconv.Itoa(len(c.Rules))},
 		{Name: "drp2.coverage.uncovered", Value: strconv.Itoa(c.Uncovered)},
 		{Name: "drp2.coverage.positive_fixtures", Value: strconv.Itoa(c.PositiveFixtures)},

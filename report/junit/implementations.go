@@ -67,7 +67,7 @@ func implementationSuites(run *model.Run, props []junit.Property, firstID int) [
 		add("drp2.implementation.error", im.Error)
 		add("drp2.implementation.restarts", strconv.Itoa(im.Restarts))
 		add("drp2.implementation.phases", strings.Join(im.Phases, ","))
-		add("drp2.implementation.adapter", im.Adapter.String())
+		add("drp2.implementation.adapter", explain.Adapter(im.Adapter))
 		if im.Executes {
 			add("drp2.implementation.level2_checked", strconv.Itoa(checked))
 			add("drp2.implementation.level2_passed", strconv.Itoa(passed))
