@@ -1,10 +1,5 @@
 package model
 
-import (
-	"fmt"
-	"strings"
-)
-
 // ManifestCheck is the corpus compared with its recorded manifest (the
 // manifest input, --manifest, --check-clean).
 type ManifestCheck struct {
@@ -161,55 +156,4 @@ func (rc *RuleCoverage) Group() RuleGroup {
 		return RulesFindingOnly
 	}
 	return RulesUncovered
-}
-
-// Headline is the coverage in one line.
-func (c *Coverage) Headline() string {
-	failing := 0
-	for i := range c.Rules {
-		if c.Rules[i].Group() != RulesFindingOnly {
-			failing++
-		}
-	}
-	return fmt.Sprintf("%d of %d rules that fail a stream have no negative fixture (from %d passing positive and %d passing negative fixtures)",
-		c.Uncovered, failing, c.PositiveFixtures, c.NegativeFixtures)
-}
-
-// Notes are the caveats of the coverage, in words.
-func (c *Coverage) Notes() []string {
-	var out []string
-	if c.NotCounted > 0 {
-		out = append(out, fmt.Sprintf("%d fixture%s that did not pass %s not counted.", c.NotCounted, pluralS(c.NotCounted), wasWere(c.NotCounted)))
-	}
-	if n := len(c.NoRule); n > 0 {
-		verb := "fail"
-		if n == 1 {
-			verb = "fails"
-		}
-		out = append(out, fmt.Sprintf("%d negative fixture%s %s by a verdict that names no rule: %s.", n, pluralS(n), verb, strings.Join(c.NoRule, ", ")))
-	}
-	unlisted := 0
-	for i := range c.Rules {
-		if c.Rules[i].Unlisted {
-			unlisted++
-		}
-	}
-	if unlisted > 0 {
-		out = append(out, fmt.Sprintf("%d rule%s marked * %s named by verdicts or traces but missing from the checker's rule list.", unlisted, pluralS(unlisted), wasWere(unlisted)))
-	}
-	return out
-}
-
-func pluralS(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-func wasWere(n int) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
 }
