@@ -58,7 +58,6 @@ func convert[T, U any](in []T, f func(T) U) []U {
 	return out
 }
 
-func toFinding(f model.Finding) Finding            { return Finding(f) }
 func fromFinding(f Finding) model.Finding          { return model.Finding(f) }
 func toDiagnostic(d model.Diagnostic) Diagnostic   { return Diagnostic(d) }
 func fromDiagnostic(d Diagnostic) model.Diagnostic { return model.Diagnostic(d) }
