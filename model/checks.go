@@ -1,35 +1,30 @@
 package model
 
-import (
-	"fmt"
-	"strings"
-)
-
 // ManifestCheck is the corpus compared with its recorded manifest (the
 // manifest input, --manifest, --check-clean).
 type ManifestCheck struct {
 	// Path is the manifest file as the reports show it.
-	Path   string `json:"path"`
-	Frozen bool   `json:"frozen"`
+	Path   string
+	Frozen bool
 	// DRP2Version is the recorded version; CurrentVersion is set when the
 	// corpus now declares another.
-	DRP2Version    string `json:"drp2_version"`
-	CurrentVersion string `json:"current_version,omitempty"`
+	DRP2Version    string
+	CurrentVersion string
 	// Headline is the comparison in one line.
-	Headline string `json:"headline"`
+	Headline string
 	// Unchanged counts the fixtures that are the same in both;
 	// Violations the changes that break a frozen manifest.
-	Unchanged  int `json:"unchanged"`
-	Violations int `json:"violations"`
+	Unchanged  int
+	Violations int
 	// SchemasChanged names the schemas ("command", "fixture") whose
 	// recorded path or bytes differ.
-	SchemasChanged []string `json:"schemas_changed,omitempty"`
+	SchemasChanged []string
 	// Schemas are the schema changes in full, in SchemasChanged's order.
-	Schemas []ManifestSchema `json:"schemas,omitempty"`
-	Changes []ManifestChange `json:"changes,omitempty"`
+	Schemas []ManifestSchema
+	Changes []ManifestChange
 	// CheckClean says every difference fails the run (run --check-clean),
 	// not only those that break a freeze.
-	CheckClean bool `json:"check_clean,omitempty"`
+	CheckClean bool
 }
 
 // Clean reports whether the corpus is exactly as recorded.
@@ -67,78 +62,78 @@ func (m *ManifestCheck) Fails() bool {
 // ManifestSchema is a schema whose recorded path or bytes differ.
 type ManifestSchema struct {
 	// Which is "command" or "fixture".
-	Which          string `json:"which"`
-	RecordedPath   string `json:"recorded_path"`
-	RecordedSHA256 string `json:"recorded_sha256"`
-	CurrentPath    string `json:"current_path"`
-	CurrentSHA256  string `json:"current_sha256"`
-	Violation      bool   `json:"violation"`
+	Which          string
+	RecordedPath   string
+	RecordedSHA256 string
+	CurrentPath    string
+	CurrentSHA256  string
+	Violation      bool
 	// Span locates the schema's entry in the manifest file.
-	Span *Span `json:"-"`
+	Span *Span
 }
 
 // ManifestChange is one fixture that differs from the manifest.
 type ManifestChange struct {
 	// Kind is added, removed, renamed or changed.
-	Kind string `json:"kind"`
-	Path string `json:"path"`
+	Kind string
+	Path string
 	// From is the recorded path of a renamed fixture.
-	From string `json:"from,omitempty"`
+	From string
 	// Aspects are the parts that changed: expected, commands,
 	// capabilities, version, other, unusable.
-	Aspects []string `json:"aspects,omitempty"`
+	Aspects []string
 	// Expected lists the changed members of the expected block, as
 	// "member: old → new".
-	Expected []string `json:"expected,omitempty"`
+	Expected []string
 	// Description says in words what changed ("renamed from a.json",
 	// "expected block (…)").
-	Description string `json:"description"`
-	Violation   bool   `json:"violation"`
+	Description string
+	Violation   bool
 	// Span locates the change for annotations: in the fixture file, or in
 	// the manifest file when InManifest (a removed fixture).
-	Span       *Span `json:"-"`
-	InManifest bool  `json:"-"`
+	Span       *Span
+	InManifest bool
 }
 
 // Coverage is the validator's rule coverage of a run (the coverage
 // input): per rule, the negative fixtures that fail by it and the passing
 // positive fixtures whose streams pass through its check.
 type Coverage struct {
-	Rules []RuleCoverage `json:"rules"`
+	Rules []RuleCoverage
 	// Uncovered counts the rules that can fail a stream and have no
 	// negative fixture.
-	Uncovered        int `json:"uncovered"`
-	PositiveFixtures int `json:"positive_fixtures"`
-	NegativeFixtures int `json:"negative_fixtures"`
+	Uncovered        int
+	PositiveFixtures int
+	NegativeFixtures int
 	// NoRule lists passing negative fixtures whose verdict names no rule.
-	NoRule []string `json:"no_rule,omitempty"`
+	NoRule []string
 	// NotCounted counts the fixtures left out because they did not pass.
-	NotCounted int `json:"not_counted"`
+	NotCounted int
 }
 
 // RuleCoverage is what the corpus does with one rule.
 type RuleCoverage struct {
 	// ID names the prose rule as the verdicts do
 	// ("COMMANDS.md WriteBuffer rule 2").
-	ID string `json:"id"`
+	ID string
 	// Code is the error code a violation of the rule reports; none for a
 	// rule reported only as a finding.
-	Code    string `json:"code"`
-	Summary string `json:"summary"`
+	Code    string
+	Summary string
 	// NegativeFixtures are the negative fixtures that fail by the rule as
 	// they expect, by path; never nil.
-	NegativeFixtures []string `json:"negative_fixtures"`
+	NegativeFixtures []string
 	// Negative is len(NegativeFixtures).
-	Negative int `json:"negative"`
+	Negative int
 	// Positive counts the passing positive fixtures whose streams pass
 	// through the rule's check.
-	Positive int `json:"positive"`
+	Positive int
 	// Unlisted: verdicts or traces name the rule, but the checker's rule
 	// list does not.
-	Unlisted bool `json:"unlisted,omitempty"`
+	Unlisted bool
 	// FindingOnly: the rule has no error code, so it never fails a stream
 	// and no negative fixture can exercise it.
-	FindingOnly bool `json:"finding_only,omitempty"`
+	FindingOnly bool
 }
 
 // RuleGroup is where a rule stands in a coverage report, in report order.
@@ -161,55 +156,4 @@ func (rc *RuleCoverage) Group() RuleGroup {
 		return RulesFindingOnly
 	}
 	return RulesUncovered
-}
-
-// Headline is the coverage in one line.
-func (c *Coverage) Headline() string {
-	failing := 0
-	for i := range c.Rules {
-		if c.Rules[i].Group() != RulesFindingOnly {
-			failing++
-		}
-	}
-	return fmt.Sprintf("%d of %d rules that fail a stream have no negative fixture (from %d passing positive and %d passing negative fixtures)",
-		c.Uncovered, failing, c.PositiveFixtures, c.NegativeFixtures)
-}
-
-// Notes are the caveats of the coverage, in words.
-func (c *Coverage) Notes() []string {
-	var out []string
-	if c.NotCounted > 0 {
-		out = append(out, fmt.Sprintf("%d fixture%s that did not pass %s not counted.", c.NotCounted, pluralS(c.NotCounted), wasWere(c.NotCounted)))
-	}
-	if n := len(c.NoRule); n > 0 {
-		verb := "fail"
-		if n == 1 {
-			verb = "fails"
-		}
-		out = append(out, fmt.Sprintf("%d negative fixture%s %s by a verdict that names no rule: %s.", n, pluralS(n), verb, strings.Join(c.NoRule, ", ")))
-	}
-	unlisted := 0
-	for i := range c.Rules {
-		if c.Rules[i].Unlisted {
-			unlisted++
-		}
-	}
-	if unlisted > 0 {
-		out = append(out, fmt.Sprintf("%d rule%s marked * %s named by verdicts or traces but missing from the checker's rule list.", unlisted, pluralS(unlisted), wasWere(unlisted)))
-	}
-	return out
-}
-
-func pluralS(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-func wasWere(n int) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
 }

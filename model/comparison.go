@@ -1,10 +1,5 @@
 package model
 
-import (
-	"fmt"
-	"strings"
-)
-
 // Verdict says how a fixture's result moved between a base run and this
 // run.
 type Verdict string
@@ -27,27 +22,6 @@ const (
 
 // Verdicts lists the verdicts in report order: regressions first.
 var Verdicts = []Verdict{Regressed, Fixed, AddedFailing, AddedPassing, Removed, StillFailing, StillPassing}
-
-// Title is the human name of a verdict, for headings.
-func (v Verdict) Title() string {
-	switch v {
-	case Regressed:
-		return "Regressed"
-	case Fixed:
-		return "Fixed"
-	case AddedFailing:
-		return "Added, failing"
-	case AddedPassing:
-		return "Added, passing"
-	case Removed:
-		return "Removed"
-	case StillFailing:
-		return "Still failing"
-	case StillPassing:
-		return "Passing, content changed"
-	}
-	return string(v)
-}
 
 func (v Verdict) rank() int {
 	for i, w := range Verdicts {
@@ -82,20 +56,6 @@ const (
 	// file broke, not because its expectation moved.
 	Broken ContentChange = "broken"
 )
-
-// Words is the change in the words every report uses, the same in the
-// headline, the tables, the text report and the step outputs' names:
-// "expectation changed", "stream changed", "renamed", "metadata changed",
-// "broken"; "" for ContentSame.
-func (c ContentChange) Words() string {
-	switch c {
-	case ContentSame:
-		return ""
-	case Broken:
-		return "broken"
-	}
-	return strings.ReplaceAll(string(c), "_", " ")
-}
 
 // Side is what one run said about a fixture.
 type Side struct {
@@ -202,86 +162,3 @@ func (c *Comparison) Delta() Delta {
 	}
 	return d
 }
-
-// Headline is the delta in one line of plain text, for titles and lead
-// sentences: "2 regressed (1 broken), 3 fixed, 5 added against base
-// abc1234". Each fixture is counted once: by its verdict, with how its file
-// changed in parentheses, or, when its verdict did not move, by the change
-// alone ("1 renamed"). Parts that are zero are left out; with no change it
-// says so. It names the base as given, so sinks escape it like any other
-// text.
-func (c *Comparison) Headline() string {
-	if c == nil {
-		return ""
-	}
-	if c.Unavailable != "" {
-		return "no comparison with the base"
-	}
-	// content[v] counts the content changes of the fixtures of verdict v,
-	// in the order of contentOrder.
-	content := map[Verdict]map[ContentChange]int{}
-	count := map[Verdict]int{}
-	for i := range c.Changes {
-		ch := &c.Changes[i]
-		v := ch.Verdict
-		if v == AddedPassing {
-			v = AddedFailing // one "added" part
-		}
-		count[v]++
-		if ch.Content != ContentSame {
-			if content[v] == nil {
-				content[v] = map[ContentChange]int{}
-			}
-			content[v][ch.Content]++
-		}
-	}
-	var parts []string
-	changes := func(v Verdict) []string {
-		var out []string
-		for _, cc := range contentOrder {
-			if n := content[v][cc]; n > 0 {
-				out = append(out, fmt.Sprintf("%d %s", n, cc.Words()))
-			}
-		}
-		return out
-	}
-	for _, v := range []Verdict{Regressed, Fixed, AddedFailing, Removed} {
-		if count[v] == 0 {
-			continue
-		}
-		word := string(v)
-		if v == AddedFailing {
-			word = "added"
-		}
-		part := fmt.Sprintf("%d %s", count[v], word)
-		if in := changes(v); len(in) > 0 && v != AddedFailing {
-			part += " (" + strings.Join(in, ", ") + ")"
-		}
-		parts = append(parts, part)
-	}
-	// Fixtures whose verdict did not move are counted by their change.
-	still := map[ContentChange]int{}
-	for _, v := range []Verdict{StillFailing, StillPassing} {
-		for cc, n := range content[v] {
-			still[cc] += n
-		}
-	}
-	for _, cc := range contentOrder {
-		if n := still[cc]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, cc.Words()))
-		}
-	}
-	if c.SchemasChanged() {
-		parts = append(parts, "schemas changed")
-	}
-	text := "no change"
-	if len(parts) > 0 {
-		text = strings.Join(parts, ", ")
-	}
-	return text + " against base " + c.Base
-}
-
-// contentOrder is the order the headline names content changes in: the
-// broken file first, the likeliest cause of red. A change of metadata
-// alone (a re-indented file, a new description) is left to the tables.
-var contentOrder = []ContentChange{Broken, ExpectationChanged, StreamChanged, Renamed}

@@ -3,7 +3,6 @@ package model
 import (
 	"slices"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -76,32 +75,6 @@ type Adapter struct {
 	Platform string
 }
 
-// String names the adapter in one line: vendor and architecture (or
-// device), driver, platform; only what is known.
-func (a *Adapter) String() string {
-	if a == nil {
-		return ""
-	}
-	var parts []string
-	name := strings.TrimSpace(a.Vendor + " " + a.Architecture)
-	if name == "" {
-		name = a.Device
-	}
-	for _, p := range []string{name, a.Driver} {
-		if p != "" {
-			parts = append(parts, p)
-		}
-	}
-	s := strings.Join(parts, ", ")
-	if a.Platform != "" {
-		if s == "" {
-			return a.Platform
-		}
-		s += " (" + a.Platform + ")"
-	}
-	return s
-}
-
 // ClaimsPhase reports whether the implementation performs phase.
 func (im *Implementation) ClaimsPhase(phase string) bool {
 	return im.Phases == nil || slices.Contains(im.Phases, phase)
@@ -124,8 +97,9 @@ func (im *Implementation) Level1() bool {
 	return im.Error == "" && len(im.Results) > 0 && im.Summary.Failed == 0 && im.NotClaimedCount() == 0
 }
 
-// Label is how reports name the implementation: its name and version, or
-// its command when it never said its name.
+// Label identifies the implementation: its name and version, or its
+// command when it never said its name. It is data, not wording: the
+// ranking and the parity rows key on it, and reports show it as it is.
 func (im *Implementation) Label() string {
 	if im.Name == "" {
 		return im.Command

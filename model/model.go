@@ -1,7 +1,10 @@
 // Package model is the one data model between the runner and the reporters.
 //
 // The runner produces a Run; every reporter consumes it. Neither side knows
-// the other, and this package imports only the standard library.
+// the other, and this package imports only the standard library. It is data
+// and the logic of data (counts, ranking, parity): the words people read are
+// report/explain's, and each format names the fields in wire types of its
+// own (report/jsonout for the JSON report).
 package model
 
 import (
@@ -50,6 +53,8 @@ const (
 // Classes lists the known classes in report order.
 var Classes = []Class{ClassPositive, ClassNegative, ClassSchemaNegative, ClassUnknown}
 
+// String is the class's identifier, as the JSON report, the manifest and
+// finding messages spell it; report/explain has its name for people.
 func (c Class) String() string {
 	switch c {
 	case ClassPositive:
@@ -60,23 +65,6 @@ func (c Class) String() string {
 		return "schema_negative"
 	default:
 		return "unknown"
-	}
-}
-
-// Title is the human name of a class, for headings and suite names.
-func (c Class) Title() string {
-	switch c {
-	case ClassPositive:
-		return "Positive"
-	case ClassNegative:
-		return "Semantic negative"
-	case ClassSchemaNegative:
-		return "Schema negative"
-	default:
-		// Only a fixture whose expected block cannot be read has no
-		// class, and such a file is a corpus error: one name for it in
-		// every report.
-		return "Corpus error"
 	}
 }
 
@@ -142,9 +130,9 @@ type Failure struct {
 
 // Version is the protocol version object of VERSIONING.md.
 type Version struct {
-	Major int  `json:"major"`
-	Minor int  `json:"minor"`
-	Patch *int `json:"patch,omitempty"`
+	Major int
+	Minor int
+	Patch *int
 }
 
 // Stream is what the semantic and capability phases see of a fixture: a
@@ -162,17 +150,17 @@ type Stream struct {
 
 // Span is a 1-based region of a file. Columns count characters from 1.
 type Span struct {
-	Line      int `json:"line"`
-	Column    int `json:"column"`
-	EndLine   int `json:"end_line"`
-	EndColumn int `json:"end_column"`
+	Line      int
+	Column    int
+	EndLine   int
+	EndColumn int
 }
 
 // Diagnostic is secondary detail attached to a result. It never replaces the
 // primary result (RUNNER.md, First-Failure Semantics).
 type Diagnostic struct {
-	Source  string `json:"source"`
-	Message string `json:"message"`
+	Source  string
+	Message string
 }
 
 // Result is the primary result of one fixture.
@@ -223,9 +211,9 @@ type Result struct {
 // re-indented fixture has the same member sums). A member that is absent
 // has an empty sum.
 type Digest struct {
-	File     string `json:"file"`
-	Commands string `json:"commands,omitempty"`
-	Expected string `json:"expected,omitempty"`
+	File     string
+	Commands string
+	Expected string
 }
 
 // Unexcused is the number of failures no known-failures entry excuses:
@@ -262,16 +250,16 @@ const (
 
 // Finding is a warning about the corpus. It never changes a result.
 type Finding struct {
-	Kind    FindingKind `json:"kind"`
-	Path    string      `json:"path"`
-	Message string      `json:"message"`
+	Kind    FindingKind
+	Path    string
+	Message string
 }
 
 // SchemaSource says which schema a run used.
 type SchemaSource struct {
 	// Source is the schema's path, or "embedded".
-	Source string `json:"source"`
-	SHA256 string `json:"sha256"`
+	Source string
+	SHA256 string
 }
 
 // ClassCount counts the fixtures run in one class.

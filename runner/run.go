@@ -641,6 +641,21 @@ func firstSpan(data []byte, pointers ...string) *model.Span {
 	return nil
 }
 
+// className names a class in a finding's message ("a Schema negative
+// fixture ..."). The runner words its findings itself: it knows no
+// reporter.
+func className(c model.Class) string {
+	switch c {
+	case model.ClassPositive:
+		return "Positive"
+	case model.ClassNegative:
+		return "Semantic negative"
+	case model.ClassSchemaNegative:
+		return "Schema negative"
+	}
+	return c.String()
+}
+
 // corpusFindings reports duplicate names, names that differ from the file
 // stem, and fixtures whose folder disagrees with their class. They are
 // warnings: they never change a result.
@@ -663,7 +678,7 @@ func corpusFindings(results []model.Result) []model.Finding {
 		if want := r.Class.Folder(); want != "" && r.Folder != want {
 			out = append(out, model.Finding{Kind: model.FindingFolderClass, Path: r.Path,
 				Message: fmt.Sprintf("a %s fixture (expected outcome %q, phase %q) lies in %s/; its class comes from expected, so it runs as %s; move it to %s/",
-					r.Class.Title(), r.Expected.Outcome, r.Expected.Phase, r.Folder, r.Class, want)})
+					className(r.Class), r.Expected.Outcome, r.Expected.Phase, r.Folder, r.Class, want)})
 		}
 	}
 	for i := range results {

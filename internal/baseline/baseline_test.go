@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
@@ -285,7 +286,7 @@ func TestCommitDeltaKinds(t *testing.T) {
 	// Each fixture once: the broken one among the regressions, the
 	// changed expectation among the fixes.
 	wantHeadline := fmt.Sprintf("2 regressed (1 broken), 2 fixed (1 expectation changed), 2 added, 1 removed, 1 stream changed, 1 renamed, schemas changed against base %s", baseHash.String()[:7])
-	if h := c.Headline(); h != wantHeadline {
+	if h := explain.ComparisonHeadline(c); h != wantHeadline {
 		t.Errorf("headline %q\nwant     %q", h, wantHeadline)
 	}
 }

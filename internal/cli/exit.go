@@ -10,7 +10,5 @@ const (
 	ExitInternal = gate.ExitInternal
 )
 
-func usageErrorf(format string, args ...any) error { return gate.Usagef(format, args...) }
-
 // exitFor is the exit code of an error that stopped a command.
 func exitFor(err error) int { return gate.Code(err) }

@@ -439,11 +439,17 @@ func (e *explorer) trace(st *stream, n int, seen func(string)) {
 	if e.cfg.Tracer == nil {
 		return
 	}
-	var ver model.Version
+	// The fixture's version object, by FORMAT.md's names: the model's
+	// Version has no JSON names of its own.
+	var ver struct {
+		Major int  `json:"major"`
+		Minor int  `json:"minor"`
+		Patch *int `json:"patch"`
+	}
 	if json.Unmarshal(st.version, &ver) != nil {
 		return
 	}
-	ms := model.Stream{Version: ver, Commands: st.raw[:n]}
+	ms := model.Stream{Version: model.Version(ver), Commands: st.raw[:n]}
 	if len(st.caps) > 0 {
 		ms.Capabilities = st.caps
 	}

@@ -1,7 +1,7 @@
 // Package layout holds a test of the project's import rules: the runner
 // never imports a reporter, renderers know only the model and do no I/O of
 // their own, only internal/github talks HTTP, and the model imports only the
-// standard library.
+// standard library and is data: no fmt, no struct tags (model_test.go).
 package layout
 
 import (

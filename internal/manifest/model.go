@@ -43,14 +43,6 @@ func headline(c *model.ManifestCheck) string {
 	return line
 }
 
-// short is the first 12 hex digits of a digest, enough to tell two apart
-// in a report.
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
 
 // plural is one or many by n.
 func plural(n int, one, many string) string {

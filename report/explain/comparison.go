@@ -76,7 +76,7 @@ func Change(ch *model.Change) string {
 		}
 		parts = append(parts, s)
 	case model.ExpectationChanged:
-		s := ch.Content.Words()
+		s := ContentWords(ch.Content)
 		if ch.Base != nil && ch.Head != nil {
 			if moves := ExpectationMoves(ch.Base.Expected, ch.Head.Expected); len(moves) > 0 {
 				s += ": " + strings.Join(moves, ", ") + ThisChange
@@ -84,7 +84,7 @@ func Change(ch *model.Change) string {
 		}
 		parts = append(parts, s)
 	default:
-		parts = append(parts, ch.Content.Words())
+		parts = append(parts, ContentWords(ch.Content))
 	}
 	if (ch.Verdict == model.Fixed || ch.Verdict == model.Regressed) && ch.Base != nil && ch.Head != nil &&
 		ch.Content != model.Broken && sameActual(ch.Base.Actual, ch.Head.Actual) {
@@ -113,3 +113,121 @@ func ExpectationMoves(base, head model.Expected) []string {
 func sameActual(a, b model.Actual) bool {
 	return a.Outcome == b.Outcome && a.Phase == b.Phase && a.Code == b.Code && index(a.CommandIndex) == index(b.CommandIndex)
 }
+
+// VerdictTitle is the human name of a verdict, for headings.
+func VerdictTitle(v model.Verdict) string {
+	switch v {
+	case model.Regressed:
+		return "Regressed"
+	case model.Fixed:
+		return "Fixed"
+	case model.AddedFailing:
+		return "Added, failing"
+	case model.AddedPassing:
+		return "Added, passing"
+	case model.Removed:
+		return "Removed"
+	case model.StillFailing:
+		return "Still failing"
+	case model.StillPassing:
+		return "Passing, content changed"
+	}
+	return string(v)
+}
+
+// ContentWords is a content change in the words every report uses, the
+// same in the headline, the tables and the text report: "expectation
+// changed", "stream changed", "renamed", "metadata changed", "broken"; ""
+// for ContentSame.
+func ContentWords(c model.ContentChange) string {
+	switch c {
+	case model.ContentSame:
+		return ""
+	case model.Broken:
+		return "broken"
+	}
+	return strings.ReplaceAll(string(c), "_", " ")
+}
+
+// ComparisonHeadline is the delta in one line of plain text, for titles
+// and lead sentences: "2 regressed (1 broken), 3 fixed, 5 added against
+// base abc1234". Each fixture is counted once: by its verdict, with how its
+// file changed in parentheses, or, when its verdict did not move, by the
+// change alone ("1 renamed"). Parts that are zero are left out; with no
+// change it says so; "" without a comparison. It names the base as given,
+// so sinks escape it like any other text.
+func ComparisonHeadline(c *model.Comparison) string {
+	if c == nil {
+		return ""
+	}
+	if c.Unavailable != "" {
+		return "no comparison with the base"
+	}
+	// content[v] counts the content changes of the fixtures of verdict v,
+	// in the order of headlineOrder.
+	content := map[model.Verdict]map[model.ContentChange]int{}
+	count := map[model.Verdict]int{}
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		v := ch.Verdict
+		if v == model.AddedPassing {
+			v = model.AddedFailing // one "added" part
+		}
+		count[v]++
+		if ch.Content != model.ContentSame {
+			if content[v] == nil {
+				content[v] = map[model.ContentChange]int{}
+			}
+			content[v][ch.Content]++
+		}
+	}
+	var parts []string
+	changes := func(v model.Verdict) []string {
+		var out []string
+		for _, cc := range headlineOrder {
+			if n := content[v][cc]; n > 0 {
+				out = append(out, fmt.Sprintf("%d %s", n, ContentWords(cc)))
+			}
+		}
+		return out
+	}
+	for _, v := range []model.Verdict{model.Regressed, model.Fixed, model.AddedFailing, model.Removed} {
+		if count[v] == 0 {
+			continue
+		}
+		word := string(v)
+		if v == model.AddedFailing {
+			word = "added"
+		}
+		part := fmt.Sprintf("%d %s", count[v], word)
+		if in := changes(v); len(in) > 0 && v != model.AddedFailing {
+			part += " (" + strings.Join(in, ", ") + ")"
+		}
+		parts = append(parts, part)
+	}
+	// Fixtures whose verdict did not move are counted by their change.
+	still := map[model.ContentChange]int{}
+	for _, v := range []model.Verdict{model.StillFailing, model.StillPassing} {
+		for cc, n := range content[v] {
+			still[cc] += n
+		}
+	}
+	for _, cc := range headlineOrder {
+		if n := still[cc]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, ContentWords(cc)))
+		}
+	}
+	if c.SchemasChanged() {
+		parts = append(parts, "schemas changed")
+	}
+	text := "no change"
+	if len(parts) > 0 {
+		text = strings.Join(parts, ", ")
+	}
+	return text + " against base " + c.Base
+}
+
+// headlineOrder is the order the headline names content changes in: the
+// broken file first, the likeliest cause of red. A change of metadata
+// alone (a re-indented file, a new description) is left to the tables.
+var headlineOrder = []model.ContentChange{model.Broken, model.ExpectationChanged, model.StreamChanged, model.Renamed}

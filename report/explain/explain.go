@@ -369,6 +369,23 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// ClassTitle is the human name of a class, for headings and suite names.
+func ClassTitle(c model.Class) string {
+	switch c {
+	case model.ClassPositive:
+		return "Positive"
+	case model.ClassNegative:
+		return "Semantic negative"
+	case model.ClassSchemaNegative:
+		return "Schema negative"
+	default:
+		// Only a fixture whose expected block cannot be read has no
+		// class, and such a file is a corpus error: one name for it in
+		// every report.
+		return "Corpus error"
+	}
+}
+
 // FindingTitle names a finding kind for people.
 func FindingTitle(k model.FindingKind) string {
 	switch k {

@@ -16,13 +16,13 @@ type Comparison struct {
 	// Unavailable says why there is no comparison; the rest is then empty.
 	Unavailable string `json:"unavailable,omitempty"`
 	// Notes say what of the base could not be read.
-	Notes             []string            `json:"notes,omitempty"`
-	Headline          string              `json:"headline"`
-	SchemasChanged    SchemasChanged      `json:"schemas_changed"`
-	BaseCommandSchema *model.SchemaSource `json:"base_command_schema,omitempty"`
-	BaseFixtureSchema *model.SchemaSource `json:"base_fixture_schema,omitempty"`
-	Counts            Delta               `json:"counts"`
-	Changes           []Change            `json:"changes"`
+	Notes             []string       `json:"notes,omitempty"`
+	Headline          string         `json:"headline"`
+	SchemasChanged    SchemasChanged `json:"schemas_changed"`
+	BaseCommandSchema *SchemaSource  `json:"base_command_schema,omitempty"`
+	BaseFixtureSchema *SchemaSource  `json:"base_fixture_schema,omitempty"`
+	Counts            Delta          `json:"counts"`
+	Changes           []Change       `json:"changes"`
 }
 
 // SchemasChanged says which schema's sha256 differs from the base's.
@@ -77,18 +77,11 @@ func buildComparison(c *model.Comparison) *Comparison {
 		return nil
 	}
 	out := &Comparison{
-		Base: c.Base, Commit: c.Commit, Unavailable: c.Unavailable, Notes: c.Notes, Headline: c.Headline(),
-		SchemasChanged: SchemasChanged{Command: c.CommandSchemaChanged, Fixture: c.FixtureSchemaChanged},
-		Counts:         Delta(c.Delta()),
-		Changes:        make([]Change, 0, len(c.Changes)),
-	}
-	if c.BaseCommandSchema != (model.SchemaSource{}) {
-		s := c.BaseCommandSchema
-		out.BaseCommandSchema = &s
-	}
-	if c.BaseFixtureSchema != (model.SchemaSource{}) {
-		s := c.BaseFixtureSchema
-		out.BaseFixtureSchema = &s
+		Base: c.Base, Commit: c.Commit, Unavailable: c.Unavailable, Notes: c.Notes, Headline: explain.ComparisonHeadline(c),
+		SchemasChanged:    SchemasChanged{Command: c.CommandSchemaChanged, Fixture: c.FixtureSchemaChanged},
+		BaseCommandSchema: schemaOrNil(c.BaseCommandSchema), BaseFixtureSchema: schemaOrNil(c.BaseFixtureSchema),
+		Counts:  Delta(c.Delta()),
+		Changes: make([]Change, 0, len(c.Changes)),
 	}
 	for i := range c.Changes {
 		ch := &c.Changes[i]

@@ -134,8 +134,8 @@ func Read(r io.Reader) (*model.Run, error) {
 	}
 	run := &model.Run{
 		CorpusRoot: doc.Summary.Corpus, ToolVersion: doc.Summary.ToolVersion,
-		CommandSchema: doc.Summary.CommandSchema, FixtureSchema: doc.Summary.FixtureSchema,
-		Findings: doc.Findings, FixtureReadbacks: doc.FixtureReadbacks,
+		CommandSchema: model.SchemaSource(doc.Summary.CommandSchema), FixtureSchema: model.SchemaSource(doc.Summary.FixtureSchema),
+		Findings: convert(doc.Findings, fromFinding), FixtureReadbacks: doc.FixtureReadbacks,
 	}
 	for i := range doc.Results {
 		res, err := readResult(&doc.Results[i])
@@ -186,11 +186,11 @@ func readResult(rec *Result) (model.Result, error) {
 		Expected: model.Expected{Outcome: deref(rec.ExpectedOutcome), Phase: deref(rec.ExpectedPhase), Code: deref(rec.ExpectedCode), CommandIndex: rec.ExpectedCommandIndex},
 		Actual: model.Actual{Outcome: model.Outcome(rec.ActualOutcome), Phase: model.Phase(deref(rec.ActualPhase)),
 			Code: deref(rec.ActualCode), CommandIndex: rec.ActualCommandIndex, Message: deref(rec.Message), Rule: deref(rec.Rule)},
-		Passed: rec.Passed, Span: rec.Location, Diagnostics: rec.Diagnostics,
+		Passed: rec.Passed, Span: (*model.Span)(rec.Location), Diagnostics: convert(rec.Diagnostics, fromDiagnostic),
 	}
 	r.Folder, _, _ = strings.Cut(path.Clean(r.RelPath), "/")
 	if rec.Digest != nil {
-		r.Digest = *rec.Digest
+		r.Digest = model.Digest(*rec.Digest)
 	}
 	return r, nil
 }

@@ -15,9 +15,9 @@ import (
 // Document is the JSON shape. Field order is part of the format: the keys of
 // RUNNER.md's result shape come first, in a fixed order.
 type Document struct {
-	Summary  Summary         `json:"summary"`
-	Results  []Result        `json:"results"`
-	Findings []model.Finding `json:"findings"`
+	Summary  Summary   `json:"summary"`
+	Results  []Result  `json:"results"`
+	Findings []Finding `json:"findings"`
 	// Implementations are the runtime harness's results, one record per
 	// implementation; absent for a plain run.
 	Implementations []Implementation `json:"implementations,omitempty"`
@@ -33,26 +33,26 @@ type Document struct {
 	Comparison *Comparison `json:"comparison,omitempty"`
 	// Manifest and Coverage are the manifest comparison and the rule
 	// coverage, when they were asked for.
-	Manifest *model.ManifestCheck `json:"manifest,omitempty"`
-	Coverage *model.Coverage      `json:"coverage,omitempty"`
+	Manifest *ManifestCheck `json:"manifest,omitempty"`
+	Coverage *Coverage      `json:"coverage,omitempty"`
 	// Verdict is the gate's verdict, as every other report states it.
 	Verdict *Verdict `json:"verdict,omitempty"`
 }
 
 // Summary is RUNNER.md's minimal batch summary plus the run's evidence.
 type Summary struct {
-	Discovered    int                `json:"discovered"`
-	Run           int                `json:"run"`
-	Passed        int                `json:"passed"`
-	Failed        int                `json:"failed"`
-	CorpusErrors  int                `json:"corpus_errors"`
-	Findings      int                `json:"findings"`
-	ByClass       []ClassCount       `json:"by_class"`
-	FailingPaths  []string           `json:"failing_paths"`
-	Corpus        string             `json:"corpus"`
-	CommandSchema model.SchemaSource `json:"command_schema"`
-	FixtureSchema model.SchemaSource `json:"fixture_schema"`
-	ToolVersion   string             `json:"tool_version,omitempty"`
+	Discovered    int          `json:"discovered"`
+	Run           int          `json:"run"`
+	Passed        int          `json:"passed"`
+	Failed        int          `json:"failed"`
+	CorpusErrors  int          `json:"corpus_errors"`
+	Findings      int          `json:"findings"`
+	ByClass       []ClassCount `json:"by_class"`
+	FailingPaths  []string     `json:"failing_paths"`
+	Corpus        string       `json:"corpus"`
+	CommandSchema SchemaSource `json:"command_schema"`
+	FixtureSchema SchemaSource `json:"fixture_schema"`
+	ToolVersion   string       `json:"tool_version,omitempty"`
 	// KnownFailures counts the failures a known-failures list excuses.
 	KnownFailures int `json:"known_failures,omitempty"`
 }
@@ -67,25 +67,25 @@ type ClassCount struct {
 
 // Result is one fixture's record. Absent values are null.
 type Result struct {
-	FixturePath          string             `json:"fixture_path"`
-	FixtureName          string             `json:"fixture_name"`
-	ActualOutcome        string             `json:"actual_outcome"`
-	ActualPhase          *string            `json:"actual_phase"`
-	ActualCode           *string            `json:"actual_code"`
-	ActualCommandIndex   *int               `json:"actual_command_index"`
-	Passed               bool               `json:"passed"`
-	Message              *string            `json:"message"`
-	ExpectedOutcome      *string            `json:"expected_outcome"`
-	ExpectedPhase        *string            `json:"expected_phase"`
-	ExpectedCode         *string            `json:"expected_code"`
-	ExpectedCommandIndex *int               `json:"expected_command_index"`
-	Class                string             `json:"class"`
-	CorpusPath           string             `json:"corpus_path"`
-	CorpusError          bool               `json:"corpus_error"`
-	Location             *model.Span        `json:"location"`
-	Rule                 *string            `json:"rule,omitempty"`
-	Digest               *model.Digest      `json:"digest,omitempty"`
-	Diagnostics          []model.Diagnostic `json:"diagnostics,omitempty"`
+	FixturePath          string       `json:"fixture_path"`
+	FixtureName          string       `json:"fixture_name"`
+	ActualOutcome        string       `json:"actual_outcome"`
+	ActualPhase          *string      `json:"actual_phase"`
+	ActualCode           *string      `json:"actual_code"`
+	ActualCommandIndex   *int         `json:"actual_command_index"`
+	Passed               bool         `json:"passed"`
+	Message              *string      `json:"message"`
+	ExpectedOutcome      *string      `json:"expected_outcome"`
+	ExpectedPhase        *string      `json:"expected_phase"`
+	ExpectedCode         *string      `json:"expected_code"`
+	ExpectedCommandIndex *int         `json:"expected_command_index"`
+	Class                string       `json:"class"`
+	CorpusPath           string       `json:"corpus_path"`
+	CorpusError          bool         `json:"corpus_error"`
+	Location             *Span        `json:"location"`
+	Rule                 *string      `json:"rule,omitempty"`
+	Digest               *Digest      `json:"digest,omitempty"`
+	Diagnostics          []Diagnostic `json:"diagnostics,omitempty"`
 	// KnownFailure is the known-failures list's reason for a failure it
 	// excuses.
 	KnownFailure *string `json:"known_failure,omitempty"`
@@ -100,11 +100,15 @@ func Build(run *model.Run) Document {
 			Discovered: s.Discovered, Run: s.Run, Passed: s.Passed, Failed: s.Failed,
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
-			Corpus: run.CorpusRoot, CommandSchema: run.CommandSchema, FixtureSchema: run.FixtureSchema,
+			Corpus: run.CorpusRoot, CommandSchema: SchemaSource(run.CommandSchema), FixtureSchema: SchemaSource(run.FixtureSchema),
 			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures,
 		},
-		Results:  make([]Result, 0, len(run.Results)),
-		Findings: append([]model.Finding{}, run.Findings...),
+		Results: make([]Result, 0, len(run.Results)),
+		// Never null: a run without findings has "findings": [].
+		Findings: make([]Finding, 0, len(run.Findings)),
+	}
+	for _, f := range run.Findings {
+		doc.Findings = append(doc.Findings, Finding(f))
 	}
 	for _, c := range s.ByClass {
 		doc.Summary.ByClass = append(doc.Summary.ByClass, ClassCount{Class: c.Class.String(), Run: c.Run, Passed: c.Passed, Failed: c.Failed})
@@ -118,7 +122,7 @@ func Build(run *model.Run) Document {
 		doc.Level3Preview = parityRows(model.Parity(run))
 	}
 	doc.Comparison = buildComparison(run.Comparison)
-	doc.Manifest, doc.Coverage = run.Manifest, run.Coverage
+	doc.Manifest, doc.Coverage = buildManifest(run.Manifest), buildCoverage(run.Coverage)
 	if j := run.Judgement; j != nil {
 		w := explain.Judgement(run)
 		doc.Verdict = &Verdict{Failed: j.Failed, Conclusion: explain.Conclusion(j), Headline: w.Headline, Reasons: w.Reasons}
@@ -152,10 +156,10 @@ func result(r *model.Result) Result {
 		Class:                r.Class.String(),
 		CorpusPath:           r.RelPath,
 		CorpusError:          r.IsCorpusError(),
-		Location:             r.Span,
+		Location:             (*Span)(r.Span),
 		Rule:                 optional(r.Actual.Rule),
 		Digest:               digest(r.Digest),
-		Diagnostics:          r.Diagnostics,
+		Diagnostics:          convert(r.Diagnostics, toDiagnostic),
 		KnownFailure:         optional(r.KnownFailure),
 	}
 }
@@ -191,9 +195,10 @@ func optional(s string) *string {
 	return &s
 }
 
-func digest(d model.Digest) *model.Digest {
+func digest(d model.Digest) *Digest {
 	if d == (model.Digest{}) {
 		return nil
 	}
-	return &d
+	w := Digest(d)
+	return &w
 }

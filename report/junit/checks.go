@@ -5,6 +5,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // typeFreeze marks a change that breaks a frozen manifest; typeUnclean
@@ -70,7 +71,7 @@ func coverageProperties(c *model.Coverage) []property {
 		return nil
 	}
 	p := []property{
-		{Name: "drp2.coverage.headline", Value: clean(c.Headline())},
+		{Name: "drp2.coverage.headline", Value: clean(explain.CoverageHeadline(c))},
 		{Name: "drp2.coverage.rules", Value: strconv.Itoa(len(c.Rules))},
 		{Name: "drp2.coverage.uncovered", Value: strconv.Itoa(c.Uncovered)},
 		{Name: "drp2.coverage.positive_fixtures", Value: strconv.Itoa(c.PositiveFixtures)},

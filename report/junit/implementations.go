@@ -7,12 +7,8 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
-
-// typeHarnessError marks a fixture an implementation gave no usable verdict
-// for (crash, timeout, garbage): an <error>, as it says nothing about
-// conformance either way.
-const typeHarnessError = "harness_error"
 
 // implementationSuites returns one suite per implementation of the runtime
 // harness, in the run's order, after the suites of the run's own classes:
@@ -54,7 +50,7 @@ func implementationSuites(run *model.Run, props []property, firstID int) []xmlSu
 		add("drp2.implementation.error", im.Error)
 		add("drp2.implementation.restarts", strconv.Itoa(im.Restarts))
 		add("drp2.implementation.phases", strings.Join(im.Phases, ","))
-		add("drp2.implementation.adapter", im.Adapter.String())
+		add("drp2.implementation.adapter", explain.Adapter(im.Adapter))
 		if im.Executes {
 			add("drp2.implementation.level2_checked", strconv.Itoa(checked))
 			add("drp2.implementation.level2_passed", strconv.Itoa(passed))

@@ -53,15 +53,10 @@ type Options struct {
 	Properties []Property
 }
 
-// Failure and error types, for consumers that group by type. A
-// regression (a fixture that passed on the base, or was not in it, and
-// fails now) is a failure of its own type, so that a dashboard tells new
-// failures from old.
-const (
-	typeMismatch    = "mismatch"
-	typeRegression  = "regression"
-	typeCorpusError = "corpus_error"
-)
+// typeCorpusError names the suite of the fixtures whose expected block
+// could not be read. The failure and error types of testcases are
+// explain.Show's, the one mapping of kinds of results to what sinks show.
+const typeCorpusError = "corpus_error"
 
 // Write renders run as JUnit XML to w: a suite per class (corpus errors
 // first), then the implementations' and the manifest's.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
@@ -101,7 +102,7 @@ func Manifest(w io.Writer, m *model.ManifestCheck) error {
 // without a negative fixture in the open, the rest folded.
 func Coverage(w io.Writer, c *model.Coverage) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "### Rule coverage\n\n%s\n", escape.MarkdownText(c.Headline()))
+	fmt.Fprintf(bw, "### Rule coverage\n\n%s\n", escape.MarkdownText(explain.CoverageHeadline(c)))
 	table := func(rows []model.RuleCoverage) {
 		fmt.Fprintf(bw, "\n| Rule | Code | Negative | Positive | Summary |\n|---|---|--:|--:|---|\n")
 		for _, rc := range rows {
@@ -130,7 +131,7 @@ func Coverage(w io.Writer, c *model.Coverage) error {
 		table(rows)
 		fmt.Fprintf(bw, "\n</details>\n")
 	}
-	if notes := c.Notes(); len(notes) > 0 {
+	if notes := explain.CoverageNotes(c); len(notes) > 0 {
 		fmt.Fprintln(bw)
 		for _, n := range notes {
 			fmt.Fprintf(bw, "- %s\n", escape.Markdown(n))

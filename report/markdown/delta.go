@@ -34,7 +34,7 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 	}
 	// The headline is our own words but for the base's name, which may
 	// be a path the user gave: only that is escaped.
-	words := strings.TrimSuffix(c.Headline(), c.Base)
+	words := strings.TrimSuffix(explain.ComparisonHeadline(c), c.Base)
 	fmt.Fprintf(b, "### %s %s%s\n\n", icon, words, baseRef(c, opts))
 	if u := compareURL(c, opts); u != "" {
 		fmt.Fprintf(b, "[Compare the base with this commit](%s)\n\n", u)
@@ -104,7 +104,7 @@ func known(b *strings.Builder, s *model.Summary) {
 }
 
 func changeTable(b *strings.Builder, v model.Verdict, changes []*model.Change, c *model.Comparison, opts Options, l layout) {
-	title := fmt.Sprintf("%s (%d)", v.Title(), len(changes))
+	title := fmt.Sprintf("%s (%d)", explain.VerdictTitle(v), len(changes))
 	if folded[v] {
 		fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", escape.HTML(title))
 	} else {

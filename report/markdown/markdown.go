@@ -125,7 +125,7 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	if run.Judgement != nil {
 		title = "DRP2 conformance: " + explain.Judgement(run).Headline // plain text: OneLine below
 	}
-	if h := run.Comparison.Headline(); h != "" && (run.Judgement == nil || !explain.ComparedInHeadline(run.Judgement)) {
+	if h := explain.ComparisonHeadline(run.Comparison); h != "" && (run.Judgement == nil || !explain.ComparedInHeadline(run.Judgement)) {
 		// What this pull request changed is what a reviewer scans for,
 		// unless the verdict's headline names it already.
 		title += "; " + h

@@ -160,7 +160,7 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 			level3 = fmt.Sprintf("%d of %d equal", agreed, compared)
 		}
 		who := label(im)
-		if a := im.Adapter.String(); a != "" {
+		if a := explain.Adapter(im.Adapter); a != "" {
 			who += "<br><sub>" + escape.Markdown(escape.Clip(a, maxMessageChars)) + "</sub>"
 		}
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", n+1, mark(im), who, level1Cell(im), level2, level3)

@@ -178,7 +178,7 @@ func render(run *model.Run, opts Options, l layout) string {
 func counts(b *strings.Builder, s *model.Summary) {
 	b.WriteString("| Fixtures | Run | Passed | Failed |\n|:--|--:|--:|--:|\n")
 	for _, c := range s.ByClass {
-		fmt.Fprintf(b, "| %s | %d | %d | %d |\n", c.Class.Title(), c.Run, c.Passed, c.Failed)
+		fmt.Fprintf(b, "| %s | %d | %d | %d |\n", explain.ClassTitle(c.Class), c.Run, c.Passed, c.Failed)
 	}
 	fmt.Fprintf(b, "| **All** | **%d** | **%d** | **%d** |\n\n", s.Run, s.Passed, s.Failed)
 	breakdown(b, s)

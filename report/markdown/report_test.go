@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 	"github.com/drp2/drp2-fixtures/report/limit"
 )
@@ -66,7 +67,7 @@ func TestCommentManifest(t *testing.T) {
 func TestCheckTitleTellsTheComparisonOnce(t *testing.T) {
 	run := sample.Passing()
 	run.Comparison = &model.Comparison{Base: "main", Changes: []model.Change{{RelPath: "positive/a.json", Path: "f/positive/a.json", Verdict: model.Regressed}}}
-	compared := run.Comparison.Headline()
+	compared := explain.ComparisonHeadline(run.Comparison)
 	for _, tc := range []struct {
 		judgement *model.Judgement
 		want      string

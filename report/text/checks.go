@@ -8,6 +8,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // Manifest writes the manifest comparison for a terminal: one line per
@@ -56,7 +57,7 @@ func changeDetail(ch *model.ManifestChange) string {
 // a negative fixture first.
 func Coverage(w io.Writer, c *model.Coverage) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "Rule coverage: %s\n", c.Headline())
+	fmt.Fprintf(bw, "Rule coverage: %s\n", explain.CoverageHeadline(c))
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
 	group := ""
 	for _, rc := range c.Rules {
@@ -70,7 +71,7 @@ func Coverage(w io.Writer, c *model.Coverage) error {
 		fmt.Fprintf(tw, "%d\t%d\t  %s\n", rc.Negative, rc.Positive, escape.OneLine(ruleLine(&rc)))
 	}
 	tw.Flush()
-	notes := c.Notes()
+	notes := explain.CoverageNotes(c)
 	for _, n := range notes {
 		fmt.Fprintf(bw, "\n%s", escape.OneLine(n))
 	}

@@ -29,7 +29,7 @@ func (p *printer) comparison(c *model.Comparison) {
 		p.line("WARN ", yellow, " "+Clean(c.Unavailable))
 		return
 	}
-	p.textf("%s", Clean(c.Headline()))
+	p.textf("%s", Clean(explain.ComparisonHeadline(c)))
 	for _, n := range c.Notes {
 		p.line("WARN ", yellow, " "+Clean(n))
 	}
@@ -52,7 +52,7 @@ func (p *printer) comparison(c *model.Comparison) {
 		case model.Fixed, model.AddedPassing:
 			color = green
 		}
-		p.line(pad(strings.ToLower(ch.Verdict.Title())), color, " "+Clean(ch.Path)+extra)
+		p.line(pad(strings.ToLower(explain.VerdictTitle(ch.Verdict))), color, " "+Clean(ch.Path)+extra)
 	}
 }
 

@@ -44,7 +44,7 @@ func (p *printer) implementations(run *model.Run) {
 		p.line(label, color, fmt.Sprintf("%s [%s]: passed %d of %d, failed %d%s, no verdict %d, restarts %d, %s",
 			Clean(im.Label()), Clean(im.Command),
 			s.Passed, s.Run, s.Failed, claimed, im.HarnessErrors(), im.Restarts, level2))
-		if a := im.Adapter.String(); a != "" {
+		if a := explain.Adapter(im.Adapter); a != "" {
 			p.textf("      adapter: %s", Clean(a))
 		}
 		if im.Error != "" {

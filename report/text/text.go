@@ -264,7 +264,7 @@ func (p *printer) details(run *model.Run) {
 	p.textf("Command schema: %s (sha256 %s)", Clean(run.CommandSchema.Source), Clean(run.CommandSchema.SHA256))
 	p.textf("Fixture schema: %s (sha256 %s)", Clean(run.FixtureSchema.Source), Clean(run.FixtureSchema.SHA256))
 	for _, c := range s.ByClass {
-		p.textf("  %-18s run %d, passed %d, failed %d", c.Class.Title()+":", c.Run, c.Passed, c.Failed)
+		p.textf("  %-18s run %d, passed %d, failed %d", explain.ClassTitle(c.Class)+":", c.Run, c.Passed, c.Failed)
 	}
 	p.textf("Summary: discovered %d, run %d, passed %d, failed %d, corpus errors %d, findings %d",
 		s.Discovered, s.Run, s.Passed, s.Failed, s.CorpusErrors, s.Findings)

@@ -20,7 +20,7 @@ const corpus = "../../../shared/drp2/fixtures"
 
 type fixtureFile struct {
 	Name         string            `json:"name"`
-	Version      model.Version     `json:"version"`
+	Version      fixtureVersion    `json:"version"`
 	Capabilities json.RawMessage   `json:"capabilities"`
 	Commands     []json.RawMessage `json:"commands"`
 	Expected     struct {
@@ -63,7 +63,7 @@ func TestUpstreamFixtures(t *testing.T) {
 		}
 		checked++
 		t.Run(filepath.Base(p), func(t *testing.T) {
-			f := verdictOf(c, model.Stream{Version: fx.Version, Capabilities: fx.Capabilities, Commands: fx.Commands})
+			f := verdictOf(c, model.Stream{Version: model.Version(fx.Version), Capabilities: fx.Capabilities, Commands: fx.Commands})
 			if fx.Expected.Outcome == "success" {
 				if f != nil {
 					t.Fatalf("want success, got %s %s at %d: %s", f.Phase, f.Code, f.CommandIndex, f.Message)
@@ -114,7 +114,7 @@ func TestPressurePickingReadbackFinding(t *testing.T) {
 	if err := json.Unmarshal(raw, &fx); err != nil {
 		t.Fatal(err)
 	}
-	f, found := New().Check(context.Background(), model.Stream{Version: fx.Version, Capabilities: fx.Capabilities, Commands: fx.Commands}, nil)
+	f, found := New().Check(context.Background(), model.Stream{Version: model.Version(fx.Version), Capabilities: fx.Capabilities, Commands: fx.Commands}, nil)
 	if f != nil {
 		t.Fatalf("want success, got %s", f.Message)
 	}

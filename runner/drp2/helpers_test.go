@@ -15,6 +15,14 @@ const (
 	reply = `{"cmd":"RendererHelloReply","version":{"major":2,"minor":0},"status":"ok"}`
 )
 
+// fixtureVersion is a fixture's version object by FORMAT.md's names: the
+// model's Version has no JSON names of its own.
+type fixtureVersion struct {
+	Major int  `json:"major"`
+	Minor int  `json:"minor"`
+	Patch *int `json:"patch"`
+}
+
 // tc is one table case: a stream and the expected result. code "" means
 // the stream is valid.
 type tc struct {

@@ -50,7 +50,7 @@ func loadPool(tb testing.TB) *mutationPool {
 		p := &mutationPool{strings: jsontree.Strings{}}
 		add := func(name string, data []byte) {
 			var doc struct {
-				Version      model.Version   `json:"version"`
+				Version      fixtureVersion  `json:"version"`
 				Capabilities json.RawMessage `json:"capabilities"`
 				Commands     json.RawMessage `json:"commands"`
 			}
@@ -62,7 +62,7 @@ func loadPool(tb testing.TB) *mutationPool {
 			if err != nil || !ok {
 				return
 			}
-			p.seeds = append(p.seeds, seed{name: name, version: doc.Version, caps: doc.Capabilities, commands: cmds})
+			p.seeds = append(p.seeds, seed{name: name, version: model.Version(doc.Version), caps: doc.Capabilities, commands: cmds})
 			for _, c := range cmds {
 				p.strings.Add(c)
 			}
