@@ -233,3 +233,7 @@ func (f *Format) ToLog(w io.Writer, write func(io.Writer) error) error {
 	}
 	return err
 }
+
+// ReadRun reads a JSON report back into a run: the reader of the document
+// the json format writes, for merge, diff and a baseline report.
+func ReadRun(data []byte) (*model.Run, error) { return jsonout.ReadReport(data) }

@@ -27,7 +27,7 @@ func FuzzReadReport(f *testing.F) {
 	f.Add([]byte(`{"results":[{"corpus_path":"x","digest":null,"class":"positive"}]}`))
 	f.Add([]byte("{\n\"results\": [1}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		run, err := ReadReport(bytes.NewReader(data))
+		run, err := jsonout.ReadReport(data)
 		if err != nil {
 			return
 		}

@@ -37,6 +37,8 @@ type Options struct {
 	// Getenv reads the GitHub Actions variables that name the base commit
 	// (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH); nil means none are set.
 	Getenv func(string) string
+	// Decode reads a baseline given as a JSON report.
+	Decode Decoder
 }
 
 // For compares head with the baseline opts names. It returns nil for Off;
@@ -96,7 +98,7 @@ func load(ctx context.Context, opts Options) (run *model.Run, name, commit strin
 				run, err = FromDir(ctx, cfg, ws.Abs(spec))
 			}
 		case workspace.File:
-			run, err = ReadReportFile(ws, spec)
+			run, err = ReadReportFile(ws, spec, opts.Decode)
 		case workspace.Missing:
 			if _, rel := ws.Rel(spec); !rel && ws.Contained() {
 				err = fmt.Errorf("baseline %s lies outside the workspace %s: files must stay inside it", spec, ws.Root())

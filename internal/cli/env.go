@@ -8,6 +8,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/version"
+	"github.com/drp2/drp2-fixtures/report"
 )
 
 // Env is the process environment a subcommand sees.
@@ -71,7 +72,7 @@ func (e Env) Var(k string) string {
 // gateEnv is the gate's view of the process.
 func (e Env) gateEnv() (gate.Env, error) {
 	return gate.NewEnv(gate.Process{WorkDir: e.WorkDir, Getenv: e.Var, Now: e.Now, ToolVersion: version.String(),
-		Redact: e.redact.Value, RedactBytes: e.redact.Bytes})
+		Redact: e.redact.Value, RedactBytes: e.redact.Bytes, ReadReport: report.ReadRun})
 }
 
 // actionEnv is the action's view of the process, once Protect has run.

@@ -11,11 +11,11 @@ import (
 // the one rule of fail-on regressions (Regressions).
 func Diff(env Env, basePath, headPath string) (head *model.Run, regressed bool, err error) {
 	ws := workspace.New(env.WorkDir, false)
-	base, err := baseline.ReadReportFile(ws, basePath)
+	base, err := baseline.ReadReportFile(ws, basePath, env.ReadReport)
 	if err != nil {
 		return nil, false, Usagef("%v", err)
 	}
-	if head, err = baseline.ReadReportFile(ws, headPath); err != nil {
+	if head, err = baseline.ReadReportFile(ws, headPath, env.ReadReport); err != nil {
 		return nil, false, Usagef("%v", err)
 	}
 	head.Comparison = baseline.Compare(base, head, basePath)

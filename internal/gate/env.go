@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/drp2/drp2-fixtures/model"
 )
 
 // Process is what a front end knows of its process, from which NewEnv
@@ -24,6 +26,8 @@ type Process struct {
 	// file about to be written; nil hides nothing.
 	Redact      func(v any)
 	RedactBytes func([]byte) []byte
+	// ReadReport reads a JSON report: the JSON report's own reader.
+	ReadReport func([]byte) (*model.Run, error)
 	// ToolVersion is recorded in every report.
 	ToolVersion string
 }
@@ -57,7 +61,8 @@ func NewEnv(p Process) (Env, error) {
 	if redactBytes == nil {
 		redactBytes = func(b []byte) []byte { return b }
 	}
-	return Env{WorkDir: wd, Now: now, Getenv: getenv, ToolVersion: p.ToolVersion, Redact: p.Redact, RedactBytes: redactBytes}, nil
+	return Env{WorkDir: wd, Now: now, Getenv: getenv, ToolVersion: p.ToolVersion, Redact: p.Redact, RedactBytes: redactBytes,
+		ReadReport: p.ReadReport}, nil
 }
 
 // Run resolves and executes a job: the use case of run, merge, coverage

@@ -23,6 +23,10 @@ const (
 	ExitInternal = 3
 )
 
+// errNoReportReader is the error of a job given a JSON report to read by
+// a front end that gave no reader: the tool's own failure.
+var errNoReportReader = errors.New("no reader of JSON reports was given")
+
 // Error is an error that says which exit code it means.
 type Error struct {
 	Code int

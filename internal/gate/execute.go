@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/jsonout"
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
@@ -158,7 +156,7 @@ func compareBaseline(ctx context.Context, r *Resolved, o *Outcome) error {
 	if r.MergeOnly {
 		return nil
 	}
-	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.Config, Getenv: r.env.Getenv}, o.Run)
+	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.Config, Getenv: r.env.Getenv, Decode: r.env.ReadReport}, o.Run)
 	if errors.Is(err, baseline.ErrInput) {
 		return Usagef("%v", err)
 	}
@@ -240,7 +238,7 @@ func readResult(r *Resolved, path string) (harness.Report, error) {
 	if err != nil {
 		return harness.Report{}, Usagef("results %s: %v", name, err)
 	}
-	run, err := jsonout.Read(bytes.NewReader(data))
+	run, err := r.env.ReadReport(data)
 	if err != nil {
 		return harness.Report{}, Usagef("results %s: %v", name, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/knownfail"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
@@ -30,6 +31,9 @@ type Env struct {
 	// RedactBytes hides them in a file the job writes (a manifest, a
 	// candidate); nil writes it as it is.
 	RedactBytes func([]byte) []byte
+	// ReadReport reads a JSON report (merged results, a baseline, diff's
+	// reports): the JSON report's own reader, given by the front end.
+	ReadReport func([]byte) (*model.Run, error)
 	// ToolVersion is recorded in the run.
 	ToolVersion string
 }
@@ -70,6 +74,9 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 	}
 	if env.RedactBytes == nil {
 		env.RedactBytes = func(b []byte) []byte { return b }
+	}
+	if env.ReadReport == nil {
+		env.ReadReport = func([]byte) (*model.Run, error) { return nil, errNoReportReader }
 	}
 	wd := env.WorkDir
 	corpus, found, err := chooseCorpus(wd, job)

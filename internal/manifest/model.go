@@ -43,7 +43,6 @@ func headline(c *model.ManifestCheck) string {
 	return line
 }
 
-
 // plural is one or many by n.
 func plural(n int, one, many string) string {
 	if n == 1 {

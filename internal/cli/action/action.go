@@ -25,6 +25,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
@@ -165,7 +166,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		return nil, gate.Usagef("%v", err)
 	}
 	ge, err := gate.NewEnv(gate.Process{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
-		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes})
+		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun})
 	if err != nil {
 		return nil, err
 	}

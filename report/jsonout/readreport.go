@@ -1,0 +1,42 @@
+package jsonout
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// ReadReport reads a JSON report, as read from a file, back into a run
+// with Read, the one reader of the format, with the line of a syntax
+// error, so that a hand-edited or truncated report says where it broke.
+func ReadReport(data []byte) (*model.Run, error) {
+	if !json.Valid(data) {
+		var v any
+		return nil, fmt.Errorf("not a drp2-fixtures JSON report: %v", describeJSONError(data, json.Unmarshal(data, &v)))
+	}
+	return Read(bytes.NewReader(data))
+}
+
+// describeJSONError adds the line of a syntax error, so that a hand-edited
+// or truncated report says where it broke.
+func describeJSONError(data []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	var off int64
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	default:
+		return err.Error()
+	}
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	return fmt.Sprintf("line %d: %v", line, err)
+}
