@@ -10,7 +10,9 @@ import (
 	"runtime/debug"
 
 	"github.com/drp2/drp2-fixtures/internal/cli"
+	"github.com/drp2/drp2-fixtures/internal/cli/action"
 	"github.com/drp2/drp2-fixtures/internal/secret"
+	"github.com/drp2/drp2-fixtures/internal/version"
 )
 
 // softMemoryLimit is the heap size past which garbage is collected more
@@ -38,9 +40,17 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, IsTerminal: stdoutIsTerminal,
-		Secrets: secret.FromEnviron(os.Environ())})
+		Secrets: secret.FromEnviron(os.Environ()), Action: runAction})
 	stop()
 	os.Exit(code)
+}
+
+// runAction is the action subcommand: the action front end in the
+// command line's protected environment. The two front ends stand side by
+// side and meet only here.
+func runAction(ctx context.Context, e cli.Env) int {
+	return action.Run(ctx, action.Env{Log: e.Stdout, RawLog: e.RawStdout(), Getenv: e.Var, Now: e.Now,
+		WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: version.String()})
 }
 
 // stdoutIsTerminal reports whether standard output is a character device

@@ -15,7 +15,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/drp2/drp2-fixtures/internal/cli/action"
 	"github.com/drp2/drp2-fixtures/internal/version"
 )
 
@@ -99,8 +98,20 @@ func actionMain(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures action: unexpected argument %q: the action reads its inputs from INPUT_* variables (drp2-fixtures action -h)\n", args[0])
 		return ExitUsage
 	}
-	return action.Run(ctx, env.actionEnv())
+	run := env.Action
+	if run == nil {
+		run = defaultAction
+	}
+	if run == nil {
+		fmt.Fprintln(env.Stderr, "drp2-fixtures action: this build has no action front end")
+		return ExitInternal
+	}
+	return run(ctx, env)
 }
+
+// defaultAction runs the action when Env.Action is nil: none in the
+// binary, whose main gives Env.Action; the tests set it.
+var defaultAction func(context.Context, Env) int
 
 // versionMain prints the version.
 func versionMain(_ context.Context, args []string, env Env) int {

@@ -1,10 +1,10 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"time"
 
-	"github.com/drp2/drp2-fixtures/internal/cli/action"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/version"
@@ -23,10 +23,10 @@ type Env struct {
 	Now func() time.Time
 	// WorkDir is the working directory; empty means the process's.
 	WorkDir string
-	// Pacing overrides the GitHub API retry and pacing settings of the
-	// action. Zero fields fall back to the DRP2_FIXTURES_API_* variables,
-	// then to the production defaults of internal/github.
-	Pacing action.Pacing
+	// Action runs the action subcommand in this environment, once it is
+	// protected: the action front end (internal/cli/action), which main
+	// gives so that the command line and the action stand side by side.
+	Action func(ctx context.Context, env Env) int
 	// IsTerminal reports whether Stdout is a terminal (for colour); nil
 	// means it is not.
 	IsTerminal func() bool
@@ -73,12 +73,6 @@ func (e Env) Var(k string) string {
 func (e Env) gateEnv() (gate.Env, error) {
 	return gate.NewEnv(gate.Process{WorkDir: e.WorkDir, Getenv: e.Var, Now: e.Now, ToolVersion: version.String(),
 		Redact: e.redact.Value, RedactBytes: e.redact.Bytes, ReadReport: report.ReadRun})
-}
-
-// actionEnv is the action's view of the process, once Protect has run.
-func (e Env) actionEnv() action.Env {
-	return action.Env{Log: e.Stdout, RawLog: e.rawStdout, Getenv: e.Var, Now: e.Now, WorkDir: e.WorkDir,
-		Pacing: e.Pacing, Redactor: e.redact, ToolVersion: version.String()}
 }
 
 // Redactor is the redactor of env's secrets, once Protect has run.

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/cli/action"
-	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
@@ -132,7 +131,6 @@ func inProcess(t *testing.T, w *sandbox) (int, string) {
 	code := Main(context.Background(), []string{"action"}, Env{
 		Getenv: func(k string) string { return w.env[k] }, Stdout: &out, Stderr: &out,
 		Now: func() time.Time { return fixedNow }, WorkDir: w.dir,
-		Pacing: github.Pacing{BaseDelay: 10 * time.Millisecond},
 	})
 	return code, out.String()
 }

@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/cli/action"
-	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
@@ -145,7 +144,6 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 		Stdout: &stdout, Stderr: &stderr, WorkDir: ws,
 		Getenv: func(k string) string { return env[k] },
 		Now:    func() time.Time { return fixedNow },
-		Pacing: github.Pacing{BaseDelay: 10 * time.Millisecond},
 	})
 	// The ::add-mask:: line is the one place the token may appear.
 	if log := strings.Replace(stdout.String(), "::add-mask::"+scriptToken+"\n", "", 1); strings.Contains(log+stderr.String(), scriptToken) {
