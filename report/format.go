@@ -237,3 +237,23 @@ func (f *Format) ToLog(w io.Writer, write func(io.Writer) error) error {
 // ReadRun reads a JSON report back into a run: the reader of the document
 // the json format writes, for merge, diff and a baseline report.
 func ReadRun(data []byte) (*model.Run, error) { return jsonout.ReadReport(data) }
+
+// UseColor decides whether the text report is coloured: NO_COLOR, then
+// FORCE_COLOR or CLICOLOR_FORCE, else byDefault (text.UseColor).
+func UseColor(getenv func(string) string, byDefault bool) bool {
+	return text.UseColor(getenv, byDefault)
+}
+
+// PrintOptions are the render options of a report printed by the command
+// line: the text report with passing fixtures listed (verbose) and in
+// colour or not, JUnit with the GitHub run's evidence when in Actions.
+func PrintOptions(getenv func(string) string, verbose, color bool) RenderOptions {
+	return RenderOptions{Text: text.Options{Verbose: verbose, Color: color}, JUnit: junit.Options{Properties: junit.GitHubProperties(getenv)}}
+}
+
+// LogOptions are the render options of the text report in the action's
+// log: every fixture, grouped, coloured unless NO_COLOR says otherwise
+// (GitHub renders the log's ANSI colour).
+func LogOptions(getenv func(string) string) RenderOptions {
+	return RenderOptions{Text: text.Options{Verbose: true, Group: true, Color: text.UseColor(getenv, true)}}
+}

@@ -11,8 +11,6 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/explain"
-	"github.com/drp2/drp2-fixtures/report/junit"
-	"github.com/drp2/drp2-fixtures/report/text"
 )
 
 // runOptions are the flags of run: a Job, and where its results go.
@@ -115,7 +113,7 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return flagError("drp2-fixtures run", err, env)
 	}
-	o.color = text.UseColor(env.Var, env.IsTerminal != nil && env.IsTerminal())
+	o.color = report.UseColor(env.Var, env.IsTerminal != nil && env.IsTerminal())
 	r, out, err := execute(ctx, env, o.job)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
@@ -131,7 +129,7 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) int {
 	fileErr := report.WriteReports(out.Run, o.files, report.FileOptions{Getenv: env.Var, Redact: env.Redactor().Bytes, Write: saveReport(wd, false)})
 	f := o.format.Format()
-	ro := report.RenderOptions{Text: text.Options{Verbose: o.verbose, Color: o.color}, JUnit: junit.Options{Properties: junit.GitHubProperties(env.Var)}}
+	ro := report.PrintOptions(env.Var, o.verbose, o.color)
 	err := f.ToLog(env.Stdout, func(w io.Writer) error { return f.WriteRun(w, out.Run, ro) })
 	if t := report.Lookup("text"); err == nil && f.Whole && out.Manifest != nil {
 		err = t.ToLog(env.Stderr, func(w io.Writer) error { return t.WriteManifest(w, out.Manifest.Model()) })

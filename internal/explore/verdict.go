@@ -7,7 +7,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/internal/protocol"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/limit"
+	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
 // Verdict is one verdict on one stream: the built-in validator's, or an
@@ -42,7 +42,7 @@ func fromFailure(f *model.Failure, cmds []any) Verdict {
 		v.Rule = "command schema"
 		if f.CommandIndex >= 0 && f.CommandIndex < len(cmds) {
 			if name := cmdName(cmds[f.CommandIndex]); name != "" {
-				v.Rule += " " + limit.Cap(name, 64)
+				v.Rule += " " + escape.Cap(name, 64)
 			}
 		}
 	}
@@ -53,18 +53,18 @@ func fromFailure(f *model.Failure, cmds []any) Verdict {
 // when it executes streams and the stream is valid.
 func fromHarness(h *protocol.Verdict, err error, executes bool, builtin Verdict, requests []harness.Request) Verdict {
 	if err != nil {
-		return Verdict{CommandIndex: -1, NoVerdict: limit.Cap(err.Error(), limit.MessageBytes)}
+		return Verdict{CommandIndex: -1, NoVerdict: escape.Cap(err.Error(), escape.MessageBytes)}
 	}
 	v := Verdict{Outcome: h.Outcome, CommandIndex: -1}
 	if h.Outcome == string(model.Error) {
-		v.Phase, v.Code = limit.Cap(h.Phase, limit.MessageBytes), limit.Cap(h.Code, limit.MessageBytes)
+		v.Phase, v.Code = escape.Cap(h.Phase, escape.MessageBytes), escape.Cap(h.Code, escape.MessageBytes)
 		if h.CommandIndex != nil {
 			v.CommandIndex = *h.CommandIndex
 		}
 	}
 	if executes && builtin.Outcome == string(model.Success) && v.Outcome == string(model.Success) {
 		if e := harness.CheckReplies(requests, h.Replies); e != nil {
-			v.Replies = limit.Cap(e.Message, limit.MessageBytes)
+			v.Replies = escape.Cap(e.Message, escape.MessageBytes)
 		}
 	}
 	return v

@@ -19,7 +19,6 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // Repo names a repository.
@@ -124,9 +123,9 @@ func (c *Client) PublishCheck(ctx context.Context, chk Check) (CheckResult, erro
 	batches := batchAnnotations(chk.Annotations)
 	output := func(batch []*gh.CheckRunAnnotation) *gh.CheckRunOutput {
 		return &gh.CheckRunOutput{
-			Title:       gh.String(escape.Clip(chk.Title, limit.CheckTitleChars)),
-			Summary:     gh.String(truncateBytes(chk.Summary, limit.CheckOutputBytes)),
-			Text:        optional(truncateBytes(chk.Text, limit.CheckOutputBytes)),
+			Title:       gh.String(escape.Clip(chk.Title, escape.CheckTitleChars)),
+			Summary:     gh.String(truncateBytes(chk.Summary, escape.CheckOutputBytes)),
+			Text:        optional(truncateBytes(chk.Text, escape.CheckOutputBytes)),
 			Annotations: batch,
 		}
 	}
@@ -206,12 +205,12 @@ func optional(s string) *string {
 }
 
 // batchAnnotations converts and splits annotations into requests of at most
-// limit.AnnotationsPerRequest. It always returns at least one (maybe empty) batch.
+// escape.AnnotationsPerRequest. It always returns at least one (maybe empty) batch.
 func batchAnnotations(anns []annotation.Annotation) [][]*gh.CheckRunAnnotation {
 	batches := [][]*gh.CheckRunAnnotation{nil}
 	for _, a := range anns {
 		last := len(batches) - 1
-		if len(batches[last]) == limit.AnnotationsPerRequest {
+		if len(batches[last]) == escape.AnnotationsPerRequest {
 			batches = append(batches, nil)
 			last++
 		}
@@ -236,9 +235,9 @@ func toCheckAnnotation(a annotation.Annotation) *gh.CheckRunAnnotation {
 		StartLine:       gh.Int(start),
 		EndLine:         gh.Int(end),
 		AnnotationLevel: gh.String(level),
-		Title:           optional(escape.Clip(a.Title, limit.AnnotationTitleChars)),
-		Message:         gh.String(truncateBytes(msg, limit.AnnotationDetailBytes)),
-		RawDetails:      optional(truncateBytes(a.RawDetails, limit.AnnotationDetailBytes)),
+		Title:           optional(escape.Clip(a.Title, escape.AnnotationTitleChars)),
+		Message:         gh.String(truncateBytes(msg, escape.AnnotationDetailBytes)),
+		RawDetails:      optional(truncateBytes(a.RawDetails, escape.AnnotationDetailBytes)),
 	}
 	// Columns are accepted only on a single line (Checks API reference).
 	if start == end && a.StartColumn > 0 {

@@ -11,7 +11,7 @@ import (
 
 	gh "github.com/google/go-github/v60/github"
 
-	"github.com/drp2/drp2-fixtures/report/limit"
+	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
 // CommentMode says when the sticky comment is written.
@@ -124,11 +124,11 @@ func (c *Client) PublishComment(ctx context.Context, cm Comment) (CommentResult,
 	if cm.Marker == "" || strings.ContainsAny(cm.Marker, "\r\n") {
 		return CommentResult{}, fmt.Errorf("sticky comment needs a marker of one line, got %q", cm.Marker)
 	}
-	body := truncateCharsNote(cm.Body, limit.CommentChars)
+	body := truncateCharsNote(cm.Body, escape.CommentChars)
 	if !hasMarker(body, cm.Marker) {
 		// The marker on the first line is how the next run finds this
 		// comment: never lose it.
-		body = cm.Marker + "\n" + truncateCharsNote(cm.Body, limit.CommentChars-utf8.RuneCountInString(cm.Marker)-1)
+		body = cm.Marker + "\n" + truncateCharsNote(cm.Body, escape.CommentChars-utf8.RuneCountInString(cm.Marker)-1)
 	}
 	if cm.ResultKey != "" {
 		if strings.ContainsFunc(cm.ResultKey, func(r rune) bool { return !strings.ContainsRune("0123456789abcdef", r) }) {
@@ -136,7 +136,7 @@ func (c *Client) PublishComment(ctx context.Context, cm Comment) (CommentResult,
 		}
 		marker, rest, _ := strings.Cut(body, "\n")
 		body = marker + "\n" + resultKeyLine(cm.ResultKey) + "\n" + rest
-		body = truncateCharsNote(body, limit.CommentChars)
+		body = truncateCharsNote(body, escape.CommentChars)
 	}
 	existing, err := c.findComment(ctx, cm.Repo, cm.Number, cm.Marker)
 	if err != nil {
@@ -225,7 +225,7 @@ func (c *Client) findComment(ctx context.Context, repo Repo, number int, marker 
 	opts := &gh.IssueListCommentsOptions{
 		Sort:        gh.String("created"),
 		Direction:   gh.String("asc"),
-		ListOptions: gh.ListOptions{PerPage: limit.PerPage},
+		ListOptions: gh.ListOptions{PerPage: escape.PerPage},
 	}
 	var found *gh.IssueComment
 	err = listPages(fmt.Sprintf("list comments of pull request #%d", number), func(page int) (bool, *gh.Response, error) {
@@ -319,7 +319,7 @@ func graphqlURL(base *url.URL) string {
 // workflow_run event of a fork pull request lists no pull request, so it
 // is found by its head commit.
 func (c *Client) PullForSHA(ctx context.Context, repo Repo, sha string) (int, error) {
-	opts := &gh.PullRequestListOptions{State: "open", ListOptions: gh.ListOptions{PerPage: limit.PerPage}}
+	opts := &gh.PullRequestListOptions{State: "open", ListOptions: gh.ListOptions{PerPage: escape.PerPage}}
 	number := 0
 	err := listPages("list open pull requests", func(page int) (bool, *gh.Response, error) {
 		opts.Page = page

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
-	"github.com/drp2/drp2-fixtures/report/limit"
+	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
 const marker = "<!-- drp2-fixtures:fixtures -->"
@@ -132,7 +132,7 @@ func TestOversizedCommentIsCutAndKeepsItsMarker(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := srv.Comments(1)[0].Body
-	if n := utf8.RuneCountInString(got); n > limit.CommentChars || !strings.HasPrefix(got, marker) {
+	if n := utf8.RuneCountInString(got); n > escape.CommentChars || !strings.HasPrefix(got, marker) {
 		t.Errorf("comment has %d characters, marker first: %v", n, strings.HasPrefix(got, marker))
 	}
 }

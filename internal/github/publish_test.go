@@ -15,7 +15,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/report/annotation"
-	"github.com/drp2/drp2-fixtures/report/limit"
+	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
 const testToken = "ghs_secretTOKENvalue123"
@@ -245,14 +245,14 @@ func TestCheckRunFieldsAreTrimmedToGitHubLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := srv.CheckRuns()[0]
-	if len(got.Summary) > limit.CheckOutputBytes || !utf8.ValidString(got.Summary) || !strings.HasSuffix(got.Summary, truncatedNote) {
+	if len(got.Summary) > escape.CheckOutputBytes || !utf8.ValidString(got.Summary) || !strings.HasSuffix(got.Summary, truncatedNote) {
 		t.Errorf("summary: %d bytes, valid UTF-8 %v", len(got.Summary), utf8.ValidString(got.Summary))
 	}
-	if utf8.RuneCountInString(got.Title) > limit.CheckTitleChars {
+	if utf8.RuneCountInString(got.Title) > escape.CheckTitleChars {
 		t.Errorf("title has %d characters", utf8.RuneCountInString(got.Title))
 	}
 	a := got.Annotations[0]
-	if utf8.RuneCountInString(a.Title) != limit.AnnotationTitleChars || len(a.Message) > limit.AnnotationDetailBytes {
+	if utf8.RuneCountInString(a.Title) != escape.AnnotationTitleChars || len(a.Message) > escape.AnnotationDetailBytes {
 		t.Errorf("annotation title %d chars, message %d bytes", utf8.RuneCountInString(a.Title), len(a.Message))
 	}
 	if a.StartColumn != 0 || a.EndColumn != 0 {

@@ -14,7 +14,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/internal/protocol"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/limit"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
@@ -252,9 +252,9 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 		}
 	}
 	if s.hello != nil {
-		im.Name, im.Version = limit.Cap(s.hello.Name, limit.MessageBytes), limit.Cap(s.hello.Version, limit.MessageBytes)
+		im.Name, im.Version = escape.Cap(s.hello.Name, escape.MessageBytes), escape.Cap(s.hello.Version, escape.MessageBytes)
 		for _, v := range s.hello.DRP2Versions {
-			im.DRP2Versions = append(im.DRP2Versions, limit.Cap(v, limit.MessageBytes))
+			im.DRP2Versions = append(im.DRP2Versions, escape.Cap(v, escape.MessageBytes))
 		}
 		im.Executes = s.hello.Executes
 		im.Protocol = s.hello.Protocol
@@ -266,7 +266,7 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 			im.Phases = nil
 		}
 		if a := s.hello.Adapter; a != nil {
-			c := func(v string) string { return limit.Cap(v, limit.MessageBytes) }
+			c := func(v string) string { return escape.Cap(v, escape.MessageBytes) }
 			im.Adapter = &model.Adapter{Vendor: c(a.Vendor), Architecture: c(a.Architecture), Device: c(a.Device),
 				Driver: c(a.Driver), Platform: c(a.Platform)}
 		}
@@ -307,7 +307,7 @@ func (s *session) start() error {
 		case h.Error != "":
 			// Its own reason, in full: the one thing a user needs to
 			// read when there is no GPU adapter.
-			err = fmt.Errorf("it cannot run here: %s", limit.Cap(h.Error, limit.MessageBytes))
+			err = fmt.Errorf("it cannot run here: %s", escape.Cap(h.Error, escape.MessageBytes))
 			if s.hello == nil {
 				s.hello = h
 			}
@@ -416,7 +416,7 @@ func (s *session) judge(res *model.Result, c *testCase, v *protocol.Verdict) {
 	var f *model.Failure
 	unphased := v.Outcome == string(model.Error) && v.Phase == ""
 	if v.Outcome == string(model.Error) {
-		f = &model.Failure{Phase: model.Phase(limit.Cap(v.Phase, limit.MessageBytes)), Code: limit.Cap(v.Code, limit.MessageBytes), CommandIndex: -1}
+		f = &model.Failure{Phase: model.Phase(escape.Cap(v.Phase, escape.MessageBytes)), Code: escape.Cap(v.Code, escape.MessageBytes), CommandIndex: -1}
 		if v.CommandIndex != nil {
 			f.CommandIndex = *v.CommandIndex
 		}
@@ -431,7 +431,7 @@ func (s *session) judge(res *model.Result, c *testCase, v *protocol.Verdict) {
 	res.Actual, res.Passed = runner.Match(res.Expected, res.Class, f)
 	// The runner's message explains its own verdicts; an implementation
 	// speaks for itself.
-	res.Actual.Message = limit.Cap(v.Message, limit.MessageBytes)
+	res.Actual.Message = escape.Cap(v.Message, escape.MessageBytes)
 	if unphased {
 		res.Actual.Phase = ""
 		res.Actual.Message = strings.TrimSuffix("phase not reported; "+res.Actual.Message, "; ")

@@ -7,7 +7,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/protocol"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/limit"
+	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
 // Session is one implementation answering streams one at a time, for
@@ -50,11 +50,11 @@ func (x *Session) Hello() *protocol.Hello { return x.s.hello }
 func (x *Session) Label() string {
 	h := x.s.hello
 	if h == nil {
-		return limit.Cap(x.Command, limit.MessageBytes)
+		return escape.Cap(x.Command, escape.MessageBytes)
 	}
-	l := limit.Cap(h.Name, limit.MessageBytes)
+	l := escape.Cap(h.Name, escape.MessageBytes)
 	if h.Version != "" {
-		l += " " + limit.Cap(h.Version, limit.MessageBytes)
+		l += " " + escape.Cap(h.Version, escape.MessageBytes)
 	}
 	return l
 }

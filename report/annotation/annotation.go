@@ -14,7 +14,6 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // Annotation is one problem located in a file, as GitHub takes it.
@@ -156,14 +155,14 @@ func slashPath(p string) string {
 }
 
 func title(s string) string {
-	return escape.Clip(escape.OneLine(s), limit.AnnotationTitleChars)
+	return escape.Clip(escape.OneLine(s), escape.AnnotationTitleChars)
 }
 
 // detail makes s fit an annotation's message or raw_details: valid UTF-8,
 // no control characters but line feed and tab (GitHub shows the text as
 // it is, and ESC, NUL or BEL in it would reach whatever displays it next),
 // every invisible character named (escape.Visible), CR and CRLF as LF, and
-// at most limit.AnnotationDetailBytes.
+// at most escape.AnnotationDetailBytes.
 func detail(s string) string {
 	s = escape.Visible(s)
 	s = strings.ReplaceAll(s, "\r\n", "\n")
@@ -178,11 +177,11 @@ func detail(s string) string {
 		}
 		return r
 	}, s)
-	if len(s) <= limit.AnnotationDetailBytes {
+	if len(s) <= escape.AnnotationDetailBytes {
 		return s
 	}
 	const ellipsis = "…"
-	cut := limit.AnnotationDetailBytes - len(ellipsis)
+	cut := escape.AnnotationDetailBytes - len(ellipsis)
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
@@ -196,7 +195,7 @@ type CommandOptions struct {
 	Elsewhere string
 }
 
-// WriteCommands writes anns as workflow commands, at most limit.CommandsPerLevel per
+// WriteCommands writes anns as workflow commands, at most escape.CommandsPerLevel per
 // level in the given order, and then one plain line per level saying how
 // many more exist and where to find them.
 func WriteCommands(w io.Writer, anns []Annotation, opts CommandOptions) error {
@@ -207,7 +206,7 @@ func WriteCommands(w io.Writer, anns []Annotation, opts CommandOptions) error {
 	written := map[Level]int{}
 	dropped := map[Level]int{}
 	for _, a := range anns {
-		if written[a.Level] >= limit.CommandsPerLevel {
+		if written[a.Level] >= escape.CommandsPerLevel {
 			dropped[a.Level]++
 			continue
 		}
@@ -288,16 +287,16 @@ func command(a Annotation) string {
 
 // commandMessage escapes msg and cuts it, on a rune boundary and never
 // inside an escape sequence, so that the escaped text stays below
-// limit.CommandMessageChars characters.
+// escape.CommandMessageChars characters.
 func commandMessage(msg string) string {
 	const ellipsis = "…"
 	// Escaped whole, so that every "##[" is broken wherever it stands;
 	// cutting a prefix off the result cannot make a new one.
 	full := []rune(escape.WorkflowData(msg))
-	if len(full) < limit.CommandMessageChars {
+	if len(full) < escape.CommandMessageChars {
 		return string(full)
 	}
-	n := limit.CommandMessageChars - utf8.RuneCountInString(ellipsis) - 1
+	n := escape.CommandMessageChars - utf8.RuneCountInString(ellipsis) - 1
 	// Never end inside an escape sequence (%25, %0A, %0D).
 	for k := 1; k <= 2 && n-k >= 0; k++ {
 		if full[n-k] == '%' {

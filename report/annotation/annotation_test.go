@@ -12,7 +12,6 @@ import (
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 func dump(anns []Annotation) []byte {
@@ -96,11 +95,11 @@ func TestBuildCapsSizes(t *testing.T) {
 	run.Results[0].Reason = huge
 	run.Results[0].Actual.Message = huge
 	for _, a := range Build(run) {
-		if n := utf8.RuneCountInString(a.Title); n > limit.AnnotationTitleChars {
+		if n := utf8.RuneCountInString(a.Title); n > escape.AnnotationTitleChars {
 			t.Errorf("title has %d runes", n)
 		}
-		if len(a.Message) > limit.AnnotationDetailBytes || len(a.RawDetails) > limit.AnnotationDetailBytes {
-			t.Errorf("message %d bytes, raw details %d bytes; limit %d", len(a.Message), len(a.RawDetails), limit.AnnotationDetailBytes)
+		if len(a.Message) > escape.AnnotationDetailBytes || len(a.RawDetails) > escape.AnnotationDetailBytes {
+			t.Errorf("message %d bytes, raw details %d bytes; limit %d", len(a.Message), len(a.RawDetails), escape.AnnotationDetailBytes)
 		}
 		if !utf8.ValidString(a.Message) || !utf8.ValidString(a.RawDetails) || !utf8.ValidString(a.Title) {
 			t.Error("a cut split a rune")
@@ -137,7 +136,7 @@ func checkCommandLines(t *testing.T, out string) (errs, warns int, rest []string
 				t.Fatalf("unexpected property %q in %q", p, line)
 			}
 		}
-		if n := utf8.RuneCountInString(msg); n >= limit.CommandMessageChars {
+		if n := utf8.RuneCountInString(msg); n >= escape.CommandMessageChars {
 			t.Fatalf("message of %d characters in %q", n, line)
 		}
 		if strings.ContainsAny(line, "\r\x00\x1b") {
@@ -166,8 +165,8 @@ func TestWriteCommandsHostile(t *testing.T) {
 func TestWriteCommandsLimit(t *testing.T) {
 	out := commands(t, Build(sample.Large(50)))
 	errs, warns, rest := checkCommandLines(t, out)
-	if errs != limit.CommandsPerLevel || warns != 5 {
-		t.Errorf("errors=%d warnings=%d, want %d and 5", errs, warns, limit.CommandsPerLevel)
+	if errs != escape.CommandsPerLevel || warns != 5 {
+		t.Errorf("errors=%d warnings=%d, want %d and 5", errs, warns, escape.CommandsPerLevel)
 	}
 	want := []string{"and 40 more failures: see the job summary or the JUnit report"}
 	if strings.Join(rest, "\n") != strings.Join(want, "\n") {
@@ -188,15 +187,15 @@ func TestCommandMessageCut(t *testing.T) {
 		msg     string
 		wantCut bool
 	}{
-		{strings.Repeat("a", limit.CommandMessageChars-1), false},
-		{strings.Repeat("a", limit.CommandMessageChars), true},
+		{strings.Repeat("a", escape.CommandMessageChars-1), false},
+		{strings.Repeat("a", escape.CommandMessageChars), true},
 		{strings.Repeat("%", 2000), true}, // 6000 escaped characters
 		{strings.Repeat("%", 1365), false},
 		{strings.Repeat("é\n", 3000), true},
 	}
 	for _, tt := range tests {
 		got := commandMessage(tt.msg)
-		if n := utf8.RuneCountInString(got); n >= limit.CommandMessageChars {
+		if n := utf8.RuneCountInString(got); n >= escape.CommandMessageChars {
 			t.Errorf("escaped message of %d characters", n)
 		}
 		if strings.HasSuffix(got, "…") != tt.wantCut {
@@ -356,7 +355,7 @@ func TestLongCommandMessageKeepsLegacyCommandsBroken(t *testing.T) {
 		if strings.Contains(got, "##[") {
 			t.Errorf("##[ survived in %.40q…", got)
 		}
-		if n := utf8.RuneCountInString(got); n >= limit.CommandMessageChars {
+		if n := utf8.RuneCountInString(got); n >= escape.CommandMessageChars {
 			t.Errorf("%d characters", n)
 		}
 		body := strings.TrimSuffix(got, "…")

@@ -1,6 +1,7 @@
 // Package escape makes untrusted text (fixture names, messages, reasons,
-// paths) inert in each sink the reporters write to: Markdown, raw HTML inside
-// Markdown, XML, and GitHub workflow commands.
+// paths) fit each sink the reporters write to: inert in Markdown, raw HTML
+// inside Markdown, XML and GitHub workflow commands, and within the sizes
+// each accepts (limit.go).
 //
 // Every function first repairs invalid UTF-8 and neutralises control
 // characters, because a terminal, a browser and an XML parser each treat

@@ -2,12 +2,12 @@ package explain
 
 import (
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/limit"
+	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
 // Bound returns a copy of run in which every value that a fixture or a file
-// name can make arbitrarily long is capped with limit.Cap, so that every
-// sink echoes at most the named limits of report/limit. Each renderer
+// name can make arbitrarily long is capped with escape.Cap, so that every
+// sink echoes at most the named limits of report/escape. Each renderer
 // starts from it; run itself is not changed. Strings within their caps are
 // shared, not copied.
 func Bound(run *model.Run) *model.Run {
@@ -15,21 +15,21 @@ func Bound(run *model.Run) *model.Run {
 		return nil
 	}
 	b := *run
-	b.CorpusRoot = limit.Cap(run.CorpusRoot, limit.PathBytes)
-	b.ToolVersion = limit.Cap(run.ToolVersion, limit.NameBytes)
-	b.CommandSchema.Source = limit.Cap(run.CommandSchema.Source, limit.PathBytes)
-	b.FixtureSchema.Source = limit.Cap(run.FixtureSchema.Source, limit.PathBytes)
+	b.CorpusRoot = escape.Cap(run.CorpusRoot, escape.PathBytes)
+	b.ToolVersion = escape.Cap(run.ToolVersion, escape.NameBytes)
+	b.CommandSchema.Source = escape.Cap(run.CommandSchema.Source, escape.PathBytes)
+	b.FixtureSchema.Source = escape.Cap(run.FixtureSchema.Source, escape.PathBytes)
 	b.Results = make([]model.Result, len(run.Results))
 	for i := range run.Results {
 		b.Results[i] = boundResult(run.Results[i])
 	}
 	b.Findings = make([]model.Finding, len(run.Findings))
 	for i, f := range run.Findings {
-		f.Path = limit.Cap(f.Path, limit.PathBytes)
-		f.Message = limit.Cap(f.Message, limit.MessageBytes)
+		f.Path = escape.Cap(f.Path, escape.PathBytes)
+		f.Message = escape.Cap(f.Message, escape.MessageBytes)
 		b.Findings[i] = f
 	}
-	b.Summary.FailingPaths = capAll(run.Summary.FailingPaths, limit.PathBytes)
+	b.Summary.FailingPaths = capAll(run.Summary.FailingPaths, escape.PathBytes)
 	b.Summary.ByClass = append([]model.ClassCount(nil), run.Summary.ByClass...)
 	b.Comparison = boundComparison(run.Comparison)
 	if run.Implementations != nil {
@@ -44,11 +44,11 @@ func Bound(run *model.Run) *model.Run {
 // BoundImplementation caps what an implementation of the runtime harness
 // said and answered, like a fixture's values: its words are as untrusted.
 func BoundImplementation(im model.Implementation) model.Implementation {
-	im.Command = limit.Cap(im.Command, limit.PathBytes)
-	im.Name = limit.Cap(im.Name, limit.NameBytes)
-	im.Version = limit.Cap(im.Version, limit.NameBytes)
-	im.DRP2Versions = capAll(im.DRP2Versions, limit.NameBytes)
-	im.Error = limit.Cap(im.Error, limit.MessageBytes)
+	im.Command = escape.Cap(im.Command, escape.PathBytes)
+	im.Name = escape.Cap(im.Name, escape.NameBytes)
+	im.Version = escape.Cap(im.Version, escape.NameBytes)
+	im.DRP2Versions = capAll(im.DRP2Versions, escape.NameBytes)
+	im.Error = escape.Cap(im.Error, escape.MessageBytes)
 	results := make([]model.Result, len(im.Results))
 	for i := range im.Results {
 		results[i] = boundResult(im.Results[i])
@@ -58,20 +58,20 @@ func BoundImplementation(im model.Implementation) model.Implementation {
 }
 
 func boundResult(r model.Result) model.Result {
-	r.Path = limit.Cap(r.Path, limit.PathBytes)
-	r.RelPath = limit.Cap(r.RelPath, limit.PathBytes)
-	r.Folder = limit.Cap(r.Folder, limit.PathBytes)
-	r.Name = limit.Cap(r.Name, limit.NameBytes)
-	r.Tags = capAll(r.Tags, limit.NameBytes)
-	r.Description = limit.Cap(r.Description, limit.ProseBytes)
-	r.Reason = limit.Cap(r.Reason, limit.ProseBytes)
-	r.Fix = limit.Cap(r.Fix, limit.ProseBytes)
-	r.Expected.Outcome = limit.Cap(r.Expected.Outcome, limit.NameBytes)
-	r.Expected.Phase = limit.Cap(r.Expected.Phase, limit.NameBytes)
-	r.Expected.Code = limit.Cap(r.Expected.Code, limit.NameBytes)
-	r.Actual.Code = limit.Cap(r.Actual.Code, limit.NameBytes)
-	r.Actual.Message = limit.Cap(r.Actual.Message, limit.MessageBytes)
-	r.Actual.Rule = limit.Cap(r.Actual.Rule, limit.MessageBytes)
+	r.Path = escape.Cap(r.Path, escape.PathBytes)
+	r.RelPath = escape.Cap(r.RelPath, escape.PathBytes)
+	r.Folder = escape.Cap(r.Folder, escape.PathBytes)
+	r.Name = escape.Cap(r.Name, escape.NameBytes)
+	r.Tags = capAll(r.Tags, escape.NameBytes)
+	r.Description = escape.Cap(r.Description, escape.ProseBytes)
+	r.Reason = escape.Cap(r.Reason, escape.ProseBytes)
+	r.Fix = escape.Cap(r.Fix, escape.ProseBytes)
+	r.Expected.Outcome = escape.Cap(r.Expected.Outcome, escape.NameBytes)
+	r.Expected.Phase = escape.Cap(r.Expected.Phase, escape.NameBytes)
+	r.Expected.Code = escape.Cap(r.Expected.Code, escape.NameBytes)
+	r.Actual.Code = escape.Cap(r.Actual.Code, escape.NameBytes)
+	r.Actual.Message = escape.Cap(r.Actual.Message, escape.MessageBytes)
+	r.Actual.Rule = escape.Cap(r.Actual.Rule, escape.MessageBytes)
 	if r.Span != nil {
 		s := *r.Span
 		r.Span = &s
@@ -80,8 +80,8 @@ func boundResult(r model.Result) model.Result {
 		ds := make([]model.Diagnostic, len(r.Diagnostics))
 		for i, d := range r.Diagnostics {
 			ds[i] = model.Diagnostic{
-				Source:  limit.Cap(d.Source, limit.NameBytes),
-				Message: limit.Cap(d.Message, limit.MessageBytes),
+				Source:  escape.Cap(d.Source, escape.NameBytes),
+				Message: escape.Cap(d.Message, escape.MessageBytes),
 			}
 		}
 		r.Diagnostics = ds
@@ -95,7 +95,7 @@ func capAll(ss []string, max int) []string {
 	}
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = limit.Cap(s, max)
+		out[i] = escape.Cap(s, max)
 	}
 	return out
 }

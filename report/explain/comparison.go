@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/limit"
+	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
 // maxNotes bounds the notes on a base shown in reports.
@@ -19,8 +19,8 @@ func boundComparison(c *model.Comparison) *model.Comparison {
 		return nil
 	}
 	b := *c
-	b.Base = limit.Cap(c.Base, limit.PathBytes)
-	b.Unavailable = limit.Cap(c.Unavailable, limit.MessageBytes)
+	b.Base = escape.Cap(c.Base, escape.PathBytes)
+	b.Unavailable = escape.Cap(c.Unavailable, escape.MessageBytes)
 	// A few notes say enough; each is capped like a message.
 	b.Notes = nil
 	for i, n := range c.Notes {
@@ -28,16 +28,16 @@ func boundComparison(c *model.Comparison) *model.Comparison {
 			b.Notes = append(b.Notes, fmt.Sprintf("and %d more folders of the base could not be read", len(c.Notes)-i))
 			break
 		}
-		b.Notes = append(b.Notes, limit.Cap(n, limit.MessageBytes))
+		b.Notes = append(b.Notes, escape.Cap(n, escape.MessageBytes))
 	}
-	b.BaseCommandSchema.Source = limit.Cap(c.BaseCommandSchema.Source, limit.PathBytes)
-	b.BaseFixtureSchema.Source = limit.Cap(c.BaseFixtureSchema.Source, limit.PathBytes)
+	b.BaseCommandSchema.Source = escape.Cap(c.BaseCommandSchema.Source, escape.PathBytes)
+	b.BaseFixtureSchema.Source = escape.Cap(c.BaseFixtureSchema.Source, escape.PathBytes)
 	b.Changes = make([]model.Change, len(c.Changes))
 	for i, ch := range c.Changes {
-		ch.RelPath = limit.Cap(ch.RelPath, limit.PathBytes)
-		ch.Path = limit.Cap(ch.Path, limit.PathBytes)
-		ch.From = limit.Cap(ch.From, limit.PathBytes)
-		ch.Name = limit.Cap(ch.Name, limit.NameBytes)
+		ch.RelPath = escape.Cap(ch.RelPath, escape.PathBytes)
+		ch.Path = escape.Cap(ch.Path, escape.PathBytes)
+		ch.From = escape.Cap(ch.From, escape.PathBytes)
+		ch.Name = escape.Cap(ch.Name, escape.NameBytes)
 		ch.Base, ch.Head = boundSide(ch.Base), boundSide(ch.Head)
 		b.Changes[i] = ch
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // MaxManifestRows bounds the manifest changes listed: a pull request that
@@ -24,7 +23,7 @@ const MaxManifestRows = 50
 // would otherwise list 50,000 violations and push the job summary past
 // GitHub's 1 MiB, and GitHub drops such a summary whole. Half a comment
 // leaves the section room in the sticky comment and the job summary alike.
-const MaxManifestBytes = limit.CommentChars / 2
+const MaxManifestBytes = escape.CommentChars / 2
 
 // Manifest writes the manifest comparison as a section of a job summary
 // or pull-request comment. Every piece of corpus text is escaped.
@@ -157,7 +156,7 @@ func withManifest(body string, m *model.ManifestCheck) string {
 	b.WriteString("\n")
 	Manifest(&b, m) // into memory: cannot fail
 	for _, section := range []string{b.String(), manifestLine(m)} {
-		if utf8.RuneCountInString(body)+utf8.RuneCountInString(section) <= limit.CommentChars {
+		if utf8.RuneCountInString(body)+utf8.RuneCountInString(section) <= escape.CommentChars {
 			return body + section
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // folded are the verdicts whose tables sit under <details>: they repeat
@@ -144,7 +143,7 @@ func changeFixture(ch *model.Change, c *model.Comparison, opts Options) string {
 // explain.Change, or Absent.
 func contentText(ch *model.Change) string {
 	if t := explain.Change(ch); t != "" {
-		return cell(limit.Cap(t, maxWhy))
+		return cell(escape.Cap(t, maxWhy))
 	}
 	return explain.Absent
 }

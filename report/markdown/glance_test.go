@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // TestProvenance: the comment and summary say which commit they describe
@@ -137,7 +137,7 @@ func TestFitDropsFindingsBeforeFailures(t *testing.T) {
 	o := linked
 	o.FullComment = true
 	c := Comment(run, o)
-	if n := utf8.RuneCountInString(c); n > limit.CommentChars {
+	if n := utf8.RuneCountInString(c); n > escape.CommentChars {
 		t.Fatalf("comment of %d characters", n)
 	}
 	if strings.Contains(c, "<summary>Corpus findings") || !strings.Contains(c, "corpus findings: see [the check run]") {

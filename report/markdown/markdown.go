@@ -23,12 +23,11 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // maxSummaryBytes: half of GitHub's job summary limit, which leaves room
 // for anything else the step appends.
-const maxSummaryBytes = limit.StepSummaryBytes / 2
+const maxSummaryBytes = escape.StepSummaryBytes / 2
 
 // Options carries what the renderers cannot know from the run.
 type Options struct {
@@ -90,7 +89,7 @@ func full() layout {
 }
 
 // Comment returns the body of the sticky pull-request comment: Marker
-// first, then the report, at most limit.CommentChars characters. The body
+// first, then the report, at most escape.CommentChars characters. The body
 // depends on the results alone, not on when the run happened, so that two
 // runs with the same results give the same comment.
 //
@@ -108,13 +107,13 @@ func Comment(run *model.Run, opts Options) string {
 	if !opts.FullComment {
 		l.compact, l.details, l.findings, l.evidence, l.still = true, false, false, false, false
 	}
-	return withManifest(fit(run, opts, l, func(s string) bool { return utf8.RuneCountInString(s) <= limit.CommentChars }), run.Manifest)
+	return withManifest(fit(run, opts, l, func(s string) bool { return utf8.RuneCountInString(s) <= escape.CommentChars }), run.Manifest)
 }
 
 // CheckOutput returns the check-run output: a title (the verdict), a
 // summary (counts, the failing fixtures, findings and evidence) and a text
 // (each failing fixture in detail). Summary and text are each at most
-// limit.CheckOutputBytes bytes. GitHub shows the title above the summary,
+// escape.CheckOutputBytes bytes. GitHub shows the title above the summary,
 // so the summary does not repeat it.
 func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	if run == nil {
@@ -130,8 +129,8 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 		// unless the verdict's headline names it already.
 		title += "; " + h
 	}
-	title = escape.Clip(escape.OneLine(title), limit.CheckTitleChars)
-	fits := func(s string) bool { return len(s) <= limit.CheckOutputBytes }
+	title = escape.Clip(escape.OneLine(title), escape.CheckTitleChars)
+	fits := func(s string) bool { return len(s) <= escape.CheckOutputBytes }
 	l := full()
 	l.details, l.timing, l.selfLink = false, true, true
 	summary = fit(run, opts, l, fits)
@@ -145,7 +144,7 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 		section = b.String()
 	}
 	if run.Summary.Failed > 0 {
-		text = fit(run, opts, layout{details: true}, func(s string) bool { return len(s)+1+len(section) <= limit.CheckOutputBytes })
+		text = fit(run, opts, layout{details: true}, func(s string) bool { return len(s)+1+len(section) <= escape.CheckOutputBytes })
 	}
 	if section != "" {
 		if text != "" {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 var linked = Options{
@@ -137,8 +137,8 @@ func TestSchemaNegativesApart(t *testing.T) {
 func TestSizeCaps(t *testing.T) {
 	run := sample.Large(5000)
 	c := Comment(run, linked)
-	if n := utf8.RuneCountInString(c); n > limit.CommentChars {
-		t.Errorf("comment has %d characters, limit %d", n, limit.CommentChars)
+	if n := utf8.RuneCountInString(c); n > escape.CommentChars {
+		t.Errorf("comment has %d characters, limit %d", n, escape.CommentChars)
 	}
 	if !strings.Contains(c, "more: see [the check run]") {
 		t.Error("the cut comment does not say how many fixtures it left out, and where they are")
@@ -148,7 +148,7 @@ func TestSizeCaps(t *testing.T) {
 		t.Errorf("job summary has %d bytes, limit %d", len(s), maxSummaryBytes)
 	}
 	title, sum, text := CheckOutput(run, linked)
-	if utf8.RuneCountInString(title) > limit.CheckTitleChars || len(sum) > limit.CheckOutputBytes || len(text) > limit.CheckOutputBytes {
+	if utf8.RuneCountInString(title) > escape.CheckTitleChars || len(sum) > escape.CheckOutputBytes || len(text) > escape.CheckOutputBytes {
 		t.Errorf("check output: title %d runes, summary %d bytes, text %d bytes", utf8.RuneCountInString(title), len(sum), len(text))
 	}
 	for name, s := range map[string]string{"comment": c, "summary": s, "check summary": sum, "check text": text} {
@@ -170,7 +170,7 @@ func TestDegradationOrder(t *testing.T) {
 	l := full()
 	l.marker, l.rows, l.changeRows, l.findingRows, l.detailRows = Marker("k"), 200, 200, 200, 200
 	full := render(run, linked, l)
-	if utf8.RuneCountInString(full) <= limit.CommentChars {
+	if utf8.RuneCountInString(full) <= escape.CommentChars {
 		t.Fatalf("the test run is too small to degrade: %d", utf8.RuneCountInString(full))
 	}
 	o := linked
@@ -198,7 +198,7 @@ func TestHugeFixedParts(t *testing.T) {
 	o := linked
 	o.Skipped = notes
 	_, sum, _ := CheckOutput(run, o)
-	if len(sum) > limit.CheckOutputBytes || !strings.Contains(sum, "Report cut") {
+	if len(sum) > escape.CheckOutputBytes || !strings.Contains(sum, "Report cut") {
 		t.Errorf("summary of %d bytes; cut note present: %v", len(sum), strings.Contains(sum, "Report cut"))
 	}
 }
@@ -332,7 +332,7 @@ func TestDeltaFits(t *testing.T) {
 	}
 	run.Comparison = c
 	body := Comment(run, linked)
-	if n := utf8.RuneCountInString(body); n > limit.CommentChars {
+	if n := utf8.RuneCountInString(body); n > escape.CommentChars {
 		t.Errorf("comment has %d characters", n)
 	}
 	if !strings.Contains(body, "3000 regressed") || !strings.Contains(body, "more: see [the check run]") {

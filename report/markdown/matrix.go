@@ -12,7 +12,6 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // Bounds of the matrix whatever room there is: a reader scans a table of a
@@ -73,7 +72,7 @@ func matrix(run *model.Run, opts Options, fits func(string) bool, provenance str
 
 // ImplementationsComment is the sticky comment of a run with
 // implementations: the marker, the matrix, and one line on the run's own
-// check of the corpus. At most limit.CommentChars characters.
+// check of the corpus. At most escape.CommentChars characters.
 func ImplementationsComment(run *model.Run, opts Options) string {
 	if run == nil {
 		run = &model.Run{}
@@ -81,7 +80,7 @@ func ImplementationsComment(run *model.Run, opts Options) string {
 	head := Marker(opts.CorpusKey) + "\n"
 	tail := "\n" + corpusLine(run)
 	fits := func(s string) bool {
-		return utf8.RuneCountInString(head)+utf8.RuneCountInString(s)+utf8.RuneCountInString(tail) <= limit.CommentChars
+		return utf8.RuneCountInString(head)+utf8.RuneCountInString(s)+utf8.RuneCountInString(tail) <= escape.CommentChars
 	}
 	return withManifest(head+matrix(run, opts, fits, provenance(opts, false))+tail, run.Manifest)
 }
@@ -93,9 +92,9 @@ func ImplementationsCheckOutput(run *model.Run, opts Options) (title, summary st
 	if run.Judgement != nil {
 		title = "DRP2 conformance: " + explain.Judgement(run).Headline
 	}
-	title = escape.Clip(escape.OneLine(title), limit.CheckTitleChars)
+	title = escape.Clip(escape.OneLine(title), escape.CheckTitleChars)
 	tail := "\n" + corpusLine(run)
-	summary = matrix(run, opts, func(s string) bool { return len(s)+len(tail) <= limit.CheckOutputBytes }, provenance(opts, true)) + tail
+	summary = matrix(run, opts, func(s string) bool { return len(s)+len(tail) <= escape.CheckOutputBytes }, provenance(opts, true)) + tail
 	return title, summary
 }
 

@@ -7,8 +7,8 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 var matrixOpts = Options{ServerURL: "https://github.com", Repository: "acme/runtime", SHA: "0123456789abcdef0123456789abcdef01234567", CorpusKey: "fixtures"}
@@ -113,14 +113,14 @@ func TestMatrixHostileTextIsInert(t *testing.T) {
 func TestMatrixSizeCaps(t *testing.T) {
 	run := sample.ManyImplementations(3000, 12)
 	c := ImplementationsComment(run, matrixOpts)
-	if n := utf8.RuneCountInString(c); n > limit.CommentChars {
+	if n := utf8.RuneCountInString(c); n > escape.CommentChars {
 		t.Errorf("comment has %d characters", n)
 	}
 	if !strings.Contains(c, "more; the JSON and JUnit reports list every one") {
 		t.Error("the comment does not say that rows were left out")
 	}
 	_, summary := ImplementationsCheckOutput(run, matrixOpts)
-	if len(summary) > limit.CheckOutputBytes {
+	if len(summary) > escape.CheckOutputBytes {
 		t.Errorf("check summary has %d bytes", len(summary))
 	}
 	tiny := Matrix(run, matrixOpts, func(s string) bool { return len(s) <= 2000 })

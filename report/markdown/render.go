@@ -10,7 +10,6 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // layout says which parts a rendering has and how long its lists may be.
@@ -284,7 +283,7 @@ func table(b *strings.Builder, run *model.Run, sec section, opts Options, l layo
 			}
 			what = strings.Join(diffs, "<br>")
 			if why := explain.Why(r); why != "" {
-				what += "<br>" + cell(limit.Cap(why, maxWhy))
+				what += "<br>" + cell(escape.Cap(why, maxWhy))
 			}
 			what += knownCell(r) + "<br>" + reproduce(run, g)
 		}
@@ -319,7 +318,7 @@ func knownCell(r *model.Result) string {
 	if r.KnownFailure == "" {
 		return ""
 	}
-	return "<br>*Known failure:* " + cell(limit.Cap(r.KnownFailure, maxWhy))
+	return "<br>*Known failure:* " + cell(escape.Cap(r.KnownFailure, maxWhy))
 }
 
 // maxReproduced is the most fixtures a row's command reruns: one cause

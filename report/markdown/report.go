@@ -7,7 +7,6 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // Report is the whole Markdown report of a run, as the job summary and a
@@ -21,7 +20,7 @@ func Report(run *model.Run, opts Options) string {
 	b.WriteString(Summary(run, opts))
 	if run != nil && len(run.Implementations) > 0 {
 		// Within a quarter of the limit, after the run's own report.
-		b.WriteString("\n" + Matrix(run, opts, func(s string) bool { return len(s) <= limit.StepSummaryBytes/4 }))
+		b.WriteString("\n" + Matrix(run, opts, func(s string) bool { return len(s) <= escape.StepSummaryBytes/4 }))
 	}
 	if run != nil && run.Manifest != nil {
 		b.WriteString("\n")
@@ -31,7 +30,7 @@ func Report(run *model.Run, opts Options) string {
 		b.WriteString("\n")
 		Coverage(&b, run.Coverage)
 	}
-	if b.Len() > limit.StepSummaryBytes {
+	if b.Len() > escape.StepSummaryBytes {
 		where := "the step log"
 		if opts.WholeReport != "" {
 			where = escape.MarkdownCode(opts.WholeReport)

@@ -6,9 +6,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
-	"github.com/drp2/drp2-fixtures/report/limit"
 )
 
 // The Markdown report is the summary followed by the sections of what the
@@ -49,13 +49,13 @@ func TestCommentManifest(t *testing.T) {
 		room int
 		want string
 	}{
-		{limit.CommentChars - 10, "### Fixture manifest"},
+		{escape.CommentChars - 10, "### Fixture manifest"},
 		{utf8.RuneCountInString(manifestLine(m)), "**Fixture manifest:** 1 changed since the manifest"},
 		{utf8.RuneCountInString(manifestLine(m)) - 1, ""},
 	} {
-		body := strings.Repeat("x", limit.CommentChars-tc.room)
+		body := strings.Repeat("x", escape.CommentChars-tc.room)
 		got := withManifest(body, m)
-		if utf8.RuneCountInString(got) > limit.CommentChars || !strings.HasPrefix(got, body) || !strings.Contains(got[len(body):], tc.want) ||
+		if utf8.RuneCountInString(got) > escape.CommentChars || !strings.HasPrefix(got, body) || !strings.Contains(got[len(body):], tc.want) ||
 			(tc.want == "" && got != body) {
 			t.Errorf("room %d: ends %q", tc.room, got[len(body):])
 		}

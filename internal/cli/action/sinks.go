@@ -17,7 +17,6 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/markdown"
-	"github.com/drp2/drp2-fixtures/report/text"
 )
 
 // writeLog prints the text report, and the manifest comparison, between
@@ -28,7 +27,7 @@ func (a *runAction) writeLog(_ context.Context, d *delivery) error {
 	// Every fixture is listed, passes folded away: failures and the final
 	// count stay in view.
 	// GitHub renders ANSI colour in step logs, though the log is a pipe.
-	o := report.RenderOptions{Text: text.Options{Verbose: true, Group: true, Color: text.UseColor(a.getenv, true)}}
+	o := report.LogOptions(a.getenv)
 	if err := report.Lookup("text").WriteRun(&b, d.run, o); err != nil {
 		return fmt.Errorf("write the text report: %w", err)
 	}

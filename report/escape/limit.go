@@ -1,9 +1,10 @@
-// Package limit holds the GitHub limits that the reports and the API client
-// must respect, each with where it comes from, in one place so that the
-// renderer that fits a report and the client that sends it cannot disagree;
-// and the caps on any one value a report echoes from a fixture, with Cap,
-// the one helper that applies them.
-package limit
+package escape
+
+// The sizes a sink accepts, beside the escaping it needs: the GitHub limits
+// that the reports and the API client must respect, each with where it
+// comes from, in one place so that the renderer that fits a report and the
+// client that sends it cannot disagree; and the caps on any one value a
+// report echoes from a fixture, with Cap, the one helper that applies them.
 
 const (
 	// CommentChars: an issue or pull request comment body ("Body is too
