@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/harness"
-	"github.com/drp2/drp2-fixtures/internal/protocol"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
@@ -51,7 +50,7 @@ func fromFailure(f *model.Failure, cmds []any) Verdict {
 
 // fromHarness is an implementation's verdict, with its replies judged
 // when it executes streams and the stream is valid.
-func fromHarness(h *protocol.Verdict, err error, executes bool, builtin Verdict, requests []harness.Request) Verdict {
+func fromHarness(h *harness.Verdict, err error, executes bool, builtin Verdict, requests []harness.Request) Verdict {
 	if err != nil {
 		return Verdict{CommandIndex: -1, NoVerdict: escape.Cap(err.Error(), escape.MessageBytes)}
 	}

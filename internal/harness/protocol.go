@@ -8,11 +8,11 @@ package harness
 
 import "github.com/drp2/drp2-fixtures/internal/protocol"
 
-// The protocol's names as the harness's callers have known them, kept for
-// the packages that still use them (drp2-fixtures adapter builds its
-// Hello here) and for the harness's own tests; new code names
-// internal/protocol. The aliases are protocol's own types, so a value
-// passes between the two packages unchanged.
+// The protocol's messages as the harness's callers see them: the gate's
+// adapter builds its Hello here and the explorer reads Verdicts, through
+// the harness that speaks the protocol rather than the protocol itself.
+// The aliases are protocol's own types, so a value passes between the two
+// packages unchanged.
 type (
 	Hello   = protocol.Hello
 	Fixture = protocol.Fixture

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/protocol"
-	"github.com/drp2/drp2-fixtures/internal/protocol/transcript"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
@@ -25,9 +24,9 @@ const scriptEnv = "HARNESS_TEST_SCRIPT"
 
 const transcriptDir = "../protocol/testdata/transcripts"
 
-func loadTranscripts(t *testing.T) []*transcript.Transcript {
+func loadTranscripts(t *testing.T) []*protocol.Transcript {
 	t.Helper()
-	ts, err := transcript.Load(os.DirFS(transcriptDir))
+	ts, err := protocol.LoadTranscripts(os.DirFS(transcriptDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +66,7 @@ func TestTranscriptsHarness(t *testing.T) {
 
 // harnessStep makes the harness send one request and checks its
 // conclusion.
-func harnessStep(x *Session, s transcript.Step) error {
+func harnessStep(x *Session, s protocol.Step) error {
 	switch s.Type {
 	case protocol.TypeHello:
 		var got any
@@ -92,7 +91,7 @@ func harnessStep(x *Session, s transcript.Step) error {
 
 // conclusion compares what the harness recorded (got, nil for nothing)
 // and the error that ended the session with the step's conclusion.
-func conclusion(s transcript.Step, got any, stopped string) error {
+func conclusion(s protocol.Step, got any, stopped string) error {
 	if s.Recorded != nil {
 		if got == nil {
 			return fmt.Errorf("nothing recorded (%s), want %s", stopped, s.Recorded)
@@ -126,7 +125,7 @@ func playScript(path string, in io.Reader, out io.Writer) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	tr, err := transcript.Parse(filepath.Base(path), data)
+	tr, err := protocol.ParseTranscript(filepath.Base(path), data)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -162,12 +161,12 @@ func TestTranscriptsAdapter(t *testing.T) {
 	}
 	me := protocol.Hello{Name: "drp2-fixtures", Version: "test", DRP2Versions: []string{"2.0"}}
 	serve := func(in io.Reader, out io.Writer) error { return Serve(in, out, me, ValidatorJudge(v), DefaultMaxLine) }
-	versions := transcript.Versions{Min: protocol.MinProtocolVersion, Max: protocol.ProtocolVersion}
+	versions := protocol.Versions{Min: protocol.MinProtocolVersion, Max: protocol.ProtocolVersion}
 	n := 0
 	for _, tr := range loadTranscripts(t) {
 		if tr.Adapter() {
 			n++
-			if err := transcript.Replay(tr, versions, serve); err != nil {
+			if err := protocol.ReplayTranscript(tr, versions, serve); err != nil {
 				t.Errorf("%s: %v", tr.Name, err)
 			}
 		}

@@ -12,13 +12,12 @@ import (
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/internal/protocol"
-	"github.com/drp2/drp2-fixtures/internal/protocol/transcript"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
-func transcripts(t *testing.T) []*transcript.Transcript {
+func transcripts(t *testing.T) []*protocol.Transcript {
 	t.Helper()
-	ts, err := transcript.Load(os.DirFS("testdata/transcripts"))
+	ts, err := protocol.LoadTranscripts(os.DirFS("testdata/transcripts"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +47,7 @@ func TestTranscriptsCodec(t *testing.T) {
 
 // reencode checks that a request is the line Encode writes for the
 // message it holds.
-func reencode(s transcript.Step) error {
+func reencode(s protocol.Step) error {
 	var msg any
 	switch s.Type {
 	case protocol.TypeHello:
@@ -78,7 +77,7 @@ func reencode(s transcript.Step) error {
 
 // decodeAnswers reads the adapter's output as one stream, as the harness
 // does, and checks every conclusion.
-func decodeAnswers(tr *transcript.Transcript) error {
+func decodeAnswers(tr *protocol.Transcript) error {
 	var out bytes.Buffer
 	for _, s := range tr.Steps {
 		for _, a := range s.Answers {
@@ -119,7 +118,7 @@ func decodeAnswers(tr *transcript.Transcript) error {
 
 // conclude compares what the codec made of an answer with the
 // transcript's conclusion.
-func conclude(s transcript.Step, msg any, err error) error {
+func conclude(s protocol.Step, msg any, err error) error {
 	switch {
 	case err != nil && s.Recorded != nil:
 		return fmt.Errorf("refused (%v), the transcript records %s", err, s.Recorded)

@@ -2,7 +2,7 @@
 // internal/protocol/testdata/transcripts (their README defines the
 // format) and replays their adapter side against a Go implementation. The
 // Node and Python replays of the same files follow the same README.
-package transcript
+package protocol
 
 import (
 	"bytes"
@@ -13,8 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/drp2/drp2-fixtures/internal/protocol"
 )
 
 // Transcript is one session between the harness and an adapter.
@@ -52,7 +50,7 @@ func (t *Transcript) Harness() bool { return t.Side != "adapter" }
 func (t *Transcript) Adapter() bool { return t.Side != "harness" }
 
 // Load parses every *.txt file of fsys's root, in name order.
-func Load(fsys fs.FS) ([]*Transcript, error) {
+func LoadTranscripts(fsys fs.FS) ([]*Transcript, error) {
 	names, err := fs.Glob(fsys, "*.txt")
 	if err != nil {
 		return nil, err
@@ -63,7 +61,7 @@ func Load(fsys fs.FS) ([]*Transcript, error) {
 		if err != nil {
 			return nil, err
 		}
-		t, err := Parse(strings.TrimSuffix(path.Base(name), ".txt"), data)
+		t, err := ParseTranscript(strings.TrimSuffix(path.Base(name), ".txt"), data)
 		if err != nil {
 			return nil, err
 		}
@@ -75,8 +73,8 @@ func Load(fsys fs.FS) ([]*Transcript, error) {
 	return out, nil
 }
 
-// Parse reads one transcript and checks that it is well formed.
-func Parse(name string, data []byte) (*Transcript, error) {
+// ParseTranscript reads one transcript and checks that it is well formed.
+func ParseTranscript(name string, data []byte) (*Transcript, error) {
 	t := &Transcript{Name: name}
 	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
 		if err := t.parseLine(i+1, line); err != nil {
@@ -104,7 +102,7 @@ func (t *Transcript) parseLine(n int, line string) error {
 		return t.directive(line)
 	}
 	if kind == ">" {
-		head, err := protocol.DecodeHead([]byte(text))
+		head, err := DecodeHead([]byte(text))
 		if err != nil {
 			return err
 		}
@@ -182,13 +180,13 @@ func (t *Transcript) check() error {
 	if t.Side == "" {
 		return fmt.Errorf("no side: directive")
 	}
-	if len(t.Steps) == 0 || t.Steps[0].Type != protocol.TypeHello {
+	if len(t.Steps) == 0 || t.Steps[0].Type != TypeHello {
 		return fmt.Errorf("the first request must be a hello")
 	}
 	for i, s := range t.Steps {
-		answered := s.Type == protocol.TypeHello || s.Type == protocol.TypeFixture
+		answered := s.Type == TypeHello || s.Type == TypeFixture
 		switch {
-		case !slices.Contains([]string{protocol.TypeHello, protocol.TypeFixture, protocol.TypeGoodbye}, s.Type):
+		case !slices.Contains([]string{TypeHello, TypeFixture, TypeGoodbye}, s.Type):
 			return fmt.Errorf("line %d: a request of type %q", s.Line, s.Type)
 		case s.Refusal != "" && i != len(t.Steps)-1:
 			return fmt.Errorf("line %d: a refusal ends the session, but requests follow", s.Line)

@@ -1,4 +1,4 @@
-package transcript
+package protocol
 
 import (
 	"bytes"
@@ -15,16 +15,16 @@ import (
 // Versions are the protocol versions an implementation speaks.
 type Versions struct{ Min, Max int }
 
-// Serve is an implementation under an adapter-side replay: it reads the
+// Server is an implementation under an adapter-side replay: it reads the
 // requests from in and writes its answers to out until goodbye or the end
 // of in.
-type Serve func(in io.Reader, out io.Writer) error
+type Server func(in io.Reader, out io.Writer) error
 
-// Replay plays t's requests to serve, one at a time, each once the answer
+// ReplayTranscript plays t's requests to serve, one at a time, each once the answer
 // to the one before is written, and compares the answers with t's as the
 // README says. A fixture that fails in a phase the implementation's hello
 // does not claim is not sent, as the harness does not send it.
-func Replay(t *Transcript, v Versions, serve Serve) error {
+func ReplayTranscript(t *Transcript, v Versions, serve Server) error {
 	var out bytes.Buffer
 	in := &requests{t: t, out: &out}
 	if err := serve(in, &out); err != nil {

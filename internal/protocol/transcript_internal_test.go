@@ -1,4 +1,4 @@
-package transcript
+package protocol
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 const hello = `> {"type":"hello","protocol":2}` + "\n"
 
 func TestParse(t *testing.T) {
-	tr, err := Parse("t", []byte("# c\nside: harness\nmax-line: 9\n"+hello+
+	tr, err := ParseTranscript("t", []byte("# c\nside: harness\nmax-line: 9\n"+hello+
 		"<\n<% a%25b%FF%0D\n= {}\n> {\"type\":\"goodbye\"}\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +39,7 @@ func TestParse(t *testing.T) {
 		"side: both\n" + hello + "< {}\n> {\"type\":1}\n": "not a protocol message",
 		"< {}\n": "before the first request",
 	} {
-		if _, err := Parse("t", []byte(text)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ParseTranscript("t", []byte(text)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", text, err, want)
 		}
 	}
@@ -82,7 +82,7 @@ func TestCompare(t *testing.T) {
 // TestReplay: requests go one at a time, a fixture in a phase the hello
 // does not claim is not sent, and every answer is accounted for.
 func TestReplay(t *testing.T) {
-	tr, err := Parse("t", []byte("side: adapter\n"+hello+`< {"type":"hello","protocol":2,"name":"x"}`+"\n"+
+	tr, err := ParseTranscript("t", []byte("side: adapter\n"+hello+`< {"type":"hello","protocol":2,"name":"x"}`+"\n"+
 		`> {"type":"fixture","seq":1,"name":"f","version":{},"commands":[]}`+"\n"+
 		`< {"type":"verdict","seq":1,"outcome":"error","phase":"schema_validation","code":"C"}`+"\n"))
 	if err != nil {
@@ -90,7 +90,7 @@ func TestReplay(t *testing.T) {
 	}
 	// answers is an implementation that reads a request and writes the
 	// next of its answers (lines, maybe none) until it runs out of them.
-	answers := func(lines ...string) Serve {
+	answers := func(lines ...string) Server {
 		return func(in io.Reader, out io.Writer) error {
 			for _, l := range lines {
 				var buf [1]byte
@@ -107,20 +107,20 @@ func TestReplay(t *testing.T) {
 		}
 	}
 	schema := `{"type":"verdict","seq":1,"outcome":"error","phase":"schema_validation","code":"C"}`
-	if err := Replay(tr, Versions{2, 2}, answers(`{"type":"hello","protocol":2,"name":"y"}`, schema)); err != nil {
+	if err := ReplayTranscript(tr, Versions{2, 2}, answers(`{"type":"hello","protocol":2,"name":"y"}`, schema)); err != nil {
 		t.Error(err)
 	}
 	notClaimed := `{"type":"hello","protocol":2,"name":"y","phases":["semantic_validation"]}`
-	if err := Replay(tr, Versions{2, 2}, answers(notClaimed, schema)); err != nil {
+	if err := ReplayTranscript(tr, Versions{2, 2}, answers(notClaimed, schema)); err != nil {
 		t.Errorf("the schema fixture was sent: %v", err)
 	}
-	if err := Replay(tr, Versions{2, 2}, answers(`{"type":"hello","protocol":2,"name":"y"}`, "")); err == nil || !strings.Contains(err.Error(), "no answer") {
+	if err := ReplayTranscript(tr, Versions{2, 2}, answers(`{"type":"hello","protocol":2,"name":"y"}`, "")); err == nil || !strings.Contains(err.Error(), "no answer") {
 		t.Errorf("a missing answer: %v", err)
 	}
-	if err := Replay(tr, Versions{2, 2}, answers(`{"type":"hello","protocol":2,"name":"y"}`)); err == nil || !strings.Contains(err.Error(), "stopped reading") {
+	if err := ReplayTranscript(tr, Versions{2, 2}, answers(`{"type":"hello","protocol":2,"name":"y"}`)); err == nil || !strings.Contains(err.Error(), "stopped reading") {
 		t.Errorf("an implementation that stops reading: %v", err)
 	}
-	if err := Replay(tr, Versions{2, 2}, answers(`{"type":"hello","protocol":2,"name":"y"}`, schema+"\n"+schema)); err == nil || !strings.Contains(err.Error(), "no request asked for") {
+	if err := ReplayTranscript(tr, Versions{2, 2}, answers(`{"type":"hello","protocol":2,"name":"y"}`, schema+"\n"+schema)); err == nil || !strings.Contains(err.Error(), "no request asked for") {
 		t.Errorf("an extra answer: %v", err)
 	}
 }
