@@ -35,9 +35,9 @@ type FileOptions struct {
 	// Redact replaces the process's secrets in a rendered report, whatever
 	// its text came from; nil replaces nothing.
 	Redact func([]byte) []byte
-	// Write replaces or appends to (rf.Append) the file at path; the front
-	// end's, which holds it to its workspace.
-	Write func(rf *ReportFile, path string, data []byte) error
+	// Write replaces the file at path, or appends to it (the job summary);
+	// the front end's, which holds it to its workspace (gate.SaveReport).
+	Write func(path string, data []byte, appendTo bool) error
 }
 
 // ReportError is a report that could not be rendered or written.
@@ -130,21 +130,11 @@ func WriteReports(run *model.Run, p Paths, o FileOptions) error {
 			errs = append(errs, &ReportError{Report: rf.Report, Rendering: true, Err: err})
 			continue
 		}
-		if err := o.Write(rf, path, data); err != nil {
+		if err := o.Write(path, data, rf.Append); err != nil {
 			errs = append(errs, &ReportError{Report: rf.Report, Err: err})
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// ReportFileFor is the report file of run's flag name, nil for none.
-func ReportFileFor(flag string) *ReportFile {
-	for i := range ReportFiles {
-		if ReportFiles[i].Flag == flag {
-			return &ReportFiles[i]
-		}
-	}
-	return nil
 }
 
 // ReportErrors lists the reports that WriteReports could not write.

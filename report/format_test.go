@@ -13,8 +13,8 @@ import (
 
 // saveIn writes report files below dir as a front end does: replaced, or
 // appended for the job summary.
-func saveIn(dir string) func(*ReportFile, string, []byte) error {
-	return func(rf *ReportFile, path string, data []byte) error {
+func saveIn(dir string) func(string, []byte, bool) error {
+	return func(path string, data []byte, appendTo bool) error {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
@@ -22,7 +22,7 @@ func saveIn(dir string) func(*ReportFile, string, []byte) error {
 			return err
 		}
 		flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-		if rf.Append {
+		if appendTo {
 			flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
 		}
 		f, err := os.OpenFile(path, flag, 0o644)

@@ -101,7 +101,7 @@ func writeExploreFiles(env Env, name string, r *gate.Resolved, o exploreOptions,
 		var b bytes.Buffer
 		err := report.Lookup("markdown").WriteExplore(&b, rep)
 		if err == nil {
-			err = saveReport(r.WorkDir, false)(report.ReportFileFor("summary"), summary, env.Redactor().Bytes(b.Bytes()))
+			err = gate.SaveReport(r.WorkDir, false)(summary, env.Redactor().Bytes(b.Bytes()), true)
 		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: --summary: %v\n", name, err)

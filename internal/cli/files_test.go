@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"github.com/drp2/drp2-fixtures/internal/gate"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func TestWriteAllThree(t *testing.T) {
 	p := report.Paths{JUnit: filepath.Join(dir, "r.xml"), JSON: filepath.Join(dir, "r.json"), Summary: filepath.Join(dir, "summary.md")}
 	os.WriteFile(p.Summary, []byte("before\n"), 0o644)
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_RUN_ID": "42"}
-	if err := report.WriteReports(sampleRun(), p, report.FileOptions{Getenv: func(k string) string { return env[k] }, Write: saveReport(dir, false)}); err != nil {
+	if err := report.WriteReports(sampleRun(), p, report.FileOptions{Getenv: func(k string) string { return env[k] }, Write: gate.SaveReport(dir, false)}); err != nil {
 		t.Fatal(err)
 	}
 	xml, _ := os.ReadFile(p.JUnit)
@@ -50,7 +51,7 @@ func TestWriteAllThree(t *testing.T) {
 
 func TestUnwritablePathIsAWriteError(t *testing.T) {
 	dir := t.TempDir()
-	err := report.WriteReports(sampleRun(), report.Paths{JSON: dir}, report.FileOptions{Write: saveReport(dir, false)})
+	err := report.WriteReports(sampleRun(), report.Paths{JSON: dir}, report.FileOptions{Write: gate.SaveReport(dir, false)})
 	var re *report.ReportError
 	if !errors.As(err, &re) || re.Rendering || re.Report != "JSON report" {
 		t.Errorf("err = %v", err)

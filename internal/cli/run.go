@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
-	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
@@ -127,7 +126,7 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 // document that must stay the whole of standard output), then the exit
 // code and why, as the verdict says.
 func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) int {
-	fileErr := report.WriteReports(out.Run, o.files, report.FileOptions{Getenv: env.Var, Redact: env.Redactor().Bytes, Write: saveReport(wd, false)})
+	fileErr := report.WriteReports(out.Run, o.files, report.FileOptions{Getenv: env.Var, Redact: env.Redactor().Bytes, Write: gate.SaveReport(wd, false)})
 	f := o.format.Format()
 	ro := report.PrintOptions(env.Var, o.verbose, o.color)
 	err := f.ToLog(env.Stdout, func(w io.Writer) error { return f.WriteRun(w, out.Run, ro) })
@@ -157,12 +156,4 @@ func execute(ctx context.Context, env Env, job gate.Job) (*gate.Resolved, *gate.
 		return nil, nil, err
 	}
 	return gate.Run(ctx, ge, job)
-}
-
-// saveReport writes report files in the working directory dir, held to it
-// when contained.
-func saveReport(dir string, contained bool) func(*report.ReportFile, string, []byte) error {
-	return func(rf *report.ReportFile, path string, data []byte) error {
-		return workspace.New(dir, contained).SaveReport(path, data, rf.Append)
-	}
 }

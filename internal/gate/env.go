@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -82,4 +83,12 @@ func ErrorLines(err error) []string {
 		return nil
 	}
 	return strings.Split(err.Error(), "\n")
+}
+
+// SaveReport writes the report files of a job in the working directory
+// workDir: replaced, held to it when contained and never through a link
+// below it, or appended (appendTo) to a file that is the runner's own,
+// such as $GITHUB_STEP_SUMMARY, which lies outside the workspace.
+func SaveReport(workDir string, contained bool) func(path string, data []byte, appendTo bool) error {
+	return workspace.New(workDir, contained).SaveReport
 }

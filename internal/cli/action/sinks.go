@@ -13,6 +13,7 @@ import (
 
 	"context"
 
+	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report"
@@ -74,12 +75,12 @@ func (a *runAction) writeFiles(_ context.Context, d *delivery) error {
 	if !d.in.NoJobSummary {
 		paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
 	}
-	d.fileErr = report.WriteReports(d.run, paths, report.FileOptions{Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor.Bytes, Write: saveReport(d.wd, true)})
+	d.fileErr = report.WriteReports(d.run, paths, report.FileOptions{Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor.Bytes, Write: gate.SaveReport(d.wd, true)})
 	for _, e := range report.ReportErrors(d.fileErr) {
 		a.errorf("%v", e)
 	}
 	if d.extras.summary != "" && paths.Summary != "" {
-		if err := saveReport(d.wd, false)(report.ReportFileFor("summary"), paths.Summary, a.env.Redactor.Bytes([]byte(d.extras.summary))); err != nil {
+		if err := gate.SaveReport(d.wd, false)(paths.Summary, a.env.Redactor.Bytes([]byte(d.extras.summary)), true); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
 	}
@@ -164,12 +165,4 @@ func (a *runAction) writeNotes(_ context.Context, d *delivery) error {
 		}
 	}
 	return writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", d.published.checkURL}, {"comment-url", d.published.commentURL}}, a.env.Redactor)
-}
-
-// saveReport writes report files in the working directory dir, held to it
-// when contained.
-func saveReport(dir string, contained bool) func(*report.ReportFile, string, []byte) error {
-	return func(rf *report.ReportFile, path string, data []byte) error {
-		return workspace.New(dir, contained).SaveReport(path, data, rf.Append)
-	}
 }
