@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/drp2/drp2-fixtures/internal/jsontree"
+	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -85,7 +85,7 @@ type pool struct {
 	valid, invalid []*seed
 	// strings are the short strings seen under each member name, so that
 	// an enum changes to a value the corpus uses.
-	strings jsontree.Strings
+	strings jsonpos.Strings
 	// raw holds the encoding of every command object of the seeds, by
 	// address: read-only once loaded.
 	raw map[unsafe.Pointer]json.RawMessage
@@ -113,7 +113,7 @@ func (t target) name() string {
 
 // load decodes the seeds and indexes them by rule.
 func (e *explorer) load() error {
-	p := &pool{strings: jsontree.Strings{}, raw: map[unsafe.Pointer]json.RawMessage{}}
+	p := &pool{strings: jsonpos.Strings{}, raw: map[unsafe.Pointer]json.RawMessage{}}
 	for _, sd := range e.cfg.Seeds {
 		if s := decodeSeed(sd); s != nil {
 			e.addSeed(p, s)
@@ -157,7 +157,7 @@ func decodeSeed(sd Seed) *seed {
 	}
 	s := &seed{path: sd.Path, version: doc.Version, caps: doc.Capabilities}
 	for _, raw := range doc.Commands {
-		v, err := jsontree.Decode(raw)
+		v, err := jsonpos.DecodeTree(raw)
 		if err != nil {
 			return nil
 		}

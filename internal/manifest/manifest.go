@@ -26,7 +26,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
-	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
@@ -180,7 +179,7 @@ func (f *Fixture) read(data []byte) error {
 	if r, ok := at["expected"]; ok {
 		// Numbers are kept as written, so that the expected block is
 		// re-encoded without losing precision.
-		v, err := jsontree.Decode(data[r[0]:r[1]])
+		v, err := jsonpos.DecodeTree(data[r[0]:r[1]])
 		if err != nil {
 			return fmt.Errorf("expected block: %w", err)
 		}

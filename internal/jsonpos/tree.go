@@ -1,9 +1,10 @@
-// Package jsontree edits JSON values as generic trees: objects as
-// map[string]any, arrays as []any, numbers as json.Number (exactly as
-// written), so that a mutation can reach any value and an unchanged value
-// keeps its text. The explorer's mutations, the validator's mutation tests
-// and the manifest's expected blocks share it.
-package jsontree
+package jsonpos
+
+// JSON values as generic trees: objects as map[string]any, arrays as
+// []any, numbers as json.Number (exactly as written), so that a mutation
+// can reach any value and an unchanged value keeps its text. The
+// explorer's mutations, the validator's mutation tests and the manifest's
+// expected blocks share it.
 
 import (
 	"bytes"
@@ -11,8 +12,8 @@ import (
 	"sort"
 )
 
-// Decode decodes one JSON value, numbers kept as written.
-func Decode(raw []byte) (any, error) {
+// DecodeTree decodes one JSON value, numbers kept as written.
+func DecodeTree(raw []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any

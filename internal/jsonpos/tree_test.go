@@ -1,4 +1,4 @@
-package jsontree
+package jsonpos
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 
 func decode(t *testing.T, s string) any {
 	t.Helper()
-	v, err := Decode([]byte(s))
+	v, err := DecodeTree([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func TestDecodeKeepsNumbersAsWritten(t *testing.T) {
 	if v["size"] != json.Number("1e3") || v["id"] != json.Number("9007199254740993") {
 		t.Fatalf("numbers: %#v", v)
 	}
-	if _, err := Decode([]byte(`{"a":`)); err == nil {
+	if _, err := DecodeTree([]byte(`{"a":`)); err == nil {
 		t.Fatal("a truncated value decodes")
 	}
 }
