@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"github.com/drp2/drp2-fixtures/internal/coverage"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
@@ -9,26 +8,14 @@ import (
 // coverageRun counts the rules of the validator a run exercises: the
 // counter is the head run's checker.
 type coverageRun struct {
-	counter *coverage.Counter
-	rules   []coverage.Rule
+	counter *drp2.CoverageCounter
+	rules   []drp2.RuleInfo
 }
 
 func newCoverage() *coverageRun {
-	rules, tracer := ValidatorRules()
-	return &coverageRun{counter: coverage.NewCounter(tracer), rules: rules}
+	return &coverageRun{counter: drp2.NewCoverageCounter(drp2.New()), rules: drp2.Rules()}
 }
 
 func (c *coverageRun) report(run *model.Run) (*model.Coverage, error) {
-	return coverage.Count(c.rules, run, c.counter)
-}
-
-// ValidatorRules returns the rules the DRP2 validator implements, in its
-// order, and its traced check, for coverage.
-func ValidatorRules() ([]coverage.Rule, coverage.Tracer) {
-	infos := drp2.Rules()
-	rules := make([]coverage.Rule, len(infos))
-	for i, r := range infos {
-		rules[i] = coverage.Rule{ID: r.ID, Code: r.Code, Summary: r.Summary}
-	}
-	return rules, drp2.New()
+	return drp2.CountCoverage(c.rules, run, c.counter)
 }

@@ -1,10 +1,11 @@
-package coverage
+package drp2_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/drp2/drp2-fixtures/runner/drp2"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -58,7 +59,7 @@ func (fake) verdict(s model.Stream, seen func(string)) *model.Failure {
 	return nil
 }
 
-var rules = []Rule{
+var rules = []drp2.RuleInfo{
 	{ID: "COMMANDS.md HelloRenderer rule 1", Code: "DRP2_ERR_INVALID_STATE", Summary: "hello opens the session"},
 	{ID: "COMMANDS.md RendererHelloReply rule 1", Code: "DRP2_ERR_INVALID_STATE", Summary: "the reply follows hello"},
 	{ID: "COMMANDS.md CreateBuffer rule 1", Code: "DRP2_ERR_DUPLICATE_ID", Summary: "a new id"},
@@ -106,13 +107,13 @@ func corpus() fstest.MapFS {
 
 func count(t *testing.T, fsys fstest.MapFS, workers int) *model.Coverage {
 	t.Helper()
-	counter := NewCounter(fake{})
+	counter := drp2.NewCoverageCounter(fake{})
 	run, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fsys, WorkDir: t.TempDir(), Checker: counter,
 		Workers: workers, Now: func() time.Time { return time.Unix(0, 0) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Count(rules, run, counter)
+	rep, err := drp2.CountCoverage(rules, run, counter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestCounts(t *testing.T) {
 	// that cannot fail a stream.
 	if rep.Rules[0].ID != rules[0].ID || rep.Rules[4].ID != "COMMANDS.md Draw rule 1" || rep.Rules[5].ID != identityRule ||
 		rep.Rules[6].ID != "LIFETIMES.md Readback Lifetime rule 9" || !rep.Rules[6].FindingOnly {
-		t.Errorf("order: %v", ids(rep))
+		t.Errorf("order: %v", coverageIDs(rep))
 	}
 	if got := rep.Rules[5].NegativeFixtures; len(got) != 1 || got[0] != "embedded:negative/unknown_buffer.json" {
 		t.Errorf("negative fixtures of the identity rule: %q", got)
@@ -154,7 +155,7 @@ func TestCounts(t *testing.T) {
 	}
 }
 
-func ids(r *model.Coverage) []string {
+func coverageIDs(r *model.Coverage) []string {
 	var out []string
 	for _, rc := range r.Rules {
 		out = append(out, rc.ID)
@@ -163,13 +164,13 @@ func ids(r *model.Coverage) []string {
 }
 
 func TestUnlistedRulesAreShown(t *testing.T) {
-	counter := NewCounter(fake{})
+	counter := drp2.NewCoverageCounter(fake{})
 	fsys := corpus()
 	run, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fsys, WorkDir: t.TempDir(), Checker: counter})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Count(rules[:2], run, counter)
+	rep, err := drp2.CountCoverage(rules[:2], run, counter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,11 +212,11 @@ func TestGoldenAndDeterministic(t *testing.T) {
 
 func TestACounterFromAnotherRunIsAnError(t *testing.T) {
 	fsys := corpus()
-	run, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fsys, WorkDir: t.TempDir(), Checker: NewCounter(fake{})})
+	run, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fsys, WorkDir: t.TempDir(), Checker: drp2.NewCoverageCounter(fake{})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Count(rules, run, NewCounter(fake{})); err == nil || !strings.Contains(err.Error(), "positive/handshake.json") {
+	if _, err := drp2.CountCoverage(rules, run, drp2.NewCoverageCounter(fake{})); err == nil || !strings.Contains(err.Error(), "positive/handshake.json") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -244,7 +245,7 @@ func TestCounterKeepsTheCheckersFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counted, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fsys, WorkDir: t.TempDir(), Checker: NewCounter(findingFake{})})
+	counted, err := runner.Run(context.Background(), runner.Config{EmbeddedFS: fsys, WorkDir: t.TempDir(), Checker: drp2.NewCoverageCounter(findingFake{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +253,7 @@ func TestCounterKeepsTheCheckersFindings(t *testing.T) {
 		t.Fatalf("findings: %d with the counter, %d without", len(counted.Findings), len(plain.Findings))
 	}
 	// A tracer without findings gives none, and the same verdicts.
-	if f, findings := NewCounter(fake{}).Check(context.Background(), model.Stream{}, nil); f != nil || findings != nil {
+	if f, findings := drp2.NewCoverageCounter(fake{}).Check(context.Background(), model.Stream{}, nil); f != nil || findings != nil {
 		t.Fatalf("Check without findings: %v %v", f, findings)
 	}
 }

@@ -1,12 +1,14 @@
-// Package coverage tells which rules of the implemented DRP2 contract a
-// corpus exercises: per rule, the negative fixtures that fail by it and the
+package drp2
+
+// Rule coverage: which rules of the implemented DRP2 contract a corpus
+// exercises: per rule, the negative fixtures that fail by it and the
 // positive fixtures whose streams pass through its check.
 //
-// The semantic checker names the rule of every verdict (model.Actual.Rule)
-// and, when traced, each rule whose check a stream passed through. Counter
-// wraps the checker for a run and remembers the traces of valid streams;
-// Count then attributes them to the positive fixtures of the run.
-package coverage
+// The checker names the rule of every verdict (model.Actual.Rule) and,
+// when traced, each rule whose check a stream passed through.
+// CoverageCounter wraps a traced checker for a run and remembers the
+// traces of valid streams; CountCoverage then attributes them to the
+// positive fixtures of the run.
 
 import (
 	"context"
@@ -17,16 +19,6 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-// Rule is one rule of the implemented contract.
-type Rule struct {
-	// ID names the prose rule as the verdicts do
-	// ("COMMANDS.md WriteBuffer rule 2").
-	ID string `json:"id"`
-	// Code is the error code a violation of the rule reports.
-	Code    string `json:"code"`
-	Summary string `json:"summary"`
-}
-
 // Tracer is the DRP2 checker as the runner calls it (runner.Checker): the
 // check of one stream with its findings, calling trace with the ID of each
 // rule whose check the stream reaches. It must be safe for concurrent use.
@@ -34,10 +26,10 @@ type Tracer interface {
 	Check(ctx context.Context, s model.Stream, trace func(rule string)) (*model.Failure, []model.Finding)
 }
 
-// Counter is a runner Checker that records, for every stream the checker
+// CoverageCounter is a runner Checker that records, for every stream the checker
 // finds valid, the rules it passed through. It is safe for concurrent use,
 // as the runner requires.
-type Counter struct {
+type CoverageCounter struct {
 	tracer Tracer
 	mu     sync.Mutex
 	// valid maps the corpus path of each valid stream (model.Stream.Path)
@@ -45,15 +37,15 @@ type Counter struct {
 	valid map[string]map[string]bool
 }
 
-// NewCounter wraps a tracer.
-func NewCounter(t Tracer) *Counter {
-	return &Counter{tracer: t, valid: map[string]map[string]bool{}}
+// NewCoverageCounter wraps a tracer.
+func NewCoverageCounter(t Tracer) *CoverageCounter {
+	return &CoverageCounter{tracer: t, valid: map[string]map[string]bool{}}
 }
 
 // Check runs the traced check, passing each rule on to trace too, and
 // keeps the trace of a valid stream; the verdict and findings are the
 // tracer's.
-func (c *Counter) Check(ctx context.Context, s model.Stream, trace func(rule string)) (*model.Failure, []model.Finding) {
+func (c *CoverageCounter) Check(ctx context.Context, s model.Stream, trace func(rule string)) (*model.Failure, []model.Finding) {
 	seen := map[string]bool{}
 	f, findings := c.tracer.Check(ctx, s, func(rule string) {
 		seen[rule] = true
@@ -69,11 +61,11 @@ func (c *Counter) Check(ctx context.Context, s model.Stream, trace func(rule str
 	return f, findings
 }
 
-// Count builds the coverage of a run made with counter as its checker.
+// CountCoverage builds the coverage of a run made with counter as its checker.
 // Its rules list those without a negative fixture first, then the rest,
 // then those that never fail a stream, each group in the checker's rule
 // order (rules is that order).
-func Count(rules []Rule, run *model.Run, counter *Counter) (*model.Coverage, error) {
+func CountCoverage(rules []RuleInfo, run *model.Run, counter *CoverageCounter) (*model.Coverage, error) {
 	rep := &model.Coverage{}
 	byID := map[string]*model.RuleCoverage{}
 	list := make([]*model.RuleCoverage, 0, len(rules))
@@ -151,7 +143,7 @@ func Count(rules []Rule, run *model.Run, counter *Counter) (*model.Coverage, err
 
 // rulesOf returns the rules a passing positive fixture's stream passed
 // through.
-func (c *Counter) rulesOf(rel string) ([]string, error) {
+func (c *CoverageCounter) rulesOf(rel string) ([]string, error) {
 	c.mu.Lock()
 	seen, ok := c.valid[rel]
 	c.mu.Unlock()
