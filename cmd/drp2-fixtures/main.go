@@ -12,7 +12,6 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/cli"
 	"github.com/drp2/drp2-fixtures/internal/cli/action"
 	"github.com/drp2/drp2-fixtures/internal/secret"
-	"github.com/drp2/drp2-fixtures/internal/version"
 )
 
 // softMemoryLimit is the heap size past which garbage is collected more
@@ -50,7 +49,7 @@ func main() {
 // side and meet only here.
 func runAction(ctx context.Context, e cli.Env) int {
 	return action.Run(ctx, action.Env{Log: e.Stdout, RawLog: e.RawStdout(), Getenv: e.Var, Now: e.Now,
-		WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: version.String()})
+		WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: e.ToolVersion()})
 }
 
 // stdoutIsTerminal reports whether standard output is a character device

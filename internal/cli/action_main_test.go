@@ -6,7 +6,6 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/cli/action"
 	"github.com/drp2/drp2-fixtures/internal/github"
-	"github.com/drp2/drp2-fixtures/internal/version"
 )
 
 // The tests run the action subcommand as the binary's main does, with the
@@ -14,7 +13,7 @@ import (
 func init() {
 	defaultAction = func(ctx context.Context, e Env) int {
 		return action.Run(ctx, action.Env{Log: e.Stdout, RawLog: e.RawStdout(), Getenv: e.Var, Now: e.Now,
-			WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: version.String(),
+			WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: e.ToolVersion(),
 			Pacing: github.Pacing{BaseDelay: 10 * time.Millisecond}})
 	}
 }

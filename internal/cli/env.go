@@ -69,9 +69,13 @@ func (e Env) Var(k string) string {
 	return e.Getenv(k)
 }
 
+// ToolVersion is the version line of this build, as every report records
+// it.
+func (e Env) ToolVersion() string { return version.String() }
+
 // gateEnv is the gate's view of the process.
 func (e Env) gateEnv() (gate.Env, error) {
-	return gate.NewEnv(gate.Process{WorkDir: e.WorkDir, Getenv: e.Var, Now: e.Now, ToolVersion: version.String(),
+	return gate.NewEnv(gate.Process{WorkDir: e.WorkDir, Getenv: e.Var, Now: e.Now, ToolVersion: e.ToolVersion(),
 		Redact: e.redact.Value, RedactBytes: e.redact.Bytes, ReadReport: report.ReadRun})
 }
 
