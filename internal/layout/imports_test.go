@@ -1,0 +1,147 @@
+package layout
+
+import (
+	"sort"
+	"strings"
+	"testing"
+)
+
+// allowed is which of the module's packages each package imports (test
+// files aside): the shape of the code, written down. A new import edge, a
+// removed one or a new package fails TestImportTable until this table says
+// so, in the commit that changes the shape.
+//
+// The shape: main wires two front ends, the command line and the action,
+// which stand side by side; each builds a request for a use case of
+// internal/gate, the one door, and renders its outcome with the renderers
+// of report/ (the table of formats) and the words of report/explain. The
+// use cases drive the features (baseline, manifest, explore, harness),
+// which drive the runner and its DRP2 rules. Leaves import nothing of the
+// module: the model, the JSON package, the workspace, the protocol, the
+// escaping and sizes of sinks.
+var allowed = map[string][]string{
+	// Main and the front ends.
+	"cmd/drp2-fixtures":   {"internal/cli", "internal/cli/action", "internal/secret"},
+	"cmd/drp2-gen":        {"fixtures", "internal/corpusgen"},
+	"cmd/drp2-release":    {"internal/release"},
+	"internal/cli":        {"internal/gate", "internal/secret", "internal/version", "report", "report/escape", "report/explain"},
+	"internal/cli/action": {"internal/gate", "internal/github", "internal/secret", "internal/workspace", "model", "report", "report/annotation", "report/escape", "report/explain", "report/markdown"},
+
+	// The use cases.
+	"internal/gate": {"internal/baseline", "internal/explore", "internal/harness", "internal/knownfail", "internal/manifest", "internal/workspace", "model", "runner", "runner/drp2"},
+
+	// The features.
+	"internal/baseline":  {"internal/workspace", "model", "runner"},
+	"internal/explore":   {"internal/harness", "internal/jsonpos", "model", "report/escape", "runner"},
+	"internal/harness":   {"internal/jsonpos", "internal/protocol", "internal/secret", "model", "report/escape", "runner"},
+	"internal/knownfail": {"model"},
+	"internal/manifest":  {"internal/jsonpos", "model", "report/escape"},
+	"internal/corpusgen": {"model", "runner/drp2"},
+	"internal/release":   {"internal/version"},
+
+	// The runner contract, its rules, schemas and built-in corpus.
+	"runner":        {"fixtures", "internal/jsonpos", "internal/workspace", "model", "runner/schema"},
+	"runner/drp2":   {"internal/jsonpos", "model"},
+	"runner/schema": {},
+	"fixtures":      {},
+
+	// The renderers and their table.
+	"report":                 {"internal/explore", "model", "report/annotation", "report/escape", "report/jsonout", "report/junit", "report/markdown", "report/text"},
+	"report/annotation":      {"model", "report/escape", "report/explain"},
+	"report/explain":         {"model", "report/escape"},
+	"report/jsonout":         {"internal/jsonpos", "model", "report/escape", "report/explain"},
+	"report/junit":           {"model", "report/escape", "report/explain"},
+	"report/markdown":        {"model", "report/escape", "report/explain"},
+	"report/text":            {"model", "report/escape", "report/explain"},
+	"report/internal/sample": {"model"},
+
+	// GitHub, the secrets the process holds.
+	"internal/github":            {"internal/secret", "report/annotation", "report/escape"},
+	"internal/github/githubtest": {},
+	"internal/secret":            {"report/escape"},
+
+	// Leaves.
+	"model":              {},
+	"internal/jsonpos":   {},
+	"internal/workspace": {},
+	"internal/protocol":  {},
+	"internal/version":   {},
+	"report/escape":      {},
+
+	// Tests' own packages.
+	"internal/golden":  {},
+	"internal/testkit": {},
+	"internal/layout":  {},
+}
+
+// The budget of the shape: edges between the module's packages, imports
+// of any one package, and layers (the longest chain of imports, main
+// included).
+const (
+	maxEdges   = 90
+	maxImports = 10
+	maxLayers  = 7
+)
+
+func TestImportTable(t *testing.T) {
+	imports := list(t, "-f", "{{.ImportPath}}:{{join .Imports \" \"}}", module+"...")
+	for pkg, is := range imports {
+		var got []string
+		for _, i := range is {
+			if strings.HasPrefix(i, module) {
+				got = append(got, strings.TrimPrefix(i, module))
+			}
+		}
+		sort.Strings(got)
+		want, ok := allowed[pkg]
+		if !ok {
+			t.Errorf("%s has no row in the import table: add one saying what it may import", pkg)
+			continue
+		}
+		want = append([]string(nil), want...)
+		sort.Strings(want)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s imports %v; the table says %v: change the table with the shape, or the code", pkg, got, want)
+		}
+	}
+	for pkg := range allowed {
+		if _, ok := imports[pkg]; !ok {
+			t.Errorf("the import table has a row for %s, which go list does not list", pkg)
+		}
+	}
+}
+
+func TestImportBudget(t *testing.T) {
+	edges := 0
+	for pkg, is := range allowed {
+		edges += len(is)
+		if len(is) > maxImports {
+			t.Errorf("%s imports %d of the module's packages (at most %d): it is becoming a hub", pkg, len(is), maxImports)
+		}
+	}
+	if edges > maxEdges {
+		t.Errorf("%d import edges between the module's packages (at most %d)", edges, maxEdges)
+	}
+	depth := map[string]int{}
+	var layer func(string, int) int
+	layer = func(p string, guard int) int {
+		if d, ok := depth[p]; ok {
+			return d
+		}
+		if guard > len(allowed) {
+			t.Fatalf("an import cycle through %s", p)
+		}
+		d := 1
+		for _, q := range allowed[p] {
+			d = max(d, 1+layer(q, guard+1))
+		}
+		depth[p] = d
+		return d
+	}
+	for p := range allowed {
+		if d := layer(p, 0); d > maxLayers {
+			t.Errorf("%s is %d layers deep (at most %d)", p, d, maxLayers)
+		}
+	}
+	t.Logf("%d packages, %d edges", len(allowed), edges)
+}
