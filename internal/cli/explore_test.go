@@ -76,6 +76,16 @@ func TestActionExploreInput(t *testing.T) {
 	if files, _ := filepath.Glob(filepath.Join(w.dir, "explored", "*", "explore_*.json")); len(files) == 0 {
 		t.Fatal("no candidate written to explore-out")
 	}
+	// Candidates that cannot be written (outside the workspace) fail the
+	// step by the verdict, with
+	// the exploration's report still in the summary.
+	w.env["INPUT_EXPLORE-OUT"] = "../outside-the-workspace"
+	r = w.run(t, inProcess)
+	if r.code != ExitUsage || r.outputs["conclusion"] != "failure" || !strings.Contains(r.summary, "### DRP2 explore") ||
+		!strings.Contains(r.log, "explore:") || !strings.Contains(r.summary, "not every check could be made") {
+		t.Errorf("explore-out outside the workspace: exit %d, outputs %v\n%s\n%s", r.code, r.outputs, r.summary, r.log)
+	}
+	w.env["INPUT_EXPLORE-OUT"] = "explored"
 	w.env["INPUT_EXPLORE"] = "many"
 	if r := w.run(t, inProcess); r.code != ExitUsage {
 		t.Errorf("explore: many: exit %d", r.code)

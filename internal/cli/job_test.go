@@ -371,8 +371,9 @@ func TestActionNeverReadsInputsThroughALink(t *testing.T) {
 }
 
 // When a report cannot be written the step fails, and the conclusion
-// output and the created check run say so too; every unwritable report is
-// named and left out of the outputs.
+// output and the created check run say so too, by the verdict (its title
+// says why, not only its conclusion); every unwritable report is named and
+// left out of the outputs.
 func TestUnwritableReportsFailTheConclusion(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	w := newWorkspace(t, gh.URL, 0, "")
@@ -394,7 +395,8 @@ func TestUnwritableReportsFailTheConclusion(t *testing.T) {
 	if !strings.Contains(r.log, "JUnit report") || !strings.Contains(r.log, "JSON report") {
 		t.Errorf("not every unwritable report is named:\n%s", r.log)
 	}
-	if runs := gh.CheckRuns(); len(runs) != 1 || runs[0].Conclusion != "failure" {
+	if runs := gh.CheckRuns(); len(runs) != 1 || runs[0].Conclusion != "failure" ||
+		!strings.HasPrefix(runs[0].Title, "DRP2 conformance: all 2 fixtures passed; not every check could be made") {
 		t.Errorf("check runs %+v", runs)
 	}
 	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {

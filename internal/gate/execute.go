@@ -25,6 +25,9 @@ type Outcome struct {
 	// Coverage is the validator's rule coverage of the run; nil when not
 	// asked for.
 	Coverage *model.Coverage
+	// Exploration is what the job's exploration found; nil when not asked
+	// for, or when it could not be made (Err says why).
+	Exploration *Exploration
 	// Verdict is the one judgement of the outcome (also Run.Judgement).
 	Verdict *model.Judgement
 	// Err is what stopped a step that runs after the run exists (the
@@ -62,6 +65,7 @@ var steps = []step{
 	{"hide the secrets", false, redact},
 	{"compare with the manifest", true, compareManifest},
 	{"count the rule coverage", true, countCoverage},
+	{"explore", true, exploreAfterRun},
 }
 
 // Execute runs a resolved job, step by step, and judges the outcome. An
@@ -199,6 +203,52 @@ func countCoverage(_ context.Context, r *Resolved, o *Outcome) error {
 	}
 	o.Coverage = rep
 	return nil
+}
+
+// ExploreSeed is the seed of a job's exploration: one seed, so that every
+// run of a workflow explores the same streams and a new disagreement means
+// a changed implementation, not luck.
+const ExploreSeed = 1
+
+// exploreAfterRun explores from the job's corpus with the run it made
+// (merged reports hold fixtures of other corpora: explore then runs its
+// own), and writes the candidates when asked.
+func exploreAfterRun(ctx context.Context, r *Resolved, o *Outcome) error {
+	if r.Explore == 0 {
+		return nil
+	}
+	run := o.Run
+	if len(r.Results) > 0 {
+		run = nil
+	}
+	rep, err := Explore(ctx, r, ExploreRequest{Seed: ExploreSeed, Count: r.Explore, Run: run})
+	if err != nil {
+		return fmt.Errorf("explore: %w", err)
+	}
+	o.Exploration = rep
+	if r.ExploreOut != "" {
+		if err := WriteCandidates(r, r.ExploreOut, rep); err != nil {
+			// A folder the candidates cannot go to is the input's fault,
+			// as explore --out says.
+			return Usagef("explore: candidates below %s: %v", r.ExploreOut, err)
+		}
+	}
+	return nil
+}
+
+// Fail records a failure that came after the judgement (a report file
+// that could not be written): the outcome's error, and a reason of the
+// judgement, so that every sink that has not shown the verdict yet shows
+// a failed one, for the same reason as the exit code.
+func (o *Outcome) Fail(err error) {
+	if err == nil {
+		return
+	}
+	o.Err = errors.Join(o.Err, err)
+	if o.Verdict != nil && !o.Verdict.Decided(model.ReasonIncomplete) {
+		o.Verdict.Reasons = append(o.Verdict.Reasons, model.Reason{Kind: model.ReasonIncomplete})
+		o.Verdict.Failed = true
+	}
 }
 
 // ReadResults reads JSON reports named by paths or glob patterns (relative

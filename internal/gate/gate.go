@@ -86,6 +86,13 @@ type Job struct {
 	// PATH, else ./fixtures, else the embedded corpus.
 	FindCorpus bool
 
+	// Explore is the number of generated streams to explore after the
+	// run, from its corpus, with its implementations (0: none), with the
+	// one seed ExploreSeed; ExploreOut is the folder the candidates are
+	// written below ("" for none).
+	Explore    int
+	ExploreOut string
+
 	// Spelling names the filters as the user wrote them, for messages.
 	Spelling Spelling
 }

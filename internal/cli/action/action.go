@@ -10,7 +10,6 @@ package action
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -126,24 +125,21 @@ func (a *runAction) errorf(format string, args ...any) {
 
 // delivery is one outcome on its way through the sinks.
 type delivery struct {
-	in     Inputs
-	tgt    target
-	repo   string
-	wd     string
-	now    func() time.Time
-	pacing github.Pacing
-	out    *gate.Outcome
-	run    *model.Run // out.Run, with the workspace's paths
-	md     markdown.Options
-	plan   plan
-	extras extras
-	anns   annotator
-	// exploreErr is what stopped the explore input's streams: the
-	// step fails, after every sink.
-	exploreErr error
-	fileErr    error
-	// conclusion is the verdict's, or failure when the record could not
-	// be written.
+	in      Inputs
+	tgt     target
+	repo    string
+	wd      string
+	now     func() time.Time
+	pacing  github.Pacing
+	out     *gate.Outcome
+	run     *model.Run // out.Run, with the workspace's paths
+	md      markdown.Options
+	plan    plan
+	extras  extras
+	anns    annotator
+	fileErr error
+	// conclusion is the verdict's (a record that could not be written
+	// fails it too: gate.Outcome.Fail).
 	conclusion string
 	published  published
 }
@@ -200,14 +196,8 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	d.md = a.markdownOptions(d)
 	d.plan = planPublishing(in, d.tgt, d.repo)
 	d.md.Skipped = d.plan.skipped
-	d.extras = newExtras(d.out)
-	if in.Explore > 0 {
-		md, err := actionExplore(ctx, r, in, d.out.Run)
-		d.extras.summary += md
-		if err != nil {
-			d.exploreErr = fmt.Errorf("explore: %w", err)
-			d.conclusion = "failure"
-		}
+	if d.extras, err = newExtras(d.out); err != nil {
+		return nil, err
 	}
 	d.anns = newAnnotator(in.Annotations, a, append(annotation.ForRun(d.run, in.FindingAnnotations), d.extras.annotations...))
 	return d, nil
@@ -262,10 +252,6 @@ func (a *runAction) deliver(ctx context.Context, d *delivery) int {
 		if failed == nil {
 			failed = err
 		}
-	}
-	if d.exploreErr != nil {
-		a.errorf("%v", d.exploreErr)
-		failed = cmp.Or(failed, d.exploreErr)
 	}
 	for _, w := range append(gate.ErrorLines(d.out.Err), explain.Judgement(d.out.Run).Reasons...) {
 		a.errorf("%s", w)

@@ -5,7 +5,10 @@ package action
 // fixtures that break a frozen manifest.
 
 import (
+	"bytes"
+
 	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 )
 
@@ -21,10 +24,20 @@ type extras struct {
 	annotations []annotation.Annotation
 }
 
-func newExtras(o *gate.Outcome) extras {
-	if o.Manifest == nil {
-		return extras{}
+func newExtras(o *gate.Outcome) (extras, error) {
+	var x extras
+	if o.Manifest != nil {
+		where := annotation.ManifestWhere{Manifest: o.Manifest.Cmp.Path, Fixture: o.Manifest.FixturePath}
+		x.annotations = annotation.ForManifest(o.Manifest.Cmp, where)
 	}
-	where := annotation.ManifestWhere{Manifest: o.Manifest.Cmp.Path, Fixture: o.Manifest.FixturePath}
-	return extras{annotations: annotation.ForManifest(o.Manifest.Cmp, where)}
+	if o.Exploration != nil {
+		// The explore input's report, a section of the job summary.
+		var b bytes.Buffer
+		b.WriteString("\n")
+		if err := report.Lookup("markdown").WriteExplore(&b, o.Exploration); err != nil {
+			return x, err
+		}
+		x.summary = b.String()
+	}
+	return x, nil
 }

@@ -46,10 +46,6 @@ type Inputs struct {
 	// FindingAnnotations says which findings become annotations: all, or
 	// only those on files the change touched (changed), or none.
 	FindingAnnotations annotation.FindingMode
-	// Explore is the number of streams to explore (0: none); ExploreOut
-	// the folder for the candidate fixtures (empty: none written).
-	Explore    int
-	ExploreOut string
 }
 
 // defaultCheckName is the check-name default of action.yml, used when the
@@ -112,9 +108,9 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		if err != nil || n < 0 {
 			return in, fmt.Errorf("input explore: %q is not a number of streams (a whole number, 0 for none)", s)
 		}
-		in.Explore = n
+		in.Job.Explore = n
 	}
-	in.ExploreOut = a.GetInput("explore-out")
+	in.Job.ExploreOut = a.GetInput("explore-out")
 	if in.FailOn, err = gate.ParseFailOn(orDefault(a.GetInput("fail-on"), gate.DefaultFailOn.String())); err != nil {
 		return in, fmt.Errorf("input fail-on: %w", err)
 	}

@@ -5,18 +5,18 @@ package action
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
-	"context"
-
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 
@@ -85,7 +85,9 @@ func (a *runAction) writeFiles(_ context.Context, d *delivery) error {
 		}
 	}
 	if d.fileErr != nil {
-		d.conclusion = "failure"
+		// The verdict fails for it, in every sink still to come.
+		d.out.Fail(d.fileErr)
+		d.conclusion = explain.Conclusion(d.out.Verdict)
 		return quiet{d.fileErr}
 	}
 	return nil
