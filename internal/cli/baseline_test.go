@@ -284,6 +284,20 @@ func TestDiff(t *testing.T) {
 	if code, out, _ = run(t, head, "diff", b, h, "--format", "markdown"); code != ExitMismatch || !strings.HasPrefix(out, "### 🔴 1 regressed") {
 		t.Errorf("diff markdown: exit %d\n%.300s", code, out)
 	}
+	// diff judges by the one regression rule of fail-on regressions: a
+	// fixture added failing is a new failure too, unless it is a known one.
+	files := withFailure()
+	delete(files, "fixtures/positive/broken.json") // a corpus error is never excused
+	added := testkit.Corpus(t, files)
+	os.WriteFile(filepath.Join(added, "known.txt"), []byte("negative/wrong.json renderer bug 12\n"), 0o644)
+	run(t, added, "run", "--json-out", "plain.json")
+	run(t, added, "run", "--known-failures", "known.txt", "--json-out", "known.json")
+	if code, out, _ := run(t, added, "diff", b, filepath.Join(added, "plain.json")); code != ExitMismatch || !strings.Contains(out, "1 added") {
+		t.Errorf("diff with fixtures added failing: exit %d, want 1\n%s", code, out)
+	}
+	if code, out, _ := run(t, added, "diff", b, filepath.Join(added, "known.json")); code != ExitOK {
+		t.Errorf("diff with known failures added: exit %d, want 0\n%s", code, out)
+	}
 	for _, args := range [][]string{{"diff", b}, {"diff", b, filepath.Join(head, "none.json")}, {"diff", "--format", "xml", b, h}} {
 		if code, _, errOut := run(t, head, args...); code != ExitUsage || errOut == "" {
 			t.Errorf("%v: exit %d %q", args, code, errOut)

@@ -187,6 +187,9 @@ func readResult(rec *Result) (model.Result, error) {
 		Actual: model.Actual{Outcome: model.Outcome(rec.ActualOutcome), Phase: model.Phase(deref(rec.ActualPhase)),
 			Code: deref(rec.ActualCode), CommandIndex: rec.ActualCommandIndex, Message: deref(rec.Message), Rule: deref(rec.Rule)},
 		Passed: rec.Passed, Span: (*model.Span)(rec.Location), Diagnostics: convert(rec.Diagnostics, fromDiagnostic),
+		// A known failure stays one when read back: diff, a baseline and a
+		// merge judge it as the run that wrote it did.
+		KnownFailure: deref(rec.KnownFailure),
 	}
 	r.Folder, _, _ = strings.Cut(path.Clean(r.RelPath), "/")
 	if rec.Digest != nil {
