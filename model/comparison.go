@@ -125,6 +125,20 @@ type Comparison struct {
 	Changes []Change
 }
 
+// IsCommitHash reports whether s looks like a git commit hash, whole or
+// abbreviated: seven or more lowercase hex digits.
+func IsCommitHash(s string) bool {
+	if len(s) < 7 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // SchemasChanged reports whether either schema differs from the base's.
 func (c *Comparison) SchemasChanged() bool {
 	return c != nil && (c.CommandSchemaChanged || c.FixtureSchemaChanged)

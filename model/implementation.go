@@ -81,10 +81,13 @@ func (im *Implementation) ClaimsPhase(phase string) bool {
 }
 
 // NotClaimedCount counts the fixtures of phases it does not perform.
-func (im *Implementation) NotClaimedCount() int {
+func (im *Implementation) NotClaimedCount() int { return im.count(NotClaimed) }
+
+// count counts the fixtures whose actual outcome is o.
+func (im *Implementation) count(o Outcome) int {
 	n := 0
 	for i := range im.Results {
-		if im.Results[i].Actual.Outcome == NotClaimed {
+		if im.Results[i].Actual.Outcome == o {
 			n++
 		}
 	}
@@ -123,15 +126,7 @@ func (im *Implementation) Level2Counts() (checked, passed int) {
 }
 
 // HarnessErrors counts the fixtures without a usable verdict.
-func (im *Implementation) HarnessErrors() int {
-	n := 0
-	for i := range im.Results {
-		if im.Results[i].Actual.Outcome == HarnessError {
-			n++
-		}
-	}
-	return n
-}
+func (im *Implementation) HarnessErrors() int { return im.count(HarnessError) }
 
 // RankImplementations returns the indexes of impls best first: most
 // fixtures passed, then fewest harness errors, then by label and command,

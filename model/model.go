@@ -53,34 +53,25 @@ const (
 // Classes lists the known classes in report order.
 var Classes = []Class{ClassPositive, ClassNegative, ClassSchemaNegative, ClassUnknown}
 
+// classSpellings are each known class's identifier and corpus folder.
+var classSpellings = map[Class]struct{ id, folder string }{
+	ClassPositive:       {"positive", "positive"},
+	ClassNegative:       {"negative", "negative"},
+	ClassSchemaNegative: {"schema_negative", "negative_schema"},
+}
+
 // String is the class's identifier, as the JSON report, the manifest and
 // finding messages spell it; report/explain has its name for people.
 func (c Class) String() string {
-	switch c {
-	case ClassPositive:
-		return "positive"
-	case ClassNegative:
-		return "negative"
-	case ClassSchemaNegative:
-		return "schema_negative"
-	default:
-		return "unknown"
+	if s, ok := classSpellings[c]; ok {
+		return s.id
 	}
+	return "unknown"
 }
 
-// Folder is the corpus folder where fixtures of this class live.
-func (c Class) Folder() string {
-	switch c {
-	case ClassPositive:
-		return "positive"
-	case ClassNegative:
-		return "negative"
-	case ClassSchemaNegative:
-		return "negative_schema"
-	default:
-		return ""
-	}
-}
+// Folder is the corpus folder where fixtures of this class live ("" for
+// ClassUnknown).
+func (c Class) Folder() string { return classSpellings[c].folder }
 
 // Folders are the corpus folders, one per class, in the order of Classes
 // (RUNNER.md, Fixture Discovery). This is the one place they are spelled.

@@ -103,7 +103,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("%s has no %s member (run go test -update to add it)", path, resultFile)
 			}
 			if !bytes.Equal(got, want) {
-				t.Errorf("%s: result differs (run go test -update to accept):\n%s", path, testkit.LineDiff(want, got))
+				t.Errorf("%s: result differs (run go test -update to accept):\n%s", path, golden.LineDiff(want, got))
 			}
 		})
 	}

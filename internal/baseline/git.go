@@ -299,7 +299,7 @@ func resolveCommit(repo *git.Repository, rev string) (*object.Commit, error) {
 	}
 	h, err := repo.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
-		if errors.Is(err, plumbing.ErrObjectNotFound) || errors.Is(err, plumbing.ErrReferenceNotFound) || isHex(rev) {
+		if errors.Is(err, plumbing.ErrObjectNotFound) || errors.Is(err, plumbing.ErrReferenceNotFound) || model.IsCommitHash(rev) {
 			return nil, missing(name, err)
 		}
 		return nil, &Unavailable{Reason: fmt.Sprintf("no comparison with the base: revision %s: %v", rev, err)}
@@ -335,18 +335,6 @@ func firstParent(repo *git.Repository) (*object.Commit, error) {
 
 func missing(name string, err error) error {
 	return &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the base commit %s is not in this checkout, which is probably shallow (%v). To compare with the base, %s.", name, err, ShallowHint)}
-}
-
-func isHex(s string) bool {
-	if len(s) < 7 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // maxBaseTotal bounds the bytes a base corpus may hold in all, counted

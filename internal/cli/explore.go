@@ -48,13 +48,9 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "%s: --count and --timeout must be positive, --time not negative\n", name)
 		return ExitUsage
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-		return exitFor(err)
-	}
-	ge, err := env.gateEnv()
-	if err != nil {
-		return fail(err)
+	ge, fail, code, ok := env.gateStart(name)
+	if !ok {
+		return code
 	}
 	r, err := gate.Resolve(ge, job)
 	if err != nil {
@@ -78,7 +74,7 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	code := writeExploreFiles(env, name, r, o, summary, rep)
+	code = writeExploreFiles(env, name, r, o, summary, rep)
 	if err := o.format.Format().ToLog(env.Stdout, func(w io.Writer) error { return o.format.Format().WriteExplore(w, rep) }); err != nil {
 		return fail(err)
 	}

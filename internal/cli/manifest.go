@@ -77,13 +77,9 @@ func manifestWrite(ctx context.Context, args []string, env Env) int {
 		return flagError(name, err, env)
 	}
 	fs.Visit(func(f *flag.Flag) { req.FrozenSet = req.FrozenSet || f.Name == "frozen" })
-	fail := func(err error) int {
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-		return exitFor(err)
-	}
-	ge, err := env.gateEnv()
-	if err != nil {
-		return fail(err)
+	ge, fail, code, ok := env.gateStart(name)
+	if !ok {
+		return code
 	}
 	w, err := gate.WriteManifest(ctx, ge, req)
 	switch {
@@ -124,13 +120,9 @@ func manifestCheck(ctx context.Context, args []string, env Env) int {
 	if err := parseNoArgs(fs, args, &job); err != nil {
 		return flagError(name, err, env)
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-		return exitFor(err)
-	}
-	ge, err := env.gateEnv()
-	if err != nil {
-		return fail(err)
+	ge, fail, code, ok := env.gateStart(name)
+	if !ok {
+		return code
 	}
 	mc, err := gate.CheckManifest(ctx, ge, job, path)
 	if err != nil {

@@ -72,7 +72,7 @@ func TestScripts(t *testing.T) {
 					continue
 				}
 				if !bytes.Equal(want, g.Data) {
-					t.Errorf("%s: %s differs (run go test -update to accept):\n%s", path, g.Name, testkit.LineDiff(want, g.Data))
+					t.Errorf("%s: %s differs (run go test -update to accept):\n%s", path, g.Name, golden.LineDiff(want, g.Data))
 				}
 			}
 		})

@@ -5,6 +5,7 @@ package golden
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,7 +14,7 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files under testdata")
 
 // Check compares got with testdata/name and fails the test on any
-// difference, showing the first differing line.
+// difference, showing the first differing line (LineDiff).
 func Check(t *testing.T, name string, got []byte) {
 	t.Helper()
 	file := filepath.Join("testdata", name)
@@ -33,20 +34,26 @@ func Check(t *testing.T, name string, got []byte) {
 	if bytes.Equal(got, want) {
 		return
 	}
-	gl, wl := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
-	for i := 0; i < len(gl) || i < len(wl); i++ {
-		var g, w []byte
-		if i < len(gl) {
-			g = gl[i]
-		}
+	t.Fatalf("%s differs (run go test -update to accept):\n%s", file, LineDiff(want, got))
+}
+
+// LineDiff shows the first line where got differs from want, for a test's
+// failure message.
+func LineDiff(want, got []byte) string {
+	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g []byte
 		if i < len(wl) {
 			w = wl[i]
 		}
-		if !bytes.Equal(g, w) {
-			t.Fatalf("%s differs at line %d (run go test -update to accept):\ngot:  %q\nwant: %q", file, i+1, g, w)
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if !bytes.Equal(w, g) {
+			return fmt.Sprintf("line %d:\nwant: %q\ngot:  %q", i+1, w, g)
 		}
 	}
-	t.Fatalf("%s differs (run go test -update to accept)", file)
+	return "(no line differs)"
 }
 
 // Updating reports whether the tests run with -update.

@@ -178,24 +178,6 @@ func (a *Archive) Set(name string, data []byte) {
 	a.Files = append(a.Files, File{Name: name, Data: data})
 }
 
-// LineDiff shows the first line where got differs from want.
-func LineDiff(want, got []byte) string {
-	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g []byte
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if !bytes.Equal(w, g) {
-			return fmt.Sprintf("line %d:\nwant: %q\ngot:  %q", i+1, w, g)
-		}
-	}
-	return "(no line differs)"
-}
-
 // PythonExample is the command line of the example adapter in
 // examples/python, or a skip where Python is missing (it is present in CI,
 // where a skip fails).

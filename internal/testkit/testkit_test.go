@@ -34,9 +34,3 @@ func TestFixtureIsOneJSONObject(t *testing.T) {
 		}
 	}
 }
-
-func TestLineDiff(t *testing.T) {
-	if d := LineDiff([]byte("a\nb\n"), []byte("a\nc\n")); !strings.HasPrefix(d, "line 2:") {
-		t.Errorf("LineDiff = %q", d)
-	}
-}

@@ -114,38 +114,26 @@ func sameActual(a, b model.Actual) bool {
 	return a.Outcome == b.Outcome && a.Phase == b.Phase && a.Code == b.Code && index(a.CommandIndex) == index(b.CommandIndex)
 }
 
-// VerdictTitle is the human name of a verdict, for headings.
-func VerdictTitle(v model.Verdict) string {
-	switch v {
-	case model.Regressed:
-		return "Regressed"
-	case model.Fixed:
-		return "Fixed"
-	case model.AddedFailing:
-		return "Added, failing"
-	case model.AddedPassing:
-		return "Added, passing"
-	case model.Removed:
-		return "Removed"
-	case model.StillFailing:
-		return "Still failing"
-	case model.StillPassing:
-		return "Passing, content changed"
-	}
-	return string(v)
+// verdictTitles are the human names of the verdicts, for headings.
+var verdictTitles = map[model.Verdict]string{
+	model.Regressed:    "Regressed",
+	model.Fixed:        "Fixed",
+	model.AddedFailing: "Added, failing",
+	model.AddedPassing: "Added, passing",
+	model.Removed:      "Removed",
+	model.StillFailing: "Still failing",
+	model.StillPassing: "Passing, content changed",
 }
+
+// VerdictTitle is the human name of a verdict, for headings; an unknown
+// verdict is named as it is spelled.
+func VerdictTitle(v model.Verdict) string { return title(verdictTitles, v, string(v)) }
 
 // ContentWords is a content change in the words every report uses, the
 // same in the headline, the tables and the text report: "expectation
 // changed", "stream changed", "renamed", "metadata changed", "broken"; ""
 // for ContentSame.
 func ContentWords(c model.ContentChange) string {
-	switch c {
-	case model.ContentSame:
-		return ""
-	case model.Broken:
-		return "broken"
-	}
 	return strings.ReplaceAll(string(c), "_", " ")
 }
 

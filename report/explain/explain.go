@@ -58,15 +58,7 @@ func expected(e model.Expected) string {
 	if e.Outcome != string(model.Error) && e.Outcome != "" {
 		parts = append(parts, "outcome "+strconv.Quote(e.Outcome))
 	}
-	parts = appendNonEmpty(parts, e.Phase, e.Code)
-	if len(parts) == 0 {
-		parts = append(parts, "error")
-	}
-	s := strings.Join(parts, " ")
-	if e.CommandIndex != nil {
-		s += " at command " + strconv.Itoa(*e.CommandIndex)
-	}
-	return oneLine(s)
+	return errorText(appendNonEmpty(parts, e.Phase, e.Code), e.CommandIndex)
 }
 
 func actual(a model.Actual) string {
@@ -80,13 +72,18 @@ func actual(a model.Actual) string {
 		// garbage); the message says which.
 		return "no verdict from the implementation"
 	}
-	parts := appendNonEmpty(nil, string(a.Phase), a.Code)
+	return errorText(appendNonEmpty(nil, string(a.Phase), a.Code), a.CommandIndex)
+}
+
+// errorText words an error result in one line: its parts (phase, code,
+// ...), "error" when there are none, and the command it names.
+func errorText(parts []string, index *int) string {
 	if len(parts) == 0 {
 		parts = append(parts, "error")
 	}
 	s := strings.Join(parts, " ")
-	if a.CommandIndex != nil {
-		s += " at command " + strconv.Itoa(*a.CommandIndex)
+	if index != nil {
+		s += " at command " + strconv.Itoa(*index)
 	}
 	return oneLine(s)
 }
@@ -369,39 +366,39 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// ClassTitle is the human name of a class, for headings and suite names.
-func ClassTitle(c model.Class) string {
-	switch c {
-	case model.ClassPositive:
-		return "Positive"
-	case model.ClassNegative:
-		return "Semantic negative"
-	case model.ClassSchemaNegative:
-		return "Schema negative"
-	default:
-		// Only a fixture whose expected block cannot be read has no
-		// class, and such a file is a corpus error: one name for it in
-		// every report.
-		return "Corpus error"
-	}
+// classTitles are the human names of the known classes.
+var classTitles = map[model.Class]string{
+	model.ClassPositive:       "Positive",
+	model.ClassNegative:       "Semantic negative",
+	model.ClassSchemaNegative: "Schema negative",
 }
 
-// FindingTitle names a finding kind for people.
+// ClassTitle is the human name of a class, for headings and suite names.
+//
+// Only a fixture whose expected block cannot be read has no class, and
+// such a file is a corpus error: one name for it in every report.
+func ClassTitle(c model.Class) string { return title(classTitles, c, "Corpus error") }
+
+// findingTitles are the names of the finding kinds for people.
+var findingTitles = map[model.FindingKind]string{
+	model.FindingFolderClass:   "folder disagrees with class",
+	model.FindingDuplicateName: "duplicate fixture name",
+	model.FindingNameStem:      "name differs from file name",
+	model.FindingSkippedFile:   "file skipped",
+	model.FindingKnownPassing:  "known failure now passes",
+	model.FindingKnownUnused:   "known failure names no fixture",
+}
+
+// FindingTitle names a finding kind for people; a kind without a name
+// is shown as it is spelled.
 func FindingTitle(k model.FindingKind) string {
-	switch k {
-	case model.FindingFolderClass:
-		return "folder disagrees with class"
-	case model.FindingDuplicateName:
-		return "duplicate fixture name"
-	case model.FindingNameStem:
-		return "name differs from file name"
-	case model.FindingSkippedFile:
-		return "file skipped"
-	case model.FindingKnownPassing:
-		return "known failure now passes"
-	case model.FindingKnownUnused:
-		return "known failure names no fixture"
-	default:
-		return oneLine(string(k))
+	return title(findingTitles, k, oneLine(string(k)))
+}
+
+// title is k's name in names, or otherwise when it has none.
+func title[K comparable](names map[K]string, k K, otherwise string) string {
+	if t, ok := names[k]; ok {
+		return t
 	}
+	return otherwise
 }

@@ -2,6 +2,8 @@ package explain
 
 import (
 	"strings"
+
+	"github.com/drp2/drp2-fixtures/model"
 )
 
 // Module is the command's module path, for the command that reproduces a
@@ -32,7 +34,7 @@ func pin(v string) string {
 	if len(fields) > 0 && semver(fields[0]) {
 		return fields[0]
 	}
-	if len(fields) > 1 && hex(fields[len(fields)-1]) {
+	if len(fields) > 1 && model.IsCommitHash(fields[len(fields)-1]) {
 		return fields[len(fields)-1]
 	}
 	return "latest"
@@ -44,18 +46,6 @@ func semver(s string) bool {
 	}
 	for _, c := range s[1:] {
 		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.' || c == '-' || c == '+') {
-			return false
-		}
-	}
-	return true
-}
-
-func hex(s string) bool {
-	if len(s) < 7 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
 			return false
 		}
 	}

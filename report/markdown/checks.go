@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -156,7 +155,7 @@ func withManifest(body string, m *model.ManifestCheck) string {
 	b.WriteString("\n")
 	Manifest(&b, m) // into memory: cannot fail
 	for _, section := range []string{b.String(), manifestLine(m)} {
-		if utf8.RuneCountInString(body)+utf8.RuneCountInString(section) <= escape.CommentChars {
+		if fitsComment(body, section) {
 			return body + section
 		}
 	}

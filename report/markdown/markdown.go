@@ -107,7 +107,17 @@ func Comment(run *model.Run, opts Options) string {
 	if !opts.FullComment {
 		l.compact, l.details, l.findings, l.evidence, l.still = true, false, false, false, false
 	}
-	return withManifest(fit(run, opts, l, func(s string) bool { return utf8.RuneCountInString(s) <= escape.CommentChars }), run.Manifest)
+	return withManifest(fit(run, opts, l, func(s string) bool { return fitsComment(s) }), run.Manifest)
+}
+
+// fitsComment reports whether parts, one after the other, fit in a comment:
+// at most escape.CommentChars characters.
+func fitsComment(parts ...string) bool {
+	n := 0
+	for _, p := range parts {
+		n += utf8.RuneCountInString(p)
+	}
+	return n <= escape.CommentChars
 }
 
 // CheckOutput returns the check-run output: a title (the verdict), a

@@ -7,7 +7,6 @@ package markdown
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -79,9 +78,7 @@ func ImplementationsComment(run *model.Run, opts Options) string {
 	}
 	head := Marker(opts.CorpusKey) + "\n"
 	tail := "\n" + corpusLine(run)
-	fits := func(s string) bool {
-		return utf8.RuneCountInString(head)+utf8.RuneCountInString(s)+utf8.RuneCountInString(tail) <= escape.CommentChars
-	}
+	fits := func(s string) bool { return fitsComment(head, s, tail) }
 	return withManifest(head+matrix(run, opts, fits, provenance(opts, false))+tail, run.Manifest)
 }
 

@@ -37,6 +37,20 @@ func (s *state) encoderScope(r *rule) (*object, *model.Failure) {
 	return enc, nil
 }
 
+// scopeAndNewID is encoderScope, then the new id (at pointer) of the
+// object the command creates on that encoder.
+func (s *state) scopeAndNewID(r *rule, v json.Number, pointer string) (*object, ID, *model.Failure) {
+	enc, f := s.encoderScope(r)
+	if f != nil {
+		return nil, ID{}, f
+	}
+	id, f := s.newID(v, pointer)
+	if f != nil {
+		return nil, ID{}, f
+	}
+	return enc, id, nil
+}
+
 // targetPass resolves the pass_id of a command that acts on the pass
 // object itself (SetPipeline, SetBindGroup, End*Pass): the identity codes,
 // then an ended pass, which counts as destroyed (LIFETIMES.md, Pass State
@@ -96,11 +110,7 @@ func (s *state) beginEncoder() *model.Failure {
 }
 
 func (s *state) finishEncoder() *model.Failure {
-	enc, f := s.encoderScope(ruleFinishOpenPass)
-	if f != nil {
-		return f
-	}
-	id, f := s.newID(s.w.CommandBufferID, "/command_buffer_id")
+	enc, id, f := s.scopeAndNewID(ruleFinishOpenPass, s.w.CommandBufferID, "/command_buffer_id")
 	if f != nil {
 		return f
 	}
@@ -190,11 +200,7 @@ func (s *state) beginRenderPass() *model.Failure {
 }
 
 func (s *state) beginComputePass() *model.Failure {
-	enc, f := s.encoderScope(ruleOnePass)
-	if f != nil {
-		return f
-	}
-	id, f := s.newID(s.w.ID, "/id")
+	enc, id, f := s.scopeAndNewID(ruleOnePass, s.w.ID, "/id")
 	if f != nil {
 		return f
 	}

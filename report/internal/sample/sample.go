@@ -27,13 +27,21 @@ func intp(i int) *int { return &i }
 func Run() *model.Run {
 	results := slices.Concat(negatives(), positives(), schemaNegatives(), brokenAndHostile())
 	findings := sampleFindings()
+	run := newRun(results, findings, 42*time.Millisecond)
+	run.ToolVersion = "v1.2.3"
+	run.CommandSchema.Source = "fixtures/schema/drp2-command.schema.json"
+	return run
+}
+
+// newRun is a summarized run of results and findings in the corpus
+// "fixtures", with the embedded schemas, started at Started.
+func newRun(results []model.Result, findings []model.Finding, d time.Duration) *model.Run {
 	run := &model.Run{
 		CorpusRoot:    "fixtures",
-		ToolVersion:   "v1.2.3",
-		CommandSchema: model.SchemaSource{Source: "fixtures/schema/drp2-command.schema.json", SHA256: strings.Repeat("ab", 32)},
+		CommandSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("ab", 32)},
 		FixtureSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("cd", 32)},
 		Started:       Started,
-		Duration:      42 * time.Millisecond,
+		Duration:      d,
 		Results:       results,
 		Findings:      findings,
 	}
@@ -187,15 +195,8 @@ func Passing() *model.Run {
 			results = append(results, r)
 		}
 	}
-	run := &model.Run{
-		CorpusRoot:    full.CorpusRoot,
-		CommandSchema: full.CommandSchema,
-		FixtureSchema: full.FixtureSchema,
-		Started:       full.Started,
-		Duration:      5 * time.Millisecond,
-		Results:       results,
-	}
-	run.Summary = model.Summarize(len(results), results, nil)
+	run := newRun(results, nil, 5*time.Millisecond)
+	run.CommandSchema = full.CommandSchema
 	return run
 }
 
@@ -238,17 +239,7 @@ func Large(n int) *model.Run {
 		findings = append(findings, model.Finding{Kind: model.FindingNameStem,
 			Path: fmt.Sprintf("fixtures/negative/fixture_%05d.json", i), Message: "name differs: " + Hostile})
 	}
-	run := &model.Run{
-		CorpusRoot:    "fixtures",
-		CommandSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("ab", 32)},
-		FixtureSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("cd", 32)},
-		Started:       Started,
-		Duration:      time.Duration(n) * time.Millisecond,
-		Results:       results,
-		Findings:      findings,
-	}
-	run.Summary = model.Summarize(n, results, findings)
-	return run
+	return newRun(results, findings, time.Duration(n)*time.Millisecond)
 }
 
 // HugeBytes is the size of each oversized value in Huge.
@@ -278,14 +269,5 @@ func Huge() *model.Run {
 		Diagnostics: []model.Diagnostic{{Source: long, Message: long}},
 	}}
 	findings := []model.Finding{{Kind: model.FindingNameStem, Path: "fixtures/negative/" + long + ".json", Message: "name " + long}}
-	run := &model.Run{
-		CorpusRoot:    "fixtures",
-		CommandSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("ab", 32)},
-		FixtureSchema: model.SchemaSource{Source: "embedded", SHA256: strings.Repeat("cd", 32)},
-		Started:       Started,
-		Results:       results,
-		Findings:      findings,
-	}
-	run.Summary = model.Summarize(len(results), results, findings)
-	return run
+	return newRun(results, findings, 0)
 }
