@@ -1,5 +1,8 @@
 package cli
 
+// The job sandbox (internal/testkit) for the tests that run the action
+// subcommand through the command line.
+
 import (
 	"bytes"
 	"context"
@@ -11,12 +14,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
-const (
-	token    = testkit.Token
-	repoName = testkit.RepoName
-	mergeSHA = testkit.MergeSHA
-	headSHA  = testkit.HeadSHA
-)
+const token = testkit.Token
 
 var fixedNow = testkit.FixedNow
 
@@ -47,10 +45,4 @@ func inProcess(t *testing.T, w *sandbox) (int, string) {
 		Now: func() time.Time { return fixedNow }, WorkDir: w.Dir,
 	})
 	return code, out.String()
-}
-
-// readOutputs parses a GITHUB_OUTPUT file.
-func readOutputs(t *testing.T, path string) map[string]string {
-	t.Helper()
-	return testkit.ReadOutputs(t, path)
 }
