@@ -58,40 +58,6 @@ func TestExploreCommand(t *testing.T) {
 	}
 }
 
-// The action's explore input adds the disagreements to the job summary
-// and writes the candidates only where explore-out says.
-func TestActionExploreInput(t *testing.T) {
-	py := testkit.PythonExample(t)
-	w := newWorkspace(t, "http://127.0.0.1:1", 0, "")
-	w.env["INPUT_GITHUB-TOKEN"] = ""
-	w.env["INPUT_IMPLEMENTATION"] = py
-	w.env["INPUT_CORPUS"] = "embedded" // asked for by name: an empty corpus input searches the workspace
-	w.env["INPUT_FAIL-ON"] = "never"
-	w.env["INPUT_EXPLORE"] = "24"
-	w.env["INPUT_EXPLORE-OUT"] = "explored"
-	r := w.run(t, inProcess)
-	if r.code != ExitOK || !strings.Contains(r.summary, "### DRP2 explore") || !strings.Contains(r.summary, "disagreement signatures") {
-		t.Fatalf("action explore: exit %d\n%s\n%s", r.code, r.summary, r.log)
-	}
-	if files, _ := filepath.Glob(filepath.Join(w.dir, "explored", "*", "explore_*.json")); len(files) == 0 {
-		t.Fatal("no candidate written to explore-out")
-	}
-	// Candidates that cannot be written (outside the workspace) fail the
-	// step by the verdict, with
-	// the exploration's report still in the summary.
-	w.env["INPUT_EXPLORE-OUT"] = "../outside-the-workspace"
-	r = w.run(t, inProcess)
-	if r.code != ExitUsage || r.outputs["conclusion"] != "failure" || !strings.Contains(r.summary, "### DRP2 explore") ||
-		!strings.Contains(r.log, "explore:") || !strings.Contains(r.summary, "not every check could be made") {
-		t.Errorf("explore-out outside the workspace: exit %d, outputs %v\n%s\n%s", r.code, r.outputs, r.summary, r.log)
-	}
-	w.env["INPUT_EXPLORE-OUT"] = "explored"
-	w.env["INPUT_EXPLORE"] = "many"
-	if r := w.run(t, inProcess); r.code != ExitUsage {
-		t.Errorf("explore: many: exit %d", r.code)
-	}
-}
-
 // On a terminal a progress line is rewritten in place and cleared before
 // the report; elsewhere there is none.
 func TestExploreProgressLine(t *testing.T) {

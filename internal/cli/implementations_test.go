@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
@@ -22,11 +21,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(selfAdapterEnv) != "" {
 		os.Exit(Main(context.Background(), []string{"adapter"}, Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 	}
-	code := m.Run()
-	if binary.path != "" {
-		os.RemoveAll(filepath.Dir(binary.path))
-	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // selfAdapter is the command line that runs the project's adapter.
@@ -39,19 +34,9 @@ func selfAdapter(t *testing.T) string {
 	return "env " + selfAdapterEnv + "=1 '" + strings.ReplaceAll(exe, "'", `'\''`) + "'"
 }
 
-const readback = `{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST", "MAP_READ"]},
-    {"cmd": "BeginCommandEncoder", "id": 2},
-    {"cmd": "FinishCommandEncoder", "encoder_id": 2, "command_buffer_id": 3},
-    {"cmd": "QueueSubmit", "command_buffer_ids": [3], "submission_id": 10, "readbacks": [{"buffer_id": 1, "offset": 0, "size": 16}]}`
-
 // harnessCorpus has a positive readback stream, a duplicate id (the
 // example adapter blames the wrong command) and a schema negative.
-var harnessCorpus = map[string]string{
-	"fixtures/positive/readback.json": testkit.Fixture("readback", `{"outcome": "success"}`, testkit.Hello, testkit.Reply, readback),
-	"fixtures/negative/duplicate.json": testkit.Fixture("duplicate", `{"outcome": "error", "phase": "semantic_validation", "code": "DRP2_ERR_DUPLICATE_ID", "command_index": 3}`,
-		testkit.Hello, testkit.Reply, `{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST"]}`, `{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST"]}`),
-	"fixtures/negative_schema/notobject.json": testkit.Fixture("notobject", `{"outcome": "error", "phase": "schema_validation", "code": "DRP2_ERR_INVALID_ARGUMENT", "command_index": 2}`, testkit.Hello, testkit.Reply, `{"cmd": 7}`),
-}
+var harnessCorpus = testkit.HarnessCorpus
 
 type implReport struct {
 	Implementations []struct {
@@ -177,55 +162,5 @@ func TestAdapterCommand(t *testing.T) {
 	code = Main(context.Background(), []string{"adapter"}, Env{Stdin: strings.NewReader("garbage\n"), Stdout: &out, Stderr: &errb})
 	if code != ExitUsage || !strings.Contains(errb.String(), "not a protocol message") {
 		t.Errorf("garbage: exit %d, %q", code, errb.String())
-	}
-}
-
-// TestActionImplementation: the action's implementation input runs the
-// Python example, its results input merges a report of another job, and
-// the comment, the check run and the annotations show the implementations.
-func TestActionImplementation(t *testing.T) {
-	py := testkit.PythonExample(t)
-	gh := githubtest.New(t, githubtest.Options{Token: token})
-	w := newWorkspace(t, gh.URL, 7, repoName)
-	for rel, body := range harnessCorpus {
-		p := filepath.Join(w.dir, "corpus", strings.TrimPrefix(rel, "fixtures/"))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Another job ran the project's own adapter and uploaded its report.
-	if code, o, e := run(t, w.dir, "run", "--corpus", "corpus", "--implementation", selfAdapter(t), "--json-out", "artifacts/own/drp2-fixtures.json"); code != ExitOK {
-		t.Fatalf("the other job: %d\n%s%s", code, o, e)
-	}
-	w.env["INPUT_IMPLEMENTATION"] = py + "\n"
-	w.env["INPUT_RESULTS"] = "artifacts/*/drp2-fixtures.json"
-	r := w.run(t, inProcess)
-	if r.code != ExitMismatch || r.outputs["conclusion"] != "failure" {
-		t.Fatalf("exit %d, conclusion %q\n%s", r.code, r.outputs["conclusion"], r.log)
-	}
-	comments := gh.Comments(7)
-	if len(comments) != 1 {
-		t.Fatalf("%d comments", len(comments))
-	}
-	body := comments[0].Body
-	for _, want := range []string{"<!-- drp2-fixtures:comment:corpus -->", "## DRP2 implementations", "**python\\-example 0\\.1**", "**drp2\\-fixtures", "corpus/negative/duplicate.json"} {
-		if !strings.Contains(body, want) && !strings.Contains(body, strings.ReplaceAll(want, "/", "\\/")) {
-			t.Errorf("comment lacks %q:\n%s", want, body)
-		}
-	}
-	runs := gh.CheckRuns()
-	if len(runs) != 1 || runs[0].Title != "DRP2 conformance: all 3 fixtures passed; implementation python-example 0.1 failed 1 of 3 fixtures" || !strings.Contains(runs[0].Summary, "## DRP2 implementations") {
-		t.Fatalf("check runs: %+v", runs)
-	}
-	found := false
-	for _, a := range runs[0].Annotations {
-		found = found || strings.HasPrefix(a.Title, "DRP2 python-example 0.1: fixture mismatch (negative): duplicate")
-	}
-	if !found {
-		t.Errorf("no annotation for the implementation under test: %+v", runs[0].Annotations)
-	}
-	if !strings.Contains(r.summary, "## DRP2 implementations") {
-		t.Errorf("job summary:\n%s", r.summary)
 	}
 }

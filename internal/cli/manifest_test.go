@@ -8,23 +8,16 @@ import (
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
-	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
 const (
-	invalidID = `{"outcome": "error", "phase": "semantic_validation", "code": "DRP2_ERR_INVALID_ID", "command_index": 2}`
-	writeCmd  = `{"cmd": "WriteBuffer", "buffer_id": 7, "offset": 0, "size": 4, "data": "AAAAAA=="}`
+	invalidID = testkit.InvalidID
+	writeCmd  = testkit.WriteCmd
 )
 
 // manifestCorpus is a passing corpus with a semantic negative.
-func manifestCorpus() map[string]string {
-	m := map[string]string{"fixtures/negative/unknown.json": testkit.Fixture("unknown", invalidID, testkit.Hello, testkit.Reply, writeCmd)}
-	for k, v := range passing {
-		m[k] = v
-	}
-	return m
-}
+var manifestCorpus = testkit.ManifestCorpus
 
 func putFile(t *testing.T, path, body string) {
 	t.Helper()
@@ -160,63 +153,6 @@ func TestManifestUsageErrors(t *testing.T) {
 	}
 }
 
-// TestActionManifest: a frozen manifest broken by a pull request fails the
-// step, shows the comparison in the summary and the comment, and annotates
-// the changed fixture on the check run.
-func TestActionManifest(t *testing.T) {
-	gh := githubtest.New(t, githubtest.Options{Token: token})
-	w := newWorkspace(t, gh.URL, 7, repoName)
-	for rel, body := range manifestCorpus() {
-		putFile(t, filepath.Join(w.dir, "corpus", strings.TrimPrefix(rel, "fixtures/")), body)
-	}
-	if code, out, errs := run(t, w.dir, "manifest", "write", "--corpus", "corpus", "--frozen"); code != ExitOK {
-		t.Fatalf("write: %s%s", out, errs)
-	}
-	w.env["INPUT_MANIFEST"] = "corpus/manifest.json"
-
-	r := w.run(t, inProcess)
-	if r.code != ExitOK || !strings.Contains(r.summary, "### Fixture manifest") || !strings.Contains(r.summary, "the corpus matches its manifest") {
-		t.Fatalf("unchanged corpus: exit %d\n%s\n%s", r.code, r.log, r.summary)
-	}
-
-	putFile(t, filepath.Join(w.dir, "corpus/negative/unknown.json"),
-		testkit.Fixture("unknown", strings.Replace(invalidID, "DRP2_ERR_INVALID_ID", "DRP2_ERR_DESTROYED_OBJECT", 1), testkit.Hello, testkit.Reply, writeCmd))
-	gh.ResetRequests()
-	r = w.run(t, inProcess)
-	if r.code != ExitMismatch || r.outputs["conclusion"] != "failure" {
-		t.Fatalf("broken freeze: exit %d, conclusion %q\n%s", r.code, r.outputs["conclusion"], r.log)
-	}
-	if !strings.Contains(r.log, "::error title=drp2-fixtures::the corpus breaks the freeze of corpus/manifest.json") {
-		t.Errorf("the log does not say why the step failed:\n%s", r.log)
-	}
-	if !strings.Contains(r.summary, "❌") || !strings.Contains(r.summary, `<code>negative\/unknown\.json</code>`) {
-		t.Errorf("summary:\n%s", r.summary)
-	}
-	comments := gh.Comments(7)
-	if len(comments) != 1 || !strings.Contains(comments[0].Body, "### Fixture manifest") {
-		t.Fatalf("comment does not show the comparison: %+v", comments)
-	}
-	runs := gh.CheckRuns()
-	if len(runs) == 0 {
-		t.Fatal("no check run")
-	}
-	var found bool
-	for _, a := range runs[len(runs)-1].Annotations {
-		if a.Path == "corpus/negative/unknown.json" && a.AnnotationLevel == "failure" && strings.Contains(a.Title, "Frozen fixture changed") {
-			found = a.StartLine > 1
-		}
-	}
-	if !found {
-		t.Errorf("no failure annotation on the changed fixture: %+v", runs[len(runs)-1].Annotations)
-	}
-
-	// A manifest outside the workspace is refused.
-	w.env["INPUT_MANIFEST"] = "../elsewhere.json"
-	if r = w.run(t, inProcess); r.code != ExitUsage {
-		t.Errorf("manifest outside the workspace: exit %d", r.code)
-	}
-}
-
 // TestCoverageCommand counts the real validator's rules over a small
 // corpus: the negative fixture's rule, the positive streams' checks.
 func TestCoverageCommand(t *testing.T) {
@@ -272,19 +208,4 @@ func TestCoverageCommand(t *testing.T) {
 		t.Errorf("markdown: exit %d\n%.200s", code, out)
 	}
 
-	// The action adds the Markdown to the job summary.
-	w := newWorkspace(t, "http://127.0.0.1:1", 0, "")
-	w.env["INPUT_GITHUB-TOKEN"] = ""
-	w.env["INPUT_COVERAGE"] = "true"
-	for rel, body := range manifestCorpus() {
-		putFile(t, filepath.Join(w.dir, "corpus", strings.TrimPrefix(rel, "fixtures/")), body)
-	}
-	r := w.run(t, inProcess)
-	if r.code != ExitOK || !strings.Contains(r.summary, "### Rule coverage") || !strings.Contains(r.summary, "Identity And Type rule 1") {
-		t.Errorf("action coverage: exit %d\n%s", r.code, r.summary)
-	}
-	w.env["INPUT_COVERAGE"] = "yes"
-	if r := w.run(t, inProcess); r.code != ExitUsage {
-		t.Errorf("coverage: yes: exit %d", r.code)
-	}
 }

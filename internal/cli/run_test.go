@@ -27,10 +27,7 @@ func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr str
 	return code, out.String(), errb.String()
 }
 
-var passing = map[string]string{
-	"fixtures/positive/ok.json":         testkit.Fixture("ok", `{"outcome": "success"}`, testkit.Hello, testkit.Reply),
-	"fixtures/negative_schema/bad.json": testkit.Fixture("bad", `{"outcome": "error", "phase": "schema_validation", "code": "DRP2_ERR_INVALID_ARGUMENT", "command_index": 2}`, testkit.Hello, testkit.Reply, `{"cmd": "Draw"}`),
-}
+var passing = testkit.Passing
 
 func withFailure() map[string]string {
 	m := map[string]string{}

@@ -1,6 +1,9 @@
 // Package testkit holds the test helpers the packages share: the DRP2
 // handshake, a fixture builder, a corpus writer and txtar archives (the
-// format of the whole-pipeline goldens). It is imported by tests only.
+// format of the whole-pipeline goldens), the corpora the front ends' tests
+// run, the job sandbox (a workspace laid out as GitHub lays it out for a
+// Docker action step) and the shared half of the script runner. It is
+// imported by tests only, and imports nothing of the module.
 package testkit
 
 import (

@@ -1,12 +1,10 @@
-package cli
+package action_test
 
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -21,22 +19,7 @@ func TestActionInProcess(t *testing.T) { scenarios(t, inProcess) }
 // Docker action step gets.
 func TestActionBinary(t *testing.T) {
 	bin := builtBinary(t)
-	scenarios(t, func(t *testing.T, w *sandbox) (int, string) {
-		cmd := exec.Command(bin, "action")
-		cmd.Dir = w.dir
-		cmd.Env = nil
-		for k, v := range w.env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		sort.Strings(cmd.Env)
-		out, err := cmd.CombinedOutput()
-		if ee, ok := err.(*exec.ExitError); ok {
-			return ee.ExitCode(), string(out)
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return 0, string(out)
-	})
+	scenarios(t, inBinary(bin))
 }
 
 func scenarios(t *testing.T, step stepRunner) {
@@ -44,30 +27,30 @@ func scenarios(t *testing.T, step stepRunner) {
 	t.Run("120 mismatches, rerun, green rerun", func(t *testing.T) {
 		gh := githubtest.New(t, githubtest.Options{Token: token})
 		w := newWorkspace(t, gh.URL, 7, repoName)
-		corpus := filepath.Join(w.dir, "corpus")
+		corpus := filepath.Join(w.Dir, "corpus")
 		writeCorpus(t, corpus, 120, 5)
 
-		r := w.run(t, step)
-		if r.code != 1 {
-			t.Fatalf("exit code %d, want 1 (fail-on mismatch)\n%s", r.code, r.log)
+		r := w.Run(t, step)
+		if r.Code != 1 {
+			t.Fatalf("exit code %d, want 1 (fail-on mismatch)\n%s", r.Code, r.Log)
 		}
 		want := map[string]string{"total": "125", "run": "125", "passed": "5", "failed": "120", "corpus-errors": "0",
 			"conclusion": "failure", "junit-path": "drp2-fixtures-junit.xml", "json-path": "drp2-fixtures.json"}
 		for k, v := range want {
-			if r.outputs[k] != v {
-				t.Errorf("output %s = %q, want %q", k, r.outputs[k], v)
+			if r.Outputs[k] != v {
+				t.Errorf("output %s = %q, want %q", k, r.Outputs[k], v)
 			}
 		}
 		for _, f := range []string{"drp2-fixtures-junit.xml", "drp2-fixtures.json"} {
-			if st, err := os.Stat(filepath.Join(w.dir, f)); err != nil || st.Size() == 0 {
+			if st, err := os.Stat(filepath.Join(w.Dir, f)); err != nil || st.Size() == 0 {
 				t.Errorf("%s not written: %v", f, err)
 			}
 		}
-		if xml, _ := os.ReadFile(filepath.Join(w.dir, "drp2-fixtures-junit.xml")); !strings.Contains(string(xml), `name="github.run_id" value="77"`) {
+		if xml, _ := os.ReadFile(filepath.Join(w.Dir, "drp2-fixtures-junit.xml")); !strings.Contains(string(xml), `name="github.run_id" value="77"`) {
 			t.Errorf("the JUnit report does not record the GitHub run")
 		}
-		if !strings.Contains(r.summary, "render_case_000") {
-			t.Errorf("job summary does not list the failing fixtures:\n%.500s", r.summary)
+		if !strings.Contains(r.Summary, "render_case_000") {
+			t.Errorf("job summary does not list the failing fixtures:\n%.500s", r.Summary)
 		}
 		runs := gh.CheckRuns()
 		if len(runs) != 1 {
@@ -83,8 +66,8 @@ func scenarios(t *testing.T, step stepRunner) {
 		if !strings.HasPrefix(cr.Annotations[0].Path, "corpus/positive/") {
 			t.Errorf("annotation path %q is not relative to the workspace", cr.Annotations[0].Path)
 		}
-		if r.outputs["check-url"] == "" || !strings.HasPrefix(r.outputs["check-url"], githubtest.WebURL) {
-			t.Errorf("check-url = %q", r.outputs["check-url"])
+		if r.Outputs["check-url"] == "" || !strings.HasPrefix(r.Outputs["check-url"], githubtest.WebURL) {
+			t.Errorf("check-url = %q", r.Outputs["check-url"])
 		}
 		comments := gh.Comments(7)
 		if len(comments) != 1 || !strings.Contains(comments[0].Body, "<!-- drp2-fixtures:comment:corpus -->") {
@@ -93,18 +76,18 @@ func scenarios(t *testing.T, step stepRunner) {
 		if !strings.Contains(comments[0].Body, headSHA) {
 			t.Errorf("comment does not link files at the head commit")
 		}
-		if r.outputs["comment-url"] == "" {
+		if r.Outputs["comment-url"] == "" {
 			t.Errorf("comment-url is empty")
 		}
-		if strings.Contains(r.log, "::error file=") {
+		if strings.Contains(r.Log, "::error file=") {
 			t.Errorf("annotations were printed as workflow commands although the check run took them")
 		}
 
 		// A rerun updates the one comment.
 		gh.ResetRequests()
-		r = w.run(t, step)
-		if r.code != 1 || len(gh.Comments(7)) != 1 {
-			t.Fatalf("rerun: exit %d, comments %d", r.code, len(gh.Comments(7)))
+		r = w.Run(t, step)
+		if r.Code != 1 || len(gh.Comments(7)) != 1 {
+			t.Fatalf("rerun: exit %d, comments %d", r.Code, len(gh.Comments(7)))
 		}
 		if !sawRequest(gh, "PATCH", "/repos/acme/widgets/issues/comments/") || sawRequest(gh, "POST", "/repos/acme/widgets/issues/7/comments") {
 			t.Errorf("rerun did not update the comment in place")
@@ -112,9 +95,9 @@ func scenarios(t *testing.T, step stepRunner) {
 
 		// Fixed corpus: the comment turns green.
 		writeCorpus(t, corpus, 0, 5)
-		r = w.run(t, step)
-		if r.code != 0 || r.outputs["conclusion"] != "success" {
-			t.Fatalf("green rerun: exit %d, conclusion %q\n%s", r.code, r.outputs["conclusion"], r.log)
+		r = w.Run(t, step)
+		if r.Code != 0 || r.Outputs["conclusion"] != "success" {
+			t.Fatalf("green rerun: exit %d, conclusion %q\n%s", r.Code, r.Outputs["conclusion"], r.Log)
 		}
 		comments = gh.Comments(7)
 		if len(comments) != 1 || strings.Contains(comments[0].Body, "render_case_000") {
@@ -128,79 +111,79 @@ func scenarios(t *testing.T, step stepRunner) {
 	t.Run("fork pull request degrades without failing", func(t *testing.T) {
 		gh := githubtest.New(t, githubtest.Options{Token: token})
 		w := newWorkspace(t, gh.URL, 8, "stranger/widgets")
-		w.env["INPUT_FAIL-ON"] = "never"
-		writeCorpus(t, filepath.Join(w.dir, "corpus"), 12, 1)
-		r := w.run(t, step)
-		if r.code != 0 {
-			t.Fatalf("exit %d, want 0\n%s", r.code, r.log)
+		w.Env["INPUT_FAIL-ON"] = "never"
+		writeCorpus(t, filepath.Join(w.Dir, "corpus"), 12, 1)
+		r := w.Run(t, step)
+		if r.Code != 0 {
+			t.Fatalf("exit %d, want 0\n%s", r.Code, r.Log)
 		}
 		for _, req := range gh.Requests() {
 			if req.Method != "GET" {
 				t.Errorf("a fork run wrote to GitHub: %s %s", req.Method, req.Path)
 			}
 		}
-		if n := strings.Count(r.log, "::error file=corpus/positive/"); n != 10 {
+		if n := strings.Count(r.Log, "::error file=corpus/positive/"); n != 10 {
 			t.Errorf("workflow-command annotations = %d, want 10 (the per-step cap)", n)
 		}
-		if !strings.Contains(r.log, "2 more") {
+		if !strings.Contains(r.Log, "2 more") {
 			t.Errorf("the log does not say that more annotations exist")
 		}
-		plain := strings.ReplaceAll(r.summary, "\\", "") // undo Markdown escapes
+		plain := strings.ReplaceAll(r.Summary, "\\", "") // undo Markdown escapes
 		if !strings.Contains(plain, "stranger/widgets") || !strings.Contains(plain, "read-only") {
-			t.Errorf("the job summary does not say what was skipped and why:\n%.2000s", r.summary)
+			t.Errorf("the job summary does not say what was skipped and why:\n%.2000s", r.Summary)
 		}
 		// fail-on never: the run passes, and every sink says so.
-		if r.outputs["conclusion"] != "success" || r.outputs["check-url"] != "" {
-			t.Errorf("outputs = %v", r.outputs)
+		if r.Outputs["conclusion"] != "success" || r.Outputs["check-url"] != "" {
+			t.Errorf("outputs = %v", r.Outputs)
 		}
 	})
 
 	t.Run("Dependabot pull request: a read-only token", func(t *testing.T) {
 		gh := githubtest.New(t, githubtest.Options{Token: token, Login: "github-actions[bot]", ReadOnly: true})
 		w := newWorkspace(t, gh.URL, 7, repoName)
-		w.env["GITHUB_ACTOR"] = "dependabot[bot]"
-		writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
-		r := w.run(t, step)
-		if r.code != 1 {
-			t.Fatalf("exit %d, want 1 (the mismatches)\n%s", r.code, r.log)
+		w.Env["GITHUB_ACTOR"] = "dependabot[bot]"
+		writeCorpus(t, filepath.Join(w.Dir, "corpus"), 2, 1)
+		r := w.Run(t, step)
+		if r.Code != 1 {
+			t.Fatalf("exit %d, want 1 (the mismatches)\n%s", r.Code, r.Log)
 		}
-		plain := strings.ReplaceAll(r.summary, "\\", "")
+		plain := strings.ReplaceAll(r.Summary, "\\", "")
 		if !strings.Contains(plain, "read-only") || !strings.Contains(plain, "results are in this job summary") || strings.Contains(plain, "grant") {
-			t.Errorf("the job summary does not say why publishing was skipped and where the results are:\n%s", r.summary)
+			t.Errorf("the job summary does not say why publishing was skipped and where the results are:\n%s", r.Summary)
 		}
-		if strings.Contains(r.log, "[]") || strings.Contains(r.summary, "[]") {
-			t.Errorf("the client library's empty error list reached the report:\n%s", r.log)
+		if strings.Contains(r.Log, "[]") || strings.Contains(r.Summary, "[]") {
+			t.Errorf("the client library's empty error list reached the report:\n%s", r.Log)
 		}
 		for _, req := range gh.Requests() {
 			if strings.Contains(req.Path, "/comments") && req.Method != "GET" {
-				t.Errorf("a comment was tried with a token already refused: %s %s\n%s", req.Method, req.Path, r.log)
+				t.Errorf("a comment was tried with a token already refused: %s %s\n%s", req.Method, req.Path, r.Log)
 			}
 		}
-		if r.outputs["check-url"] != "" || r.outputs["comment-url"] != "" {
-			t.Errorf("outputs = %v", r.outputs)
+		if r.Outputs["check-url"] != "" || r.Outputs["comment-url"] != "" {
+			t.Errorf("outputs = %v", r.Outputs)
 		}
 	})
 
 	t.Run("full comment, no job summary, a Markdown file", func(t *testing.T) {
 		gh := githubtest.New(t, githubtest.Options{Token: token, Login: "github-actions[bot]"})
 		w := newWorkspace(t, gh.URL, 7, repoName)
-		w.env["INPUT_COMMENT-STYLE"] = "full"
-		w.env["INPUT_JOB-SUMMARY"] = "false"
-		w.env["INPUT_MARKDOWN-PATH"] = "reports/drp2.md"
-		writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
-		r := w.run(t, step)
-		if r.code != 1 {
-			t.Fatalf("exit %d\n%s", r.code, r.log)
+		w.Env["INPUT_COMMENT-STYLE"] = "full"
+		w.Env["INPUT_JOB-SUMMARY"] = "false"
+		w.Env["INPUT_MARKDOWN-PATH"] = "reports/drp2.md"
+		writeCorpus(t, filepath.Join(w.Dir, "corpus"), 2, 1)
+		r := w.Run(t, step)
+		if r.Code != 1 {
+			t.Fatalf("exit %d\n%s", r.Code, r.Log)
 		}
-		if r.summary != "" {
-			t.Errorf("job-summary: false wrote a job summary:\n%.300s", r.summary)
+		if r.Summary != "" {
+			t.Errorf("job-summary: false wrote a job summary:\n%.300s", r.Summary)
 		}
-		md, err := os.ReadFile(filepath.Join(w.dir, "reports", "drp2.md"))
+		md, err := os.ReadFile(filepath.Join(w.Dir, "reports", "drp2.md"))
 		if err != nil || !strings.Contains(string(md), "DRP2 conformance: 2 of 3 fixtures failed") || !strings.Contains(string(md), "<summary>Evidence</summary>") {
 			t.Errorf("Markdown file: %v\n%.300s", err, md)
 		}
-		if r.outputs["markdown-path"] != "reports/drp2.md" {
-			t.Errorf("markdown-path output = %q", r.outputs["markdown-path"])
+		if r.Outputs["markdown-path"] != "reports/drp2.md" {
+			t.Errorf("markdown-path output = %q", r.Outputs["markdown-path"])
 		}
 		comments := gh.Comments(7)
 		if len(comments) != 1 || !strings.Contains(comments[0].Body, "| Fixtures | Run | Passed | Failed |") || strings.Contains(comments[0].Body, "job summary") {
@@ -212,10 +195,10 @@ func scenarios(t *testing.T, step stepRunner) {
 		for _, in := range []string{"INPUT_COMMENT-STYLE", "INPUT_JOB-SUMMARY", "INPUT_FINDING-ANNOTATIONS"} {
 			gh := githubtest.New(t, githubtest.Options{Token: token})
 			w := newWorkspace(t, gh.URL, 7, repoName)
-			w.env[in] = "sometimes"
-			writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
-			if r := w.run(t, step); r.code != ExitUsage || !strings.Contains(r.log, strings.ToLower(strings.TrimPrefix(in, "INPUT_"))) {
-				t.Errorf("%s=sometimes: exit %d\n%s", in, r.code, r.log)
+			w.Env[in] = "sometimes"
+			writeCorpus(t, filepath.Join(w.Dir, "corpus"), 0, 1)
+			if r := w.Run(t, step); r.Code != ExitUsage || !strings.Contains(r.Log, strings.ToLower(strings.TrimPrefix(in, "INPUT_"))) {
+				t.Errorf("%s=sometimes: exit %d\n%s", in, r.Code, r.Log)
 			}
 		}
 	})
@@ -224,16 +207,16 @@ func scenarios(t *testing.T, step stepRunner) {
 		gh := githubtest.New(t, githubtest.Options{Token: token})
 		gh.AddFault(githubtest.Fault{Method: "POST", Path: "/repos/acme/widgets/check-runs", Status: 503, Times: 1})
 		w := newWorkspace(t, gh.URL, 0, "")
-		writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 2)
-		r := w.run(t, step)
-		if r.code != 1 || len(gh.CheckRuns()) != 1 || r.outputs["check-url"] == "" {
-			t.Fatalf("exit %d, check runs %d, check-url %q\n%s", r.code, len(gh.CheckRuns()), r.outputs["check-url"], r.log)
+		writeCorpus(t, filepath.Join(w.Dir, "corpus"), 2, 2)
+		r := w.Run(t, step)
+		if r.Code != 1 || len(gh.CheckRuns()) != 1 || r.Outputs["check-url"] == "" {
+			t.Fatalf("exit %d, check runs %d, check-url %q\n%s", r.Code, len(gh.CheckRuns()), r.Outputs["check-url"], r.Log)
 		}
 		if cr := gh.CheckRuns()[0]; cr.HeadSHA != mergeSHA {
 			t.Errorf("push check run on %s, want GITHUB_SHA", cr.HeadSHA)
 		}
-		if strings.Contains(r.log, "::warning") {
-			t.Errorf("a recovered 503 left a warning:\n%s", r.log)
+		if strings.Contains(r.Log, "::warning") {
+			t.Errorf("a recovered 503 left a warning:\n%s", r.Log)
 		}
 	})
 
@@ -241,25 +224,25 @@ func scenarios(t *testing.T, step stepRunner) {
 		gh := githubtest.New(t, githubtest.Options{Token: token})
 		gh.AddFault(githubtest.Fault{Status: 500, Body: `{"message":"Server Error"}`})
 		w := newWorkspace(t, gh.URL, 9, repoName)
-		writeCorpus(t, filepath.Join(w.dir, "corpus"), 3, 0)
+		writeCorpus(t, filepath.Join(w.Dir, "corpus"), 3, 0)
 		start := time.Now()
-		r := w.run(t, step)
+		r := w.Run(t, step)
 		if elapsed := time.Since(start); elapsed > 10*time.Second {
 			t.Errorf("took %s with a 3s API budget", elapsed)
 		}
-		if r.code != 1 {
-			t.Errorf("exit %d, want 1 (by fail-on only)", r.code)
+		if r.Code != 1 {
+			t.Errorf("exit %d, want 1 (by fail-on only)", r.Code)
 		}
-		if r.outputs["failed"] != "3" || r.summary == "" {
-			t.Errorf("results not on disk: outputs %v", r.outputs)
+		if r.Outputs["failed"] != "3" || r.Summary == "" {
+			t.Errorf("results not on disk: outputs %v", r.Outputs)
 		}
 		for _, f := range []string{"drp2-fixtures-junit.xml", "drp2-fixtures.json"} {
-			if _, err := os.Stat(filepath.Join(w.dir, f)); err != nil {
+			if _, err := os.Stat(filepath.Join(w.Dir, f)); err != nil {
 				t.Errorf("%s not written: %v", f, err)
 			}
 		}
 		var warnings []string
-		for _, line := range strings.Split(r.log, "\n") {
+		for _, line := range strings.Split(r.Log, "\n") {
 			if strings.HasPrefix(line, "::warning") {
 				warnings = append(warnings, line)
 			}
@@ -267,22 +250,13 @@ func scenarios(t *testing.T, step stepRunner) {
 		if len(warnings) != 1 || !strings.Contains(warnings[0], "gave up after") || !strings.Contains(warnings[0], "500") {
 			t.Errorf("want one clear warning line, got %q", warnings)
 		}
-		if !strings.Contains(r.log, "::error file=corpus/positive/") {
+		if !strings.Contains(r.Log, "::error file=corpus/positive/") {
 			t.Errorf("annotations did not fall back to workflow commands")
 		}
-		if !strings.Contains(r.summary, "Check run not published") {
+		if !strings.Contains(r.Summary, "Check run not published") {
 			t.Errorf("the job summary does not say the check run failed")
 		}
 	})
-}
-
-func sawRequest(gh *githubtest.Server, method, pathPrefix string) bool {
-	for _, r := range gh.Requests() {
-		if r.Method == method && strings.HasPrefix(r.Path, pathPrefix) {
-			return true
-		}
-	}
-	return false
 }
 
 func TestUnusableInputsExitTwo(t *testing.T) {
@@ -292,13 +266,13 @@ func TestUnusableInputsExitTwo(t *testing.T) {
 		"INPUT_CHECK-RUN-ID": "abc", "INPUT_CORPUS": "no/such/dir",
 	} {
 		w := newWorkspace(t, gh.URL, 7, repoName)
-		writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 1)
-		w.env[input] = value
-		r := w.run(t, inProcess)
-		if r.code != 2 {
-			t.Errorf("%s=%q: exit %d, want 2\n%s", input, value, r.code, r.log)
+		writeCorpus(t, filepath.Join(w.Dir, "corpus"), 1, 1)
+		w.Env[input] = value
+		r := w.Run(t, inProcess)
+		if r.Code != 2 {
+			t.Errorf("%s=%q: exit %d, want 2\n%s", input, value, r.Code, r.Log)
 		}
-		if !strings.Contains(r.log, "::error") {
+		if !strings.Contains(r.Log, "::error") {
 			t.Errorf("%s=%q: no error line", input, value)
 		}
 	}
@@ -310,7 +284,7 @@ func TestUnusableInputsExitTwo(t *testing.T) {
 func TestTokenIsMaskedFirst(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	w := newWorkspace(t, gh.URL, 0, "")
-	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 0, 1)
 	_, log := inProcess(t, w)
 	if !strings.HasPrefix(log, "::add-mask::"+token+"\n") {
 		t.Errorf("the log does not start by masking the token: %.80q", log)
@@ -323,25 +297,25 @@ func TestUpdatesTheJobCheckRun(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	id := gh.JobCheckRun("conformance", headSHA)
 	w := newWorkspace(t, gh.URL, 7, repoName)
-	w.env["INPUT_CHECK-RUN-ID"] = "1001"
+	w.Env["INPUT_CHECK-RUN-ID"] = "1001"
 	if id != 1001 {
 		t.Fatalf("seeded id %d", id)
 	}
-	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 1)
-	r := w.run(t, inProcess)
-	if r.code != 1 {
-		t.Errorf("exit %d, want 1: the step's exit code is the job's conclusion", r.code)
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 1, 1)
+	r := w.Run(t, inProcess)
+	if r.Code != 1 {
+		t.Errorf("exit %d, want 1: the step's exit code is the job's conclusion", r.Code)
 	}
 	runs := gh.CheckRuns()
 	if len(runs) != 1 || runs[0].Name != "conformance" || runs[0].Status != "in_progress" || runs[0].Conclusion != "" ||
 		runs[0].Title == "" || len(runs[0].Annotations) != 1 {
 		t.Errorf("check runs = %+v", runs)
 	}
-	if want := githubtest.WebURL + "/acme/widgets/runs/1001"; r.outputs["check-url"] != want {
-		t.Errorf("check-url = %q, want %q", r.outputs["check-url"], want)
+	if want := githubtest.WebURL + "/acme/widgets/runs/1001"; r.Outputs["check-url"] != want {
+		t.Errorf("check-url = %q, want %q", r.Outputs["check-url"], want)
 	}
-	if strings.Contains(r.log, "::warning") || strings.Contains(r.log, "::error file=") {
-		t.Errorf("publishing to the job's check run warned or fell back to the log:\n%s", r.log)
+	if strings.Contains(r.Log, "::warning") || strings.Contains(r.Log, "::error file=") {
+		t.Errorf("publishing to the job's check run warned or fell back to the log:\n%s", r.Log)
 	}
 }
 
@@ -349,20 +323,20 @@ func TestWorkflowRunFindsThePullRequestByHeadSHA(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	gh.AddPull(12, headSHA)
 	w := newWorkspace(t, gh.URL, 0, "")
-	w.env["GITHUB_EVENT_NAME"] = "workflow_run"
-	os.WriteFile(w.event, []byte(`{"workflow_run": {"head_sha": "`+headSHA+`", "pull_requests": []}}`), 0o644)
-	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 0)
-	r := w.run(t, inProcess)
+	w.Env["GITHUB_EVENT_NAME"] = "workflow_run"
+	os.WriteFile(w.Event, []byte(`{"workflow_run": {"head_sha": "`+headSHA+`", "pull_requests": []}}`), 0o644)
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 1, 0)
+	r := w.Run(t, inProcess)
 	if len(gh.Comments(12)) != 1 || gh.CheckRuns()[0].HeadSHA != headSHA {
-		t.Errorf("comments on #12: %d; log:\n%s", len(gh.Comments(12)), r.log)
+		t.Errorf("comments on #12: %d; log:\n%s", len(gh.Comments(12)), r.Log)
 	}
 }
 
 func TestRunsOutsideActions(t *testing.T) {
 	// No GITHUB_OUTPUT, no summary, no token: a local run must not panic.
-	w := &sandbox{dir: t.TempDir()}
-	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
-	w.env = map[string]string{"INPUT_CORPUS": "corpus"}
+	w := &sandbox{Dir: t.TempDir()}
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 0, 1)
+	w.Env = map[string]string{"INPUT_CORPUS": "corpus"}
 	code, log := inProcess(t, w)
 	if code != 0 {
 		t.Errorf("exit %d\n%s", code, log)
@@ -376,13 +350,13 @@ func TestContextCancelledStopsPublishing(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	gh.AddFault(githubtest.Fault{Hang: true})
 	w := newWorkspace(t, gh.URL, 7, repoName)
-	w.env[action.EnvBudget] = "1m"
-	w.env[action.EnvAttemptTimeout] = "1m"
-	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 0)
+	w.Env[action.EnvBudget] = "1m"
+	w.Env[action.EnvAttemptTimeout] = "1m"
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 1, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	Main(ctx, []string{"action"}, Env{Getenv: func(k string) string { return w.env[k] }, Stdout: &strings.Builder{}, WorkDir: w.dir})
+	runAt(ctx, w, fixedNow)
 	if time.Since(start) > 5*time.Second {
 		t.Errorf("cancellation did not stop publishing")
 	}
@@ -393,28 +367,23 @@ func TestContextCancelledStopsPublishing(t *testing.T) {
 func TestChangesModeLeavesAnUnchangedComment(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	w := newWorkspace(t, gh.URL, 7, repoName)
-	w.env["INPUT_COMMENT"] = "changes"
-	writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
+	w.Env["INPUT_COMMENT"] = "changes"
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 2, 1)
 	at := func(now time.Time) stepRunner {
 		return func(t *testing.T, w *sandbox) (int, string) {
-			var out strings.Builder
-			code := Main(context.Background(), []string{"action"}, Env{
-				Getenv: func(k string) string { return w.env[k] }, Stdout: &out, WorkDir: w.dir,
-				Now: func() time.Time { return now },
-			})
-			return code, out.String()
+			return runAt(context.Background(), w, now)
 		}
 	}
-	w.run(t, at(fixedNow))
+	w.Run(t, at(fixedNow))
 	if len(gh.Comments(7)) != 1 {
 		t.Fatalf("comments = %d, want 1", len(gh.Comments(7)))
 	}
 	gh.ResetRequests()
-	r := w.run(t, at(fixedNow.Add(3*time.Hour)))
+	r := w.Run(t, at(fixedNow.Add(3*time.Hour)))
 	if sawRequest(gh, "PATCH", "/repos/acme/widgets/issues/comments/") || sawRequest(gh, "POST", "/repos/acme/widgets/issues/7/comments") {
 		t.Errorf("an unchanged result rewrote the comment")
 	}
-	if r.outputs["comment-url"] == "" {
+	if r.Outputs["comment-url"] == "" {
 		t.Errorf("comment-url is empty although the comment exists")
 	}
 }
@@ -423,18 +392,18 @@ func TestChangesModeLeavesAnUnchangedComment(t *testing.T) {
 // still puts the annotations in the log.
 func TestUnusableAPIURLFallsBackToTheLog(t *testing.T) {
 	w := newWorkspace(t, "ftp://github.example", 7, repoName)
-	writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
-	r := w.run(t, inProcess)
-	if r.code != 1 {
-		t.Errorf("exit %d, want 1 (by fail-on only)", r.code)
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 2, 1)
+	r := w.Run(t, inProcess)
+	if r.Code != 1 {
+		t.Errorf("exit %d, want 1 (by fail-on only)", r.Code)
 	}
-	if n := strings.Count(r.log, "::warning title=drp2-fixtures::GitHub not updated"); n != 1 {
-		t.Errorf("%d warnings about the API URL, want 1:\n%s", n, r.log)
+	if n := strings.Count(r.Log, "::warning title=drp2-fixtures::GitHub not updated"); n != 1 {
+		t.Errorf("%d warnings about the API URL, want 1:\n%s", n, r.Log)
 	}
-	if n := strings.Count(r.log, "::error file=corpus/positive/"); n != 2 {
+	if n := strings.Count(r.Log, "::error file=corpus/positive/"); n != 2 {
 		t.Errorf("%d annotations in the log, want 2", n)
 	}
-	if !strings.Contains(r.summary, "Check run and pull request comment skipped") {
+	if !strings.Contains(r.Summary, "Check run and pull request comment skipped") {
 		t.Errorf("the job summary does not say what was skipped")
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"os"
@@ -16,20 +16,20 @@ import (
 func TestImplementationListHeldToTheWorkspace(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	w := newWorkspace(t, gh.URL, 7, repoName)
-	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 0, 1)
 	secret := filepath.Join(t.TempDir(), "environ")
 	os.WriteFile(secret, []byte("GITHUB_TOKEN-line\n"), 0o644)
-	if err := os.Symlink(secret, filepath.Join(w.dir, "impls.txt")); err != nil {
+	if err := os.Symlink(secret, filepath.Join(w.Dir, "impls.txt")); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
 	for _, list := range []string{"@impls.txt", "@" + secret} {
-		w.env["INPUT_IMPLEMENTATION"] = list
-		r := w.run(t, inProcess)
-		if r.code != ExitUsage || strings.Contains(r.log+r.summary, "GITHUB_TOKEN-line") {
-			t.Errorf("%s: exit %d\n%s%s", list, r.code, r.log, r.summary)
+		w.Env["INPUT_IMPLEMENTATION"] = list
+		r := w.Run(t, inProcess)
+		if r.Code != ExitUsage || strings.Contains(r.Log+r.Summary, "GITHUB_TOKEN-line") {
+			t.Errorf("%s: exit %d\n%s%s", list, r.Code, r.Log, r.Summary)
 		}
-		if !strings.Contains(r.log, "symbolic link") && !strings.Contains(r.log, "outside the workspace") {
-			t.Errorf("%s: the log does not say why:\n%s", list, r.log)
+		if !strings.Contains(r.Log, "symbolic link") && !strings.Contains(r.Log, "outside the workspace") {
+			t.Errorf("%s: the log does not say why:\n%s", list, r.Log)
 		}
 		for _, c := range gh.Comments(7) {
 			if strings.Contains(c.Body, "GITHUB_TOKEN-line") {
@@ -45,20 +45,20 @@ func TestImplementationListHeldToTheWorkspace(t *testing.T) {
 func TestBaselineFolderHeldToTheWorkspace(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	w := newWorkspace(t, gh.URL, 0, "")
-	writeCorpus(t, filepath.Join(w.dir, "corpus"), 0, 1)
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 0, 1)
 	outside := t.TempDir()
 	writeCorpus(t, filepath.Join(outside, "corpus"), 0, 1)
-	if err := os.Symlink(outside, filepath.Join(w.dir, "base")); err != nil {
+	if err := os.Symlink(outside, filepath.Join(w.Dir, "base")); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
 	for _, spec := range []string{"base", outside} {
-		w.env["INPUT_BASELINE"] = spec
-		r := w.run(t, inProcess)
-		if r.code != ExitUsage {
-			t.Errorf("baseline %s: exit %d\n%s", spec, r.code, r.log)
+		w.Env["INPUT_BASELINE"] = spec
+		r := w.Run(t, inProcess)
+		if r.Code != ExitUsage {
+			t.Errorf("baseline %s: exit %d\n%s", spec, r.Code, r.Log)
 		}
-		if !strings.Contains(r.log, "symbolic link") && !strings.Contains(r.log, "outside the workspace") {
-			t.Errorf("baseline %s: the log does not say why:\n%s", spec, r.log)
+		if !strings.Contains(r.Log, "symbolic link") && !strings.Contains(r.Log, "outside the workspace") {
+			t.Errorf("baseline %s: the log does not say why:\n%s", spec, r.Log)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"os"
@@ -18,22 +18,22 @@ func TestActionlint(t *testing.T) {
 	if err != nil {
 		t.Skip("SKIPPED: actionlint is not on PATH; install it with go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12")
 	}
-	workflows, _ := filepath.Glob("../../.github/workflows/*.yml")
+	workflows, _ := filepath.Glob("../../../.github/workflows/*.yml")
 	if len(workflows) == 0 {
 		t.Fatal("no workflows under .github/workflows")
 	}
 	args := append([]string{"-no-color"}, workflows...)
-	args = append(args, "internal/cli/testdata/uses-every-input.yml")
+	args = append(args, "internal/cli/action/testdata/uses-every-input.yml")
 	for i, a := range args[1:] {
-		args[i+1] = strings.TrimPrefix(a, "../../")
+		args[i+1] = strings.TrimPrefix(a, "../../../")
 	}
 	cmd := exec.Command(bin, args...)
-	cmd.Dir = "../.."
+	cmd.Dir = "../../.."
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("actionlint %v: %v\n%s", args, err, out)
 	}
-	bad := exec.Command(bin, "-no-color", "internal/cli/testdata/unknown-input.yml")
-	bad.Dir = "../.."
+	bad := exec.Command(bin, "-no-color", "internal/cli/action/testdata/unknown-input.yml")
+	bad.Dir = "../../.."
 	out, err := bad.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), `input "no-such-input" is not defined`) {
 		t.Errorf("actionlint accepted an undeclared input: %v\n%s", err, out)
@@ -44,7 +44,7 @@ func TestActionlint(t *testing.T) {
 // action.yml (two-space indented names).
 func actionYAMLKeys(t *testing.T, section string) []string {
 	t.Helper()
-	data, err := os.ReadFile("../../action.yml")
+	data, err := os.ReadFile("../../../action.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestActionYAMLMatchesTheEntry(t *testing.T) {
 	inputs := actionYAMLKeys(t, "inputs")
 	w := newWorkspace(t, "http://127.0.0.1:1", 0, "")
 	var passed []string
-	for k := range w.env {
+	for k := range w.Env {
 		if name, ok := strings.CutPrefix(k, "INPUT_"); ok {
 			passed = append(passed, strings.ToLower(name))
 		}
@@ -80,11 +80,11 @@ func TestActionYAMLMatchesTheEntry(t *testing.T) {
 		t.Errorf("action.yml inputs %v\nharness inputs    %v", inputs, passed)
 	}
 
-	w.env["INPUT_GITHUB-TOKEN"] = "" // no API: only the outputs matter here
-	writeCorpus(t, filepath.Join(w.dir, "corpus"), 1, 1)
-	r := w.run(t, inProcess)
+	w.Env["INPUT_GITHUB-TOKEN"] = "" // no API: only the outputs matter here
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 1, 1)
+	r := w.Run(t, inProcess)
 	var written []string
-	for k := range r.outputs {
+	for k := range r.Outputs {
 		written = append(written, k)
 	}
 	sort.Strings(written)

@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"path/filepath"
@@ -16,12 +16,12 @@ func TestActionWithAnAppToken(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token, App: "drp2-gate"})
 	job := gh.JobCheckRun("conformance", headSHA)
 	w := newWorkspace(t, gh.URL, 7, repoName)
-	w.env["INPUT_CHECK-RUN-ID"] = strconv.FormatInt(job, 10)
-	writeCorpus(t, filepath.Join(w.dir, "corpus"), 2, 1)
+	w.Env["INPUT_CHECK-RUN-ID"] = strconv.FormatInt(job, 10)
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 2, 1)
 	for i := 0; i < 3; i++ {
-		r := w.run(t, inProcess)
-		if r.code != ExitMismatch || r.outputs["comment-url"] == "" || r.outputs["check-url"] == "" {
-			t.Fatalf("run %d: exit %d, outputs %v\n%s", i, r.code, r.outputs, r.log)
+		r := w.Run(t, inProcess)
+		if r.Code != ExitMismatch || r.Outputs["comment-url"] == "" || r.Outputs["check-url"] == "" {
+			t.Fatalf("run %d: exit %d, outputs %v\n%s", i, r.Code, r.Outputs, r.Log)
 		}
 	}
 	comments := gh.Comments(7)

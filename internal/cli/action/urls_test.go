@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"net/http"
@@ -26,21 +26,21 @@ func TestOutputURLsAreTheServersOwn(t *testing.T) {
 		gh.AddFault(githubtest.Fault{Method: http.MethodPost, Path: "/repos/acme/widgets/issues/7/comments", Status: http.StatusCreated,
 			Body: `{"id": 9, "html_url": "` + bad + `", "body": "x", "user": {"login": "github-actions[bot]"}}`})
 		w := newWorkspace(t, gh.URL, 7, repoName)
-		writeCorpus(t, w.dir+"/corpus", 1, 1)
-		r := w.run(t, inProcess)
-		if got := r.outputs["check-url"]; got != "" {
+		writeCorpus(t, w.Dir+"/corpus", 1, 1)
+		r := w.Run(t, inProcess)
+		if got := r.Outputs["check-url"]; got != "" {
 			t.Errorf("%s: check-url = %q", bad, got)
 		}
-		if got := r.outputs["comment-url"]; got != "" {
+		if got := r.Outputs["comment-url"]; got != "" {
 			t.Errorf("%s: comment-url = %q", bad, got)
 		}
 	}
 	// The server's own URLs pass, on Enterprise Server too.
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	w := newWorkspace(t, gh.URL, 7, repoName)
-	writeCorpus(t, w.dir+"/corpus", 1, 1)
-	r := w.run(t, inProcess)
-	if r.outputs["check-url"] == "" || r.outputs["comment-url"] == "" {
-		t.Errorf("outputs %v", r.outputs)
+	writeCorpus(t, w.Dir+"/corpus", 1, 1)
+	r := w.Run(t, inProcess)
+	if r.Outputs["check-url"] == "" || r.Outputs["comment-url"] == "" {
+		t.Errorf("outputs %v", r.Outputs)
 	}
 }
