@@ -1,3 +1,8 @@
+//go:build e2e
+
+// An end-to-end test, built with -tags e2e: it builds the binary with go
+// build as the Dockerfile does. .ci/run runs it once.
+
 package cli
 
 import (

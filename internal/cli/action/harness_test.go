@@ -8,9 +8,7 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -85,25 +83,6 @@ func runAt(ctx context.Context, w *sandbox, now time.Time) (int, string) {
 
 // inBinary runs the built binary's action subcommand with exactly the
 // environment a Docker action step gets.
-func inBinary(bin string) stepRunner {
-	return func(t *testing.T, w *sandbox) (int, string) {
-		cmd := exec.Command(bin, "action")
-		cmd.Dir = w.Dir
-		cmd.Env = nil
-		for k, v := range w.Env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		sort.Strings(cmd.Env)
-		out, err := cmd.CombinedOutput()
-		if ee, ok := err.(*exec.ExitError); ok {
-			return ee.ExitCode(), string(out)
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return 0, string(out)
-	}
-}
-
 func sawRequest(gh *githubtest.Server, method, pathPrefix string) bool {
 	for _, r := range gh.Requests() {
 		if r.Method == method && strings.HasPrefix(r.Path, pathPrefix) {

@@ -15,13 +15,6 @@ import (
 
 func TestActionInProcess(t *testing.T) { scenarios(t, inProcess) }
 
-// TestActionBinary runs the built binary with exactly the environment a
-// Docker action step gets.
-func TestActionBinary(t *testing.T) {
-	bin := builtBinary(t)
-	scenarios(t, inBinary(bin))
-}
-
 func scenarios(t *testing.T, step stepRunner) {
 	baselineScenarios(t, step)
 	t.Run("120 mismatches, rerun, green rerun", func(t *testing.T) {
