@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -186,7 +187,8 @@ func (a *Archive) Set(name string, data []byte) {
 // where a skip fails).
 func PythonExample(t testing.TB) string {
 	t.Helper()
-	return "python3 '" + PythonFile(t, "drp2_adapter.py") + "'"
+	file := PythonFile(t, "drp2_adapter.py")
+	return shellQuote(pythonInterpreter()) + " " + shellQuote(file)
 }
 
 // PythonFile is the absolute path of a file in examples/python, or a skip
@@ -203,3 +205,27 @@ func PythonFile(t testing.TB, name string) string {
 	_, self, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(self), "..", "..", "examples", "python", name)
 }
+
+var python struct {
+	once sync.Once
+	path string
+}
+
+// pythonInterpreter is the interpreter that python3 runs, asked once: a
+// version manager's python3 can be a shim (pyenv's is a shell script that
+// starts several more before Python does), which costs more each time the
+// example starts than the example's whole work in a test, and the tests
+// start it often. Where the question fails, it is python3 itself.
+func pythonInterpreter() string {
+	python.once.Do(func() {
+		python.path = "python3"
+		out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+		if p := strings.TrimSpace(string(out)); err == nil && filepath.IsAbs(p) {
+			python.path = p
+		}
+	})
+	return python.path
+}
+
+// shellQuote quotes s for a command line, as harness.SplitCommand reads it.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
