@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -67,7 +68,32 @@ type Set struct {
 // a budget of documents and bytes for the whole compilation: a schema
 // never makes the runner reach the network, read outside its own folder or
 // compile without end.
+//
+// The embedded pair (EmbeddedCommand and EmbeddedFixture, which refer to
+// no other document) is compiled once a process and its Set shared: a Set
+// is only read once Compile has returned, and every run, validator and
+// test of the embedded schemas would otherwise compile them again.
 func Compile(command, fixture Document) (*Set, error) {
+	if isEmbedded(command, EmbeddedCommand()) && isEmbedded(fixture, EmbeddedFixture()) {
+		embedded.once.Do(func() { embedded.set, embedded.err = compile(command, fixture) })
+		return embedded.set, embedded.err
+	}
+	return compile(command, fixture)
+}
+
+var embedded struct {
+	once sync.Once
+	set  *Set
+	err  error
+}
+
+// isEmbedded reports whether d is the embedded document e: the same URL
+// and bytes, and no loader for references.
+func isEmbedded(d, e Document) bool {
+	return d.Load == nil && d.URL == e.URL && bytes.Equal(d.Data, e.Data)
+}
+
+func compile(command, fixture Document) (*Set, error) {
 	s := &Set{budget: &budget{documents: MaxDocuments, bytes: MaxBytes}}
 	if err := s.compileCommand(command); err != nil {
 		return nil, &Error{Schema: "command", Err: err}
