@@ -606,6 +606,8 @@ func linkURL(u string) string {
 
 // destination escapes what url.URL.String leaves and a Markdown link
 // destination cannot hold: an unbalanced parenthesis would end it.
-func destination(u string) string {
-	return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E").Replace(u)
-}
+func destination(u string) string { return destinationEscapes.Replace(u) }
+
+// destinationEscapes is built once: a Replacer builds its tables on first
+// use, and a report of thousands of fixtures links each of them.
+var destinationEscapes = strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E")
