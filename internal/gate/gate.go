@@ -1,10 +1,14 @@
-// Package gate is the use case of drp2-fixtures: a Job says what to run,
-// Resolve chooses every default once, and Execute runs the steps in their
-// one order (the corpus, the implementations, the merged results, the
-// known failures, the baseline, the manifest, the rule coverage) into an
-// Outcome that carries one verdict, judged once from the outcome and
-// fail-on. It reads no flags and no environment and prints nothing: the
-// front ends (internal/cli) build the Job and show the Outcome.
+// Package gate is the one door of drp2-fixtures: every use case of the
+// front ends (run, merge, coverage and the action: Run; manifest write and
+// check; explore; diff; the adapter) takes a request and returns an
+// outcome, and the front ends only build the one and render the other. A
+// Job says what to run, Resolve chooses every default once, and Execute
+// runs the steps in their one order (the corpus, the implementations, the
+// merged results, the known failures, the baseline, the manifest, the rule
+// coverage, the exploration) into an Outcome that carries one judgement,
+// made once from the outcome and fail-on, as typed reasons that
+// report/explain words. It reads no flags and no environment, prints
+// nothing and writes no sentence of a report.
 package gate
 
 import (
