@@ -7,8 +7,8 @@
 // merged results, the known failures, the baseline, the manifest, the rule
 // coverage, the exploration) into an Outcome that carries one judgement,
 // made once from the outcome and fail-on, as typed reasons that
-// report/explain words. It reads no flags and no environment, prints
-// nothing and writes no sentence of a report.
+// report/explain words. It reads no flags and no environment and prints
+// nothing.
 package gate
 
 import (
