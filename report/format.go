@@ -172,8 +172,8 @@ func Lookup(name string) *Format {
 	return nil
 }
 
-// formatsOf are the formats that serve kind.
-func formatsOf(k Kind) []*Format {
+// FormatsOf are the formats that serve kind, in the table's order.
+func FormatsOf(k Kind) []*Format {
 	var out []*Format
 	for _, f := range formats {
 		if f.Serves(k) {
@@ -187,7 +187,7 @@ func formatsOf(k Kind) []*Format {
 // sentence does: "text, json or markdown".
 func FormatNames(k Kind) string {
 	var names []string
-	for _, f := range formatsOf(k) {
+	for _, f := range FormatsOf(k) {
 		names = append(names, f.Name)
 	}
 	if len(names) < 2 {
@@ -200,7 +200,7 @@ func FormatNames(k Kind) string {
 // synopsis does: "text|json|markdown".
 func FormatChoices(k Kind) string {
 	var names []string
-	for _, f := range formatsOf(k) {
+	for _, f := range FormatsOf(k) {
 		names = append(names, f.Name)
 	}
 	return strings.Join(names, "|")
@@ -213,9 +213,6 @@ func (f *Format) HelpFor(k Kind) string {
 	}
 	return f.Help
 }
-
-// FormatsOf are the formats that serve kind, in the table's order.
-func FormatsOf(k Kind) []*Format { return formatsOf(k) }
 
 // ToLog writes one of the format's documents to standard output or
 // standard error, which may be an Actions log: through escape.LogWriter,

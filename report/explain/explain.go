@@ -336,13 +336,19 @@ func Verdict(s *model.Summary) string {
 // that the parts add up to the count Verdict gives: "5 mismatches, 1
 // corpus error". Empty when nothing failed.
 func Breakdown(s *model.Summary) string {
-	if s.Failed == 0 {
+	return breakdown(s.Failed, s.CorpusErrors)
+}
+
+// breakdown splits failed fixtures into mismatches and corpus errors; ""
+// when none failed.
+func breakdown(failed, corpusErrors int) string {
+	if failed == 0 {
 		return ""
 	}
-	mismatches := s.Failed - s.CorpusErrors
+	mismatches := failed - corpusErrors
 	parts := []string{fmt.Sprintf("%d %s", mismatches, Plural(mismatches, "mismatch", "mismatches"))}
-	if s.CorpusErrors > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", s.CorpusErrors, Plural(s.CorpusErrors, CorpusError, CorpusError+"s")))
+	if corpusErrors > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", corpusErrors, Plural(corpusErrors, CorpusError, CorpusError+"s")))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -131,7 +131,8 @@ func judgedCounts(s *model.Summary) string {
 		return fmt.Sprintf("no fixtures run: the filters matched none of the %d fixtures discovered", s.Discovered)
 	case s.Unexcused() > 0:
 		text := fmt.Sprintf("%d of %d %s failed", s.Unexcused(), s.Run, Plural(s.Run, "fixture", "fixtures"))
-		if b := unexcusedBreakdown(s); b != "" {
+		// Corpus errors are never excused: the rest of the unexcused are mismatches.
+		if b := breakdown(s.Unexcused(), s.CorpusErrors); b != "" {
 			text += " (" + b + ")"
 		}
 		return text + knownNote(s)
@@ -141,17 +142,6 @@ func judgedCounts(s *model.Summary) string {
 		return "the 1 fixture passed"
 	}
 	return fmt.Sprintf("all %d fixtures passed", s.Run)
-}
-
-// unexcusedBreakdown splits the unexcused failures into mismatches and
-// corpus errors (corpus errors are never excused).
-func unexcusedBreakdown(s *model.Summary) string {
-	mismatches := s.Unexcused() - s.CorpusErrors
-	parts := []string{fmt.Sprintf("%d %s", mismatches, Plural(mismatches, "mismatch", "mismatches"))}
-	if s.CorpusErrors > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", s.CorpusErrors, Plural(s.CorpusErrors, CorpusError, CorpusError+"s")))
-	}
-	return strings.Join(parts, ", ")
 }
 
 func knownNote(s *model.Summary) string {

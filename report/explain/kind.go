@@ -16,6 +16,9 @@ type Shown struct {
 	// Annotation is the level of its check-run annotation: "failure",
 	// "warning", or "" for none.
 	Annotation string
+	// New: the result fails now and did not on the base; Word says how
+	// ("regressed", "new failure").
+	New bool
 }
 
 var shown = map[model.Kind]Shown{
@@ -38,10 +41,13 @@ var newFailure = map[model.Verdict]string{model.Regressed: "regressed", model.Ad
 // the base ("" when it does not), from model.NewFailures.
 func Show(k model.Kind, v model.Verdict) Shown {
 	s := shown[k]
-	if word, ok := newFailure[v]; ok && k == model.KindFailed {
-		s.Word, s.JUnitType = word, "regression"
-	} else if ok && k == model.KindCorpusError {
-		s.Word = word
+	word, ok := newFailure[v]
+	if !ok || (k != model.KindFailed && k != model.KindCorpusError) {
+		return s
+	}
+	s.Word, s.New = word, true
+	if k == model.KindFailed {
+		s.JUnitType = "regression"
 	}
 	return s
 }

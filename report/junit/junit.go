@@ -188,7 +188,7 @@ func caseOf(r *model.Result, v model.Verdict) testcase {
 	// Test-report actions show these as annotations and summaries: the
 	// invisible characters in them are named, as everywhere people read.
 	headline := explain.Headline(r)
-	if _, isNew := newFailureWords[v]; isNew && show.JUnit != "skipped" {
+	if show.New {
 		headline = show.Word + ": " + headline
 	}
 	switch show.JUnit {
@@ -204,9 +204,6 @@ func caseOf(r *model.Result, v model.Verdict) testcase {
 	}
 	return tc
 }
-
-// newFailureWords are the new failures of model.NewFailures.
-var newFailureWords = map[model.Verdict]bool{model.Regressed: true, model.AddedFailing: true}
 
 // skippedText is the text of a skipped testcase.
 func skippedText(r *model.Result) string {
