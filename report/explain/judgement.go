@@ -35,14 +35,23 @@ func Judgement(run *model.Run) Judged {
 		parts[0] += " (the corpus embedded in drp2-fixtures)"
 	}
 	var out Judged
+	var why []string
 	for _, r := range j.Reasons {
 		long, short := reasonWords(r, s)
 		if long != "" {
 			out.Reasons = append(out.Reasons, long)
 		}
 		if short != "" {
-			parts = append(parts, short)
+			why = append(why, short)
 		}
+	}
+	if onlyFindings(j) && s.Run > 0 && s.Unexcused() == 0 {
+		// Every fixture passed, yet the findings fail the run: the
+		// headline (the check run's title too) opens with them, or it
+		// reads as passing.
+		parts = append(why, parts...)
+	} else {
+		parts = append(parts, why...)
 	}
 	if !j.Failed && s.Unexcused() > 0 {
 		parts = append(parts, "not failing the run (fail-on "+j.FailOn+")")
@@ -52,6 +61,16 @@ func Judgement(run *model.Run) Judged {
 	}
 	out.Headline = strings.Join(parts, "; ")
 	return out
+}
+
+// onlyFindings says whether the findings alone fail the run.
+func onlyFindings(j *model.Judgement) bool {
+	for _, r := range j.Reasons {
+		if r.Kind != model.ReasonFindings {
+			return false
+		}
+	}
+	return j.Failed && len(j.Reasons) > 0
 }
 
 // ComparedInHeadline says whether the comparison with the base decided
@@ -98,7 +117,7 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 			fmt.Sprintf("%d new %s failing", n, Plural(n, "fixture", "fixtures"))
 	case model.ReasonFindings:
 		return fmt.Sprintf("the corpus has %d %s, and fail-on includes findings", n, Plural(n, "finding", "findings")),
-			fmt.Sprintf("%d %s (fail-on findings)", n, Plural(n, "finding", "findings"))
+			fmt.Sprintf("%d %s the run (fail-on findings)", n, Plural(n, "finding fails", "findings fail"))
 	case model.ReasonFreezeBroken:
 		return fmt.Sprintf("the corpus breaks the freeze of %s: %d %s", r.Subject, n, Plural(n, "violation", "violations")),
 			fmt.Sprintf("the corpus breaks the freeze of %s (%d %s)", r.Subject, n, Plural(n, "violation", "violations"))

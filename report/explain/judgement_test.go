@@ -1,0 +1,31 @@
+package explain
+
+import (
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// A run that fails while every fixture passed must not open its headline,
+// which is also the check run's title, with the passing count: the reason
+// it fails comes first, so that the line reads as failing.
+func TestHeadlineOfARunFailingOnlyOnFindings(t *testing.T) {
+	run := &model.Run{Summary: model.Summary{Discovered: 125, Run: 125, Passed: 125, Findings: 3},
+		Judgement: &model.Judgement{Failed: true, Reasons: []model.Reason{{Kind: model.ReasonFindings, Count: 3}}}}
+	want := "3 findings fail the run (fail-on findings); all 125 fixtures passed"
+	if got := Judgement(run).Headline; got != want {
+		t.Errorf("headline %q, want %q", got, want)
+	}
+	// Failing fixtures still open it: they are what fails the run first.
+	run.Summary.Passed, run.Summary.Failed = 124, 1
+	run.Judgement.Reasons = append([]model.Reason{{Kind: model.ReasonMismatches, Count: 1, Of: 125}}, run.Judgement.Reasons...)
+	want = "1 of 125 fixtures failed (1 mismatch); 3 findings fail the run (fail-on findings)"
+	if got := Judgement(run).Headline; got != want {
+		t.Errorf("headline %q, want %q", got, want)
+	}
+	// A passing run with findings names them as a note.
+	run = &model.Run{Summary: model.Summary{Discovered: 2, Run: 2, Passed: 2, Findings: 3}, Judgement: &model.Judgement{Findings: 3}}
+	if got := Judgement(run).Headline; got != "all 2 fixtures passed; 3 findings" {
+		t.Errorf("passing headline %q", got)
+	}
+}
