@@ -292,6 +292,7 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 
 // start starts the implementation and completes the handshake.
 func (s *session) start() error {
+	mark := s.stderr.mark()
 	p, err := startProcess(s.argv, s.cfg.Dir, s.cfg.Env, s.stderr, s.cfg.MaxLine)
 	if err != nil {
 		return err
@@ -316,11 +317,39 @@ func (s *session) start() error {
 		}
 	}
 	if err != nil {
-		p.kill()
+		exited := false
+		select {
+		case <-p.exited:
+			exited = true
+		default:
+		}
+		p.kill() // waits for the process, and so for its stderr
+		if out, cut := s.stderr.since(mark); exited && strings.TrimSpace(out) != "" {
+			// Its own last words say why (node's "Cannot find module");
+			// without them the status alone tells nothing.
+			return fmt.Errorf("handshake: %w; its standard error ends:\n%s", err, stderrEnd(out, cut))
+		}
 		return fmt.Errorf("handshake: %w", err)
 	}
 	s.proc = p
 	return nil
+}
+
+// The end of the stderr of an implementation that exited before the
+// handshake, kept in its error: short enough to fit a report's message
+// (escape.MessageBytes) after the words before it.
+const (
+	maxHandshakeStderrLines = 20
+	maxHandshakeStderrBytes = 1536
+)
+
+// stderrEnd is the last lines of out, bounded, safe to print in a log.
+func stderrEnd(out string, cut bool) string {
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) > maxHandshakeStderrLines {
+		lines, cut = lines[len(lines)-maxHandshakeStderrLines:], true
+	}
+	return escape.LogLine(keepEnd(strings.Join(lines, "\n"), maxHandshakeStderrBytes, cut))
 }
 
 // one sends one fixture and judges the answer. A failed exchange is a

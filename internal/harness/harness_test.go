@@ -45,6 +45,15 @@ func fakeAdapter(spec string) int {
 		case "nohello":
 			fmt.Fprintln(os.Stderr, "refusing to start")
 			return 4
+		case "nomodule":
+			// What node prints when the script or a module it imports
+			// is not where it looks, after earlier noise.
+			for i := 1; i <= 30; i++ {
+				fmt.Fprintf(os.Stderr, "noise line %d\n", i)
+			}
+			fmt.Fprintln(os.Stderr, "::error::not a command")
+			fmt.Fprintln(os.Stderr, "Error: Cannot find module '/work/adapters/webgpu/host.js'")
+			return 1
 		case "executes":
 			executes = true
 		case "hangall":
@@ -385,6 +394,28 @@ func TestUnusableImplementations(t *testing.T) {
 	}
 	if im := impls[2]; im.Error != "" || im.Summary.Passed != 2 {
 		t.Errorf("good implementation: %q %+v", im.Error, im.Summary)
+	}
+}
+
+// TestHandshakeErrorShowsStderr: an implementation that exits before the
+// handshake is explained by its own last words (node's "Cannot find
+// module"), kept short and unable to act as a workflow command in a log.
+func TestHandshakeErrorShowsStderr(t *testing.T) {
+	base, read := embeddedRun(t, "session_handshake_ok")
+	impls := runHarness(t, Config{Commands: []string{self(t)}, Env: env("nomodule")}, base, read)
+	msg := impls[0].Error
+	for _, want := range []string{"handshake: it exited (status 1)", "Error: Cannot find module '/work/adapters/webgpu/host.js'", "noise line 30"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the error lacks %q:\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "noise line 11\n") || strings.Count(msg, "\n") > maxHandshakeStderrLines+1 || len(msg) > 300+maxHandshakeStderrBytes {
+		t.Errorf("the stderr in the error is not bounded to its last %d lines:\n%s", maxHandshakeStderrLines, msg)
+	}
+	for _, line := range strings.Split(msg, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			t.Errorf("a line of the error can act as a workflow command: %q", line)
+		}
 	}
 }
 
