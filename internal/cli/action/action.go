@@ -193,8 +193,8 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	// mount point (/github/workspace/...).
 	d.run = explain.InWorkspace(d.out.Run, orDefault(a.getenv("GITHUB_WORKSPACE"), d.wd))
 	d.conclusion = explain.Conclusion(d.out.Verdict)
-	d.md = a.markdownOptions(d)
 	d.plan = planPublishing(in, d.tgt, d.repo)
+	d.md = a.markdownOptions(d)
 	d.md.Skipped = d.plan.skipped
 	if d.extras, err = newExtras(d.out); err != nil {
 		return nil, err
@@ -205,13 +205,16 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 
 // markdownOptions link the reports to the repository, the commit, the
 // workflow run and, when known before publishing, the job's check run.
+// The job summary is written before anything is published, so it links
+// that check run only when this run's token will write it: a fork's
+// pull request sends it nothing, and a read-only token is refused.
 func (a *runAction) markdownOptions(d *delivery) markdown.Options {
 	serverURL := orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com")
 	md := markdown.Options{ServerURL: serverURL, Repository: d.repo, SHA: d.tgt.HeadSHA, FullComment: d.in.FullComment, NoJobSummary: d.in.NoJobSummary,
 		CorpusKey:      reportKey(d.in.ReportName, d.in.Corpus),
 		WorkflowRunURL: workflowRunURL(serverURL, d.repo, a.getenv("GITHUB_RUN_ID"), a.getenv("GITHUB_RUN_ATTEMPT")),
 	}
-	if d.in.CheckRunID != 0 && d.repo != "" {
+	if d.in.CheckRunID != 0 && d.repo != "" && d.plan.api && !a.readOnlyToken() {
 		md.CheckRunURL = fmt.Sprintf("%s/%s/runs/%d", strings.TrimSuffix(serverURL, "/"), d.repo, d.in.CheckRunID)
 	}
 	return md
