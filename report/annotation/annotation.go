@@ -70,7 +70,7 @@ func BuildWith(run *model.Run, opts Options) []Annotation {
 			continue
 		}
 		a := Annotation{
-			Path:       slashPath(explain.DisplayPath(r)),
+			Path:       explain.FilePath(explain.DisplayPath(r)),
 			Level:      Level(show.Annotation),
 			Title:      title(resultTitle(r)),
 			Message:    detail(message(r)),
@@ -94,7 +94,7 @@ func BuildWith(run *model.Run, opts Options) []Annotation {
 			continue
 		}
 		a := Annotation{
-			Path:    slashPath(f.Path),
+			Path:    explain.FilePath(f.Path),
 			Level:   LevelWarning,
 			Title:   title("DRP2 corpus finding: " + explain.FindingTitle(f.Kind)),
 			Message: detail(f.Message),
@@ -132,14 +132,12 @@ func message(r *model.Result) string {
 // locate sets the lines and columns from a span. GitHub takes columns only
 // when the annotation starts and ends on one line.
 func locate(a *Annotation, s *model.Span) {
+	a.StartLine = explain.StartLine(s)
 	if s == nil || s.Line < 1 {
-		a.StartLine, a.EndLine = 1, 1
+		a.EndLine = a.StartLine
 		return
 	}
-	a.StartLine, a.EndLine = s.Line, s.EndLine
-	if a.EndLine < a.StartLine {
-		a.EndLine = a.StartLine
-	}
+	a.EndLine = max(s.EndLine, a.StartLine)
 	if a.StartLine == a.EndLine && s.Column >= 1 {
 		a.StartColumn = s.Column
 		a.EndColumn = s.EndColumn
@@ -147,11 +145,6 @@ func locate(a *Annotation, s *model.Span) {
 			a.EndColumn = a.StartColumn
 		}
 	}
-}
-
-func slashPath(p string) string {
-	p = strings.ReplaceAll(p, `\`, "/")
-	return strings.TrimPrefix(p, "./")
 }
 
 func title(s string) string {

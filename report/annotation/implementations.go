@@ -31,7 +31,7 @@ func BuildImplementation(run *model.Run, im *model.Implementation) []Annotation 
 			what = "no verdict"
 		}
 		a := Annotation{
-			Path:       slashPath(explain.DisplayPath(r)),
+			Path:       explain.FilePath(explain.DisplayPath(r)),
 			Level:      LevelFailure,
 			Title:      title("DRP2 " + im.Label() + ": " + what + ": " + explain.Name(r)),
 			Message:    detail(msg),

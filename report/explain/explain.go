@@ -165,6 +165,23 @@ func DisplayPath(r *model.Result) string {
 	return strings.ReplaceAll(p, `\`, "/")
 }
 
+// FilePath is a path as a file annotation or a JUnit testcase's file
+// attribute names it: slash separated, without a leading "./".
+func FilePath(p string) string {
+	return strings.TrimPrefix(strings.ReplaceAll(p, `\`, "/"), "./")
+}
+
+// StartLine is the line a result is placed at in its file: the first line
+// of its span, where the failing member starts, or 1 when the span is
+// unknown, since GitHub places a file annotation on a line. Annotations
+// and JUnit's line attribute both place results here.
+func StartLine(s *model.Span) int {
+	if s == nil || s.Line < 1 {
+		return 1
+	}
+	return s.Line
+}
+
 // Name is the fixture's name, or its file name when it has none (an
 // unreadable fixture).
 func Name(r *model.Result) string {
