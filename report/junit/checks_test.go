@@ -96,11 +96,12 @@ func TestManifestAndCoverage(t *testing.T) {
 	if len(only.Suites) != 1 || only.Suites[0].Props[0].Name != "drp2.tool_version" {
 		t.Errorf("suites of a manifest-only run: %+v", only.Suites)
 	}
-	validate(t, "checks", out)
-	validate(t, "manifest-only", render(t, empty, Options{}))
+	validate(t, "checks", render(t, withChecks(), Options{Properties: actionsProps.Properties, Strict: true}))
+	validate(t, "manifest-only", render(t, empty, Options{Strict: true}))
 }
 
-// validate checks a report against both JUnit schemas with xmllint.
+// validate checks a strict report against both JUnit schemas with
+// xmllint; the default one is the same without file and line (TestStrict).
 func validate(t *testing.T, name string, out []byte) {
 	t.Helper()
 	xmllint, err := exec.LookPath("xmllint")
@@ -147,5 +148,5 @@ func TestManifestCheckClean(t *testing.T) {
 	if clean := parseChecks(t, render(t, run, Options{})); clean.Failures != 0 {
 		t.Errorf("clean manifest under --check-clean: %d failures", clean.Failures)
 	}
-	validate(t, "check-clean", out)
+	validate(t, "check-clean", render(t, run, Options{Strict: true}))
 }

@@ -14,7 +14,7 @@ import (
 // harness, in the run's order, after the suites of the run's own classes:
 // its testcases are the fixtures, its properties say who it is, and its
 // system-err holds the tail of its stderr.
-func implementationSuites(run *model.Run, props []property, firstID int) []xmlSuite {
+func implementationSuites(run *model.Run, props []property, firstID int, strict bool) []xmlSuite {
 	var out []xmlSuite
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
@@ -24,7 +24,7 @@ func implementationSuites(run *model.Run, props []property, firstID int) []xmlSu
 		for j := range im.Results {
 			r := &im.Results[j]
 			total += r.Duration
-			suite.addTestcase(caseOf(r, ""))
+			suite.addTestcase(caseOf(r, "", strict))
 		}
 		suite.Time = seconds(total)
 		if !run.Started.IsZero() {

@@ -51,6 +51,13 @@ func GitHubProperties(getenv func(string) string) []Property {
 type Options struct {
 	// Properties are added to every suite after the run's own evidence.
 	Properties []Property
+	// Strict leaves out the file and line attributes of testcases, which
+	// neither common JUnit schema allows, for consumers that validate
+	// against them (Jenkins' xunit plugin). By default a testcase carries
+	// its fixture's repository-relative path and, when it fails, the line
+	// of the failing member: test-report actions place their annotations
+	// there.
+	Strict bool
 }
 
 // typeCorpusError names the suite of the fixtures whose expected block
@@ -76,7 +83,7 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	// cause of red.
 	order := append([]model.Class{model.ClassUnknown}, model.Classes[:len(model.Classes)-1]...)
 	for _, class := range order {
-		suite := classSuite(run, class, len(suites.Suites), regressed, findings)
+		suite := classSuite(run, class, len(suites.Suites), regressed, findings, opts.Strict)
 		if suite.Tests == 0 {
 			continue
 		}
@@ -96,7 +103,7 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	if len(suites.Suites) > 0 {
 		props = nil // already on the first suite
 	}
-	for _, s := range otherSuites(run, props, len(suites.Suites)) {
+	for _, s := range otherSuites(run, props, len(suites.Suites), opts.Strict) {
 		suites.addSuite(s)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
@@ -129,7 +136,7 @@ func splitFindings(run *model.Run) (byPath map[string][]model.Finding, loose []m
 
 // classSuite is the suite of one class's fixtures, with the id given; it
 // has no tests when the run has no fixture of the class.
-func classSuite(run *model.Run, class model.Class, id int, regressed map[string]model.Verdict, findings map[string][]model.Finding) xmlSuite {
+func classSuite(run *model.Run, class model.Class, id int, regressed map[string]model.Verdict, findings map[string][]model.Finding, strict bool) xmlSuite {
 	suite := xmlSuite{Name: suiteName(class), ID: id}
 	var total time.Duration
 	for i := range run.Results {
@@ -138,7 +145,7 @@ func classSuite(run *model.Run, class model.Class, id int, regressed map[string]
 			continue
 		}
 		total += r.Duration
-		tc := caseOf(r, regressed[r.RelPath])
+		tc := caseOf(r, regressed[r.RelPath], strict)
 		if fs := findings[r.Path]; len(fs) > 0 {
 			// Output, not an error: a viewer shows a passing fixture
 			// with a finding as passed.
@@ -156,8 +163,8 @@ func classSuite(run *model.Run, class model.Class, id int, regressed map[string]
 // otherSuites are the suites after the classes': one per implementation,
 // then the manifest's. The run's evidence (props, when no class suite took
 // it) goes on the first of them.
-func otherSuites(run *model.Run, props []property, firstID int) []xmlSuite {
-	out := implementationSuites(run, props, firstID)
+func otherSuites(run *model.Run, props []property, firstID int, strict bool) []xmlSuite {
+	out := implementationSuites(run, props, firstID, strict)
 	if len(out) > 0 {
 		props = nil
 	}
@@ -176,14 +183,18 @@ func otherSuites(run *model.Run, props []property, firstID int) []xmlSuite {
 }
 
 // caseOf is a result's testcase, as explain.Show maps its kind (v: how it
-// newly fails against the base, "" when it does not).
-func caseOf(r *model.Result, v model.Verdict) testcase {
+// newly fails against the base, "" when it does not), placed in the
+// repository unless strict.
+func caseOf(r *model.Result, v model.Verdict, strict bool) testcase {
 	tc := testcase{
 		Name:      clean(escape.OneLine(explain.Name(r))),
 		Classname: clean(classname(r)),
 		Time:      seconds(r.Duration),
 	}
 	show := explain.Show(r.Kind(), v)
+	if !strict {
+		place(&tc, r, show.JUnit != "" && r.Actual.Outcome != model.NotClaimed)
+	}
 	// The headline once, in the message; the body has the rest.
 	// Test-report actions show these as annotations and summaries: the
 	// invisible characters in them are named, as everywhere people read.
@@ -203,6 +214,31 @@ func caseOf(r *model.Result, v model.Verdict) testcase {
 		tc.Failure = &result{Message: clean(escape.Visible(headline)), Type: show.JUnitType, Data: clean(escape.Visible(explain.Body(r)))}
 	}
 	return tc
+}
+
+// place sets the testcase's file to the result's path when that names a
+// file of the repository, and, for a result shown as not passing (failing),
+// its line to where the result's annotation stands: the failing member's.
+// EnricoMi/publish-unit-test-result-action and mikepenz/action-junit-report
+// annotate that file and line; without them, the folder at line 0.
+func place(tc *testcase, r *model.Result, failing bool) {
+	file := explain.FilePath(explain.DisplayPath(r))
+	if !inRepository(file) {
+		return
+	}
+	tc.File = clean(file)
+	if failing {
+		tc.Line = explain.StartLine(r.Span)
+	}
+}
+
+// inRepository says whether a slash path can name a file of the
+// repository: relative, not above it, and with no colon in its first
+// element, which marks the embedded corpus ("embedded:negative/x.json") or
+// a drive ("C:/...").
+func inRepository(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return p != "" && !path.IsAbs(p) && first != ".." && !strings.Contains(first, ":")
 }
 
 // skippedText is the text of a skipped testcase.

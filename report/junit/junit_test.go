@@ -131,8 +131,10 @@ func TestStructure(t *testing.T) {
 	}
 }
 
-// TestSchemas validates the report with xmllint against both JUnit
-// schemas. .ci/run installs xmllint; elsewhere the test is skipped loudly.
+// TestSchemas validates the strict report with xmllint against both JUnit
+// schemas (the default one is the same with file and line on testcases,
+// TestStrict). .ci/run installs xmllint; elsewhere the test is skipped
+// loudly.
 func TestSchemas(t *testing.T) {
 	xmllint, err := exec.LookPath("xmllint")
 	if err != nil {
@@ -155,7 +157,8 @@ func TestSchemas(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"compared", "empty", "huge", "implementations", "large", "passing", "sample"} {
 		file := filepath.Join(dir, name+".xml")
-		if err := os.WriteFile(file, render(t, runs[name], actionsProps), 0o644); err != nil {
+		strict := Options{Properties: actionsProps.Properties, Strict: true}
+		if err := os.WriteFile(file, render(t, runs[name], strict), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		for _, xsd := range []string{"junit-10.xsd", "junit-4.xsd"} {
@@ -181,7 +184,7 @@ func TestRegressionsMarked(t *testing.T) {
 		`<failure message="new failure: expected semantic_validation DRP2_ERR_&lt;b&gt;|x at command 2, got semantic_validation DRP2_ERR_USAGE at command 2" type="regression">`,
 		// Still failing, and listed as a known failure: neither a failure
 		// nor a pass, but skipped with its reason and what happened.
-		"<testcase name=\"destroy_twice\" classname=\"negative\" time=\"0.001\">\n\t\t\t<skipped><![CDATA[Known failure (renderer#12: ",
+		"<testcase name=\"destroy_twice\" classname=\"negative\" file=\"fixtures/negative/destroy_twice.json\" line=\"40\" time=\"0.001\">\n\t\t\t<skipped><![CDATA[Known failure (renderer#12: ",
 		"): expected semantic_validation DRP2_ERR_INVALID_ID at command 4, got semantic_validation DRP2_ERR_INVALID_STATE at command 4\n\nfixture: destroy_twice\n",
 	} {
 		if !strings.Contains(out, want) {

@@ -83,7 +83,12 @@ func (t *xmlSuite) addTestcase(tc testcase) {
 type testcase struct {
 	Name      string `xml:"name,attr"`
 	Classname string `xml:"classname,attr"`
-	Time      string `xml:"time,attr,omitempty"`
+	// File and Line place the testcase in the repository, as pytest's
+	// xunit1 family does; test-report actions read them. Neither JUnit
+	// schema allows them: the strict flavour leaves them out.
+	File string `xml:"file,attr,omitempty"`
+	Line int    `xml:"line,attr,omitempty"`
+	Time string `xml:"time,attr,omitempty"`
 
 	// Skipped holds its reason as text: junit-4.xsd allows no attribute.
 	Skipped   *output `xml:"skipped,omitempty"`
