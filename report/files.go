@@ -18,7 +18,10 @@ import (
 // relative one is taken relative to the working directory.
 type Paths struct {
 	JUnit string
-	JSON  string
+	// JUnitStrict receives JUnit XML without the testcases' file and line,
+	// valid against the JUnit schemas.
+	JUnitStrict string
+	JSON        string
 	// Summary is appended to, as $GITHUB_STEP_SUMMARY expects. It is the
 	// runner's own file in the action, so it is not held to the workspace.
 	Summary string
@@ -38,6 +41,9 @@ type FileOptions struct {
 	// Write replaces the file at path, or appends to it (the job summary);
 	// the front end's, which holds it to its workspace (gate.SaveReport).
 	Write func(path string, data []byte, appendTo bool) error
+	// JUnitStrict writes the JUnit report (Paths.JUnit) as junit-strict:
+	// the action's junit-strict input.
+	JUnitStrict bool
 }
 
 // ReportError is a report that could not be rendered or written.
@@ -79,6 +85,8 @@ type ReportFile struct {
 var ReportFiles = []ReportFile{
 	{Report: "JUnit report", Flag: "junit", Input: "junit-path", Format: "junit",
 		Help: "also write JUnit XML to `FILE` (folders are created)", path: func(p *Paths) *string { return &p.JUnit }},
+	{Report: "strict JUnit report", Flag: "junit-strict", Format: "junit-strict",
+		Help: "also write JUnit XML without file and line attributes, valid against the JUnit schemas, to `FILE`", path: func(p *Paths) *string { return &p.JUnitStrict }},
 	{Report: "JSON report", Flag: "json-out", Input: "json-path", Format: "json",
 		Help: "also write the JSON report to `FILE` (folders are created)", path: func(p *Paths) *string { return &p.JSON }},
 	{Report: "job summary", Flag: "summary", Format: "markdown", Append: true,
@@ -125,7 +133,11 @@ func WriteReports(run *model.Run, p Paths, o FileOptions) error {
 		if path == "" {
 			continue
 		}
-		data, err := render(rf.Format)
+		format := rf.Format
+		if format == "junit" && o.JUnitStrict {
+			format = "junit-strict"
+		}
+		data, err := render(format)
 		if err != nil {
 			errs = append(errs, &ReportError{Report: rf.Report, Rendering: true, Err: err})
 			continue

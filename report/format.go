@@ -114,6 +114,15 @@ var formats = []*Format{
 		Name: "junit", Help: "JUnit XML", Whole: true,
 		run: func(w io.Writer, run *model.Run, o RenderOptions) error { return junit.Write(w, run, o.JUnit) },
 	},
+	{
+		// JUnit XML without the testcases' file and line, which test-report
+		// actions read and the JUnit schemas do not allow.
+		Name: "junit-strict", Help: "JUnit XML valid against the JUnit schemas (no file or line on testcases)", Whole: true,
+		run: func(w io.Writer, run *model.Run, o RenderOptions) error {
+			o.JUnit.Strict = true
+			return junit.Write(w, run, o.JUnit)
+		},
+	},
 }
 
 // writeText is the text report; it carries the manifest comparison when

@@ -16,7 +16,7 @@ func TestFormatFlag(t *testing.T) {
 		kind           report.Kind
 		names, choices string
 	}{
-		{report.KindRun, "text, json, github, markdown or junit", "text|json|github|markdown|junit"},
+		{report.KindRun, "text, json, github, markdown, junit or junit-strict", "text|json|github|markdown|junit|junit-strict"},
 		{report.KindComparison, "text, json or markdown", "text|json|markdown"},
 		{report.KindManifest, "text, json or markdown", "text|json|markdown"},
 		{report.KindCoverage, "text, json or markdown", "text|json|markdown"},

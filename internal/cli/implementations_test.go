@@ -127,7 +127,7 @@ func TestMergeCommand(t *testing.T) {
 	}{
 		{[]string{"merge"}, "no report given"},
 		{[]string{"merge", "missing/*.json"}, "no such file"},
-		{[]string{"merge", "--format", "yaml", "whole.json"}, `invalid value "yaml" for flag -format: want text, json, github, markdown or junit`},
+		{[]string{"merge", "--format", "yaml", "whole.json"}, `invalid value "yaml" for flag -format: want text, json, github, markdown, junit or junit-strict`},
 	} {
 		if code, _, stderr := run(t, dir, c.args...); code != ExitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, %q", c.args, code, stderr)
