@@ -43,6 +43,9 @@ type Inputs struct {
 	FullComment bool
 	// NoJobSummary leaves the job summary alone (job-summary: false).
 	NoJobSummary bool
+	// JUnitStrict writes the JUnit report without file and line
+	// (junit-strict: true).
+	JUnitStrict bool
 	// FindingAnnotations says which findings become annotations: all, or
 	// only those on files the change touched (changed), or none.
 	FindingAnnotations annotation.FindingMode
@@ -119,7 +122,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 
 // readChoices reads the inputs that take one of a few words.
 func readChoices(a *githubactions.Action, in *Inputs) error {
-	var annotations, style, summary, findings, coverage string
+	var annotations, style, summary, findings, coverage, strict string
 	for _, c := range []struct {
 		name, def string
 		dst       *string
@@ -130,6 +133,7 @@ func readChoices(a *githubactions.Action, in *Inputs) error {
 		{"job-summary", "true", &summary, []string{"true", "false"}},
 		{"finding-annotations", string(annotation.FindingsAll), &findings, []string{string(annotation.FindingsAll), string(annotation.FindingsChanged), string(annotation.FindingsOff)}},
 		{"coverage", "false", &coverage, []string{"true", "false"}},
+		{"junit-strict", "false", &strict, []string{"true", "false"}},
 	} {
 		*c.dst = orDefault(a.GetInput(c.name), c.def)
 		if !slices.Contains(c.words, *c.dst) {
@@ -137,7 +141,7 @@ func readChoices(a *githubactions.Action, in *Inputs) error {
 		}
 	}
 	in.Annotations, in.FindingAnnotations = AnnotationMode(annotations), annotation.FindingMode(findings)
-	in.FullComment, in.NoJobSummary, in.Coverage = style == "full", summary == "false", coverage == "true"
+	in.FullComment, in.NoJobSummary, in.Coverage, in.JUnitStrict = style == "full", summary == "false", coverage == "true", strict == "true"
 	return nil
 }
 

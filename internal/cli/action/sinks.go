@@ -75,7 +75,8 @@ func (a *runAction) writeFiles(_ context.Context, d *delivery) error {
 	if !d.in.NoJobSummary {
 		paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
 	}
-	d.fileErr = report.WriteReports(d.run, paths, report.FileOptions{Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor.Bytes, Write: gate.SaveReport(d.wd, true)})
+	d.fileErr = report.WriteReports(d.run, paths, report.FileOptions{Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor.Bytes,
+		Write: gate.SaveReport(d.wd, true), JUnitStrict: d.in.JUnitStrict})
 	for _, e := range report.ReportErrors(d.fileErr) {
 		a.errorf("%v", e)
 	}
