@@ -2,9 +2,12 @@
 // one testcase per fixture, each shown as explain.Show maps the verdict's
 // kind of result: a mismatch is a <failure> (of type regression when the
 // base did not fail it), an unusable fixture an <error>, a known failure a
-// <skipped> with its reason, since it fails nothing. The output validates against the two common JUnit schemas
-// (Jenkins xunit junit-10.xsd and junit-4.xsd), which constrains it: no
-// skipped count on <testsuites>, no file or line attributes, no status.
+// <skipped> with its reason, since it fails nothing. Each testcase is
+// placed in the repository (file, and line when it fails) for the
+// test-report actions that read those attributes; without them (Strict)
+// the output validates against the two common JUnit schemas (Jenkins xunit
+// junit-10.xsd and junit-4.xsd), which also rule out a skipped count on
+// <testsuites> and status.
 package junit
 
 import (
