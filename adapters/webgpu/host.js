@@ -4,6 +4,7 @@
 // on stdout, logs on stderr. Under Node it gives the runtime what a browser
 // would, from Dawn's Node bindings; with --browser chromium it runs the
 // runtime in a page of headless Chromium instead.
+import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { basename, resolve } from "node:path";
 
@@ -21,6 +22,13 @@ async function main() {
     throw err;
   }
   const runtimePath = resolve(opts.runtime);
+  if (!existsSync(runtimePath)) {
+    // The host and the runtime live in two checkouts: say where the path
+    // was looked for, since it is not the host's folder.
+    process.stderr.write(`--runtime ${opts.runtime}: no such file: ${runtimePath} ` +
+      `(a relative path is taken from the working directory, ${process.cwd()}, not from the host's folder)\n`);
+    process.exit(2);
+  }
   const meta = {
     name: opts.name,
     runtime: basename(runtimePath),

@@ -150,6 +150,14 @@ test("the command line", () => {
   assert.throws(() => parseArgs(["--runtime", "x", "--gpu"]), /unknown argument/);
 });
 
+test("a runtime path that names no file is refused with where it was looked for", () => {
+  const r = spawnSync(process.execPath, [join(here, "..", "host.js"), "--runtime", "web/drp2/webgpu.js"],
+    { cwd: here, input: "", encoding: "utf8", timeout: 30000 });
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /^--runtime web\/drp2\/webgpu\.js: no such file: .*test\/web\/drp2\/webgpu\.js \(a relative path is taken from the working directory, .*test, not from the host's folder\)\n$/);
+});
+
 test("the host process, with Dawn finding no driver, refuses in hello and exits 1", () => {
   const env = { ...process.env, VK_ICD_FILENAMES: "/nonexistent/icd.json", VK_DRIVER_FILES: "" };
   const r = spawnSync(process.execPath, [join(here, "..", "host.js"), "--runtime", fakeRuntime],
