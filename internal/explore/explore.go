@@ -44,9 +44,11 @@ type Config struct {
 	// Validator is the built-in validator (all phases, as the adapter).
 	Validator *runner.Validator
 	// Tracer runs the semantic and capability phases over a stream that
-	// passed the command schema and names each rule it evaluates; aimed
-	// streams use it to know that a stream passes through a rule's check.
-	Tracer func(s model.Stream, seen func(rule string))
+	// passed the command schema and names each rule it evaluates, with the
+	// index of the command it was evaluated at (-1: the stream as a whole);
+	// aimed streams use it to know that a stream passes through a rule's
+	// check, and where.
+	Tracer func(s model.Stream, seen func(rule string, command int))
 	// Rules are the rules streams are aimed at (ID and code).
 	Rules []Rule
 	// Implementations are the command lines of the implementations, run
@@ -182,10 +184,20 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Now = time.Now
 	}
 	e := &explorer{cfg: cfg}
-	if err := e.load(); err != nil {
-		return nil, err
-	}
+	// The time budget counts from here: reading the seeds is part of it
+	// (a long seed costs a validation and a trace).
 	started := cfg.Now()
+	timeUp := func() bool { return cfg.Time > 0 && cfg.Now().Sub(started) >= cfg.Time }
+	if err := e.load(func() bool { return ctx.Err() != nil || timeUp() }); err != nil {
+		var short errShort
+		if !errors.As(err, &short) {
+			return nil, err
+		}
+		// Out of time before a stream could be made: an exploration of
+		// nothing, said as such, not a failure to start.
+		return &Report{Seed: cfg.Seed, Count: cfg.Count, StoppedBy: short.stoppedBy(ctx), Duration: cfg.Now().Sub(started),
+			DurationSeconds: cfg.Now().Sub(started).Seconds(), byKey: map[string]int{}, kindIndex: map[string]int{}}, nil
+	}
 	e.open(ctx)
 	defer e.close()
 	rep := &Report{Seed: cfg.Seed, Count: cfg.Count, Seeds: len(e.pool.seeds), StoppedBy: "count",
@@ -202,7 +214,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			rep.StoppedBy = "interrupted"
 			break
 		}
-		if cfg.Time > 0 && cfg.Now().Sub(started) >= cfg.Time {
+		if timeUp() {
 			rep.StoppedBy = "time"
 			break
 		}
@@ -430,12 +442,12 @@ func (e *explorer) builtin(st *stream) Verdict {
 // the command schema.
 func (e *explorer) traced(st *stream) map[string]bool {
 	seen := map[string]bool{}
-	e.trace(st, len(st.raw), func(r string) { seen[r] = true })
+	e.trace(st, len(st.raw), func(r string, _ int) { seen[r] = true })
 	return seen
 }
 
 // trace runs the tracer over the first n commands of a stream.
-func (e *explorer) trace(st *stream, n int, seen func(string)) {
+func (e *explorer) trace(st *stream, n int, seen func(rule string, command int)) {
 	if e.cfg.Tracer == nil {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -208,7 +209,7 @@ func TestCandidatesReproduceTheirDisagreements(t *testing.T) {
 func oneMinimal(t *testing.T, cfg Config, rep *Report) {
 	t.Helper()
 	e := &explorer{cfg: cfg}
-	if err := e.load(); err != nil {
+	if err := e.load(func() bool { return false }); err != nil {
 		t.Fatal(err)
 	}
 	e.open(context.Background())
@@ -363,13 +364,15 @@ func TestReplyShapeDisagreement(t *testing.T) {
 }
 
 // --time stops the exploration between batches; the clock here is fake,
-// one second a reading.
+// one second a reading once the seeds are read (the clock is read for
+// each seed and each aim probed, at once: hence the atomic count).
 func TestTimeBound(t *testing.T) {
 	cfg := testConfig(t, 9)
 	cfg.Count = 100000
 	cfg.Time = 5 * time.Second
-	var ticks int64
-	cfg.Now = func() time.Time { ticks++; return time.Unix(ticks, 0) }
+	var ticks atomic.Int64
+	reading := len(cfg.Seeds) + 2*(len(cfg.Rules)+1) + 1 // at most, before the first batch
+	cfg.Now = func() time.Time { return time.Unix(max(0, ticks.Add(1)-int64(reading)), 0) }
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -384,7 +387,7 @@ func TestTimeBound(t *testing.T) {
 func TestGeneratedStreams(t *testing.T) {
 	cfg := testConfig(t, 2)
 	e := &explorer{cfg: cfg}
-	if err := e.load(); err != nil {
+	if err := e.load(func() bool { return false }); err != nil {
 		t.Fatal(err)
 	}
 	if len(e.aims) < 30 {

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -111,10 +112,29 @@ func (t target) name() string {
 	return t.rule.ID
 }
 
-// load decodes the seeds and indexes them by rule.
-func (e *explorer) load() error {
+// errShort is load's error when the exploration ran out of time (or was
+// interrupted) before it had read every seed.
+type errShort struct{}
+
+func (errShort) Error() string { return "explore: stopped while reading the seeds" }
+
+func (errShort) stoppedBy(ctx context.Context) string {
+	if ctx.Err() != nil {
+		return "interrupted"
+	}
+	return "time"
+}
+
+// load decodes the seeds and indexes them by rule. When stop says so
+// before every seed is read it gives up (errShort): a pool of some seeds
+// would make other streams, and a run stopped by time explores a prefix
+// of the one sequence the seed and the corpus make, here the empty one.
+func (e *explorer) load(stop func() bool) error {
 	p := &pool{strings: jsonpos.Strings{}, raw: map[unsafe.Pointer]json.RawMessage{}}
 	for _, sd := range e.cfg.Seeds {
+		if stop() {
+			return errShort{}
+		}
 		if s := decodeSeed(sd); s != nil {
 			e.addSeed(p, s)
 		}
@@ -140,8 +160,9 @@ func (e *explorer) load() error {
 		e.targets = append(e.targets, ruleTarget(r, names, p.valid))
 	}
 	e.targets = append(e.targets, target{schema: true, passes: p.valid, fails: p.invalid})
-	e.aims = e.probe()
-	return nil
+	var err error
+	e.aims, err = e.probe(stop)
+	return err
 }
 
 // decodeSeed decodes a corpus fixture's stream; a fixture that is not
@@ -183,7 +204,7 @@ func (e *explorer) addSeed(p *pool, s *seed) {
 		return
 	}
 	p.valid = append(p.valid, s)
-	s.trace, s.at = e.tracedAt(st)
+	s.trace, s.at = e.tracedAt(st, s.verdict)
 	for _, c := range s.cmds {
 		p.strings.Add(c)
 	}
@@ -221,18 +242,30 @@ type aim struct {
 // probe lists the aims a few mutations of the corpus reach, in catalogue
 // order, satisfy before break: the streams aimed at the others would all
 // fall back to plain mutations after trying in vain. The probe draws from
-// its own numbers of the seed, so it is the same for every count.
-func (e *explorer) probe() []aim {
+// its own numbers of the seed, so it is the same for every count. Each
+// aim is probed on its own, so they are probed at once; a probe that finds
+// stop set gives up, and so does the whole (errShort).
+func (e *explorer) probe(stop func() bool) ([]aim, error) {
+	reached := make([]bool, 2*len(e.targets))
+	stopped := make([]bool, len(reached))
+	forEach(len(reached), e.cfg.Workers, func(k int) {
+		if stopped[k] = stop(); stopped[k] {
+			return
+		}
+		i, breakIt := k/2, k%2 == 1
+		r := newRNG(e.cfg.Seed, 1<<63|uint64(2*i)|boolBit(breakIt))
+		reached[k] = e.aimed(&e.targets[i], breakIt, r) != nil
+	})
 	var live []aim
-	for i := range e.targets {
-		for _, breakIt := range []bool{false, true} {
-			r := newRNG(e.cfg.Seed, 1<<63|uint64(2*i)|boolBit(breakIt))
-			if e.aimed(&e.targets[i], breakIt, r) != nil {
-				live = append(live, aim{&e.targets[i], breakIt})
-			}
+	for k, ok := range reached {
+		if stopped[k] {
+			return nil, errShort{}
+		}
+		if ok {
+			live = append(live, aim{&e.targets[k/2], k%2 == 1})
 		}
 	}
-	return live
+	return live, nil
 }
 
 func boolBit(b bool) uint64 {
@@ -243,26 +276,36 @@ func boolBit(b bool) uint64 {
 }
 
 // tracedAt is traced, and also where: the commands at which each rule is
-// evaluated, found by tracing every prefix of the stream (each prefix of
-// a stream is checked exactly as far as the stream is).
-func (e *explorer) tracedAt(st *stream) (map[string]bool, map[string][]int) {
-	at := map[string][]int{}
-	before := map[string]int{}
-	for n := 1; n <= len(st.cmds); n++ {
-		counts := map[string]int{}
-		e.trace(st, n, func(r string) { counts[r]++ })
-		for r, c := range counts {
-			if c > before[r] {
-				at[r] = append(at[r], n-1)
-			}
-		}
-		before = counts
-	}
+// evaluated, as tracing every prefix of the stream would find them (a
+// prefix is checked exactly as far as the stream is). One pass tells
+// that for the semantic phase; a stream that fails in it is traced once
+// more up to its failing command, since each prefix short of that
+// failure also reaches the capability phase.
+func (e *explorer) tracedAt(st *stream, v Verdict) (map[string]bool, map[string][]int) {
 	seen := map[string]bool{}
-	for r := range at {
+	where := map[string]map[int]bool{}
+	record := func(r string, i int) {
+		if i < 0 {
+			i = 0 // the stream as a whole: its first prefix shows it
+		}
+		if where[r] == nil {
+			where[r] = map[int]bool{}
+		}
+		where[r][i] = true
 		seen[r] = true
 	}
-	for r := range at {
+	if len(st.cmds) == 0 {
+		return seen, map[string][]int{}
+	}
+	e.trace(st, len(st.cmds), record)
+	if v.Phase == string(model.PhaseSemantic) && v.CommandIndex > 0 && v.CommandIndex < len(st.cmds) {
+		e.trace(st, v.CommandIndex, record)
+	}
+	at := make(map[string][]int, len(where))
+	for r, is := range where {
+		for i := range is {
+			at[r] = append(at[r], i)
+		}
 		sort.Ints(at[r])
 	}
 	return seen, at

@@ -43,6 +43,6 @@ func testConfig(tb testing.TB, seed int64, impls ...string) Config {
 	}
 	checker := drp2.New()
 	return Config{Seed: seed, Seeds: embeddedSeeds(tb), Validator: v, Rules: rules,
-		Tracer:          func(s model.Stream, seen func(string)) { checker.Check(context.Background(), s, seen) },
+		Tracer:          func(s model.Stream, seen func(string, int)) { checker.CheckAt(context.Background(), s, seen) },
 		Implementations: impls}
 }

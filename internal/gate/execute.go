@@ -65,7 +65,6 @@ var steps = []step{
 	{"hide the secrets", false, redact},
 	{"compare with the manifest", true, compareManifest},
 	{"count the rule coverage", true, countCoverage},
-	{"explore", true, exploreAfterRun},
 }
 
 // Execute runs a resolved job, step by step, and judges the outcome. An
@@ -210,10 +209,13 @@ func countCoverage(_ context.Context, r *Resolved, o *Outcome) error {
 // a changed implementation, not luck.
 const ExploreSeed = 1
 
-// exploreAfterRun explores from the job's corpus with the run it made
+// ExploreAfter explores from the job's corpus with the run it made
 // (merged reports hold fixtures of other corpora: explore then runs its
-// own), and writes the candidates when asked.
-func exploreAfterRun(ctx context.Context, r *Resolved, o *Outcome) error {
+// own), within the job's ExploreTime, and writes the candidates when
+// asked. It is not a step of Execute: a front end writes the run's
+// reports first, and what an exploration finds is a lead that never
+// changes the verdict, so its error is the front end's to tell.
+func ExploreAfter(ctx context.Context, r *Resolved, o *Outcome) error {
 	if r.Explore == 0 {
 		return nil
 	}
@@ -221,7 +223,7 @@ func exploreAfterRun(ctx context.Context, r *Resolved, o *Outcome) error {
 	if len(r.Results) > 0 {
 		run = nil
 	}
-	rep, err := Explore(ctx, r, ExploreRequest{Seed: ExploreSeed, Count: r.Explore, Run: run})
+	rep, err := Explore(ctx, r, ExploreRequest{Seed: ExploreSeed, Count: r.Explore, Time: r.ExploreTime, Run: run})
 	if err != nil {
 		return fmt.Errorf("explore: %w", err)
 	}

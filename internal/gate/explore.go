@@ -86,7 +86,7 @@ func Explore(ctx context.Context, r *Resolved, req ExploreRequest) (*Exploration
 	checker := drp2.New()
 	rep, err := explore.Run(ctx, explore.Config{
 		Seed: req.Seed, Count: req.Count, Time: req.Time, Seeds: seeds, Validator: v, Rules: rules,
-		Tracer:          func(s model.Stream, seen func(string)) { checker.Check(ctx, s, seen) },
+		Tracer:          func(s model.Stream, seen func(string, int)) { checker.CheckAt(ctx, s, seen) },
 		Implementations: commands, Harness: harness.Config{Dir: r.WorkDir, Timeout: r.Timeout},
 		Workers: r.Workers, Now: r.Config.Now, Progress: req.Progress,
 	})

@@ -91,11 +91,13 @@ type Job struct {
 	FindCorpus bool
 
 	// Explore is the number of generated streams to explore after the
-	// run, from its corpus, with its implementations (0: none), with the
-	// one seed ExploreSeed; ExploreOut is the folder the candidates are
-	// written below ("" for none).
-	Explore    int
-	ExploreOut string
+	// run (ExploreAfter), from its corpus, with its implementations (0:
+	// none), with the one seed ExploreSeed, for at most ExploreTime (0:
+	// no bound but the count); ExploreOut is the folder the candidates
+	// are written below ("" for none).
+	Explore     int
+	ExploreTime time.Duration
+	ExploreOut  string
 
 	// Spelling names the filters as the user wrote them, for messages.
 	Spelling Spelling

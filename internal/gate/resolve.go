@@ -110,6 +110,13 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 	if job.Coverage {
 		r.coverage = newCoverage()
 	}
+	if job.ExploreOut != "" && job.Contained {
+		// Checked before anything runs: the exploration comes after the
+		// reports, when an input can no longer stop the step.
+		if _, inside := r.Workspace().Rel(job.ExploreOut); !inside {
+			return nil, Usagef("explore-out %s lies outside the workspace %s: candidates must stay inside it", job.ExploreOut, wd)
+		}
+	}
 	return r, nil
 }
 

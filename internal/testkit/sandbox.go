@@ -120,7 +120,7 @@ func stepEnv(apiURL, webURL, eventName string, w *Workspace) map[string]string {
 		"INPUT_JUNIT-PATH": "drp2-fixtures-junit.xml", "INPUT_JUNIT-STRICT": "false", "INPUT_JSON-PATH": "drp2-fixtures.json",
 		"INPUT_GITHUB-TOKEN": Token, "INPUT_CHECK-NAME": "DRP2 fixtures", "INPUT_CHECK-RUN-ID": "",
 		"INPUT_REPORT-NAME": "", "INPUT_COMMENT": "always", "INPUT_ANNOTATIONS": "check-run", "INPUT_FAIL-ON": "mismatch,empty",
-		"INPUT_MANIFEST": "", "INPUT_COVERAGE": "false", "INPUT_EXPLORE": "", "INPUT_EXPLORE-OUT": "",
+		"INPUT_MANIFEST": "", "INPUT_COVERAGE": "false", "INPUT_EXPLORE": "", "INPUT_EXPLORE-TIME": "2m", "INPUT_EXPLORE-OUT": "",
 		"INPUT_IMPLEMENTATION": "", "INPUT_RESULTS": "",
 		"INPUT_BASELINE": "auto", "INPUT_KNOWN-FAILURES": "",
 		"INPUT_COMMENT-STYLE": "compact", "INPUT_JOB-SUMMARY": "true", "INPUT_MARKDOWN-PATH": "", "INPUT_FINDING-ANNOTATIONS": "all",

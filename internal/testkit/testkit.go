@@ -188,7 +188,7 @@ func (a *Archive) Set(name string, data []byte) {
 func PythonExample(t testing.TB) string {
 	t.Helper()
 	file := PythonFile(t, "drp2_adapter.py")
-	return shellQuote(pythonInterpreter()) + " " + shellQuote(file)
+	return ShellQuote(pythonInterpreter()) + " " + ShellQuote(file)
 }
 
 // PythonFile is the absolute path of a file in examples/python, or a skip
@@ -228,4 +228,5 @@ func pythonInterpreter() string {
 }
 
 // shellQuote quotes s for a command line, as harness.SplitCommand reads it.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+// ShellQuote quotes s as one word of a command line (sh, and the harness).
+func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -425,3 +425,9 @@ func title[K comparable](names map[K]string, k K, otherwise string) string {
 	}
 	return otherwise
 }
+
+// ExploreFailed says that the explore input's exploration did not finish,
+// and that this does not change the verdict: an exploration is a lead.
+func ExploreFailed(err string) string {
+	return "Explore did not finish (the run's verdict above stands): " + err
+}

@@ -122,11 +122,15 @@ func (s *state) capability(raw json.RawMessage) *model.Failure {
 	if literal(raw) == "" {
 		return nil
 	}
+	// Where a trace places the rules of this phase (CheckAt): the
+	// capabilities object is the stream's, each gate its command's.
+	s.idx = -1
 	l, f := s.decodeLimits(raw)
 	if f != nil {
 		return f
 	}
 	for _, g := range s.gates {
+		s.idx = g.index
 		if f := s.gate(l, g); f != nil {
 			return f
 		}

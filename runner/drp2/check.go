@@ -66,6 +66,23 @@ func New() *Checker { return &Checker{} }
 // whose ctx is done, ends with a failure marked Unjudged, the same on
 // every machine for the budget.
 func (c *Checker) Check(ctx context.Context, s model.Stream, trace func(rule string)) (*model.Failure, []model.Finding) {
+	var seen func(string, int)
+	if trace != nil {
+		seen = func(rule string, _ int) { trace(rule) }
+	}
+	return c.check(ctx, s, seen)
+}
+
+// CheckAt is Check with trace told where each rule was evaluated: the
+// index of the command being checked, or, for a capability gate, of the
+// command that declared what the gate checks; -1 for the checks of the
+// stream as a whole (its version, the capabilities object). One pass
+// tells what tracing every prefix of the stream would.
+func (c *Checker) CheckAt(ctx context.Context, s model.Stream, trace func(rule string, command int)) (*model.Failure, []model.Finding) {
+	return c.check(ctx, s, trace)
+}
+
+func (c *Checker) check(ctx context.Context, s model.Stream, trace func(rule string, command int)) (*model.Failure, []model.Finding) {
 	st := newState(len(s.Commands))
 	st.seen = trace
 	st.ctx = ctx
@@ -151,7 +168,7 @@ type state struct {
 	gated      bool // the stream declares capabilities: gates are kept
 	w          wire
 	scratch    []byte
-	seen       func(string)
+	seen       func(rule string, command int)
 	findings   []model.Finding
 	ctx        context.Context
 	// work counts the units of work done, against maxWork; exhausted is
@@ -292,7 +309,7 @@ func init() {
 // check stops at once.
 func (s *state) broken(r *rule, bad bool) bool {
 	if s.seen != nil {
-		s.seen(r.id)
+		s.seen(r.id, s.idx)
 	}
 	if !s.charge(1) {
 		return true

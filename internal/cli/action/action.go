@@ -132,7 +132,8 @@ type delivery struct {
 	now     func() time.Time
 	pacing  github.Pacing
 	out     *gate.Outcome
-	run     *model.Run // out.Run, with the workspace's paths
+	job     *gate.Resolved // what explore needs of the job
+	run     *model.Run     // out.Run, with the workspace's paths
 	md      markdown.Options
 	plan    plan
 	extras  extras
@@ -189,6 +190,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	if d.out, err = gate.Execute(ctx, r); err != nil {
 		return nil, err
 	}
+	d.job = r
 	// Reports name files as the repository does, never by the container's
 	// mount point (/github/workspace/...).
 	d.run = explain.InWorkspace(d.out.Run, orDefault(a.getenv("GITHUB_WORKSPACE"), d.wd))
@@ -234,6 +236,7 @@ type sink struct {
 var sinks = []sink{
 	{"log", true, (*runAction).writeLog},
 	{"files", true, (*runAction).writeFiles},
+	{"explore", false, (*runAction).explore},
 	{"outputs", true, (*runAction).writeResultOutputs},
 	{"check run", false, (*runAction).publishCheck},
 	{"comment", false, (*runAction).publishComment},

@@ -1,24 +1,26 @@
 package action
 
-// What the manifest and explore inputs add to the action's sinks: the
-// explore report in the job summary, and failure annotations on the
-// fixtures that break a frozen manifest.
+// What the manifest and explore inputs add to the action's sinks: failure
+// annotations on the fixtures that break a frozen manifest, and the
+// exploration, run after the reports, in the job summary.
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/annotation"
+	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
-// extras are what the manifest and explore inputs add to the action's
-// sinks beyond the run's own reports (which carry the manifest comparison
-// and the rule coverage).
+// extras are what the manifest input adds to the action's sinks beyond
+// the run's own reports (which carry the manifest comparison and the rule
+// coverage).
 type extras struct {
-	// summary is Markdown appended to the job summary: the explore input's
-	// report.
-	summary string
 	// annotations are failure annotations on the fixtures that break a
 	// frozen manifest.
 	annotations []annotation.Annotation
@@ -30,14 +32,33 @@ func newExtras(o *gate.Outcome) (extras, error) {
 		where := annotation.ManifestWhere{Manifest: o.Manifest.Cmp.Path, Fixture: o.Manifest.FixturePath}
 		x.annotations = annotation.ForManifest(o.Manifest.Cmp, where)
 	}
-	if o.Exploration != nil {
-		// The explore input's report, a section of the job summary.
-		var b bytes.Buffer
-		b.WriteString("\n")
-		if err := report.Lookup("markdown").WriteExplore(&b, o.Exploration); err != nil {
-			return x, err
-		}
-		x.summary = b.String()
-	}
 	return x, nil
+}
+
+// explore runs the explore input's exploration once the run's reports and
+// job summary are written, within explore-time, and adds its report to
+// the job summary. What it finds is a lead, never a verdict: an
+// exploration that fails is a warning, in the log and the summary.
+func (a *runAction) explore(ctx context.Context, d *delivery) error {
+	if d.job.Explore == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	b.WriteString("\n")
+	err := gate.ExploreAfter(ctx, d.job, d.out)
+	if d.out.Exploration != nil {
+		if werr := report.Lookup("markdown").WriteExplore(&b, d.out.Exploration); werr != nil {
+			err = errors.Join(err, werr)
+		}
+	}
+	if err != nil {
+		a.warnf("%v", err)
+		fmt.Fprintf(&b, "\n%s\n", escape.MarkdownText(explain.ExploreFailed(err.Error())))
+	}
+	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" && !d.in.NoJobSummary {
+		if werr := gate.SaveReport(d.wd, false)(path, a.env.Redactor.Bytes(b.Bytes()), true); werr != nil {
+			a.warnf("write job summary: %v", werr)
+		}
+	}
+	return nil
 }

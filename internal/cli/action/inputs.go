@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -112,6 +113,13 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			return in, fmt.Errorf("input explore: %q is not a number of streams (a whole number, 0 for none)", s)
 		}
 		in.Job.Explore = n
+	}
+	if s := a.GetInput("explore-time"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return in, fmt.Errorf("input explore-time: %q is not a duration such as 90s or 5m", s)
+		}
+		in.Job.ExploreTime = d
 	}
 	in.Job.ExploreOut = a.GetInput("explore-out")
 	if in.FailOn, err = gate.ParseFailOn(orDefault(a.GetInput("fail-on"), gate.DefaultFailOn.String())); err != nil {

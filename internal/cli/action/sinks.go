@@ -80,11 +80,6 @@ func (a *runAction) writeFiles(_ context.Context, d *delivery) error {
 	for _, e := range report.ReportErrors(d.fileErr) {
 		a.errorf("%v", e)
 	}
-	if d.extras.summary != "" && paths.Summary != "" {
-		if err := gate.SaveReport(d.wd, false)(paths.Summary, a.env.Redactor.Bytes([]byte(d.extras.summary)), true); err != nil {
-			a.warnf("write job summary: %v", err)
-		}
-	}
 	if d.fileErr != nil {
 		// The verdict fails for it, in every sink still to come.
 		d.out.Fail(d.fileErr)
