@@ -2,10 +2,14 @@
 project rendered as GitHub shows it (cmark-gfm for the Markdown, a style
 close to GitHub's at its 760 px comment column).
 
-    python3 scripts/pictures.py comment|summary FILE.md
-    python3 scripts/pictures.py check CHECK.txt ANNOTATIONS
+    python3 scripts/pictures.py comment|summary|check SCRIPT.txtar
+
+SCRIPT.txtar is an action script test of internal/cli/action: its
+want/summary member is the job summary, its want/requests member the
+requests the fake GitHub received (the check run, the comment).
 """
 import html
+import json
 import re
 import subprocess
 import sys
@@ -62,38 +66,69 @@ def frame(head, body):
     return '<div class=frame><div class=head>%s</div><div class=body>%s</div></div>' % (head, body)
 
 
-def check(check_txt, annotations):
+def sections(txtar):
+    """The members of a txtar archive, by name."""
+    out, name = {}, None
+    for line in open(txtar, encoding="utf-8").read().split("\n"):
+        m = re.fullmatch(r"-- (.+) --", line)
+        if m:
+            name = m.group(1)
+            out[name] = []
+        elif name:
+            out[name].append(line)
+    return {k: "\n".join(v) for k, v in out.items()}
+
+
+def requests(text):
+    """The requests of a want/requests member: (method and path, fields),
+    each field a JSON string on its line or a block of "| " lines."""
+    reqs, fields, key = [], None, None
+    for line in text.split("\n"):
+        if line and not line.startswith(" "):
+            fields = {}
+            reqs.append((line, fields))
+        elif line.startswith("    | ") or line == "    |":
+            fields[key] = fields.get(key, "") + line[6:] + "\n"
+        elif " = " in line or line.endswith(" ="):
+            key, _, value = line.strip().partition(" =")
+            if value.strip():
+                fields[key] = json.loads(value.strip())
+    return reqs
+
+
+def last(reqs, method_path):
+    found = [f for r, f in reqs if r.startswith(method_path)]
+    if not found:
+        sys.exit("scripts/pictures: the example made no request " + method_path)
+    return found[-1]
+
+
+def check(fields):
     """The check run as its page shows it: the title, the summary, then
     each annotation with where it points and its message."""
-    text = open(check_txt, encoding="utf-8").read()
-    title = re.match(r"title: (.*)\n", text).group(1)
-    summary = text.split("--- summary ---\n", 1)[1].split("\n--- text ---", 1)[0]
-    notes = []
-    for m in re.finditer(r'^(\w+) (\S+):(\d+)-(\d+).*\n  title: (".*")\n  message: (".*")$',
-                         open(annotations, encoding="utf-8").read(), re.M):
-        level, path, start, _, note_title, message = m.groups()
+    notes, i = [], 0
+    while "output.annotations[%d].path" % i in fields:
+        a = lambda k: str(fields["output.annotations[%d].%s" % (i, k)]).rstrip("\n")
         notes.append('<div class=annotation><div class=where>%s#L%s</div><div>%s</div><pre>%s</pre></div>'
-                     % (html.escape(path), start, html.escape(eval_string(note_title)),
-                        html.escape(eval_string(message))))
+                     % (html.escape(a("path")), a("start_line"), html.escape(a("title")),
+                        html.escape(a("message"))))
+        i += 1
     body = ('<div class=title>%s</div>%s<h3>Annotations</h3><div class=annotations>%s</div>'
-            % (html.escape(title), markdown(summary), "".join(notes[:4])))
-    return frame("<b>DRP2 conformance</b> · check run", body)
-
-
-def eval_string(quoted):
-    # The goldens write each string as a Go-quoted literal, which JSON reads.
-    import json
-    return json.loads(quoted)
+            % (html.escape(fields["output.title"]), markdown(fields["output.summary"]), "".join(notes)))
+    return frame("<b>DRP2 fixtures</b> · check run", body)
 
 
 def main():
-    kind, files = sys.argv[1], sys.argv[2:]
+    kind, txtar = sys.argv[1], sys.argv[2]
+    members = sections(txtar)
+    reqs = requests(members["want/requests"])
     if kind == "check":
-        inner = check(*files)
+        inner = check(last(reqs, "POST /repos/acme/widgets/check-runs"))
+    elif kind == "comment":
+        body = last(reqs, "POST /repos/acme/widgets/issues/7/comments")["body"]
+        inner = frame("<b>github-actions</b> bot commented", markdown(body))
     else:
-        head = {"comment": "<b>github-actions</b> bot commented",
-                "summary": "<b>drp2</b> summary"}[kind]
-        inner = frame(head, markdown(open(files[0], encoding="utf-8").read()))
+        inner = frame("<b>drp2</b> summary", markdown(members["want/summary"]))
     sys.stdout.write(page(kind, inner))
 
 
