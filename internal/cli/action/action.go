@@ -114,7 +114,7 @@ func unusableFix(err error) string {
 		return "set `corpus:` on the step to the folder holding `positive/`, `negative/` and `negative_schema/`, relative to the repository root; in datoviz's layout, `corpus: spec/drp2/fixtures`. " +
 			"(`corpus: embedded` runs the corpus built into the action instead, for a runtime testing itself against it.)"
 	case gate.Code(err) == gate.ExitUsage:
-		return "correct the input or the file the message names in the workflow (the inputs are listed in the action's README, under Inputs) and run the job again."
+		return "correct the input or the file the message names in the workflow (the inputs are listed in the action's docs/action.md, under Inputs) and run the job again."
 	}
 	return "this is the tool's own failure, not your input's: run the job again, and if it fails the same way, report it with this job's log."
 }

@@ -92,3 +92,34 @@ func TestActionYAMLMatchesTheEntry(t *testing.T) {
 		t.Errorf("action.yml outputs %v\nwritten outputs    %v", outputs, written)
 	}
 }
+
+// TestDocsListEveryInputAndOutput checks that docs/action.md's Inputs and
+// Outputs tables name exactly what action.yml declares, so the reference
+// cannot drift from the action.
+func TestDocsListEveryInputAndOutput(t *testing.T) {
+	data, err := os.ReadFile("../../../docs/action.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, section := range []string{"inputs", "outputs"} {
+		heading := "## " + strings.ToUpper(section[:1]) + section[1:]
+		_, body, ok := strings.Cut(string(data), "\n"+heading+"\n")
+		if !ok {
+			t.Fatalf("docs/action.md has no %q section", heading)
+		}
+		body, _, _ = strings.Cut(body, "\n## ")
+		var documented []string
+		for _, line := range strings.Split(body, "\n") {
+			first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " |")
+			for _, name := range regexp.MustCompile("`([a-z][a-z-]*)`").FindAllStringSubmatch(first, -1) {
+				if strings.HasPrefix(line, "| `") {
+					documented = append(documented, name[1])
+				}
+			}
+		}
+		sort.Strings(documented)
+		if want := actionYAMLKeys(t, section); strings.Join(want, " ") != strings.Join(documented, " ") {
+			t.Errorf("action.yml %s %v\ndocs/action.md      %v", section, want, documented)
+		}
+	}
+}
