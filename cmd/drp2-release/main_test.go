@@ -130,10 +130,15 @@ func TestSetupRefuses(t *testing.T) {
 			t.Errorf("exit %d: %s", in.code, in.stderr)
 		}
 	})
-	for _, bad := range []string{"v1", "v1.2.3/../../x", "$(id)", "main"} {
+	for _, bad := range []string{"v1", "v1.2.3/../../x", "$(id)", "main", "v1.2.3\n::warning::forged", "v1\r\n::add-mask::x %0A"} {
 		in := runSetup(t, "http://127.0.0.1:1", bad)
 		if in.code == 0 || !strings.Contains(in.stderr, "version must be vMAJOR.MINOR.PATCH or latest") {
 			t.Errorf("version %q: exit %d: %s", bad, in.code, in.stderr)
+		}
+		// The version is shown as a workflow command's data: one line, no
+		// command of its own.
+		if lines := strings.Split(strings.TrimSuffix(in.stderr, "\n"), "\n"); len(lines) != 1 || strings.Contains(in.stderr, "\r") {
+			t.Errorf("version %q: the error spans lines: %q", bad, in.stderr)
 		}
 	}
 	in := runSetup(t, "http://127.0.0.1:1", "v9.8.7", "DRP2_REPOSITORY=drp2/x/../y")

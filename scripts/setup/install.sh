@@ -10,7 +10,18 @@
 # DRP2_OS / DRP2_ARCH (the runner's names; default: this machine's).
 set -euo pipefail
 
-die() { echo "::error title=drp2-fixtures setup::$*" >&2; exit 1; }
+# die ends the step with an error annotation. Its message can hold an input
+# as given (a version, a repository), so it is written as a workflow
+# command's data: % and line breaks escaped, and no input can end the line
+# and start a command of its own.
+die() {
+  local msg=$*
+  msg=${msg//%/%25}
+  msg=${msg//$'\r'/%0D}
+  msg=${msg//$'\n'/%0A}
+  echo "::error title=drp2-fixtures setup::$msg" >&2
+  exit 1
+}
 
 version=${DRP2_VERSION:-latest}
 repository=${DRP2_REPOSITORY:-drp2/drp2-fixtures}
