@@ -141,3 +141,23 @@ jobs:
 		t.Errorf("a job with the default token: %v", got)
 	}
 }
+
+// TestWorkflowsPinEveryAction: the project's workflows pin every action
+// they use by commit SHA, read-only jobs too: a moved tag would still run
+// someone else's code on the project's checkout and in its CI verdict.
+func TestWorkflowsPinEveryAction(t *testing.T) {
+	files, _ := filepath.Glob("../../.github/workflows/*.yml")
+	pinned := regexp.MustCompile(`^[^@\s]+@[0-9a-f]{40} # v[0-9][0-9.]*$`)
+	uses := regexp.MustCompile(`(?m)^\s*(?:- )?uses:\s*(.*)$`)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range uses.FindAllStringSubmatch(string(src), -1) {
+			if u := strings.TrimSpace(m[1]); !strings.HasPrefix(u, "./") && !pinned.MatchString(u) {
+				t.Errorf("%s: %s is not pinned by commit SHA with a version comment", filepath.Base(f), u)
+			}
+		}
+	}
+}
