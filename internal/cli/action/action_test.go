@@ -23,6 +23,11 @@ func TestOwnURL(t *testing.T) {
 		{"https://github.com", "https://github.com/acme/widgets/runs/5\nX", ""},
 		{"https://github.com", "https://github.com/acme/widgets-evil/runs/5", ""},
 		{"http://ghe.example", "http://ghe.example/acme/widgets/runs/5", ""},
+		{"https://github.test", "https://github.test/acme/widgets/../../evil/x/pull/1", ""},
+		{"https://github.test", "https://github.test/acme/widgets/%2e%2e/%2E%2E/evil/x/pull/1", ""},
+		{"https://github.test", "https://github.test/acme/widgets/.%2e/x/pull/1", ""},
+		{"https://github.test", "https://github.test/acme/widgets/./pull/1", ""},
+		{"https://github.test", "https://github.test/acme/widgets/pull/1?x=../..", "https://github.test/acme/widgets/pull/1?x=../.."},
 	} {
 		if got := ownURL(c.server, "acme/widgets", c.url); got != c.want {
 			t.Errorf("ownURL(%q, %q) = %q, want %q", c.server, c.url, got, c.want)

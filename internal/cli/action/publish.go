@@ -339,8 +339,21 @@ func ownURL(server, repository, u string) string {
 		return ""
 	}
 	base := strings.TrimSuffix(home.Path, "/") + "/" + repository + "/"
-	if !strings.HasPrefix(strings.ToLower(got.Path), strings.ToLower(base)) {
+	if !strings.HasPrefix(strings.ToLower(got.Path), strings.ToLower(base)) || hasDotSegment(got) {
 		return ""
 	}
 	return u
+}
+
+// hasDotSegment reports whether a URL's path climbs with "." or ".."
+// segments, written plainly or percent-encoded: a browser resolves them,
+// so /acme/widgets/../../evil/x would leave the repository the prefix
+// test saw.
+func hasDotSegment(u *url.URL) bool {
+	for _, seg := range strings.Split(u.EscapedPath(), "/") {
+		if dec, err := url.PathUnescape(seg); err != nil || dec == "." || dec == ".." {
+			return true
+		}
+	}
+	return false
 }
