@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 // handOverVar names the descriptor on which a re-executed process finds
@@ -31,9 +32,10 @@ const maxHandOver = 60 << 10
 // the README). An error says what could not be done; the process then
 // carries on as it is.
 func Hide() error {
-	if fd, ok := os.LookupEnv(handOverVar); ok {
+	if v, ok := os.LookupEnv(handOverVar); ok {
 		os.Unsetenv(handOverVar)
-		err := restore(fd)
+		fd, name, _ := strings.Cut(v, " ")
+		err := join(restore(fd), rename(name))
 		return join(err, undumpable())
 	}
 	var keep, hidden []string
@@ -65,7 +67,11 @@ func Hide() error {
 		}
 	}
 	if err == nil {
-		keep = append(keep, handOverVar+"="+strconv.Itoa(int(r.Fd())))
+		// The new image is /proc/self/exe, the same file whatever happens
+		// to its path meanwhile, but the kernel would name the process
+		// "exe": it takes back the name it has now (ps -C, pgrep).
+		name, _ := os.ReadFile("/proc/self/comm")
+		keep = append(keep, handOverVar+"="+strconv.Itoa(int(r.Fd()))+" "+strings.TrimSpace(string(name)))
 		err = syscall.Exec("/proc/self/exe", os.Args, keep)
 	}
 	// Still here: the exec failed, and the environment is as it was.
@@ -90,6 +96,18 @@ func restore(fd string) error {
 		if name, value, ok := strings.Cut(kv, "="); ok && IsName(name) {
 			os.Setenv(name, value)
 		}
+	}
+	return nil
+}
+
+// rename gives the process the name (comm) its first image had.
+func rename(name string) error {
+	if name == "" {
+		return nil
+	}
+	b := append([]byte(name), 0)
+	if _, _, errno := syscall.Syscall(syscall.SYS_PRCTL, syscall.PR_SET_NAME, uintptr(unsafe.Pointer(&b[0])), 0); errno != 0 {
+		return fmt.Errorf("prctl(PR_SET_NAME): %w", errno)
 	}
 	return nil
 }

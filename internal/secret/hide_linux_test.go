@@ -26,6 +26,8 @@ type hideReport struct {
 	Kernel   string // its environment as the kernel shows it
 	Child    string // what a child read of its parent's environment
 	HandOver bool
+	Comm     string // the process's name, as ps -C and pgrep match it
+	Before   string // its name before Hide
 }
 
 func hideAndReport() int {
@@ -36,10 +38,17 @@ func hideAndReport() int {
 	}
 	os.Setenv("HIDE_UNDER_TEST_PID", fmt.Sprint(pid))
 	var rep hideReport
+	before, _ := os.ReadFile("/proc/self/comm")
+	if rep.Before = os.Getenv("HIDE_UNDER_TEST_COMM"); rep.Before == "" {
+		rep.Before = strings.TrimSpace(string(before))
+		os.Setenv("HIDE_UNDER_TEST_COMM", rep.Before)
+	}
 	if err := Hide(); err != nil {
 		rep.Err = err.Error()
 	}
 	rep.Getenv = os.Getenv("MY_API_TOKEN")
+	comm, _ := os.ReadFile("/proc/self/comm")
+	rep.Comm = strings.TrimSpace(string(comm))
 	kernel, _ := os.ReadFile("/proc/self/environ")
 	rep.Kernel = string(kernel)
 	_, rep.HandOver = os.LookupEnv(handOverVar)
@@ -83,5 +92,8 @@ func TestHide(t *testing.T) {
 	}
 	if rep.HandOver {
 		t.Errorf("%s is still set", handOverVar)
+	}
+	if rep.Comm != rep.Before || rep.Comm == "exe" {
+		t.Errorf("the process is named %q after Hide, %q before", rep.Comm, rep.Before)
 	}
 }
