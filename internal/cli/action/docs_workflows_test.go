@@ -1,0 +1,105 @@
+package action_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// docsWorkflows returns the complete workflows the README and docs/*.md
+// show (fenced yaml blocks with a top-level jobs: key), by file and place.
+func docsWorkflows(t *testing.T) map[string]string {
+	t.Helper()
+	files, _ := filepath.Glob("../../../docs/*.md")
+	files = append(files, "../../../README.md")
+	block := regexp.MustCompile("(?ms)^```yaml\n(.*?)^```")
+	out := map[string]string{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range block.FindAllStringSubmatch(string(src), -1) {
+			if strings.Contains(m[1], "\njobs:\n") {
+				out[fmt.Sprintf("%s-%d", strings.TrimSuffix(filepath.Base(f), ".md"), i)] = m[1]
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("the docs show no workflow")
+	}
+	return out
+}
+
+// TestDocsWorkflowsLint: every workflow the docs show passes actionlint.
+func TestDocsWorkflowsLint(t *testing.T) {
+	bin, err := exec.LookPath("actionlint")
+	if err != nil {
+		t.Skip("SKIPPED: actionlint is not on PATH; install it with go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12")
+	}
+	dir := t.TempDir()
+	var args []string
+	for name, wf := range docsWorkflows(t) {
+		p := filepath.Join(dir, name+".yml")
+		if err := os.WriteFile(p, []byte(wf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, p)
+	}
+	if out, err := exec.Command(bin, append([]string{"-no-color"}, args...)...).CombinedOutput(); err != nil {
+		t.Errorf("actionlint: %v\n%s", err, out)
+	}
+}
+
+// jobsOf splits a workflow into its jobs' text, by indentation.
+func jobsOf(wf string) map[string]string {
+	jobs := map[string]string{}
+	_, body, ok := strings.Cut(wf, "\njobs:\n")
+	if !ok {
+		return jobs
+	}
+	name := ""
+	for _, line := range strings.Split(body, "\n") {
+		if line != "" && !strings.HasPrefix(line, " ") {
+			break // the next top-level key
+		}
+		if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") && strings.HasSuffix(line, ":") {
+			name = strings.TrimSuffix(strings.TrimSpace(line), ":")
+			continue
+		}
+		jobs[name] += line + "\n"
+	}
+	return jobs
+}
+
+// TestDocsRunUntrustedRuntimesWithoutAWriteToken: a job of the docs that
+// runs an implementation (the pull request's runtime) declares its own
+// permissions, none of them write, and checks out without keeping the
+// token in .git/config, where the runtime could read it.
+func TestDocsRunUntrustedRuntimesWithoutAWriteToken(t *testing.T) {
+	checked := 0
+	for name, wf := range docsWorkflows(t) {
+		for job, text := range jobsOf(wf) {
+			if !strings.Contains(text, "--implementation") {
+				continue
+			}
+			checked++
+			perms := regexp.MustCompile(`(?m)^    permissions:(.*)\n((?:      .*\n)*)`).FindStringSubmatch(text)
+			if perms == nil || strings.Contains(perms[1]+perms[2], "write") {
+				t.Errorf("%s: job %s runs an implementation with the workflow's token permissions %q", name, job, perms)
+			}
+			for _, step := range strings.Split(text, "      - ")[1:] {
+				if strings.Contains(step, "actions/checkout@") && !strings.Contains(step, "persist-credentials: false") {
+					t.Errorf("%s: job %s runs an implementation after a checkout that keeps the token:\n%s", name, job, step)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no job of the docs runs an implementation: the test checks nothing")
+	}
+}
