@@ -9,6 +9,7 @@ package model
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -84,6 +85,22 @@ type Expected struct {
 	Phase        string
 	Code         string
 	CommandIndex *int
+	// BigCommandIndex is the expected index in decimal when it is too
+	// large for an int, so that reports name it as the fixture does;
+	// CommandIndex then holds the largest int, which no command reaches.
+	BigCommandIndex string `json:",omitempty"`
+}
+
+// CommandIndexText is the expected command index in decimal, "" when the
+// fixture names none.
+func (e Expected) CommandIndexText() string {
+	switch {
+	case e.CommandIndex == nil:
+		return ""
+	case e.BigCommandIndex != "":
+		return e.BigCommandIndex
+	}
+	return strconv.Itoa(*e.CommandIndex)
 }
 
 // Actual is what the runner observed for a fixture: the primary result.

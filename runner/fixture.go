@@ -418,23 +418,27 @@ func (f *fixture) expected() model.Expected {
 	e.Phase, _ = m["phase"].(string)
 	e.Code, _ = m["code"].(string)
 	if n, ok := m["command_index"].(json.Number); ok {
-		idx := indexOf(n)
-		e.CommandIndex = &idx
+		idx, asDecimal := indexOf(n)
+		e.CommandIndex, e.BigCommandIndex = &idx, asDecimal
 	}
 	return e
 }
 
 // indexOf reads a command index by its value, as JSON means a number: 2,
 // 2.0 and 2e0 are index 2. An index too large for an int can match no
-// command: it becomes the largest int rather than disappearing. (The
-// envelope schema has refused negative and fractional ones, and
-// numberLimits bounds the exponent, so the exact reading is cheap.)
-func indexOf(n json.Number) int {
+// command: it becomes the largest int rather than disappearing, and
+// asDecimal keeps its value for the reports. (The envelope schema has
+// refused negative and fractional ones, and numberLimits bounds the
+// exponent, so the exact reading is cheap.)
+func indexOf(n json.Number) (idx int, asDecimal string) {
 	r, ok := new(big.Rat).SetString(string(n))
-	if !ok || !r.IsInt() || r.Sign() < 0 || !r.Num().IsInt64() || r.Num().Int64() > int64(maxInt) {
-		return maxInt
+	switch {
+	case !ok || !r.IsInt() || r.Sign() < 0:
+		return maxInt, string(n) // not an index; the schema normally says so first
+	case !r.Num().IsInt64() || r.Num().Int64() > int64(maxInt):
+		return maxInt, r.Num().String()
 	}
-	return int(r.Num().Int64())
+	return int(r.Num().Int64()), ""
 }
 
 const maxInt = int(^uint(0) >> 1)
