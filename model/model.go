@@ -9,7 +9,6 @@ package model
 
 import (
 	"encoding/json"
-	"strconv"
 	"time"
 )
 
@@ -88,19 +87,7 @@ type Expected struct {
 	// BigCommandIndex is the expected index in decimal when it is too
 	// large for an int, so that reports name it as the fixture does;
 	// CommandIndex then holds the largest int, which no command reaches.
-	BigCommandIndex string `json:",omitempty"`
-}
-
-// CommandIndexText is the expected command index in decimal, "" when the
-// fixture names none.
-func (e Expected) CommandIndexText() string {
-	switch {
-	case e.CommandIndex == nil:
-		return ""
-	case e.BigCommandIndex != "":
-		return e.BigCommandIndex
-	}
-	return strconv.Itoa(*e.CommandIndex)
+	BigCommandIndex string
 }
 
 // Actual is what the runner observed for a fixture: the primary result.

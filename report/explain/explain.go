@@ -58,7 +58,7 @@ func expected(e model.Expected) string {
 	if e.Outcome != string(model.Error) && e.Outcome != "" {
 		parts = append(parts, "outcome "+strconv.Quote(e.Outcome))
 	}
-	return errorText(appendNonEmpty(parts, e.Phase, e.Code), e.CommandIndexText())
+	return errorText(appendNonEmpty(parts, e.Phase, e.Code), expectedIndex(e))
 }
 
 func actual(a model.Actual) string {
@@ -117,7 +117,7 @@ func Fields(r *model.Result) []Field {
 		field("outcome", e.Outcome, string(a.Outcome), true),
 		field("phase", e.Phase, string(a.Phase), true),
 		field("code", e.Code, a.Code, true),
-		field("command_index", e.CommandIndexText(), index(a.CommandIndex), e.CommandIndex != nil),
+		field("command_index", expectedIndex(e), index(a.CommandIndex), e.CommandIndex != nil),
 	}
 	return fields
 }
@@ -126,6 +126,15 @@ func field(name, exp, act string, compared bool) Field {
 	f := Field{Name: name, Expected: orAbsent(exp), Actual: orAbsent(act), Compared: compared}
 	f.Differs = compared && exp != act
 	return f
+}
+
+// expectedIndex is the expected command index in decimal as the fixture
+// gives it, even past an int; "" when the fixture names none.
+func expectedIndex(e model.Expected) string {
+	if e.CommandIndex != nil && e.BigCommandIndex != "" {
+		return e.BigCommandIndex
+	}
+	return index(e.CommandIndex)
 }
 
 func index(i *int) string {
@@ -292,7 +301,7 @@ func Differences(r *model.Result) []string {
 		if a.CommandIndex != nil {
 			got = "command " + strconv.Itoa(*a.CommandIndex)
 		}
-		out = append(out, mismatch("command "+e.CommandIndexText(), got))
+		out = append(out, mismatch("command "+expectedIndex(e), got))
 	}
 	if len(out) == 0 {
 		// Matching found a difference this summary cannot name; say the
