@@ -60,6 +60,11 @@ func TestStreamVersion(t *testing.T) {
 			t.Errorf("stream major version %q: got %+v, want %s at the stream saying %q", major, f, codeUnsupportedVersion, says)
 		}
 	}
+	// HelloRenderer's version is named as written too.
+	hugeHello := tc{cmds: []string{`{"cmd":"HelloRenderer","version":{"major":18446744073709551618,"minor":0}}`}}.stream()
+	if f := verdictOf(New(), hugeHello); f == nil || !strings.Contains(f.Message, "major version 18446744073709551618 is not") {
+		t.Errorf("HelloRenderer major version 18446744073709551618: got %+v, want it named as written", f)
+	}
 }
 
 func TestIdentity(t *testing.T) { run(t, identityCases()) }
