@@ -84,6 +84,10 @@ type Expected struct {
 	Phase        string
 	Code         string
 	CommandIndex *int
+	// BigCommandIndex is the expected index in decimal when it is too
+	// large for an int, so that reports name it as the fixture does;
+	// CommandIndex then holds the largest int, which no command reaches.
+	BigCommandIndex string
 }
 
 // Actual is what the runner observed for a fixture: the primary result.
@@ -119,11 +123,13 @@ type Failure struct {
 	Unjudged bool
 }
 
-// Version is the protocol version object of VERSIONING.md.
+// Version is the protocol version object of VERSIONING.md, its numbers as
+// the fixture writes them: JSON numbers are values, so 2, 2.0 and 2e0 are
+// one major version, and the checker judges them by value. Empty is absent.
 type Version struct {
-	Major int
-	Minor int
-	Patch *int
+	Major json.Number
+	Minor json.Number
+	Patch *json.Number
 }
 
 // Stream is what the semantic and capability phases see of a fixture: a

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -338,8 +339,9 @@ const maxEnvelopeValues = 1 << 18
 // whose largest value is about 1.8e308 and which carries 17 significant
 // digits. Past either bound a command's number reaches the schema library
 // as a stand-in of the same sign, kind and bounds (jsonpos.StandIn), so it
-// is still judged by its value; the envelope's numbers, which the runner
-// reads as machine integers, are refused past them.
+// is still judged by its value; the envelope's numbers are refused past
+// them: the envelope is the fixture's own contract, which readers that
+// disagree on it would not share.
 var numberLimits = jsonpos.Limits{MaxDigits: 100, MaxExponent: 308}
 
 // outOfRange is the verdict on a number beyond numberLimits.
@@ -416,15 +418,27 @@ func (f *fixture) expected() model.Expected {
 	e.Phase, _ = m["phase"].(string)
 	e.Code, _ = m["code"].(string)
 	if n, ok := m["command_index"].(json.Number); ok {
-		// An index too large for an int can match no command: it becomes
-		// the largest int rather than disappearing.
-		idx := maxInt
-		if i, err := n.Int64(); err == nil && i >= 0 && i <= int64(maxInt) {
-			idx = int(i)
-		}
-		e.CommandIndex = &idx
+		idx, asDecimal := indexOf(n)
+		e.CommandIndex, e.BigCommandIndex = &idx, asDecimal
 	}
 	return e
+}
+
+// indexOf reads a command index by its value, as JSON means a number: 2,
+// 2.0 and 2e0 are index 2. An index too large for an int can match no
+// command: it becomes the largest int rather than disappearing, and
+// asDecimal keeps its value for the reports. (The envelope schema has
+// refused negative and fractional ones, and numberLimits bounds the
+// exponent, so the exact reading is cheap.)
+func indexOf(n json.Number) (idx int, asDecimal string) {
+	r, ok := new(big.Rat).SetString(string(n))
+	switch {
+	case !ok || !r.IsInt() || r.Sign() < 0:
+		return maxInt, string(n) // not an index; the schema normally says so first
+	case !r.Num().IsInt64() || r.Num().Int64() > int64(maxInt):
+		return maxInt, r.Num().String()
+	}
+	return int(r.Num().Int64()), ""
 }
 
 const maxInt = int(^uint(0) >> 1)

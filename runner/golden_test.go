@@ -42,12 +42,22 @@ type goldenSpan struct {
 	EndColumn int `json:"end_column"`
 }
 
+// goldenExpected is model.Expected with its rare field left out when
+// empty, so that only the archives about huge indexes show it.
+type goldenExpected struct {
+	Outcome         string
+	Phase           string
+	Code            string
+	CommandIndex    *int
+	BigCommandIndex string `json:",omitempty"`
+}
+
 type goldenResult struct {
 	Path     string
 	Name     string
 	Class    string
 	Passed   bool
-	Expected model.Expected
+	Expected goldenExpected
 	Actual   model.Actual
 	Span     *goldenSpan `json:",omitempty"`
 }
@@ -117,7 +127,7 @@ func goldenJSON(t *testing.T, run *model.Run) []byte {
 	}
 	for _, r := range run.Results {
 		g.Results = append(g.Results, goldenResult{Path: r.Path, Name: r.Name, Class: r.Class.String(), Passed: r.Passed,
-			Expected: r.Expected, Actual: r.Actual, Span: (*goldenSpan)(r.Span)})
+			Expected: goldenExpected(r.Expected), Actual: r.Actual, Span: (*goldenSpan)(r.Span)})
 	}
 	out, err := json.MarshalIndent(g, "", "  ")
 	if err != nil {

@@ -576,10 +576,9 @@ func (j *fixtureJob) phases(ctx context.Context, fx *fixture, rel string, class 
 	}
 	stream := model.Stream{Path: rel, Commands: fx.commands}
 	if v, ok := fx.doc["version"].(map[string]any); ok {
-		stream.Version.Major = intOf(v["major"])
-		stream.Version.Minor = intOf(v["minor"])
-		if _, has := v["patch"]; has {
-			p := intOf(v["patch"])
+		stream.Version.Major, _ = v["major"].(json.Number)
+		stream.Version.Minor, _ = v["minor"].(json.Number)
+		if p, ok := v["patch"].(json.Number); ok {
 			stream.Version.Patch = &p
 		}
 	}
@@ -588,15 +587,6 @@ func (j *fixtureJob) phases(ctx context.Context, fx *fixture, rel string, class 
 		stream.Capabilities = fx.data[r[0]:r[1]]
 	}
 	return j.checker.Check(ctx, stream, nil)
-}
-
-func intOf(v any) int {
-	n, _ := v.(json.Number)
-	i, err := n.Int64()
-	if err != nil || i > int64(maxInt) || i < -int64(maxInt) {
-		return maxInt
-	}
-	return int(i)
 }
 
 // match builds the actual result and decides whether it matches the

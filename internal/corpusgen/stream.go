@@ -17,7 +17,7 @@ func Stream(w io.Writer, name string, n int) error {
 	s := drp2.GenerateStream(n)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	fmt.Fprintf(bw, "{\n  \"name\": %q,\n  \"description\": \"A generated valid stream of %d commands.\",\n", name, n)
-	fmt.Fprintf(bw, "  \"version\": {\"major\": %d, \"minor\": %d},\n  \"tags\": [\"positive\", \"generated\"],\n  \"commands\": [\n", s.Version.Major, s.Version.Minor)
+	fmt.Fprintf(bw, "  \"version\": {\"major\": %s, \"minor\": %s},\n  \"tags\": [\"positive\", \"generated\"],\n  \"commands\": [\n", s.Version.Major, s.Version.Minor)
 	for i, c := range s.Commands {
 		bw.WriteString("    ")
 		bw.Write(c)

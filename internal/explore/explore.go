@@ -454,9 +454,9 @@ func (e *explorer) trace(st *stream, n int, seen func(rule string, command int))
 	// The fixture's version object, by FORMAT.md's names: the model's
 	// Version has no JSON names of its own.
 	var ver struct {
-		Major int  `json:"major"`
-		Minor int  `json:"minor"`
-		Patch *int `json:"patch"`
+		Major json.Number  `json:"major"`
+		Minor json.Number  `json:"minor"`
+		Patch *json.Number `json:"patch"`
 	}
 	if json.Unmarshal(st.version, &ver) != nil {
 		return

@@ -58,7 +58,7 @@ func expected(e model.Expected) string {
 	if e.Outcome != string(model.Error) && e.Outcome != "" {
 		parts = append(parts, "outcome "+strconv.Quote(e.Outcome))
 	}
-	return errorText(appendNonEmpty(parts, e.Phase, e.Code), e.CommandIndex)
+	return errorText(appendNonEmpty(parts, e.Phase, e.Code), expectedIndex(e))
 }
 
 func actual(a model.Actual) string {
@@ -72,18 +72,18 @@ func actual(a model.Actual) string {
 		// garbage); the message says which.
 		return "no verdict from the implementation"
 	}
-	return errorText(appendNonEmpty(nil, string(a.Phase), a.Code), a.CommandIndex)
+	return errorText(appendNonEmpty(nil, string(a.Phase), a.Code), index(a.CommandIndex))
 }
 
 // errorText words an error result in one line: its parts (phase, code,
 // ...), "error" when there are none, and the command it names.
-func errorText(parts []string, index *int) string {
+func errorText(parts []string, index string) string {
 	if len(parts) == 0 {
 		parts = append(parts, "error")
 	}
 	s := strings.Join(parts, " ")
-	if index != nil {
-		s += " at command " + strconv.Itoa(*index)
+	if index != "" {
+		s += " at command " + index
 	}
 	return oneLine(s)
 }
@@ -117,7 +117,7 @@ func Fields(r *model.Result) []Field {
 		field("outcome", e.Outcome, string(a.Outcome), true),
 		field("phase", e.Phase, string(a.Phase), true),
 		field("code", e.Code, a.Code, true),
-		field("command_index", index(e.CommandIndex), index(a.CommandIndex), e.CommandIndex != nil),
+		field("command_index", expectedIndex(e), index(a.CommandIndex), e.CommandIndex != nil),
 	}
 	return fields
 }
@@ -126,6 +126,15 @@ func field(name, exp, act string, compared bool) Field {
 	f := Field{Name: name, Expected: orAbsent(exp), Actual: orAbsent(act), Compared: compared}
 	f.Differs = compared && exp != act
 	return f
+}
+
+// expectedIndex is the expected command index in decimal as the fixture
+// gives it, even past an int; "" when the fixture names none.
+func expectedIndex(e model.Expected) string {
+	if e.CommandIndex != nil && e.BigCommandIndex != "" {
+		return e.BigCommandIndex
+	}
+	return index(e.CommandIndex)
 }
 
 func index(i *int) string {
@@ -309,7 +318,7 @@ func Differences(r *model.Result) []string {
 		if a.CommandIndex != nil {
 			got = "command " + strconv.Itoa(*a.CommandIndex)
 		}
-		out = append(out, mismatch("command "+strconv.Itoa(*e.CommandIndex), got))
+		out = append(out, mismatch("command "+expectedIndex(e), got))
 	}
 	if len(out) == 0 {
 		// Matching found a difference this summary cannot name; say the

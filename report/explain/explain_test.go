@@ -85,7 +85,13 @@ func TestFields(t *testing.T) {
 	if f := Fields(&r)[3]; !f.Differs || !f.Compared {
 		t.Errorf("command_index 2 vs 3 = %+v, want a compared difference", f)
 	}
+	r.Expected.CommandIndex, r.Expected.BigCommandIndex = intp(maxInt), "10000000000000000000"
+	if f := Fields(&r)[3]; f.Expected != "10000000000000000000" || !f.Differs {
+		t.Errorf("command_index 1e19 vs 3 = %+v, want the expected index as the fixture gives it", f)
+	}
 }
+
+const maxInt = int(^uint(0) >> 1)
 
 func TestDetailKeepsUntrustedLinesIndented(t *testing.T) {
 	r := sample.Run().Results[8]
@@ -136,6 +142,15 @@ func TestDifferences(t *testing.T) {
 			[]string{"expected success, got schema_validation DRP2_ERR_SCHEMA at command 0"}},
 		{"corpus error", model.Result{Actual: model.Actual{Outcome: model.CorpusError, Message: "bad"}}, []string{"corpus error"}},
 		{"passed", model.Result{Passed: true}, nil},
+		// An index too large for an int is named as the fixture gives it.
+		{"huge index", model.Result{
+			Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_USAGE", CommandIndex: intp(maxInt), BigCommandIndex: "10000000000000000000"},
+			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_USAGE", CommandIndex: intp(3)}},
+			[]string{"expected command 10000000000000000000, got command 3"}},
+		{"huge index, other outcome", model.Result{
+			Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_USAGE", CommandIndex: intp(maxInt), BigCommandIndex: "10000000000000000000"},
+			Actual:   model.Actual{Outcome: model.Success}},
+			[]string{"expected semantic_validation DRP2_ERR_USAGE at command 10000000000000000000, got success"}},
 	}
 	for _, tt := range tests {
 		if got := Differences(&tt.r); strings.Join(got, "|") != strings.Join(tt.want, "|") {

@@ -79,7 +79,7 @@ func (g Group) Cause() string {
 
 func sameIndices(rs []*model.Result) bool {
 	for _, r := range rs[1:] {
-		if index(r.Expected.CommandIndex) != index(rs[0].Expected.CommandIndex) ||
+		if expectedIndex(r.Expected) != expectedIndex(rs[0].Expected) ||
 			index(r.Actual.CommandIndex) != index(rs[0].Actual.CommandIndex) {
 			return false
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
@@ -180,10 +181,24 @@ func readResult(rec *Result) (model.Result, error) {
 	if rec.CorpusPath == "" {
 		return model.Result{}, fmt.Errorf("%s: no corpus_path", rec.FixturePath)
 	}
+	expected := model.Expected{Outcome: deref(rec.ExpectedOutcome), Phase: deref(rec.ExpectedPhase), Code: deref(rec.ExpectedCode)}
+	if n := rec.ExpectedCommandIndex; n != nil {
+		// As the runner reads a fixture's index: one past an int keeps its
+		// decimal and matches no command.
+		i, err := strconv.Atoi(n.String())
+		switch {
+		case err == nil && i >= 0:
+		case isDigits(n.String()):
+			i, expected.BigCommandIndex = int(^uint(0)>>1), n.String()
+		default:
+			return model.Result{}, fmt.Errorf("%s: expected_command_index %s is not a command index", rec.FixturePath, n)
+		}
+		expected.CommandIndex = &i
+	}
 	r := model.Result{
 		Path: rec.FixturePath, RelPath: rec.CorpusPath, Name: rec.FixtureName,
 		Class:    classOf(rec.Class),
-		Expected: model.Expected{Outcome: deref(rec.ExpectedOutcome), Phase: deref(rec.ExpectedPhase), Code: deref(rec.ExpectedCode), CommandIndex: rec.ExpectedCommandIndex},
+		Expected: expected,
 		Actual: model.Actual{Outcome: model.Outcome(rec.ActualOutcome), Phase: model.Phase(deref(rec.ActualPhase)),
 			Code: deref(rec.ActualCode), CommandIndex: rec.ActualCommandIndex, Message: deref(rec.Message), Rule: deref(rec.Rule)},
 		Passed: rec.Passed, Span: (*model.Span)(rec.Location), Diagnostics: convert(rec.Diagnostics, fromDiagnostic),
@@ -251,4 +266,14 @@ func parityRows(rows []model.ParityRow) []ParityRow {
 		out = append(out, rec)
 	}
 	return out
+}
+
+// isDigits reports whether s is a non-empty run of decimal digits.
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -65,3 +65,31 @@ func TestReadRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeExpectedIndex: an expected command index too large for an int is
+// written as the fixture gives it, not as the largest int, and reads back
+// as the runner read it; a value that is no index is refused on reading.
+func TestHugeExpectedIndex(t *testing.T) {
+	maxInt := int(^uint(0) >> 1)
+	run := sample.Run()
+	e := &run.Results[0].Expected
+	e.CommandIndex, e.BigCommandIndex = &maxInt, "10000000000000000000"
+	var b bytes.Buffer
+	if err := Write(&b, run); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"expected_command_index": 10000000000000000000,`) {
+		t.Fatalf("the report does not give the index as the fixture does:\n%s", b.String())
+	}
+	back, err := Read(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Results[0].Expected; got.CommandIndex == nil || *got.CommandIndex != maxInt || got.BigCommandIndex != e.BigCommandIndex {
+		t.Errorf("read back as %+v, want the largest int and %s", got, e.BigCommandIndex)
+	}
+	bad := strings.Replace(b.String(), "10000000000000000000", "-3", 1)
+	if _, err := Read(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "expected_command_index -3 is not a command index") {
+		t.Errorf("a negative index read back: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strconv"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -78,7 +79,7 @@ type Result struct {
 	ExpectedOutcome      *string      `json:"expected_outcome"`
 	ExpectedPhase        *string      `json:"expected_phase"`
 	ExpectedCode         *string      `json:"expected_code"`
-	ExpectedCommandIndex *int         `json:"expected_command_index"`
+	ExpectedCommandIndex *json.Number `json:"expected_command_index"`
 	Class                string       `json:"class"`
 	CorpusPath           string       `json:"corpus_path"`
 	CorpusError          bool         `json:"corpus_error"`
@@ -152,7 +153,7 @@ func result(r *model.Result) Result {
 		ExpectedOutcome:      optional(r.Expected.Outcome),
 		ExpectedPhase:        optional(r.Expected.Phase),
 		ExpectedCode:         optional(r.Expected.Code),
-		ExpectedCommandIndex: r.Expected.CommandIndex,
+		ExpectedCommandIndex: expectedIndex(r.Expected),
 		Class:                r.Class.String(),
 		CorpusPath:           r.RelPath,
 		CorpusError:          r.IsCorpusError(),
@@ -201,4 +202,17 @@ func digest(d model.Digest) *Digest {
 	}
 	w := Digest(d)
 	return &w
+}
+
+// expectedIndex is the expected command index as the fixture gives it, in
+// decimal even past an int; nil when the fixture names none.
+func expectedIndex(e model.Expected) *json.Number {
+	if e.CommandIndex == nil {
+		return nil
+	}
+	n := json.Number(strconv.Itoa(*e.CommandIndex))
+	if e.BigCommandIndex != "" {
+		n = json.Number(e.BigCommandIndex)
+	}
+	return &n
 }

@@ -187,11 +187,16 @@ func newState(n int) *state {
 
 func (s *state) semantic(st model.Stream) *model.Failure {
 	s.idx = -1
-	if s.broken(ruleVersionMajor, st.Version.Major != supportedMajor) {
-		// Every stream declares its version, and an unknown major version
-		// fails immediately; no single command is at fault.
-		return s.fail(ruleVersionMajor, "", "stream declares protocol version %d.%d; this runtime accepts major version %d",
-			st.Version.Major, st.Version.Minor, supportedMajor)
+	// Every stream declares its version, and an unknown major version
+	// fails immediately; no single command is at fault. The major version
+	// is a JSON number, judged by its value (2.0 is 2).
+	major, ok := parseNumber(string(st.Version.Major))
+	if s.broken(ruleVersionMajor, !ok || major.val.isBig() || major.val.u != supportedMajor) {
+		if st.Version.Major == "" {
+			return s.fail(ruleVersionMajor, "", "stream declares no protocol major version; this runtime accepts major version %d", supportedMajor)
+		}
+		return s.fail(ruleVersionMajor, "", "stream declares protocol major version %s; this runtime accepts major version %d",
+			st.Version.Major, supportedMajor)
 	}
 	if s.broken(ruleHandshakeFirst, len(st.Commands) == 0) {
 		return s.fail(ruleHandshakeFirst, "", "the stream has no commands; HelloRenderer must open every stream")

@@ -22,7 +22,7 @@ func FuzzCheck(f *testing.F) {
 	}
 	c := New()
 	f.Fuzz(func(t *testing.T, commands, caps []byte) {
-		s := model.Stream{Version: model.Version{Major: 2}}
+		s := model.Stream{Version: model.Version{Major: "2"}}
 		for _, line := range bytes.Split(commands, []byte("\n")) {
 			if json.Valid(line) {
 				s.Commands = append(s.Commands, json.RawMessage(line))

@@ -17,7 +17,7 @@ import (
 func GenerateStream(n int) model.Stream {
 	g := &generator{out: make([]json.RawMessage, 0, n), n: n, next: 1000}
 	g.build()
-	return model.Stream{Version: model.Version{Major: 2, Minor: 0}, Commands: g.out}
+	return model.Stream{Version: model.Version{Major: "2", Minor: "0"}, Commands: g.out}
 }
 
 type generator struct {

@@ -18,9 +18,9 @@ const (
 // fixtureVersion is a fixture's version object by FORMAT.md's names: the
 // model's Version has no JSON names of its own.
 type fixtureVersion struct {
-	Major int  `json:"major"`
-	Minor int  `json:"minor"`
-	Patch *int `json:"patch"`
+	Major json.Number  `json:"major"`
+	Minor json.Number  `json:"minor"`
+	Patch *json.Number `json:"patch"`
 }
 
 // tc is one table case: a stream and the expected result. code "" means
@@ -64,7 +64,7 @@ func rawCase(name, code string, index int, cmds ...string) tc {
 }
 
 func (c tc) stream() model.Stream {
-	s := model.Stream{Version: model.Version{Major: 2}}
+	s := model.Stream{Version: model.Version{Major: "2"}}
 	if c.caps != "" {
 		s.Capabilities = json.RawMessage(c.caps)
 	}

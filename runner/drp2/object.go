@@ -135,12 +135,10 @@ type groupInfo struct {
 	// dynamic lists entry indexes in layout entry order: the order in which
 	// SetBindGroup consumes dynamic offsets.
 	dynamic []int
-	// deadBuffer and deadTexture name the first buffer and the first
-	// texture of the group destroyed after its creation. They are kept
-	// apart because the upstream runner checks destroyed buffers at
-	// SetBindGroup and not textures, so the two come at different places
-	// in the order of checks.
-	deadBuffer, deadTexture *object
+	// dead is the first resource of the group destroyed after its
+	// creation. SetBindGroup checks the buffers of dynamic entries one by
+	// one, where the upstream runner does, and dead after them.
+	dead *object
 }
 
 type pipelineInfo struct {

@@ -34,6 +34,16 @@ func precedenceCases() []tc {
 		group(30, 14, `[`+uniformEntry(0, 5, 0, 16)+`,{"binding":1,"binding_type":"sampled_texture","resource_kind":"texture","resource_id":6}]`),
 		encoder(40), computePass(41, 40), setPipeline(41, 20),
 	)
+	// A compute pipeline 21 with layout 15: bindings 0 and 1 dynamic
+	// uniform buffers, binding 2 a plain one. Bind group 31 gives them
+	// buffers 7, 8 and 9 of 64 bytes, 16 bytes each from offset 0.
+	dyn2 := cat(
+		layout(15, `[{"binding":0,"binding_type":"uniform_buffer","has_dynamic_offset":true},{"binding":1,"binding_type":"uniform_buffer","has_dynamic_offset":true},{"binding":2,"binding_type":"uniform_buffer"}]`),
+		computePipeline(21, "[15]"),
+		buffer(7, 64, `["UNIFORM"]`), buffer(8, 64, `["UNIFORM"]`), buffer(9, 64, `["UNIFORM"]`),
+		group(31, 15, `[`+uniformEntry(0, 7, 0, 16)+`,`+uniformEntry(1, 8, 0, 16)+`,`+uniformEntry(2, 9, 0, 16)+`]`),
+		encoder(42), computePass(43, 42), setPipeline(43, 21),
+	)
 	view := func(id, tex int, format, aspect string, extra ...any) string {
 		kv := append([]any{"id", id, "texture_id", tex, "format", q(format), "dimension", q("2d"), "aspect", q(aspect)}, extra...)
 		return cmd("CreateTextureView", kv...)
@@ -50,9 +60,21 @@ func precedenceCases() []tc {
 			cat(dyn[:len(dyn)-3], cmd("DestroyTexture", "texture_id", 6), dyn[len(dyn)-3:], setGroup(41, 0, 30, "[64]"))...).at(dynamicRange),
 		bad("set bind group: a destroyed texture alone", codeDestroyedObject,
 			cat(dyn[:len(dyn)-3], cmd("DestroyTexture", "texture_id", 6), dyn[len(dyn)-3:], setGroup(41, 0, 30, "[0]"))...).at(bindDead),
-		// A destroyed buffer is checked upstream before the dynamic ranges.
+		// A dynamic entry's buffer is checked upstream before its range.
 		bad("set bind group: a destroyed buffer before the dynamic range", codeDestroyedObject,
 			cat(dyn[:len(dyn)-3], cmd("DestroyBuffer", "buffer_id", 5), dyn[len(dyn)-3:], setGroup(41, 0, 30, "[64]"))...).at(bindDead),
+		// Upstream checks the dynamic entries one by one, buffer then
+		// range, and no other entry's buffer: a later dynamic entry's
+		// destroyed buffer and a non-dynamic entry's come after an earlier
+		// entry's range.
+		bad("set bind group: an earlier dynamic range before a later destroyed buffer", codeOutOfRange,
+			cat(dyn2[:len(dyn2)-3], cmd("DestroyBuffer", "buffer_id", 8), dyn2[len(dyn2)-3:], setGroup(43, 0, 31, "[64,0]"))...).at(dynamicRange),
+		bad("set bind group: an earlier destroyed buffer before a later dynamic range", codeDestroyedObject,
+			cat(dyn2[:len(dyn2)-3], cmd("DestroyBuffer", "buffer_id", 7), dyn2[len(dyn2)-3:], setGroup(43, 0, 31, "[0,64]"))...).at(bindDead),
+		bad("set bind group: dynamic range before a destroyed non-dynamic buffer", codeOutOfRange,
+			cat(dyn2[:len(dyn2)-3], cmd("DestroyBuffer", "buffer_id", 9), dyn2[len(dyn2)-3:], setGroup(43, 0, 31, "[0,64]"))...).at(dynamicRange),
+		bad("set bind group: a destroyed non-dynamic buffer alone", codeDestroyedObject,
+			cat(dyn2[:len(dyn2)-3], cmd("DestroyBuffer", "buffer_id", 9), dyn2[len(dyn2)-3:], setGroup(43, 0, 31, "[0,0]"))...).at(bindDead),
 
 		// CreateTextureView: an incompatible format or a layer range past
 		// the texture (not checked upstream) and a reused id (checked).

@@ -304,10 +304,11 @@ func (s *state) setIndexBuffer() *model.Failure {
 }
 
 // setBindGroup checks, in order: the pass, a bound pipeline, the bind group,
-// the slot and layout against the pipeline, the dynamic offset count, the
-// group's buffers still alive, each dynamic range (all of these as the
-// upstream runner does), then the group's textures still alive, which the
-// upstream runner does not check.
+// the slot and layout against the pipeline, the dynamic offset count, then
+// entry by entry in layout order each dynamic entry's buffer still alive and
+// its moved range (all of these as the upstream runner does), then every
+// other resource of the group still alive, which the upstream runner does
+// not check.
 func (s *state) setBindGroup() *model.Failure {
 	p, f := s.targetPass()
 	if f != nil {
@@ -341,16 +342,16 @@ func (s *state) setBindGroup() *model.Failure {
 		return s.fail(ruleDynamicCount, "/dynamic_offsets", "%s has %d dynamic binding(s) in %s but %d dynamic offset(s) were given",
 			bg, len(g.dynamic), g.layout, len(offsets))
 	}
-	if s.broken(ruleBindDead, g.deadBuffer != nil) {
-		return s.fail(ruleBindDead, "/bind_group_id", "%s references %s, which was destroyed", bg, g.deadBuffer)
-	}
 	for k, idx := range g.dynamic {
+		e := &g.entries[idx]
+		if s.broken(ruleBindDead, e.resource.destroyed) {
+			return s.fail(ruleBindDead, "/bind_group_id", "%s references %s for dynamic binding %s, which was destroyed", bg, e.resource, e.binding)
+		}
 		ptr := "/dynamic_offsets/" + strconv.Itoa(k)
 		off, f := s.num(offsets[k], ptr)
 		if f != nil {
 			return f
 		}
-		e := &g.entries[idx]
 		// The dynamic offset moves the entry's base offset before the
 		// range check.
 		start := add(e.offset, off.val)
@@ -359,8 +360,8 @@ func (s *state) setBindGroup() *model.Failure {
 				off.val, e.binding, start, end, e.resource.buf.size, e.resource)
 		}
 	}
-	if s.broken(ruleBindDead, g.deadTexture != nil) {
-		return s.fail(ruleBindDead, "/bind_group_id", "%s references %s, which was destroyed", bg, g.deadTexture)
+	if s.broken(ruleBindDead, g.dead != nil) {
+		return s.fail(ruleBindDead, "/bind_group_id", "%s references %s, which was destroyed", bg, g.dead)
 	}
 	capture(p.pass.encoder, bg)
 	return nil

@@ -493,12 +493,8 @@ func (s *state) destroy(v json.Number, pointer string, k kind) *model.Failure {
 		}
 	}
 	for _, g := range o.groups {
-		switch {
-		case g.destroyed:
-		case o.buf != nil && g.group.deadBuffer == nil:
-			g.group.deadBuffer = o
-		case o.buf == nil && g.group.deadTexture == nil:
-			g.group.deadTexture = o
+		if !g.destroyed && g.group.dead == nil {
+			g.group.dead = o
 		}
 	}
 	o.groups = nil

@@ -1,6 +1,8 @@
 package drp2
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/model"
@@ -37,10 +39,31 @@ func sessionCases() []tc {
 	return cases
 }
 
+// TestStreamVersion judges the stream's declared major version by its
+// value, whatever its spelling, and names a wrong one as written.
 func TestStreamVersion(t *testing.T) {
-	f := verdictOf(New(), model.Stream{Version: model.Version{Major: 3}, Commands: tc{cmds: []string{hello}}.stream().Commands})
-	if f == nil || f.Code != codeUnsupportedVersion || f.CommandIndex != -1 {
-		t.Fatalf("stream version 3.0: got %+v", f)
+	cmds := tc{cmds: []string{hello, reply}}.stream().Commands
+	for _, major := range []string{"2", "2.0", "2e0", "0.2e1", "20E-1"} {
+		if f := verdictOf(New(), model.Stream{Version: model.Version{Major: json.Number(major)}, Commands: cmds}); f != nil {
+			t.Errorf("stream major version %s: got %+v, want success", major, f)
+		}
+	}
+	for major, says := range map[string]string{
+		"3":                    "major version 3;",
+		"2.5":                  "major version 2.5;",
+		"18446744073709551618": "major version 18446744073709551618;",
+		"1e19":                 "major version 1e19;",
+		"":                     "no protocol major version",
+	} {
+		f := verdictOf(New(), model.Stream{Version: model.Version{Major: json.Number(major)}, Commands: cmds})
+		if f == nil || f.Code != codeUnsupportedVersion || f.CommandIndex != -1 || !strings.Contains(f.Message, says) {
+			t.Errorf("stream major version %q: got %+v, want %s at the stream saying %q", major, f, codeUnsupportedVersion, says)
+		}
+	}
+	// HelloRenderer's version is named as written too.
+	hugeHello := tc{cmds: []string{`{"cmd":"HelloRenderer","version":{"major":18446744073709551618,"minor":0}}`}}.stream()
+	if f := verdictOf(New(), hugeHello); f == nil || !strings.Contains(f.Message, "major version 18446744073709551618 is not") {
+		t.Errorf("HelloRenderer major version 18446744073709551618: got %+v, want it named as written", f)
 	}
 }
 

@@ -49,7 +49,9 @@ func (s *state) checkVersion() *model.Failure {
 		return f
 	}
 	if s.broken(ruleVersionMajor, major.val.isBig() || major.val.u != supportedMajor) {
-		return s.fail(ruleVersionMajor, "/version/major", "protocol major version %s is not supported; this runtime accepts major version %d", major.id, supportedMajor)
+		// Named as written: the canonical key of a huge id is no spelling a
+		// reader would recognise.
+		return s.fail(ruleVersionMajor, "/version/major", "protocol major version %s is not supported; this runtime accepts major version %d", s.w.Version.Major, supportedMajor)
 	}
 	return nil
 }
