@@ -219,3 +219,22 @@ func ComparisonHeadline(c *model.Comparison) string {
 // broken file first, the likeliest cause of red. A change of metadata
 // alone (a re-indented file, a new description) is left to the tables.
 var headlineOrder = []model.ContentChange{model.Broken, model.ExpectationChanged, model.StreamChanged, model.Renamed}
+
+// maxSchemaFiles bounds the changed schema files a headline or a table
+// cell names; the JSON report lists them all.
+const maxSchemaFiles = 3
+
+// SchemaFiles names changed schema files, the first few of them, each as
+// name gives it (a sink's escaping): "a.json, b.json, c.json and 4 more".
+func SchemaFiles(files []string, name func(string) string) string {
+	n := min(len(files), maxSchemaFiles)
+	names := make([]string, n)
+	for i := range names {
+		names[i] = name(files[i])
+	}
+	s := strings.Join(names, ", ")
+	if len(files) > n {
+		s += fmt.Sprintf(" and %d more", len(files)-n)
+	}
+	return s
+}
