@@ -120,6 +120,15 @@ type Comparison struct {
 	FixtureSchemaChanged bool
 	BaseCommandSchema    SchemaSource
 	BaseFixtureSchema    SchemaSource
+	// CommandSchemaFiles and FixtureSchemaFiles name the files of each
+	// schema's closure that differ from the base's: changed, added or
+	// removed, in path order (SchemaFilesChanged).
+	CommandSchemaFiles []string
+	FixtureSchemaFiles []string
+	// SchemaFailure is the schema error the most fixtures newly fail with,
+	// when a schema changed and fixtures now fail the schema phases: what
+	// the schema change did, in one example.
+	SchemaFailure *SchemaFailure
 
 	// Changes are ordered by Verdicts, then by RelPath.
 	Changes []Change
@@ -137,6 +146,19 @@ func IsCommitHash(s string) bool {
 		}
 	}
 	return true
+}
+
+// SchemaFailure is a schema error that fixtures fail with now and did not
+// on the base.
+type SchemaFailure struct {
+	// Message is the error as the first such fixture reports it; Path is
+	// that fixture's display path.
+	Message string
+	Path    string
+	// Fixtures counts the fixtures that newly fail with Message; All those
+	// that newly fail a schema phase with any message.
+	Fixtures int
+	All      int
 }
 
 // SchemasChanged reports whether either schema differs from the base's.

@@ -23,8 +23,8 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 		BaseCommandSchema: base.CommandSchema,
 		BaseFixtureSchema: base.FixtureSchema,
 	}
-	c.CommandSchemaChanged = schemaChanged(base.CommandSchema, head.CommandSchema)
-	c.FixtureSchemaChanged = schemaChanged(base.FixtureSchema, head.FixtureSchema)
+	c.CommandSchemaChanged, c.CommandSchemaFiles = schemaChange(base.CommandSchema, head.CommandSchema)
+	c.FixtureSchemaChanged, c.FixtureSchemaFiles = schemaChange(base.FixtureSchema, head.FixtureSchema)
 
 	baseAt := firstByPath(base.Results)
 	heads := uniqueHeads(head.Results)
@@ -50,6 +50,9 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 		}
 		return a.RelPath < b.RelPath
 	})
+	if c.SchemasChanged() {
+		c.SchemaFailure = schemaFailure(c.Changes)
+	}
 	return c
 }
 
@@ -188,6 +191,51 @@ func digests(rs []*model.Result) []model.Digest {
 	return out
 }
 
-func schemaChanged(base, head model.SchemaSource) bool {
-	return base.SHA256 != "" && head.SHA256 != "" && base.SHA256 != head.SHA256
+// schemaChange says whether a schema changed and, when both runs recorded
+// its closure, which files of it.
+func schemaChange(base, head model.SchemaSource) (changed bool, files []string) {
+	if !model.SchemaChanged(base, head) {
+		return false, nil
+	}
+	if base.Closure == "" || head.Closure == "" {
+		return true, nil
+	}
+	return true, model.SchemaFilesChanged(base.Files, head.Files)
 }
+
+// schemaFailure is the schema error the most fixtures newly fail with
+// (the first in the changes' order of those tied), or nil when none does.
+// A fixture newly fails a schema phase when it was on the base with the
+// same file (so the schema is what moved), fails one now, and did not
+// fail with the same message on the base.
+func schemaFailure(changes []model.Change) *model.SchemaFailure {
+	var first []*model.Change // the first change of each message, in order
+	count := map[string]int{}
+	all := 0
+	for i := range changes {
+		ch := &changes[i]
+		h := ch.Head
+		if h == nil || ch.Base == nil || h.Passed || ch.Content != model.ContentSame || !schemaPhase(h.Actual.Phase) ||
+			ch.Base.Actual.Message == h.Actual.Message {
+			continue
+		}
+		all++
+		if count[h.Actual.Message] == 0 {
+			first = append(first, ch)
+		}
+		count[h.Actual.Message]++
+	}
+	if all == 0 {
+		return nil
+	}
+	best := first[0]
+	for _, ch := range first[1:] {
+		if count[ch.Head.Actual.Message] > count[best.Head.Actual.Message] {
+			best = ch
+		}
+	}
+	msg := best.Head.Actual.Message
+	return &model.SchemaFailure{Message: msg, Path: best.Path, Fixtures: count[msg], All: all}
+}
+
+func schemaPhase(p model.Phase) bool { return p == model.PhaseSchema || p == model.PhaseEnvelope }

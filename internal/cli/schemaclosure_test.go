@@ -89,3 +89,41 @@ func TestManifestSeesSchemaClosure(t *testing.T) {
 	}
 	golden.Check(t, "schema-closure/manifest-check.txt", []byte(out))
 }
+
+// TestBaselineSeesSchemaClosure: compared with a base checkout, a run
+// whose command schema changed in a file its $refs reach says so in the
+// headline, names the file, and gives the error the change now causes,
+// in the text report, the comment's Markdown and the JSON report.
+func TestBaselineSeesSchemaClosure(t *testing.T) {
+	root := t.TempDir()
+	base, head := filepath.Join(root, "base"), filepath.Join(root, "head")
+	testkit.WriteFiles(t, base, closureCorpus())
+	testkit.WriteFiles(t, head, closureCorpus())
+	renameUsage(t, head)
+
+	code, out, errs := run(t, head, "run", "--corpus", corpus, "--baseline", "../base")
+	if code != ExitMismatch {
+		t.Errorf("exit %d, want %d\n%s", code, ExitMismatch, errs)
+	}
+	golden.Check(t, "schema-closure/run.txt", []byte(section(out, "Comparison with the base:", "\n\n")))
+
+	_, md, _ := run(t, head, "run", "--corpus", corpus, "--baseline", "../base", "--format", "markdown")
+	golden.Check(t, "schema-closure/run.md", []byte(section(md, "### ", "\n### ")))
+
+	_, js, _ := run(t, head, "run", "--corpus", corpus, "--baseline", "../base", "--format", "json")
+	golden.Check(t, "schema-closure/comparison.json", []byte(section(js, `"comparison": {`, `"counts"`)))
+}
+
+// section is the part of s from the first start up to the first end
+// after it: the part of a report a test is about.
+func section(s, start, end string) string {
+	i := strings.Index(s, start)
+	if i < 0 {
+		return ""
+	}
+	s = s[i:]
+	if j := strings.Index(s, end); j >= 0 {
+		return s[:j]
+	}
+	return s
+}
