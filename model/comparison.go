@@ -151,8 +151,9 @@ func IsCommitHash(s string) bool {
 // SchemaFailure is a schema error that fixtures fail with now and did not
 // on the base.
 type SchemaFailure struct {
-	// Message is the error as the first such fixture reports it; Path is
-	// that fixture's display path.
+	// Message is the error, without the index of the command it was
+	// found at, which may differ from fixture to fixture; Path is the
+	// display path of the first fixture that fails with it.
 	Message string
 	Path    string
 	// Fixtures counts the fixtures that newly fail with Message; All those

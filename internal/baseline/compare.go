@@ -6,7 +6,9 @@
 package baseline
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -203,8 +205,9 @@ func schemaChange(base, head model.SchemaSource) (changed bool, files []string) 
 	return true, model.SchemaFilesChanged(base.Files, head.Files)
 }
 
-// schemaFailure is the schema error the most fixtures newly fail with
-// (the first in the changes' order of those tied), or nil when none does.
+// schemaFailure is the schema error the most fixtures newly fail with, at
+// whichever command (the first in the changes' order of those tied), or
+// nil when none does.
 // A fixture newly fails a schema phase when it was on the base with the
 // same file (so the schema is what moved), fails one now, and did not
 // fail with the same message on the base.
@@ -220,22 +223,32 @@ func schemaFailure(changes []model.Change) *model.SchemaFailure {
 			continue
 		}
 		all++
-		if count[h.Actual.Message] == 0 {
+		if count[schemaError(h.Actual)] == 0 {
 			first = append(first, ch)
 		}
-		count[h.Actual.Message]++
+		count[schemaError(h.Actual)]++
 	}
 	if all == 0 {
 		return nil
 	}
 	best := first[0]
 	for _, ch := range first[1:] {
-		if count[ch.Head.Actual.Message] > count[best.Head.Actual.Message] {
+		if count[schemaError(ch.Head.Actual)] > count[schemaError(best.Head.Actual)] {
 			best = ch
 		}
 	}
-	msg := best.Head.Actual.Message
+	msg := schemaError(best.Head.Actual)
 	return &model.SchemaFailure{Message: msg, Path: best.Path, Fixtures: count[msg], All: all}
+}
+
+// schemaError is a schema phase's message without the "command N: " the
+// runner puts before it (runner/commands.go), so that one error at
+// different commands of different fixtures counts as one.
+func schemaError(a model.Actual) string {
+	if a.CommandIndex == nil {
+		return a.Message
+	}
+	return strings.TrimPrefix(a.Message, fmt.Sprintf("command %d: ", *a.CommandIndex))
 }
 
 func schemaPhase(p model.Phase) bool { return p == model.PhaseSchema || p == model.PhaseEnvelope }

@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -23,14 +24,20 @@ func TestSchemaClosureChange(t *testing.T) {
 		r.Passed, r.Actual = false, model.Actual{Outcome: model.Error, Phase: model.PhaseSchema, Code: "DRP2_ERR_INVALID_ARGUMENT", Message: msg}
 		return r
 	}
-	const usages, size = "command 2: CreateBuffer: missing properties: 'usages'", "command 3: CreateBuffer: /size: must be >= 0"
+	const usages, size = "CreateBuffer: missing properties: 'usages'", "command 3: CreateBuffer: /size: must be >= 0"
+	// One error at different commands is one error.
+	at := func(r model.Result, index int) model.Result {
+		r.Actual.CommandIndex = &index
+		r.Actual.Message = fmt.Sprintf("command %d: %s", index, r.Actual.Message)
+		return r
+	}
 	base := &model.Run{CommandSchema: model.SchemaSource{SHA256: "root", Closure: "one", Files: files("old")},
 		Results: []model.Result{pass("a.json"), pass("b.json"), pass("c.json"), pass("d.json"), pass("edited.json"), fail("old.json", size)}}
 	edited := fail("edited.json", size)
 	edited.Digest.File = "edited now"
 	head := &model.Run{CommandSchema: model.SchemaSource{SHA256: "root", Closure: "two", Files: files("new")},
 		Results: []model.Result{
-			fail("a.json", size), fail("b.json", usages), fail("c.json", usages), pass("d.json"),
+			fail("a.json", size), at(fail("b.json", usages), 2), at(fail("c.json", usages), 5), pass("d.json"),
 			edited,                   // its file changed: not the schema's doing
 			fail("added.json", size), // not on the base
 			fail("old.json", size),   // failed so on the base

@@ -278,7 +278,7 @@ func SchemaFiles(files []string, name func(string) string) string {
 }
 
 // schemaFailureText says which error a schema change now gives: "336
-// fixtures now fail with: command 2: ...", or "336 fixtures now fail a
+// fixtures now fail with: CreateBuffer: ...", or "336 fixtures now fail a
 // schema phase, 300 of them with: ...", or "" when no fixture newly fails
 // one. The error is quoted by quote (a sink's escaping), after max bounds
 // it (0: whole).

@@ -19,9 +19,9 @@ func TestComparisonHeadline(t *testing.T) {
 		// A schema of $refs: the files of it that changed, and the error
 		// the change now gives.
 		{&model.Comparison{Base: "b", CommandSchemaChanged: true, CommandSchemaFiles: []string{"commands/CreateBuffer.json"},
-			SchemaFailure: &model.SchemaFailure{Message: "command 2: CreateBuffer: missing properties: 'usages'", Path: "fixtures/positive/a.json", Fixtures: 336, All: 336},
+			SchemaFailure: &model.SchemaFailure{Message: "CreateBuffer: missing properties: 'usages'", Path: "fixtures/positive/a.json", Fixtures: 336, All: 336},
 			Changes:       changes(model.Regressed, 336)},
-			"336 regressed, command schema changed: commands/CreateBuffer.json (336 fixtures now fail with: command 2: CreateBuffer: missing properties: 'usages') against base b"},
+			"336 regressed, command schema changed: commands/CreateBuffer.json (336 fixtures now fail with: CreateBuffer: missing properties: 'usages') against base b"},
 		{&model.Comparison{Base: "b", CommandSchemaChanged: true, FixtureSchemaChanged: true,
 			CommandSchemaFiles: []string{"a.json", "b.json", "c.json"}, FixtureSchemaFiles: []string{"d.json"},
 			SchemaFailure: &model.SchemaFailure{Message: "line\none", Fixtures: 1, All: 3}},
@@ -67,9 +67,9 @@ func TestChangeIn(t *testing.T) {
 	if got := ChangeIn(&model.Comparison{}, &model.Change{Verdict: model.Regressed, Base: both, Head: now}); got != "" {
 		t.Errorf("no schema change: %q", got)
 	}
-	f := &model.SchemaFailure{Message: "command 2: CreateBuffer: missing properties: 'usages'", Path: "fixtures/a.json", Fixtures: 300, All: 336}
+	f := &model.SchemaFailure{Message: "CreateBuffer: missing properties: 'usages'", Path: "fixtures/a.json", Fixtures: 300, All: 336}
 	if got, want := SchemaFailureLine(f, func(s string) string { return "«" + s + "»" }),
-		"336 fixtures now fail a schema phase, 300 of them with: «command 2: CreateBuffer: missing properties: 'usages'» (first: «fixtures/a.json»)"; got != want {
+		"336 fixtures now fail a schema phase, 300 of them with: «CreateBuffer: missing properties: 'usages'» (first: «fixtures/a.json»)"; got != want {
 		t.Errorf("SchemaFailureLine = %q, want %q", got, want)
 	}
 }

@@ -51,7 +51,7 @@ func Compared() *model.Run {
 		// Files of the closure that changed, one with Markdown in its name,
 		// and the error the change gives the regressed fixture.
 		CommandSchemaFiles: []string{"commands/CreateBuffer.json", "common/<b>|*x*`.json"},
-		SchemaFailure: &model.SchemaFailure{Message: "command 2: CreateBuffer: missing properties: 'usages' <b>|x",
+		SchemaFailure: &model.SchemaFailure{Message: "CreateBuffer: missing properties: 'usages' <b>|x",
 			Path: "fixtures/negative/draw_outside_pass.json", Fixtures: 1, All: 1},
 		Changes: []model.Change{
 			{RelPath: "negative/draw_outside_pass.json", Path: "fixtures/negative/draw_outside_pass.json", Name: "draw_outside_pass",
