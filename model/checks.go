@@ -67,7 +67,16 @@ type ManifestSchema struct {
 	RecordedSHA256 string
 	CurrentPath    string
 	CurrentSHA256  string
-	Violation      bool
+	// RecordedClosure and CurrentClosure are the digests of the schema's
+	// closure (SchemaSource.Closure); the recorded one is empty in a
+	// manifest written before closures were recorded.
+	RecordedClosure string
+	CurrentClosure  string
+	// Files name the files of the closure that changed, were added or
+	// were removed, in path order: none when only the path moved or the
+	// manifest recorded no closure.
+	Files     []string
+	Violation bool
 	// Span locates the schema's entry in the manifest file.
 	Span *Span
 }

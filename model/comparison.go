@@ -120,6 +120,15 @@ type Comparison struct {
 	FixtureSchemaChanged bool
 	BaseCommandSchema    SchemaSource
 	BaseFixtureSchema    SchemaSource
+	// CommandSchemaFiles and FixtureSchemaFiles name the files of each
+	// schema's closure that differ from the base's: changed, added or
+	// removed, in path order (SchemaFilesChanged).
+	CommandSchemaFiles []string
+	FixtureSchemaFiles []string
+	// SchemaFailure is the schema error the most fixtures newly fail with,
+	// when a schema changed and fixtures now fail the schema phases: what
+	// the schema change did, in one example.
+	SchemaFailure *SchemaFailure
 
 	// Changes are ordered by Verdicts, then by RelPath.
 	Changes []Change
@@ -137,6 +146,20 @@ func IsCommitHash(s string) bool {
 		}
 	}
 	return true
+}
+
+// SchemaFailure is a schema error that fixtures fail with now and did not
+// on the base.
+type SchemaFailure struct {
+	// Message is the error, without the index of the command it was
+	// found at, which may differ from fixture to fixture; Path is the
+	// display path of the first fixture that fails with it.
+	Message string
+	Path    string
+	// Fixtures counts the fixtures that newly fail with Message; All those
+	// that newly fail a schema phase with any message.
+	Fixtures int
+	All      int
 }
 
 // SchemasChanged reports whether either schema differs from the base's.

@@ -9,6 +9,7 @@ package model
 
 import (
 	"encoding/json"
+	"sort"
 	"time"
 )
 
@@ -256,7 +257,57 @@ type Finding struct {
 type SchemaSource struct {
 	// Source is the schema's path, or "embedded".
 	Source string
+	// SHA256 is the SHA-256 of the schema file's own bytes.
 	SHA256 string
+	// Closure is the SHA-256 of the schema's closure, every file its
+	// compilation read (the file itself and each file a $ref reached):
+	// of the lines "<sha256>  <path>\n" of Files, in path order, as
+	// sha256sum prints them. A schema of $refs into other files changes
+	// when any of them does, which SHA256 alone does not show. Empty in
+	// a report written before closures were recorded.
+	Closure string
+	// Files are the files of the closure in path order, each by its slash
+	// path relative to the schema file's folder.
+	Files []SchemaFile
+}
+
+// SchemaFile is one file of a schema's closure.
+type SchemaFile struct {
+	Path   string
+	SHA256 string
+}
+
+// SchemaChanged reports whether a schema differs between two runs: by
+// its closure when both runs recorded one, else by the schema file's own
+// bytes (a report written before closures were recorded). A side that
+// names no schema changes nothing.
+func SchemaChanged(base, head SchemaSource) bool {
+	if base.Closure != "" && head.Closure != "" {
+		return base.Closure != head.Closure
+	}
+	return base.SHA256 != "" && head.SHA256 != "" && base.SHA256 != head.SHA256
+}
+
+// SchemaFilesChanged names the files that differ between two closures:
+// changed, added or removed, in path order. Both lists are in path order
+// (SchemaSource.Files).
+func SchemaFilesChanged(base, head []SchemaFile) []string {
+	sums := make(map[string]string, len(base))
+	for _, f := range base {
+		sums[f.Path] = f.SHA256
+	}
+	var out []string
+	for _, f := range head {
+		if sum, ok := sums[f.Path]; !ok || sum != f.SHA256 {
+			out = append(out, f.Path)
+		}
+		delete(sums, f.Path)
+	}
+	for p := range sums {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // ClassCount counts the fixtures run in one class.

@@ -1,8 +1,6 @@
 package runner
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -133,10 +131,40 @@ func fileURL(abs string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }
 
-func (f schemaFile) describe() model.SchemaSource {
-	sum := sha256.Sum256(f.doc.Data)
-	return model.SchemaSource{Source: f.source, SHA256: hex.EncodeToString(sum[:])}
+// describe says which schema f is: its source, the digest of its own
+// bytes, and its closure, the files its compilation read (see
+// model.SchemaSource), each named relative to f's folder so that the same
+// files give the same closure on any machine.
+func (f schemaFile) describe(read []schema.File) model.SchemaSource {
+	s := model.SchemaSource{Source: f.source, SHA256: sum(f.doc.Data)}
+	dir := urlDir(f.doc.URL)
+	seen := map[string]bool{}
+	for _, r := range read {
+		p := strings.TrimPrefix(urlPath(r.URL), dir)
+		if !seen[p] {
+			seen[p] = true
+			s.Files = append(s.Files, model.SchemaFile{Path: p, SHA256: sum(r.Data)})
+		}
+	}
+	sort.Slice(s.Files, func(i, j int) bool { return s.Files[i].Path < s.Files[j].Path })
+	var lines strings.Builder
+	for _, file := range s.Files {
+		fmt.Fprintf(&lines, "%s  %s\n", file.SHA256, file.Path)
+	}
+	s.Closure = sum([]byte(lines.String()))
+	return s
 }
+
+// urlPath is the path of a document's URL (the URL itself when it has
+// none), and urlDir the folder of it, with a final slash.
+func urlPath(u string) string {
+	if parsed, err := url.Parse(u); err == nil && parsed.Path != "" {
+		return parsed.Path
+	}
+	return u
+}
+
+func urlDir(u string) string { return strings.TrimSuffix(path.Dir(urlPath(u)), "/") + "/" }
 
 // loadSchemas resolves and compiles both schemas for a corpus on disk
 // (corpusDir empty for the embedded corpus).
@@ -169,7 +197,7 @@ func loadSchemas(cfg Config, workDir, corpusDir string) (*schemas, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &schemas{Set: set, commandSource: cmdFile.describe(), fixtureSource: fixFile.describe()}, nil
+	return &schemas{Set: set, commandSource: cmdFile.describe(set.CommandFiles), fixtureSource: fixFile.describe(set.FixtureFiles)}, nil
 }
 
 func (f schemaFile) close() {

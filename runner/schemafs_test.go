@@ -24,6 +24,11 @@ func TestSchemaFS(t *testing.T) {
 	if disk.CommandSchema.SHA256 != mem.CommandSchema.SHA256 || disk.FixtureSchema.SHA256 != mem.FixtureSchema.SHA256 {
 		t.Errorf("schema sums differ: disk %v %v, memory %v %v", disk.CommandSchema, disk.FixtureSchema, mem.CommandSchema, mem.FixtureSchema)
 	}
+	// A base commit's schemas are read from memory: their closures must be
+	// the disk's, or every comparison with a base would see a change.
+	if disk.CommandSchema.Closure == "" || disk.CommandSchema.Closure != mem.CommandSchema.Closure || disk.FixtureSchema.Closure != mem.FixtureSchema.Closure {
+		t.Errorf("schema closures differ: disk %s %s, memory %s %s", disk.CommandSchema.Closure, disk.FixtureSchema.Closure, mem.CommandSchema.Closure, mem.FixtureSchema.Closure)
+	}
 	if mem.CommandSchema.Source != "schema/drp_command.json" {
 		t.Errorf("command schema source %q", mem.CommandSchema.Source)
 	}

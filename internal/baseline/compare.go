@@ -6,7 +6,9 @@
 package baseline
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -23,8 +25,8 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 		BaseCommandSchema: base.CommandSchema,
 		BaseFixtureSchema: base.FixtureSchema,
 	}
-	c.CommandSchemaChanged = schemaChanged(base.CommandSchema, head.CommandSchema)
-	c.FixtureSchemaChanged = schemaChanged(base.FixtureSchema, head.FixtureSchema)
+	c.CommandSchemaChanged, c.CommandSchemaFiles = schemaChange(base.CommandSchema, head.CommandSchema)
+	c.FixtureSchemaChanged, c.FixtureSchemaFiles = schemaChange(base.FixtureSchema, head.FixtureSchema)
 
 	baseAt := firstByPath(base.Results)
 	heads := uniqueHeads(head.Results)
@@ -50,6 +52,9 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 		}
 		return a.RelPath < b.RelPath
 	})
+	if c.SchemasChanged() {
+		c.SchemaFailure = schemaFailure(c.Changes)
+	}
 	return c
 }
 
@@ -188,6 +193,62 @@ func digests(rs []*model.Result) []model.Digest {
 	return out
 }
 
-func schemaChanged(base, head model.SchemaSource) bool {
-	return base.SHA256 != "" && head.SHA256 != "" && base.SHA256 != head.SHA256
+// schemaChange says whether a schema changed and, when both runs recorded
+// its closure, which files of it.
+func schemaChange(base, head model.SchemaSource) (changed bool, files []string) {
+	if !model.SchemaChanged(base, head) {
+		return false, nil
+	}
+	if base.Closure == "" || head.Closure == "" {
+		return true, nil
+	}
+	return true, model.SchemaFilesChanged(base.Files, head.Files)
 }
+
+// schemaFailure is the schema error the most fixtures newly fail with, at
+// whichever command (the first in the changes' order of those tied), or
+// nil when none does.
+// A fixture newly fails a schema phase when it was on the base with the
+// same file (so the schema is what moved), fails one now, and did not
+// fail with the same message on the base.
+func schemaFailure(changes []model.Change) *model.SchemaFailure {
+	var first []*model.Change // the first change of each message, in order
+	count := map[string]int{}
+	all := 0
+	for i := range changes {
+		ch := &changes[i]
+		h := ch.Head
+		if h == nil || ch.Base == nil || h.Passed || ch.Content != model.ContentSame || !schemaPhase(h.Actual.Phase) ||
+			ch.Base.Actual.Message == h.Actual.Message {
+			continue
+		}
+		all++
+		if count[schemaError(h.Actual)] == 0 {
+			first = append(first, ch)
+		}
+		count[schemaError(h.Actual)]++
+	}
+	if all == 0 {
+		return nil
+	}
+	best := first[0]
+	for _, ch := range first[1:] {
+		if count[schemaError(ch.Head.Actual)] > count[schemaError(best.Head.Actual)] {
+			best = ch
+		}
+	}
+	msg := schemaError(best.Head.Actual)
+	return &model.SchemaFailure{Message: msg, Path: best.Path, Fixtures: count[msg], All: all}
+}
+
+// schemaError is a schema phase's message without the "command N: " the
+// runner puts before it (runner/commands.go), so that one error at
+// different commands of different fixtures counts as one.
+func schemaError(a model.Actual) string {
+	if a.CommandIndex == nil {
+		return a.Message
+	}
+	return strings.TrimPrefix(a.Message, fmt.Sprintf("command %d: ", *a.CommandIndex))
+}
+
+func schemaPhase(p model.Phase) bool { return p == model.PhaseSchema || p == model.PhaseEnvelope }

@@ -38,9 +38,9 @@ func Merge(reports []Report) (*model.Run, error) {
 	discovered := 0
 	for _, rep := range reports {
 		r := rep.Run
-		if r.CommandSchema.SHA256 != out.CommandSchema.SHA256 || r.FixtureSchema.SHA256 != out.FixtureSchema.SHA256 {
+		if !sameSchema(r.CommandSchema, out.CommandSchema) || !sameSchema(r.FixtureSchema, out.FixtureSchema) {
 			return nil, fmt.Errorf("%s was made with other schemas than %s (command schema %s, fixture schema %s): merge reports of one corpus and one pair of schemas",
-				rep.Source, first.Source, short(r.CommandSchema.SHA256), short(r.FixtureSchema.SHA256))
+				rep.Source, first.Source, schemaSum(r.CommandSchema), schemaSum(r.FixtureSchema))
 		}
 		discovered = max(discovered, r.Summary.Discovered)
 		// Shards run side by side: the run took as long as the longest.
@@ -179,6 +179,22 @@ func (u *implUnion) add(source string, im *model.Implementation) error {
 		u.Adapter = im.Adapter
 	}
 	return nil
+}
+
+// sameSchema reports whether two reports ran one schema: the same bytes,
+// and the same closure when both recorded one (a report written before
+// closures has none).
+func sameSchema(a, b model.SchemaSource) bool {
+	return a.SHA256 == b.SHA256 && (a.Closure == "" || b.Closure == "" || a.Closure == b.Closure)
+}
+
+// schemaSum is a schema's digest as an error names it: of its closure when
+// recorded.
+func schemaSum(s model.SchemaSource) string {
+	if s.Closure != "" {
+		return "closure " + short(s.Closure)
+	}
+	return short(s.SHA256)
 }
 
 func short(sum string) string {

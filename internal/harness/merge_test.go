@@ -100,6 +100,12 @@ func TestMergeRefusesDisagreement(t *testing.T) {
 	if _, err := Merge([]Report{{"a.json", base}, {"b.json", other}}); err == nil || !strings.Contains(err.Error(), "b.json was made with other schemas") {
 		t.Errorf("%v", err)
 	}
+	// The same schema file with another file of its closure changed.
+	other = viaJSON(t, base)
+	other.CommandSchema.Closure = "eeeeeeeeeeeeeeee"
+	if _, err := Merge([]Report{{"a.json", base}, {"b.json", other}}); err == nil || !strings.Contains(err.Error(), "command schema closure eeeeeeeeeeee") {
+		t.Errorf("a closure that differs: %v", err)
+	}
 	// The same report twice is the report once.
 	merged, err := Merge([]Report{{"a.json", base}, {"a-again.json", viaJSON(t, base)}})
 	if err != nil || merged.Summary.Run != 2 {

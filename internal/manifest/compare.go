@@ -79,14 +79,19 @@ func compareSchemas(c *model.ManifestCheck, rec, cur *Manifest) {
 		which    string
 		rec, cur Schema
 	}{{"command", rec.Schemas.Command, cur.Schemas.Command}, {"fixture", rec.Schemas.Fixture, cur.Schemas.Fixture}} {
-		if s.rec == s.cur {
+		same := s.rec.same(s.cur)
+		if same && s.rec.Path == s.cur.Path {
 			continue
 		}
-		// A schema found at another path with the same bytes is the same
-		// schema: only its bytes can break a freeze.
+		// A schema found at another path with the same content is the
+		// same schema: only its content (the files of its closure) can
+		// break a freeze.
 		ch := model.ManifestSchema{Which: s.which, RecordedPath: s.rec.Path, RecordedSHA256: s.rec.SHA256,
-			CurrentPath: s.cur.Path, CurrentSHA256: s.cur.SHA256, Violation: rec.Frozen && s.rec.SHA256 != s.cur.SHA256,
-			Span: rec.schemaSpans[s.which]}
+			CurrentPath: s.cur.Path, CurrentSHA256: s.cur.SHA256, Violation: rec.Frozen && !same,
+			RecordedClosure: s.rec.Closure, CurrentClosure: s.cur.Closure, Span: rec.schemaSpans[s.which]}
+		if !same && s.rec.Closure != "" && s.cur.Closure != "" {
+			ch.Files = model.SchemaFilesChanged(s.rec.files(), s.cur.files())
+		}
 		if ch.Violation {
 			c.Violations++
 		}

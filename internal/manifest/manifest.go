@@ -30,9 +30,14 @@ import (
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
-// Format is the version of the manifest format this package writes and
-// reads. A reader refuses a newer format instead of misreading it.
-const Format = 1
+// Format is the version of the manifest format this package writes. A
+// reader refuses a newer format instead of misreading it. Format 2 added
+// each schema's closure (Schema.Closure, Schema.Files); a format 1
+// manifest is still read, its schemas compared by their own bytes.
+const Format = 2
+
+// oldestFormat is the oldest format this package reads.
+const oldestFormat = 1
 
 // Embedded is the schema path recorded for a schema built into the tool.
 const Embedded = "embedded"
@@ -61,11 +66,36 @@ type Schemas struct {
 	Fixture Schema `json:"fixture"`
 }
 
-// Schema is one schema: its path relative to the corpus root (or
-// Embedded) and the SHA-256 of its bytes.
+// Schema is one schema: its closure (model.SchemaSource), its path
+// relative to the corpus root (or Embedded) and the SHA-256 of its bytes.
 type Schema struct {
+	Closure string       `json:"closure_sha256,omitempty"`
+	Files   []SchemaFile `json:"files,omitempty"`
+	Path    string       `json:"path"`
+	SHA256  string       `json:"sha256"`
+}
+
+// SchemaFile is one file of a schema's closure, by its path relative to
+// the schema's folder.
+type SchemaFile struct {
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
+}
+
+// same reports whether two records are of one schema with the same
+// content: the same bytes, and the same closure when both recorded one
+// (a format 1 manifest has none).
+func (s Schema) same(o Schema) bool {
+	return s.SHA256 == o.SHA256 && (s.Closure == "" || o.Closure == "" || s.Closure == o.Closure)
+}
+
+// files are the files of the closure as the model names them.
+func (s Schema) files() []model.SchemaFile {
+	out := make([]model.SchemaFile, len(s.Files))
+	for i, f := range s.Files {
+		out[i] = model.SchemaFile(f)
+	}
+	return out
 }
 
 // Fixture is one fixture as recorded.
@@ -237,12 +267,15 @@ func oneVersion(versions map[string][]string) (string, error) {
 // schemaOf records a run's schema with a path relative to the corpus root,
 // which is the same on every machine that has the same layout.
 func schemaOf(s model.SchemaSource, src Source) Schema {
+	rec := Schema{Path: s.Source, SHA256: s.SHA256, Closure: s.Closure}
+	for _, f := range s.Files {
+		rec.Files = append(rec.Files, SchemaFile(f))
+	}
 	if s.Source == Embedded || s.Source == "" || src.CorpusDir == "" {
-		p := s.Source
-		if p == "" {
-			p = Embedded
+		if rec.Path == "" {
+			rec.Path = Embedded
 		}
-		return Schema{Path: p, SHA256: s.SHA256}
+		return rec
 	}
 	abs := filepath.FromSlash(s.Source)
 	if !filepath.IsAbs(abs) {
@@ -253,7 +286,8 @@ func schemaOf(s model.SchemaSource, src Source) Schema {
 		// Another volume: only the file name is the same everywhere.
 		rel = filepath.Base(abs)
 	}
-	return Schema{Path: filepath.ToSlash(rel), SHA256: s.SHA256}
+	rec.Path = filepath.ToSlash(rel)
+	return rec
 }
 
 // canonical is a value's encoding with sorted keys and no spaces: two
@@ -304,8 +338,8 @@ func Decode(data []byte) (*Manifest, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrFormat, syntax(data, err))
 	}
-	if n, err := strconv.Atoi(head.Format.String()); err != nil || n != Format {
-		return nil, fmt.Errorf("%w: format %q, this tool reads format %d", ErrFormat, head.Format.String(), Format)
+	if n, err := strconv.Atoi(head.Format.String()); err != nil || n < oldestFormat || n > Format {
+		return nil, fmt.Errorf("%w: format %q, this tool reads formats %d to %d", ErrFormat, head.Format.String(), oldestFormat, Format)
 	}
 	m := &Manifest{}
 	if err := dec.Decode(m); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -394,7 +395,8 @@ func TestBuildRefusesMixedVersions(t *testing.T) {
 
 func TestDecodeErrors(t *testing.T) {
 	for _, tc := range []struct{ data, want string }{
-		{`{"format": 2, "fixtures": []}`, `format "2", this tool reads format 1`},
+		{`{"format": 3, "fixtures": []}`, `format "3", this tool reads formats 1 to 2`},
+		{`{"format": 0, "fixtures": []}`, `format "0", this tool reads formats 1 to 2`},
 		{`{"format": 1, "fixtures": [], "extra": true}`, `unknown field "extra"`},
 		{"{\"format\": 1,\n \"fixtures\": [}", "line 2"},
 		{`{"format": 1, "fixtures": [{"path": "a.json"}, {"path": "a.json"}]}`, "listed twice"},
@@ -451,4 +453,43 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("a manifest differs from itself: %+v", c)
 		}
 	})
+}
+
+// TestSchemaClosureCompare: a schema is compared by its closure, so that a
+// change to a file its $refs reach breaks a freeze and is named; the same
+// content at another path only moved; a format 1 manifest, which recorded
+// no closure, is compared by the schema file's own sum.
+func TestSchemaClosureCompare(t *testing.T) {
+	schema := func(path, closure, createBuffer string) Schema {
+		return Schema{Path: path, SHA256: "root", Closure: closure,
+			Files: []SchemaFile{{Path: "commands/CreateBuffer.json", SHA256: createBuffer}, {Path: "drp_command.json", SHA256: "root"}}}
+	}
+	rec := &Manifest{Frozen: true, Schemas: Schemas{Command: schema("../schema/drp_command.json", "one", "old")}}
+	cur := &Manifest{Schemas: Schemas{Command: schema("../schema/drp_command.json", "two", "new")}}
+	c := Compare(rec, cur)
+	if len(c.Schemas) != 1 || !c.Schemas[0].Violation || c.Violations != 1 || !reflect.DeepEqual(c.Schemas[0].Files, []string{"commands/CreateBuffer.json"}) {
+		t.Fatalf("closure change: %+v", c.Schemas)
+	}
+	if want := "command schema changed (commands/CreateBuffer.json) since the manifest (DRP2 ?, frozen); 1 breaks the freeze"; c.Headline != want {
+		t.Errorf("headline %q, want %q", c.Headline, want)
+	}
+
+	cur.Schemas.Command = schema("schema/drp_command.json", "one", "old")
+	if c := Compare(rec, cur); len(c.Schemas) != 1 || c.Schemas[0].Violation || !strings.HasPrefix(c.Headline, "command schema moved since") {
+		t.Errorf("moved: %+v %q", c.Schemas, c.Headline)
+	}
+
+	old, err := Decode([]byte(`{"format": 1, "frozen": true, "fixtures": [], "drp2_version": "2.0",
+  "schemas": {"command": {"path": "../schema/drp_command.json", "sha256": "root"}, "fixture": {"path": "embedded", "sha256": ""}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.DRP2Version, cur.Schemas = "2.0", Schemas{Command: schema("../schema/drp_command.json", "two", "new"), Fixture: Schema{Path: "embedded"}}
+	if c := Compare(old, cur); len(c.Schemas) != 0 || c.Violations != 0 {
+		t.Errorf("a format 1 manifest: %+v", c.Schemas)
+	}
+	cur.Schemas.Command.SHA256 = "other"
+	if c := Compare(old, cur); len(c.Schemas) != 1 || !c.Schemas[0].Violation || c.Schemas[0].Files != nil {
+		t.Errorf("a format 1 manifest, root changed: %+v", c.Schemas)
+	}
 }

@@ -26,8 +26,8 @@ func headline(c *model.ManifestCheck) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, k))
 		}
 	}
-	if n := len(c.Schemas); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s changed", n, plural(n, "schema", "schemas")))
+	for _, s := range c.Schemas {
+		parts = append(parts, schemaPart(s))
 	}
 	if c.CurrentVersion != "" {
 		parts = append(parts, fmt.Sprintf("DRP2 version %s → %s", version, c.CurrentVersion))
@@ -49,4 +49,26 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// schemaFiles bounds the changed schema files a headline names.
+const schemaFiles = 3
+
+// schemaPart is a schema change in the headline: "command schema changed
+// (commands/CreateBuffer.json)", or "... moved" when only its path did.
+func schemaPart(s model.ManifestSchema) string {
+	if s.RecordedPath != s.CurrentPath && !s.Violation && len(s.Files) == 0 &&
+		(s.RecordedSHA256 == s.CurrentSHA256 || s.RecordedClosure != "" && s.RecordedClosure == s.CurrentClosure) {
+		return s.Which + " schema moved"
+	}
+	part := s.Which + " schema changed"
+	if len(s.Files) == 0 {
+		return part
+	}
+	n := min(len(s.Files), schemaFiles)
+	part += " (" + strings.Join(s.Files[:n], ", ")
+	if len(s.Files) > n {
+		part += fmt.Sprintf(" and %d more", len(s.Files)-n)
+	}
+	return part + ")"
 }

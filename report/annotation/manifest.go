@@ -5,6 +5,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // ManifestWhere names the files a manifest's annotations point into.
@@ -35,8 +36,8 @@ func ForManifest(c *model.ManifestCheck, where ManifestWhere) []Annotation {
 	for _, s := range c.Schemas {
 		if s.Violation {
 			add(where.Manifest, s.Span, "Frozen DRP2 "+version+" schema changed",
-				fmt.Sprintf("The %s schema changed (sha256 %s → %s) while the manifest declares DRP2 %s frozen: a frozen version keeps its schema and fixtures together (VERSIONING.md). Put the change in a new version.",
-					s.Which, shortSum(s.RecordedSHA256), shortSum(s.CurrentSHA256), version))
+				fmt.Sprintf("The %s schema changed (%s) while the manifest declares DRP2 %s frozen: a frozen version keeps its schema and fixtures together (VERSIONING.md). Put the change in a new version.",
+					s.Which, schemaSums(s), version))
 		}
 	}
 	for i := range c.Changes {
@@ -51,6 +52,20 @@ func ForManifest(c *model.ManifestCheck, where ManifestWhere) []Annotation {
 		add(path, ch.Span, "Frozen fixture "+ch.Kind+": "+ch.Path,
 			fmt.Sprintf("%s %s: %s, but the manifest declares DRP2 %s frozen, so its existing fixtures keep their stream and expectation (VERSIONING.md: patch changes must not change semantics). Add a new fixture instead, or record the change in a new version's manifest.",
 				ch.Path, ch.Kind, ch.Description, version))
+	}
+	return out
+}
+
+// schemaSums says how a schema changed: its closure's digests and the
+// files that changed, or the digests of its own bytes when the manifest
+// recorded no closure.
+func schemaSums(s model.ManifestSchema) string {
+	if s.RecordedClosure == "" || s.CurrentClosure == "" {
+		return fmt.Sprintf("sha256 %s → %s", shortSum(s.RecordedSHA256), shortSum(s.CurrentSHA256))
+	}
+	out := fmt.Sprintf("closure sha256 %s → %s", shortSum(s.RecordedClosure), shortSum(s.CurrentClosure))
+	if len(s.Files) > 0 {
+		out += "; files: " + explain.SchemaFiles(s.Files, escape.OneLine)
 	}
 	return out
 }

@@ -32,6 +32,12 @@ func boundComparison(c *model.Comparison) *model.Comparison {
 	}
 	b.BaseCommandSchema.Source = escape.Cap(c.BaseCommandSchema.Source, escape.PathBytes)
 	b.BaseFixtureSchema.Source = escape.Cap(c.BaseFixtureSchema.Source, escape.PathBytes)
+	b.CommandSchemaFiles = capAll(c.CommandSchemaFiles, escape.PathBytes)
+	b.FixtureSchemaFiles = capAll(c.FixtureSchemaFiles, escape.PathBytes)
+	if f := c.SchemaFailure; f != nil {
+		b.SchemaFailure = &model.SchemaFailure{Message: escape.Cap(f.Message, escape.MessageBytes),
+			Path: escape.Cap(f.Path, escape.PathBytes), Fixtures: f.Fixtures, All: f.All}
+	}
 	b.Changes = make([]model.Change, len(c.Changes))
 	for i, ch := range c.Changes {
 		ch.RelPath = escape.Cap(ch.RelPath, escape.PathBytes)
@@ -206,7 +212,7 @@ func ComparisonHeadline(c *model.Comparison) string {
 		}
 	}
 	if c.SchemasChanged() {
-		parts = append(parts, "schemas changed")
+		parts = append(parts, schemaHeadline(c))
 	}
 	text := "no change"
 	if len(parts) > 0 {
@@ -219,3 +225,104 @@ func ComparisonHeadline(c *model.Comparison) string {
 // broken file first, the likeliest cause of red. A change of metadata
 // alone (a re-indented file, a new description) is left to the tables.
 var headlineOrder = []model.ContentChange{model.Broken, model.ExpectationChanged, model.StreamChanged, model.Renamed}
+
+// maxSchemaFiles bounds the changed schema files a headline or a line
+// names; the JSON report lists them all.
+const maxSchemaFiles = 3
+
+// maxHeadlineError bounds the schema error quoted in a headline, which
+// titles and lead sentences show whole.
+const maxHeadlineError = 200
+
+// schemaChange says which schemas changed and which files of them, for a
+// comparison whose schemas changed: "command schema changed:
+// commands/CreateBuffer.json", "command and fixture schemas changed"
+// (a base without closures names no files); "" when none did. Plain
+// text; each sink escapes it.
+func schemaChange(c *model.Comparison) string {
+	if !c.SchemasChanged() {
+		return ""
+	}
+	s := schemasChanged(c)
+	files := append(append([]string(nil), c.CommandSchemaFiles...), c.FixtureSchemaFiles...)
+	if len(files) > 0 {
+		s += ": " + SchemaFiles(files, oneLine)
+	}
+	return s
+}
+
+// schemasChanged names the schemas that changed.
+func schemasChanged(c *model.Comparison) string {
+	switch {
+	case c.CommandSchemaChanged && c.FixtureSchemaChanged:
+		return "command and fixture schemas changed"
+	case c.FixtureSchemaChanged:
+		return "fixture schema changed"
+	}
+	return "command schema changed"
+}
+
+// SchemaFiles names changed schema files, the first few of them, each as
+// name gives it (a sink's escaping): "a.json, b.json, c.json and 4 more".
+func SchemaFiles(files []string, name func(string) string) string {
+	n := min(len(files), maxSchemaFiles)
+	names := make([]string, n)
+	for i := range names {
+		names[i] = name(files[i])
+	}
+	s := strings.Join(names, ", ")
+	if len(files) > n {
+		s += fmt.Sprintf(" and %d more", len(files)-n)
+	}
+	return s
+}
+
+// schemaFailureText says which error a schema change now gives: "336
+// fixtures now fail with: CreateBuffer: ...", or "336 fixtures now fail a
+// schema phase, 300 of them with: ...", or "" when no fixture newly fails
+// one. The error is quoted by quote (a sink's escaping), after max bounds
+// it (0: whole).
+func schemaFailureText(f *model.SchemaFailure, max int, quote func(string) string) string {
+	if f == nil {
+		return ""
+	}
+	msg := oneLine(f.Message)
+	if max > 0 {
+		msg = escape.Clip(msg, max)
+	}
+	s := fmt.Sprintf("%d %s", f.All, Plural(f.All, "fixture now fails", "fixtures now fail"))
+	if f.Fixtures == f.All {
+		return s + " with: " + quote(msg)
+	}
+	return s + fmt.Sprintf(" a schema phase, %d of them with: %s", f.Fixtures, quote(msg))
+}
+
+// SchemaFailureLine is schemaFailureText whole, with the fixture it was
+// taken from: for the lines under a comparison's headline.
+func SchemaFailureLine(f *model.SchemaFailure, quote func(string) string) string {
+	if f == nil {
+		return ""
+	}
+	return schemaFailureText(f, 0, quote) + " (first: " + quote(oneLine(f.Path)) + ")"
+}
+
+// schemaHeadline is the headline's part on a schema change: what changed
+// and, in parentheses, the error it now gives.
+func schemaHeadline(c *model.Comparison) string {
+	s := schemaChange(c)
+	if f := schemaFailureText(c.SchemaFailure, maxHeadlineError, oneLine); f != "" {
+		s += " (" + f + ")"
+	}
+	return s
+}
+
+// ChangeIn is Change for a fixture of comparison c, and, for a fixture
+// of both runs whose file did not change while a schema did, which schema
+// changed ("command schema changed"): what changed for it is the schema
+// it is checked against. The files are named once, above the tables.
+func ChangeIn(c *model.Comparison, ch *model.Change) string {
+	if t := Change(ch); t != "" || ch.Base == nil || ch.Head == nil || !c.SchemasChanged() {
+		return t
+	}
+	return schemasChanged(c)
+}

@@ -26,13 +26,17 @@ type ManifestCheck struct {
 // ManifestSchema is a schema whose recorded path or bytes differ. Its span
 // is for annotations only, never written.
 type ManifestSchema struct {
-	Which          string      `json:"which"`
-	RecordedPath   string      `json:"recorded_path"`
-	RecordedSHA256 string      `json:"recorded_sha256"`
-	CurrentPath    string      `json:"current_path"`
-	CurrentSHA256  string      `json:"current_sha256"`
-	Violation      bool        `json:"violation"`
-	Span           *model.Span `json:"-"`
+	Which          string `json:"which"`
+	RecordedPath   string `json:"recorded_path"`
+	RecordedSHA256 string `json:"recorded_sha256"`
+	CurrentPath    string `json:"current_path"`
+	CurrentSHA256  string `json:"current_sha256"`
+	// The closures and the files of them that changed (model.ManifestSchema).
+	RecordedClosure string      `json:"recorded_closure_sha256,omitempty"`
+	CurrentClosure  string      `json:"current_closure_sha256,omitempty"`
+	Files           []string    `json:"files,omitempty"`
+	Violation       bool        `json:"violation"`
+	Span            *model.Span `json:"-"`
 }
 
 // ManifestChange is one fixture that differs from the manifest. Where it

@@ -21,14 +21,31 @@ type Comparison struct {
 	SchemasChanged    SchemasChanged `json:"schemas_changed"`
 	BaseCommandSchema *SchemaSource  `json:"base_command_schema,omitempty"`
 	BaseFixtureSchema *SchemaSource  `json:"base_fixture_schema,omitempty"`
-	Counts            Delta          `json:"counts"`
-	Changes           []Change       `json:"changes"`
+	// SchemaFailure is the schema error the most fixtures newly fail
+	// with, when a schema changed.
+	SchemaFailure *SchemaFailure `json:"schema_failure,omitempty"`
+	Counts        Delta          `json:"counts"`
+	Changes       []Change       `json:"changes"`
 }
 
-// SchemasChanged says which schema's sha256 differs from the base's.
+// SchemasChanged says which schema differs from the base's (its closure,
+// or its own sha256 against a base that recorded no closure), and which
+// files of each closure changed.
 type SchemasChanged struct {
-	Command bool `json:"command"`
-	Fixture bool `json:"fixture"`
+	Command      bool     `json:"command"`
+	Fixture      bool     `json:"fixture"`
+	CommandFiles []string `json:"command_files,omitempty"`
+	FixtureFiles []string `json:"fixture_files,omitempty"`
+}
+
+// SchemaFailure is a schema error fixtures fail with now and did not on
+// the base: the first such fixture's message and path, how many fail
+// with it, and how many newly fail a schema phase in all.
+type SchemaFailure struct {
+	Message  string `json:"message"`
+	Path     string `json:"fixture_path"`
+	Fixtures int    `json:"fixtures"`
+	All      int    `json:"all"`
 }
 
 // Delta counts the changes; the content counts are whatever the verdict.
@@ -78,10 +95,12 @@ func buildComparison(c *model.Comparison) *Comparison {
 	}
 	out := &Comparison{
 		Base: c.Base, Commit: c.Commit, Unavailable: c.Unavailable, Notes: c.Notes, Headline: explain.ComparisonHeadline(c),
-		SchemasChanged:    SchemasChanged{Command: c.CommandSchemaChanged, Fixture: c.FixtureSchemaChanged},
+		SchemasChanged: SchemasChanged{Command: c.CommandSchemaChanged, Fixture: c.FixtureSchemaChanged,
+			CommandFiles: c.CommandSchemaFiles, FixtureFiles: c.FixtureSchemaFiles},
 		BaseCommandSchema: schemaOrNil(c.BaseCommandSchema), BaseFixtureSchema: schemaOrNil(c.BaseFixtureSchema),
-		Counts:  Delta(c.Delta()),
-		Changes: make([]Change, 0, len(c.Changes)),
+		SchemaFailure: (*SchemaFailure)(c.SchemaFailure),
+		Counts:        Delta(c.Delta()),
+		Changes:       make([]Change, 0, len(c.Changes)),
 	}
 	for i := range c.Changes {
 		ch := &c.Changes[i]

@@ -135,7 +135,7 @@ func Read(r io.Reader) (*model.Run, error) {
 	}
 	run := &model.Run{
 		CorpusRoot: doc.Summary.Corpus, ToolVersion: doc.Summary.ToolVersion,
-		CommandSchema: model.SchemaSource(doc.Summary.CommandSchema), FixtureSchema: model.SchemaSource(doc.Summary.FixtureSchema),
+		CommandSchema: fromSchema(doc.Summary.CommandSchema), FixtureSchema: fromSchema(doc.Summary.FixtureSchema),
 		Findings: convert(doc.Findings, fromFinding), FixtureReadbacks: doc.FixtureReadbacks,
 	}
 	for i := range doc.Results {

@@ -101,7 +101,7 @@ func Build(run *model.Run) Document {
 			Discovered: s.Discovered, Run: s.Run, Passed: s.Passed, Failed: s.Failed,
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
-			Corpus: run.CorpusRoot, CommandSchema: SchemaSource(run.CommandSchema), FixtureSchema: SchemaSource(run.FixtureSchema),
+			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
 			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures,
 		},
 		Results: make([]Result, 0, len(run.Results)),

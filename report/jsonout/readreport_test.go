@@ -1,8 +1,12 @@
 package jsonout
 
 import (
+	"bytes"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/drp2/drp2-fixtures/model"
 )
 
 // TestReadReportErrors: a report that is not one says so, with the line.
@@ -17,5 +21,39 @@ func TestReadReportErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.in, err, c.want)
 		}
+	}
+}
+
+// TestSchemaClosureReadBack: a report keeps each schema's closure and its
+// files when read back as a baseline, and a report written before
+// closures (one sha256 per schema) is still read, with none.
+func TestSchemaClosureReadBack(t *testing.T) {
+	run := &model.Run{Results: []model.Result{}}
+	run.CommandSchema = model.SchemaSource{Source: "schema/drp_command.json", SHA256: "aa", Closure: "bb",
+		Files: []model.SchemaFile{{Path: "commands/CreateBuffer.json", SHA256: "cc"}, {Path: "drp_command.json", SHA256: "aa"}}}
+	run.FixtureSchema = model.SchemaSource{Source: "embedded", SHA256: "dd"}
+	var b bytes.Buffer
+	if err := Write(&b, run); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadReport(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.CommandSchema, run.CommandSchema) || !reflect.DeepEqual(back.FixtureSchema, run.FixtureSchema) {
+		t.Errorf("read back %+v %+v\nwant %+v %+v", back.CommandSchema, back.FixtureSchema, run.CommandSchema, run.FixtureSchema)
+	}
+
+	old := `{"summary": {"command_schema": {"source": "schema/drp_command.json", "sha256": "aa"}, "fixture_schema": {"source": "embedded", "sha256": "dd"}}, "results": []}`
+	back, err = ReadReport([]byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (model.SchemaSource{Source: "schema/drp_command.json", SHA256: "aa"}); !reflect.DeepEqual(back.CommandSchema, want) {
+		t.Errorf("an earlier report's schema read as %+v, want %+v", back.CommandSchema, want)
+	}
+	// Compared by its own sum with a run that has a closure.
+	if model.SchemaChanged(back.CommandSchema, run.CommandSchema) {
+		t.Error("an earlier report's schema of the same bytes counts as changed")
 	}
 }

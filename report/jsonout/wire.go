@@ -8,11 +8,31 @@ import "github.com/drp2/drp2-fixtures/model"
 // copies it either way, and stops compiling the day the two differ: a field
 // the model gains needs its JSON name here before it can reach the report.
 
-// SchemaSource is a schema a run used: its path (or "embedded") and the
-// SHA-256 of its bytes.
+// SchemaSource is a schema a run used: its path (or "embedded"), the
+// SHA-256 of its bytes and of its closure, and the files of the closure.
+// A report written before closures has neither of the last two, and is
+// read as it was.
 type SchemaSource struct {
-	Source string `json:"source"`
+	Source  string       `json:"source"`
+	SHA256  string       `json:"sha256"`
+	Closure string       `json:"closure_sha256,omitempty"`
+	Files   []SchemaFile `json:"files,omitempty"`
+}
+
+// SchemaFile is one file of a schema's closure.
+type SchemaFile struct {
+	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
+}
+
+func toSchema(s model.SchemaSource) SchemaSource {
+	return SchemaSource{Source: s.Source, SHA256: s.SHA256, Closure: s.Closure,
+		Files: convert(s.Files, func(f model.SchemaFile) SchemaFile { return SchemaFile(f) })}
+}
+
+func fromSchema(s SchemaSource) model.SchemaSource {
+	return model.SchemaSource{Source: s.Source, SHA256: s.SHA256, Closure: s.Closure,
+		Files: convert(s.Files, func(f SchemaFile) model.SchemaFile { return model.SchemaFile(f) })}
 }
 
 // Span is a 1-based region of a fixture file.
@@ -65,9 +85,9 @@ func fromDiagnostic(d Diagnostic) model.Diagnostic { return model.Diagnostic(d) 
 // schemaOrNil is a base schema for the comparison: absent when the base
 // named none.
 func schemaOrNil(s model.SchemaSource) *SchemaSource {
-	if s == (model.SchemaSource{}) {
+	if s.Source == "" && s.SHA256 == "" && s.Closure == "" && len(s.Files) == 0 {
 		return nil
 	}
-	w := SchemaSource(s)
+	w := toSchema(s)
 	return &w
 }

@@ -31,26 +31,19 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 	if c.Delta().Regressed > 0 {
 		icon = "🔴"
 	}
-	// The headline is our own words but for the base's name, which may
-	// be a path the user gave: only that is escaped.
-	words := strings.TrimSuffix(explain.ComparisonHeadline(c), c.Base)
-	fmt.Fprintf(b, "### %s %s%s\n\n", icon, words, baseRef(c, opts))
+	// The headline names the base, the changed schema files and a schema
+	// error, all of them text a pull request controls: its words are
+	// escaped as a sentence, and the base's name is shown as code.
+	const against = " against base "
+	words := strings.TrimSuffix(explain.ComparisonHeadline(c), against+c.Base)
+	fmt.Fprintf(b, "### %s %s%s%s\n\n", icon, escape.MarkdownText(words), against, baseRef(c, opts))
 	if u := compareURL(c, opts); u != "" {
 		fmt.Fprintf(b, "[Compare the base with this commit](%s)\n\n", u)
 	}
 	for _, n := range c.Notes {
 		fmt.Fprintf(b, "> [!WARNING]\n> %s\n\n", escape.Markdown(escape.OneLine(n)))
 	}
-	schema := func(label string, changed bool, base, head model.SchemaSource) {
-		if changed {
-			fmt.Fprintf(b, "- %s changed: sha256 %s%s%s\n", label, code(short(base.SHA256)), explain.Arrow, code(short(head.SHA256)))
-		}
-	}
-	schema("Command schema", c.CommandSchemaChanged, c.BaseCommandSchema, run.CommandSchema)
-	schema("Fixture schema", c.FixtureSchemaChanged, c.BaseFixtureSchema, run.FixtureSchema)
-	if c.SchemasChanged() {
-		b.WriteString("\n")
-	}
+	schemaLines(b, run, c)
 	known(b, &run.Summary)
 	for _, v := range model.Verdicts {
 		if folded[v] && !l.still {
@@ -70,6 +63,34 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 		if n := c.Delta().StillFailing; n > 0 {
 			fmt.Fprintf(b, "*%d %s still failing as on the base: %s.*\n\n", n, explain.Plural(n, "fixture is", "fixtures are"), restWhere(opts, l, "the JSON report"))
 		}
+	}
+}
+
+// schemaLines says which schema changed, by its digests and its changed
+// files, and which error the change now gives.
+func schemaLines(b *strings.Builder, run *model.Run, c *model.Comparison) {
+	schema := func(label string, changed bool, base, head model.SchemaSource, files []string) {
+		if !changed {
+			return
+		}
+		what, from, to := "sha256", base.SHA256, head.SHA256
+		if base.Closure != "" && head.Closure != "" {
+			what, from, to = "closure sha256", base.Closure, head.Closure
+		}
+		fmt.Fprintf(b, "- %s changed: %s %s%s%s", label, what, code(short(from)), explain.Arrow, code(short(to)))
+		if len(files) > 0 {
+			fmt.Fprintf(b, "; files: %s", explain.SchemaFiles(files, code))
+		}
+		b.WriteString("\n")
+	}
+	schema("Command schema", c.CommandSchemaChanged, c.BaseCommandSchema, run.CommandSchema, c.CommandSchemaFiles)
+	schema("Fixture schema", c.FixtureSchemaChanged, c.BaseFixtureSchema, run.FixtureSchema, c.FixtureSchemaFiles)
+	// Our words, and the error and the fixture's path as code.
+	if f := explain.SchemaFailureLine(c.SchemaFailure, code); f != "" {
+		fmt.Fprintf(b, "- %s\n", f)
+	}
+	if c.SchemasChanged() {
+		b.WriteString("\n")
 	}
 }
 
@@ -116,7 +137,7 @@ func changeTable(b *strings.Builder, v model.Verdict, changes []*model.Change, c
 		if i == l.changeRows {
 			break
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", changeFixture(ch, c, opts), contentText(ch), sideText(ch.Base), sideText(ch.Head))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", changeFixture(ch, c, opts), contentText(c, ch), sideText(ch.Base), sideText(ch.Head))
 	}
 	more(b, len(changes)-l.changeRows, restWhere(opts, l, "the JSON report"))
 	if folded[v] {
@@ -139,10 +160,10 @@ func changeFixture(ch *model.Change, c *model.Comparison, opts Options) string {
 	return s
 }
 
-// contentText is how the fixture's file changed, in the words of
-// explain.Change, or Absent.
-func contentText(ch *model.Change) string {
-	if t := explain.Change(ch); t != "" {
+// contentText is how the fixture's file, or else the schema, changed, in
+// the words of explain.ChangeIn, or Absent.
+func contentText(c *model.Comparison, ch *model.Change) string {
+	if t := explain.ChangeIn(c, ch); t != "" {
 		return cell(escape.Cap(t, maxWhy))
 	}
 	return explain.Absent

@@ -22,8 +22,15 @@ func Manifest(w io.Writer, m *model.ManifestCheck) error {
 		return ""
 	}
 	for _, s := range m.Schemas {
-		fmt.Fprintf(bw, "  schema   %s: %s → %s%s\n", s.Which, schemaText(s.RecordedPath, s.RecordedSHA256),
-			schemaText(s.CurrentPath, s.CurrentSHA256), mark(s.Violation))
+		what, rec, cur := "sha256", s.RecordedSHA256, s.CurrentSHA256
+		if s.RecordedClosure != "" && s.CurrentClosure != "" {
+			what, rec, cur = "closure sha256", s.RecordedClosure, s.CurrentClosure
+		}
+		fmt.Fprintf(bw, "  schema   %s: %s → %s%s\n", s.Which, schemaText(s.RecordedPath, what, rec),
+			schemaText(s.CurrentPath, what, cur), mark(s.Violation))
+		if len(s.Files) > 0 {
+			fmt.Fprintf(bw, "           files changed: %s\n", explain.SchemaFiles(s.Files, escape.OneLine))
+		}
 	}
 	if m.CurrentVersion != "" {
 		fmt.Fprintf(bw, "  version  DRP2 %s → %s%s\n", escape.OneLine(m.DRP2Version), escape.OneLine(m.CurrentVersion), mark(m.Frozen))
@@ -36,11 +43,11 @@ func Manifest(w io.Writer, m *model.ManifestCheck) error {
 	return bw.Flush()
 }
 
-func schemaText(path, sum string) string {
+func schemaText(path, what, sum string) string {
 	if len(sum) > 12 {
 		sum = sum[:12]
 	}
-	return fmt.Sprintf("%s (sha256 %s)", escape.OneLine(path), sum)
+	return fmt.Sprintf("%s (%s %s)", escape.OneLine(path), what, sum)
 }
 
 func changeDetail(ch *model.ManifestChange) string {

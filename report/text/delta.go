@@ -33,16 +33,15 @@ func (p *printer) comparison(c *model.Comparison) {
 	for _, n := range c.Notes {
 		p.line("WARN ", yellow, " "+Clean(n))
 	}
-	if c.CommandSchemaChanged {
-		p.textf("  command schema changed: sha256 %s on the base", Clean(c.BaseCommandSchema.SHA256))
-	}
-	if c.FixtureSchemaChanged {
-		p.textf("  fixture schema changed: sha256 %s on the base", Clean(c.BaseFixtureSchema.SHA256))
+	p.schemaChange("command", c.CommandSchemaChanged, c.BaseCommandSchema, c.CommandSchemaFiles)
+	p.schemaChange("fixture", c.FixtureSchemaChanged, c.BaseFixtureSchema, c.FixtureSchemaFiles)
+	if f := explain.SchemaFailureLine(c.SchemaFailure, Clean); f != "" {
+		p.textf("  %s", f)
 	}
 	for i := range c.Changes {
 		ch := &c.Changes[i]
 		extra := ""
-		if t := explain.Change(ch); t != "" {
+		if t := explain.ChangeIn(c, ch); t != "" {
 			extra = " (" + Clean(t) + ")"
 		}
 		color := ""
@@ -54,6 +53,23 @@ func (p *printer) comparison(c *model.Comparison) {
 		}
 		p.line(pad(strings.ToLower(explain.VerdictTitle(ch.Verdict))), color, " "+Clean(ch.Path)+extra)
 	}
+}
+
+// schemaChange says that a schema changed: its digest on the base (of
+// its closure when the base recorded one) and the files that changed.
+func (p *printer) schemaChange(which string, changed bool, base model.SchemaSource, files []string) {
+	if !changed {
+		return
+	}
+	what, sum := "sha256", base.SHA256
+	if base.Closure != "" {
+		what, sum = "closure sha256", base.Closure
+	}
+	line := "  " + which + " schema changed: " + what + " " + Clean(sum) + " on the base"
+	if len(files) > 0 {
+		line += "; files: " + explain.SchemaFiles(files, Clean)
+	}
+	p.textf("%s", line)
 }
 
 // pad widens a verdict so that the paths line up.

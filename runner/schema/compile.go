@@ -47,8 +47,29 @@ type Set struct {
 	// Branches maps each active cmd to the branch of the command schema's
 	// root oneOf that describes it.
 	Branches map[string]*jsonschema.Schema
+	// CommandFiles and FixtureFiles are every document each compilation
+	// read, its root first: a schema is all of them, and a change to any
+	// of them changes what it accepts.
+	CommandFiles []File
+	FixtureFiles []File
 
 	budget *budget
+}
+
+// File is one document a compilation read: its URL and its bytes.
+type File struct {
+	URL  string
+	Data []byte
+}
+
+// record adds a document to files once, by URL.
+func record(files *[]File, u string, data []byte) {
+	for _, f := range *files {
+		if f.URL == u {
+			return
+		}
+	}
+	*files = append(*files, File{URL: u, Data: data})
 }
 
 // Compile compiles a command schema and a fixture schema.
@@ -178,7 +199,9 @@ type Error struct {
 func (e *Error) Error() string { return e.Schema + " schema: " + e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
-func (s *Set) newCompiler(load Loader) *jsonschema.Compiler {
+// newCompiler returns a compiler that reads references through load,
+// within the budget, and records each document it reads in files.
+func (s *Set) newCompiler(load Loader, files *[]File) *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
@@ -186,6 +209,7 @@ func (s *Set) newCompiler(load Loader) *jsonschema.Compiler {
 		if err != nil {
 			return nil, err
 		}
+		record(files, u, data)
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}
 	return c
@@ -201,7 +225,8 @@ func compileRoot(c *jsonschema.Compiler, f Document) (*jsonschema.Schema, error)
 }
 
 func (s *Set) compileCommand(f Document) error {
-	c := s.newCompiler(f.Load)
+	record(&s.CommandFiles, f.URL, f.Data)
+	c := s.newCompiler(f.Load, &s.CommandFiles)
 	root, err := compileRoot(c, f)
 	if err != nil {
 		return err
@@ -226,7 +251,7 @@ func (s *Set) compileCommand(f Document) error {
 		if err != nil {
 			return fmt.Errorf("oneOf/%d: %w", i, err)
 		}
-		node, err := loadNode(target, f, docs, s.budget)
+		node, err := loadNode(target, f, docs, s.budget, &s.CommandFiles)
 		if err != nil {
 			return fmt.Errorf("oneOf/%d: %w", i, err)
 		}
@@ -244,7 +269,8 @@ func (s *Set) compileCommand(f Document) error {
 }
 
 func (s *Set) compileEnvelope(f, command Document) error {
-	c := s.newCompiler(f.Load)
+	record(&s.FixtureFiles, f.URL, f.Data)
+	c := s.newCompiler(f.Load, &s.FixtureFiles)
 	load := c.LoadURL
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
 		if u == command.URL || path.Base(u) == upstreamCommandFile {
@@ -273,7 +299,8 @@ func resolveRef(base, ref string) (string, error) {
 }
 
 // loadNode returns the JSON node a resolved reference points at.
-func loadNode(target string, root Document, cache map[string]any, b *budget) (any, error) {
+// Documents it reads are recorded in files.
+func loadNode(target string, root Document, cache map[string]any, b *budget, files *[]File) (any, error) {
 	docURL, fragment, _ := strings.Cut(target, "#")
 	doc, ok := cache[docURL]
 	if !ok {
@@ -285,6 +312,7 @@ func loadNode(target string, root Document, cache map[string]any, b *budget) (an
 			if data, err = b.read(root.Load, docURL); err != nil {
 				return nil, err
 			}
+			record(files, docURL, data)
 		}
 		if err := json.Unmarshal(data, &doc); err != nil {
 			return nil, fmt.Errorf("%s: %w", docURL, err)

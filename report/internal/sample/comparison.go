@@ -45,8 +45,14 @@ func Compared() *model.Run {
 		// What of the base could not be read, with Markdown in it.
 		Notes:                []string{"the base's folder neg_*x* (tree cdcdcdc) is a corrupt git object (zlib: invalid header), so its fixtures count as added"},
 		CommandSchemaChanged: true,
-		BaseCommandSchema:    model.SchemaSource{Source: "schema/drp_command.json", SHA256: "11" + run.CommandSchema.SHA256[2:]},
-		BaseFixtureSchema:    run.FixtureSchema,
+		BaseCommandSchema: model.SchemaSource{Source: "schema/drp_command.json", SHA256: "11" + run.CommandSchema.SHA256[2:],
+			Closure: "22" + run.CommandSchema.SHA256[2:]},
+		BaseFixtureSchema: run.FixtureSchema,
+		// Files of the closure that changed, one with Markdown in its name,
+		// and the error the change gives the regressed fixture.
+		CommandSchemaFiles: []string{"commands/CreateBuffer.json", "common/<b>|*x*`.json"},
+		SchemaFailure: &model.SchemaFailure{Message: "CreateBuffer: missing properties: 'usages' <b>|x",
+			Path: "fixtures/negative/draw_outside_pass.json", Fixtures: 1, All: 1},
 		Changes: []model.Change{
 			{RelPath: "negative/draw_outside_pass.json", Path: "fixtures/negative/draw_outside_pass.json", Name: "draw_outside_pass",
 				Verdict: model.Regressed, Base: side(true, "DRP2_ERR_USAGE"), Head: side(false, "")},
@@ -74,6 +80,7 @@ func Compared() *model.Run {
 				Verdict: model.StillPassing, Content: model.Renamed, From: "negative_schema/no_cmd.json", Base: pos(true), Head: pos(true)},
 		},
 	}
+	run.CommandSchema.Closure = "33" + run.CommandSchema.SHA256[2:]
 	// In report order, as the baseline package orders them.
 	sort.SliceStable(c.Changes, func(i, j int) bool {
 		a, b := &c.Changes[i], &c.Changes[j]
