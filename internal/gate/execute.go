@@ -103,6 +103,7 @@ func runCorpus(ctx context.Context, r *Resolved, o *Outcome) error {
 		return err
 	}
 	run.ToolVersion = r.env.ToolVersion
+	run.CorpusSearch = r.CorpusSearch
 	o.Run = run
 	return nil
 }

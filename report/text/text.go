@@ -257,7 +257,11 @@ func (p *printer) findings(fs []model.Finding) {
 func (p *printer) details(run *model.Run) {
 	s := &run.Summary
 	p.section("Run details")
-	p.textf("Corpus: %s", Clean(run.CorpusRoot))
+	corpus := Clean(run.CorpusRoot)
+	if note := explain.CorpusNote(run.CorpusSearch); note != "" {
+		corpus += " (" + note + ")"
+	}
+	p.textf("Corpus: %s", corpus)
 	if run.ToolVersion != "" {
 		p.textf("Tool version: %s", Clean(run.ToolVersion))
 	}
