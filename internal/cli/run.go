@@ -55,7 +55,6 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	fs.StringVar(&j.Name, "name", "", "run only fixtures whose name contains `SUBSTR`")
 	fs.Var(&tags, "tag", "run only fixtures carrying `TAG` (repeatable; all must be present)")
 	o.outputFlags(fs, &failOn)
-	fs.BoolVar(&o.verbose, "verbose", false, "text output lists passing fixtures too")
 	fs.StringVar(&j.Baseline, "baseline", "", "compare with `BASE`: auto (the pull request's base commit, else HEAD^, from the git objects), a folder holding the base checkout, or an earlier JSON report (default: no comparison)")
 	fs.StringVar(&j.KnownFailures, "known-failures", "", "`FILE` listing fixtures that are known to fail, one per line with a reason: reported, but not failing the run")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", gate.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
@@ -91,6 +90,7 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 		rf := &report.ReportFiles[i]
 		fs.StringVar(rf.Path(&o.files), rf.Flag, "", rf.Help)
 	}
+	fs.BoolVar(&o.verbose, "verbose", false, "text output lists passing fixtures and every finding too")
 	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview); or never")
 }
 
