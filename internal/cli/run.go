@@ -113,7 +113,9 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 		return flagError("drp2-fixtures run", err, env)
 	}
 	o.color = report.UseColor(env.Var, env.IsTerminal != nil && env.IsTerminal())
-	r, out, err := execute(ctx, env, o.job)
+	progress, stop := env.startProgress("drp2-fixtures run")
+	r, out, err := execute(ctx, env, o.job, progress)
+	stop()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		return exitFor(err)
@@ -152,11 +154,13 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) i
 	return out.ExitCode()
 }
 
-// execute runs a job through the gate in the process's environment.
-func execute(ctx context.Context, env Env, job gate.Job) (*gate.Resolved, *gate.Outcome, error) {
+// execute runs a job through the gate in the process's environment,
+// counting its progress in p (nil: not counted).
+func execute(ctx context.Context, env Env, job gate.Job, p *gate.Progress) (*gate.Resolved, *gate.Outcome, error) {
 	ge, err := env.gateEnv()
 	if err != nil {
 		return nil, nil, err
 	}
+	ge.Progress = p
 	return gate.Run(ctx, ge, job)
 }

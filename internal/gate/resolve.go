@@ -36,7 +36,14 @@ type Env struct {
 	ReadReport func([]byte) (*model.Run, error)
 	// ToolVersion is recorded in the run.
 	ToolVersion string
+	// Progress, when set, counts the fixtures of the run and of its
+	// implementations as they are done (not the baseline's), for a
+	// progress line; nil counts nothing.
+	Progress *Progress
 }
+
+// Progress counts the work of a job as it is done (runner.Progress).
+type Progress = runner.Progress
 
 // Resolved is a Job with every default chosen.
 type Resolved struct {
