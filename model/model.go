@@ -345,6 +345,9 @@ type Summary struct {
 type Run struct {
 	// CorpusRoot is the corpus root as given (or "embedded").
 	CorpusRoot string
+	// CorpusSearch says how the corpus was found when none was named;
+	// nil when it was.
+	CorpusSearch *CorpusSearch
 	// ToolVersion is the version of the tool that made the run.
 	ToolVersion   string
 	CommandSchema SchemaSource

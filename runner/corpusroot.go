@@ -1,13 +1,13 @@
 package runner
 
-// Finding the DRP2 corpus of a workspace when the action is not told where
-// it is. A corpus root is a folder holding the three
-// corpus folders (positive/, negative/, negative_schema/). The upstream
-// layout (spec/drp2/fixtures, as in datoviz) is taken first, then
-// ./fixtures, then the one corpus the workspace holds; none or several is
-// an error that says what was searched and how to choose. The corpus
-// embedded in the binary is never a fallback: a pull request's fixtures
-// must be what runs, or the step must say they were not found.
+// Finding the DRP2 corpus of a workspace when none is named: the one
+// discovery of both front ends. A corpus root is a folder holding the
+// three corpus folders (positive/, negative/, negative_schema/). The
+// upstream layout (spec/drp2/fixtures, as in datoviz) is taken first, then
+// ./fixtures, each when it holds any of the three (a corpus that lost a
+// folder is still the corpus, and must not make way for another); then
+// the one folder of the workspace that holds all three. What to do when
+// there is none, or several, is the front end's choice (gate.Resolve).
 //
 // The pull request lays out the workspace, so the search follows no link,
 // skips hidden folders (.git) and node_modules, goes no deeper than
@@ -39,47 +39,46 @@ const (
 	CorpusSearchEntries = 20000
 )
 
-// CorpusChoice is the corpus found and why it was taken.
+// CorpusChoice is what a search of a workspace found.
 type CorpusChoice struct {
-	// Path is the corpus root relative to the workspace, with slashes.
+	// Path is the corpus root relative to the workspace, with slashes;
+	// "" when the search found none, or several.
 	Path string
-	// Why says how it was chosen, for the log and the summary.
-	Why string
-}
-
-// CorpusNotFound is the error of a search that found no corpus, or several.
-type CorpusNotFound struct {
-	// Found are the corpus roots found (several, or none).
+	// Search says how Path was found, and whether the search was cut
+	// short (then Path, or the absence of one, is not the whole truth).
+	Search model.CorpusSearch
+	// Found are the corpus roots the search of the folders found, sorted:
+	// several when Path is "" for that reason.
 	Found []string
-	// Folders is how many folders were searched; Truncated says the
-	// search stopped at CorpusSearchEntries.
-	Folders   int
-	Truncated bool
-	limit     int
+	// Folders is how many folders the search read.
+	Folders int
 }
 
-func (e *CorpusNotFound) Error() string {
-	var b strings.Builder
-	if len(e.Found) > 1 {
-		fmt.Fprintf(&b, "%d DRP2 corpora in the workspace (%s): set the corpus input to the one to run", len(e.Found), strings.Join(e.Found, ", "))
-	} else {
-		fmt.Fprintf(&b, "no DRP2 corpus in the workspace: set the corpus input to the folder holding %s (in datoviz's layout, corpus: %s)", folderList(), UpstreamCorpus)
+// FindCorpus searches the workspace at root for its corpus. An error means
+// root itself could not be read.
+func FindCorpus(root string) (CorpusChoice, error) { return findCorpus(root, CorpusSearchEntries) }
+
+// findCorpus is FindCorpus reading at most limit directory entries.
+func findCorpus(root string, limit int) (CorpusChoice, error) {
+	if isCorpus(root, UpstreamCorpus) {
+		return CorpusChoice{Path: UpstreamCorpus, Search: model.CorpusSearch{By: model.CorpusUpstream}}, nil
 	}
-	fmt.Fprintf(&b, ". Looked for %s, then ./%s, then any folder holding the three, %s", UpstreamCorpus, ConventionalCorpus, e.Searched())
-	return b.String()
-}
-
-// Searched says where the search looked, for the message and the summary.
-func (e *CorpusNotFound) Searched() string {
-	s := fmt.Sprintf("down to %d folders deep (%d %s searched; hidden folders, node_modules and links skipped)",
-		CorpusSearchDepth, e.Folders, plural(e.Folders, "folder", "folders"))
-	if e.Truncated {
-		s += fmt.Sprintf("; the search stopped after %d entries", e.limit)
+	if isCorpus(root, ConventionalCorpus) {
+		return CorpusChoice{Path: ConventionalCorpus, Search: model.CorpusSearch{By: model.CorpusConventional}}, nil
 	}
-	return s
+	s := corpusSearch{root: root, limit: limit}
+	if err := s.run(); err != nil {
+		return CorpusChoice{}, err
+	}
+	c := CorpusChoice{Found: s.found, Folders: s.folders, Search: model.CorpusSearch{By: model.CorpusNone, Truncated: s.truncated}}
+	if len(s.found) == 1 {
+		c.Path, c.Search.By = s.found[0], model.CorpusSearched
+	}
+	return c, nil
 }
 
-func folderList() string {
+// FolderList names the corpus folders as a message lists them.
+func FolderList() string {
 	names := make([]string, len(model.Folders))
 	for i, f := range model.Folders {
 		names[i] = f + "/"
@@ -87,26 +86,8 @@ func folderList() string {
 	return strings.Join(names, ", ")
 }
 
-// Find chooses the corpus of the workspace at root.
-func FindCorpus(root string) (CorpusChoice, error) {
-	if isCorpus(root, UpstreamCorpus) {
-		return CorpusChoice{Path: UpstreamCorpus, Why: "the upstream layout"}, nil
-	}
-	if isCorpus(root, ConventionalCorpus) {
-		return CorpusChoice{Path: ConventionalCorpus, Why: "./" + ConventionalCorpus}, nil
-	}
-	s := corpusSearch{root: root, limit: CorpusSearchEntries}
-	if err := s.run(); err != nil {
-		return CorpusChoice{}, err
-	}
-	if len(s.found) == 1 {
-		return CorpusChoice{Path: s.found[0], Why: "the only corpus in the workspace"}, nil
-	}
-	return CorpusChoice{}, &CorpusNotFound{Found: s.found, Folders: s.folders, Truncated: s.truncated, limit: s.limit}
-}
-
 // isCorpus says whether rel below root is a real folder (no link on the
-// way) holding the three corpus folders as real folders.
+// way) holding any of the three corpus folders as a real folder.
 func isCorpus(root, rel string) bool {
 	dir := root
 	for _, part := range strings.Split(rel, "/") {
@@ -116,11 +97,11 @@ func isCorpus(root, rel string) bool {
 		}
 	}
 	for _, f := range model.Folders {
-		if fi, err := os.Lstat(filepath.Join(dir, f)); err != nil || !fi.IsDir() {
-			return false
+		if fi, err := os.Lstat(filepath.Join(dir, f)); err == nil && fi.IsDir() {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 type corpusSearch struct {
@@ -191,12 +172,4 @@ func (s *corpusSearch) list(rel string) ([]string, error) {
 		s.truncated = true
 	}
 	return names, err
-}
-
-// plural is one or many by n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

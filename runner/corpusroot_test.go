@@ -1,12 +1,13 @@
 package runner
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/drp2/drp2-fixtures/model"
 )
 
 // layout makes the folders named (slash paths) below a new workspace;
@@ -35,43 +36,43 @@ func mkdir(t *testing.T, p string) {
 
 func TestFindChooses(t *testing.T) {
 	for _, c := range []struct {
-		name   string
-		dirs   []string
-		path   string
-		reason string
+		name string
+		dirs []string
+		path string
+		by   model.CorpusRule
 	}{
-		{"datoviz's layout", []string{"spec/drp2/fixtures/*", "spec/drp2/schema", "src"}, "spec/drp2/fixtures", "the upstream layout"},
-		{"the upstream layout before ./fixtures and others", []string{"spec/drp2/fixtures/*", "fixtures/*", "tests/corpus/*"}, "spec/drp2/fixtures", "the upstream layout"},
-		{"./fixtures before another", []string{"fixtures/*", "tests/corpus/*"}, "fixtures", "./fixtures"},
-		{"the one corpus elsewhere", []string{"tests/drp2/corpus/*", "src/fixtures"}, "tests/drp2/corpus", "the only corpus in the workspace"},
-		{"the workspace itself", []string{"./*"}, ".", "the only corpus in the workspace"},
-		{"fixtures below a corpus belong to it", []string{"c/*", "c/positive/nested/*"}, "c", "the only corpus in the workspace"},
+		{"datoviz's layout", []string{"spec/drp2/fixtures/*", "spec/drp2/schema", "src"}, "spec/drp2/fixtures", model.CorpusUpstream},
+		{"the upstream layout before ./fixtures and others", []string{"spec/drp2/fixtures/*", "fixtures/*", "tests/corpus/*"}, "spec/drp2/fixtures", model.CorpusUpstream},
+		// A corpus that lost a folder is still the corpus: another must
+		// not run in its place.
+		{"the upstream layout with a folder missing", []string{"spec/drp2/fixtures/positive", "fixtures/*"}, "spec/drp2/fixtures", model.CorpusUpstream},
+		{"./fixtures before another", []string{"fixtures/*", "tests/corpus/*"}, "fixtures", model.CorpusConventional},
+		{"./fixtures with a folder missing", []string{"fixtures/negative", "tests/corpus/*"}, "fixtures", model.CorpusConventional},
+		{"the one corpus elsewhere", []string{"tests/drp2/corpus/*", "src/fixtures"}, "tests/drp2/corpus", model.CorpusSearched},
+		{"the workspace itself", []string{"./*"}, ".", model.CorpusSearched},
+		{"fixtures below a corpus belong to it", []string{"c/*", "c/positive/nested/*"}, "c", model.CorpusSearched},
 	} {
 		got, err := FindCorpus(layout(t, c.dirs...))
-		if err != nil || got.Path != c.path || got.Why != c.reason {
-			t.Errorf("%s: %+v, %v; want %s (%s)", c.name, got, err, c.path, c.reason)
+		if err != nil || got.Path != c.path || got.Search != (model.CorpusSearch{By: c.by}) {
+			t.Errorf("%s: %+v, %v; want %s (rule %d)", c.name, got, err, c.path, c.by)
 		}
 	}
 }
 
-func TestFindFailsClearly(t *testing.T) {
-	_, err := FindCorpus(layout(t, "src/fixtures", "spec/drp2/schema", "spec/drp2/fixtures/positive"))
-	var nf *CorpusNotFound
-	if !errors.As(err, &nf) || len(nf.Found) != 0 {
-		t.Fatalf("no corpus: %v", err)
+// A search that finds none, or several, says so and what it searched;
+// the front end decides what that means. Elsewhere than the two known
+// places, a folder is a corpus only when it holds all three folders.
+func TestFindNoneOrSeveral(t *testing.T) {
+	got, err := FindCorpus(layout(t, "src/fixtures", "spec/drp2/schema", "half/positive", "half/negative"))
+	if err != nil || got.Path != "" || len(got.Found) != 0 || got.Search != (model.CorpusSearch{By: model.CorpusNone}) || got.Folders < 5 {
+		t.Fatalf("no corpus: %+v, %v", got, err)
 	}
-	msg := err.Error()
-	for _, want := range []string{"no DRP2 corpus in the workspace", "set the corpus input", "positive/, negative/, negative_schema/", "corpus: spec/drp2/fixtures", "Looked for spec/drp2/fixtures, then ./fixtures", "down to 6 folders deep", "folders searched"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("message lacks %q: %s", want, msg)
-		}
+	got, err = FindCorpus(layout(t, "a/corpus/*", "b/corpus/*"))
+	if err != nil || got.Path != "" || strings.Join(got.Found, " ") != "a/corpus b/corpus" {
+		t.Errorf("two corpora: %+v, %v", got, err)
 	}
-	_, err = FindCorpus(layout(t, "a/corpus/*", "b/corpus/*"))
-	if !errors.As(err, &nf) || strings.Join(nf.Found, " ") != "a/corpus b/corpus" || !strings.Contains(err.Error(), "2 DRP2 corpora in the workspace (a/corpus, b/corpus): set the corpus input to the one to run") {
-		t.Errorf("two corpora: %v", err)
-	}
-	if _, err := FindCorpus(filepath.Join(t.TempDir(), "missing")); err == nil || errors.As(err, &nf) {
-		t.Errorf("a missing workspace: %v", err)
+	if _, err := FindCorpus(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Errorf("a missing workspace: no error")
 	}
 }
 
@@ -87,10 +88,9 @@ func TestFindIsBounded(t *testing.T) {
 	os.Symlink(filepath.Join(elsewhere, "real"), filepath.Join(root, "fixtures"))
 	os.Symlink(filepath.Join(elsewhere, "real"), filepath.Join(root, "linked"))
 	os.Symlink(filepath.Join(elsewhere, "real", "negative_schema"), filepath.Join(root, "half", "negative_schema"))
-	_, err := FindCorpus(root)
-	var nf *CorpusNotFound
-	if !errors.As(err, &nf) || len(nf.Found) != 0 {
-		t.Fatalf("found a corpus through a link, a hidden folder, node_modules or past the depth: %v", err)
+	got, err := FindCorpus(root)
+	if err != nil || got.Path != "" || len(got.Found) != 0 {
+		t.Fatalf("found a corpus through a link, a hidden folder, node_modules or past the depth: %+v, %v", got, err)
 	}
 
 	wide := layout(t)
@@ -105,8 +105,15 @@ func TestFindIsBounded(t *testing.T) {
 	if !s.truncated || s.entries > 51 {
 		t.Errorf("the entry bound did not stop the search: %+v", s)
 	}
-	msg := (&CorpusNotFound{Folders: s.folders, Truncated: true, limit: 50}).Error()
-	if !strings.Contains(msg, "the search stopped after 50 entries") {
-		t.Errorf("message: %s", msg)
+
+	// One corpus found before the bound is taken, but the answer says
+	// the search was cut short: it need not be the only one.
+	cut := layout(t, "a/*")
+	for i := range 60 {
+		mkdir(t, filepath.Join(cut, "b", fmt.Sprintf("d%02d", i)))
+	}
+	got, err = findCorpus(cut, 50)
+	if err != nil || got.Path != "a" || got.Search != (model.CorpusSearch{By: model.CorpusSearched, Truncated: true}) {
+		t.Errorf("a search cut short: %+v, %v", got, err)
 	}
 }

@@ -63,6 +63,8 @@ type Config struct {
 	Contained bool
 	// MaxFileSize bounds one fixture file; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
+	// Progress, when set, counts the fixtures as they are run.
+	Progress *Progress
 	// Checker runs the semantic and capability phases. Nil stops every
 	// stream after the command schema (a schema-only run).
 	Checker Checker
@@ -128,6 +130,7 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.Progress.Add(len(selected))
 	runCtx, stop := runContext(cfg.RunTimeout)
 	defer stop()
 	results, err := newFixtureJob(cfg, c, sch, now).runAll(ctx, runCtx, selected, cfg.Workers)
@@ -190,7 +193,7 @@ func newFixtureJob(cfg Config, c *corpus, sch *schemas, now func() time.Time) *f
 		budget = DefaultFixtureTimeout
 	}
 	return &fixtureJob{corpus: c, schemas: sch, commands: newCommandPhase(sch),
-		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget}
+		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget, progress: cfg.Progress}
 }
 
 // runAll runs the selected fixtures on the worker pool and returns their
@@ -211,9 +214,11 @@ func (j *fixtureJob) runAll(ctx, runCtx context.Context, selected []string, work
 	}, func(i, _ int) {
 		if runCtx.Err() != nil {
 			results[i], keep[i] = j.notRun(selected[i], context.Cause(runCtx)), true
+			j.progress.Did(true)
 			return
 		}
 		results[i], keep[i] = j.runWithBudget(runCtx, selected[i])
+		j.progress.Did(keep[i] && !results[i].Passed)
 	})
 	if aborted.Load() {
 		return nil, ctx.Err()
@@ -373,6 +378,7 @@ type fixtureJob struct {
 	name     string
 	tags     []string
 	budget   time.Duration // <= 0: none
+	progress *Progress
 }
 
 // runWithBudget runs one fixture on a goroutine of its own under its

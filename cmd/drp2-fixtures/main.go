@@ -38,8 +38,8 @@ func main() {
 		debug.SetMemoryLimit(softMemoryLimit)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, IsTerminal: stdoutIsTerminal,
-		Secrets: secret.FromEnviron(os.Environ()), Action: runAction})
+	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, IsTerminal: isTerminal(os.Stdout),
+		StderrIsTerminal: isTerminal(os.Stderr), Secrets: secret.FromEnviron(os.Environ()), Action: runAction})
 	stop()
 	os.Exit(code)
 }
@@ -52,9 +52,12 @@ func runAction(ctx context.Context, e cli.Env) int {
 		WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: e.ToolVersion()})
 }
 
-// stdoutIsTerminal reports whether standard output is a character device
-// (a terminal), where the text report may use colour.
-func stdoutIsTerminal() bool {
-	st, err := os.Stdout.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+// isTerminal reports whether f is a character device (a terminal): on
+// standard output the text report may use colour, on standard error a
+// long run shows its progress.
+func isTerminal(f *os.File) func() bool {
+	return func() bool {
+		st, err := f.Stat()
+		return err == nil && st.Mode()&os.ModeCharDevice != 0
+	}
 }

@@ -29,7 +29,7 @@ type command struct {
 // commands are the subcommands, in the order the help lists them; the
 // first word of a synopsis is the subcommand's name.
 var commands = []command{
-	{"run [flags] [PATH...]", "run a corpus (./fixtures, else the embedded one)", runCommand},
+	{"run [flags] [PATH...]", "run the corpus found here, else the embedded one", runCommand},
 	{"action", "run as the GitHub Action (reads INPUT_* variables)", actionMain},
 	{"manifest write|check", "record the corpus in a manifest, or compare", manifestCommand},
 	{"coverage [flags]", "which validator rules the corpus exercises", coverageCommand},

@@ -24,7 +24,7 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 		return flagError(name, err, env)
 	}
 	job.FailOn, job.Spelling, job.Coverage = gate.DefaultFailOn, gate.FlagSpelling, true
-	_, out, err := execute(ctx, env, job)
+	_, out, err := execute(ctx, env, job, nil)
 	if err == nil {
 		err = out.Err
 	}

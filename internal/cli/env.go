@@ -30,6 +30,13 @@ type Env struct {
 	// IsTerminal reports whether Stdout is a terminal (for colour); nil
 	// means it is not.
 	IsTerminal func() bool
+	// StderrIsTerminal reports whether Stderr is a terminal, where a long
+	// run shows its progress; nil means it is not.
+	StderrIsTerminal func() bool
+	// Tick starts the ticker that redraws the progress line and returns
+	// its channel and the function that stops it; nil means
+	// time.NewTicker.
+	Tick func(every time.Duration) (<-chan time.Time, func())
 	// Secrets are values the process holds that no text it writes or
 	// posts may show (main passes the variables named like secrets; the
 	// action adds its token).
@@ -40,6 +47,7 @@ type Env struct {
 	// (::add-mask::). Both are set by Protect.
 	redact    *secret.Redactor
 	rawStdout io.Writer
+	rawStderr io.Writer
 }
 
 // Protect makes every text the subcommand writes to standard output and
@@ -50,9 +58,12 @@ func (e *Env) Protect() (flush func()) {
 		return func() {}
 	}
 	e.redact = secret.NewRedactor(e.Secrets...)
-	e.rawStdout = e.Stdout
+	e.rawStdout, e.rawStderr = e.Stdout, e.Stderr
 	if e.rawStdout == nil {
 		e.rawStdout = io.Discard
+	}
+	if e.rawStderr == nil {
+		e.rawStderr = io.Discard
 	}
 	out, errw := e.redact.Writer(e.Stdout), e.redact.Writer(e.Stderr)
 	e.Stdout, e.Stderr = out, errw

@@ -45,7 +45,7 @@ func manifestCommand(ctx context.Context, args []string, env Env) int {
 // corpusFlags are the flags that say which corpus and schemas a whole-corpus
 // subcommand reads.
 func corpusFlags(fs *flag.FlagSet, j *gate.Job) {
-	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` (default ./fixtures when present, else the embedded corpus)")
+	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` (default: as for run, the working directory's, else the embedded corpus)")
 	fs.StringVar(&j.CommandSchema, "command-schema", "", "command schema `FILE`, or \"embedded\" (default: as for run)")
 	fs.StringVar(&j.FixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: as for run)")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", gate.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")

@@ -30,7 +30,7 @@ func mergeCommand(ctx context.Context, args []string, env Env) int {
 		return fail(ExitUsage, fmt.Errorf("no report given: name the JSON reports to merge"))
 	}
 	o.job.Results, o.job.MergeOnly, o.job.Spelling = patterns, true, gate.FlagSpelling
-	r, out, err := execute(ctx, env, o.job)
+	r, out, err := execute(ctx, env, o.job, nil)
 	if err != nil {
 		return fail(exitFor(err), err)
 	}

@@ -49,13 +49,12 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	var tags, impls stringList
 	failOn := gate.DefaultFailOn.String()
 	fs := newFlagSet("drp2-fixtures run", "drp2-fixtures run [flags] [PATH...]", env)
-	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` holding positive/, negative/, negative_schema/ (default: the corpus holding the first PATH, else ./fixtures when present, else the embedded corpus)")
+	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` holding positive/, negative/, negative_schema/ (default: the corpus holding the first PATH, else the working directory's, as the action finds it: spec/drp2/fixtures, ./fixtures, or the one folder holding the three; else the embedded corpus)")
 	fs.StringVar(&j.CommandSchema, "command-schema", "", "command schema `FILE`, or \"embedded\" (default: <corpus>/../schema/drp_command.json when present, else embedded)")
 	fs.StringVar(&j.FixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: <corpus>/schema/drp_fixture.schema.json when present, else embedded)")
 	fs.StringVar(&j.Name, "name", "", "run only fixtures whose name contains `SUBSTR`")
 	fs.Var(&tags, "tag", "run only fixtures carrying `TAG` (repeatable; all must be present)")
 	o.outputFlags(fs, &failOn)
-	fs.BoolVar(&o.verbose, "verbose", false, "text output lists passing fixtures too")
 	fs.StringVar(&j.Baseline, "baseline", "", "compare with `BASE`: auto (the pull request's base commit, else HEAD^, from the git objects), a folder holding the base checkout, or an earlier JSON report (default: no comparison)")
 	fs.StringVar(&j.KnownFailures, "known-failures", "", "`FILE` listing fixtures that are known to fail, one per line with a reason: reported, but not failing the run")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", gate.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
@@ -91,6 +90,7 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 		rf := &report.ReportFiles[i]
 		fs.StringVar(rf.Path(&o.files), rf.Flag, "", rf.Help)
 	}
+	fs.BoolVar(&o.verbose, "verbose", false, "text output lists passing fixtures and every finding too")
 	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview); or never")
 }
 
@@ -113,7 +113,9 @@ func runCommand(ctx context.Context, args []string, env Env) int {
 		return flagError("drp2-fixtures run", err, env)
 	}
 	o.color = report.UseColor(env.Var, env.IsTerminal != nil && env.IsTerminal())
-	r, out, err := execute(ctx, env, o.job)
+	progress, stop := env.startProgress("drp2-fixtures run")
+	r, out, err := execute(ctx, env, o.job, progress)
+	stop()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
 		return exitFor(err)
@@ -143,17 +145,22 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) i
 	if fileErr != nil {
 		return exitFor(fileErr)
 	}
+	if note := explain.EmbeddedFallback(out.Run); note != "" {
+		fmt.Fprintf(env.Stderr, "%s: %s\n", name, note)
+	}
 	for _, w := range append(gate.ErrorLines(out.Err), explain.Judgement(out.Run).Reasons...) {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
 	return out.ExitCode()
 }
 
-// execute runs a job through the gate in the process's environment.
-func execute(ctx context.Context, env Env, job gate.Job) (*gate.Resolved, *gate.Outcome, error) {
+// execute runs a job through the gate in the process's environment,
+// counting its progress in p (nil: not counted).
+func execute(ctx context.Context, env Env, job gate.Job, p *gate.Progress) (*gate.Resolved, *gate.Outcome, error) {
 	ge, err := env.gateEnv()
 	if err != nil {
 		return nil, nil, err
 	}
+	ge.Progress = p
 	return gate.Run(ctx, ge, job)
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
@@ -171,26 +170,5 @@ func TestGitHubFormat(t *testing.T) {
 	_, out, _ := run(t, dir, "run", "--format", "github")
 	if !strings.Contains(out, "::error file=fixtures/negative/wrong.json,line=") {
 		t.Errorf("no workflow-command annotation:\n%s", out)
-	}
-}
-
-func TestDefaultCorpus(t *testing.T) {
-	dir := testkit.Corpus(t, map[string]string{"fixtures/positive/a.json": "{}", "other/corpus/negative/b.json": "{}"})
-	cases := []struct {
-		paths []string
-		want  string
-	}{
-		{nil, "fixtures"},
-		{[]string{"other/corpus/negative/b.json"}, filepath.Join("other", "corpus")},
-		{[]string{"other/corpus"}, filepath.Join("other", "corpus")},
-		{[]string{"fixtures/positive"}, "fixtures"},
-	}
-	for _, c := range cases {
-		if got := gate.DefaultCorpus(dir, c.paths); got != c.want {
-			t.Errorf("DefaultCorpus(%v) = %q, want %q", c.paths, got, c.want)
-		}
-	}
-	if got := gate.DefaultCorpus(t.TempDir(), nil); got != "" {
-		t.Errorf("no ./fixtures: %q, want embedded", got)
 	}
 }

@@ -93,6 +93,7 @@ func runCorpus(ctx context.Context, r *Resolved, o *Outcome) error {
 		return nil
 	}
 	cfg := r.Config
+	cfg.Progress = r.env.Progress
 	if r.coverage != nil {
 		// The head run only: the base runs with the plain validator.
 		cfg.Checker = r.coverage.counter
@@ -102,6 +103,7 @@ func runCorpus(ctx context.Context, r *Resolved, o *Outcome) error {
 		return err
 	}
 	run.ToolVersion = r.env.ToolVersion
+	run.CorpusSearch = r.CorpusSearch
 	o.Run = run
 	return nil
 }
@@ -116,7 +118,7 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	}
 	fsys := r.CorpusSource().FS
 	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
-	cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout}
+	cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress}
 	impls, err := harness.Run(ctx, cfg, o.Run, read)
 	if err != nil {
 		return err

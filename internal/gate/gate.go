@@ -31,10 +31,6 @@ const (
 	Embedded = runner.Embedded
 )
 
-// CorpusNotFound is the error of a search of the workspace that found no
-// corpus, or several.
-type CorpusNotFound = runner.CorpusNotFound
-
 // Job is one run of a corpus, as run's flags or the action's inputs say
 // it. Empty fields mean "the default", chosen in Resolve alone.
 type Job struct {
@@ -82,13 +78,13 @@ type Job struct {
 	// inside the working directory, and never through a link: the action,
 	// where the pull request lays out the workspace.
 	Contained bool
-	// FindCorpus is the action's choice of corpus: with none given, the
-	// workspace is searched for it (runner.FindCorpus), and the corpus
-	// embedded in the binary runs only when asked for by name
-	// ("embedded"), never as a fallback; a search that finds none, or
-	// several, stops the job. Without it, the corpus holding the first
-	// PATH, else ./fixtures, else the embedded corpus.
-	FindCorpus bool
+	// RequireCorpus is the action's choice: with no corpus named, the
+	// workspace must hold one, and the corpus embedded in the binary runs
+	// only when asked for by name ("embedded"), never because the search
+	// found none (a pull request's fixtures must be what runs). Without
+	// it, a search that finds none runs the embedded corpus, and the run
+	// says so (Run.CorpusSearch).
+	RequireCorpus bool
 
 	// Explore is the number of generated streams to explore after the
 	// run (ExploreAfter), from its corpus, with its implementations (0:
@@ -107,11 +103,16 @@ type Job struct {
 // action's inputs.
 type Spelling struct {
 	Name, Tag, Paths string
+	// Corpus names the corpus setting; CorpusExample sets it to the
+	// upstream layout.
+	Corpus, CorpusExample string
 }
 
 var (
-	FlagSpelling  = Spelling{Name: "--name", Tag: "--tag", Paths: "PATH"}
-	InputSpelling = Spelling{Name: "input name", Tag: "input tags", Paths: "input paths"}
+	FlagSpelling = Spelling{Name: "--name", Tag: "--tag", Paths: "PATH",
+		Corpus: "--corpus", CorpusExample: "--corpus " + runner.UpstreamCorpus}
+	InputSpelling = Spelling{Name: "input name", Tag: "input tags", Paths: "input paths",
+		Corpus: "the corpus input", CorpusExample: "corpus: " + runner.UpstreamCorpus}
 )
 
 // FailOn is the set of outcomes that fail a run (exit code 1).

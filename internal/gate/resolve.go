@@ -36,7 +36,14 @@ type Env struct {
 	ReadReport func([]byte) (*model.Run, error)
 	// ToolVersion is recorded in the run.
 	ToolVersion string
+	// Progress, when set, counts the fixtures of the run and of its
+	// implementations as they are done (not the baseline's), for a
+	// progress line; nil counts nothing.
+	Progress *Progress
 }
+
+// Progress counts the work of a job as it is done (runner.Progress).
+type Progress = runner.Progress
 
 // Resolved is a Job with every default chosen.
 type Resolved struct {
@@ -46,9 +53,9 @@ type Resolved struct {
 	env     Env
 	// known is the known-failures list, nil without one.
 	known *knownfail.List
-	// CorpusFound says how the corpus was found when the workspace was
-	// searched for it (FindCorpus), "" when it was given.
-	CorpusFound string
+	// CorpusSearch says how the corpus was found when none was named
+	// (chooseCorpus); nil when it was.
+	CorpusSearch *model.CorpusSearch
 	// manifest is the manifest file to compare with, "" for none.
 	manifest string
 	// coverage counts the rules the head run exercises; nil without.
@@ -59,8 +66,7 @@ type Resolved struct {
 // manifest write puts it and manifest check and run --check-clean look.
 const ManifestFile = "manifest.json"
 
-// Resolve chooses the defaults of a job: the corpus (the one holding the
-// first PATH, else ./fixtures, else the embedded one), the fixture size
+// Resolve chooses the defaults of a job: the corpus (chooseCorpus), the fixture size
 // limit, the validator and the manifest; it checks what fails together
 // (fail-on regressions needs a baseline) and reads the known-failures
 // list. The schemas' defaults depend on the corpus layout and are chosen
@@ -79,7 +85,7 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 		env.ReadReport = func([]byte) (*model.Run, error) { return nil, errNoReportReader }
 	}
 	wd := env.WorkDir
-	corpus, found, err := chooseCorpus(wd, job)
+	corpus, search, err := chooseCorpus(wd, job)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +95,7 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 	if job.FailOn.Regressions && (job.Baseline == "" || job.Baseline == baseline.Off) {
 		return nil, Usagef("fail-on regressions needs a baseline to compare with (auto, a folder or a JSON report)")
 	}
-	r := &Resolved{Job: job, WorkDir: wd, env: env, CorpusFound: found, Config: runner.Config{
+	r := &Resolved{Job: job, WorkDir: wd, env: env, CorpusSearch: search, Config: runner.Config{
 		Corpus: corpus, EmbeddedFS: runner.BuiltinCorpus,
 		CommandSchema: job.CommandSchema, FixtureSchema: job.FixtureSchema,
 		Paths: job.Paths, Name: job.Name, Tags: job.Tags,
@@ -133,46 +139,6 @@ func (r *Resolved) readKnownFailures() (*knownfail.List, error) {
 		return nil, Usagef("%v", err)
 	}
 	return l, nil
-}
-
-// chooseCorpus is the corpus a job runs, "" for the embedded one, and how
-// it was found when the workspace was searched.
-func chooseCorpus(wd string, job Job) (string, string, error) {
-	switch {
-	case job.MergeOnly:
-		return job.Corpus, "", nil
-	case job.Corpus == runner.Embedded:
-		return "", "", nil
-	case job.Corpus != "":
-		return job.Corpus, "", nil
-	case !job.FindCorpus:
-		return DefaultCorpus(wd, job.Paths), "", nil
-	}
-	if len(job.Paths) > 0 {
-		if dir, ok := corpusAbove(under(wd, job.Paths[0])); ok {
-			return relTo(wd, dir), "the corpus holding " + job.Paths[0], nil
-		}
-	}
-	choice, err := runner.FindCorpus(wd)
-	if err != nil {
-		return "", "", &Error{Code: ExitUsage, Err: err}
-	}
-	return choice.Path, choice.Why, nil
-}
-
-// DefaultCorpus picks the corpus when none is named: the corpus that holds
-// the first PATH (the nearest folder above it with a fixture folder inside),
-// else ./fixtures when present, else "" for the embedded corpus.
-func DefaultCorpus(wd string, paths []string) string {
-	if len(paths) > 0 {
-		if dir, ok := corpusAbove(under(wd, paths[0])); ok {
-			return relTo(wd, dir)
-		}
-	}
-	if st, err := os.Stat(filepath.Join(wd, "fixtures")); err == nil && st.IsDir() {
-		return relTo(wd, filepath.Join(wd, "fixtures"))
-	}
-	return ""
 }
 
 // corpusAbove is the nearest folder at or above p that holds a fixture

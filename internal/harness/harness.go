@@ -56,6 +56,9 @@ type Config struct {
 	MaxLine   int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Progress, when set, counts each fixture sent to each implementation
+	// as it is answered.
+	Progress *runner.Progress
 }
 
 // ReadFunc returns the bytes of a fixture by its corpus-relative path.
@@ -73,6 +76,7 @@ func Run(ctx context.Context, cfg Config, base *model.Run, read ReadFunc) ([]mod
 		return nil, err
 	}
 	base.FixtureReadbacks = fixtureReadbacks(cases)
+	cfg.Progress.Add(len(cases) * len(cfg.Commands))
 	impls := make([]model.Implementation, len(cfg.Commands))
 	var wg sync.WaitGroup
 	for i, command := range cfg.Commands {
@@ -279,7 +283,9 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 		if ctx.Err() != nil {
 			break
 		}
-		im.Results = append(im.Results, s.one(&cases[i]))
+		res := s.one(&cases[i])
+		im.Results = append(im.Results, res)
+		cfg.Progress.Did(!res.Passed && res.Actual.Outcome != model.NotClaimed)
 	}
 	if s.proc != nil {
 		goodbye, _ := protocol.Encode(protocol.Goodbye{Type: protocol.TypeGoodbye})

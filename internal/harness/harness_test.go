@@ -268,7 +268,8 @@ func TestFaults(t *testing.T) {
 	}
 	spec := "crash:upload_buffer_write,hang:render_triangle_draw,garbage:texture_view_lifecycle,outofturn:upload_texture_write,wrong:session_handshake_ok"
 	start := time.Now()
-	impls := runHarness(t, Config{Commands: []string{self(t)}, Env: env(spec), Timeout: 500 * time.Millisecond}, base, read)
+	progress := &runner.Progress{}
+	impls := runHarness(t, Config{Commands: []string{self(t)}, Env: env(spec), Timeout: 500 * time.Millisecond, Progress: progress}, base, read)
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("the run took %v", d)
 	}
@@ -305,6 +306,10 @@ func TestFaults(t *testing.T) {
 	}
 	if !strings.Contains(im.Stderr, "fell over") {
 		t.Errorf("stderr not kept: %q", im.Stderr)
+	}
+	// Each fixture counted once it was answered, the four faults failed.
+	if done, total, failed := progress.Counts(); done != len(names) || total != len(names) || failed != 4 {
+		t.Errorf("progress %d/%d, %d failed; want %d/%d, 4 failed", done, total, failed, len(names), len(names))
 	}
 }
 

@@ -59,6 +59,8 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	p.manifest(run.Manifest)
 	if opts.Group {
 		p.reproduce(run)
+	} else {
+		p.restate(run)
 	}
 	p.final(run)
 	return p.err
@@ -241,15 +243,63 @@ func (p *printer) result(r *model.Result) {
 	}
 }
 
+// Caps of the plain report, whose end is what stays on a terminal: the
+// findings shown (warnings by the thousand would push the failures out of
+// the scrollback) and the failures restated before the verdict.
+const (
+	MaxFindingsShown    = 20
+	MaxFailuresRestated = 20
+)
+
+// findings prints the findings: all of them when verbose or folded in a
+// log's group, else the first MaxFindingsShown and a count of the rest.
 func (p *printer) findings(fs []model.Finding) {
 	if len(fs) == 0 {
 		return
 	}
 	p.section(fmt.Sprintf("Findings (%d; warnings, they change no result)", len(fs)))
-	for _, f := range fs {
+	shown := fs
+	if !p.opts.Verbose && !p.opts.Group && len(fs) > MaxFindingsShown {
+		shown = fs[:MaxFindingsShown]
+	}
+	for _, f := range shown {
 		p.line("WARN ", yellow, fmt.Sprintf(" %s: %s: %s", Clean(f.Path), explain.FindingTitle(f.Kind), Clean(f.Message)))
 	}
+	if rest := len(fs) - len(shown); rest > 0 {
+		p.textf("%s", explain.MoreFindings(rest))
+	}
 	p.endGroup()
+}
+
+// restate lists the failing fixtures again, one line each, just before
+// the verdict (as gotestsum does): after the findings, the run details and
+// the rest, they are what a reader of the end of the output needs.
+func (p *printer) restate(run *model.Run) {
+	var failing []*model.Result
+	for _, corpusErrors := range []bool{true, false} {
+		for i := range run.Results {
+			if r := &run.Results[i]; !r.Passed && r.IsCorpusError() == corpusErrors {
+				failing = append(failing, r)
+			}
+		}
+	}
+	if len(failing) == 0 {
+		return
+	}
+	p.section(fmt.Sprintf("Failing fixtures (%d)", len(failing)))
+	for _, r := range failing[:min(len(failing), MaxFailuresRestated)] {
+		label, what := "FAIL ", strings.Join(explain.Differences(r), ", ")
+		if r.IsCorpusError() {
+			label, what = "ERROR", explain.Headline(r)
+		}
+		if r.KnownFailure != "" {
+			what += " (known failure)"
+		}
+		p.line(label, red, " "+Clean(explain.Location(r)+": "+what))
+	}
+	if rest := len(failing) - MaxFailuresRestated; rest > 0 {
+		p.textf("%s", explain.MoreFailures(rest))
+	}
 }
 
 // details is RUNNER.md's minimal summary and the run's evidence; the
@@ -257,7 +307,11 @@ func (p *printer) findings(fs []model.Finding) {
 func (p *printer) details(run *model.Run) {
 	s := &run.Summary
 	p.section("Run details")
-	p.textf("Corpus: %s", Clean(run.CorpusRoot))
+	corpus := Clean(run.CorpusRoot)
+	if note := explain.CorpusNote(run.CorpusSearch); note != "" {
+		corpus += " (" + note + ")"
+	}
+	p.textf("Corpus: %s", corpus)
 	if run.ToolVersion != "" {
 		p.textf("Tool version: %s", Clean(run.ToolVersion))
 	}

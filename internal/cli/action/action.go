@@ -171,8 +171,8 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.CorpusFound != "" {
-		a.noticef("corpus %s: %s, found because the corpus input is empty; set corpus: on the step to choose another", r.Config.Corpus, r.CorpusFound)
+	if r.CorpusSearch != nil {
+		a.noticef("corpus %s: %s, found because the corpus input is empty; set corpus: on the step to choose another", r.Config.Corpus, explain.CorpusFound(r.CorpusSearch))
 	}
 	d.wd, d.now = r.WorkDir, ge.Now
 	d.tgt, err = readTarget(a.getenv("GITHUB_EVENT_NAME"), a.getenv("GITHUB_EVENT_PATH"), d.repo, a.getenv("GITHUB_SHA"))

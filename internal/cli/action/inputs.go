@@ -63,7 +63,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 	in := Inputs{
 		Job: gate.Job{
 			Corpus:        a.GetInput("corpus"),
-			FindCorpus:    true,
+			RequireCorpus: true,
 			CommandSchema: a.GetInput("command-schema"),
 			FixtureSchema: a.GetInput("fixture-schema"),
 			Paths:         gate.SplitList(a.GetInput("paths")),

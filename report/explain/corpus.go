@@ -1,0 +1,49 @@
+package explain
+
+import "github.com/drp2/drp2-fixtures/model"
+
+// CorpusFound says which rule of the discovery chose a corpus, as a
+// phrase: "the upstream layout". A search cut short at its bound never
+// calls its one find the only corpus: there may be others it did not
+// reach.
+func CorpusFound(s *model.CorpusSearch) string {
+	if s == nil {
+		return ""
+	}
+	switch s.By {
+	case model.CorpusOfPath:
+		return "the corpus holding the first path given"
+	case model.CorpusUpstream:
+		return "the upstream layout"
+	case model.CorpusConventional:
+		return "./fixtures"
+	case model.CorpusSearched:
+		if s.Truncated {
+			return "the one corpus found before the search stopped at its bound (there may be others)"
+		}
+		return "the only corpus in the workspace"
+	}
+	return "no corpus in the workspace"
+}
+
+// CorpusNote says, after the corpus a run shows, how it was found when
+// none was named: "found by search: ./fixtures", or that none was and the
+// embedded corpus ran; "" when the corpus was named.
+func CorpusNote(s *model.CorpusSearch) string {
+	switch {
+	case s == nil:
+		return ""
+	case s.By == model.CorpusNone:
+		return "none found by search in the working directory"
+	}
+	return "found by search: " + CorpusFound(s)
+}
+
+// EmbeddedFallback is the command line's note when it ran the embedded
+// corpus because the working directory holds none; "" when it did not.
+func EmbeddedFallback(run *model.Run) string {
+	if run == nil || run.CorpusSearch == nil || run.CorpusSearch.By != model.CorpusNone {
+		return ""
+	}
+	return "no DRP2 corpus in the working directory (spec/drp2/fixtures, ./fixtures, or a folder holding positive/, negative/ and negative_schema/): ran the corpus embedded in drp2-fixtures; --corpus DIR runs another"
+}
