@@ -70,8 +70,7 @@ func Hide() error {
 		// The new image is /proc/self/exe, the same file whatever happens
 		// to its path meanwhile, but the kernel would name the process
 		// "exe": it takes back the name it has now (ps -C, pgrep).
-		name, _ := os.ReadFile("/proc/self/comm")
-		keep = append(keep, handOverVar+"="+strconv.Itoa(int(r.Fd()))+" "+strings.TrimSpace(string(name)))
+		keep = append(keep, handOverVar+"="+strconv.Itoa(int(r.Fd()))+" "+processName())
 		err = syscall.Exec("/proc/self/exe", os.Args, keep)
 	}
 	// Still here: the exec failed, and the environment is as it was.
@@ -98,6 +97,16 @@ func restore(fd string) error {
 		}
 	}
 	return nil
+}
+
+// processName is the process's name (comm), "" when it cannot be read.
+func processName() string {
+	var b [16]byte // the kernel's TASK_COMM_LEN, the terminating NUL included
+	if _, _, errno := syscall.Syscall(syscall.SYS_PRCTL, syscall.PR_GET_NAME, uintptr(unsafe.Pointer(&b[0])), 0); errno != 0 {
+		return ""
+	}
+	name, _, _ := strings.Cut(string(b[:]), "\x00")
+	return name
 }
 
 // rename gives the process the name (comm) its first image had.
