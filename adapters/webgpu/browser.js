@@ -3,10 +3,11 @@
 // downloaded). A server on 127.0.0.1 serves the page, the host's core and
 // the runtime's folder; each fixture is handed to the page and its verdict
 // handed back.
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { NoAdapterError } from "./core.js";
@@ -42,8 +43,8 @@ function page(runtimeFile) {
 <link rel="icon" href="data:,">
 <canvas id="canvas"></canvas>
 <script type="module">
-import * as runtime from "/runtime/${encodeURIComponent(runtimeFile)}";
-import { NoAdapterError, Session, openDevice } from "/host/core.js";
+import * as runtime from "./runtime/${encodeURIComponent(runtimeFile)}";
+import { NoAdapterError, Session, openDevice } from "./host/core.js";
 const canvas = document.getElementById("canvas");
 let session = null;
 window.drp2Open = async (strict) => {
@@ -66,40 +67,84 @@ window.drp2Ready = true;
 `;
 }
 
-// serveFiles answers the page, /host/core.js and the files of the
-// runtime's own folder (one level, JavaScript only) on 127.0.0.1.
-function serveFiles(runtimePath) {
-  const runtimeDir = dirname(runtimePath);
+// serveFiles answers three things on 127.0.0.1, at an ephemeral port,
+// under a random prefix only the host's own page knows: the page, the
+// host's core.js, and the regular files named *.js or *.mjs directly in the
+// runtime's folder. It follows no symbolic link (the folder is resolved once,
+// each of its components is checked to be a directory at every request, and
+// the file is opened with O_NOFOLLOW), and answers 403 to a request whose
+// Host is not its own address, so that a page of another origin (DNS
+// rebinding) cannot read through it, and 404 to any other path. It resolves
+// to {server, url}: url is the page's address.
+export function serveFiles(runtimePath) {
+  const runtimeDir = realpathSync(dirname(resolve(runtimePath)));
+  const components = runtimeDir.split("/").filter((c) => c !== "")
+    .map((_, i, all) => "/" + all.slice(0, i + 1).join("/"));
+  const secret = randomBytes(24).toString("hex");
   const html = page(basename(runtimePath));
+  let origin = "";
   const server = createServer((req, res) => {
-    const url = new URL(req.url, "http://127.0.0.1");
     const send = (status, type, body) => {
-      res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
-      res.end(body);
+      res.writeHead(status, { "content-type": type, "cache-control": "no-store", "x-content-type-options": "nosniff" });
+      res.end(req.method === "HEAD" ? undefined : body);
     };
-    try {
-      if (url.pathname === "/") {
-        return send(200, "text/html; charset=utf-8", html);
-      }
-      if (url.pathname === "/host/core.js") {
-        return send(200, "text/javascript", readFileSync(join(here, "core.js")));
-      }
-      const m = /^\/runtime\/([A-Za-z0-9_.-]+\.m?js)$/.exec(url.pathname);
-      if (m && !m[1].startsWith(".")) {
-        const file = join(runtimeDir, m[1]);
-        if (statSync(file).isFile()) {
-          return send(200, "text/javascript", readFileSync(file));
-        }
-      }
-    } catch {
-      // Not found below.
+    if (req.headers.host !== origin) {
+      return send(403, "text/plain", "forbidden");
     }
-    send(404, "text/plain", "not found");
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      return send(405, "text/plain", "method not allowed");
+    }
+    const prefix = `/${secret}/`;
+    const path = (req.url ?? "").split("?")[0];
+    if (!path.startsWith(prefix)) {
+      return send(404, "text/plain", "not found");
+    }
+    const rest = path.slice(prefix.length);
+    if (rest === "") {
+      return send(200, "text/html; charset=utf-8", html);
+    }
+    if (rest === "host/core.js") {
+      return send(200, "text/javascript", readFileSync(join(here, "core.js")));
+    }
+    const m = /^runtime\/([A-Za-z0-9_-][A-Za-z0-9_.-]*\.m?js)$/.exec(rest);
+    const body = m ? readRegular(components, runtimeDir, m[1]) : null;
+    if (body === null) {
+      return send(404, "text/plain", "not found");
+    }
+    send(200, "text/javascript", body);
   });
-  return new Promise((resolve, reject) => {
+  return new Promise((resolvePromise, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(server));
+    server.listen(0, "127.0.0.1", () => {
+      origin = `127.0.0.1:${server.address().port}`;
+      resolvePromise({ server, url: `http://${origin}/${secret}/` });
+    });
   });
+}
+
+// readRegular reads name in dir, a folder that must still be what it was
+// (every component a directory, none a link), and name a regular file that
+// is no link; null otherwise.
+function readRegular(components, dir, name) {
+  let fd = -1;
+  try {
+    for (const c of components) {
+      if (!lstatSync(c).isDirectory()) {
+        return null;
+      }
+    }
+    fd = openSync(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) {
+      return null;
+    }
+    return readFileSync(fd);
+  } catch {
+    return null;
+  } finally {
+    if (fd >= 0) {
+      closeSync(fd);
+    }
+  }
 }
 
 // chromiumBackend starts Chromium and the page at open(); the session it
@@ -111,7 +156,8 @@ export function chromiumBackend(runtimePath, opts, onLost) {
   return {
     async open() {
       const { default: puppeteer } = await import("puppeteer-core");
-      server = await serveFiles(runtimePath);
+      const served = await serveFiles(runtimePath);
+      server = served.server;
       profile = mkdtempSync(join(tmpdir(), "drp2-webgpu-chromium-"));
       try {
         browser = await puppeteer.launch({
@@ -130,8 +176,7 @@ export function chromiumBackend(runtimePath, opts, onLost) {
       tab.on("console", (msg) => process.stderr.write(`page ${msg.type()}: ${msg.text()}\n`));
       tab.on("error", (err) => onLost(`the page crashed: ${err.message}`));
       await tab.exposeFunction("drp2Lost", (reason) => onLost(reason));
-      const { port } = server.address();
-      await tab.goto(`http://127.0.0.1:${port}/`, { waitUntil: "load" });
+      await tab.goto(served.url, { waitUntil: "load" });
       await tab.waitForFunction(() => window.drp2Ready === true, { timeout: 20000 });
       const opened = await tab.evaluate((strict) => window.drp2Open(strict), opts.strict);
       const version = await browser.version();
