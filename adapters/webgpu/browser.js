@@ -3,7 +3,7 @@
 // downloaded). A server on 127.0.0.1 serves the page, the host's core and
 // the runtime's folder; each fixture is handed to the page and its verdict
 // handed back.
-import { closeSync, constants, fstatSync, lstatSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -11,15 +11,18 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { NoAdapterError } from "./core.js";
+import { DEFAULT_FIXTURE_BUDGET } from "./serve.js";
+import { killTree } from "./supervise.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 // chromiumArgs are the flags the browser runs with: WebGPU on (Linux ships
-// it behind a flag), and nothing that reaches the network by itself.
-export function chromiumArgs(profile) {
+// it behind a flag), and nothing that reaches the network by itself; the
+// sandbox off only when the host cannot have it (see sandboxRefusal).
+export function chromiumArgs(profile, sandbox = true) {
   return [
     "--headless=new",
-    "--no-sandbox",
+    ...(sandbox ? [] : ["--no-sandbox"]),
     "--enable-unsafe-webgpu",
     "--disable-background-networking",
     "--disable-component-update",
@@ -32,6 +35,48 @@ export function chromiumArgs(profile) {
     "--metrics-recording-only",
     `--user-data-dir=${profile}`,
   ];
+}
+
+// sandboxRefusal says why Chromium cannot have its sandbox here before
+// trying: as root it refuses to start one. Empty: try it.
+export function sandboxRefusal(uid = process.getuid?.()) {
+  if (uid === 0) {
+    return "the host runs as root, and Chromium does not start its sandbox as root (crbug.com/638180); " +
+      "run the host as an ordinary user to keep it";
+  }
+  return "";
+}
+
+// namespaceFacts says what may have kept Chromium's sandbox from starting:
+// its namespace sandbox needs unprivileged user namespaces, and the
+// setuid helper chrome-sandbox is the other way.
+function namespaceFacts(chromium) {
+  const read = (p) => {
+    try {
+      return readFileSync(p, "utf8").trim();
+    } catch {
+      return null;
+    }
+  };
+  const facts = [];
+  if (read("/proc/sys/kernel/unprivileged_userns_clone") === "0") {
+    facts.push("kernel.unprivileged_userns_clone is 0");
+  }
+  if (read("/proc/sys/user/max_user_namespaces") === "0") {
+    facts.push("user.max_user_namespaces is 0");
+  }
+  if (read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") === "1") {
+    facts.push("AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns is 1)");
+  }
+  try {
+    const helper = statSync(join(dirname(realpathSync(chromium)), "chrome-sandbox"));
+    if ((helper.mode & 0o4000) === 0 || helper.uid !== 0) {
+      facts.push("chrome-sandbox is there but not setuid root");
+    }
+  } catch {
+    facts.push("there is no chrome-sandbox helper beside the browser");
+  }
+  return facts.length > 0 ? facts.join("; ") : "no user-namespace restriction was found";
 }
 
 // page is the document the browser loads: a canvas of the default size
@@ -47,7 +92,7 @@ import * as runtime from "./runtime/${encodeURIComponent(runtimeFile)}";
 import { NoAdapterError, Session, openDevice } from "./host/core.js";
 const canvas = document.getElementById("canvas");
 let session = null;
-window.drp2Open = async (strict) => {
+window.drp2Open = async (options) => {
   try {
     const env = await openDevice(runtime, navigator.gpu, canvas);
     env.device.lost.then((info) => {
@@ -55,7 +100,7 @@ window.drp2Open = async (strict) => {
         window.drp2Lost(String(info?.reason ?? "unknown") + ": " + String(info?.message ?? ""));
       }
     });
-    session = new Session(runtime, env, { strict });
+    session = new Session(runtime, env, options);
     return { ok: true, adapter: env.adapter, capabilities: env.capabilities };
   } catch (err) {
     return { ok: false, noAdapter: err instanceof NoAdapterError, message: String(err?.stack ?? err) };
@@ -148,27 +193,50 @@ function readRegular(components, dir, name) {
 }
 
 // chromiumBackend starts Chromium and the page at open(); the session it
-// returns runs each fixture in the page.
-export function chromiumBackend(runtimePath, opts, onLost) {
+// returns runs each fixture in the page. The browser's profile and its
+// temporary files are in the folder opts.profile, else a new temporary
+// folder; close() and kill() remove it.
+export function chromiumBackend(runtimePath, opts, onLost, log = (s) => process.stderr.write(s + "\n")) {
   let browser = null;
   let server = null;
   let profile = null;
+  let sandbox = true;
   return {
     async open() {
       const { default: puppeteer } = await import("puppeteer-core");
       const served = await serveFiles(runtimePath);
       server = served.server;
-      profile = mkdtempSync(join(tmpdir(), "drp2-webgpu-chromium-"));
+      // One folder holds the profile and Chromium's own temporary files
+      // (its TMPDIR), so that removing it leaves nothing of the browser.
+      profile = opts.profile || mkdtempSync(join(tmpdir(), "drp2-webgpu-chromium-"));
+      mkdirSync(join(profile, "tmp"), { recursive: true });
+      const launch = () => puppeteer.launch({
+        executablePath: opts.chromium,
+        headless: true,
+        pipe: true,
+        env: { ...process.env, TMPDIR: join(profile, "tmp") },
+        args: chromiumArgs(join(profile, "profile"), sandbox),
+        ignoreDefaultArgs: ["--enable-automation"],
+      });
+      const refusal = sandboxRefusal();
+      if (refusal !== "") {
+        sandbox = false;
+        log(`Chromium runs without its sandbox (--no-sandbox): ${refusal}`);
+      }
       try {
-        browser = await puppeteer.launch({
-          executablePath: opts.chromium,
-          headless: true,
-          pipe: true,
-          args: chromiumArgs(profile),
-          ignoreDefaultArgs: ["--enable-automation"],
-        });
+        browser = await launch();
       } catch (err) {
-        throw new NoAdapterError(`Chromium could not be started from ${opts.chromium}: ${err.message}`);
+        if (!sandbox) {
+          throw new NoAdapterError(`Chromium could not be started from ${opts.chromium}: ${err.message}`);
+        }
+        sandbox = false;
+        log(`Chromium did not start with its sandbox (${String(err.message).split("\n")[0]}); ` +
+          `${namespaceFacts(opts.chromium)}; starting it without (--no-sandbox)`);
+        try {
+          browser = await launch();
+        } catch (err2) {
+          throw new NoAdapterError(`Chromium could not be started from ${opts.chromium}, with its sandbox or without: ${err2.message}`);
+        }
       }
       browser.on("disconnected", () => onLost("the browser exited"));
       const tab = await browser.newPage();
@@ -178,12 +246,12 @@ export function chromiumBackend(runtimePath, opts, onLost) {
       await tab.exposeFunction("drp2Lost", (reason) => onLost(reason));
       await tab.goto(served.url, { waitUntil: "load" });
       await tab.waitForFunction(() => window.drp2Ready === true, { timeout: 20000 });
-      const opened = await tab.evaluate((strict) => window.drp2Open(strict), opts.strict);
+      const opened = await tab.evaluate((o) => window.drp2Open(o), { strict: opts.strict, budget: (opts.fixtureBudget ?? DEFAULT_FIXTURE_BUDGET) * 1048576 });
       const version = await browser.version();
       if (!opened.ok) {
         if (opened.noAdapter) {
           throw new NoAdapterError(`${opened.message.split("\n")[0]}. ${version} (${opts.chromium}) ran with ` +
-            `${chromiumArgs("DIR").join(" ")}. Chromium's WebGPU on Linux without a GPU uses its own SwiftShader ` +
+            `${chromiumArgs("DIR", sandbox).join(" ")}. Chromium's WebGPU on Linux without a GPU uses its own SwiftShader ` +
             "through Vulkan: check that the package ships libvk_swiftshader.so and vk_swiftshader_icd.json beside " +
             "the binary, and see chrome://gpu in that browser for why WebGPU is off.");
         }
@@ -191,7 +259,7 @@ export function chromiumBackend(runtimePath, opts, onLost) {
       }
       return {
         env: { adapter: opened.adapter, capabilities: opened.capabilities },
-        platform: version.replace("/", " ") + " (headless)",
+        platform: version.replace("/", " ") + " (headless)" + (sandbox ? "" : ", no sandbox"),
         run: (fixture) => tab.evaluate((f) => window.drp2Run(f), fixture),
       };
     },
@@ -201,6 +269,18 @@ export function chromiumBackend(runtimePath, opts, onLost) {
         await browser.close().catch(() => {});
       }
       server?.close();
+      if (profile !== null) {
+        rmSync(profile, { recursive: true, force: true });
+      }
+    },
+    // kill ends the browser at once, whatever it is doing, and removes
+    // its profile.
+    kill() {
+      const pid = browser?.process()?.pid;
+      browser?.removeAllListeners("disconnected");
+      if (pid) {
+        killTree(pid);
+      }
       if (profile !== null) {
         rmSync(profile, { recursive: true, force: true });
       }

@@ -143,7 +143,11 @@ test("serve refuses what is not the protocol", async () => {
 
 test("the command line", () => {
   assert.deepEqual(parseArgs(["--runtime", "x.js", "--browser", "chromium", "--strict-positive"]),
-    { browser: "chromium", chromium: "/usr/bin/chromium", strict: true, name: "", runtime: "x.js" });
+    { browser: "chromium", chromium: "/usr/bin/chromium", strict: true, name: "", runtime: "x.js",
+      memoryLimit: 2048, fixtureBudget: 256, child: false, profile: "" });
+  assert.equal(parseArgs(["--runtime", "x.js", "--memory-limit", "300", "--fixture-budget", "64"]).memoryLimit, 300);
+  assert.throws(() => parseArgs(["--runtime", "x.js", "--memory-limit", "0"]), /whole number of MiB/);
+  assert.throws(() => parseArgs(["--runtime", "x.js", "--fixture-budget", "1e9"]), /whole number of MiB/);
   assert.throws(() => parseArgs([]), /--runtime PATH is required/);
   assert.throws(() => parseArgs(["--runtime", "x.js", "--browser", "firefox"]), /only "chromium"/);
   assert.throws(() => parseArgs(["--runtime"]), /needs a value/);
