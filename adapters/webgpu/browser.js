@@ -16,6 +16,9 @@ import { killTree } from "./supervise.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+// PROFILE_PREFIX names the temporary folder of each browser launch.
+export const PROFILE_PREFIX = "drp2-chromium-";
+
 // chromiumArgs are the flags the browser runs with: WebGPU on (Linux ships
 // it behind a flag), and nothing that reaches the network by itself; the
 // sandbox off only when the host cannot have it (see sandboxRefusal).
@@ -207,15 +210,17 @@ export function chromiumBackend(runtimePath, opts, onLost, log = (s) => process.
       const served = await serveFiles(runtimePath);
       server = served.server;
       // One folder holds the profile and Chromium's own temporary files
-      // (its TMPDIR), so that removing it leaves nothing of the browser.
-      profile = opts.profile || mkdtempSync(join(tmpdir(), "drp2-webgpu-chromium-"));
-      mkdirSync(join(profile, "tmp"), { recursive: true });
+      // (its TMPDIR, where it makes a socket: the names are short, as the
+      // socket's path must stay under 108 bytes), so that removing it
+      // leaves nothing of the browser.
+      profile = opts.profile || mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
+      mkdirSync(join(profile, "t"), { recursive: true });
       const launch = () => puppeteer.launch({
         executablePath: opts.chromium,
         headless: true,
         pipe: true,
-        env: { ...process.env, TMPDIR: join(profile, "tmp") },
-        args: chromiumArgs(join(profile, "profile"), sandbox),
+        env: { ...process.env, TMPDIR: join(profile, "t") },
+        args: chromiumArgs(join(profile, "p"), sandbox),
         ignoreDefaultArgs: ["--enable-automation"],
       });
       const refusal = sandboxRefusal();
