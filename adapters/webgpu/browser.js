@@ -3,7 +3,7 @@
 // downloaded). A server on 127.0.0.1 serves the page, the host's core and
 // the runtime's folder; each fixture is handed to the page and its verdict
 // handed back.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 import { NoAdapterError } from "./core.js";
 import { DEFAULT_FIXTURE_BUDGET } from "./serve.js";
-import { killTree } from "./supervise.js";
+import { killTree, removeFolder } from "./supervise.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -275,7 +275,7 @@ export function chromiumBackend(runtimePath, opts, onLost, log = (s) => process.
       }
       server?.close();
       if (profile !== null) {
-        rmSync(profile, { recursive: true, force: true });
+        removeFolder(profile);
       }
     },
     // kill ends the browser at once, whatever it is doing, and removes
@@ -287,7 +287,7 @@ export function chromiumBackend(runtimePath, opts, onLost, log = (s) => process.
         killTree(pid);
       }
       if (profile !== null) {
-        rmSync(profile, { recursive: true, force: true });
+        removeFolder(profile);
       }
     },
   };

@@ -71,8 +71,10 @@ function processMemory(pid, proportional) {
 }
 
 // killTree kills pid and its descendants, each by its id (Chromium's
-// processes are in a process group of their own).
-export function killTree(pid) {
+// processes are in a process group of their own), and waits up to ms for
+// them to be gone (dead or a zombie), so that none writes into a folder
+// about to be removed.
+export function killTree(pid, ms = 3000) {
   let pids = [pid];
   try {
     pids = treeMemory(pid).pids;
@@ -86,6 +88,25 @@ export function killTree(pid) {
       // Already gone.
     }
   }
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const deadline = Date.now() + ms; Date.now() < deadline && pids.some(alive);) {
+    Atomics.wait(pause, 0, 0, 20);
+  }
+}
+
+function alive(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
+  } catch {
+    return false;
+  }
+}
+
+// removeFolder removes a temporary folder, retrying while something still
+// writes into it.
+export function removeFolder(dir) {
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
 
 // supervise runs the protocol on lines (the harness's requests) and write
@@ -114,7 +135,7 @@ export async function supervise(lines, write, { start, limit, pollMs = 200, log 
     if (current !== null) {
       killTree(current.child.pid);
       if (current.profile) {
-        rmSync(current.profile, { recursive: true, force: true });
+        removeFolder(current.profile);
       }
       current = null;
     }
@@ -143,8 +164,14 @@ export async function supervise(lines, write, { start, limit, pollMs = 200, log 
       }
       current.child.stdin.write(line + "\n");
       if (msg?.type === "goodbye") {
-        return await Promise.race([current.exited.then((status) => status.code ?? 1),
-          new Promise((r) => setTimeout(() => r(0), 900).unref())]);
+        const status = await Promise.race([current.exited,
+          new Promise((r) => setTimeout(() => r(null), 900).unref())]);
+        if (status === null && current.detached) {
+          // Chromium closing: the child finishes that, and removes its
+          // folder, on its own (within 2 seconds of this process's exit).
+          current = null;
+        }
+        return status === null ? 0 : status.code ?? 1;
       }
       const answer = await watch(current, msg?.type === "fixture" ? limit : Infinity, pollMs);
       if (answer.line !== undefined) {
@@ -238,6 +265,6 @@ export function childStarter(hostPath, argv, { limit, chromium }) {
     child.stdin.on("error", () => {}); // A child that is gone is seen at its exit.
     const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
     const answers = createInterface({ input: child.stdout, crlfDelay: Infinity })[Symbol.asyncIterator]();
-    return { child, answers, exited, profile };
+    return { child, answers, exited, profile, detached: chromium };
   };
 }
