@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 
-import { serveFiles } from "../browser.js";
+import { chromiumArgs, sandboxRefusal, serveFiles } from "../browser.js";
 
 const root = mkdtempSync(join(tmpdir(), "drp2-serve-test-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -81,4 +81,11 @@ test("another local client gets nothing: a foreign Host is refused, and without 
   } finally {
     server.close();
   }
+});
+
+test("Chromium keeps its sandbox, unless the host runs as root, where Chromium refuses one", () => {
+  assert.equal(chromiumArgs("/p").includes("--no-sandbox"), false);
+  assert.equal(chromiumArgs("/p", false).includes("--no-sandbox"), true);
+  assert.equal(sandboxRefusal(1000), "");
+  assert.match(sandboxRefusal(0), /runs as root, and Chromium does not start its sandbox as root/);
 });
