@@ -62,6 +62,9 @@ async function child(opts, input, write) {
     ? (await import("./browser.js")).chromiumBackend(runtimePath, opts, onLost)
     : (await import("./node.js")).nodeBackend(runtimePath, opts, onLost);
   const lines = input();
+  // Nobody reads an answer once the outer process is gone: this process
+  // then cleans up instead of dying of EPIPE.
+  process.stdout.on("error", () => {});
   // The input closes under a fixture still running when the outer process
   // is gone (killed with its process group after a timeout): Chromium and
   // its profile go at once, whatever the page is doing.

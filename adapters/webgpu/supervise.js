@@ -122,11 +122,12 @@ export async function supervise(lines, write, { start, limit, pollMs = 200, log 
       current.child.stdin.write(hello + "\n");
       const answer = await next(current);
       if (answer === null) {
-        return `the host could not be started again: ${await current.exited}`;
+        const { code, signal } = await current.exited;
+        return `the host could not be started again: it exited (${signal ? `signal ${signal}` : `status ${code}`})`;
       }
-      const msg = JSON.parse(answer);
-      if (msg.error) {
-        return `the host could not be started again: ${msg.error}`;
+      const error = parse(answer)?.error;
+      if (error !== undefined) {
+        return `the host could not be started again: ${error}`;
       }
     }
     return "";
@@ -146,12 +147,7 @@ export async function supervise(lines, write, { start, limit, pollMs = 200, log 
       if (line.trim() === "") {
         continue;
       }
-      let msg = null;
-      try {
-        msg = JSON.parse(line);
-      } catch {
-        // The child says what is wrong with it.
-      }
+      const msg = parse(line); // null: the child says what is wrong with it
       if (current === null) {
         const err = await launch();
         if (err !== "") {
@@ -176,7 +172,7 @@ export async function supervise(lines, write, { start, limit, pollMs = 200, log 
       const answer = await watch(current, msg?.type === "fixture" ? limit : Infinity, pollMs);
       if (answer.line !== undefined) {
         write(answer.line);
-        if (msg?.type === "hello" && JSON.parse(answer.line).error) {
+        if (msg?.type === "hello" && parse(answer.line)?.error !== undefined) {
           return (await current.exited).code ?? 1;
         }
         continue;
@@ -202,6 +198,14 @@ export async function supervise(lines, write, { start, limit, pollMs = 200, log 
     return 0;
   } finally {
     stop();
+  }
+}
+
+function parse(line) {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
   }
 }
 
