@@ -66,8 +66,9 @@ async function child(opts, input, write) {
   // then cleans up instead of dying of EPIPE.
   process.stdout.on("error", () => {});
   // The input closes under a fixture still running when the outer process
-  // is gone (killed with its process group after a timeout): Chromium and
-  // its profile go at once, whatever the page is doing.
+  // is gone (killed with its process group after a timeout): two seconds
+  // later Chromium is killed and its folder removed, whatever the page is
+  // doing. (Closing at goodbye or at the end of input is done by then.)
   lines.once("close", () => {
     setTimeout(() => {
       opened.kill?.();
