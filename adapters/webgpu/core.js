@@ -73,14 +73,20 @@ export function adapterFacts(info) {
 // runtime state: the runtime makes a new execution state when it is given
 // none, and every buffer, texture and query set created during a fixture is
 // destroyed when it ends, whatever happened, so that no GPU memory survives
-// from one fixture to the next.
+// from one fixture to the next. The bytes a fixture's creations hold are
+// summed against budget: the creation that would pass it is refused before
+// it reaches the device, and the fixture fails with DRP2_ERR_OOM, whatever
+// the runtime made of the refusal.
 export class Session {
-  constructor(runtime, env, { strict = false } = {}) {
+  constructor(runtime, env, { strict = false, budget = Infinity } = {}) {
     this.runtime = runtime;
     this.env = env;
     this.strict = strict;
     this.live = [];
-    trackCreations(env.device, this.live);
+    this.budget = budget;
+    this.charged = 0;
+    this.over = null;
+    trackCreations(env.device, this);
   }
 
   // run answers one fixture message of the protocol with a verdict (without
@@ -98,19 +104,35 @@ export class Session {
       options.requireExplicitBindGroupLayouts = true;
       options.requireExplicitPipelineMetadata = true;
     }
+    this.charged = 0;
+    this.over = null;
+    let verdict;
     try {
       const { readbacks } = await this.runtime.executeDrp2StreamChecked(device, context, format, stream, options);
-      const verdict = { outcome: "success" };
+      verdict = { outcome: "success" };
       const replies = foldReadbacks(readbacks ?? []);
       if (replies.length > 0) {
         verdict.replies = replies;
       }
-      return verdict;
     } catch (err) {
-      return errorVerdict(err, this.runtime);
+      verdict = errorVerdict(err, this.runtime);
     } finally {
       this.release();
     }
+    if (this.over !== null) {
+      return { outcome: "error", code: "DRP2_ERR_OOM", message: this.over };
+    }
+    return verdict;
+  }
+
+  // charge counts bytes against the budget, or refuses them.
+  charge(kind, bytes) {
+    if (this.charged + bytes > this.budget) {
+      this.over ??= `the host refused a ${kind} of ${bytes} bytes: the fixture's buffers, textures and query sets ` +
+        `would hold ${this.charged + bytes} bytes, over the host's budget of ${this.budget} bytes per fixture (--fixture-budget)`;
+      throw new Error(`out-of-memory: ${this.over}`);
+    }
+    this.charged += bytes;
   }
 
   release() {
@@ -125,22 +147,78 @@ export class Session {
   }
 }
 
-// trackCreations makes device remember, in live, every object it creates
-// that holds GPU memory until destroyed. Own properties shadow the
-// prototype's methods, so the device itself (a platform object the runtime
-// passes back to WebGPU) stays the real one.
-function trackCreations(device, live) {
-  for (const name of ["createBuffer", "createTexture", "createQuerySet"]) {
+// trackCreations makes device remember, in session.live, every object it
+// creates that holds GPU memory until destroyed, and charge its bytes to
+// the session. Own properties shadow the prototype's methods, so the device
+// itself (a platform object the runtime passes back to WebGPU) stays the
+// real one.
+function trackCreations(device, session) {
+  const sizes = { createBuffer: bufferBytes, createTexture: textureBytes, createQuerySet: querySetBytes };
+  for (const name of Object.keys(sizes)) {
     const create = device[name];
     if (typeof create !== "function") {
       continue;
     }
     device[name] = function (descriptor) {
+      session.charge(name.slice(6).replace("QuerySet", "query set").toLowerCase(), sizes[name](descriptor, device.limits));
       const obj = create.call(device, descriptor);
-      live.push(obj);
+      session.live.push(obj);
       return obj;
     };
   }
+}
+
+// The bytes a creation holds. One the device's limits refuse allocates
+// nothing (WebGPU reports it as a validation error) and is not charged;
+// anything not understood is charged as 0, for WebGPU to judge.
+const num = (v, dflt) => (v === undefined ? dflt : Number(v));
+
+export function bufferBytes(d, limits) {
+  const size = num(d?.size, 0);
+  if (!Number.isFinite(size) || size < 0 || (limits?.maxBufferSize !== undefined && size > limits.maxBufferSize)) {
+    return 0;
+  }
+  return size;
+}
+
+export function textureBytes(d, limits) {
+  const s = d?.size ?? {};
+  const [w, h, z] = Array.isArray(s) || typeof s[Symbol.iterator] === "function"
+    ? [...s].concat([1, 1]).slice(0, 3).map((v) => num(v, 1))
+    : [num(s.width, 0), num(s.height, 1), num(s.depthOrArrayLayers, 1)];
+  const dim = d?.dimension ?? "2d";
+  const maxDim = dim === "3d" ? limits?.maxTextureDimension3D : dim === "1d" ? limits?.maxTextureDimension1D : limits?.maxTextureDimension2D;
+  const maxZ = dim === "3d" ? limits?.maxTextureDimension3D : limits?.maxTextureArrayLayers;
+  if (![w, h, z].every((v) => Number.isInteger(v) && v > 0) || (maxDim !== undefined && (w > maxDim || h > maxDim)) ||
+    (maxZ !== undefined && z > maxZ)) {
+    return 0;
+  }
+  const levels = Math.min(Math.max(1, num(d?.mipLevelCount, 1)), 32);
+  let texels = 0;
+  for (let l = 0; l < levels; l++) {
+    texels += Math.max(1, w >> l) * Math.max(1, h >> l) * (dim === "3d" ? Math.max(1, z >> l) : z);
+  }
+  return texels * formatBytes(String(d?.format ?? "")) * Math.max(1, num(d?.sampleCount, 1));
+}
+
+export function querySetBytes(d) {
+  const count = num(d?.count, 0);
+  return Number.isFinite(count) && count > 0 ? count * 8 : 0;
+}
+
+// formatBytes is the bytes of one texel of a WebGPU texture format, or an
+// upper bound of it: 16, the widest, for a format it does not know.
+function formatBytes(format) {
+  const m = /^(r|rg|rgba|bgra)(8|16|32)/.exec(format);
+  if (m) {
+    return { r: 1, rg: 2, rgba: 4, bgra: 4 }[m[1]] * Number(m[2]) / 8;
+  }
+  if (/^(bc|etc2|eac|astc)/.test(format)) {
+    return 1; // Block-compressed: at most a byte a texel.
+  }
+  const fixed = { rgb10a2unorm: 4, rgb10a2uint: 4, rg11b10ufloat: 4, rgb9e5ufloat: 4, stencil8: 1, depth16unorm: 2,
+    depth24plus: 4, "depth24plus-stencil8": 8, depth32float: 4, "depth32float-stencil8": 8 };
+  return fixed[format] ?? 16;
 }
 
 // foldReadbacks turns the runtime's flat readbacks (one entry per readback

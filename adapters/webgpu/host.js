@@ -3,12 +3,18 @@
 // of drp2-fixtures (docs/harness.md). It reads JSON lines on stdin, answers
 // on stdout, logs on stderr. Under Node it gives the runtime what a browser
 // would, from Dawn's Node bindings; with --browser chromium it runs the
-// runtime in a page of headless Chromium instead.
+// runtime in a page of headless Chromium instead. This process watches
+// the memory of the one that does the work (supervise.js), which is this
+// program again with --child.
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { basename, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 import { USAGE, UsageError, parseArgs, runtimeVersion, serve } from "./serve.js";
+import { childStarter, supervise } from "./supervise.js";
+
+const MiB = 1024 * 1024;
 
 async function main() {
   let opts;
@@ -29,6 +35,26 @@ async function main() {
       `(a relative path is taken from the working directory, ${process.cwd()}, not from the host's folder)\n`);
     process.exit(2);
   }
+  // The lines are read from when the interface is made: it is made where
+  // they are consumed at once, after any await, so that none is lost.
+  const input = () => createInterface({ input: process.stdin, crlfDelay: Infinity });
+  const write = (msg) => process.stdout.write((typeof msg === "string" ? msg : JSON.stringify(msg)) + "\n");
+  let code;
+  if (opts.child) {
+    code = await child(opts, input, write);
+  } else {
+    const argv = process.argv.slice(2);
+    const start = childStarter(fileURLToPath(import.meta.url), argv, { limit: opts.memoryLimit * MiB, chromium: opts.browser === "chromium" });
+    code = await supervise(input(), write, { start, limit: opts.memoryLimit * MiB });
+  }
+  // Exit once stdout has drained, so the last answer is not lost.
+  process.stdout.write("", () => process.exit(code));
+}
+
+// child is the host proper: it opens the device at hello and runs each
+// fixture.
+async function child(opts, input, write) {
+  const runtimePath = resolve(opts.runtime);
   const meta = {
     name: opts.name,
     runtime: basename(runtimePath),
@@ -44,16 +70,25 @@ async function main() {
   const opened = opts.browser === "chromium"
     ? (await import("./browser.js")).chromiumBackend(runtimePath, opts, onLost)
     : (await import("./node.js")).nodeBackend(runtimePath, opts, onLost);
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  const write = (msg) => process.stdout.write(JSON.stringify(msg) + "\n");
-  let code;
+  const lines = input();
+  // Nobody reads an answer once the outer process is gone: this process
+  // then cleans up instead of dying of EPIPE.
+  process.stdout.on("error", () => {});
+  // The input closes under a fixture still running when the outer process
+  // is gone (killed with its process group after a timeout): two seconds
+  // later Chromium is killed and its folder removed, whatever the page is
+  // doing. (Closing at goodbye or at the end of input is done by then.)
+  lines.once("close", () => {
+    setTimeout(() => {
+      opened.kill?.();
+      process.exit(1);
+    }, 2000).unref();
+  });
   try {
-    code = await serve(lines, write, opened, meta);
+    return await serve(lines, write, opened, meta);
   } finally {
     await opened.close();
   }
-  // Exit once stdout has drained, so the last answer is not lost.
-  process.stdout.write("", () => process.exit(code));
 }
 
 main().catch((err) => {

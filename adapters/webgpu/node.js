@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 
 import { NoAdapterError, Session, openDevice } from "./core.js";
+import { DEFAULT_FIXTURE_BUDGET } from "./serve.js";
 
 // The size of a canvas a page has not sized: the HTML default, which is
 // also what the Chromium mode's page has, so both modes render alike.
@@ -37,7 +38,7 @@ export function nodeBackend(runtimePath, opts, onLost, loadDawn = defaultDawn) {
           onLost(`${info?.reason ?? "unknown"}: ${info?.message ?? ""}`);
         }
       });
-      const session = new Session(runtime, env, { strict: opts.strict });
+      const session = new Session(runtime, env, { strict: opts.strict, budget: (opts.fixtureBudget ?? DEFAULT_FIXTURE_BUDGET) * 1048576 });
       session.platform = `node ${process.versions.node}, dawn (npm webgpu ${dawn.version})`;
       return session;
     },

@@ -5,8 +5,12 @@ import { readFileSync } from "node:fs";
 
 import { PROTOCOL, NoAdapterError, helloAnswer } from "./core.js";
 
+// The defaults of --memory-limit and --fixture-budget, in MiB.
+export const DEFAULT_MEMORY_LIMIT = 2048;
+export const DEFAULT_FIXTURE_BUDGET = 256;
+
 export const USAGE = `usage: drp2-webgpu-host --runtime PATH/webgpu.js [--browser chromium] [--chromium PATH]
-                         [--strict-positive] [--name NAME]
+                         [--strict-positive] [--name NAME] [--memory-limit MiB] [--fixture-budget MiB]
 
   --runtime PATH      the DRP2 WebGPU runtime module (ES module exporting initWebGPU and
                       executeDrp2StreamChecked); its folder is its import root
@@ -17,12 +21,25 @@ export const USAGE = `usage: drp2-webgpu-host --runtime PATH/webgpu.js [--browse
                       host cannot know a fixture's class, and a negative fixture then fails at its
                       first command without the metadata instead of with its own error
   --name NAME         the name reported in hello (default: the runtime's file name, the mode and the
-                      adapter's architecture, such as "webgpu.js on node/swiftshader")`;
+                      adapter's architecture, such as "webgpu.js on node/swiftshader")
+  --memory-limit MiB  the memory the host's processes (Chromium's included) may use while a fixture
+                      runs (default ${DEFAULT_MEMORY_LIMIT}); past it the fixture fails with DRP2_ERR_OOM and
+                      the next one gets a fresh process
+  --fixture-budget MiB  the bytes of buffers, textures and query sets one fixture may create, summed
+                      (default ${DEFAULT_FIXTURE_BUDGET}); past it the fixture fails with DRP2_ERR_OOM`;
+
 
 // parseArgs reads the command line; it throws a usage error for anything
 // it does not know.
 export function parseArgs(argv) {
-  const opts = { browser: "", chromium: "/usr/bin/chromium", strict: false, name: "", runtime: "" };
+  const opts = { browser: "", chromium: "/usr/bin/chromium", strict: false, name: "", runtime: "",
+    memoryLimit: DEFAULT_MEMORY_LIMIT, fixtureBudget: DEFAULT_FIXTURE_BUDGET, child: false, profile: "" };
+  const mib = (a, v) => {
+    if (!/^[1-9][0-9]{0,6}$/.test(v)) {
+      throw new UsageError(`${a} ${JSON.stringify(v)}: want a whole number of MiB`);
+    }
+    return Number(v);
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -37,6 +54,12 @@ export function parseArgs(argv) {
       case "--chromium": opts.chromium = value(); break;
       case "--name": opts.name = value(); break;
       case "--strict-positive": opts.strict = true; break;
+      case "--memory-limit": opts.memoryLimit = mib(a, value()); break;
+      case "--fixture-budget": opts.fixtureBudget = mib(a, value()); break;
+      // Internal: the host proper, started by the outer process, and the
+      // Chromium profile folder it gets from it.
+      case "--child": opts.child = true; break;
+      case "--profile": opts.profile = value(); break;
       case "-h": case "--help": throw new UsageError("");
       default: throw new UsageError(`unknown argument ${JSON.stringify(a)}`);
     }

@@ -8,6 +8,7 @@ export function fakeDevice() {
     destroyed: 0,
     lost: new Promise(() => {}),
     adapterInfo: { vendor: "acme", architecture: "paper", device: "", description: "Acme driver 1.2" },
+    limits: { maxBufferSize: 268435456, maxTextureDimension2D: 8192, maxTextureArrayLayers: 256, maxTextureDimension3D: 2048 },
     createBuffer() {
       device.created++;
       return { destroy: () => device.destroyed++ };

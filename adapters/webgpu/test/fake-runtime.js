@@ -6,6 +6,9 @@
 //   Bad    {}              throws a Drp2WebGpuError (DRP2_ERR_INVALID_ID)
 //   Scope  {}              throws what an error scope reports
 //   Alloc  {}              creates a buffer and leaves it to the host to destroy
+//   Buffer {size}          creates a buffer of size bytes
+//   Hang   {}              never ends
+//   Grow   {mib}           holds mib MiB more of the process's memory, 16 MiB at a time
 //   Create* {id}           a second creation of one id by the same command
 //                          throws DRP2_ERR_DUPLICATE_ID, as the real runtime does
 //                          for a reused id; every other command does nothing
@@ -21,6 +24,7 @@ export class Drp2WebGpuError extends Error {
 }
 
 export const seen = [];
+const held = [];
 
 export async function initWebGPU(canvas) {
   const adapter = await navigator.gpu.requestAdapter();
@@ -54,6 +58,18 @@ export async function executeDrp2StreamChecked(device, context, format, stream, 
         throw new Error("validation: [Buffer] usage (BufferUsage::MapRead|BufferUsage::Storage) is invalid");
       case "Alloc":
         device.createBuffer({ size: 4, usage: 1 });
+        break;
+      case "Buffer":
+        device.createBuffer({ size: c.size, usage: 8 });
+        break;
+      case "Hang":
+        await new Promise(() => {});
+        break;
+      case "Grow":
+        for (let i = 0; i < c.mib / 16; i++) {
+          held.push(new Uint8Array(16 << 20).fill(1));
+          await new Promise((r) => setTimeout(r, 5));
+        }
         break;
       case "Canvas":
         context.getCurrentTexture();

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { NoAdapterError, PHASES, Session, errorVerdict, foldReadbacks, helloAnswer } from "../core.js";
+import { NoAdapterError, PHASES, Session, bufferBytes, errorVerdict, foldReadbacks, helloAnswer, textureBytes } from "../core.js";
 import { fakeDawn, fakeDevice } from "./fake-dawn.js";
 import { nodeBackend } from "../node.js";
 import { parseArgs, serve } from "../serve.js";
@@ -143,7 +143,11 @@ test("serve refuses what is not the protocol", async () => {
 
 test("the command line", () => {
   assert.deepEqual(parseArgs(["--runtime", "x.js", "--browser", "chromium", "--strict-positive"]),
-    { browser: "chromium", chromium: "/usr/bin/chromium", strict: true, name: "", runtime: "x.js" });
+    { browser: "chromium", chromium: "/usr/bin/chromium", strict: true, name: "", runtime: "x.js",
+      memoryLimit: 2048, fixtureBudget: 256, child: false, profile: "" });
+  assert.equal(parseArgs(["--runtime", "x.js", "--memory-limit", "300", "--fixture-budget", "64"]).memoryLimit, 300);
+  assert.throws(() => parseArgs(["--runtime", "x.js", "--memory-limit", "0"]), /whole number of MiB/);
+  assert.throws(() => parseArgs(["--runtime", "x.js", "--fixture-budget", "1e9"]), /whole number of MiB/);
   assert.throws(() => parseArgs([]), /--runtime PATH is required/);
   assert.throws(() => parseArgs(["--runtime", "x.js", "--browser", "firefox"]), /only "chromium"/);
   assert.throws(() => parseArgs(["--runtime"]), /needs a value/);
@@ -167,4 +171,36 @@ test("the host process, with Dawn finding no driver, refuses in hello and exits 
   assert.equal(hello.protocol, 2);
   assert.match(hello.error, /no WebGPU adapter/);
   assert.match(hello.error, /VK_ICD_FILENAMES=\/nonexistent\/icd\.json \(missing: \/nonexistent\/icd\.json\)/);
+});
+
+test("a fixture may create so many bytes: the creation past the budget is refused and the fixture fails with DRP2_ERR_OOM", async () => {
+  const runtime = await import(fakeRuntime);
+  const device = fakeDevice();
+  const s = new Session(runtime, { device, context: null, format: "bgra8unorm", capabilities: {}, canvas: {} }, { budget: 512 << 20 });
+  const huge = Array.from({ length: 60 }, () => ({ cmd: "Buffer", size: 256 << 20 }));
+  const v = await s.run(fixture(1, huge));
+  assert.equal(v.outcome, "error");
+  assert.equal(v.code, "DRP2_ERR_OOM");
+  assert.equal(v.command_index, undefined);
+  assert.match(v.message, /refused a buffer of 268435456 bytes: .* would hold 805306368 bytes, over the host's budget of 536870912 bytes per fixture \(--fixture-budget\)/);
+  assert.deepEqual([device.created, device.destroyed], [2, 2], "the third buffer never reached the device; the two before it are destroyed");
+  // The budget is per fixture, and a refusal the runtime swallows still fails the fixture.
+  assert.deepEqual(await s.run(fixture(2, [{ cmd: "Buffer", size: 256 << 20 }, { cmd: "Buffer", size: 256 << 20 }])), { outcome: "success" });
+  const swallowing = { executeDrp2StreamChecked: async (dev) => {
+    try {
+      dev.createBuffer({ size: 2 << 20, usage: 8 });
+    } catch {
+      // A runtime that goes on.
+    }
+    return { readbacks: [] };
+  } };
+  const v2 = await new Session(swallowing, { device: fakeDevice(), canvas: {} }, { budget: 1 << 20 }).run(fixture(3, []));
+  assert.equal(v2.code, "DRP2_ERR_OOM");
+  // A creation the device's limits refuse allocates nothing and is left to WebGPU.
+  assert.equal(bufferBytes({ size: 2 ** 40 }, device.limits), 0);
+  assert.equal(textureBytes({ size: [8192, 8192], format: "rgba32float" }, device.limits), 8192 * 8192 * 16);
+  assert.equal(textureBytes({ size: { width: 64, height: 64 }, format: "rgba8unorm", mipLevelCount: 3, sampleCount: 1 }), (64 * 64 + 32 * 32 + 16 * 16) * 4);
+  assert.equal(textureBytes({ size: [16384, 16384], format: "rgba8unorm" }, device.limits), 0);
+  assert.equal(textureBytes({ size: [8, 8, 8], format: "depth24plus-stencil8", dimension: "3d" }, device.limits), 8 * 8 * 8 * 8);
+  assert.equal(textureBytes({ size: [4, 4], format: "some-future-format" }), 4 * 4 * 16);
 });
