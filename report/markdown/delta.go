@@ -63,10 +63,10 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 			}
 		}
 		if len(changes) > 0 {
-			changeTable(b, v, changes, c, opts, l)
+			changeTable(b, run, v, changes, opts, l)
 		}
 	}
-	if !l.still {
+	if !l.still && !l.compact { // the compact comment lists them below
 		if n := c.Delta().StillFailing; n > 0 {
 			fmt.Fprintf(b, "*%d %s still failing as on the base: %s.*\n\n", n, explain.Plural(n, "fixture is", "fixtures are"), restWhere(opts, l, "the JSON report"))
 		}
@@ -102,27 +102,99 @@ func known(b *strings.Builder, s *model.Summary) {
 	}
 }
 
-func changeTable(b *strings.Builder, v model.Verdict, changes []*model.Change, c *model.Comparison, opts Options, l layout) {
+func changeTable(b *strings.Builder, run *model.Run, v model.Verdict, changes []*model.Change, opts Options, l layout) {
 	title := fmt.Sprintf("%s (%d)", explain.VerdictTitle(v), len(changes))
 	if folded[v] {
 		fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", escape.HTML(title))
 	} else {
 		fmt.Fprintf(b, "#### %s\n\n", title)
 	}
-	if l.changeRows > 0 {
+	rows := l.changeRows
+	if l.compact {
+		rows = min(rows, maxCompactCauses)
+	}
+	if rows > 0 {
 		b.WriteString("| Fixture | What changed | Base | Now |\n|:--|:--|:--|:--|\n")
 	}
-	for i, ch := range changes {
-		if i == l.changeRows {
+	shown := 0
+	for i, g := range explain.ChangeGroups(changes) {
+		if i == rows {
 			break
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", changeFixture(ch, c, opts), contentText(ch), sideText(ch.Base), sideText(ch.Head))
+		shown += len(g)
+		changeRow(b, run, g, opts, l)
 	}
-	more(b, len(changes)-l.changeRows, restWhere(opts, l, "the JSON report"))
+	more(b, len(changes)-shown, restWhere(opts, l, "the JSON report"))
 	if folded[v] {
 		b.WriteString("\n</details>\n")
 	}
 	b.WriteString("\n")
+}
+
+// changeRow is the row of the fixtures of one group of changes: a fixture
+// alone, or the group counted with a few of them linked; what fails now
+// with its message and the command that reproduces it.
+func changeRow(b *strings.Builder, run *model.Run, g []*model.Change, opts Options, l layout) {
+	c := run.Comparison
+	fixture := changeFixture(g[0], c, opts)
+	if len(g) > 1 {
+		listed := maxGroupListed
+		if l.compact {
+			listed = maxCompactListed
+		}
+		var locs []string
+		for i, ch := range g {
+			if i == listed {
+				locs = append(locs, fmt.Sprintf("*and %d more*", len(g)-i))
+				break
+			}
+			locs = append(locs, changeFixture(ch, c, opts))
+		}
+		fixture = fmt.Sprintf("**%d fixtures**<br>", len(g)) + strings.Join(locs, " · ")
+	}
+	var bases, heads []*model.Side
+	for _, ch := range g {
+		bases, heads = append(bases, ch.Base), append(heads, ch.Head)
+	}
+	now := sidesText(heads)
+	if why := explain.SideWhy(heads); why != "" && g[0].Content != model.Broken {
+		now += "<br>" + cell(escape.Cap(why, maxWhy))
+	}
+	if h := g[0].Head; h != nil && !h.Passed && g[0].Verdict != model.Removed {
+		var rs []*model.Result
+		for _, ch := range g {
+			rs = append(rs, &model.Result{Path: ch.Path, RelPath: ch.RelPath})
+		}
+		now += "<br>" + reproduce(run, explain.Group{Results: rs})
+	}
+	fmt.Fprintf(b, "| %s | %s | %s | %s |\n", fixture, groupContent(g), sidesText(bases), now)
+}
+
+// groupContent is how the files of a group changed: the words of the
+// first when all of them read alike, else the kind of change alone.
+func groupContent(g []*model.Change) string {
+	first := contentText(g[0])
+	for _, ch := range g[1:] {
+		if contentText(ch) != first {
+			if w := explain.ContentWords(g[0].Content); w != "" {
+				return cell(w)
+			}
+			return explain.Absent
+		}
+	}
+	return first
+}
+
+// sidesText is one run's verdict on a group's fixtures, as sideText words
+// one, without the command indices when they differ.
+func sidesText(sides []*model.Side) string {
+	s := sides[0]
+	if s != nil && !explain.SameIndices(sides) {
+		c := *s
+		c.Expected.CommandIndex, c.Actual.CommandIndex = nil, nil
+		s = &c
+	}
+	return sideText(s)
 }
 
 // changeFixture is the fixture's location and name. A removed fixture is
