@@ -68,6 +68,12 @@ func message(a model.Actual) string { return Message(&model.Result{Actual: a}) }
 // out when the fixtures disagree on it. The rule, when there is one,
 // comes first.
 func (g Group) Cause() string {
+	if r := g.Results[0]; r.Actual.Outcome == model.Success && r.Expected.Outcome == string(model.Success) {
+		// The verdict matched but something after it did not (the
+		// replies of the runtime harness's Level 2): the message says
+		// what, as Headline words one fixture's.
+		return "success, but " + g.Why()
+	}
 	d := g.differences()
 	if rule := oneLine(g.Results[0].Actual.Rule); rule != "" {
 		return rule + ": " + d

@@ -27,9 +27,14 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 		known(b, &run.Summary)
 		return
 	}
+	// Green only when the run passes: "no change" on a failing run is no
+	// good news, and the verdict below says what fails.
 	icon := "🟢"
-	if c.Delta().Regressed > 0 {
+	switch {
+	case c.Delta().Regressed > 0:
 		icon = "🔴"
+	case runFails(run):
+		icon = "⚪"
 	}
 	// The headline is our own words but for the base's name, which may
 	// be a path the user gave: only that is escaped.
@@ -71,6 +76,15 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 			fmt.Fprintf(b, "*%d %s still failing as on the base: %s.*\n\n", n, explain.Plural(n, "fixture is", "fixtures are"), restWhere(opts, l, "the JSON report"))
 		}
 	}
+}
+
+// runFails reports whether the run fails: as judged, or, for a run not
+// judged, when a fixture or an implementation fails.
+func runFails(run *model.Run) bool {
+	if j := run.Judgement; j != nil {
+		return j.Failed
+	}
+	return run.Summary.Failed > 0 || ImplementationsFailed(run) > 0
 }
 
 // baseRef is the base's name as code, linked to its commit when the base

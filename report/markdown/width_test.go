@@ -16,11 +16,9 @@ import (
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
-// column is the width of the column GitHub gives a pull-request comment
-// beside the sidebar: every report must fit it without scrolling sideways.
-const column = 760
-
-// githubCSS is what of GitHub's markdown-body stylesheet decides widths:
+// githubCSS is what of GitHub's markdown-body stylesheet decides widths,
+// in the 760 px column GitHub gives a pull-request comment beside the
+// sidebar:
 // a table is a block as wide as its content up to the column and scrolls
 // inside itself beyond it; code wraps at spaces; long words break outside
 // tables. The fonts are the machine's, which are no narrower than GitHub's.
@@ -115,5 +113,7 @@ func widthCases(t *testing.T) map[string]string {
 	}
 	cases["implementations comment"] = ImplementationsComment(sample.WithWebGPU(), linked)
 	cases["implementations report"] = Report(sample.WithWebGPU(), linked)
+	cases["runtime failures comment"] = ImplementationsComment(sample.RuntimeFailures(), linked)
+	_, cases["runtime failures check summary"] = ImplementationsCheckOutput(sample.RuntimeFailures(), linked)
 	return cases
 }

@@ -148,3 +148,38 @@ func schemaEditComparison(run *model.Run) *model.Comparison {
 	})
 	return c
 }
+
+// RuntimeFailures returns SchemaEdit(400) run through two implementations
+// by the runtime harness: a WebGPU runtime that passes every fixture but
+// the 57 negatives whose rule it does not check either, failing each with
+// its own object's label in the message, and one that could not be
+// started.
+func RuntimeFailures() *model.Run {
+	run := SchemaEdit(400)
+	run.Comparison = nil
+	webgpu := model.Implementation{Command: "node adapters/webgpu/host.js --runtime webgpu.js", Name: "webgpu.js", Version: "sha256:612b5aac828a",
+		DRP2Versions: []string{"2.0"}, Protocol: 2}
+	broken := model.Implementation{Command: "./no-such-runtime", Error: "fork/exec ./no-such-runtime: no such file or directory"}
+	for _, f := range run.Results {
+		if f.IsCorpusError() {
+			continue
+		}
+		r := model.Result{Path: f.Path, RelPath: f.RelPath, Folder: f.Folder, Name: f.Name, Class: f.Class, Expected: f.Expected, Span: f.Span,
+			Passed: true, Actual: model.Actual{Outcome: model.Outcome(f.Expected.Outcome), Phase: model.Phase(f.Expected.Phase),
+				Code: f.Expected.Code, CommandIndex: f.Expected.CommandIndex}}
+		if f.Actual.Outcome == model.Success && !f.Passed {
+			r.Passed = false
+			r.Actual = model.Actual{Outcome: model.Error, Code: "DRP2_ERR_INTERNAL",
+				Message: fmt.Sprintf("phase not reported; validation: [Buffer \"b%d\"] used in submit while destroyed", len(webgpu.Results))}
+		}
+		webgpu.Results = append(webgpu.Results, r)
+		broken.Results = append(broken.Results, model.Result{Path: f.Path, RelPath: f.RelPath, Folder: f.Folder, Name: f.Name, Class: f.Class,
+			Expected: f.Expected, Actual: model.Actual{Outcome: model.HarnessError, Message: "not run: the implementation could not be started: " + broken.Error}})
+	}
+	run.Implementations = []model.Implementation{webgpu, broken}
+	for i := range run.Implementations {
+		im := &run.Implementations[i]
+		im.Summary = model.Summarize(run.Summary.Discovered, im.Results, nil)
+	}
+	return run
+}
