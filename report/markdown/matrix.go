@@ -16,7 +16,10 @@ import (
 // Bounds of the matrix whatever room there is: a reader scans a table of a
 // few dozen rows, not thousands; the JSON and JUnit reports hold the rest.
 const (
-	maxMatrixRows     = 60
+	maxMatrixRows = 60
+	// maxCommentRows: the comment is read at a glance; the job summary
+	// and the check run show maxMatrixRows.
+	maxCommentRows    = 20
 	maxCausesListed   = 8
 	maxStderrLines    = 20
 	maxLabelChars     = 60
@@ -40,17 +43,17 @@ type matrixLayout struct {
 // It degrades to fit fits, and returns "" for a run without
 // implementations.
 func Matrix(run *model.Run, opts Options, fits func(string) bool) string {
-	return matrix(run, opts, fits, "")
+	return matrix(run, opts, fits, "", maxMatrixRows)
 }
 
-func matrix(run *model.Run, opts Options, fits func(string) bool, provenance string) string {
+func matrix(run *model.Run, opts Options, fits func(string) bool, provenance string, maxRows int) string {
 	if run == nil || len(run.Implementations) == 0 {
 		return ""
 	}
 	// Bounded once for every layout tried below.
 	run = explain.Bound(run)
 	rows := len(failingAnywhere(run, indexOf(run)))
-	l := matrixLayout{rows: min(rows, maxMatrixRows), failing: maxCausesListed, stderr: true, provenance: provenance}
+	l := matrixLayout{rows: min(rows, maxRows), failing: maxCausesListed, stderr: true, provenance: provenance}
 	for {
 		s := renderMatrix(run, opts, l)
 		if fits(s) {
@@ -79,7 +82,7 @@ func ImplementationsComment(run *model.Run, opts Options) string {
 	head := Marker(opts.CorpusKey) + "\n"
 	tail := "\n" + corpusLine(run)
 	fits := func(s string) bool { return fitsComment(head, s, tail) }
-	return withManifest(head+matrix(run, opts, fits, provenance(opts, false))+tail, run.Manifest)
+	return withManifest(head+matrix(run, opts, fits, provenance(opts, false), maxCommentRows)+tail, run.Manifest)
 }
 
 // ImplementationsCheckOutput is the check-run title and summary of a run
@@ -91,7 +94,7 @@ func ImplementationsCheckOutput(run *model.Run, opts Options) (title, summary st
 	}
 	title = escape.Clip(escape.OneLine(title), escape.CheckTitleChars)
 	tail := "\n" + corpusLine(run)
-	summary = matrix(run, opts, func(s string) bool { return len(s)+len(tail) <= escape.CheckOutputBytes }, provenance(opts, true)) + tail
+	summary = matrix(run, opts, func(s string) bool { return len(s)+len(tail) <= escape.CheckOutputBytes }, provenance(opts, true), maxMatrixRows) + tail
 	return title, summary
 }
 
@@ -264,8 +267,8 @@ func writeCauses(b *strings.Builder, run *model.Run, im *model.Implementation, o
 		b.WriteString("- " + item + "\n")
 	}
 	if rest := len(failing) - shown; rest > 0 {
-		fmt.Fprintf(b, "- …and %s more, of %s: the JSON and JUnit reports list every one.\n",
-			count(rest, "fixture", "fixtures"), count(len(groups)-max, "other cause", "other causes"))
+		fmt.Fprintf(b, "- …and %d more %s, of %s: the JSON and JUnit reports list every one.\n",
+			rest, explain.Plural(rest, "fixture", "fixtures"), count(len(groups)-max, "other cause", "other causes"))
 	}
 }
 
