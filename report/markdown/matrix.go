@@ -194,7 +194,7 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 			b.WriteString("\n")
 		}
 		if rest := len(failing) - min(l.rows, len(failing)); rest > 0 {
-			fmt.Fprintf(&b, "\n…and %s more; the JSON and JUnit reports list every one.\n", count(rest, "fixture", "fixtures"))
+			fmt.Fprintf(&b, "\n…and %d more %s; the JSON and JUnit reports list every one.\n", rest, explain.Plural(rest, "fixture", "fixtures"))
 		}
 		b.WriteString("\n✅ passed · ❌ failed · ⚠️ no verdict (crash, timeout, not the protocol) · ➖ not claimed (a phase it does not perform) · — not run\n")
 	}
@@ -438,7 +438,7 @@ func writeParity(b *strings.Builder, rows []model.ParityRow, number map[string]i
 		}
 	}
 	if rest := len(rows) - shown; rest > 0 {
-		fmt.Fprintf(b, "\n…and %s more; the JSON report holds every one.\n", count(rest, "readback", "readbacks"))
+		fmt.Fprintf(b, "\n…and %d more %s; the JSON report holds every one.\n", rest, explain.Plural(rest, "readback", "readbacks"))
 	}
 }
 

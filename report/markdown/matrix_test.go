@@ -116,7 +116,7 @@ func TestMatrixSizeCaps(t *testing.T) {
 	if n := utf8.RuneCountInString(c); n > escape.CommentChars {
 		t.Errorf("comment has %d characters", n)
 	}
-	if !strings.Contains(c, "more; the JSON and JUnit reports list every one") {
+	if !strings.Contains(c, "more fixtures; the JSON and JUnit reports list every one") {
 		t.Error("the comment does not say that rows were left out")
 	}
 	_, summary := ImplementationsCheckOutput(run, matrixOpts)
