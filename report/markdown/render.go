@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -586,13 +587,15 @@ func breakable(s, after string, esc func(string) string) string {
 		}
 	}
 	run := 0
-	for _, c := range escape.OneLine(s) {
+	runes := []rune(escape.OneLine(s))
+	for i, c := range runes {
 		cur = append(cur, c)
 		run++
 		switch {
-		case c == ' ' || c == '@':
-			// A space breaks a line already, and so does what either
-			// escaping puts after a '@' (a zero-width space, a <wbr>).
+		case c == ' ' || c == '@' || c == '-' && i+1 < len(runes) && unicode.IsLetter(runes[i+1]):
+			// A space breaks a line already, and so does a hyphen
+			// before a letter, and what either escaping puts after a
+			// '@' (a zero-width space, a <wbr>).
 			run = 0
 		case strings.ContainsRune(after, c):
 			flush()
