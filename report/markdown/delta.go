@@ -136,7 +136,7 @@ func changeTable(b *strings.Builder, run *model.Run, v model.Verdict, changes []
 			break
 		}
 		shown += len(g)
-		changeRow(b, run, g, opts, l)
+		changeRow(b, run, g, opts)
 	}
 	more(b, len(changes)-shown, restWhere(opts, l, "the JSON report"))
 	if folded[v] {
@@ -148,14 +148,13 @@ func changeTable(b *strings.Builder, run *model.Run, v model.Verdict, changes []
 // changeRow is the row of the fixtures of one group of changes: a fixture
 // alone, or the group counted with a few of them linked; what fails now
 // with its message and the command that reproduces it.
-func changeRow(b *strings.Builder, run *model.Run, g []*model.Change, opts Options, l layout) {
+func changeRow(b *strings.Builder, run *model.Run, g []*model.Change, opts Options) {
 	c := run.Comparison
 	fixture := changeFixture(g[0], c, opts)
 	if len(g) > 1 {
-		listed := maxGroupListed
-		if l.compact {
-			listed = maxCompactListed
-		}
+		// A few, in every rendering: the column is narrow, and the
+		// failures' tables and details below list each one.
+		listed := maxCompactListed
 		var locs []string
 		for i, ch := range g {
 			if i == listed {
