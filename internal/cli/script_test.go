@@ -45,7 +45,7 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 	env := map[string]string{"SOURCE_DATE_EPOCH": "1767225600"}
 	testkit.SetScriptEnv(a, env)
 	adapter := selfAdapter(t)
-	py := testkit.ScriptPlaceholders(t, a, args, env, adapter)
+	py := testkit.ScriptPlaceholders(t, a, ws, args, env, adapter)
 	var stdout, stderr bytes.Buffer
 	code := Main(context.Background(), args, Env{
 		Stdout: &stdout, Stderr: &stderr, WorkDir: ws,

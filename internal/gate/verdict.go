@@ -79,7 +79,9 @@ func implementationReasons(run *model.Run, job Job) []model.Reason {
 		case im.Error != "":
 			why = append(why, model.Reason{Kind: model.ReasonUnusable, Subject: im.Label(), Detail: im.Error})
 		case im.Summary.Failed > 0:
-			why = append(why, model.Reason{Kind: model.ReasonImplementationFailed, Subject: im.Label(), Count: im.Summary.Failed, Of: im.Summary.Run})
+			// Of the fixtures it claims, as the matrix counts them.
+			why = append(why, model.Reason{Kind: model.ReasonImplementationFailed, Subject: im.Label(), Count: im.Summary.Failed,
+				Of: im.Summary.Run - im.Summary.NotClaimed})
 		}
 	}
 	return why

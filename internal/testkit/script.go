@@ -289,12 +289,19 @@ func ActionDefaults(t testing.TB, path string) map[string]string {
 // command line of the project's adapter) into the command line and the
 // environment, and returns the Python example's command line. The Python
 // example is looked up only where a script uses it: it skips (or, in CI,
-// fails) where python3 is missing.
-func ScriptPlaceholders(t testing.TB, a *Archive, args []string, env map[string]string, adapter string) (py string) {
+// fails) where python3 is missing. It runs through a small script in the
+// working directory wd, ./.python-example, so that the command line the
+// reports quote (a reproduce line, shell-quoted and broken for the
+// column) is the same on every machine.
+func ScriptPlaceholders(t testing.TB, a *Archive, wd string, args []string, env map[string]string, adapter string) (py string) {
 	t.Helper()
 	py = "$PYTHON_EXAMPLE"
 	if bytes.Contains(a.Format(), []byte(py)) {
-		py = PythonExample(t)
+		py = "./.python-example"
+		WriteFiles(t, wd, map[string]string{".python-example": "#!/bin/sh\nexec " + PythonExample(t) + "\n"})
+		if err := os.Chmod(filepath.Join(wd, ".python-example"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	r := strings.NewReplacer("$PYTHON_EXAMPLE", py, "$ADAPTER", adapter)
 	for i := range args {

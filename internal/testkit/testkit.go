@@ -227,6 +227,5 @@ func pythonInterpreter() string {
 	return python.path
 }
 
-// shellQuote quotes s for a command line, as harness.SplitCommand reads it.
 // ShellQuote quotes s as one word of a command line (sh, and the harness).
 func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -2,14 +2,16 @@ package explain
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-// Group is failing fixtures that fail for one cause: the same rule with
-// the same wrong result. A validator or spec change that breaks many
-// fixtures then reads as one decision.
+// Group is failing fixtures that fail for one cause: the same wrong
+// result with the same message, once the parts that name the fixture's
+// own values are set aside. A validator or schema change that breaks
+// many fixtures then reads as one decision, whatever each of them expected.
 type Group struct {
 	Results []*model.Result
 }
@@ -19,12 +21,6 @@ type Group struct {
 // fixture comes. Corpus errors each stand alone: each file is broken in its
 // own way.
 func Groups(results []*model.Result) []Group {
-	out := groups(results)
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Results) > len(out[j].Results) })
-	return out
-}
-
-func groups(results []*model.Result) []Group {
 	var out []Group
 	at := map[string]int{}
 	for _, r := range results {
@@ -32,7 +28,7 @@ func groups(results []*model.Result) []Group {
 			out = append(out, Group{Results: []*model.Result{r}})
 			continue
 		}
-		k := causeKey(r)
+		k := CauseKey(r.Expected, r.Actual, r.KnownFailure)
 		if i, ok := at[k]; ok {
 			out[i].Results = append(out[i].Results, r)
 			continue
@@ -40,43 +36,103 @@ func groups(results []*model.Result) []Group {
 		at[k] = len(out)
 		out = append(out, Group{Results: []*model.Result{r}})
 	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Results) > len(out[j].Results) })
 	return out
 }
 
-// causeKey is what fixtures of one group share: expected and actual
-// outcome, phase and code, the rule applied and whether the failure is
-// known. Command indices and messages may differ.
-func causeKey(r *model.Result) string {
-	e, a := r.Expected, r.Actual
-	known := "0"
-	if r.KnownFailure != "" {
-		known = "1" + r.KnownFailure
+// CauseKey is what the results of one cause share: the actual outcome,
+// phase and code, the rule applied, the message with its numbers and
+// quoted values set aside (they name the fixture's commands, sizes and
+// ids), and whether the failure is known, with its reason. The command
+// index is left out: one schema edit fails each fixture at its own
+// command. The expected block counts only when the tool said nothing
+// (no message, no rule): "got success" for fixtures that each expect
+// their own error is as many causes as there are expectations.
+func CauseKey(e model.Expected, a model.Actual, known string) string {
+	msg := oneLine(message(a))
+	parts := []string{string(a.Outcome), string(a.Phase), a.Code, oneLine(a.Rule), shape(msg), known}
+	if msg == "" && a.Rule == "" {
+		parts = append(parts, e.Outcome, e.Phase, e.Code)
 	}
-	return strings.Join([]string{e.Outcome, e.Phase, e.Code, string(a.Outcome), string(a.Phase), a.Code, a.Rule, known}, "\x00")
+	return strings.Join(parts, "\x00")
 }
 
-// Cause says in one line what a group's fixtures share: the rule, then
-// how the result differs ("LIFETIMES.md Destruction rule 2: expected
-// DRP2_ERR_INVALID_ID, got DRP2_ERR_INVALID_STATE"). Command indices are
-// left out when the fixtures disagree on them.
+// message is the tool's message without the rule it ends with.
+func message(a model.Actual) string { return Message(&model.Result{Actual: a}) }
+
+// Cause says in one line how a group's fixtures fail: what differs, as
+// for one fixture, when they all differ alike ("expected command 1, got
+// command 2"); else what they expected, summed up, and what they got
+// ("expected semantic_validation DRP2_ERR_USAGE or 6 other results, got
+// schema_validation DRP2_ERR_INVALID_ARGUMENT"). A command index is left
+// out when the fixtures disagree on it. The rule, when there is one,
+// comes first.
 func (g Group) Cause() string {
-	r := *g.Results[0]
-	if !sameIndices(g.Results) {
-		r.Expected.CommandIndex, r.Actual.CommandIndex = nil, nil
+	if r := g.Results[0]; r.Actual.Outcome == model.Success && r.Expected.Outcome == string(model.Success) {
+		// The verdict matched but something after it did not (the
+		// replies of the runtime harness's Level 2): the message says
+		// what, as Headline words one fixture's.
+		return "success, but " + g.Why()
 	}
-	var d string
-	if e, a := r.Expected, r.Actual; !sameIndices(g.Results) && e.Outcome == string(a.Outcome) && e.Phase == string(a.Phase) && e.Code == a.Code {
-		// Only the command indices differ, each in its own way.
-		d = "got " + actual(a) + " at another command than expected"
-	} else {
-		d = strings.Join(Differences(&r), ", ")
-	}
-	if rule := oneLine(r.Actual.Rule); rule != "" {
+	d := g.differences()
+	if rule := oneLine(g.Results[0].Actual.Rule); rule != "" {
 		return rule + ": " + d
 	}
 	return d
 }
 
+func (g Group) differences() string {
+	first := strings.Join(Differences(g.Results[0]), ", ")
+	same := true
+	for _, r := range g.Results[1:] {
+		if strings.Join(Differences(r), ", ") != first {
+			same = false
+			break
+		}
+	}
+	if same {
+		return first
+	}
+	a := g.Results[0].Actual
+	if !sameIndices(g.Results) {
+		a.CommandIndex = nil
+	}
+	return "expected " + g.expectedText() + ", got " + actual(a)
+}
+
+// expectedText sums up what a group's fixtures expected: the one
+// expectation they share, else the first and how many others.
+func (g Group) expectedText() string {
+	var distinct []string
+	seen := map[string]bool{}
+	for _, r := range g.Results {
+		e := r.Expected
+		e.CommandIndex = nil
+		if t := expected(e); !seen[t] {
+			seen[t] = true
+			distinct = append(distinct, t)
+		}
+	}
+	if len(distinct) <= 2 {
+		return strings.Join(distinct, " or ")
+	}
+	return distinct[0] + " or " + Count(len(distinct)-1, "other result", "other results")
+}
+
+// Why is the group's one message and rule in one line, as Why words a
+// single fixture's, with the parts that differ from fixture to fixture
+// shown as "…" ("command …: CreateBuffer: /size: … not multipleOf 256").
+func (g Group) Why() string {
+	msgs := make([]string, len(g.Results))
+	for i, r := range g.Results {
+		msgs[i] = oneLine(Message(r))
+	}
+	r := *g.Results[0]
+	r.Actual.Message, r.Actual.Rule = Template(msgs), oneLine(r.Actual.Rule)
+	return Why(&r)
+}
+
+// sameIndices reports whether the results agree on both command indices.
 func sameIndices(rs []*model.Result) bool {
 	for _, r := range rs[1:] {
 		if expectedIndex(r.Expected) != expectedIndex(rs[0].Expected) ||
@@ -94,4 +150,155 @@ func (g Group) Paths() []string {
 		out[i] = DisplayPath(r)
 	}
 	return out
+}
+
+// Template is the one message of messages of one shape (see CauseKey):
+// each number or quoted value they all share kept, each other one shown
+// as "…". Messages of different shapes give the first.
+func Template(messages []string) string {
+	if len(messages) == 0 {
+		return ""
+	}
+	first := tokens(messages[0])
+	for _, m := range messages[1:] {
+		other := tokens(m)
+		if len(other) != len(first) {
+			return messages[0]
+		}
+		for i := range first {
+			if first[i].variable && other[i].text != first[i].text {
+				first[i].text = "…"
+			}
+		}
+	}
+	var b strings.Builder
+	for _, t := range first {
+		b.WriteString(t.text)
+	}
+	return b.String()
+}
+
+// shape is a message with every number and quoted value replaced by one
+// mark, so that messages differing only in those compare equal.
+func shape(msg string) string {
+	var b strings.Builder
+	for _, t := range tokens(msg) {
+		if t.variable {
+			b.WriteString("\x01")
+		} else {
+			b.WriteString(t.text)
+		}
+	}
+	return b.String()
+}
+
+// token is a piece of a message: literal text, or a value that names
+// something of one fixture (a run of digits, a quoted string).
+type token struct {
+	text     string
+	variable bool
+}
+
+// tokens splits a message into literal text and values. A quote that
+// does not close on the message is literal (an apostrophe).
+func tokens(msg string) []token {
+	var out []token
+	lit := 0 // start of the pending literal text
+	flush := func(i int) {
+		if i > lit {
+			out = append(out, token{text: msg[lit:i]})
+		}
+	}
+	for i := 0; i < len(msg); {
+		c := msg[i]
+		end := -1
+		switch {
+		case c >= '0' && c <= '9':
+			end = i + 1
+			for end < len(msg) && msg[end] >= '0' && msg[end] <= '9' {
+				end++
+			}
+		case c == '\'' || c == '"' || c == '`':
+			if j := strings.IndexByte(msg[i+1:], c); j >= 0 {
+				end = i + 1 + j + 1
+			}
+		}
+		if end < 0 {
+			i++
+			continue
+		}
+		flush(i)
+		out = append(out, token{text: msg[i:end], variable: true})
+		i, lit = end, end
+	}
+	flush(len(msg))
+	return out
+}
+
+// Count is "1 fixture" or "2 fixtures": n and its noun.
+func Count(n int, one, many string) string {
+	return strconv.Itoa(n) + " " + Plural(n, one, many)
+}
+
+// ChangeGroups splits the changes of one verdict into groups that changed
+// alike, the largest first: the same change of file, and on the base and
+// now the same result for the same cause (see CauseKey). A schema edit
+// that fails hundreds of fixtures is then one row of the comparison, as it
+// is one row of the failures.
+func ChangeGroups(changes []*model.Change) [][]*model.Change {
+	var out [][]*model.Change
+	at := map[string]int{}
+	for _, ch := range changes {
+		k := string(ch.Content) + "\x02" + sideKey(ch.Base) + "\x02" + sideKey(ch.Head)
+		if ch.Content == model.Broken {
+			k += "\x02" + ch.RelPath // each file is broken in its own way
+		}
+		if i, ok := at[k]; ok {
+			out[i] = append(out[i], ch)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, []*model.Change{ch})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// sideKey is one side's result for ChangeGroups: absent, passed, or its
+// cause.
+func sideKey(s *model.Side) string {
+	switch {
+	case s == nil:
+		return "absent"
+	case s.Passed:
+		return "passed"
+	}
+	return CauseKey(s.Expected, s.Actual, "")
+}
+
+// SideWhy is the one message and rule of the sides of one group of
+// changes, as Group.Why words them; "" when there is none.
+func SideWhy(sides []*model.Side) string {
+	var rs []*model.Result
+	for _, s := range sides {
+		if s != nil && !s.Passed {
+			rs = append(rs, &model.Result{Expected: s.Expected, Actual: s.Actual})
+		}
+	}
+	if len(rs) == 0 || rs[0].IsCorpusError() {
+		return ""
+	}
+	return Group{Results: rs}.Why()
+}
+
+// SameIndices reports whether the sides agree on their command indices,
+// so that a group's row may name them.
+func SameIndices(sides []*model.Side) bool {
+	var rs []*model.Result
+	for _, s := range sides {
+		if s != nil {
+			rs = append(rs, &model.Result{Expected: s.Expected, Actual: s.Actual})
+		}
+	}
+	return len(rs) == 0 || sameIndices(rs)
 }

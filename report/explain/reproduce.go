@@ -26,6 +26,19 @@ func Reproduce(toolVersion string, paths []string) string {
 	return b.String()
 }
 
+// ReproduceImplementation is the command line that reruns the given
+// fixtures through the implementation started by command, as Reproduce
+// reruns them through the tool: "go run MODULE@VERSION run
+// --implementation 'COMMAND' PATH...".
+func ReproduceImplementation(toolVersion, command string, paths []string) string {
+	var b strings.Builder
+	b.WriteString("go run " + Module + "@" + pin(toolVersion) + " run --implementation " + shellQuote(command))
+	for _, p := range paths {
+		b.WriteString(" " + shellQuote(p))
+	}
+	return b.String()
+}
+
 // pin is the version to name after "@": the release tag, else the
 // revision a development build records ("(devel) 0123456789ab"), else
 // latest.

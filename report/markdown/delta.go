@@ -27,9 +27,14 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 		known(b, &run.Summary)
 		return
 	}
+	// Green only when the run passes: "no change" on a failing run is no
+	// good news, and the verdict below says what fails.
 	icon := "🟢"
-	if c.Delta().Regressed > 0 {
+	switch {
+	case c.Delta().Regressed > 0:
 		icon = "🔴"
+	case runFails(run):
+		icon = "⚪"
 	}
 	// The headline names the base, the changed schema files and a schema
 	// error, all of them text a pull request controls: its words are
@@ -56,10 +61,10 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 			}
 		}
 		if len(changes) > 0 {
-			changeTable(b, v, changes, c, opts, l)
+			changeTable(b, run, v, changes, opts, l)
 		}
 	}
-	if !l.still {
+	if !l.still && !l.compact { // the compact comment lists them below
 		if n := c.Delta().StillFailing; n > 0 {
 			fmt.Fprintf(b, "*%d %s still failing as on the base: %s.*\n\n", n, explain.Plural(n, "fixture is", "fixtures are"), restWhere(opts, l, "the JSON report"))
 		}
@@ -94,6 +99,15 @@ func schemaLines(b *strings.Builder, run *model.Run, c *model.Comparison) {
 	}
 }
 
+// runFails reports whether the run fails: as judged, or, for a run not
+// judged, when a fixture or an implementation fails.
+func runFails(run *model.Run) bool {
+	if j := run.Judgement; j != nil {
+		return j.Failed
+	}
+	return run.Summary.Failed > 0 || ImplementationsFailed(run) > 0
+}
+
 // baseRef is the base's name as code, linked to its commit when the base
 // is a commit and the options name the repository.
 func baseRef(c *model.Comparison, opts Options) string {
@@ -123,27 +137,98 @@ func known(b *strings.Builder, s *model.Summary) {
 	}
 }
 
-func changeTable(b *strings.Builder, v model.Verdict, changes []*model.Change, c *model.Comparison, opts Options, l layout) {
+func changeTable(b *strings.Builder, run *model.Run, v model.Verdict, changes []*model.Change, opts Options, l layout) {
 	title := fmt.Sprintf("%s (%d)", explain.VerdictTitle(v), len(changes))
 	if folded[v] {
 		fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", escape.HTML(title))
 	} else {
 		fmt.Fprintf(b, "#### %s\n\n", title)
 	}
-	if l.changeRows > 0 {
+	rows := l.changeRows
+	if l.compact {
+		rows = min(rows, maxCompactCauses)
+	}
+	if rows > 0 {
 		b.WriteString("| Fixture | What changed | Base | Now |\n|:--|:--|:--|:--|\n")
 	}
-	for i, ch := range changes {
-		if i == l.changeRows {
+	shown := 0
+	for i, g := range explain.ChangeGroups(changes) {
+		if i == rows {
 			break
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", changeFixture(ch, c, opts), contentText(c, ch), sideText(ch.Base), sideText(ch.Head))
+		shown += len(g)
+		changeRow(b, run, g, opts)
 	}
-	more(b, len(changes)-l.changeRows, restWhere(opts, l, "the JSON report"))
+	more(b, len(changes)-shown, restWhere(opts, l, "the JSON report"))
 	if folded[v] {
 		b.WriteString("\n</details>\n")
 	}
 	b.WriteString("\n")
+}
+
+// changeRow is the row of the fixtures of one group of changes: a fixture
+// alone, or the group counted with a few of them linked; what fails now
+// with its message and the command that reproduces it.
+func changeRow(b *strings.Builder, run *model.Run, g []*model.Change, opts Options) {
+	c := run.Comparison
+	fixture := changeFixture(g[0], c, opts)
+	if len(g) > 1 {
+		// A few, in every rendering: the column is narrow, and the
+		// failures' tables and details below list each one.
+		listed := maxCompactListed
+		var locs []string
+		for i, ch := range g {
+			if i == listed {
+				locs = append(locs, fmt.Sprintf("*and %d more*", len(g)-i))
+				break
+			}
+			locs = append(locs, changeFixture(ch, c, opts))
+		}
+		fixture = fmt.Sprintf("**%d fixtures**<br>", len(g)) + strings.Join(locs, " · ")
+	}
+	var bases, heads []*model.Side
+	for _, ch := range g {
+		bases, heads = append(bases, ch.Base), append(heads, ch.Head)
+	}
+	now := sidesText(heads)
+	if why := explain.SideWhy(heads); why != "" && g[0].Content != model.Broken {
+		now += "<br>" + cell(escape.Cap(why, maxWhy))
+	}
+	if h := g[0].Head; h != nil && !h.Passed && g[0].Verdict != model.Removed {
+		var rs []*model.Result
+		for _, ch := range g {
+			rs = append(rs, &model.Result{Path: ch.Path, RelPath: ch.RelPath})
+		}
+		now += "<br>" + reproduce(run, explain.Group{Results: rs})
+	}
+	fmt.Fprintf(b, "| %s | %s | %s | %s |\n", fixture, groupContent(c, g), sidesText(bases), now)
+}
+
+// groupContent is how the files of a group changed: the words of the
+// first when all of them read alike, else the kind of change alone.
+func groupContent(c *model.Comparison, g []*model.Change) string {
+	first := contentText(c, g[0])
+	for _, ch := range g[1:] {
+		if contentText(c, ch) != first {
+			if w := explain.ContentWords(g[0].Content); w != "" {
+				return cell(w)
+			}
+			return explain.Absent
+		}
+	}
+	return first
+}
+
+// sidesText is one run's verdict on a group's fixtures, as sideText words
+// one, without the command indices when they differ.
+func sidesText(sides []*model.Side) string {
+	s := sides[0]
+	if s != nil && !explain.SameIndices(sides) {
+		c := *s
+		c.Expected.CommandIndex, c.Actual.CommandIndex = nil, nil
+		s = &c
+	}
+	return sideText(s)
 }
 
 // changeFixture is the fixture's location and name. A removed fixture is

@@ -16,8 +16,11 @@ import (
 // Bounds of the matrix whatever room there is: a reader scans a table of a
 // few dozen rows, not thousands; the JSON and JUnit reports hold the rest.
 const (
-	maxMatrixRows     = 60
-	maxFailingListed  = 40
+	maxMatrixRows = 60
+	// maxCommentRows: the comment is read at a glance; the job summary
+	// and the check run show maxMatrixRows.
+	maxCommentRows    = 20
+	maxCausesListed   = 8
 	maxStderrLines    = 20
 	maxLabelChars     = 60
 	maxMessageChars   = 300
@@ -27,7 +30,7 @@ const (
 // matrixLayout is how much of the matrix is shown.
 type matrixLayout struct {
 	rows    int  // fixtures in the matrix table
-	failing int  // failing fixtures listed per implementation
+	failing int  // causes of failure listed per implementation
 	stderr  bool // stderr tails
 	// provenance is the line under the verdict naming the commit and
 	// linking the runs, as under a single run's verdict; "" for none.
@@ -40,17 +43,17 @@ type matrixLayout struct {
 // It degrades to fit fits, and returns "" for a run without
 // implementations.
 func Matrix(run *model.Run, opts Options, fits func(string) bool) string {
-	return matrix(run, opts, fits, "")
+	return matrix(run, opts, fits, "", maxMatrixRows)
 }
 
-func matrix(run *model.Run, opts Options, fits func(string) bool, provenance string) string {
+func matrix(run *model.Run, opts Options, fits func(string) bool, provenance string, maxRows int) string {
 	if run == nil || len(run.Implementations) == 0 {
 		return ""
 	}
 	// Bounded once for every layout tried below.
 	run = explain.Bound(run)
 	rows := len(failingAnywhere(run, indexOf(run)))
-	l := matrixLayout{rows: min(rows, maxMatrixRows), failing: maxFailingListed, stderr: true, provenance: provenance}
+	l := matrixLayout{rows: min(rows, maxRows), failing: maxCausesListed, stderr: true, provenance: provenance}
 	for {
 		s := renderMatrix(run, opts, l)
 		if fits(s) {
@@ -79,7 +82,7 @@ func ImplementationsComment(run *model.Run, opts Options) string {
 	head := Marker(opts.CorpusKey) + "\n"
 	tail := "\n" + corpusLine(run)
 	fits := func(s string) bool { return fitsComment(head, s, tail) }
-	return withManifest(head+matrix(run, opts, fits, provenance(opts, false))+tail, run.Manifest)
+	return withManifest(head+matrix(run, opts, fits, provenance(opts, false), maxCommentRows)+tail, run.Manifest)
 }
 
 // ImplementationsCheckOutput is the check-run title and summary of a run
@@ -91,7 +94,7 @@ func ImplementationsCheckOutput(run *model.Run, opts Options) (title, summary st
 	}
 	title = escape.Clip(escape.OneLine(title), escape.CheckTitleChars)
 	tail := "\n" + corpusLine(run)
-	summary = matrix(run, opts, func(s string) bool { return len(s)+len(tail) <= escape.CheckOutputBytes }, provenance(opts, true)) + tail
+	summary = matrix(run, opts, func(s string) bool { return len(s)+len(tail) <= escape.CheckOutputBytes }, provenance(opts, true), maxMatrixRows) + tail
 	return title, summary
 }
 
@@ -108,11 +111,17 @@ func ImplementationsFailed(run *model.Run) int {
 }
 
 func implementationsVerdict(run *model.Run) string {
-	n, bad := len(run.Implementations), ImplementationsFailed(run)
-	if bad == 0 {
-		return fmt.Sprintf("All %s pass every fixture", count(n, "implementation", "implementations"))
+	failing, unusable := 0, 0
+	for i := range run.Implementations {
+		switch im := &run.Implementations[i]; {
+		case im.Error != "":
+			unusable++
+		case im.Summary.Failed > 0:
+			failing++
+		}
 	}
-	return fmt.Sprintf("%d of %s fail fixtures", bad, count(n, "implementation", "implementations"))
+	v := explain.ImplementationsVerdict(len(run.Implementations), failing, unusable)
+	return strings.ToUpper(v[:1]) + v[1:]
 }
 
 // corpusLine says how the run's own validator judged the corpus, so that a
@@ -147,7 +156,10 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		im := &run.Implementations[i]
 		number[im.Label()] = n + 1
 		level2 := "not claimed"
-		if im.Executes {
+		switch {
+		case im.Error != "":
+			level2 = "—" // it ran nothing
+		case im.Executes:
 			checked, passed := im.Level2Counts()
 			level2 = fmt.Sprintf("%d of %d mirror the requests", passed, checked)
 		}
@@ -173,12 +185,16 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		for _, rel := range failing[:min(l.rows, len(failing))] {
 			fmt.Fprintf(&b, "| <code>%s</code> |", wrap(rel))
 			for _, i := range order {
+				if run.Implementations[i].Error != "" {
+					b.WriteString(" — |") // not run
+					continue
+				}
 				fmt.Fprintf(&b, " %s |", cellFor(ix[i][rel]))
 			}
 			b.WriteString("\n")
 		}
 		if rest := len(failing) - min(l.rows, len(failing)); rest > 0 {
-			fmt.Fprintf(&b, "\n…and %s more; the JSON and JUnit reports list every one.\n", count(rest, "fixture", "fixtures"))
+			fmt.Fprintf(&b, "\n…and %d more %s; the JSON and JUnit reports list every one.\n", rest, explain.Plural(rest, "fixture", "fixtures"))
 		}
 		b.WriteString("\n✅ passed · ❌ failed · ⚠️ no verdict (crash, timeout, not the protocol) · ➖ not claimed (a phase it does not perform) · — not run\n")
 	}
@@ -187,42 +203,72 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 	return b.String()
 }
 
-// writeFailing folds each failing implementation's failing fixtures,
-// with the end of its standard error.
+// writeFailing shows each failing implementation's failures by cause,
+// with the end of its standard error; an unusable one says why.
 func writeFailing(b *strings.Builder, run *model.Run, order []int, number map[string]int, opts Options, l matrixLayout) {
 	for _, i := range order {
 		im := &run.Implementations[i]
 		if im.Summary.Failed == 0 && im.Error == "" {
 			continue
 		}
+		what := explain.Unusable
+		if im.Error == "" {
+			what = count(im.Summary.Failed, "failing fixture", "failing fixtures")
+		}
 		fmt.Fprintf(b, "\n<details><summary>%d. %s: %s</summary>\n\n", number[im.Label()], escape.HTML(escape.Clip(im.Label(), maxLabelChars)),
-			escape.HTML(count(im.Summary.Failed, "failing fixture", "failing fixtures")))
+			escape.HTML(what))
 		if im.Error != "" {
-			fmt.Fprintf(b, "It could not be used: %s\n\n", escape.Markdown(escape.Clip(im.Error, maxMessageChars)))
-		}
-		shown := 0
-		for j := range im.Results {
-			r := &im.Results[j]
-			if r.Passed || im.Error != "" || r.Actual.Outcome == model.NotClaimed {
-				continue
-			}
-			if shown == l.failing {
-				shown = -1
-				break
-			}
-			shown++
-			fmt.Fprintf(b, "- %s: %s\n", fixtureRef(r, opts), escape.Markdown(escape.Clip(explain.Headline(r), maxMessageChars)))
-			if r.Actual.Message != "" && !strings.Contains(explain.Headline(r), r.Actual.Message) {
-				fmt.Fprintf(b, "  — %s\n", escape.Markdown(escape.Clip(r.Actual.Message, maxMessageChars)))
-			}
-		}
-		if shown < 0 || (l.failing == 0 && im.Error == "") {
-			fmt.Fprintf(b, "- …the JSON and JUnit reports list all %d.\n", im.Summary.Failed)
+			fmt.Fprintf(b, "It %s, so none of its fixtures ran: %s\n", explain.Unusable, escape.Markdown(escape.Clip(im.Error, maxMessageChars)))
+		} else {
+			writeCauses(b, run, im, opts, l.failing)
 		}
 		if l.stderr && im.Stderr != "" {
 			b.WriteString("\nThe end of its standard error:\n\n" + escape.MarkdownFence(lastLines(im.Stderr, maxStderrLines)))
 		}
 		b.WriteString("\n</details>\n")
+	}
+}
+
+// writeCauses lists an implementation's failing fixtures by cause, at
+// most max causes: what differs, the one message, a few fixtures linked
+// and the command that reproduces the first through the implementation.
+func writeCauses(b *strings.Builder, run *model.Run, im *model.Implementation, opts Options, max int) {
+	var failing []*model.Result
+	for j := range im.Results {
+		if r := &im.Results[j]; fails(r) {
+			failing = append(failing, r)
+		}
+	}
+	groups := explain.Groups(failing)
+	shown := 0
+	for k, g := range groups {
+		if k == max {
+			break
+		}
+		shown += len(g.Results)
+		cause := g.Cause()
+		item := bold(cause)
+		if why := g.Why(); why != "" && !strings.Contains(cause, why) {
+			item += "<br>" + cell(escape.Cap(why, maxWhy))
+		}
+		var locs []string
+		for n, r := range g.Results {
+			if n == maxCompactListed {
+				locs = append(locs, fmt.Sprintf("*and %d more*", len(g.Results)-n))
+				break
+			}
+			locs = append(locs, location(r, opts))
+		}
+		if len(g.Results) > 1 {
+			item = fmt.Sprintf("**%d fixtures:** ", len(g.Results)) + item
+		}
+		paths := g.Paths()[:1]
+		item += "<br>" + strings.Join(locs, " · ") + "<br>Reproduce: " + codeCell(explain.ReproduceImplementation(run.ToolVersion, im.Command, paths))
+		b.WriteString("- " + item + "\n")
+	}
+	if rest := len(failing) - shown; rest > 0 {
+		fmt.Fprintf(b, "- …and %d more %s, of %s: the JSON and JUnit reports list every one.\n",
+			rest, explain.Plural(rest, "fixture", "fixtures"), count(len(groups)-max, "other cause", "other causes"))
 	}
 }
 
@@ -241,7 +287,7 @@ func failingAnywhere(run *model.Run, ix index) []string {
 	for i := range run.Results {
 		rel := run.Results[i].RelPath
 		for k := range run.Implementations {
-			if r := ix[k][rel]; r != nil && fails(r) {
+			if r := ix[k][rel]; r != nil && fails(r) && run.Implementations[k].Error == "" {
 				add(rel)
 				break
 			}
@@ -250,6 +296,9 @@ func failingAnywhere(run *model.Run, ix index) []string {
 	// Fixtures an implementation ran that the run's results lack (a
 	// merged report of different selections) come last, in their order.
 	for k := range run.Implementations {
+		if run.Implementations[k].Error != "" {
+			continue // it ran none: no fixture fails for it
+		}
 		for j := range run.Implementations[k].Results {
 			if r := &run.Implementations[k].Results[j]; fails(r) {
 				add(r.RelPath)
@@ -309,6 +358,9 @@ func mark(im *model.Implementation) string {
 // level1Cell is the Level 1 count: passed of claimed, what failed, and the
 // fixtures not claimed with the phases it performs.
 func level1Cell(im *model.Implementation) string {
+	if im.Error != "" {
+		return explain.Unusable // none of its fixtures ran
+	}
 	s := im.Summary
 	claimed := s.Run - s.NotClaimed
 	cell := fmt.Sprintf("%d of %d", s.Passed, claimed)
@@ -386,7 +438,7 @@ func writeParity(b *strings.Builder, rows []model.ParityRow, number map[string]i
 		}
 	}
 	if rest := len(rows) - shown; rest > 0 {
-		fmt.Fprintf(b, "\n…and %s more; the JSON report holds every one.\n", count(rest, "readback", "readbacks"))
+		fmt.Fprintf(b, "\n…and %d more %s; the JSON report holds every one.\n", rest, explain.Plural(rest, "readback", "readbacks"))
 	}
 }
 
@@ -400,16 +452,6 @@ func byteText(v int) string {
 
 func label(im *model.Implementation) string {
 	return "**" + escape.Markdown(escape.Clip(im.Label(), maxLabelChars)) + "**"
-}
-
-// fixtureRef is the fixture's path as code, linked to the file at the
-// head commit when the options allow.
-func fixtureRef(r *model.Result, opts Options) string {
-	text := "<code>" + escape.Markdown(explain.Location(r)) + "</code>"
-	if u := fileURL(r, opts); u != "" {
-		return "[" + text + "](" + u + ")"
-	}
-	return text
 }
 
 // count is "1 fixture" or "2 fixtures".

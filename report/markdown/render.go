@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -43,38 +44,74 @@ type layout struct {
 	rows, changeRows, findingRows, detailRows int
 }
 
-// section is one group of failing fixtures.
+// section is one kind of failing fixtures.
 type section struct {
 	title   string
-	results []*model.Result
-	corpus  bool // unusable fixtures: no expected-against-actual
+	results []*model.Result // in corpus order
+	groups  []explain.Group // the results by cause, the largest first
+	corpus  bool            // unusable fixtures: no expected-against-actual
 }
 
 // sections are the failing fixtures by kind, corpus errors first: a file
-// the change broke is the likeliest cause of red.
-func sections(run *model.Run) []section {
-	var drp, schema, corpus []*model.Result
+// the change broke is the likeliest cause of red. A cause is kept whole:
+// schema negatives are apart unless they fail for a cause other fixtures
+// share, which then reads as the one decision it is. The results in skip
+// (by corpus path) are left out: the comparison lists them already.
+func sections(run *model.Run, skip map[string]bool) []section {
+	var failing, corpus []*model.Result
 	for i := range run.Results {
 		r := &run.Results[i]
 		switch {
-		case r.Passed:
+		case r.Passed || skip[r.RelPath]:
 		case r.IsCorpusError():
 			corpus = append(corpus, r)
-		case r.Class == model.ClassSchemaNegative:
-			schema = append(schema, r)
 		default:
-			drp = append(drp, r)
+			failing = append(failing, r)
 		}
 	}
-	all := []section{
-		{title: "Corpus errors", results: corpus, corpus: true},
-		{title: "Failing fixtures", results: drp},
-		{title: "Failing schema-negative fixtures", results: schema},
+	drp := section{title: "Failing fixtures"}
+	schema := section{title: "Failing schema-negative fixtures"}
+	in := map[*model.Result]*section{}
+	for _, g := range explain.Groups(failing) {
+		sec := &schema
+		for _, r := range g.Results {
+			if r.Class != model.ClassSchemaNegative {
+				sec = &drp
+			}
+		}
+		sec.groups = append(sec.groups, g)
+		for _, r := range g.Results {
+			in[r] = sec
+		}
 	}
+	for _, r := range failing {
+		in[r].results = append(in[r].results, r)
+	}
+	all := []section{{title: "Corpus errors", results: corpus, groups: explain.Groups(corpus), corpus: true}, drp, schema}
 	var out []section
 	for _, s := range all {
 		if len(s.results) > 0 {
+			if len(skip) > 0 {
+				s.title += " not listed above"
+			}
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// listedAbove are the fixtures the compact comment's comparison lists
+// (regressed, added and failing), by corpus path, so that no failure is
+// listed twice; nil for any other rendering.
+func listedAbove(run *model.Run, l layout) map[string]bool {
+	c := run.Comparison
+	if !l.compact || c == nil || c.Unavailable != "" {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, ch := range c.Changes {
+		if !folded[ch.Verdict] && ch.Head != nil && !ch.Head.Passed {
+			out[ch.RelPath] = true
 		}
 	}
 	return out
@@ -86,7 +123,7 @@ func longestList(run *model.Run) int {
 	if c := run.Comparison; c != nil && len(c.Changes) > n {
 		n = len(c.Changes)
 	}
-	for _, s := range sections(run) {
+	for _, s := range sections(run, nil) {
 		if len(s.results) > n {
 			n = len(s.results)
 		}
@@ -128,7 +165,6 @@ func verdictIcon(run *model.Run) string {
 
 func render(run *model.Run, opts Options, l layout) string {
 	var b strings.Builder
-	s := &run.Summary
 	if l.marker != "" {
 		b.WriteString(l.marker + "\n")
 	}
@@ -142,12 +178,12 @@ func render(run *model.Run, opts Options, l layout) string {
 			b.WriteString(line + "\n\n")
 		}
 		if l.compact {
-			breakdown(&b, s)
+			breakdown(&b, run)
 		} else {
-			counts(&b, s)
+			counts(&b, run)
 		}
 	}
-	for _, sec := range sections(run) {
+	for _, sec := range sections(run, listedAbove(run, l)) {
 		if l.tables {
 			table(&b, run, sec, opts, l)
 		}
@@ -174,21 +210,31 @@ func render(run *model.Run, opts Options, l layout) string {
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
-func counts(b *strings.Builder, s *model.Summary) {
+func counts(b *strings.Builder, run *model.Run) {
+	s := &run.Summary
 	b.WriteString("| Fixtures | Run | Passed | Failed |\n|:--|--:|--:|--:|\n")
 	for _, c := range s.ByClass {
 		fmt.Fprintf(b, "| %s | %d | %d | %d |\n", explain.ClassTitle(c.Class), c.Run, c.Passed, c.Failed)
 	}
 	fmt.Fprintf(b, "| **All** | **%d** | **%d** | **%d** |\n\n", s.Run, s.Passed, s.Failed)
-	breakdown(b, s)
+	breakdown(b, run)
 }
 
 // breakdown is the one line under the counts: what the failures are, how
-// many fixtures there are and how many findings.
-func breakdown(b *strings.Builder, s *model.Summary) {
+// many causes they have (one or many is the first thing a reviewer asks),
+// how many fixtures there are and how many findings.
+func breakdown(b *strings.Builder, run *model.Run) {
+	s := &run.Summary
 	var parts []string
 	if bd := explain.Breakdown(s); bd != "" {
 		parts = append(parts, "Failed: "+bd)
+	}
+	if s.Failed > 1 {
+		n := 0
+		for _, sec := range sections(run, nil) {
+			n += len(sec.groups)
+		}
+		parts = append(parts, explain.Count(n, "cause", "causes"))
 	}
 	parts = append(parts, fmt.Sprintf("%d discovered", s.Discovered),
 		fmt.Sprintf("%d %s", s.Findings, explain.Plural(s.Findings, "finding", "findings")))
@@ -241,15 +287,18 @@ func restWhere(opts Options, l layout, fallback string) string {
 }
 
 // table lists a section's fixtures, one row per cause: a fixture alone,
-// or the fixtures that fail by one rule with one wrong result, listed in
-// one cell. The path is linked at its line (with the name, when it is not
-// the file name), then only what differs, the tool's reason and the one
-// command that reproduces the row. Two columns whose text wraps keep the
-// table within the width of a pull-request comment.
+// or the fixtures that fail alike, counted, with their one message and a
+// few of them linked. The path is linked at its line (with the name, when
+// it is not the file name), then only what differs, the tool's reason and
+// the one command that reproduces the row. Two columns whose text wraps
+// keep the table within the width of a pull-request comment.
 func table(b *strings.Builder, run *model.Run, sec section, opts Options, l layout) {
 	fmt.Fprintf(b, "#### %s (%d)\n\n", sec.title, len(sec.results))
-	groups := explain.Groups(sec.results)
-	if l.rows > 0 {
+	rows := l.rows
+	if l.compact {
+		rows = min(rows, maxCompactCauses)
+	}
+	if rows > 0 {
 		if sec.corpus {
 			b.WriteString("| Fixture | Problem |\n|:--|:--|\n")
 		} else {
@@ -257,59 +306,89 @@ func table(b *strings.Builder, run *model.Run, sec section, opts Options, l layo
 		}
 	}
 	shown := 0
-	for i, g := range groups {
-		if i == l.rows {
+	for i, g := range sec.groups {
+		if i == rows {
 			break
 		}
 		shown += len(g.Results)
 		if len(g.Results) > 1 {
 			groupRow(b, run, g, opts, l)
-			continue
-		}
-		r := g.Results[0]
-		fixture := location(r, opts)
-		if n := explain.ShownName(r); n != "" {
-			fixture += "<br>" + cell(n)
-		}
-		var what string
-		if sec.corpus {
-			// The section says it is a corpus error; the cell says which.
-			what = cell(r.Actual.Message)
 		} else {
-			// What differs in bold, the tool's reason plain below it.
-			var diffs []string
-			for _, d := range explain.Differences(r) {
-				diffs = append(diffs, bold(d))
-			}
-			what = strings.Join(diffs, "<br>")
-			if why := explain.Why(r); why != "" {
-				what += "<br>" + cell(escape.Cap(why, maxWhy))
-			}
-			what += knownCell(r) + "<br>" + reproduce(run, g)
+			singleRow(b, run, g, sec.corpus, opts)
 		}
-		fmt.Fprintf(b, "| %s | %s |\n", fixture, what)
 	}
-	more(b, len(sec.results)-shown, restWhere(opts, l, "the JUnit report"))
+	rest := len(sec.results) - shown
+	if causes := len(sec.groups) - rows; rest > 0 && causes > 1 {
+		fmt.Fprintf(b, "\n*… and %d more, of %d other causes: %s.*\n", rest, causes, restWhere(opts, l, "the JUnit report"))
+	} else {
+		more(b, rest, restWhere(opts, l, "the JUnit report"))
+	}
 	b.WriteString("\n")
 }
 
-// maxGroupListed is the most fixtures one group's cell lists; the JUnit
-// report and the job summary have every one.
-const maxGroupListed = 20
+// maxCompactCauses is the most rows a table of the compact comment has:
+// whatever the number of failures, a reviewer sees at a glance whether
+// there is one cause or many, and the check run lists the rest.
+const maxCompactCauses = 8
 
+// singleRow is one failing fixture's row.
+func singleRow(b *strings.Builder, run *model.Run, g explain.Group, corpus bool, opts Options) {
+	r := g.Results[0]
+	fixture := location(r, opts)
+	if n := explain.ShownName(r); n != "" {
+		fixture += "<br>" + cell(n)
+	}
+	var what string
+	if corpus {
+		// The section says it is a corpus error; the cell says which.
+		what = cell(r.Actual.Message)
+	} else {
+		// What differs in bold, the tool's reason plain below it.
+		var diffs []string
+		for _, d := range explain.Differences(r) {
+			diffs = append(diffs, bold(d))
+		}
+		what = strings.Join(diffs, "<br>")
+		if why := explain.Why(r); why != "" {
+			what += "<br>" + cell(escape.Cap(why, maxWhy))
+		}
+		what += knownCell(r) + "<br>" + reproduce(run, g)
+	}
+	fmt.Fprintf(b, "| %s | %s |\n", fixture, what)
+}
+
+// maxGroupListed is the most fixtures one group's cell lists; the JUnit
+// report and the job summary have every one. The compact comment links
+// maxCompactListed, enough to open one or two.
+const (
+	maxGroupListed   = 20
+	maxCompactListed = 3
+)
+
+// groupRow is the row of fixtures that fail for one cause: their number,
+// what differs, their one message, some of them linked and the command
+// that reproduces the first.
 func groupRow(b *strings.Builder, run *model.Run, g explain.Group, opts Options, l layout) {
 	// The fixtures are listed under the cause, in the wide column, so that
 	// a long group does not make a tall narrow one.
+	listed := maxGroupListed
+	if l.compact {
+		listed = maxCompactListed
+	}
 	var locs []string
 	for i, r := range g.Results {
-		if i == maxGroupListed {
-			locs = append(locs, fmt.Sprintf("*… and %d more*", len(g.Results)-i))
+		if i == listed {
+			locs = append(locs, fmt.Sprintf("*and %d more*", len(g.Results)-i))
 			break
 		}
 		locs = append(locs, location(r, opts))
 	}
 	fixture := fmt.Sprintf("**%d fixtures**", len(g.Results))
-	what := bold(g.Cause()) + knownCell(g.Results[0]) + "<br>" + strings.Join(locs, " · ") + "<br>" + reproduce(run, g)
+	what := bold(g.Cause())
+	if why := g.Why(); why != "" {
+		what += "<br>" + cell(escape.Cap(why, maxWhy))
+	}
+	what += knownCell(g.Results[0]) + "<br>" + strings.Join(locs, " · ") + "<br>" + reproduce(run, g)
 	fmt.Fprintf(b, "| %s | %s |\n", fixture, what)
 }
 
@@ -321,27 +400,25 @@ func knownCell(r *model.Result) string {
 	return "<br>*Known failure:* " + cell(escape.Cap(r.KnownFailure, maxWhy))
 }
 
-// maxReproduced is the most fixtures a row's command reruns: one cause
-// shows in any of them, and a command stays short enough to paste.
-const maxReproduced = 3
-
-// reproduce is the command that reruns a row's fixtures, in a cell.
+// reproduce is the command that reruns a row's fixtures, in a cell: the
+// first fixture alone when the row has more, since one cause shows in any
+// of them and a command stays short enough to paste.
 func reproduce(run *model.Run, g explain.Group) string {
 	paths := g.Paths()
 	label := "Reproduce: "
-	if len(paths) > maxReproduced {
-		paths = paths[:maxReproduced]
-		label = fmt.Sprintf("Reproduce (the first %d): ", maxReproduced)
+	if len(paths) > 1 {
+		paths = paths[:1]
+		label = "Reproduce (the first): "
 	}
 	return label + codeCell(explain.Reproduce(run.ToolVersion, paths))
 }
 
-// codeCell is s as a code span in a table cell, to be copied as it is: a
-// code span keeps its text literal (no zero-width space breaks a mention
-// there, since GitHub links none in code), and GFM takes "\|" inside it
-// as a '|' that does not end the cell.
+// codeCell is s as code that may wrap, in a table cell or anywhere: a
+// <code> element, since a code span cannot hold the <wbr> that lets a
+// long path break, with its text escaped to copy as it is.
 func codeCell(s string) string {
-	return strings.ReplaceAll(escape.MarkdownCode(s), "|", `\|`)
+	// Not after a dot: "v1.2.3" reads better whole.
+	return "<code>" + breakable(s, "/_", escape.CodeText) + "</code>"
 }
 
 // maxWhy keeps the tool's reason in a table row to a few lines; the whole
@@ -464,9 +541,11 @@ func bold(s string) string {
 }
 
 // location is the fixture's "path:line", linked to the file at the head
-// commit when the options allow it.
+// commit when the options allow it. The text is the path in the corpus:
+// the corpus root, the same for every fixture, would only widen the
+// column (the link and the reproduce line hold the whole path).
 func location(r *model.Result, opts Options) string {
-	text := wrap(explain.DisplayPath(r))
+	text := wrap(corpusPath(r))
 	if r.Span != nil && r.Span.Line > 0 {
 		text += fmt.Sprintf(":%d", r.Span.Line)
 	}
@@ -474,6 +553,15 @@ func location(r *model.Result, opts Options) string {
 		return "[" + text + "](" + u + ")"
 	}
 	return text
+}
+
+// corpusPath is the result's path in the corpus, falling back to its
+// display path.
+func corpusPath(r *model.Result) string {
+	if r.RelPath != "" {
+		return strings.ReplaceAll(r.RelPath, `\`, "/")
+	}
+	return explain.DisplayPath(r)
 }
 
 // wrapRun is the most characters a path shows without a place to break.
@@ -485,21 +573,31 @@ const wrapRun = 16
 // pushing the next one off a pull-request comment, whatever its length.
 // Each piece is escaped on its own; no break falls after a '-' or a '#',
 // which could leave an issue reference whole across it.
-func wrap(p string) string {
+func wrap(p string) string { return breakable(p, "/_.", escape.Markdown) }
+
+// breakable is s escaped piece by piece with esc, a <wbr> after each of
+// the characters in after and within any longer run, as wrap says.
+func breakable(s, after string, esc func(string) string) string {
 	var pieces []string
 	var cur []rune
 	flush := func() {
 		if len(cur) > 0 {
-			pieces = append(pieces, escape.Markdown(string(cur)))
+			pieces = append(pieces, esc(string(cur)))
 			cur = cur[:0]
 		}
 	}
 	run := 0
-	for _, c := range escape.OneLine(p) {
+	runes := []rune(escape.OneLine(s))
+	for i, c := range runes {
 		cur = append(cur, c)
 		run++
 		switch {
-		case c == '/' || c == '_' || c == '.':
+		case c == ' ' || c == '@' || c == '-' && i+1 < len(runes) && unicode.IsLetter(runes[i+1]):
+			// A space breaks a line already, and so does a hyphen
+			// before a letter, and what either escaping puts after a
+			// '@' (a zero-width space, a <wbr>).
+			run = 0
+		case strings.ContainsRune(after, c):
 			flush()
 			run = 0
 		case run >= wrapRun && c != '-' && c != '#' && c != '@':

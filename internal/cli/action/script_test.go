@@ -58,7 +58,7 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 	testkit.WriteFiles(t, root, map[string]string{"workflow/event.json": string(event)})
 	testkit.SetScriptEnv(a, env)
 	adapter := selfAdapter(t)
-	py := testkit.ScriptPlaceholders(t, a, nil, env, adapter)
+	py := testkit.ScriptPlaceholders(t, a, ws, nil, env, adapter)
 	code, log := runAt(context.Background(), &sandbox{Dir: ws, Env: env}, fixedNow)
 	// The ::add-mask:: line is the one place the token may appear.
 	if strings.Contains(strings.Replace(log, "::add-mask::"+scriptToken+"\n", "", 1), scriptToken) {

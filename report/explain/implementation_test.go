@@ -1,0 +1,31 @@
+package explain
+
+import "testing"
+
+// TestImplementationsVerdict: the verb agrees with the count, and an
+// implementation that could not be used is not counted as failing.
+func TestImplementationsVerdict(t *testing.T) {
+	for _, tt := range []struct {
+		n, failing, unusable int
+		want                 string
+	}{
+		{1, 0, 0, "the 1 implementation passes every fixture"},
+		{3, 0, 0, "all 3 implementations pass every fixture"},
+		{2, 1, 0, "1 of 2 implementations fails fixtures"},
+		{3, 2, 0, "2 of 3 implementations fail fixtures"},
+		{2, 1, 1, "1 of 2 implementations fails fixtures; 1 could not be used"},
+		{1, 0, 1, "1 of 1 implementation could not be used"},
+	} {
+		if got := ImplementationsVerdict(tt.n, tt.failing, tt.unusable); got != tt.want {
+			t.Errorf("ImplementationsVerdict(%d, %d, %d) = %q, want %q", tt.n, tt.failing, tt.unusable, got, tt.want)
+		}
+	}
+}
+
+func TestReproduceImplementation(t *testing.T) {
+	got := ReproduceImplementation("v1.2.3", "node host.js --runtime 'a b'.js", []string{"fixtures/negative/x.json"})
+	want := `go run ` + Module + `@v1.2.3 run --implementation 'node host.js --runtime '\''a b'\''.js' fixtures/negative/x.json`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
