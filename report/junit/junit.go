@@ -295,8 +295,10 @@ func properties(run *model.Run, opts Options) []property {
 	add("drp2.corpus_root", run.CorpusRoot)
 	add("drp2.command_schema.source", run.CommandSchema.Source)
 	add("drp2.command_schema.sha256", run.CommandSchema.SHA256)
+	add("drp2.command_schema.closure_sha256", run.CommandSchema.Closure)
 	add("drp2.fixture_schema.source", run.FixtureSchema.Source)
 	add("drp2.fixture_schema.sha256", run.FixtureSchema.SHA256)
+	add("drp2.fixture_schema.closure_sha256", run.FixtureSchema.Closure)
 	for _, p := range opts.Properties {
 		add(p.Name, p.Value)
 	}

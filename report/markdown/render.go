@@ -513,7 +513,12 @@ func evidence(b *strings.Builder, run *model.Run, timing bool) {
 	}
 	schema := func(label string, s model.SchemaSource) {
 		if s.Source != "" || s.SHA256 != "" {
-			fmt.Fprintf(b, "- %s: %s, sha256 %s\n", label, code(s.Source), code(s.SHA256))
+			fmt.Fprintf(b, "- %s: %s, sha256 %s", label, code(s.Source), code(s.SHA256))
+			if s.Closure != "" {
+				// What the schema is: every file its compilation read.
+				fmt.Fprintf(b, ", closure sha256 %s (%s)", code(s.Closure), explain.Count(len(s.Files), "file", "files"))
+			}
+			b.WriteString("\n")
 		}
 	}
 	schema("Command schema", run.CommandSchema)

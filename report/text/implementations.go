@@ -41,14 +41,19 @@ func (p *printer) implementations(run *model.Run) {
 			claimed = fmt.Sprintf(", not claimed %d (it performs only %s)", s.NotClaimed, strings.Join(im.Phases, ", "))
 		}
 		// Capped by explain.Bound in Write, like a fixture's words.
-		p.line(label, color, fmt.Sprintf("%s [%s]: passed %d of %d, failed %d%s, no verdict %d, restarts %d, %s",
-			Clean(im.Label()), Clean(im.Command),
-			s.Passed, s.Run, s.Failed, claimed, im.HarnessErrors(), im.Restarts, level2))
+		if im.Error != "" {
+			// None of its fixtures ran: no count of them means anything.
+			p.line(label, color, fmt.Sprintf("%s [%s]: %s, restarts %d", Clean(im.Label()), Clean(im.Command), explain.Unusable, im.Restarts))
+		} else {
+			p.line(label, color, fmt.Sprintf("%s [%s]: passed %d of %d, failed %d%s, no verdict %d, restarts %d, %s",
+				Clean(im.Label()), Clean(im.Command),
+				s.Passed, s.Run, s.Failed, claimed, im.HarnessErrors(), im.Restarts, level2))
+		}
 		if a := explain.Adapter(im.Adapter); a != "" {
 			p.textf("      adapter: %s", Clean(a))
 		}
 		if im.Error != "" {
-			p.textf("      could not be used: %s", Clean(im.Error))
+			p.textf("      %s: %s", explain.Unusable, Clean(im.Error))
 			continue
 		}
 		for j := range im.Results {

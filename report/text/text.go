@@ -315,8 +315,17 @@ func (p *printer) details(run *model.Run) {
 	if run.ToolVersion != "" {
 		p.textf("Tool version: %s", Clean(run.ToolVersion))
 	}
-	p.textf("Command schema: %s (sha256 %s)", Clean(run.CommandSchema.Source), Clean(run.CommandSchema.SHA256))
-	p.textf("Fixture schema: %s (sha256 %s)", Clean(run.FixtureSchema.Source), Clean(run.FixtureSchema.SHA256))
+	for _, s := range []struct {
+		label  string
+		schema model.SchemaSource
+	}{{"Command schema", run.CommandSchema}, {"Fixture schema", run.FixtureSchema}} {
+		closure := ""
+		if s.schema.Closure != "" {
+			// What the schema is: every file its compilation read.
+			closure = fmt.Sprintf(", closure sha256 %s of %s", Clean(s.schema.Closure), explain.Count(len(s.schema.Files), "file", "files"))
+		}
+		p.textf("%s: %s (sha256 %s%s)", s.label, Clean(s.schema.Source), Clean(s.schema.SHA256), closure)
+	}
 	for _, c := range s.ByClass {
 		p.textf("  %-18s run %d, passed %d, failed %d", explain.ClassTitle(c.Class)+":", c.Run, c.Passed, c.Failed)
 	}
