@@ -277,15 +277,27 @@ type SchemaFile struct {
 	SHA256 string
 }
 
-// SchemaChanged reports whether a schema differs between two runs: by
-// its closure when both runs recorded one, else by the schema file's own
-// bytes (a report written before closures were recorded). A side that
-// names no schema changes nothing.
+// SchemaChanged reports whether a schema differs between two runs, or a
+// manifest and a run: by the schema file's own bytes, and by its closure
+// when both recorded one (a report or manifest written before closures
+// were recorded has none). A side that names no schema changes nothing.
 func SchemaChanged(base, head SchemaSource) bool {
-	if base.Closure != "" && head.Closure != "" {
-		return base.Closure != head.Closure
+	if base.SHA256 != "" && head.SHA256 != "" && base.SHA256 != head.SHA256 {
+		return true
 	}
-	return base.SHA256 != "" && head.SHA256 != "" && base.SHA256 != head.SHA256
+	return base.Closure != "" && head.Closure != "" && base.Closure != head.Closure
+}
+
+// SchemaChange is SchemaChanged and, when both sides recorded a closure,
+// the files of it that changed (SchemaFilesChanged).
+func SchemaChange(base, head SchemaSource) (changed bool, files []string) {
+	if !SchemaChanged(base, head) {
+		return false, nil
+	}
+	if base.Closure == "" || head.Closure == "" {
+		return true, nil
+	}
+	return true, SchemaFilesChanged(base.Files, head.Files)
 }
 
 // SchemaFilesChanged names the files that differ between two closures:

@@ -25,8 +25,8 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 		BaseCommandSchema: base.CommandSchema,
 		BaseFixtureSchema: base.FixtureSchema,
 	}
-	c.CommandSchemaChanged, c.CommandSchemaFiles = schemaChange(base.CommandSchema, head.CommandSchema)
-	c.FixtureSchemaChanged, c.FixtureSchemaFiles = schemaChange(base.FixtureSchema, head.FixtureSchema)
+	c.CommandSchemaChanged, c.CommandSchemaFiles = model.SchemaChange(base.CommandSchema, head.CommandSchema)
+	c.FixtureSchemaChanged, c.FixtureSchemaFiles = model.SchemaChange(base.FixtureSchema, head.FixtureSchema)
 
 	baseAt := firstByPath(base.Results)
 	heads := uniqueHeads(head.Results)
@@ -191,18 +191,6 @@ func digests(rs []*model.Result) []model.Digest {
 		out[i] = r.Digest
 	}
 	return out
-}
-
-// schemaChange says whether a schema changed and, when both runs recorded
-// its closure, which files of it.
-func schemaChange(base, head model.SchemaSource) (changed bool, files []string) {
-	if !model.SchemaChanged(base, head) {
-		return false, nil
-	}
-	if base.Closure == "" || head.Closure == "" {
-		return true, nil
-	}
-	return true, model.SchemaFilesChanged(base.Files, head.Files)
 }
 
 // schemaFailure is the schema error the most fixtures newly fail with, at

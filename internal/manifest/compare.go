@@ -79,7 +79,8 @@ func compareSchemas(c *model.ManifestCheck, rec, cur *Manifest) {
 		which    string
 		rec, cur Schema
 	}{{"command", rec.Schemas.Command, cur.Schemas.Command}, {"fixture", rec.Schemas.Fixture, cur.Schemas.Fixture}} {
-		same := s.rec.same(s.cur)
+		changed, files := model.SchemaChange(s.rec.source(), s.cur.source())
+		same := !changed
 		if same && s.rec.Path == s.cur.Path {
 			continue
 		}
@@ -88,10 +89,7 @@ func compareSchemas(c *model.ManifestCheck, rec, cur *Manifest) {
 		// break a freeze.
 		ch := model.ManifestSchema{Which: s.which, RecordedPath: s.rec.Path, RecordedSHA256: s.rec.SHA256,
 			CurrentPath: s.cur.Path, CurrentSHA256: s.cur.SHA256, Violation: rec.Frozen && !same,
-			RecordedClosure: s.rec.Closure, CurrentClosure: s.cur.Closure, Span: rec.schemaSpans[s.which]}
-		if !same && s.rec.Closure != "" && s.cur.Closure != "" {
-			ch.Files = model.SchemaFilesChanged(s.rec.files(), s.cur.files())
-		}
+			RecordedClosure: s.rec.Closure, CurrentClosure: s.cur.Closure, Files: files, Span: rec.schemaSpans[s.which]}
 		if ch.Violation {
 			c.Violations++
 		}

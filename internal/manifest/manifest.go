@@ -82,20 +82,16 @@ type SchemaFile struct {
 	SHA256 string `json:"sha256"`
 }
 
-// same reports whether two records are of one schema with the same
-// content: the same bytes, and the same closure when both recorded one
-// (a format 1 manifest has none).
-func (s Schema) same(o Schema) bool {
-	return s.SHA256 == o.SHA256 && (s.Closure == "" || o.Closure == "" || s.Closure == o.Closure)
-}
-
-// files are the files of the closure as the model names them.
-func (s Schema) files() []model.SchemaFile {
-	out := make([]model.SchemaFile, len(s.Files))
-	for i, f := range s.Files {
-		out[i] = model.SchemaFile(f)
+// source is the record as the model describes a schema, so that a
+// manifest and a run compare schemas by one rule (model.SchemaChange):
+// by closure when both recorded one (a format 1 manifest has none), else
+// by the schema file's own bytes.
+func (s Schema) source() model.SchemaSource {
+	src := model.SchemaSource{Source: s.Path, SHA256: s.SHA256, Closure: s.Closure}
+	for _, f := range s.Files {
+		src.Files = append(src.Files, model.SchemaFile(f))
 	}
-	return out
+	return src
 }
 
 // Fixture is one fixture as recorded.

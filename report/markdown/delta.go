@@ -175,15 +175,7 @@ func changeRow(b *strings.Builder, run *model.Run, g []*model.Change, opts Optio
 	if len(g) > 1 {
 		// A few, in every rendering: the column is narrow, and the
 		// failures' tables and details below list each one.
-		listed := maxCompactListed
-		var locs []string
-		for i, ch := range g {
-			if i == listed {
-				locs = append(locs, fmt.Sprintf("*and %d more*", len(g)-i))
-				break
-			}
-			locs = append(locs, changeFixture(ch, c, opts))
-		}
+		locs := firstOf(len(g), maxCompactListed, func(i int) string { return changeFixture(g[i], c, opts) })
 		fixture = fmt.Sprintf("**%d fixtures**<br>", len(g)) + strings.Join(locs, " · ")
 	}
 	var bases, heads []*model.Side

@@ -251,14 +251,7 @@ func writeCauses(b *strings.Builder, run *model.Run, im *model.Implementation, o
 		if why := g.Why(); why != "" && !strings.Contains(cause, why) {
 			item += "<br>" + cell(escape.Cap(why, maxWhy))
 		}
-		var locs []string
-		for n, r := range g.Results {
-			if n == maxCompactListed {
-				locs = append(locs, fmt.Sprintf("*and %d more*", len(g.Results)-n))
-				break
-			}
-			locs = append(locs, location(r, opts))
-		}
+		locs := firstOf(len(g.Results), maxCompactListed, func(i int) string { return location(g.Results[i], opts) })
 		if len(g.Results) > 1 {
 			item = fmt.Sprintf("**%d fixtures:** ", len(g.Results)) + item
 		}

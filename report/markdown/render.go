@@ -365,6 +365,18 @@ const (
 	maxCompactListed = 3
 )
 
+// firstOf shows the first max of n items, then how many more there are.
+func firstOf(n, max int, show func(i int) string) []string {
+	out := make([]string, 0, min(n, max+1))
+	for i := 0; i < n; i++ {
+		if i == max {
+			return append(out, fmt.Sprintf("*and %d more*", n-i))
+		}
+		out = append(out, show(i))
+	}
+	return out
+}
+
 // groupRow is the row of fixtures that fail for one cause: their number,
 // what differs, their one message, some of them linked and the command
 // that reproduces the first.
@@ -375,14 +387,7 @@ func groupRow(b *strings.Builder, run *model.Run, g explain.Group, opts Options,
 	if l.compact {
 		listed = maxCompactListed
 	}
-	var locs []string
-	for i, r := range g.Results {
-		if i == listed {
-			locs = append(locs, fmt.Sprintf("*and %d more*", len(g.Results)-i))
-			break
-		}
-		locs = append(locs, location(r, opts))
-	}
+	locs := firstOf(len(g.Results), listed, func(i int) string { return location(g.Results[i], opts) })
 	fixture := fmt.Sprintf("**%d fixtures**", len(g.Results))
 	what := bold(g.Cause())
 	if why := g.Why(); why != "" {
