@@ -10,34 +10,34 @@ requests the fake GitHub received (the check run, the comment).
 """
 import html
 import json
+import os
 import re
 import subprocess
 import sys
 
-STYLE = """
-body { margin: 0; background: #fff; color: #1f2328;
-  font: 14px/1.5 -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif,
+# GitHub's rules for width, the ones TestFitsTheColumn checks the reports
+# against, then what only the look needs: GitHub's fonts, colours and the
+# frame of a comment or a check run.
+GITHUB_CSS = os.path.join(os.path.dirname(__file__), "..", "report", "markdown", "testdata", "github.css")
+STYLE = open(GITHUB_CSS, encoding="utf-8").read() + """
+body { background: #fff; color: #1f2328; }
+.markdown-body { margin: 0; font-family: -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif,
     "Noto Color Emoji"; }
-.frame { width: 760px; margin: 16px; border: 1px solid #d1d9e0; border-radius: 6px; }
+.frame { display: inline-block; margin: 16px; border: 1px solid #d1d9e0; border-radius: 6px; }
 .head { background: #f6f8fa; border-bottom: 1px solid #d1d9e0; padding: 8px 16px;
-  border-radius: 6px 6px 0 0; color: #59636e; }
+  border-radius: 6px 6px 0 0; color: #59636e; font: 14px/1.5 sans-serif; }
 .head b { color: #1f2328; }
-.body { padding: 16px; overflow-wrap: break-word; }
-h1, h2, h3, h4 { margin: 24px 0 16px; font-weight: 600; line-height: 1.25; }
-h2 { font-size: 1.5em; border-bottom: 1px solid #d1d9e0; padding-bottom: .3em; }
-h3 { font-size: 1.25em; } h4 { font-size: 1em; }
-.body > :first-child { margin-top: 0; }
-p, table, details, ul, ol, pre { margin: 0 0 16px; }
-a { color: #0969da; text-decoration: none; }
-code { font: 85% ui-monospace, "DejaVu Sans Mono", monospace; background: #818b981f;
-  border-radius: 6px; padding: .2em .4em; white-space: break-spaces; }
-pre { background: #f6f8fa; border-radius: 6px; padding: 16px; overflow: auto; font-size: 85%; }
-pre code { background: none; padding: 0; font-size: 100%; white-space: pre; }
-table { display: block; width: max-content; max-width: 100%; overflow: auto;
-  border-spacing: 0; border-collapse: collapse; }
-th, td { border: 1px solid #d1d9e0; padding: 6px 13px; }
-th { font-weight: 600; } tr:nth-child(2n) { background: #f6f8fa; }
-summary { cursor: pointer; }
+.body { padding: 16px; }
+.markdown-body h1, .markdown-body h2, .markdown-body h3, .markdown-body h4 { margin: 24px 0 16px; font-weight: 600; line-height: 1.25; }
+.markdown-body h2 { font-size: 1.5em; border-bottom: 1px solid #d1d9e0; padding-bottom: .3em; }
+.markdown-body h3 { font-size: 1.25em; } .markdown-body h4 { font-size: 1em; }
+.markdown-body > :first-child { margin-top: 0; }
+.markdown-body p, .markdown-body table, .markdown-body details, .markdown-body ul, .markdown-body ol, .markdown-body pre { margin: 0 0 16px; }
+.markdown-body a { color: #0969da; text-decoration: none; }
+.markdown-body code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; background: #818b981f; border-radius: 6px; }
+.markdown-body pre { background: #f6f8fa; border-radius: 6px; }
+.markdown-body pre code { background: none; }
+.markdown-body th { font-weight: 600; } .markdown-body tr:nth-child(2n) { background: #f6f8fa; }
 .title { font-size: 20px; font-weight: 600; margin: 0 0 16px; }
 .annotations { border-top: 1px solid #d1d9e0; }
 .annotation { border-bottom: 1px solid #d1d9e0; padding: 12px 16px; }
@@ -63,7 +63,8 @@ def page(title, inner):
 
 
 def frame(head, body):
-    return '<div class=frame><div class=head>%s</div><div class=body>%s</div></div>' % (head, body)
+    return ('<div class=frame><div class=head>%s</div><div class=body><div class=markdown-body>%s</div></div></div>'
+            % (head, body))
 
 
 def sections(txtar):

@@ -16,22 +16,6 @@ import (
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
-// githubCSS is what of GitHub's markdown-body stylesheet decides widths,
-// in the 760 px column GitHub gives a pull-request comment beside the
-// sidebar:
-// a table is a block as wide as its content up to the column and scrolls
-// inside itself beyond it; code wraps at spaces; long words break outside
-// tables. The fonts are the machine's, which are no narrower than GitHub's.
-const githubCSS = `
-body { margin: 0; }
-.markdown-body { width: 760px; font: 14px/1.5 sans-serif; word-wrap: break-word; margin-bottom: 40px; }
-.markdown-body table { display: block; width: max-content; max-width: 100%; overflow: auto; border-spacing: 0; border-collapse: collapse; }
-.markdown-body td, .markdown-body th { padding: 6px 13px; border: 1px solid #d1d9e0; }
-.markdown-body code { white-space: break-spaces; font-size: 85%; padding: .2em .4em; font-family: monospace; }
-.markdown-body pre { overflow: auto; padding: 16px; font-size: 85%; }
-.markdown-body pre code { white-space: pre; padding: 0; font-size: 100%; }
-`
-
 // measure opens every <details> and lists what is wider than its room:
 // a column wider than 760 px, a table or code block that would scroll
 // inside itself, any element past the column's right edge.
@@ -71,8 +55,13 @@ func TestFitsTheColumn(t *testing.T) {
 	if chromium == "" {
 		t.Skip("SKIPPED: no chromium found; install it (Debian package chromium) to check that reports fit a 760 px column")
 	}
+	// GitHub's rules for width, shared with the README's pictures.
+	githubCSS, err := os.ReadFile(filepath.Join("testdata", "github.css"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var page strings.Builder
-	page.WriteString("<!DOCTYPE html>\n<meta charset=\"utf-8\">\n<style>" + githubCSS + "</style>\n<pre id=\"result\"></pre>\n")
+	page.WriteString("<!DOCTYPE html>\n<meta charset=\"utf-8\">\n<style>" + string(githubCSS) + "</style>\n<pre id=\"result\"></pre>\n")
 	for name, md := range widthCases(t) {
 		page.WriteString("<div class=\"markdown-body\" data-name=\"" + html.EscapeString(name) + "\">\n" + renderHTML(t, cmark, md) + "</div>\n")
 	}
