@@ -364,6 +364,14 @@ type Run struct {
 	ToolVersion   string
 	CommandSchema SchemaSource
 	FixtureSchema SchemaSource
+	// CorpusDigest is the SHA-256 of the fixtures the run's filters select,
+	// before sharding (runner.CorpusDigest): the same for every shard of one
+	// selection of one corpus. Empty in a report written before it was
+	// recorded.
+	CorpusDigest string
+	// Shard is the part of the selection this run ran; nil for a run of
+	// all of it (or the merge of every part).
+	Shard *Shard
 	// Started is the injected clock's time at the start of the run.
 	Started  time.Time
 	Duration time.Duration

@@ -49,6 +49,9 @@ type Config struct {
 	Name string
 	// Tags keep only fixtures that carry every one of them.
 	Tags []string
+	// Shard, when set, runs only the fixtures of that part of the
+	// selection (ShardOf); nil runs all of them.
+	Shard *model.Shard
 	// Workers is the number of fixtures run at once; 0 means one per core.
 	Workers int
 	// Now is the clock; nil means time.Now.
@@ -130,10 +133,12 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.Progress.Add(len(selected))
+	mine, others := splitShard(selected, cfg.Shard)
+	cfg.Progress.Add(len(mine))
 	runCtx, stop := runContext(cfg.RunTimeout)
 	defer stop()
-	results, err := newFixtureJob(cfg, c, sch, now).runAll(ctx, runCtx, selected, cfg.Workers)
+	job := newFixtureJob(cfg, c, sch, now)
+	results, err := job.runAll(ctx, runCtx, mine, cfg.Workers)
 	if err != nil {
 		return nil, err
 	}
@@ -143,6 +148,8 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		FixtureSchema: sch.fixtureSource,
 		Started:       started,
 		Results:       results,
+		Shard:         cfg.Shard,
+		CorpusDigest:  job.corpusDigest(results, others, cfg.Workers),
 	}
 	run.Findings = append(found.skipped, corpusFindings(run.Results)...)
 	sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
@@ -164,6 +171,69 @@ func (c *corpus) underPaths(files, paths []string) ([]string, error) {
 		}
 	}
 	return selected, nil
+}
+
+// splitShard parts the selected fixtures into those of the shard and the
+// others; without a shard, every one is the run's.
+func splitShard(selected []string, shard *model.Shard) (mine, others []string) {
+	if shard == nil {
+		return selected, nil
+	}
+	for _, rel := range selected {
+		if InShard(shard, rel) {
+			mine = append(mine, rel)
+		} else {
+			others = append(others, rel)
+		}
+	}
+	return mine, others
+}
+
+// corpusDigest is the digest of the whole selection (CorpusDigest):
+// the files of the run's results, and those of the other shards that the
+// filters select (probe), so that every shard reports the digest of one
+// unsharded run.
+func (j *fixtureJob) corpusDigest(results []model.Result, others []string, workers int) string {
+	files := make(map[string]string, len(results)+len(others))
+	for i := range results {
+		files[results[i].RelPath] = results[i].Digest.File
+	}
+	sums := make([]string, len(others))
+	keep := make([]bool, len(others))
+	forEach(len(others), workers, 1, func(int) bool { return false }, func(i, _ int) {
+		sums[i], keep[i] = j.probe(others[i])
+	})
+	for i, rel := range others {
+		if keep[i] {
+			files[rel] = sums[i]
+		}
+	}
+	return CorpusDigest(files)
+}
+
+// probe reads a fixture of another shard as far as the filters need: the
+// sha256 of its file, and whether the name and tag filters keep it, as run
+// decides (a file that is not a usable fixture has no name or tags, so a
+// name or tag filter drops it).
+func (j *fixtureJob) probe(rel string) (sum string, keep bool) {
+	var mem fixtureMemory
+	defer mem.free()
+	data, cerr := readFixture(j.corpus.fsys, rel, j.limit, &mem)
+	sum = digest(data, nil).File
+	if j.name == "" && len(j.tags) == 0 {
+		return sum, true
+	}
+	var fx *fixture
+	if cerr == nil {
+		fx, cerr = decodeFixture(data, &mem)
+	}
+	if cerr == nil {
+		cerr = j.checkEnvelope(fx)
+	}
+	if cerr != nil {
+		return sum, false
+	}
+	return sum, j.selected(fx.str("name"), fx.tags())
 }
 
 // runContext ends at the run's time limit (Config.RunTimeout); the
@@ -660,13 +730,11 @@ func corpusFindings(results []model.Result) []model.Finding {
 	for i := range results {
 		out = append(out, results[i].Findings...)
 	}
-	byName := map[string][]string{}
 	for i := range results {
 		r := &results[i]
 		if r.IsCorpusError() {
 			continue
 		}
-		byName[r.Name] = append(byName[r.Name], r.Path)
 		if s := stem(r.RelPath); r.Name != s {
 			out = append(out, model.Finding{Kind: model.FindingNameStem, Path: r.Path,
 				Message: fmt.Sprintf("fixture name %q differs from its file name %q", r.Name, s+".json")})
@@ -677,8 +745,25 @@ func corpusFindings(results []model.Result) []model.Finding {
 					className(r.Class), r.Expected.Outcome, r.Expected.Phase, r.Folder, r.Class, want)})
 		}
 	}
+	return append(out, DuplicateNames(results)...)
+}
+
+// DuplicateNames reports each fixture whose name an earlier one (in the
+// order of results) already has. It needs every fixture of a run at once:
+// a merge of shards finds the duplicates again over the merged results.
+func DuplicateNames(results []model.Result) []model.Finding {
+	byName := map[string][]string{}
+	for i := range results {
+		if r := &results[i]; !r.IsCorpusError() {
+			byName[r.Name] = append(byName[r.Name], r.Path)
+		}
+	}
+	var out []model.Finding
 	for i := range results {
 		r := &results[i]
+		if r.IsCorpusError() {
+			continue
+		}
 		paths := byName[r.Name]
 		if len(paths) > 1 && paths[0] != r.Path {
 			out = append(out, model.Finding{Kind: model.FindingDuplicateName, Path: r.Path,

@@ -37,6 +37,7 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 	fs.Int64Var(&o.seed, "seed", 1, "the `SEED` the streams are generated from: one seed, one sequence of streams")
 	fs.IntVar(&o.count, "count", gate.DefaultExploreCount, "number of streams to generate")
 	fs.DurationVar(&o.time, "time", 0, "stop generating after `DURATION` (default: no limit)")
+	fs.Var(shardValue{&job}, "shard", "explore only the `K/N` part of the --count streams: stream i is in shard i mod N + 1")
 	fs.StringVar(&o.out, "out", "", "write the candidate fixtures below `DIR`, in the corpus layout (default: none written)")
 	o.format = addFormatFlag(fs, report.KindExplore)
 	fs.StringVar(&summary, "summary", "", "also append the Markdown report to `FILE` (as $GITHUB_STEP_SUMMARY expects)")

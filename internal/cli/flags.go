@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/drp2/drp2-fixtures/internal/gate"
 )
 
 // newFlagSet is a subcommand's flag set. -h and --help print the usage on
@@ -70,6 +72,25 @@ func (v durationValue) Set(s string) error {
 		return fmt.Errorf("want a positive duration such as 10s, 1m30s or 500ms")
 	}
 	*v.d = d
+	return nil
+}
+
+// shardValue is the --shard flag: K/N, read by gate.ParseShard.
+type shardValue struct{ j *gate.Job }
+
+func (v shardValue) String() string {
+	if v.j == nil || v.j.Shard == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", v.j.Shard.Index, v.j.Shard.Count)
+}
+
+func (v shardValue) Set(s string) error {
+	sh, err := gate.ParseShard(s)
+	if err != nil {
+		return err
+	}
+	v.j.Shard = sh
 	return nil
 }
 

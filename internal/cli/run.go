@@ -59,6 +59,7 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	fs.StringVar(&j.KnownFailures, "known-failures", "", "`FILE` listing fixtures that are known to fail, one per line with a reason: reported, but not failing the run")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", gate.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
 	workersFlag(fs, &j.Workers)
+	fs.Var(shardValue{j}, "shard", "run only the `K/N` part of the selected fixtures, the K-th of N (by a hash of each fixture's path: one corpus, N jobs, merged by drp2-fixtures merge)")
 	fs.StringVar(&j.Manifest, "manifest", "", "compare the corpus with the manifest `FILE`; a frozen manifest's violations fail the run")
 	fs.BoolVar(&j.CheckClean, "check-clean", false, "fail the run on any difference from the manifest (default --manifest: <corpus>/manifest.json)")
 	fs.Var(&impls, "implementation", "also run the fixtures through the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")

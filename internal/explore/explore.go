@@ -59,6 +59,11 @@ type Config struct {
 	MaxTests int
 	// Workers generate and validate streams at once (0: one per core).
 	Workers int
+	// Shard, when set, explores only its part of the Count streams: stream
+	// i belongs to shard i mod Count + 1. Stream i is the same stream in
+	// every shard, so the shards of one seed explore the unsharded
+	// sequence between them, each stream once.
+	Shard *model.Shard
 	// Now is the clock; nil means time.Now. Progress, when set, is called
 	// after every batch of streams.
 	Now      func() time.Time
@@ -91,7 +96,9 @@ type Report struct {
 	Streams   int    `json:"streams"`
 	StoppedBy string `json:"stopped_by"`
 	// Seeds is the number of corpus streams the mutations start from.
-	Seeds           int              `json:"seeds"`
+	Seeds int `json:"seeds"`
+	// Shard is the part of the streams explored; absent for all of them.
+	Shard           *ShardOf         `json:"shard,omitempty"`
 	Kinds           []KindCount      `json:"kinds"`
 	Implementations []Implementation `json:"implementations"`
 	Disagreements   []Disagreement   `json:"disagreements"`
@@ -205,31 +212,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, s := range e.sessions {
 		rep.Implementations = append(rep.Implementations, Implementation{Command: s.Command, Executes: s.Executes()})
 	}
-	batch := 512
-	if len(e.sessions) > 0 {
-		batch = 16
+	if sh := cfg.Shard; sh != nil {
+		rep.Shard = &ShardOf{Index: sh.Index, Count: sh.Count}
 	}
-	for start := 0; start < cfg.Count; start += batch {
-		if ctx.Err() != nil {
-			rep.StoppedBy = "interrupted"
-			break
-		}
-		if timeUp() {
-			rep.StoppedBy = "time"
-			break
-		}
-		n := min(batch, cfg.Count-start)
-		streams := make([]*stream, n)
-		forEach(n, cfg.Workers, func(k int) { streams[k] = e.generate(start + k) })
-		answers := e.askAll(streams)
-		for k, st := range streams {
-			e.classify(rep, st, answers[k])
-		}
-		if cfg.Progress != nil {
-			cfg.Progress(Progress{Streams: rep.Streams, Count: cfg.Count, Disagreements: e.differing,
-				Signatures: len(rep.Disagreements), Elapsed: cfg.Now().Sub(started)})
-		}
-	}
+	e.explore(ctx, rep, started, timeUp)
 	for i, s := range e.sessions {
 		im := &rep.Implementations[i]
 		im.Label, im.Restarts, im.Error = e.labels[i], s.Restarts(), s.Stopped()
@@ -244,6 +230,57 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Duration = cfg.Now().Sub(started)
 	rep.DurationSeconds = rep.Duration.Seconds()
 	return rep, nil
+}
+
+// ShardOf is the part of the streams a sharded exploration explored: the
+// index-th (from 1) of count.
+type ShardOf struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// indexes are the indexes of the streams to explore: all of the count, or
+// the shard's part of them.
+func (cfg *Config) indexes() []int {
+	var out []int
+	for i := range cfg.Count {
+		if cfg.Shard == nil || cfg.Shard.Count <= 1 || i%cfg.Shard.Count == cfg.Shard.Index-1 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// explore generates and judges the streams in batches, until the count,
+// the time or the context ends it.
+func (e *explorer) explore(ctx context.Context, rep *Report, started time.Time, timeUp func() bool) {
+	cfg := &e.cfg
+	batch := 512
+	if len(e.sessions) > 0 {
+		batch = 16
+	}
+	idx := cfg.indexes()
+	for start := 0; start < len(idx); start += batch {
+		if ctx.Err() != nil {
+			rep.StoppedBy = "interrupted"
+			break
+		}
+		if timeUp() {
+			rep.StoppedBy = "time"
+			break
+		}
+		n := min(batch, len(idx)-start)
+		streams := make([]*stream, n)
+		forEach(n, cfg.Workers, func(k int) { streams[k] = e.generate(idx[start+k]) })
+		answers := e.askAll(streams)
+		for k, st := range streams {
+			e.classify(rep, st, answers[k])
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(Progress{Streams: rep.Streams, Count: len(idx), Disagreements: e.differing,
+				Signatures: len(rep.Disagreements), Elapsed: cfg.Now().Sub(started)})
+		}
+	}
 }
 
 // explorer is one exploration's state.

@@ -50,8 +50,12 @@ func Explore(ctx context.Context, r *Resolved, req ExploreRequest) (*Exploration
 		return nil, err
 	}
 	cfg.Schemas = sch
+	// The streams come from the whole corpus, whatever the shard: the
+	// shard takes its part of the streams (explore.Config.Shard), so that
+	// stream i is the same in every shard.
+	cfg.Shard = nil
 	run := req.Run
-	if run == nil {
+	if run == nil || run.Shard != nil {
 		if run, err = runner.Run(ctx, cfg); err != nil {
 			return nil, err
 		}
@@ -88,7 +92,7 @@ func Explore(ctx context.Context, r *Resolved, req ExploreRequest) (*Exploration
 		Seed: req.Seed, Count: req.Count, Time: req.Time, Seeds: seeds, Validator: v, Rules: rules,
 		Tracer:          func(s model.Stream, seen func(string, int)) { checker.CheckAt(ctx, s, seen) },
 		Implementations: commands, Harness: harness.Config{Dir: r.WorkDir, Timeout: r.Timeout},
-		Workers: r.Workers, Now: r.Config.Now, Progress: req.Progress,
+		Workers: r.Workers, Now: r.Config.Now, Progress: req.Progress, Shard: r.Shard,
 	})
 	if err != nil {
 		return nil, err

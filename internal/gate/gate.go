@@ -13,10 +13,12 @@ package gate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
@@ -44,6 +46,10 @@ type Job struct {
 
 	MaxFileSize int64
 	Workers     int
+
+	// Shard runs one part of the selected fixtures (runner.ShardOf), or of
+	// explore's streams; nil runs all of them. ParseShard reads "K/N".
+	Shard *model.Shard
 
 	// FailOn says which outcomes fail the run.
 	FailOn FailOn
@@ -188,6 +194,26 @@ func (f FailOn) String() string {
 		return "never"
 	}
 	return strings.Join(w, ",")
+}
+
+// MaxShards bounds N in --shard K/N: far above any matrix of runners
+// (GitHub allows 256 jobs a matrix), low enough that a typo is caught.
+const MaxShards = 1024
+
+// ParseShard reads a shard as "K/N": the K-th (from 1) of N parts.
+func ParseShard(s string) (*model.Shard, error) {
+	k, n, ok := strings.Cut(strings.TrimSpace(s), "/")
+	ki, kerr := strconv.Atoi(k)
+	ni, nerr := strconv.Atoi(n)
+	switch {
+	case !ok || kerr != nil || nerr != nil:
+		return nil, fmt.Errorf("%q is not a shard: want K/N, such as 2/4 (the second of four parts)", s)
+	case ni < 1 || ni > MaxShards:
+		return nil, fmt.Errorf("%q: the number of shards must be 1 to %d", s, MaxShards)
+	case ki < 1 || ki > ni:
+		return nil, fmt.Errorf("%q: the shard must be 1 to %d (shards count from 1)", s, ni)
+	}
+	return &model.Shard{Index: ki, Count: ni}, nil
 }
 
 // SplitList splits a list written one per line or comma separated.

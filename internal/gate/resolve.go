@@ -92,13 +92,16 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 	if job.MaxFileSize == 0 {
 		job.MaxFileSize = runner.DefaultMaxFileSize
 	}
+	if job.Shard != nil && job.MergeOnly {
+		return nil, Usagef("merge joins the shards: it runs none itself (--shard is for run and explore)")
+	}
 	if job.FailOn.Regressions && (job.Baseline == "" || job.Baseline == baseline.Off) {
 		return nil, Usagef("fail-on regressions needs a baseline to compare with (auto, a folder or a JSON report)")
 	}
 	r := &Resolved{Job: job, WorkDir: wd, env: env, CorpusSearch: search, Config: runner.Config{
 		Corpus: corpus, EmbeddedFS: runner.BuiltinCorpus,
 		CommandSchema: job.CommandSchema, FixtureSchema: job.FixtureSchema,
-		Paths: job.Paths, Name: job.Name, Tags: job.Tags,
+		Paths: job.Paths, Name: job.Name, Tags: job.Tags, Shard: job.Shard,
 		Workers: job.Workers, WorkDir: wd, Contained: job.Contained, MaxFileSize: job.MaxFileSize,
 		Now: env.Now, Checker: drp2.New(),
 	}}

@@ -2,10 +2,12 @@ package harness
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/runner"
 )
 
 // Report is one run to merge and where it came from, for messages.
@@ -23,10 +25,15 @@ type Report struct {
 //
 // Reports of different schemas cannot be merged, nor two reports that
 // disagree on one fixture: either would make one report claim what no run
-// showed. The same result twice is kept once.
+// showed. The same result twice is kept once. Shards (reports of runs
+// with --shard) must moreover make one whole (checkShards), and then merge
+// into the report of the unsharded run, timings aside.
 func Merge(reports []Report) (*model.Run, error) {
 	if len(reports) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
+	}
+	if err := checkShards(reports); err != nil {
+		return nil, err
 	}
 	first := reports[0]
 	out := &model.Run{CorpusRoot: first.Run.CorpusRoot, ToolVersion: first.Run.ToolVersion,
@@ -64,10 +71,7 @@ func Merge(reports []Report) (*model.Run, error) {
 		}
 		for i := range r.Implementations {
 			im := &r.Implementations[i]
-			key := im.Command
-			if im.Name != "" {
-				key = "\x00" + im.Name + "\x00" + im.Version
-			}
+			key := implKey(im)
 			u := impls[key]
 			if u == nil {
 				u = &implUnion{Implementation: model.Implementation{Command: im.Command, Name: im.Name, Version: im.Version,
@@ -82,6 +86,11 @@ func Merge(reports []Report) (*model.Run, error) {
 		}
 	}
 	out.Results = base.sorted()
+	out.CorpusDigest = mergedDigest(reports, out.Results)
+	// A name two shards use is a duplicate neither shard saw: found again
+	// over the merged results, as the unsharded run finds it.
+	out.Findings = slices.DeleteFunc(out.Findings, func(f model.Finding) bool { return f.Kind == model.FindingDuplicateName })
+	out.Findings = append(out.Findings, runner.DuplicateNames(out.Results)...)
 	sort.SliceStable(out.Findings, func(i, j int) bool { return out.Findings[i].Path < out.Findings[j].Path })
 	out.Summary = model.Summarize(discovered, out.Results, out.Findings)
 	for _, key := range order {
@@ -92,6 +101,15 @@ func Merge(reports []Report) (*model.Run, error) {
 		out.Implementations = append(out.Implementations, u.Implementation)
 	}
 	return out, nil
+}
+
+// implKey is what makes two reports' implementations one: the same name
+// and version, or the same command when it never said its name.
+func implKey(im *model.Implementation) string {
+	if im.Name != "" {
+		return "\x00" + im.Name + "\x00" + im.Version
+	}
+	return im.Command
 }
 
 // union collects results by corpus path.
@@ -205,4 +223,129 @@ func short(sum string) string {
 		return "unknown"
 	}
 	return sum
+}
+
+// checkShards holds the shards among reports to making wholes. A split is
+// the shards of one count run through the same implementations (a matrix
+// may split the corpus for each of several runtimes): each must be of one
+// selection of one corpus (the same corpus digest), have each part once
+// and none missing, and hold only fixtures of the part their paths put
+// them in (ShardOf), so that no fixture is in two. Reports that are not
+// shards are merged as before.
+func checkShards(reports []Report) error {
+	splits := map[string]*split{}
+	var order []string
+	var first *Report
+	for i := range reports {
+		rep := &reports[i]
+		if rep.Run.Shard == nil {
+			continue
+		}
+		if first == nil {
+			first = rep
+		}
+		if rep.Run.CorpusDigest != first.Run.CorpusDigest {
+			return fmt.Errorf("%s and %s are shards of different corpora (corpus sha256 %s and %s): merge the shards of one run of one corpus",
+				first.Source, rep.Source, short(first.Run.CorpusDigest), short(rep.Run.CorpusDigest))
+		}
+		key := splitKey(rep.Run)
+		sp := splits[key]
+		if sp == nil {
+			sp = &split{first: rep, seen: map[int]string{}}
+			splits[key] = sp
+			order = append(order, key)
+		}
+		if err := sp.add(rep); err != nil {
+			return err
+		}
+	}
+	for _, key := range order {
+		if err := splits[key].complete(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// split is the shards of one split seen so far.
+type split struct {
+	first *Report
+	seen  map[int]string // shard index → the report's source
+}
+
+// splitKey is what makes shards one split: the implementations they ran
+// (as Merge joins them); the count is checked, not keyed, so that shards
+// of two counts are refused by name.
+func splitKey(run *model.Run) string {
+	var keys []string
+	for i := range run.Implementations {
+		keys = append(keys, implKey(&run.Implementations[i]))
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, "\x01")
+}
+
+func (sp *split) add(rep *Report) error {
+	sh, fs := rep.Run.Shard, sp.first.Run.Shard
+	switch {
+	case sh.Count != fs.Count:
+		return fmt.Errorf("%s is shard %d/%d and %s shard %d/%d: merge the shards of one split", sp.first.Source, fs.Index, fs.Count, rep.Source, sh.Index, sh.Count)
+	case sp.seen[sh.Index] != "":
+		return fmt.Errorf("%s and %s are both shard %d/%d%s: merge each shard once", sp.seen[sh.Index], rep.Source, sh.Index, sh.Count, sp.of())
+	}
+	sp.seen[sh.Index] = rep.Source
+	for _, r := range rep.Run.Results {
+		if k := runner.ShardOf(r.RelPath, sh.Count); k != sh.Index {
+			return fmt.Errorf("%s, shard %d/%d, holds %s, which is in shard %d/%d: it was not made by --shard of this split",
+				rep.Source, sh.Index, sh.Count, r.RelPath, k, sh.Count)
+		}
+	}
+	return nil
+}
+
+// complete says which shards of the split are missing, if any.
+func (sp *split) complete() error {
+	n := sp.first.Run.Shard.Count
+	var missing []string
+	for k := 1; k <= n; k++ {
+		if sp.seen[k] == "" {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("shard %s%s is missing: merge every shard of the split", missing[0], sp.of())
+	}
+	return fmt.Errorf("shards %s%s are missing: merge every shard of the split", strings.Join(missing, ", "), sp.of())
+}
+
+// of names the implementations of the split, when it ran any.
+func (sp *split) of() string {
+	var labels []string
+	for i := range sp.first.Run.Implementations {
+		labels = append(labels, sp.first.Run.Implementations[i].Label())
+	}
+	if len(labels) == 0 {
+		return ""
+	}
+	return " of the run through " + strings.Join(labels, ", ")
+}
+
+// mergedDigest is the corpus digest of the merged run: the one its reports
+// share, else (reports of parts of one corpus by path) the digest of the
+// fixtures the merged results cover; empty when a report recorded none.
+func mergedDigest(reports []Report, results []model.Result) string {
+	same := true
+	for _, rep := range reports {
+		if rep.Run.CorpusDigest == "" {
+			return ""
+		}
+		same = same && rep.Run.CorpusDigest == reports[0].Run.CorpusDigest
+	}
+	if same {
+		return reports[0].Run.CorpusDigest
+	}
+	return runner.DigestOfResults(results)
 }

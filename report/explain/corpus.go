@@ -1,6 +1,10 @@
 package explain
 
-import "github.com/drp2/drp2-fixtures/model"
+import (
+	"fmt"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
 
 // CorpusFound says which rule of the discovery chose a corpus, as a
 // phrase: "the upstream layout". A search cut short at its bound never
@@ -46,4 +50,14 @@ func EmbeddedFallback(run *model.Run) string {
 		return ""
 	}
 	return "no DRP2 corpus in the working directory (spec/drp2/fixtures, ./fixtures, or a folder holding positive/, negative/ and negative_schema/): ran the corpus embedded in drp2-fixtures; --corpus DIR runs another"
+}
+
+// Shard says which part of the selection a sharded run ran, for the
+// evidence of every report: "2/4 (the fixtures whose path hashes to it;
+// merge all 4 reports for the whole run)"; "" for a run of all of it.
+func Shard(sh *model.Shard) string {
+	if sh == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d (the fixtures whose path hashes to it; merge the reports of all %d for the whole run)", sh.Index, sh.Count, sh.Count)
 }

@@ -137,6 +137,13 @@ func Read(r io.Reader) (*model.Run, error) {
 		CorpusRoot: doc.Summary.Corpus, ToolVersion: doc.Summary.ToolVersion,
 		CommandSchema: fromSchema(doc.Summary.CommandSchema), FixtureSchema: fromSchema(doc.Summary.FixtureSchema),
 		Findings: convert(doc.Findings, fromFinding), FixtureReadbacks: doc.FixtureReadbacks,
+		CorpusDigest: doc.Summary.CorpusSHA256, Shard: (*model.Shard)(doc.Summary.Shard),
+	}
+	if d := run.CorpusDigest; d != "" && !isSHA256(d) {
+		return nil, fmt.Errorf("not a drp2-fixtures JSON report: summary.corpus_sha256 %.80q is not a SHA-256 in hex", d)
+	}
+	if sh := run.Shard; sh != nil && (sh.Count < 1 || sh.Index < 1 || sh.Index > sh.Count) {
+		return nil, fmt.Errorf("not a drp2-fixtures JSON report: summary.shard is %d of %d, not a shard", sh.Index, sh.Count)
 	}
 	for i := range doc.Results {
 		res, err := readResult(&doc.Results[i])
@@ -276,4 +283,18 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// isSHA256 reports whether s is a SHA-256 as the reports write it: 64
+// lower-case hex digits.
+func isSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -56,6 +56,18 @@ type Summary struct {
 	ToolVersion   string       `json:"tool_version,omitempty"`
 	// KnownFailures counts the failures a known-failures list excuses.
 	KnownFailures int `json:"known_failures,omitempty"`
+	// CorpusSHA256 is the digest of the fixtures the run's filters select,
+	// before sharding (runner.CorpusDigest); absent in older reports.
+	CorpusSHA256 string `json:"corpus_sha256,omitempty"`
+	// Shard is the part of that selection the run ran; absent for all of
+	// it.
+	Shard *Shard `json:"shard,omitempty"`
+}
+
+// Shard is one part of a sharded run: the index-th (from 1) of count.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
 }
 
 // ClassCount counts one class.
@@ -103,6 +115,7 @@ func Build(run *model.Run) Document {
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
 			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
 			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures,
+			CorpusSHA256: run.CorpusDigest, Shard: (*Shard)(run.Shard),
 		},
 		Results: make([]Result, 0, len(run.Results)),
 		// Never null: a run without findings has "findings": [].

@@ -293,6 +293,10 @@ func properties(run *model.Run, opts Options) []property {
 	}
 	add("drp2.tool_version", run.ToolVersion)
 	add("drp2.corpus_root", run.CorpusRoot)
+	add("drp2.corpus_sha256", run.CorpusDigest)
+	if sh := run.Shard; sh != nil {
+		add("drp2.shard", fmt.Sprintf("%d/%d", sh.Index, sh.Count))
+	}
 	add("drp2.command_schema.source", run.CommandSchema.Source)
 	add("drp2.command_schema.sha256", run.CommandSchema.SHA256)
 	add("drp2.command_schema.closure_sha256", run.CommandSchema.Closure)

@@ -513,6 +513,12 @@ func findings(b *strings.Builder, fs []model.Finding, rows int) {
 func evidence(b *strings.Builder, run *model.Run, timing bool) {
 	b.WriteString("<details><summary>Evidence</summary>\n\n")
 	fmt.Fprintf(b, "- Corpus: %s\n", code(run.CorpusRoot))
+	if run.CorpusDigest != "" {
+		fmt.Fprintf(b, "- Corpus sha256: %s\n", code(run.CorpusDigest))
+	}
+	if sh := explain.Shard(run.Shard); sh != "" {
+		fmt.Fprintf(b, "- Shard: %s\n", escape.Markdown(sh))
+	}
 	if run.ToolVersion != "" {
 		fmt.Fprintf(b, "- drp2-fixtures %s\n", code(run.ToolVersion))
 	}

@@ -312,6 +312,12 @@ func (p *printer) details(run *model.Run) {
 		corpus += " (" + note + ")"
 	}
 	p.textf("Corpus: %s", corpus)
+	if run.CorpusDigest != "" {
+		p.textf("Corpus sha256: %s", Clean(run.CorpusDigest))
+	}
+	if sh := explain.Shard(run.Shard); sh != "" {
+		p.textf("Shard: %s", sh)
+	}
 	if run.ToolVersion != "" {
 		p.textf("Tool version: %s", Clean(run.ToolVersion))
 	}

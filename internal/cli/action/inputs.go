@@ -122,6 +122,11 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		in.Job.ExploreTime = d
 	}
 	in.Job.ExploreOut = a.GetInput("explore-out")
+	if s := a.GetInput("shard"); s != "" {
+		if in.Job.Shard, err = gate.ParseShard(s); err != nil {
+			return in, fmt.Errorf("input shard: %w", err)
+		}
+	}
 	if in.FailOn, err = gate.ParseFailOn(orDefault(a.GetInput("fail-on"), gate.DefaultFailOn.String())); err != nil {
 		return in, fmt.Errorf("input fail-on: %w", err)
 	}

@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/internal/testkit"
+)
+
+// shardOf is the documented rule (docs/cli.md), written again: the first
+// eight bytes of the SHA-256 of the corpus path, big-endian, modulo the
+// count, plus one.
+func shardOf(rel string, n int) int {
+	sum := sha256.Sum256([]byte(rel))
+	return int(binary.BigEndian.Uint64(sum[:8])%uint64(n)) + 1
+}
+
+// shardedCorpus is the harness corpus and enough more fixtures that each
+// of four shards runs some: passing streams, two fixtures of one name in
+// different shards (a duplicate neither shard sees alone), a mismatch and
+// a broken file.
+func shardedCorpus(t *testing.T) map[string]string {
+	files := testkit.Merge(testkit.HarnessCorpus, map[string]string{
+		"fixtures/negative/wrong.json":  testkit.Fixture("wrong", testkit.Error("semantic_validation", "DRP2_ERR_INVALID_ID", 2), testkit.Hello, testkit.Reply),
+		"fixtures/positive/broken.json": `{"name": "broken",`,
+	})
+	for i := range 12 {
+		name := fmt.Sprintf("stream_%02d", i)
+		files["fixtures/positive/"+name+".json"] = testkit.Fixture(name, testkit.Success, testkit.Hello, testkit.Reply)
+	}
+	// stream_00 again under another path: find one in another shard.
+	for i := 0; ; i++ {
+		rel := fmt.Sprintf("positive/twin_%d.json", i)
+		if shardOf(rel, 4) != shardOf("positive/stream_00.json", 4) {
+			files["fixtures/"+rel] = testkit.Fixture("stream_00", testkit.Success, testkit.Hello, testkit.Reply)
+			break
+		}
+	}
+	return files
+}
+
+// timeless is a JSON report with what differs between runs of one corpus
+// aside: the timings and the run's metadata (none are in the report
+// today; the keys are cleared should they come).
+func timeless(t *testing.T, data []byte) string {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var clear func(v any)
+	clear = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if strings.Contains(k, "duration") || k == "started" || k == "restarts" {
+					delete(v, k)
+					continue
+				}
+				clear(x)
+			}
+		case []any:
+			for _, x := range v {
+				clear(x)
+			}
+		}
+	}
+	clear(doc)
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// TestFourShardsMergeIntoTheWholeRun: a corpus run whole, and run as four
+// shards through the same implementations (the project's adapter and the
+// Python example, which gets a fixture wrong on purpose), each shard's
+// report saying which it is and the corpus digest; merged, the four equal
+// the whole run's report.
+func TestFourShardsMergeIntoTheWholeRun(t *testing.T) {
+	py := testkit.PythonExample(t)
+	dir := testkit.Corpus(t, shardedCorpus(t))
+	impl := []string{"--implementation", selfAdapter(t), "--implementation", py, "--fail-on", "never"}
+	if code, out, errs := run(t, dir, append([]string{"run", "--json-out", "whole.json"}, impl...)...); code != ExitOK {
+		t.Fatalf("whole run: %d\n%s%s", code, out, errs)
+	}
+	whole, _ := os.ReadFile(filepath.Join(dir, "whole.json"))
+	var wholeDoc struct {
+		Summary struct {
+			Run    int    `json:"run"`
+			Digest string `json:"corpus_sha256"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal(whole, &wholeDoc); err != nil || len(wholeDoc.Summary.Digest) != 64 {
+		t.Fatalf("whole report: %v, %+v", err, wholeDoc)
+	}
+	ran := 0
+	for k := 1; k <= 4; k++ {
+		out := fmt.Sprintf("shards/%d.json", k)
+		args := append([]string{"run", "--shard", fmt.Sprintf("%d/4", k), "--json-out", out, "--junit", out + ".xml"}, impl...)
+		code, stdout, errs := run(t, dir, args...)
+		if code != ExitOK || !strings.Contains(stdout, fmt.Sprintf("Shard: %d/4 (", k)) || !strings.Contains(stdout, "Corpus sha256: "+wholeDoc.Summary.Digest) {
+			t.Fatalf("shard %d: %d\n%s%s", k, code, stdout, errs)
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, out))
+		var doc struct {
+			Summary struct {
+				Run    int                        `json:"run"`
+				Digest string                     `json:"corpus_sha256"`
+				Shard  struct{ Index, Count int } `json:"shard"`
+			} `json:"summary"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.Summary.Digest != wholeDoc.Summary.Digest || doc.Summary.Shard.Index != k || doc.Summary.Shard.Count != 4 || doc.Summary.Run == 0 {
+			t.Errorf("shard %d's summary: %+v", k, doc.Summary)
+		}
+		ran += doc.Summary.Run
+		xml, _ := os.ReadFile(filepath.Join(dir, out+".xml"))
+		if !bytes.Contains(xml, []byte(fmt.Sprintf(`<property name="drp2.shard" value="%d/4">`, k))) {
+			t.Errorf("shard %d's JUnit names no shard", k)
+		}
+	}
+	if ran != wholeDoc.Summary.Run {
+		t.Errorf("the shards ran %d fixtures, the whole run %d", ran, wholeDoc.Summary.Run)
+	}
+	code, _, errs := run(t, dir, "merge", "--fail-on", "never", "--json-out", "merged.json", "shards/*.json")
+	if code != ExitOK {
+		t.Fatalf("merge: %d %s", code, errs)
+	}
+	merged, _ := os.ReadFile(filepath.Join(dir, "merged.json"))
+	if got, want := timeless(t, merged), timeless(t, whole); got != want {
+		t.Errorf("four shards merged differ from the whole run:\n%s\n--- whole:\n%s", got, want)
+	}
+	if !bytes.Contains(merged, []byte(`"kind": "duplicate_name"`)) {
+		t.Error("the duplicate name across two shards was lost")
+	}
+}
+
+// TestMergeRefusesShardsThatAreNotAWhole: a shard missing, one twice,
+// shards of two splits, and shards of corpora that differ are refused,
+// each naming what is wrong.
+func TestMergeRefusesShardsThatAreNotAWhole(t *testing.T) {
+	dir := testkit.Corpus(t, shardedCorpus(t))
+	shard := func(k, n int, out string) {
+		if code, o, e := run(t, dir, "run", "--shard", fmt.Sprintf("%d/%d", k, n), "--fail-on", "never", "--json-out", out); code != ExitOK {
+			t.Fatalf("shard %d/%d: %d\n%s%s", k, n, code, o, e)
+		}
+	}
+	for k := 1; k <= 4; k++ {
+		shard(k, 4, fmt.Sprintf("a/%d.json", k))
+	}
+	shard(1, 3, "b/1.json")
+	// The corpus changes before another job's shard runs.
+	p := filepath.Join(dir, "fixtures/positive/stream_03.json")
+	if err := os.WriteFile(p, []byte(testkit.Fixture("stream_03", testkit.Success, testkit.Hello, testkit.Reply)+" "), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shard(2, 4, "c/2.json")
+	for _, c := range []struct {
+		reports []string
+		want    string
+	}{
+		{[]string{"a/1.json", "a/2.json", "a/4.json"}, "shard 3/4 is missing"},
+		{[]string{"a/1.json", "a/4.json"}, "shards 2/4, 3/4 are missing"},
+		{[]string{"a/1.json", "a/2.json", "a/2.json", "a/3.json", "a/4.json"}, ""},
+		{[]string{"a/1.json", "a/*.json", "b/1.json"}, "a/1.json is shard 1/4 and b/1.json shard 1/3"},
+		{[]string{"a/1.json", "c/2.json", "a/3.json", "a/4.json"}, "a/1.json and c/2.json are shards of different corpora"},
+	} {
+		args := append([]string{"merge", "--fail-on", "never"}, c.reports...)
+		code, _, stderr := run(t, dir, args...)
+		if c.want == "" {
+			// The same file named twice is read once.
+			if code != ExitOK {
+				t.Errorf("%v: exit %d, %s", c.reports, code, stderr)
+			}
+			continue
+		}
+		if code != ExitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q, want %q", c.reports, code, stderr, c.want)
+		}
+	}
+	// One shard's report copied under another name: shard 2/4 twice.
+	data, _ := os.ReadFile(filepath.Join(dir, "a/2.json"))
+	if err := os.WriteFile(filepath.Join(dir, "again.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, dir, "merge", "a/*.json", "again.json"); code != ExitUsage || !strings.Contains(stderr, "a/2.json and again.json are both shard 2/4") {
+		t.Errorf("a shard twice: exit %d, %q", code, stderr)
+	}
+	// A second split, of two, through an implementation: a whole of its
+	// own beside the four shards of the validator alone.
+	splitOfTwo := func() {
+		for k := 1; k <= 2; k++ {
+			out := fmt.Sprintf("d/%d.json", k)
+			if code, o, e := run(t, dir, "run", "--shard", fmt.Sprintf("%d/2", k), "--implementation", selfAdapter(t), "--fail-on", "never", "--json-out", out); code != ExitOK {
+				t.Fatalf("%s: %d\n%s%s", out, code, o, e)
+			}
+		}
+	}
+	splitOfTwo()
+	if err := os.WriteFile(filepath.Join(dir, "fixtures/positive/stream_03.json"), []byte(testkit.Fixture("stream_03", testkit.Success, testkit.Hello, testkit.Reply)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, dir, "merge", "--fail-on", "never", "a/*.json", "d/*.json"); code != ExitUsage || !strings.Contains(stderr, "are shards of different corpora") {
+		t.Errorf("splits of a corpus that changed between them: exit %d, %q", code, stderr)
+	}
+	splitOfTwo()
+	if code, _, stderr := run(t, dir, "merge", "--fail-on", "never", "a/*.json", "d/*.json"); code != ExitOK {
+		t.Errorf("two splits: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := run(t, dir, "merge", "--fail-on", "never", "a/*.json", "d/1.json"); code != ExitUsage || !strings.Contains(stderr, "shard 2/2 of the run through drp2-fixtures") {
+		t.Errorf("a split short of a shard: exit %d, %q", code, stderr)
+	}
+	for _, bad := range []string{"0/4", "5/4", "2", "x/y", "1/0"} {
+		if code, _, stderr := run(t, dir, "run", "--shard", bad); code != ExitUsage || !strings.Contains(stderr, "shard") {
+			t.Errorf("--shard %s: exit %d, %q", bad, code, stderr)
+		}
+	}
+}
