@@ -23,10 +23,19 @@ func writeExploreJSON(w io.Writer, rep *explore.Report) error {
 	return jsonout.Encode(w, rep)
 }
 
+// inShard names the shard of a sharded exploration (its streams are those
+// whose index i has i mod N = K-1, docs/cli.md says).
+func inShard(rep *explore.Report) string {
+	if rep.Shard == nil {
+		return ""
+	}
+	return fmt.Sprintf(" in shard %d/%d", rep.Shard.Index, rep.Shard.Count)
+}
+
 // writeExploreText writes the report for people.
 func writeExploreText(w io.Writer, rep *explore.Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "explore: seed %d, %d of %d streams (%s), from %d corpus streams\n", rep.Seed, rep.Streams, rep.Count, stopped(rep), rep.Seeds)
+	fmt.Fprintf(&b, "explore: seed %d, %d of %d streams%s (%s), from %d corpus streams\n", rep.Seed, rep.Streams, rep.Count, inShard(rep), stopped(rep), rep.Seeds)
 	fmt.Fprintf(&b, "  kinds: %s\n", kinds(rep))
 	if len(rep.Implementations) == 0 {
 		b.WriteString("  no implementation given: nothing to disagree with (--implementation)\n")
@@ -58,7 +67,7 @@ func writeExploreText(w io.Writer, rep *explore.Report) error {
 func writeExploreMarkdown(w io.Writer, rep *explore.Report) error {
 	var b strings.Builder
 	b.WriteString("### DRP2 explore\n\n")
-	fmt.Fprintf(&b, "Seed %d: %d of %d generated streams (%s; %s), from %d corpus streams.\n\n", rep.Seed, rep.Streams, rep.Count, stopped(rep), kinds(rep), rep.Seeds)
+	fmt.Fprintf(&b, "Seed %d: %d of %d generated streams%s (%s; %s), from %d corpus streams.\n\n", rep.Seed, rep.Streams, rep.Count, inShard(rep), stopped(rep), kinds(rep), rep.Seeds)
 	if len(rep.Implementations) == 0 {
 		b.WriteString("No implementation was given: nothing to disagree with.\n")
 		_, err := io.WriteString(w, b.String())

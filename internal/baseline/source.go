@@ -151,11 +151,24 @@ func FromDir(ctx context.Context, cfg runner.Config, dir string) (*model.Run, er
 	return run, nil
 }
 
-// narrow keeps the base results under the head's PATH filter, so that a
-// run of one folder is not compared with a whole corpus. Name and tag
-// filters were applied by the runner (git and folder bases); a report is
-// taken as it is.
+// narrow keeps the base results of the head's shard and under its PATH
+// filter, so that a run of one folder or shard is not compared with a
+// whole corpus. Name and tag filters were applied by the runner (git and
+// folder bases); a report is taken as it is.
 func narrow(run *model.Run, cfg runner.Config) {
+	if cfg.Shard != nil {
+		// A sharded head is compared with the same shard of the base (a
+		// report of the whole corpus, say), or the other shards' fixtures
+		// would read as removed.
+		kept := run.Results[:0]
+		for _, r := range run.Results {
+			if runner.InShard(cfg.Shard, r.RelPath) {
+				kept = append(kept, r)
+			}
+		}
+		run.Results = kept
+		run.Summary = model.Summarize(run.Summary.Discovered, run.Results, run.Findings)
+	}
 	if len(cfg.Paths) == 0 || cfg.Corpus == "" {
 		return
 	}

@@ -159,6 +159,15 @@ func TestMergeRefusesShardsThatAreNotAWhole(t *testing.T) {
 	for k := 1; k <= 4; k++ {
 		shard(k, 4, fmt.Sprintf("a/%d.json", k))
 	}
+	// A shard compared with a report of the whole corpus is compared with
+	// the same shard of it: nothing of the other shards reads as removed.
+	if code, _, e := run(t, dir, "merge", "--fail-on", "never", "--json-out", "whole.json", "a/*.json"); code != ExitOK {
+		t.Fatalf("merge: %d %s", code, e)
+	}
+	code, out, e := run(t, dir, "run", "--shard", "2/4", "--baseline", "whole.json", "--fail-on", "never", "--format", "json")
+	if code != ExitOK || !strings.Contains(out, `"headline": "no change against base whole.json"`) {
+		t.Errorf("shard 2/4 against the whole: exit %d, %s\n%s", code, e, out)
+	}
 	shard(1, 3, "b/1.json")
 	// The corpus changes before another job's shard runs.
 	p := filepath.Join(dir, "fixtures/positive/stream_03.json")

@@ -446,3 +446,47 @@ func TestDifferences(t *testing.T) {
 		}
 	}
 }
+
+// TestShardsExploreTheSequenceBetweenThem: three shards of one seed explore
+// the streams of the unsharded exploration between them, each once: the
+// same streams of each kind, the same disagreements by signature.
+func TestShardsExploreTheSequenceBetweenThem(t *testing.T) {
+	impls := []string{testkit.PythonExample(t)}
+	explore := func(sh *model.Shard) *Report {
+		cfg := testConfig(t, 11, impls...)
+		cfg.Count, cfg.Shard = 60, sh
+		cfg.Now = func() time.Time { return time.Unix(0, 0) }
+		rep, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	tally := func(rep *Report, kinds, sigs map[string]int) {
+		for _, k := range rep.Kinds {
+			kinds[k.Kind] += k.Streams
+		}
+		for _, d := range rep.Disagreements {
+			sigs[d.Signature] += d.Streams
+		}
+	}
+	wholeKinds, wholeSigs := map[string]int{}, map[string]int{}
+	whole := explore(nil)
+	tally(whole, wholeKinds, wholeSigs)
+	kinds, sigs := map[string]int{}, map[string]int{}
+	streams := 0
+	for k := 1; k <= 3; k++ {
+		part := explore(&model.Shard{Index: k, Count: 3})
+		if part.Shard == nil || part.Shard.Index != k || part.Shard.Count != 3 || part.Count != 60 {
+			t.Errorf("shard %d's report: %+v, count %d", k, part.Shard, part.Count)
+		}
+		streams += part.Streams
+		tally(part, kinds, sigs)
+	}
+	if streams != whole.Streams || len(wholeSigs) == 0 {
+		t.Errorf("the shards explored %d streams, the whole %d (%d signatures)", streams, whole.Streams, len(wholeSigs))
+	}
+	if fmt.Sprint(kinds) != fmt.Sprint(wholeKinds) || fmt.Sprint(sigs) != fmt.Sprint(wholeSigs) {
+		t.Errorf("kinds %v, signatures %v; the whole exploration's %v, %v", kinds, sigs, wholeKinds, wholeSigs)
+	}
+}

@@ -517,7 +517,8 @@ func evidence(b *strings.Builder, run *model.Run, timing bool) {
 		fmt.Fprintf(b, "- Corpus sha256: %s\n", code(run.CorpusDigest))
 	}
 	if sh := explain.Shard(run.Shard); sh != "" {
-		fmt.Fprintf(b, "- Shard: %s\n", escape.Markdown(sh))
+		// Words and numbers of the tool's own: nothing to escape.
+		fmt.Fprintf(b, "- Shard: %s\n", sh)
 	}
 	if run.ToolVersion != "" {
 		fmt.Fprintf(b, "- drp2-fixtures %s\n", code(run.ToolVersion))

@@ -32,7 +32,41 @@ func docsWorkflows(t *testing.T) map[string]string {
 	if len(out) == 0 {
 		t.Fatal("the docs show no workflow")
 	}
+	// The example workflows, which the docs show whole
+	// (TestExampleWorkflowsAreShown).
+	examples, _ := filepath.Glob("../../../examples/workflows/*.yml")
+	for _, f := range examples {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out["example-"+filepath.Base(f)] = string(src)
+	}
 	return out
+}
+
+// TestExampleWorkflowsAreShown: each example workflow is shown whole in
+// the docs, so the workflow a reader copies is the one actionlint checks.
+func TestExampleWorkflowsAreShown(t *testing.T) {
+	examples, _ := filepath.Glob("../../../examples/workflows/*.yml")
+	if len(examples) == 0 {
+		t.Fatal("no example workflow")
+	}
+	docs, _ := filepath.Glob("../../../docs/*.md")
+	var all strings.Builder
+	for _, f := range docs {
+		src, _ := os.ReadFile(f)
+		all.Write(src)
+	}
+	for _, f := range examples {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(all.String(), "```yaml\n"+string(src)+"```\n") {
+			t.Errorf("%s is not shown whole in docs/*.md", filepath.Base(f))
+		}
+	}
 }
 
 // TestDocsWorkflowsLint: every workflow the docs show passes actionlint.
