@@ -132,6 +132,9 @@ type Comparison struct {
 
 	// Changes are ordered by Verdicts, then by RelPath.
 	Changes []Change
+	// Implementations compare each implementation of the run with the
+	// base's, in the run's order; none when the run has none.
+	Implementations []ImplementationDelta
 }
 
 // IsCommitHash reports whether s looks like a git commit hash, whole or
@@ -199,3 +202,28 @@ func (c *Comparison) Delta() Delta {
 	}
 	return d
 }
+
+// ImplementationDelta is one implementation of the run compared with the
+// same implementation on the base, fixture by fixture: matched by the name
+// it says in its hello (its version may differ: the pull request builds a
+// new one), else by its command line when it says no name. A fixture it
+// does not claim on either side is left out; one the base implementation
+// has no result for is added.
+type ImplementationDelta struct {
+	// Label is the implementation's (Implementation.Label); Base the
+	// label of the base implementation it was matched with, "" when the
+	// base has none, every fixture then added.
+	Label string
+	Base  string
+	// Regressed, Fixed and AddedFailing are the display paths of the
+	// fixtures that passed on the base and fail now, that failed and
+	// pass, that fail and have no base result, in the run's order.
+	Regressed    []string
+	Fixed        []string
+	AddedFailing []string
+	AddedPassing int
+}
+
+// NewFailures counts the fixtures that fail for the implementation now
+// and did not on the base: regressed, and added failing.
+func (d *ImplementationDelta) NewFailures() int { return len(d.Regressed) + len(d.AddedFailing) }

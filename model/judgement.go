@@ -46,6 +46,10 @@ const (
 	ReasonRegressed
 	// ReasonAddedFailing: Count fixtures not on base Subject fail.
 	ReasonAddedFailing
+	// ReasonImplementationRegressed: implementation Subject fails Count
+	// fixtures it passed on base Detail, and Of fixtures the base did not
+	// have a result for (fail-on regressions).
+	ReasonImplementationRegressed
 	// ReasonFindings: the corpus has Count findings (fail-on findings).
 	ReasonFindings
 	// ReasonFreezeBroken: the corpus breaks the freeze of the manifest

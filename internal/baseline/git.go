@@ -43,34 +43,34 @@ const ShallowHint = "set `fetch-depth: 2` on actions/checkout for pull requests 
 // returns the run and the commit's full hash. A commit whose objects are
 // missing gives *Unavailable.
 func FromCommit(ctx context.Context, cfg runner.Config, rev string) (*model.Run, string, error) {
-	run, commit, _, _, err := fromRevision(ctx, cfg, Revision{Rev: rev})
+	run, commit, _, _, _, err := fromRevision(ctx, cfg, Revision{Rev: rev})
 	return run, commit, err
 }
 
 // fromRevision is FromCommit for any Revision; from says, for people, how
 // the commit was chosen when it is not simply named (" (merge base of HEAD
 // and origin/main)"), else "".
-func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *model.Run, hash, from string, notes []string, err error) {
+func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *model.Run, hash, from string, notes []string, corpus fs.FS, err error) {
 	repo, root, err := openRepository(cfg.WorkDir)
 	if err != nil {
-		return nil, "", "", nil, err
+		return nil, "", "", nil, nil, err
 	}
 	commit, from, err := resolveRevision(repo, rev)
 	if err != nil {
-		return nil, "", "", nil, err
+		return nil, "", "", nil, nil, err
 	}
 	short := commit.Hash.String()[:7]
 	tree, err := commit.Tree()
 	if err != nil {
-		return nil, "", "", nil, missing(short, err)
+		return nil, "", "", nil, nil, missing(short, err)
 	}
 	base, corpusRel, err := baseConfig(cfg, repo, tree, root, short)
 	if err != nil {
-		return nil, "", "", nil, err
+		return nil, "", "", nil, nil, err
 	}
 	run, err = runBase(ctx, base, short)
 	if err != nil {
-		return nil, "", "", nil, err
+		return nil, "", "", nil, nil, err
 	}
 	// The runner shows an in-memory corpus as "embedded:"; show the base's
 	// fixtures at the paths the head's have.
@@ -85,7 +85,7 @@ func fromRevision(ctx context.Context, cfg runner.Config, rev Revision) (run *mo
 	if cc, ok := base.EmbeddedFS.(*commitCorpus); ok {
 		notes = cc.notes
 	}
-	return run, commit.Hash.String(), from, notes, nil
+	return run, commit.Hash.String(), from, notes, base.EmbeddedFS, nil
 }
 
 // openRepository opens the git repository holding wd, with a small object

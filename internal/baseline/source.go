@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -39,6 +40,10 @@ type Options struct {
 	Getenv func(string) string
 	// Decode reads a baseline given as a JSON report.
 	Decode Decoder
+	// Implementations, when set, makes the base's implementation results
+	// for a base commit or folder, which the validator alone ran; a JSON
+	// report carries its own.
+	Implementations ImplementationsFunc
 }
 
 // For compares head with the baseline opts names. It returns nil for Off;
@@ -50,7 +55,7 @@ func For(ctx context.Context, opts Options, head *model.Run) (*model.Comparison,
 	if spec == "" || spec == Off {
 		return nil, nil
 	}
-	base, name, commit, notes, err := load(ctx, opts)
+	base, name, commit, notes, corpus, err := load(ctx, opts)
 	var u *Unavailable
 	if errors.As(err, &u) {
 		return &model.Comparison{Unavailable: u.Reason}, nil
@@ -58,32 +63,48 @@ func For(ctx context.Context, opts Options, head *model.Run) (*model.Comparison,
 	if err != nil {
 		return nil, err
 	}
+	if len(head.Implementations) > 0 && corpus != nil && opts.Implementations != nil {
+		// A base commit or folder was run by the validator alone: its
+		// implementations' results are made here (ImplementationsFunc).
+		if base.Implementations, err = opts.Implementations(ctx, base, head, corpus); err != nil {
+			return nil, err
+		}
+	}
 	c := Compare(base, head, name)
 	c.Commit = commit
 	c.Notes = notes
+	if len(head.Implementations) > 0 {
+		c.Implementations = CompareImplementations(base, head)
+	}
 	return c, nil
 }
+
+// ImplementationsFunc gives a base run the results of the head's
+// implementations on the base's fixtures, whose files corpus holds: the
+// gate's, which runs implementations.
+type ImplementationsFunc func(ctx context.Context, base, head *model.Run, corpus fs.FS) ([]model.Implementation, error)
 
 // Load returns the base run opts names, the name to show for it and, for a
 // commit, its full hash. The base is narrowed to the head's PATH filter.
 func Load(ctx context.Context, opts Options) (run *model.Run, name, commit string, err error) {
-	run, name, commit, _, err = load(ctx, opts)
+	run, name, commit, _, _, err = load(ctx, opts)
 	return run, name, commit, err
 }
 
-// load is Load with the notes on what of a base commit could not be read.
-func load(ctx context.Context, opts Options) (run *model.Run, name, commit string, notes []string, err error) {
+// load is Load with the notes on what of a base commit could not be read,
+// and the files of the base's corpus (nil for a JSON report).
+func load(ctx context.Context, opts Options) (run *model.Run, name, commit string, notes []string, corpus fs.FS, err error) {
 	cfg := opts.Config
 	switch spec := opts.Spec; {
 	case spec == Auto:
 		rev, err := AutoRevision(opts.Getenv)
 		if err != nil {
-			return nil, "", "", nil, err
+			return nil, "", "", nil, nil, err
 		}
 		var from string
-		run, commit, from, notes, err = fromRevision(ctx, cfg, rev)
+		run, commit, from, notes, corpus, err = fromRevision(ctx, cfg, rev)
 		if err != nil {
-			return nil, "", "", nil, err
+			return nil, "", "", nil, nil, err
 		}
 		name = commit[:7] + from
 	default:
@@ -96,6 +117,7 @@ func load(ctx context.Context, opts Options) (run *model.Run, name, commit strin
 			if tree, err = ws.Tree(spec, 0); err == nil {
 				tree.Close() // checked: no link on the way
 				run, err = FromDir(ctx, cfg, ws.Abs(spec))
+				corpus = folderCorpus(cfg, ws.Abs(spec))
 			}
 		case workspace.File:
 			run, err = ReadReportFile(ws, spec, opts.Decode)
@@ -109,12 +131,22 @@ func load(ctx context.Context, opts Options) (run *model.Run, name, commit strin
 			err = fmt.Errorf("baseline %s is a symbolic link, or passes through one, or is not a regular file or folder: a baseline is read only from real files and folders", spec)
 		}
 		if err != nil {
-			return nil, "", "", nil, fmt.Errorf("%w: %v", ErrInput, err)
+			return nil, "", "", nil, nil, fmt.Errorf("%w: %v", ErrInput, err)
 		}
 		name = spec
 	}
 	narrow(run, cfg)
-	return run, name, commit, notes, nil
+	return run, name, commit, notes, corpus, nil
+}
+
+// folderCorpus is the corpus of a base folder: at the place in dir where
+// the head's corpus is in the working directory (as FromDir runs it).
+func folderCorpus(cfg runner.Config, dir string) fs.FS {
+	rel, ok := workspace.Within(cfg.WorkDir, workspace.Resolve(cfg.WorkDir, cfg.Corpus))
+	if !ok || cfg.Corpus == "" {
+		return nil
+	}
+	return workspace.New(dir, cfg.Contained).FS(filepath.Join(dir, rel), workspace.MaxInputFile)
 }
 
 // FromDir runs cfg's corpus as it is in dir, a second checkout of the

@@ -161,7 +161,8 @@ func compareBaseline(ctx context.Context, r *Resolved, o *Outcome) error {
 	if r.MergeOnly {
 		return nil
 	}
-	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.Config, Getenv: r.env.Getenv, Decode: r.env.ReadReport}, o.Run)
+	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.Config, Getenv: r.env.Getenv, Decode: r.env.ReadReport,
+		Implementations: r.baseImplementations}, o.Run)
 	if errors.Is(err, baseline.ErrInput) {
 		return Usagef("%v", err)
 	}

@@ -119,6 +119,14 @@ func regressionReasons(run *model.Run, job Job) []model.Reason {
 	if added > 0 {
 		why = append(why, model.Reason{Kind: model.ReasonAddedFailing, Count: added, Subject: c.Base})
 	}
+	// Each implementation judged against itself on the base, as the
+	// validator's results are.
+	for _, d := range c.Implementations {
+		if d.NewFailures() > 0 {
+			why = append(why, model.Reason{Kind: model.ReasonImplementationRegressed, Subject: d.Label,
+				Count: len(d.Regressed), Of: len(d.AddedFailing), Detail: c.Base})
+		}
+	}
 	return why
 }
 

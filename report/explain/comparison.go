@@ -47,6 +47,12 @@ func boundComparison(c *model.Comparison) *model.Comparison {
 		ch.Base, ch.Head = boundSide(ch.Base), boundSide(ch.Head)
 		b.Changes[i] = ch
 	}
+	b.Implementations = make([]model.ImplementationDelta, len(c.Implementations))
+	for i, d := range c.Implementations {
+		d.Label, d.Base = escape.Cap(d.Label, escape.NameBytes), escape.Cap(d.Base, escape.NameBytes)
+		d.Regressed, d.Fixed, d.AddedFailing = capAll(d.Regressed, escape.PathBytes), capAll(d.Fixed, escape.PathBytes), capAll(d.AddedFailing, escape.PathBytes)
+		b.Implementations[i] = d
+	}
 	return &b
 }
 
@@ -325,4 +331,20 @@ func ChangeIn(c *model.Comparison, ch *model.Change) string {
 		return t
 	}
 	return schemasChanged(c)
+}
+
+// ImplementationDelta words one implementation against the base, after
+// its label: "against python-example 0.1 on the base: 1 regressed, 2
+// fixed, 3 added (1 failing)", or that the base had no such
+// implementation.
+func ImplementationDelta(d *model.ImplementationDelta) string {
+	added := len(d.AddedFailing) + d.AddedPassing
+	counts := fmt.Sprintf("%d regressed, %d fixed, %d added", len(d.Regressed), len(d.Fixed), added)
+	if len(d.AddedFailing) > 0 {
+		counts += fmt.Sprintf(" (%d failing)", len(d.AddedFailing))
+	}
+	if d.Base == "" {
+		return "not on the base (every fixture is added): " + counts
+	}
+	return "against " + CleanLine(d.Base) + " on the base: " + counts
 }

@@ -115,6 +115,8 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 	case model.ReasonAddedFailing:
 		return fmt.Sprintf("%d %s not on base %s %s", n, Plural(n, "fixture", "fixtures"), r.Subject, Plural(n, "fails", "fail")),
 			fmt.Sprintf("%d new %s failing", n, Plural(n, "fixture", "fixtures"))
+	case model.ReasonImplementationRegressed:
+		return implementationRegressed(r)
 	case model.ReasonFindings:
 		return fmt.Sprintf("the corpus has %d %s, and fail-on includes findings", n, Plural(n, "finding", "findings")),
 			fmt.Sprintf("%d %s the run (fail-on findings)", n, Plural(n, "finding fails", "findings fail"))
@@ -128,6 +130,21 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 		return "", "not every check could be made"
 	}
 	return "", ""
+}
+
+// implementationRegressed words an implementation's new failures against
+// the base: Count regressed, Of added failing.
+func implementationRegressed(r model.Reason) (long, short string) {
+	var parts []string
+	if r.Count > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s it passed on base %s", r.Count, Plural(r.Count, "fixture", "fixtures"), r.Detail))
+	}
+	if r.Of > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s it has no base result for", r.Of, Plural(r.Of, "fixture", "fixtures")))
+	}
+	n := r.Count + r.Of
+	return fmt.Sprintf("implementation %s fails %s", CleanLine(r.Subject), strings.Join(parts, ", and ")),
+		fmt.Sprintf("implementation %s: %d new %s against base %s", CleanLine(r.Subject), n, Plural(n, "failure", "failures"), r.Detail)
 }
 
 // FreezeBroken says how the corpus breaks a frozen manifest; "" when it

@@ -26,6 +26,25 @@ type Comparison struct {
 	SchemaFailure *SchemaFailure `json:"schema_failure,omitempty"`
 	Counts        Delta          `json:"counts"`
 	Changes       []Change       `json:"changes"`
+	// Implementations compare each implementation with itself on the
+	// base; absent for a run without implementations.
+	Implementations []ImplementationDelta `json:"implementations,omitempty"`
+}
+
+// ImplementationDelta is one implementation compared with the base's:
+// the base implementation it was matched with (absent when none), the
+// counts, and the fixtures that regressed, were fixed and are new and
+// failing.
+type ImplementationDelta struct {
+	Implementation    string   `json:"implementation"`
+	Base              *string  `json:"base_implementation"`
+	Regressed         int      `json:"regressed"`
+	Fixed             int      `json:"fixed"`
+	AddedFailing      int      `json:"added_failing"`
+	AddedPassing      int      `json:"added_passing"`
+	RegressedPaths    []string `json:"regressed_paths"`
+	FixedPaths        []string `json:"fixed_paths"`
+	AddedFailingPaths []string `json:"added_failing_paths"`
 }
 
 // SchemasChanged says which schema differs from the base's (its closure,
@@ -102,6 +121,11 @@ func buildComparison(c *model.Comparison) *Comparison {
 		Counts:        Delta(c.Delta()),
 		Changes:       make([]Change, 0, len(c.Changes)),
 	}
+	for _, d := range c.Implementations {
+		out.Implementations = append(out.Implementations, ImplementationDelta{Implementation: d.Label, Base: optional(d.Base),
+			Regressed: len(d.Regressed), Fixed: len(d.Fixed), AddedFailing: len(d.AddedFailing), AddedPassing: d.AddedPassing,
+			RegressedPaths: nonNil(d.Regressed), FixedPaths: nonNil(d.Fixed), AddedFailingPaths: nonNil(d.AddedFailing)})
+	}
 	for i := range c.Changes {
 		ch := &c.Changes[i]
 		out.Changes = append(out.Changes, Change{
@@ -130,4 +154,12 @@ func buildSide(s *model.Side) *Side {
 // of the report's "comparison" member.
 func WriteComparison(w io.Writer, c *model.Comparison) error {
 	return encode(w, buildComparison(explain.Bound(&model.Run{Comparison: c}).Comparison))
+}
+
+// nonNil is a list as the report writes it: [] when empty, never null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

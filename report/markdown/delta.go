@@ -64,11 +64,37 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 			changeTable(b, run, v, changes, opts, l)
 		}
 	}
+	implementationDeltas(b, c)
 	if !l.still && !l.compact { // the compact comment lists them below
 		if n := c.Delta().StillFailing; n > 0 {
 			fmt.Fprintf(b, "*%d %s still failing as on the base: %s.*\n\n", n, explain.Plural(n, "fixture is", "fixtures are"), restWhere(opts, l, "the JSON report"))
 		}
 	}
+}
+
+// implementationDeltas is a table of the implementations, each against
+// itself on the base: its counts and the first few fixtures that fail for
+// it now and did not on the base.
+func implementationDeltas(b *strings.Builder, c *model.Comparison) {
+	if len(c.Implementations) == 0 {
+		return
+	}
+	b.WriteString("| implementation | on the base | regressed | fixed | added | new failures |\n|:--|:--|--:|--:|--:|:--|\n")
+	for i := range c.Implementations {
+		d := &c.Implementations[i]
+		news := append(append([]string(nil), d.Regressed...), d.AddedFailing...)
+		cells := firstOf(len(news), maxCompactListed, func(i int) string { return escape.MarkdownCode(news[i]) })
+		if len(cells) == 0 {
+			cells = []string{"none"}
+		}
+		base := explain.Absent
+		if d.Base != "" {
+			base = cell(d.Base)
+		}
+		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %s |\n", cell(d.Label), base, len(d.Regressed), len(d.Fixed),
+			len(d.AddedFailing)+d.AddedPassing, strings.Join(cells, "<br>"))
+	}
+	b.WriteString("\n")
 }
 
 // schemaLines says which schema changed, by its digests and its changed

@@ -53,6 +53,29 @@ func (p *printer) comparison(c *model.Comparison) {
 		}
 		p.line(pad(strings.ToLower(explain.VerdictTitle(ch.Verdict))), color, " "+Clean(ch.Path)+extra)
 	}
+	for i := range c.Implementations {
+		p.implementationDelta(&c.Implementations[i])
+	}
+}
+
+// implementationDelta is one implementation against itself on the base:
+// its counts, then the fixtures that fail for it now and did not, and
+// those it fixed (at most MaxFailuresRestated of each).
+func (p *printer) implementationDelta(d *model.ImplementationDelta) {
+	p.textf("Implementation %s %s", Clean(d.Label), Clean(explain.ImplementationDelta(d)))
+	for _, l := range []struct {
+		verdict model.Verdict
+		color   string
+		paths   []string
+	}{{model.Regressed, red, d.Regressed}, {model.AddedFailing, red, d.AddedFailing}, {model.Fixed, green, d.Fixed}} {
+		for i, path := range l.paths {
+			if i == MaxFailuresRestated {
+				p.textf("  %s", explain.MoreFailures(len(l.paths)-i))
+				break
+			}
+			p.line("  "+pad(strings.ToLower(explain.VerdictTitle(l.verdict))), l.color, " "+Clean(path))
+		}
+	}
 }
 
 // schemaChange says that a schema changed: its digest on the base (of
