@@ -25,7 +25,7 @@ func CompareImplementations(base, head *model.Run) []model.ImplementationDelta {
 		}
 		for j := range him.Results {
 			r := &him.Results[j]
-			if r.Actual.Outcome == model.NotClaimed || (!r.Passed && r.KnownFailure != "") {
+			if r.Actual.Outcome == model.NotClaimed {
 				continue
 			}
 			b, ok := baseAt[r.RelPath]

@@ -8,7 +8,8 @@ import (
 
 // Diff compares two JSON reports fixture by fixture: the diff use case.
 // It returns HEAD carrying the comparison, and whether HEAD regressed by
-// the one rule of fail-on regressions (Regressions).
+// the one rule of fail-on regressions (Regressions), or an implementation
+// has new failures against itself on the base.
 func Diff(env Env, basePath, headPath string) (head *model.Run, regressed bool, err error) {
 	ws := workspace.New(env.WorkDir, false)
 	base, err := baseline.ReadReportFile(ws, basePath, env.ReadReport)
@@ -19,6 +20,10 @@ func Diff(env Env, basePath, headPath string) (head *model.Run, regressed bool, 
 		return nil, false, Usagef("%v", err)
 	}
 	head.Comparison = baseline.Compare(base, head, basePath)
+	head.Comparison.Implementations = baseline.CompareImplementations(base, head)
 	r, added := Regressions(head)
+	for _, d := range head.Comparison.Implementations {
+		added += d.NewFailures()
+	}
 	return head, r+added > 0, nil
 }

@@ -1,0 +1,43 @@
+package action_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/internal/testkit"
+)
+
+// With baseline auto, the base commit's fixtures go through the
+// implementations too (those whose bytes changed; the others take the
+// head's results): the Python example regressed on x.json and fails the
+// new y.json, which fails the step under fail-on regressions.
+func TestActionImplementationRegressionsAgainstTheBaseCommit(t *testing.T) {
+	py := testkit.PythonExample(t)
+	w := newWorkspace(t, "http://127.0.0.1:1", 7, "")
+	dup := `{"cmd": "CreateBuffer", "id": 1, "size": 16, "usage": ["COPY_DST"]}`
+	duplicateID := `{"outcome": "error", "phase": "semantic_validation", "code": "DRP2_ERR_DUPLICATE_ID", "command_index": 3}`
+	testkit.WriteFiles(t, w.Dir, map[string]string{
+		"corpus/positive/ok.json": testkit.Fixture("ok", testkit.Success, testkit.Hello, testkit.Reply),
+		"corpus/negative/x.json":  testkit.Fixture("x", testkit.Success, testkit.Hello, testkit.Reply, dup),
+	})
+	base := commitWorkspace(t, w.Dir, "base")
+	testkit.WriteFiles(t, w.Dir, map[string]string{
+		"corpus/negative/x.json": testkit.Fixture("x", duplicateID, testkit.Hello, testkit.Reply, dup, dup),
+		"corpus/negative/y.json": testkit.Fixture("y", duplicateID, testkit.Hello, testkit.Reply, dup, dup),
+	})
+	commitWorkspace(t, w.Dir, "head")
+	withBase(t, w, base.String())
+	w.Env["INPUT_GITHUB-TOKEN"] = ""
+	w.Env["INPUT_CORPUS"] = "corpus"
+	w.Env["INPUT_IMPLEMENTATION"] = py
+	w.Env["INPUT_FAIL-ON"] = "regressions"
+	r := w.Run(t, inProcess)
+	short := base.String()[:7]
+	want := "implementation python-example 0.1 fails 1 fixture it passed on base " + short + ", and 1 fixture it has no base result for"
+	if r.Code != ExitMismatch || !strings.Contains(r.Log, want) {
+		t.Fatalf("exit %d, want %q\n%s", r.Code, want, r.Log)
+	}
+	if !strings.Contains(r.Summary, "| python\\-example 0\\.1 | python\\-example 0\\.1 | 1 | 0 | 1 | `corpus/negative/x.json`<br>`corpus/negative/y.json` |") {
+		t.Errorf("the job summary:\n%s", r.Summary)
+	}
+}
