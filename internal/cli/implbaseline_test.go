@@ -92,6 +92,11 @@ func TestImplementationRegressions(t *testing.T) {
 			t.Errorf("against %s: %+v", against, ims)
 		}
 	}
+	// diff compares the two reports' implementations the same way.
+	code, out, _ := run(t, head, "diff", report, filepath.Join(head, "head.json"))
+	if code != ExitMismatch || !strings.Contains(out, "Implementation python-example 0.1 against python-example 0.1 on the base: 1 regressed, 0 fixed, 1 added (1 failing)") {
+		t.Errorf("diff: exit %d\n%s", code, out)
+	}
 	// Against itself, nothing is new for either implementation.
 	if code, _, errs := run(t, head, "run", "--implementation", py, "--baseline", head, "--fail-on", "regressions"); code != ExitOK {
 		t.Errorf("against itself: exit %d\n%s", code, errs)
