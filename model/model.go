@@ -218,6 +218,10 @@ type Digest struct {
 // the failures that fail a run.
 func (s *Summary) Unexcused() int { return s.Failed - s.KnownFailures }
 
+// UnexcusedCorpusErrors is the number of corpus errors no known-failures
+// entry excuses: the corpus errors among the failures that fail a run.
+func (s *Summary) UnexcusedCorpusErrors() int { return s.CorpusErrors - s.KnownCorpusErrors }
+
 // IsCorpusError reports whether the fixture itself was unusable.
 func (r *Result) IsCorpusError() bool { return r.Actual.Outcome == CorpusError }
 
@@ -345,8 +349,10 @@ type Summary struct {
 	NotClaimed int
 	Findings   int
 	// KnownFailures counts the failures a known-failures list excuses;
-	// they are in Failed too.
-	KnownFailures int
+	// they are in Failed too. KnownCorpusErrors counts those of them that
+	// are corpus errors (in CorpusErrors too).
+	KnownFailures     int
+	KnownCorpusErrors int
 	// ByClass has one entry per class in the order of Classes, for the
 	// classes that have at least one fixture run.
 	ByClass      []ClassCount
@@ -420,6 +426,9 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 		}
 		if r.IsCorpusError() {
 			s.CorpusErrors++
+			if r.KnownFailure != "" {
+				s.KnownCorpusErrors++
+			}
 		}
 	}
 	for _, class := range Classes {

@@ -150,8 +150,9 @@ func judgedCounts(s *model.Summary) string {
 		return fmt.Sprintf("no fixtures run: the filters matched none of the %d fixtures discovered", s.Discovered)
 	case s.Unexcused() > 0:
 		text := fmt.Sprintf("%d of %d %s failed", s.Unexcused(), s.Run, Plural(s.Run, "fixture", "fixtures"))
-		// Corpus errors are never excused: the rest of the unexcused are mismatches.
-		if b := breakdown(s.Unexcused(), s.CorpusErrors); b != "" {
+		// The unexcused failures split into their own kinds: an excused
+		// corpus error is in neither part.
+		if b := breakdown(s.Unexcused(), s.UnexcusedCorpusErrors()); b != "" {
 			text += " (" + b + ")"
 		}
 		return text + knownNote(s)
