@@ -85,7 +85,7 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 		env.ReadReport = func([]byte) (*model.Run, error) { return nil, errNoReportReader }
 	}
 	wd := env.WorkDir
-	corpus, search, err := chooseCorpus(wd, job)
+	corpus, search, err := chooseCorpus(env, job)
 	if err != nil {
 		return nil, err
 	}

@@ -59,6 +59,9 @@ func Judgement(run *model.Run) Judged {
 	if j.Findings > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s", j.Findings, Plural(j.Findings, "finding", "findings")))
 	}
+	if c := CorpusHeadline(run.CorpusRoot, run.CorpusSearch); c != "" && j.CorpusSearched {
+		parts = append(parts, c)
+	}
 	out.Headline = strings.Join(parts, "; ")
 	return out
 }
