@@ -248,6 +248,10 @@ const (
 	FindingKnownPassing FindingKind = "known_failure_passing"
 	// FindingKnownUnused: a known-failures entry names no fixture run.
 	FindingKnownUnused FindingKind = "known_failure_unused"
+	// FindingKnownNotOnBase: a known-failures entry the base did not have
+	// names a fixture that fails now and did not on the base: a change
+	// cannot excuse its own regression, so the failure counts.
+	FindingKnownNotOnBase FindingKind = "known_failure_not_on_base"
 )
 
 // Finding is a warning about the corpus. It never changes a result.

@@ -46,6 +46,14 @@ func OpenBase(getenv func(string) string, wd string) (*Base, error) {
 	if err != nil {
 		return nil, err
 	}
+	return openAt(wd, rev)
+}
+
+// OpenCommit opens the commit hash of the repository holding wd: the
+// base a comparison was made with (Comparison.Commit).
+func OpenCommit(wd, hash string) (*Base, error) { return openAt(wd, Revision{Rev: hash}) }
+
+func openAt(wd string, rev Revision) (*Base, error) {
 	repo, root, err := openRepository(wd)
 	if err != nil {
 		return nil, err

@@ -62,6 +62,7 @@ var steps = []step{
 	{"merge the results", false, mergeResults},
 	{"apply the known failures", false, applyKnownFailures},
 	{"compare with the baseline", false, compareBaseline},
+	{"hold the known failures to the base", false, holdKnownToBase},
 	{"hide the secrets", false, redact},
 	{"compare with the manifest", true, compareManifest},
 	{"count the rule coverage", true, countCoverage},

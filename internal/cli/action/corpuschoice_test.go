@@ -173,3 +173,45 @@ func TestPathsNeverReRootTheCorpus(t *testing.T) {
 		t.Errorf("exit %d, outputs %v\n%s", r.Code, r.Outputs, r.Log)
 	}
 }
+
+// A pull request cannot excuse its own regression: an entry it adds to
+// the known-failures list does not excuse a fixture that passed on the
+// base, under any fail-on, and the headline says the list changed. An
+// entry the base already had still excuses the same failure.
+func TestPullRequestCannotExcuseItsRegression(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	w.Env["INPUT_FAIL-ON"] = "mismatch,empty,regressions"
+	w.Env["INPUT_KNOWN-FAILURES"] = "known-failures.txt"
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 0, 3)
+	testkit.WriteFiles(t, w.Dir, map[string]string{"known-failures.txt": "# none yet\n"})
+	base := commitWorkspace(t, w.Dir, "base")
+	withBase(t, w, base.String())
+	short := base.String()[:7]
+
+	// The pull request breaks a fixture and lists it.
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 1, 2)
+	testkit.WriteFiles(t, w.Dir, map[string]string{"known-failures.txt": "positive/render_case_000.json  fixing it later\n"})
+	r := w.Run(t, inProcess)
+	if r.Code != ExitMismatch || r.Outputs["conclusion"] != "failure" || r.Outputs["regressed"] != "1" {
+		t.Fatalf("a listed regression: exit %d, outputs %v\n%s", r.Code, r.Outputs, r.Log)
+	}
+	note := "the known-failures list changed against base " + short + " (1 added, 0 removed): 1 new failure no entry of the base excuses counts"
+	if !strings.Contains(r.Summary, escape.MarkdownText(note)) || !strings.Contains(r.Log, note) {
+		t.Errorf("the headline does not say the list changed:\n%s\n%.1200s", r.Log, r.Summary)
+	}
+	if !strings.Contains(r.Log, "only an entry the base already had excuses a regression") {
+		t.Errorf("no finding says why the entry does not excuse:\n%s", r.Log)
+	}
+
+	// The same entry on the base: the failure was known there (it passed
+	// then), and the list has not changed, so it excuses the failure.
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 0, 3)
+	base = commitWorkspace(t, w.Dir, "base: the fixture passes, the entry stays")
+	withBase(t, w, base.String())
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 1, 2)
+	r = w.Run(t, inProcess)
+	if r.Code != ExitOK || r.Outputs["conclusion"] != "success" || strings.Contains(r.Summary, "known-failures list changed") {
+		t.Errorf("an entry the base had: exit %d, outputs %v\n%s", r.Code, r.Outputs, r.Log)
+	}
+}
