@@ -163,3 +163,18 @@ func TestReportsBounded(t *testing.T) {
 		t.Errorf("the job summary is %d bytes", n)
 	}
 }
+
+// TestChangesCapped: the log lists the first changed fixtures of a
+// comparison, as many as the failures given in full, and counts the rest.
+func TestChangesCapped(t *testing.T) {
+	run := failingRun(0, 1)
+	run.Comparison = &model.Comparison{}
+	for i := range explain.FullFailures + 5 {
+		run.Comparison.Changes = append(run.Comparison.Changes, model.Change{Verdict: model.Regressed,
+			Path: fmt.Sprintf("fixtures/negative/changed_%05d.json", i), RelPath: fmt.Sprintf("negative/changed_%05d.json", i)})
+	}
+	text := renderAll(t, run)["text"]
+	if n := strings.Count(text, "fixtures/negative/changed_"); n != explain.FullFailures || !strings.Contains(text, "... and 5 more changed fixtures") {
+		t.Errorf("the log lists %d changed fixtures, want %d and a count of 5 more", n, explain.FullFailures)
+	}
+}
