@@ -202,6 +202,13 @@ type Result struct {
 	// fixture, set only when it fails: it is reported but does not fail
 	// the run.
 	KnownFailure string
+
+	// DetailLeftOut says that this failure came after the first failures
+	// a report gives in full: it keeps its verdict (the expected and
+	// actual outcome, phase, code and command index), its paths and its
+	// digest, but not its message, rule, span, diagnostics or the
+	// fixture's prose. A report read back keeps it so.
+	DetailLeftOut bool
 }
 
 // Digest holds SHA-256 sums (lower-case hex) of a fixture file as written

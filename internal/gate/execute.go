@@ -94,7 +94,7 @@ func runCorpus(ctx context.Context, r *Resolved, o *Outcome) error {
 		return nil
 	}
 	cfg := r.Config
-	cfg.Progress = r.env.Progress
+	cfg.Progress, cfg.Sized = r.env.Progress, r.env.Sized
 	if r.coverage != nil {
 		// The head run only: the base runs with the plain validator.
 		cfg.Checker = r.coverage.counter

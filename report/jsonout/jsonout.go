@@ -56,6 +56,10 @@ type Summary struct {
 	ToolVersion   string       `json:"tool_version,omitempty"`
 	// KnownFailures counts the failures a known-failures list excuses.
 	KnownFailures int `json:"known_failures,omitempty"`
+	// DetailLeftOut counts the failing records past the first ones given
+	// in full (explain.FullFailures): each keeps its verdict, paths and
+	// digest, and says detail_left_out.
+	DetailLeftOut int `json:"detail_left_out,omitempty"`
 }
 
 // ClassCount counts one class.
@@ -90,6 +94,9 @@ type Result struct {
 	// KnownFailure is the known-failures list's reason for a failure it
 	// excuses.
 	KnownFailure *string `json:"known_failure,omitempty"`
+	// DetailLeftOut: a failure past the first ones given in full, without
+	// its message, rule, location and diagnostics.
+	DetailLeftOut bool `json:"detail_left_out,omitempty"`
 }
 
 // Build converts a run to the JSON document.
@@ -102,7 +109,7 @@ func Build(run *model.Run) Document {
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
 			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
-			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures,
+			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: explain.LeftOut(run.Results),
 		},
 		Results: make([]Result, 0, len(run.Results)),
 		// Never null: a run without findings has "findings": [].
@@ -162,6 +169,7 @@ func result(r *model.Result) Result {
 		Digest:               digest(r.Digest),
 		Diagnostics:          convert(r.Diagnostics, toDiagnostic),
 		KnownFailure:         optional(r.KnownFailure),
+		DetailLeftOut:        r.DetailLeftOut,
 	}
 }
 

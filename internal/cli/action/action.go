@@ -163,7 +163,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		return nil, gate.Usagef("%v", err)
 	}
 	ge, err := gate.NewEnv(gate.Process{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
-		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun})
+		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun, Sized: a.env.Sized})
 	if err != nil {
 		return nil, err
 	}
