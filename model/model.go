@@ -202,6 +202,13 @@ type Result struct {
 	// fixture, set only when it fails: it is reported but does not fail
 	// the run.
 	KnownFailure string
+
+	// DetailLeftOut says that this failure came after the first failures
+	// a report gives in full: it keeps its verdict (the expected and
+	// actual outcome, phase, code and command index), its paths and its
+	// digest, but not its message, rule, span, diagnostics or the
+	// fixture's prose. A report read back keeps it so.
+	DetailLeftOut bool
 }
 
 // Digest holds SHA-256 sums (lower-case hex) of a fixture file as written
@@ -217,6 +224,10 @@ type Digest struct {
 // Unexcused is the number of failures no known-failures entry excuses:
 // the failures that fail a run.
 func (s *Summary) Unexcused() int { return s.Failed - s.KnownFailures }
+
+// UnexcusedCorpusErrors is the number of corpus errors no known-failures
+// entry excuses: the corpus errors among the failures that fail a run.
+func (s *Summary) UnexcusedCorpusErrors() int { return s.CorpusErrors - s.KnownCorpusErrors }
 
 // IsCorpusError reports whether the fixture itself was unusable.
 func (r *Result) IsCorpusError() bool { return r.Actual.Outcome == CorpusError }
@@ -244,6 +255,10 @@ const (
 	FindingKnownPassing FindingKind = "known_failure_passing"
 	// FindingKnownUnused: a known-failures entry names no fixture run.
 	FindingKnownUnused FindingKind = "known_failure_unused"
+	// FindingKnownNotOnBase: a known-failures entry the base did not have
+	// names a fixture that fails now and did not on the base: a change
+	// cannot excuse its own regression, so the failure counts.
+	FindingKnownNotOnBase FindingKind = "known_failure_not_on_base"
 )
 
 // Finding is a warning about the corpus. It never changes a result.
@@ -345,8 +360,10 @@ type Summary struct {
 	NotClaimed int
 	Findings   int
 	// KnownFailures counts the failures a known-failures list excuses;
-	// they are in Failed too.
-	KnownFailures int
+	// they are in Failed too. KnownCorpusErrors counts those of them that
+	// are corpus errors (in CorpusErrors too).
+	KnownFailures     int
+	KnownCorpusErrors int
 	// ByClass has one entry per class in the order of Classes, for the
 	// classes that have at least one fixture run.
 	ByClass      []ClassCount
@@ -428,6 +445,9 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 		}
 		if r.IsCorpusError() {
 			s.CorpusErrors++
+			if r.KnownFailure != "" {
+				s.KnownCorpusErrors++
+			}
 		}
 	}
 	for _, class := range Classes {

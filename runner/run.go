@@ -68,6 +68,10 @@ type Config struct {
 	MaxFileSize int64
 	// Progress, when set, counts the fixtures as they are run.
 	Progress *Progress
+	// Sized, when set, is told how many fixtures the run is about to run,
+	// once they are selected and before any runs: main scales the soft
+	// memory limit with it.
+	Sized func(fixtures int)
 	// Checker runs the semantic and capability phases. Nil stops every
 	// stream after the command schema (a schema-only run).
 	Checker Checker
@@ -135,6 +139,9 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 	}
 	mine, others := splitShard(selected, cfg.Shard)
 	cfg.Progress.Add(len(mine))
+	if cfg.Sized != nil {
+		cfg.Sized(len(mine))
+	}
 	runCtx, stop := runContext(cfg.RunTimeout)
 	defer stop()
 	job := newFixtureJob(cfg, c, sch, now)

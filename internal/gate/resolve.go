@@ -36,6 +36,9 @@ type Env struct {
 	ReadReport func([]byte) (*model.Run, error)
 	// ToolVersion is recorded in the run.
 	ToolVersion string
+	// Sized, when set, is told the number of fixtures of the run before
+	// they run (runner.Config.Sized); nil tells nothing.
+	Sized func(fixtures int)
 	// Progress, when set, counts the fixtures of the run and of its
 	// implementations as they are done (not the baseline's), for a
 	// progress line; nil counts nothing.
@@ -85,7 +88,7 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 		env.ReadReport = func([]byte) (*model.Run, error) { return nil, errNoReportReader }
 	}
 	wd := env.WorkDir
-	corpus, search, err := chooseCorpus(wd, job)
+	corpus, search, err := chooseCorpus(env, job)
 	if err != nil {
 		return nil, err
 	}

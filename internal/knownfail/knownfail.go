@@ -71,7 +71,7 @@ func Parse(r io.Reader, name string) (*List, error) {
 		if reason == "" {
 			return nil, fmt.Errorf("%s:%d: %s has no reason; write the reason after the path", name, n, p)
 		}
-		p = clean(p)
+		p = Clean(p)
 		if first, dup := seen[p]; dup {
 			return nil, fmt.Errorf("%s:%d: %s is already listed on line %d", name, n, p, first)
 		}
@@ -84,7 +84,9 @@ func Parse(r io.Reader, name string) (*List, error) {
 	return l, nil
 }
 
-func clean(p string) string {
+// Clean is a listed path as the list keeps it: slash separated, without
+// ./ or redundant elements.
+func Clean(p string) string {
 	return path.Clean(strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./"))
 }
 
@@ -103,9 +105,9 @@ func (l *List) Apply(run *model.Run) {
 	used := map[*Entry]bool{}
 	for i := range run.Results {
 		r := &run.Results[i]
-		e := byPath[clean(r.RelPath)]
+		e := byPath[Clean(r.RelPath)]
 		if e == nil {
-			e = byPath[clean(r.Path)]
+			e = byPath[Clean(r.Path)]
 		}
 		if e == nil {
 			continue

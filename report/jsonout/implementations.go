@@ -211,7 +211,8 @@ func readResult(rec *Result) (model.Result, error) {
 		Passed: rec.Passed, Span: (*model.Span)(rec.Location), Diagnostics: convert(rec.Diagnostics, fromDiagnostic),
 		// A known failure stays one when read back: diff, a baseline and a
 		// merge judge it as the run that wrote it did.
-		KnownFailure: deref(rec.KnownFailure),
+		KnownFailure:  deref(rec.KnownFailure),
+		DetailLeftOut: rec.DetailLeftOut && !rec.Passed,
 	}
 	r.Folder, _, _ = strings.Cut(path.Clean(r.RelPath), "/")
 	if rec.Digest != nil {

@@ -56,6 +56,10 @@ type Summary struct {
 	ToolVersion   string       `json:"tool_version,omitempty"`
 	// KnownFailures counts the failures a known-failures list excuses.
 	KnownFailures int `json:"known_failures,omitempty"`
+	// DetailLeftOut counts the failing records past the first ones given
+	// in full (explain.FullFailures): each keeps its verdict, paths and
+	// digest, and says detail_left_out.
+	DetailLeftOut int `json:"detail_left_out,omitempty"`
 	// CorpusSHA256 is the digest of the fixtures the run's filters select,
 	// before sharding (runner.CorpusDigest); absent in older reports.
 	CorpusSHA256 string `json:"corpus_sha256,omitempty"`
@@ -102,6 +106,9 @@ type Result struct {
 	// KnownFailure is the known-failures list's reason for a failure it
 	// excuses.
 	KnownFailure *string `json:"known_failure,omitempty"`
+	// DetailLeftOut: a failure past the first ones given in full, without
+	// its message, rule, location and diagnostics.
+	DetailLeftOut bool `json:"detail_left_out,omitempty"`
 }
 
 // Build converts a run to the JSON document.
@@ -114,7 +121,7 @@ func Build(run *model.Run) Document {
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
 			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
-			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures,
+			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: explain.LeftOut(run.Results),
 			CorpusSHA256: run.CorpusDigest, Shard: (*Shard)(run.Shard),
 		},
 		Results: make([]Result, 0, len(run.Results)),
@@ -175,6 +182,7 @@ func result(r *model.Result) Result {
 		Digest:               digest(r.Digest),
 		Diagnostics:          convert(r.Diagnostics, toDiagnostic),
 		KnownFailure:         optional(r.KnownFailure),
+		DetailLeftOut:        r.DetailLeftOut,
 	}
 }
 
