@@ -98,7 +98,7 @@ type Report struct {
 	// Seeds is the number of corpus streams the mutations start from.
 	Seeds int `json:"seeds"`
 	// Shard is the part of the streams explored; absent for all of them.
-	Shard           *ShardOf         `json:"shard,omitempty"`
+	Shard           *Shard           `json:"shard,omitempty"`
 	Kinds           []KindCount      `json:"kinds"`
 	Implementations []Implementation `json:"implementations"`
 	Disagreements   []Disagreement   `json:"disagreements"`
@@ -213,7 +213,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Implementations = append(rep.Implementations, Implementation{Command: s.Command, Executes: s.Executes()})
 	}
 	if sh := cfg.Shard; sh != nil {
-		rep.Shard = &ShardOf{Index: sh.Index, Count: sh.Count}
+		rep.Shard = &Shard{Index: sh.Index, Count: sh.Count}
 	}
 	e.explore(ctx, rep, started, timeUp)
 	for i, s := range e.sessions {
@@ -232,9 +232,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// ShardOf is the part of the streams a sharded exploration explored: the
+// Shard is the part of the streams a sharded exploration explored: the
 // index-th (from 1) of count.
-type ShardOf struct {
+type Shard struct {
 	Index int `json:"index"`
 	Count int `json:"count"`
 }
