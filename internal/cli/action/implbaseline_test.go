@@ -37,6 +37,9 @@ func TestActionImplementationRegressionsAgainstTheBaseCommit(t *testing.T) {
 	if r.Code != ExitMismatch || !strings.Contains(r.Log, want) {
 		t.Fatalf("exit %d, want %q\n%s", r.Code, want, r.Log)
 	}
+	if out := r.Outputs["implementations"]; !strings.Contains(out, `"regressed":1,"fixed":0,"added":1`) {
+		t.Errorf("the implementations output: %s", out)
+	}
 	if !strings.Contains(r.Summary, "| python\\-example 0\\.1 | python\\-example 0\\.1 | 1 | 0 | 1 | `corpus/negative/x.json`<br>`corpus/negative/y.json` |") {
 		t.Errorf("the job summary:\n%s", r.Summary)
 	}

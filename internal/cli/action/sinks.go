@@ -128,6 +128,17 @@ func implementationOutputs(run *model.Run) []output {
 		Failed    int    `json:"failed"`
 		NoVerdict int    `json:"no_verdict"`
 		Error     string `json:"error,omitempty"`
+		// Against the implementation on the base, when there is a
+		// comparison.
+		Regressed *int `json:"regressed,omitempty"`
+		Fixed     *int `json:"fixed,omitempty"`
+		Added     *int `json:"added,omitempty"`
+	}
+	deltas := map[string]*model.ImplementationDelta{}
+	if c := run.Comparison; c != nil {
+		for i := range c.Implementations {
+			deltas[c.Implementations[i].Label] = &c.Implementations[i]
+		}
 	}
 	list := []counts{}
 	failing := 0
@@ -136,8 +147,13 @@ func implementationOutputs(run *model.Run) []output {
 		if im.Error != "" || im.Summary.Failed > 0 {
 			failing++
 		}
-		list = append(list, counts{Name: im.Name, Version: im.Version, Run: im.Summary.Run, Passed: im.Summary.Passed,
-			Failed: im.Summary.Failed, NoVerdict: im.HarnessErrors(), Error: im.Error})
+		c := counts{Name: im.Name, Version: im.Version, Run: im.Summary.Run, Passed: im.Summary.Passed,
+			Failed: im.Summary.Failed, NoVerdict: im.HarnessErrors(), Error: im.Error}
+		if d := deltas[im.Label()]; d != nil {
+			regressed, fixed, added := len(d.Regressed), len(d.Fixed), len(d.AddedFailing)+d.AddedPassing
+			c.Regressed, c.Fixed, c.Added = &regressed, &fixed, &added
+		}
+		list = append(list, c)
 	}
 	data, _ := json.Marshal(list)
 	return []output{{"implementations", string(data)}, {"implementations-failed", strconv.Itoa(failing)}}
