@@ -5,8 +5,16 @@ import "github.com/drp2/drp2-fixtures/model"
 // CompareImplementations compares each implementation of head with the
 // one of base it matches (MatchImplementation), fixture by fixture, keyed
 // by corpus path. An implementation that could not be used on either side
-// has no verdicts to compare and is left out.
-func CompareImplementations(base, head *model.Run) []model.ImplementationDelta {
+// has no verdicts to compare and is left out. A base that ran no
+// implementation (a report of a run without them) says nothing of any:
+// there is nothing to compare. With matchedOnly, an implementation the
+// base has no match for is left out too, rather than added: the base's
+// implementations were made for this run's own (a base commit or
+// folder), and one merged from another job's report could not be.
+func CompareImplementations(base, head *model.Run, matchedOnly bool) []model.ImplementationDelta {
+	if len(base.Implementations) == 0 {
+		return nil
+	}
 	var out []model.ImplementationDelta
 	for i := range head.Implementations {
 		him := &head.Implementations[i]
@@ -15,7 +23,11 @@ func CompareImplementations(base, head *model.Run) []model.ImplementationDelta {
 		}
 		d := model.ImplementationDelta{Label: him.Label()}
 		baseAt := map[string]*model.Result{}
-		if bim := MatchImplementation(base.Implementations, him); bim != nil && bim.Error == "" {
+		bim := MatchImplementation(base.Implementations, him)
+		if bim == nil && matchedOnly {
+			continue
+		}
+		if bim != nil && bim.Error == "" {
 			d.Base = bim.Label()
 			for j := range bim.Results {
 				if r := &bim.Results[j]; r.Actual.Outcome != model.NotClaimed {

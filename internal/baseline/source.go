@@ -63,7 +63,8 @@ func For(ctx context.Context, opts Options, head *model.Run) (*model.Comparison,
 	if err != nil {
 		return nil, err
 	}
-	if len(head.Implementations) > 0 && corpus != nil && opts.Implementations != nil {
+	made := len(head.Implementations) > 0 && corpus != nil && opts.Implementations != nil
+	if made {
 		// A base commit or folder was run by the validator alone: its
 		// implementations' results are made here (ImplementationsFunc).
 		if base.Implementations, err = opts.Implementations(ctx, base, head, corpus); err != nil {
@@ -73,15 +74,15 @@ func For(ctx context.Context, opts Options, head *model.Run) (*model.Comparison,
 	c := Compare(base, head, name)
 	c.Commit = commit
 	c.Notes = notes
-	if len(head.Implementations) > 0 {
-		c.Implementations = CompareImplementations(base, head)
-	}
+	c.Implementations = CompareImplementations(base, head, made)
 	return c, nil
 }
 
 // ImplementationsFunc gives a base run the results of the head's
 // implementations on the base's fixtures, whose files corpus holds: the
-// gate's, which runs implementations.
+// gate's, which runs implementations. It gives those the job ran itself,
+// not those merged from other jobs' reports (their commands belong to
+// other machines).
 type ImplementationsFunc func(ctx context.Context, base, head *model.Run, corpus fs.FS) ([]model.Implementation, error)
 
 // Load returns the base run opts names, the name to show for it and, for a

@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"io/fs"
+	"slices"
 
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/model"
@@ -26,22 +27,33 @@ func (r *Resolved) baseImplementations(ctx context.Context, base, head *model.Ru
 			sub.Results = append(sub.Results, res)
 		}
 	}
+	own, err := harness.ExpandCommands(r.ReadInput, r.Implementations)
+	if err != nil {
+		return nil, Usagef("%v", err)
+	}
+	// Only the implementations this job started: one merged from another
+	// job's report runs elsewhere (CompareImplementations leaves it out).
+	var mine []*model.Implementation
 	var commands []string
 	for i := range head.Implementations {
-		commands = append(commands, head.Implementations[i].Command)
+		if him := &head.Implementations[i]; slices.Contains(own, him.Command) {
+			mine = append(mine, him)
+			commands = append(commands, him.Command)
+		}
+	}
+	if len(mine) == 0 {
+		return nil, nil
 	}
 	var ran []model.Implementation
 	if len(sub.Results) > 0 {
 		read := func(rel string) ([]byte, error) { return fs.ReadFile(corpus, rel) }
-		var err error
 		cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout}
 		if ran, err = harness.Run(ctx, cfg, &sub, read); err != nil {
 			return nil, err
 		}
 	}
-	out := make([]model.Implementation, len(head.Implementations))
-	for i := range head.Implementations {
-		him := &head.Implementations[i]
+	out := make([]model.Implementation, len(mine))
+	for i, him := range mine {
 		bim := model.Implementation{Command: him.Command, Name: him.Name, Version: him.Version, Phases: him.Phases}
 		fresh := map[string]model.Result{}
 		if ran != nil {

@@ -32,7 +32,7 @@ func TestBaseImplementationsSendOnlyChangedFixtures(t *testing.T) {
 			him.Results[i].Actual.Message = "the head's own result"
 		}
 	}
-	r, err := Resolve(Env{WorkDir: head}, Job{})
+	r, err := Resolve(Env{WorkDir: head}, Job{Implementations: []string{py}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func Diff(env Env, basePath, headPath string) (head *model.Run, regressed bool, 
 		return nil, false, Usagef("%v", err)
 	}
 	head.Comparison = baseline.Compare(base, head, basePath)
-	head.Comparison.Implementations = baseline.CompareImplementations(base, head)
+	head.Comparison.Implementations = baseline.CompareImplementations(base, head, false)
 	r, added := Regressions(head)
 	for _, d := range head.Comparison.Implementations {
 		added += d.NewFailures()

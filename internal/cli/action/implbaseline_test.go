@@ -1,6 +1,8 @@
 package action_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,5 +44,22 @@ func TestActionImplementationRegressionsAgainstTheBaseCommit(t *testing.T) {
 	}
 	if !strings.Contains(r.Summary, "| python\\-example 0\\.1 | python\\-example 0\\.1 | 1 | 0 | 1 | `corpus/negative/x.json`<br>`corpus/negative/y.json` |") {
 		t.Errorf("the job summary:\n%s", r.Summary)
+	}
+	// The same results merged into a step that runs no implementation
+	// (the report job of a matrix): the implementation ran on another
+	// machine, its base results cannot be made here, and it is not
+	// compared rather than every fixture read as added.
+	data, err := os.ReadFile(filepath.Join(w.Dir, "drp2-fixtures.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.Dir, "other-job.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.Env["INPUT_IMPLEMENTATION"] = ""
+	w.Env["INPUT_RESULTS"] = "other-job.json"
+	r = w.Run(t, inProcess)
+	if r.Code != ExitOK || !strings.Contains(r.Summary, "python-example") || strings.Contains(r.Summary, "| on the base |") {
+		t.Errorf("merged results: exit %d\n%s\n%s", r.Code, r.Summary, r.Log)
 	}
 }
