@@ -202,6 +202,15 @@ type Result struct {
 	// fixture, set only when it fails: it is reported but does not fail
 	// the run.
 	KnownFailure string
+
+	// Listing is the expectations entry that covers this fixture for the
+	// implementation (or the built-in validator) that ran it; nil when
+	// none does.
+	Listing *Listing
+	// Attempts are what happened on each sending of the fixture, in order,
+	// when it was sent more than once (retries); the last is Actual. Nil
+	// when it was sent once.
+	Attempts []Actual
 }
 
 // Digest holds SHA-256 sums (lower-case hex) of a fixture file as written
@@ -214,9 +223,9 @@ type Digest struct {
 	Expected string
 }
 
-// Unexcused is the number of failures no known-failures entry excuses:
-// the failures that fail a run.
-func (s *Summary) Unexcused() int { return s.Failed - s.KnownFailures }
+// Unexcused is the number of failures no expectations entry excuses (a
+// known failure, a flaky fixture): the failures that fail a run.
+func (s *Summary) Unexcused() int { return s.Failed - s.KnownFailures - s.FlakyFailed }
 
 // IsCorpusError reports whether the fixture itself was unusable.
 func (r *Result) IsCorpusError() bool { return r.Actual.Outcome == CorpusError }
@@ -347,6 +356,17 @@ type Summary struct {
 	// KnownFailures counts the failures a known-failures list excuses;
 	// they are in Failed too.
 	KnownFailures int
+	// Flaky counts the flaky fixtures: listed flaky, or passed on a retry
+	// (in Passed or Failed as their last attempt went); FlakyFailed those
+	// of them that failed, excused.
+	Flaky       int
+	FlakyFailed int
+	// UnexpectedPasses counts the fixtures expected to fail that passed
+	// (in Passed too): their entries are stale.
+	UnexpectedPasses int
+	// Skipped counts the fixtures an expectations entry kept from an
+	// implementation: run, but neither passed nor failed.
+	Skipped int
 	// ByClass has one entry per class in the order of Classes, for the
 	// classes that have at least one fixture run.
 	ByClass      []ClassCount
@@ -385,6 +405,9 @@ type Run struct {
 	// coverage, when the job asked for them.
 	Manifest *ManifestCheck
 	Coverage *Coverage
+	// ExpectationsUpdate is the expectations file the run wrote; nil when
+	// none was asked for.
+	ExpectationsUpdate *ExpectationsUpdate
 	// Judgement is the gate's verdict on the run; nil before it was
 	// judged (a report read back, a renderer's own test).
 	Judgement *Judgement
@@ -407,6 +430,16 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 			c.NotClaimed++
 			continue
 		}
+		if r.Actual.Outcome == Skipped {
+			s.Skipped++
+			continue
+		}
+		switch r.Kind() {
+		case KindFlaky:
+			s.Flaky++
+		case KindUnexpectedPass:
+			s.UnexpectedPasses++
+		}
 		if r.Passed {
 			s.Passed++
 			c.Passed++
@@ -415,8 +448,11 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 		s.Failed++
 		c.Failed++
 		s.FailingPaths = append(s.FailingPaths, r.Path)
-		if r.KnownFailure != "" {
+		switch r.Kind() {
+		case KindKnownFailure:
 			s.KnownFailures++
+		case KindFlaky:
+			s.FlakyFailed++
 		}
 		if r.IsCorpusError() {
 			s.CorpusErrors++

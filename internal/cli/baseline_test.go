@@ -76,9 +76,15 @@ func TestKnownFailures(t *testing.T) {
 	}
 
 	os.WriteFile(list, []byte("negative_schema/bad.json fixed long ago\n"+failing+" bug\n"), 0o644)
-	code, out, _ = run(t, dir, "run", "--known-failures", "known.txt", "--fail-on", "mismatch,findings")
-	if code != ExitMismatch || !strings.Contains(out, "unexpectedly passing") || !strings.Contains(out, "remove it from the list") {
+	// A listed fixture that passes is an unexpected pass, as of any
+	// expectations entry: reported, failing under fail-on unexpected-pass.
+	code, out, _ = run(t, dir, "run", "--known-failures", "known.txt")
+	if code != ExitOK || !strings.Contains(out, "STALE fixtures/negative_schema/bad.json: Unexpected pass: expected to fail (known.txt:1)") {
 		t.Errorf("listed pass: exit %d\n%s", code, out)
+	}
+	code, _, errOut = run(t, dir, "run", "--known-failures", "known.txt", "--fail-on", "mismatch,unexpected-pass")
+	if code != ExitMismatch || !strings.Contains(errOut, "the built-in validator passed 1 fixture expected to fail") {
+		t.Errorf("listed pass under fail-on unexpected-pass: exit %d\n%s", code, errOut)
 	}
 
 	os.WriteFile(list, []byte("fixtures/positive/ok.json\n"), 0o644)

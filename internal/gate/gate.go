@@ -74,6 +74,15 @@ type Job struct {
 	Baseline string
 	// KnownFailures is a known-failures list file; empty for none.
 	KnownFailures string
+	// Expectations are expectations files (internal/expect), applied to
+	// the built-in validator and to every implementation, with the
+	// known-failures list; UpdateExpectations is the file the
+	// expectations are written to as they should be after the run ("" for
+	// none). Retries is how many more times an implementation is sent a
+	// fixture it fails unexpectedly.
+	Expectations       []string
+	UpdateExpectations string
+	Retries            int
 	// Contained holds every file the job reads by a path it was given
 	// inside the working directory, and never through a link: the action,
 	// where the pull request lays out the workspace.
@@ -129,12 +138,16 @@ type FailOn struct {
 	// Level3: readback bytes differ across the fixture's data and the
 	// implementations (the Level 3 preview, information otherwise).
 	Level3 bool
+	// UnexpectedPass: a fixture expected to fail passed (a stale entry).
+	UnexpectedPass bool
+	// Flaky: a fixture is flaky (listed flaky, or passed on a retry).
+	Flaky bool
 }
 
 // DefaultFailOn is what run and the action fail on unless told otherwise.
 var DefaultFailOn = FailOn{Mismatch: true, Empty: true}
 
-const failOnWords = "mismatch, empty, findings, regressions, level3, or never"
+const failOnWords = "mismatch, empty, findings, regressions, level3, unexpected-pass, flaky, or never"
 
 // ParseFailOn reads a list such as "mismatch,empty" (commas or new lines);
 // "never" alone means nothing fails the run.
@@ -156,6 +169,10 @@ func ParseFailOn(s string) (FailOn, error) {
 			f.Regressions = true
 		case "level3":
 			f.Level3 = true
+		case "unexpected-pass":
+			f.UnexpectedPass = true
+		case "flaky":
+			f.Flaky = true
 		case "never":
 			if len(words) > 1 {
 				return f, fmt.Errorf("%q: never cannot be combined with other conditions", s)
@@ -183,6 +200,12 @@ func (f FailOn) String() string {
 	}
 	if f.Level3 {
 		w = append(w, "level3")
+	}
+	if f.UnexpectedPass {
+		w = append(w, "unexpected-pass")
+	}
+	if f.Flaky {
+		w = append(w, "flaky")
 	}
 	if len(w) == 0 {
 		return "never"

@@ -64,3 +64,42 @@ func ImplementationsVerdict(n, failing, unusable int) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// StaleEntry says that an expected failure passed and its entry should go.
+func StaleEntry(r *model.Result) string {
+	where := ""
+	if r.Listing != nil {
+		where = " (" + CleanLine(r.Listing.Entry) + ")"
+	}
+	return "Unexpected pass: expected to fail" + where + ", and it passed; remove the entry (--update-expectations does)."
+}
+
+// Expectations words an implementation's counts of what its expectations
+// say: "2 known, 1 flaky, 1 unexpected pass, 3 skipped", only the ones
+// that are not zero; "" when all are.
+func Expectations(s *model.Summary) string {
+	var parts []string
+	add := func(n int, one, many string) {
+		if n > 0 {
+			parts = append(parts, strconv.Itoa(n)+" "+Plural(n, one, many))
+		}
+	}
+	add(s.KnownFailures, "known failure", "known failures")
+	add(s.Flaky, "flaky", "flaky")
+	add(s.UnexpectedPasses, "unexpected pass", "unexpected passes")
+	add(s.Skipped, "skipped", "skipped")
+	return strings.Join(parts, ", ")
+}
+
+// Attempts words the attempts of a retried fixture: "failed, then
+// passed on attempt 2 of 3"; "" for a fixture sent once.
+func Attempts(r *model.Result) string {
+	if !r.Retried() {
+		return ""
+	}
+	n := len(r.Attempts)
+	if r.Passed {
+		return "failed, then passed on attempt " + strconv.Itoa(n) + " (flaky)"
+	}
+	return "failed on all " + strconv.Itoa(n) + " attempts"
+}

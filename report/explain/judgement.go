@@ -126,8 +126,24 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 			fmt.Sprintf("the corpus differs from its manifest %s", r.Subject)
 	case model.ReasonIncomplete:
 		return "", "not every check could be made"
+	case model.ReasonUnexpectedPasses:
+		w := fmt.Sprintf("%s passed %d %s expected to fail (fail-on unexpected-pass): remove the stale %s", who(r.Subject), n,
+			Plural(n, "fixture", "fixtures"), Plural(n, "entry", "entries"))
+		return w, fmt.Sprintf("%s: %d unexpected %s", who(r.Subject), n, Plural(n, "pass", "passes"))
+	case model.ReasonFlaky:
+		return fmt.Sprintf("%s has %d flaky %s (fail-on flaky)", who(r.Subject), n, Plural(n, "fixture", "fixtures")),
+			fmt.Sprintf("%s: %d flaky", who(r.Subject), n)
 	}
 	return "", ""
+}
+
+// who names an implementation of a reason: the built-in validator by what
+// it is.
+func who(subject string) string {
+	if subject == model.Validator {
+		return "the built-in validator"
+	}
+	return "implementation " + CleanLine(subject)
 }
 
 // FreezeBroken says how the corpus breaks a frozen manifest; "" when it

@@ -68,6 +68,12 @@ type ImplementationSummary struct {
 	Level3Compared int      `json:"level3_compared"`
 	Level3Agreed   int      `json:"level3_agreed"`
 	FailingPaths   []string `json:"failing_paths"`
+	// KnownFailures and the rest count what its expectations say;
+	// UnexpectedFailures the failures they do not excuse, which fail the
+	// run.
+	KnownFailures      int `json:"known_failures,omitempty"`
+	UnexpectedFailures int `json:"unexpected_failures"`
+	ExpectationCounts
 }
 
 func implementations(run *model.Run) []Implementation {
@@ -87,7 +93,8 @@ func implementations(run *model.Run) []Implementation {
 			Summary: ImplementationSummary{Run: im.Summary.Run, Passed: im.Summary.Passed, Failed: im.Summary.Failed,
 				HarnessErrors: im.HarnessErrors(), NotClaimed: im.NotClaimedCount(), Level1: im.Level1(),
 				Level2Checked: checked, Level2Passed: passed, Level3Compared: compared, Level3Agreed: agreed,
-				FailingPaths: append([]string{}, im.Summary.FailingPaths...)},
+				FailingPaths:  append([]string{}, im.Summary.FailingPaths...),
+				KnownFailures: im.Summary.KnownFailures, UnexpectedFailures: im.Summary.Unexcused(), ExpectationCounts: expectationCounts(&im.Summary)},
 			Results:   make([]Result, 0, len(im.Results)),
 			Level2:    im.Level2,
 			Readbacks: im.Readbacks,
@@ -205,6 +212,11 @@ func readResult(rec *Result) (model.Result, error) {
 		// A known failure stays one when read back: diff, a baseline and a
 		// merge judge it as the run that wrote it did.
 		KnownFailure: deref(rec.KnownFailure),
+		Attempts:     readAttempts(rec.Attempts),
+	}
+	var err error
+	if r.Listing, err = readListing(rec.Expectation); err != nil {
+		return model.Result{}, fmt.Errorf("%s: %v", rec.FixturePath, err)
 	}
 	r.Folder, _, _ = strings.Cut(path.Clean(r.RelPath), "/")
 	if rec.Digest != nil {

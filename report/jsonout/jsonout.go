@@ -5,6 +5,7 @@ package jsonout
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -56,6 +57,23 @@ type Summary struct {
 	ToolVersion   string       `json:"tool_version,omitempty"`
 	// KnownFailures counts the failures a known-failures list excuses.
 	KnownFailures int `json:"known_failures,omitempty"`
+	// The built-in validator's other counts by its expectations.
+	ExpectationCounts
+}
+
+// ExpectationCounts count what the expectations say of one
+// implementation's results (the built-in validator's too): flaky fixtures
+// (those of them that failed, excused), unexpected passes (stale
+// entries), fixtures skipped.
+type ExpectationCounts struct {
+	Flaky            int `json:"flaky,omitempty"`
+	FlakyFailed      int `json:"flaky_failed,omitempty"`
+	UnexpectedPasses int `json:"unexpected_passes,omitempty"`
+	Skipped          int `json:"skipped,omitempty"`
+}
+
+func expectationCounts(s *model.Summary) ExpectationCounts {
+	return ExpectationCounts{Flaky: s.Flaky, FlakyFailed: s.FlakyFailed, UnexpectedPasses: s.UnexpectedPasses, Skipped: s.Skipped}
 }
 
 // ClassCount counts one class.
@@ -90,6 +108,29 @@ type Result struct {
 	// KnownFailure is the known-failures list's reason for a failure it
 	// excuses.
 	KnownFailure *string `json:"known_failure,omitempty"`
+	// Expectation is the expectations entry that covers the fixture for
+	// what ran it.
+	Expectation *Expectation `json:"expectation,omitempty"`
+	// Attempts are every attempt of a fixture sent more than once, in
+	// order, the last one the result's own.
+	Attempts []Attempt `json:"attempts,omitempty"`
+}
+
+// Expectation is an expectations entry: "fail", "flaky" or "skip", its
+// reason, and where it is (file:line).
+type Expectation struct {
+	Expect string  `json:"expect"`
+	Reason *string `json:"reason,omitempty"`
+	Entry  string  `json:"entry"`
+}
+
+// Attempt is what one sending of a fixture gave.
+type Attempt struct {
+	Outcome      string  `json:"outcome"`
+	Phase        *string `json:"phase"`
+	Code         *string `json:"code"`
+	CommandIndex *int    `json:"command_index"`
+	Message      *string `json:"message"`
 }
 
 // Build converts a run to the JSON document.
@@ -102,7 +143,7 @@ func Build(run *model.Run) Document {
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
 			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
-			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures,
+			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, ExpectationCounts: expectationCounts(&s),
 		},
 		Results: make([]Result, 0, len(run.Results)),
 		// Never null: a run without findings has "findings": [].
@@ -162,7 +203,46 @@ func result(r *model.Result) Result {
 		Digest:               digest(r.Digest),
 		Diagnostics:          convert(r.Diagnostics, toDiagnostic),
 		KnownFailure:         optional(r.KnownFailure),
+		Expectation:          expectation(r.Listing),
+		Attempts:             attempts(r.Attempts),
 	}
+}
+
+func expectation(l *model.Listing) *Expectation {
+	if l == nil {
+		return nil
+	}
+	return &Expectation{Expect: l.Expect.String(), Reason: optional(l.Reason), Entry: l.Entry}
+}
+
+func attempts(as []model.Actual) []Attempt {
+	var out []Attempt
+	for _, a := range as {
+		out = append(out, Attempt{Outcome: string(a.Outcome), Phase: optional(string(a.Phase)), Code: optional(a.Code),
+			CommandIndex: a.CommandIndex, Message: optional(a.Message)})
+	}
+	return out
+}
+
+// readListing and readAttempts are expectation and attempts read back.
+func readListing(e *Expectation) (*model.Listing, error) {
+	if e == nil {
+		return nil, nil
+	}
+	exp, ok := model.ParseExpectation(e.Expect)
+	if !ok {
+		return nil, fmt.Errorf("expectation %q is not fail, flaky or skip", e.Expect)
+	}
+	return &model.Listing{Expect: exp, Reason: deref(e.Reason), Entry: e.Entry}, nil
+}
+
+func readAttempts(as []Attempt) []model.Actual {
+	var out []model.Actual
+	for _, a := range as {
+		out = append(out, model.Actual{Outcome: model.Outcome(a.Outcome), Phase: model.Phase(deref(a.Phase)), Code: deref(a.Code),
+			CommandIndex: a.CommandIndex, Message: deref(a.Message)})
+	}
+	return out
 }
 
 // Write writes the run as indented JSON followed by a newline.

@@ -75,6 +75,9 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			Results:         gate.SplitList(a.GetInput("results")),
 			Baseline:        a.GetInput("baseline"),
 			KnownFailures:   a.GetInput("known-failures"),
+			// Paths may hold commas: one file a line.
+			Expectations:       splitLines(a.GetInput("expectations")),
+			UpdateExpectations: a.GetInput("update-expectations"),
 			Spelling:        gate.InputSpelling,
 			Contained:       true,
 		},
@@ -106,6 +109,13 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 	}
 	if err := readChoices(a, &in); err != nil {
 		return in, err
+	}
+	if s := a.GetInput("retries"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return in, fmt.Errorf("input retries: %q is not a number of retries (a whole number, 0 for none)", s)
+		}
+		in.Job.Retries = n
 	}
 	if s := a.GetInput("explore"); s != "" {
 		n, err := strconv.Atoi(s)
