@@ -2,8 +2,8 @@ package model
 
 import (
 	"slices"
-	"strings"
 	"sort"
+	"strings"
 	"time"
 )
 

@@ -259,3 +259,139 @@ func TestExpectations(t *testing.T) {
 		t.Errorf("unexcused failures in the text report: %q", unexcused)
 	}
 }
+
+// TestUpdateExpectations: an expectation that now passes is reported,
+// and --update-expectations removes it, adds the new failure with the
+// reason "new" and keeps everything else; the summary shows the diff.
+func TestUpdateExpectations(t *testing.T) {
+	dir, names := fakeCorpus(t, 6)
+	list := "# rt's expectations\n" +
+		"rt " + rel(names[0]) + " fail # bug 1\n" +
+		"\n# fixed upstream, it seems\n" +
+		"rt " + rel(names[1]) + " fail # bug 2\n" +
+		"rt " + rel(names[2]) + " flaky\n"
+	writeFile(t, filepath.Join(dir, "rt.txt"), list)
+	spec := fakeSpec{Name: "rt", Fail: []string{names[0], names[3]}}
+	args := []string{"run", "--implementation", fake(t, spec), "--expectations", "rt.txt", "--update-expectations", "rt.txt",
+		"--summary", "summary.md", "--json-out", "out.json"}
+	code, stdout, stderr := run(t, dir, args...)
+	if code != ExitMismatch || !strings.Contains(stdout, rel(names[1])+": Unexpected pass: expected to fail (rt.txt:5)") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	rep := readExpectReport(t, filepath.Join(dir, "out.json"))
+	if s := rep.Implementations[0].Summary; s.UnexpectedPasses != 1 || s.UnexpectedFailures != 1 || s.KnownFailures != 1 {
+		t.Errorf("summary %+v", s)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "rt.txt"))
+	want := "# rt's expectations\n" +
+		"rt " + rel(names[0]) + " fail # bug 1\n" +
+		"\n# fixed upstream, it seems\n" +
+		"rt " + rel(names[2]) + " flaky\n" +
+		"rt " + rel(names[3]) + " fail # new\n"
+	if string(got) != want {
+		t.Errorf("updated expectations:\n%s\nwant:\n%s", got, want)
+	}
+	summary, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
+	diff := "```diff\n--- rt.txt\n+++ rt.txt\n@@ -2,5 +2,5 @@\n rt " + rel(names[0]) + " fail # bug 1\n \n # fixed upstream, it seems\n" +
+		"-rt " + rel(names[1]) + " fail # bug 2\n rt " + rel(names[2]) + " flaky\n+rt " + rel(names[3]) + " fail # new\n```\n"
+	if !strings.Contains(string(summary), diff) {
+		t.Errorf("summary without the diff %q:\n%s", diff, summary)
+	}
+
+	// The list kept true: the same run is green, and changes nothing.
+	code, stdout, stderr = run(t, dir, args...)
+	if code != ExitOK || !strings.Contains(stdout, "Expectations written to rt.txt: unchanged") {
+		t.Fatalf("second run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	again, _ := os.ReadFile(filepath.Join(dir, "rt.txt"))
+	if string(again) != want {
+		t.Errorf("second update changed the list:\n%s", again)
+	}
+}
+
+// TestRetries: with --retries 2, 100 runs against a fixture that fails
+// only a first attempt give no red run; without retries, every run is red.
+func TestRetries(t *testing.T) {
+	dir, names := fakeCorpus(t, 3)
+	red := 0
+	for i := 0; i < 100; i++ {
+		spec := fakeSpec{Name: "rt", First: []string{names[1]}, Marks: t.TempDir()}
+		code, stdout, stderr := run(t, dir, "run", "--implementation", fake(t, spec), "--retries", "2", "--json-out", "out.json")
+		if code != ExitOK {
+			red++
+			t.Errorf("run %d: exit %d\n%s\n%s", i, code, stdout, stderr)
+			continue
+		}
+		if i > 0 {
+			continue
+		}
+		// The first run's record: flaky, with both attempts.
+		rep := readExpectReport(t, filepath.Join(dir, "out.json"))
+		r := rep.Implementations[0].Results[1]
+		if s := rep.Implementations[0].Summary; s.Flaky != 1 || s.Passed != 3 || !r.Passed || len(r.Attempts) != 2 ||
+			r.Attempts[0].Outcome != "error" || r.Attempts[1].Outcome != "success" {
+			t.Errorf("summary %+v, result %+v", s, r)
+		}
+		if !strings.Contains(stdout, rel(names[1])+": flaky: failed, then passed on attempt 2 (flaky)") {
+			t.Errorf("text report:\n%s", stdout)
+		}
+	}
+	if red != 0 {
+		t.Errorf("%d of 100 runs red", red)
+	}
+	spec := fakeSpec{Name: "rt", First: []string{names[1]}, Marks: t.TempDir()}
+	if code, _, _ := run(t, dir, "run", "--implementation", fake(t, spec)); code != ExitMismatch {
+		t.Errorf("without retries: exit %d, want red", code)
+	}
+	spec.Marks = t.TempDir()
+	if code, _, stderr := run(t, dir, "run", "--implementation", fake(t, spec), "--retries", "1", "--fail-on", "mismatch,flaky"); code != ExitMismatch ||
+		!strings.Contains(stderr, "implementation rt 1.0 has 1 flaky fixture (fail-on flaky)") {
+		t.Errorf("under fail-on flaky: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestExpectationsDeviceAndSkip: NAME@GLOB narrows an entry to the
+// devices whose description it matches, case-insensitively; a skipped
+// fixture is not sent (the fake would fail it) and counts as skipped; a
+// malformed line and an entry naming no fixture are findings, and the run
+// goes on.
+func TestExpectationsDeviceAndSkip(t *testing.T) {
+	dir, names := fakeCorpus(t, 4)
+	writeFile(t, filepath.Join(dir, "rt.txt"), "rt@*swiftshader* "+rel(names[0])+" fail # lavapipe only\n"+
+		"* "+rel(names[1])+" skip # too slow\n"+
+		"rt positive/ fail fail\n"+
+		"rt positive/gone.json fail\n"+
+		"rt "+rel(names[2])+" sometimes\n")
+	spec := fakeSpec{Name: "rt", Vendor: "Google", Device: "SwiftShader Device (Subzero)", Fail: []string{names[0], names[1]}}
+	code, stdout, stderr := run(t, dir, "run", "--implementation", fake(t, spec), "--expectations", "rt.txt", "--json-out", "out.json")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	rep := readExpectReport(t, filepath.Join(dir, "out.json"))
+	s := rep.Implementations[0].Summary
+	if s.KnownFailures != 1 || s.Skipped != 1 || s.Passed != 2 {
+		t.Errorf("summary %+v", s)
+	}
+	if r := rep.Implementations[0].Results[1]; r.Outcome != "skipped" || r.Expectation == nil || r.Expectation.Entry != "rt.txt:2" {
+		t.Errorf("skipped result %+v", r)
+	}
+	var findings []string
+	for _, f := range rep.Findings {
+		findings = append(findings, f.Message)
+	}
+	want := []string{
+		"expectation fail (rt.txt:4) names no fixture of the corpus; remove it from the list",
+		"rt.txt:3: 4 fields, want IMPLEMENTATION PATH EXPECTATION [# reason]; the line is left out",
+		"rt.txt:5: expectation \"sometimes\" is not fail, flaky or skip; the line is left out",
+	}
+	if strings.Join(findings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(findings, "\n"), strings.Join(want, "\n"))
+	}
+
+	// On another device the entry does not apply: a new failure.
+	spec.Device = "NVIDIA GeForce RTX 4090"
+	code, _, stderr = run(t, dir, "run", "--implementation", fake(t, spec), "--expectations", "rt.txt")
+	if code != ExitMismatch || !strings.Contains(stderr, "implementation rt 1.0 failed 1 of 3 fixtures") {
+		t.Errorf("another device: exit %d\n%s", code, stderr)
+	}
+}

@@ -73,4 +73,3 @@ func ParseKnownFailures(r io.Reader, name string) (*List, error) {
 func clean(p string) string {
 	return path.Clean(strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./"))
 }
-

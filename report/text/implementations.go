@@ -76,8 +76,11 @@ func (p *printer) implementationResult(r *model.Result) {
 	case k == model.KindUnexpectedPass:
 		p.textf("      %s: %s", Clean(explain.Location(r)), Clean(explain.StaleEntry(r)))
 		return
-	case k == model.KindFlaky && r.Passed:
+	case k == model.KindFlaky && r.Passed && r.Retried():
 		p.textf("      %s: flaky: %s", Clean(explain.Location(r)), Clean(explain.Attempts(r)))
+		return
+	case k == model.KindFlaky && r.Passed:
+		p.textf("      %s: flaky (%s): passed", Clean(explain.Location(r)), Clean(r.Listing.Entry))
 		return
 	case r.Passed || k == model.KindNotClaimed || k == model.KindSkipped:
 		return

@@ -78,8 +78,8 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			// Paths may hold commas: one file a line.
 			Expectations:       splitLines(a.GetInput("expectations")),
 			UpdateExpectations: a.GetInput("update-expectations"),
-			Spelling:        gate.InputSpelling,
-			Contained:       true,
+			Spelling:           gate.InputSpelling,
+			Contained:          true,
 		},
 		Token:      a.GetInput("github-token"),
 		CheckName:  a.GetInput("check-name"),
