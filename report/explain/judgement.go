@@ -171,7 +171,7 @@ func judgedCounts(s *model.Summary) string {
 			text += " (" + b + ")"
 		}
 		return text + knownNote(s)
-	case s.KnownFailures > 0:
+	case s.KnownFailures > 0 || s.FlakyFailed > 0:
 		return fmt.Sprintf("%d of %d %s passed", s.Passed, s.Run, Plural(s.Run, "fixture", "fixtures")) + knownNote(s)
 	case s.Run == 1:
 		return "the 1 fixture passed"
@@ -180,10 +180,17 @@ func judgedCounts(s *model.Summary) string {
 }
 
 func knownNote(s *model.Summary) string {
-	if s == nil || s.KnownFailures == 0 {
+	if s == nil || s.KnownFailures+s.FlakyFailed == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (and %d known %s, excused)", s.KnownFailures, Plural(s.KnownFailures, "failure", "failures"))
+	var parts []string
+	if s.KnownFailures > 0 {
+		parts = append(parts, fmt.Sprintf("%d known %s", s.KnownFailures, Plural(s.KnownFailures, "failure", "failures")))
+	}
+	if s.FlakyFailed > 0 {
+		parts = append(parts, fmt.Sprintf("%d flaky %s", s.FlakyFailed, Plural(s.FlakyFailed, "failure", "failures")))
+	}
+	return " (and " + strings.Join(parts, " and ") + ", excused)"
 }
 
 // noneRan says why no fixture ran, naming the filters actually given.

@@ -419,7 +419,10 @@ func expectedWhy(r *model.Result) string {
 		if a := explain.Attempts(r); a != "" {
 			return "flaky: " + a
 		}
-		return "flaky" + entry + ": " + explain.Show(r.Kind(), "").Word + ", " + explain.Headline(r)
+		if r.Passed {
+			return "flaky" + entry + ": passed"
+		}
+		return "flaky" + entry + ": failed, " + explain.Headline(r)
 	}
 	return "known failure" + entry + ": " + r.KnownFailure + "; " + explain.Headline(r)
 }
