@@ -145,8 +145,9 @@ type expectReport struct {
 		Kind, Path, Message string
 	} `json:"findings"`
 	Implementations []struct {
-		Name    string `json:"name"`
-		Summary struct {
+		Name     string `json:"name"`
+		Restarts int    `json:"restarts"`
+		Summary  struct {
 			Passed             int      `json:"passed"`
 			Failed             int      `json:"failed"`
 			UnexpectedFailures int      `json:"unexpected_failures"`
@@ -325,8 +326,12 @@ func TestRetries(t *testing.T) {
 		if i > 0 {
 			continue
 		}
-		// The first run's record: flaky, with both attempts.
+		// The first run's record: flaky, with both attempts, the second
+		// to a fresh process.
 		rep := readExpectReport(t, filepath.Join(dir, "out.json"))
+		if rep.Implementations[0].Restarts != 1 {
+			t.Errorf("%d processes started after the first, want 1", rep.Implementations[0].Restarts)
+		}
 		r := rep.Implementations[0].Results[1]
 		if s := rep.Implementations[0].Summary; s.Flaky != 1 || s.Passed != 3 || !r.Passed || len(r.Attempts) != 2 ||
 			r.Attempts[0].Outcome != "error" || r.Attempts[1].Outcome != "success" {
