@@ -400,3 +400,22 @@ func TestExpectationsDeviceAndSkip(t *testing.T) {
 		t.Errorf("another device: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestMergeExpectations: a report keeps the expectations its run applied
+// when merged, and merge --expectations judges it by another list.
+func TestMergeExpectations(t *testing.T) {
+	dir, names := fakeCorpus(t, 3)
+	writeFile(t, filepath.Join(dir, "rt.txt"), "rt "+rel(names[0])+" fail\n")
+	spec := fakeSpec{Name: "rt", Fail: []string{names[0]}}
+	if code, _, stderr := run(t, dir, "run", "--implementation", fake(t, spec), "--expectations", "rt.txt", "--json-out", "r.json"); code != ExitOK {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := run(t, dir, "merge", "r.json"); code != ExitOK {
+		t.Errorf("merge: exit %d\n%s", code, stderr)
+	}
+	writeFile(t, filepath.Join(dir, "none.txt"), "# nothing expected\n")
+	if code, _, stderr := run(t, dir, "merge", "--expectations", "none.txt", "r.json"); code != ExitMismatch ||
+		!strings.Contains(stderr, "implementation rt 1.0 failed 1 of 3 fixtures") {
+		t.Errorf("merge with an empty list: exit %d\n%s", code, stderr)
+	}
+}

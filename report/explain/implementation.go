@@ -44,6 +44,19 @@ const Unusable = "could not be used"
 // implementations pass every fixture", "1 of 3 implementations fails
 // fixtures; 1 could not be used".
 func ImplementationsVerdict(n, failing, unusable int) string {
+	return ExpectedVerdict(n, failing, unusable, false)
+}
+
+// ExpectedVerdict is ImplementationsVerdict for implementations whose
+// expectations excuse failures (excused): when nothing else fails, it says
+// that they fail only as expected, not that they pass every fixture.
+func ExpectedVerdict(n, failing, unusable int, excused bool) string {
+	if failing == 0 && unusable == 0 && excused {
+		if n == 1 {
+			return "the 1 implementation fails only as its expectations say"
+		}
+		return "all " + Count(n, "implementation", "implementations") + " fail only as their expectations say"
+	}
 	if failing == 0 && unusable == 0 {
 		if n == 1 {
 			return "the 1 implementation passes every fixture"

@@ -120,7 +120,12 @@ func implementationsVerdict(run *model.Run) string {
 			failing++
 		}
 	}
-	v := explain.ImplementationsVerdict(len(run.Implementations), failing, unusable)
+	excused := false
+	for i := range run.Implementations {
+		s := &run.Implementations[i].Summary
+		excused = excused || s.KnownFailures+s.FlakyFailed > 0
+	}
+	v := explain.ExpectedVerdict(len(run.Implementations), failing, unusable, excused)
 	return strings.ToUpper(v[:1]) + v[1:]
 }
 
