@@ -113,6 +113,9 @@ type Comparison struct {
 	// Notes say what of the base could not be read (a corrupt folder of a
 	// base commit), the comparison being made with the rest.
 	Notes []string
+	// Known is how the known-failures list differs from the base's, when
+	// the run has one: only an entry the base had excuses a regression.
+	Known *KnownChange
 
 	// CommandSchemaChanged and FixtureSchemaChanged: the schema's sha256
 	// differs from the base's.
@@ -199,3 +202,22 @@ func (c *Comparison) Delta() Delta {
 	}
 	return d
 }
+
+// KnownChange is how a run's known-failures list differs from the one its
+// base had (read at the base commit, or in the base folder).
+type KnownChange struct {
+	// Unknown says the base's list cannot be known (a baseline given as
+	// a report, a list outside the repository): then no entry excuses a
+	// regression.
+	Unknown bool
+	// Added and Removed are the corpus paths listed here and not on the
+	// base, and the reverse, sorted.
+	Added, Removed []string
+	// Unexcused are the corpus paths of the fixtures that fail now and
+	// did not on the base, listed only by an added entry: their failure
+	// counts.
+	Unexcused []string
+}
+
+// Changed says whether the list differs from the base's.
+func (k *KnownChange) Changed() bool { return k != nil && (len(k.Added) > 0 || len(k.Removed) > 0) }

@@ -10,6 +10,17 @@ type CorpusSearch struct {
 	// the whole working directory: the corpus it found need not be the
 	// only one.
 	Truncated bool
+	// Base is the short hash of the pull request's base commit when the
+	// search read its tree rather than the pull request's checkout, so
+	// that the pull request cannot choose the corpus; "" otherwise.
+	Base string
+	// HeadFound is the corpus the pull request's own checkout would have
+	// given, when it differs from the base's ("" when the same, or none).
+	HeadFound string
+	// BaseUnavailable says why a pull request's corpus was found in its
+	// own checkout: its base commit could not be read (a shallow
+	// checkout); "" otherwise.
+	BaseUnavailable string
 }
 
 // CorpusRule is the rule of the discovery that chose a corpus, in the

@@ -18,6 +18,10 @@ type Judgement struct {
 	// Findings is the number of findings the headline names when they do
 	// not fail the run.
 	Findings int
+	// CorpusSearched: the action ran the corpus a search of the workspace
+	// chose (Run.CorpusSearch says how), which the headline names, since
+	// the corpus is what a pull request would move to turn the gate green.
+	CorpusSearched bool
 }
 
 // ReasonKind is a kind of condition that fails a run.

@@ -211,6 +211,12 @@ type Result struct {
 	// when it was sent more than once (retries); the last is Actual. Nil
 	// when it was sent once.
 	Attempts []Actual
+	// DetailLeftOut says that this failure came after the first failures
+	// a report gives in full: it keeps its verdict (the expected and
+	// actual outcome, phase, code and command index), its paths and its
+	// digest, but not its message, rule, span, diagnostics or the
+	// fixture's prose. A report read back keeps it so.
+	DetailLeftOut bool
 }
 
 // Digest holds SHA-256 sums (lower-case hex) of a fixture file as written
@@ -226,6 +232,10 @@ type Digest struct {
 // Unexcused is the number of failures no expectations entry excuses (a
 // known failure, a flaky fixture): the failures that fail a run.
 func (s *Summary) Unexcused() int { return s.Failed - s.KnownFailures - s.FlakyFailed }
+
+// UnexcusedCorpusErrors is the number of corpus errors no known-failures
+// entry excuses: the corpus errors among the failures that fail a run.
+func (s *Summary) UnexcusedCorpusErrors() int { return s.CorpusErrors - s.KnownCorpusErrors }
 
 // IsCorpusError reports whether the fixture itself was unusable.
 func (r *Result) IsCorpusError() bool { return r.Actual.Outcome == CorpusError }
@@ -253,6 +263,10 @@ const (
 	FindingKnownPassing FindingKind = "known_failure_passing"
 	// FindingKnownUnused: a known-failures entry names no fixture run.
 	FindingKnownUnused FindingKind = "known_failure_unused"
+	// FindingKnownNotOnBase: a known-failures entry the base did not have
+	// names a fixture that fails now and did not on the base: a change
+	// cannot excuse its own regression, so the failure counts.
+	FindingKnownNotOnBase FindingKind = "known_failure_not_on_base"
 )
 
 // Finding is a warning about the corpus. It never changes a result.
@@ -354,8 +368,10 @@ type Summary struct {
 	NotClaimed int
 	Findings   int
 	// KnownFailures counts the failures a known-failures list excuses;
-	// they are in Failed too.
-	KnownFailures int
+	// they are in Failed too. KnownCorpusErrors counts those of them that
+	// are corpus errors (in CorpusErrors too).
+	KnownFailures     int
+	KnownCorpusErrors int
 	// Flaky counts the flaky fixtures: listed flaky, or passed on a retry
 	// (in Passed or Failed as their last attempt went); FlakyFailed those
 	// of them that failed, excused.
@@ -448,14 +464,19 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 		s.Failed++
 		c.Failed++
 		s.FailingPaths = append(s.FailingPaths, r.Path)
-		switch r.Kind() {
-		case KindKnownFailure:
+		// A listed corpus error is excused too (its Kind stays a corpus
+		// error): KnownFailure is set on every failure a fail entry covers.
+		switch k := r.Kind(); {
+		case r.KnownFailure != "" || k == KindKnownFailure:
 			s.KnownFailures++
-		case KindFlaky:
+		case k == KindFlaky:
 			s.FlakyFailed++
 		}
 		if r.IsCorpusError() {
 			s.CorpusErrors++
+			if r.KnownFailure != "" {
+				s.KnownCorpusErrors++
+			}
 		}
 	}
 	for _, class := range Classes {

@@ -16,9 +16,7 @@ package runner
 
 import (
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -54,19 +52,32 @@ type CorpusChoice struct {
 	Folders int
 }
 
+// FolderTree lists the real folders of a tree: the working directory
+// (workspace.Dir), or the tree of a commit, where a pull request cannot
+// move what the search finds. Folders lists the real folders directly
+// inside the folder rel ("." for the root), sorted, and fails when rel or
+// any folder on the way is not a real folder; it reads at most max
+// entries, says how many it read, and whether it stopped at max.
+type FolderTree interface {
+	Folders(rel string, max int) (names []string, read int, full bool, err error)
+}
+
 // FindCorpus searches the workspace at root for its corpus. An error means
 // root itself could not be read.
-func FindCorpus(root string) (CorpusChoice, error) { return findCorpus(root, CorpusSearchEntries) }
+func FindCorpus(root string) (CorpusChoice, error) {
+	return FindCorpusIn(workspace.New(root, true), CorpusSearchEntries)
+}
 
-// findCorpus is FindCorpus reading at most limit directory entries.
-func findCorpus(root string, limit int) (CorpusChoice, error) {
-	if isCorpus(root, UpstreamCorpus) {
+// FindCorpusIn is FindCorpus over any tree, reading at most limit
+// directory entries in the search of its folders.
+func FindCorpusIn(t FolderTree, limit int) (CorpusChoice, error) {
+	if isCorpus(t, UpstreamCorpus) {
 		return CorpusChoice{Path: UpstreamCorpus, Search: model.CorpusSearch{By: model.CorpusUpstream}}, nil
 	}
-	if isCorpus(root, ConventionalCorpus) {
+	if isCorpus(t, ConventionalCorpus) {
 		return CorpusChoice{Path: ConventionalCorpus, Search: model.CorpusSearch{By: model.CorpusConventional}}, nil
 	}
-	s := corpusSearch{root: root, limit: limit}
+	s := corpusSearch{tree: t, limit: limit}
 	if err := s.run(); err != nil {
 		return CorpusChoice{}, err
 	}
@@ -86,18 +97,15 @@ func FolderList() string {
 	return strings.Join(names, ", ")
 }
 
-// isCorpus says whether rel below root is a real folder (no link on the
-// way) holding any of the three corpus folders as a real folder.
-func isCorpus(root, rel string) bool {
-	dir := root
-	for _, part := range strings.Split(rel, "/") {
-		dir = filepath.Join(dir, part)
-		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
-			return false
-		}
+// isCorpus says whether rel is a real folder of t (no link on the way)
+// holding any of the three corpus folders as a real folder.
+func isCorpus(t FolderTree, rel string) bool {
+	names, _, _, err := t.Folders(rel, CorpusSearchEntries)
+	if err != nil {
+		return false
 	}
 	for _, f := range model.Folders {
-		if fi, err := os.Lstat(filepath.Join(dir, f)); err == nil && fi.IsDir() {
+		if i := sort.SearchStrings(names, f); i < len(names) && names[i] == f {
 			return true
 		}
 	}
@@ -105,7 +113,7 @@ func isCorpus(root, rel string) bool {
 }
 
 type corpusSearch struct {
-	root      string
+	tree      FolderTree
 	limit     int
 	found     []string
 	folders   int
@@ -166,7 +174,7 @@ func holdsCorpus(subdirs []string) bool {
 // list returns the real folders directly inside rel, sorted, within what
 // is left of the entry bound.
 func (s *corpusSearch) list(rel string) ([]string, error) {
-	names, read, full, err := workspace.New(s.root, true).Folders(rel, s.limit-s.entries)
+	names, read, full, err := s.tree.Folders(rel, s.limit-s.entries)
 	s.entries += read
 	if full || s.entries >= s.limit {
 		s.truncated = true

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -98,7 +99,7 @@ func TestFindIsBounded(t *testing.T) {
 		mkdir(t, filepath.Join(wide, fmt.Sprintf("d%02d", i)))
 	}
 	mkdir(t, filepath.Join(wide, "zz", "corpus", "positive"))
-	s := corpusSearch{root: wide, limit: 50}
+	s := corpusSearch{tree: workspace.New(wide, true), limit: 50}
 	if err := s.run(); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestFindIsBounded(t *testing.T) {
 	for i := range 60 {
 		mkdir(t, filepath.Join(cut, "b", fmt.Sprintf("d%02d", i)))
 	}
-	got, err = findCorpus(cut, 50)
+	got, err = FindCorpusIn(workspace.New(cut, true), 50)
 	if err != nil || got.Path != "a" || got.Search != (model.CorpusSearch{By: model.CorpusSearched, Truncated: true}) {
 		t.Errorf("a search cut short: %+v, %v", got, err)
 	}

@@ -26,11 +26,17 @@ func TestProgressCounts(t *testing.T) {
 		{"a name", Config{Name: "alpha"}, 5, 5},
 	} {
 		p := &Progress{}
+		sized := []int{}
 		c.cfg.Corpus, c.cfg.Progress = root, p
+		c.cfg.Sized = func(n int) { sized = append(sized, n) }
 		run := runCorpus(t, c.cfg)
 		done, total, failed := p.Counts()
 		if done != c.done || total != c.total || failed != run.Summary.Failed || failed == 0 {
 			t.Errorf("%s: %d/%d, %d failed; want %d/%d, %d failed", c.name, done, total, failed, c.done, c.total, run.Summary.Failed)
+		}
+		// Sized hears the total once, as main scales the memory limit.
+		if len(sized) != 1 || sized[0] != c.total {
+			t.Errorf("%s: Sized was told %v, want [%d]", c.name, sized, c.total)
 		}
 	}
 	var none *Progress

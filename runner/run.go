@@ -65,6 +65,10 @@ type Config struct {
 	MaxFileSize int64
 	// Progress, when set, counts the fixtures as they are run.
 	Progress *Progress
+	// Sized, when set, is told how many fixtures the run is about to run,
+	// once they are selected and before any runs: main scales the soft
+	// memory limit with it.
+	Sized func(fixtures int)
 	// Checker runs the semantic and capability phases. Nil stops every
 	// stream after the command schema (a schema-only run).
 	Checker Checker
@@ -131,6 +135,9 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		return nil, err
 	}
 	cfg.Progress.Add(len(selected))
+	if cfg.Sized != nil {
+		cfg.Sized(len(selected))
+	}
 	runCtx, stop := runContext(cfg.RunTimeout)
 	defer stop()
 	results, err := newFixtureJob(cfg, c, sch, now).runAll(ctx, runCtx, selected, cfg.Workers)

@@ -207,7 +207,7 @@ func schemaFailure(changes []model.Change) *model.SchemaFailure {
 		ch := &changes[i]
 		h := ch.Head
 		if h == nil || ch.Base == nil || h.Passed || ch.Content != model.ContentSame || !schemaPhase(h.Actual.Phase) ||
-			ch.Base.Actual.Message == h.Actual.Message {
+			ch.Base.Actual.Message == h.Actual.Message || sameVerdictLeftOut(ch.Base, h) {
 			continue
 		}
 		all++
@@ -240,3 +240,12 @@ func schemaError(a model.Actual) string {
 }
 
 func schemaPhase(p model.Phase) bool { return p == model.PhaseSchema || p == model.PhaseEnvelope }
+
+// sameVerdictLeftOut reports whether the base failed as the head does but
+// without a message: a base report leaves the message out past its first
+// failures in full (model.Result.DetailLeftOut), and a schema phase always
+// says one otherwise. The same phase and code then read as the same
+// failure rather than a new schema error.
+func sameVerdictLeftOut(base, head *model.Side) bool {
+	return base.Actual.Message == "" && !base.Passed && base.Actual.Phase == head.Actual.Phase && base.Actual.Code == head.Actual.Code
+}

@@ -33,11 +33,27 @@ func TestRunBaselineFolder(t *testing.T) {
 	if code != ExitMismatch || !strings.Contains(errOut, "1 fixture passed on base "+base+" and fails now") {
 		t.Errorf("fail-on regressions: exit %d\n%s", code, errOut)
 	}
-	// A regression on the known-failures list is excused.
+	// A regression listed only by the change's own known-failures list
+	// is not excused: the base folder has no such entry.
 	list := filepath.Join(head, "known.txt")
 	os.WriteFile(list, []byte("positive/ok.json broken on purpose\n"), 0o644)
+	code, out, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions", "--known-failures", list)
+	if code != ExitMismatch || !strings.Contains(out, "the known-failures list changed against base "+base+" (1 added, 0 removed): 1 new failure no entry of the base excuses counts") {
+		t.Errorf("a regression listed by the change alone: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// The base had the entry: the regression is excused.
+	os.WriteFile(filepath.Join(base, "known.txt"), []byte("positive/ok.json broken on purpose\n"), 0o644)
 	if code, _, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions", "--known-failures", list); code != ExitOK {
 		t.Errorf("known regression: exit %d\n%s", code, errOut)
+	}
+	// A report's list is not known: it excuses no regression.
+	report := filepath.Join(head, "base.json")
+	if code, _, errOut = run(t, base, "run", "--json-out", report); code != ExitOK {
+		t.Fatalf("base report: exit %d\n%s", code, errOut)
+	}
+	code, out, errOut = run(t, head, "run", "--baseline", report, "--fail-on", "regressions", "--known-failures", list)
+	if code != ExitMismatch || !strings.Contains(out, "are not known: 1 new failure no entry of the base excuses counts") {
+		t.Errorf("a report baseline: exit %d\n%s\n%s", code, out, errOut)
 	}
 	// Against itself nothing regressed: the failure is old.
 	if code, _, errOut = run(t, head, "run", "--baseline", head, "--fail-on", "regressions"); code != ExitOK {

@@ -37,6 +37,10 @@ type Env struct {
 	// its channel and the function that stops it; nil means
 	// time.NewTicker.
 	Tick func(every time.Duration) (<-chan time.Time, func())
+	// Sized is told the number of fixtures a run is about to run, before
+	// they run: main scales the soft memory limit with it. Nil tells
+	// nothing.
+	Sized func(fixtures int)
 	// Secrets are values the process holds that no text it writes or
 	// posts may show (main passes the variables named like secrets; the
 	// action adds its token).
@@ -87,7 +91,7 @@ func (e Env) ToolVersion() string { return version.String() }
 // gateEnv is the gate's view of the process.
 func (e Env) gateEnv() (gate.Env, error) {
 	return gate.NewEnv(gate.Process{WorkDir: e.WorkDir, Getenv: e.Var, Now: e.Now, ToolVersion: e.ToolVersion(),
-		Redact: e.redact.Value, RedactBytes: e.redact.Bytes, ReadReport: report.ReadRun})
+		Redact: e.redact.Value, RedactBytes: e.redact.Bytes, ReadReport: report.ReadRun, Sized: e.Sized})
 }
 
 // Redactor is the redactor of env's secrets, once Protect has run.

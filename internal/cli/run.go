@@ -49,7 +49,7 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	var tags, impls stringList
 	failOn := gate.DefaultFailOn.String()
 	fs := newFlagSet("drp2-fixtures run", "drp2-fixtures run [flags] [PATH...]", env)
-	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` holding positive/, negative/, negative_schema/ (default: the corpus holding the first PATH, else the working directory's, as the action finds it: spec/drp2/fixtures, ./fixtures, or the one folder holding the three; else the embedded corpus)")
+	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` holding positive/, negative/, negative_schema/ (default: the working directory's, as the action finds it: spec/drp2/fixtures, ./fixtures, or the one folder holding the three; else the corpus holding the first PATH; else the embedded corpus)")
 	fs.StringVar(&j.CommandSchema, "command-schema", "", "command schema `FILE`, or \"embedded\" (default: <corpus>/../schema/drp_command.json when present, else embedded)")
 	fs.StringVar(&j.FixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: <corpus>/schema/drp_fixture.schema.json when present, else embedded)")
 	fs.StringVar(&j.Name, "name", "", "run only fixtures whose name contains `SUBSTR`")

@@ -82,7 +82,8 @@ func mark(r *model.Result, e *Entry) {
 		return
 	}
 	r.Listing = &model.Listing{Expect: e.Expect, Reason: e.Reason, Entry: e.Where()}
-	if e.Expect == model.ExpectFail && !r.Passed && r.Kind() == model.KindKnownFailure {
+	// A listed corpus error is excused too, and stays a corpus error.
+	if k := r.Kind(); e.Expect == model.ExpectFail && !r.Passed && (k == model.KindKnownFailure || k == model.KindCorpusError) {
 		r.KnownFailure = e.Reason
 		if r.KnownFailure == "" {
 			r.KnownFailure = e.Where()

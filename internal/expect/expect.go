@@ -168,7 +168,7 @@ func (e *Entry) covers(r *model.Result) bool {
 		return strings.HasPrefix(r.RelPath, e.Path)
 	}
 	if e.Known {
-		return clean(r.RelPath) == e.Path || clean(r.Path) == e.Path
+		return Clean(r.RelPath) == e.Path || Clean(r.Path) == e.Path
 	}
 	return r.RelPath == e.Path
 }

@@ -56,7 +56,7 @@ func ParseKnownFailures(r io.Reader, name string) (*List, error) {
 		if reason == "" {
 			return nil, fmt.Errorf("%s:%d: %s has no reason; write the reason after the path", name, n, p)
 		}
-		p = clean(p)
+		p = Clean(p)
 		if first, dup := seen[p]; dup {
 			return nil, fmt.Errorf("%s:%d: %s is already listed on line %d", name, n, p, first)
 		}
@@ -70,6 +70,8 @@ func ParseKnownFailures(r io.Reader, name string) (*List, error) {
 	return l, nil
 }
 
-func clean(p string) string {
+// Clean is a listed path as the list keeps it: slash separated, without
+// ./ or redundant elements.
+func Clean(p string) string {
 	return path.Clean(strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./"))
 }

@@ -50,7 +50,7 @@ func TestChooseCorpus(t *testing.T) {
 		{"run with none", empty, Job{Spelling: FlagSpelling}, "", &model.CorpusSearch{By: model.CorpusNone}, ""},
 		{"the action with none", empty, Job{Spelling: InputSpelling, RequireCorpus: true}, "", nil, "no DRP2 corpus in the workspace: set the corpus input to the folder holding positive/, negative/, negative_schema/ (in datoviz's layout, corpus: spec/drp2/fixtures). Looked for"},
 	} {
-		corpus, search, err := chooseCorpus(c.wd, c.job)
+		corpus, search, err := chooseCorpus(envAt(c.wd), c.job)
 		if corpus != c.corpus || (search == nil) != (c.search == nil) || (search != nil && *search != *c.search) {
 			t.Errorf("%s: corpus %q, search %+v; want %q, %+v", c.name, corpus, search, c.corpus, c.search)
 		}
@@ -64,7 +64,7 @@ func TestChooseCorpus(t *testing.T) {
 // code 2.
 func TestChooseCorpusSeveral(t *testing.T) {
 	wd := workspaceWith(t, append(corpusDirs("a/corpus"), corpusDirs("b/corpus")...)...)
-	_, _, err := chooseCorpus(wd, Job{Spelling: FlagSpelling})
+	_, _, err := chooseCorpus(envAt(wd), Job{Spelling: FlagSpelling})
 	var nf *CorpusNotFound
 	want := "2 DRP2 corpora in the workspace (a/corpus, b/corpus): set --corpus to the one to run. Looked for spec/drp2/fixtures, then ./fixtures, then any folder holding the three, down to 6 folders deep (5 folders searched; hidden folders, node_modules and links skipped)"
 	if !errors.As(err, &nf) || err.Error() != want || Code(err) != ExitUsage {
@@ -88,10 +88,15 @@ func TestChooseCorpusCutShort(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, search, err := chooseCorpus(wd, Job{Spelling: FlagSpelling})
+	_, search, err := chooseCorpus(envAt(wd), Job{Spelling: FlagSpelling})
 	if !errors.As(err, &e) || search != nil || !strings.HasSuffix(err.Error(), "the search stopped after 20000 entries") {
 		t.Errorf("a search cut short: %+v, %v", search, err)
 	}
+}
+
+// envAt is the environment of a run in wd with no variable set.
+func envAt(wd string) Env {
+	return Env{WorkDir: wd, Getenv: func(string) string { return "" }}
 }
 
 func errText(err error) string {

@@ -31,6 +31,8 @@ type Process struct {
 	ReadReport func([]byte) (*model.Run, error)
 	// ToolVersion is recorded in every report.
 	ToolVersion string
+	// Sized is told the number of fixtures a run is about to run (Env.Sized).
+	Sized func(fixtures int)
 }
 
 // NewEnv is the gate's view of the process.
@@ -63,7 +65,7 @@ func NewEnv(p Process) (Env, error) {
 		redactBytes = func(b []byte) []byte { return b }
 	}
 	return Env{WorkDir: wd, Now: now, Getenv: getenv, ToolVersion: p.ToolVersion, Redact: p.Redact, RedactBytes: redactBytes,
-		ReadReport: p.ReadReport}, nil
+		ReadReport: p.ReadReport, Sized: p.Sized}, nil
 }
 
 // Run resolves and executes a job: the use case of run, merge, coverage

@@ -64,6 +64,7 @@ var steps = []step{
 	{"merge the results", false, mergeResults},
 	{"apply the expectations", false, applyExpectations},
 	{"compare with the baseline", false, compareBaseline},
+	{"hold the known failures to the base", false, holdKnownToBase},
 	{"hide the secrets", false, redact},
 	{"compare with the manifest", true, compareManifest},
 	{"count the rule coverage", true, countCoverage},
@@ -96,7 +97,7 @@ func runCorpus(ctx context.Context, r *Resolved, o *Outcome) error {
 		return nil
 	}
 	cfg := r.Config
-	cfg.Progress = r.env.Progress
+	cfg.Progress, cfg.Sized = r.env.Progress, r.env.Sized
 	if r.coverage != nil {
 		// The head run only: the base runs with the plain validator.
 		cfg.Checker = r.coverage.counter

@@ -36,6 +36,9 @@ type Env struct {
 	ReadReport func([]byte) (*model.Run, error)
 	// ToolVersion is recorded in the run.
 	ToolVersion string
+	// Sized, when set, is told the number of fixtures of the run before
+	// they run (runner.Config.Sized); nil tells nothing.
+	Sized func(fixtures int)
 	// Progress, when set, counts the fixtures of the run and of its
 	// implementations as they are done (not the baseline's), for a
 	// progress line; nil counts nothing.
@@ -52,8 +55,11 @@ type Resolved struct {
 	Config  runner.Config
 	env     Env
 	// expect is the expectations of the run (the known-failures list's
-	// entries among them), nil without any.
+	// entries among them), nil without any; known is the known-failures
+	// list alone, which a regression must find on the base
+	// (holdKnownToBase), nil without one.
 	expect *expect.List
+	known  *expect.List
 	// CorpusSearch says how the corpus was found when none was named
 	// (chooseCorpus); nil when it was.
 	CorpusSearch *model.CorpusSearch
@@ -86,7 +92,7 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 		env.ReadReport = func([]byte) (*model.Run, error) { return nil, errNoReportReader }
 	}
 	wd := env.WorkDir
-	corpus, search, err := chooseCorpus(wd, job)
+	corpus, search, err := chooseCorpus(env, job)
 	if err != nil {
 		return nil, err
 	}
@@ -150,6 +156,7 @@ func (r *Resolved) readExpectations() (*expect.List, error) {
 		if err != nil {
 			return nil, Usagef("%v", err)
 		}
+		r.known = known
 		l.Add(known)
 	}
 	for _, file := range r.Expectations {

@@ -33,7 +33,8 @@ func Judge(o *Outcome, job Job) *model.Judgement {
 		why = append(why, model.Reason{Kind: model.ReasonIncomplete})
 	}
 	j := &model.Judgement{Failed: len(why) > 0, Reasons: why, FailOn: job.FailOn.String(),
-		Embedded: run.CorpusRoot == runner.Embedded && !job.MergeOnly}
+		Embedded:       run.CorpusRoot == runner.Embedded && !job.MergeOnly,
+		CorpusSearched: job.RequireCorpus && run.CorpusSearch != nil}
 	if !job.FailOn.Findings {
 		j.Findings = s.Findings
 	}

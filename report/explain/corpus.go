@@ -10,6 +10,19 @@ func CorpusFound(s *model.CorpusSearch) string {
 	if s == nil {
 		return ""
 	}
+	rule := corpusRule(s)
+	switch {
+	case s.Base != "" && s.HeadFound != "":
+		return rule + ", at the pull request's base commit " + s.Base + " (the pull request's checkout alone would give " + s.HeadFound + ")"
+	case s.Base != "":
+		return rule + ", at the pull request's base commit " + s.Base
+	case s.BaseUnavailable != "":
+		return rule + ", in the pull request's own checkout (" + s.BaseUnavailable + ")"
+	}
+	return rule
+}
+
+func corpusRule(s *model.CorpusSearch) string {
 	switch s.By {
 	case model.CorpusOfPath:
 		return "the corpus holding the first path given"
@@ -24,6 +37,30 @@ func CorpusFound(s *model.CorpusSearch) string {
 		return "the only corpus in the workspace"
 	}
 	return "no corpus in the workspace"
+}
+
+// CorpusHeadline is the headline's note on a corpus the search chose,
+// so that a reviewer sees which corpus turned the gate green or red, and
+// whether the pull request could have chosen it: "corpus fixtures found
+// by search at base 1a2b3c4". Empty when the corpus was named, given by a
+// path, or none was found (the headline says the embedded one ran).
+func CorpusHeadline(root string, s *model.CorpusSearch) string {
+	if s == nil || s.By == model.CorpusOfPath || s.By == model.CorpusNone {
+		return ""
+	}
+	text := "corpus " + root + " found by search"
+	switch {
+	case s.Base != "":
+		text += " at base " + s.Base
+		if s.HeadFound != "" {
+			text += " (this checkout alone would give " + s.HeadFound + ")"
+		}
+	case s.BaseUnavailable != "":
+		text += " in the pull request's own checkout (its base commit could not be read)"
+	case s.Truncated:
+		text += " (the search stopped at its bound: there may be others)"
+	}
+	return text
 }
 
 // CorpusNote says, after the corpus a run shows, how it was found when

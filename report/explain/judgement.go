@@ -59,6 +59,12 @@ func Judgement(run *model.Run) Judged {
 	if j.Findings > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s", j.Findings, Plural(j.Findings, "finding", "findings")))
 	}
+	if k := KnownAgainstBase(run.Comparison); k != "" {
+		parts = append(parts, k)
+	}
+	if c := CorpusHeadline(run.CorpusRoot, run.CorpusSearch); c != "" && j.CorpusSearched {
+		parts = append(parts, c)
+	}
 	out.Headline = strings.Join(parts, "; ")
 	return out
 }
@@ -166,8 +172,9 @@ func judgedCounts(s *model.Summary) string {
 		return fmt.Sprintf("no fixtures run: the filters matched none of the %d fixtures discovered", s.Discovered)
 	case s.Unexcused() > 0:
 		text := fmt.Sprintf("%d of %d %s failed", s.Unexcused(), s.Run, Plural(s.Run, "fixture", "fixtures"))
-		// Corpus errors are never excused: the rest of the unexcused are mismatches.
-		if b := breakdown(s.Unexcused(), s.CorpusErrors); b != "" {
+		// The unexcused failures split into their own kinds: an excused
+		// corpus error is in neither part.
+		if b := breakdown(s.Unexcused(), s.UnexcusedCorpusErrors()); b != "" {
 			text += " (" + b + ")"
 		}
 		return text + knownNote(s)
@@ -224,4 +231,28 @@ func CleanLine(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// KnownAgainstBase is the headline's note on a known-failures list that
+// differs from the base's, or that excuses no regression because the
+// base's is not known: the list is the one input a change could write to
+// excuse itself, so the reviewer sees it changed. Empty otherwise.
+func KnownAgainstBase(c *model.Comparison) string {
+	if c == nil || c.Known == nil {
+		return ""
+	}
+	k := c.Known
+	var text string
+	switch {
+	case k.Changed():
+		text = fmt.Sprintf("the known-failures list changed against base %s (%d added, %d removed)", c.Base, len(k.Added), len(k.Removed))
+	case k.Unknown && len(k.Unexcused) > 0:
+		text = fmt.Sprintf("the known failures of base %s are not known", c.Base)
+	default:
+		return ""
+	}
+	if n := len(k.Unexcused); n > 0 {
+		text += fmt.Sprintf(": %d %s no entry of the base excuses %s", n, Plural(n, "new failure", "new failures"), Plural(n, "counts", "count"))
+	}
+	return text
 }

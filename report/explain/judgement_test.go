@@ -29,3 +29,33 @@ func TestHeadlineOfARunFailingOnlyOnFindings(t *testing.T) {
 		t.Errorf("passing headline %q", got)
 	}
 }
+
+// The headline's breakdown splits the failures that count: an excused
+// corpus error is in neither part, whichever kind is excused.
+func TestHeadlineBreakdownLeavesExcusedFailuresOut(t *testing.T) {
+	mismatch := model.Result{Path: "a.json", Actual: model.Actual{Outcome: model.Outcome("error")}}
+	corpusError := model.Result{Path: "b.json", Actual: model.Actual{Outcome: model.CorpusError}}
+	for _, tc := range []struct {
+		name    string
+		results []model.Result
+		want    string
+	}{
+		{"corpus error excused", []model.Result{mismatch, withKnown(corpusError)},
+			"1 of 2 fixtures failed (1 mismatch) (and 1 known failure, excused)"},
+		{"mismatch excused", []model.Result{withKnown(mismatch), corpusError},
+			"1 of 2 fixtures failed (0 mismatches, 1 corpus error) (and 1 known failure, excused)"},
+		{"both excused, a third fails", []model.Result{withKnown(mismatch), withKnown(corpusError), mismatch},
+			"1 of 3 fixtures failed (1 mismatch) (and 2 known failures, excused)"},
+	} {
+		run := &model.Run{Results: tc.results, Judgement: &model.Judgement{Failed: true}}
+		run.Summary = model.Summarize(len(tc.results), run.Results, nil)
+		if got := Judgement(run).Headline; got != tc.want {
+			t.Errorf("%s: headline %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func withKnown(r model.Result) model.Result {
+	r.KnownFailure = "listed"
+	return r
+}

@@ -211,8 +211,9 @@ func readResult(rec *Result) (model.Result, error) {
 		Passed: rec.Passed, Span: (*model.Span)(rec.Location), Diagnostics: convert(rec.Diagnostics, fromDiagnostic),
 		// A known failure stays one when read back: diff, a baseline and a
 		// merge judge it as the run that wrote it did.
-		KnownFailure: deref(rec.KnownFailure),
-		Attempts:     readAttempts(rec.Attempts),
+		KnownFailure:  deref(rec.KnownFailure),
+		DetailLeftOut: rec.DetailLeftOut && !rec.Passed,
+		Attempts:      readAttempts(rec.Attempts),
 	}
 	var err error
 	if r.Listing, err = readListing(rec.Expectation); err != nil {

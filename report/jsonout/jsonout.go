@@ -57,6 +57,10 @@ type Summary struct {
 	ToolVersion   string       `json:"tool_version,omitempty"`
 	// KnownFailures counts the failures a known-failures list excuses.
 	KnownFailures int `json:"known_failures,omitempty"`
+	// DetailLeftOut counts the failing records past the first ones given
+	// in full (explain.FullFailures): each keeps its verdict, paths and
+	// digest, and says detail_left_out.
+	DetailLeftOut int `json:"detail_left_out,omitempty"`
 	// The built-in validator's other counts by its expectations.
 	ExpectationCounts
 }
@@ -108,6 +112,9 @@ type Result struct {
 	// KnownFailure is the known-failures list's reason for a failure it
 	// excuses.
 	KnownFailure *string `json:"known_failure,omitempty"`
+	// DetailLeftOut: a failure past the first ones given in full, without
+	// its message, rule, location and diagnostics.
+	DetailLeftOut bool `json:"detail_left_out,omitempty"`
 	// Expectation is the expectations entry that covers the fixture for
 	// what ran it.
 	Expectation *Expectation `json:"expectation,omitempty"`
@@ -143,7 +150,8 @@ func Build(run *model.Run) Document {
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
 			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
-			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, ExpectationCounts: expectationCounts(&s),
+			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: explain.LeftOut(run.Results),
+			ExpectationCounts: expectationCounts(&s),
 		},
 		Results: make([]Result, 0, len(run.Results)),
 		// Never null: a run without findings has "findings": [].
@@ -205,6 +213,7 @@ func result(r *model.Result) Result {
 		KnownFailure:         optional(r.KnownFailure),
 		Expectation:          expectation(r.Listing),
 		Attempts:             attempts(r.Attempts),
+		DetailLeftOut:        r.DetailLeftOut,
 	}
 }
 

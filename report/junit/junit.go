@@ -209,6 +209,10 @@ func caseOf(r *model.Result, v model.Verdict, strict bool) testcase {
 	if show.New {
 		headline = show.Word + ": " + headline
 	}
+	body := explain.Body(r)
+	if r.DetailLeftOut {
+		body = explain.LeftOutBody
+	}
 	switch show.JUnit {
 	case "":
 		// A pass the expectations have something to say of: a flaky
@@ -221,9 +225,9 @@ func caseOf(r *model.Result, v model.Verdict, strict bool) testcase {
 		// what happened, a result not claimed why.
 		tc.Skipped = &output{Data: clean(escape.Visible(skippedText(r)))}
 	case "error":
-		tc.Error = &result{Message: clean(escape.Visible(headline)), Type: show.JUnitType, Data: clean(escape.Visible(explain.Body(r)))}
+		tc.Error = &result{Message: clean(escape.Visible(headline)), Type: show.JUnitType, Data: clean(escape.Visible(body))}
 	default:
-		tc.Failure = &result{Message: clean(escape.Visible(headline)), Type: show.JUnitType, Data: clean(escape.Visible(explain.Body(r)))}
+		tc.Failure = &result{Message: clean(escape.Visible(headline)), Type: show.JUnitType, Data: clean(escape.Visible(body))}
 	}
 	return tc
 }
@@ -341,6 +345,10 @@ func properties(run *model.Run, opts Options) []property {
 	add("drp2.fixture_schema.source", run.FixtureSchema.Source)
 	add("drp2.fixture_schema.sha256", run.FixtureSchema.SHA256)
 	add("drp2.fixture_schema.closure_sha256", run.FixtureSchema.Closure)
+	if n := explain.LeftOut(run.Results); n > 0 {
+		// Said where a reader of the XML looks for the run's evidence.
+		add("drp2.detail_left_out", fmt.Sprint(n))
+	}
 	for _, p := range opts.Properties {
 		add(p.Name, p.Value)
 	}

@@ -195,9 +195,24 @@ func Marker(corpusKey string) string {
 // it can be read. The last resort, a report whose fixed parts alone are too
 // large, is cut between lines with every open element closed.
 func fit(run *model.Run, opts Options, full layout, ok func(string) bool) string {
-	total := longestList(run)
+	// No list is longer than the failures the reports give in full: the
+	// search below then costs the same at 50,000 fixtures as at 1,000.
+	total := min(longestList(run), explain.FullFailures)
 	l := full
 	l.rows, l.changeRows, l.findingRows, l.detailRows = total, total, total, total
+	// Each fixture's block and row is rendered once (pieces), and each
+	// layout tried is assembled once: the search measures what it tried,
+	// and the layout it settles on is the one it measured.
+	l.memo = &pieces{}
+	tried := map[layout]string{}
+	render := func(run *model.Run, opts Options, l layout) string {
+		if s, ok := tried[l]; ok {
+			return s
+		}
+		s := render(run, opts, l)
+		tried[l] = s
+		return s
+	}
 	try := func(l layout) bool { return ok(render(run, opts, l)) }
 	if try(l) {
 		return render(run, opts, l)

@@ -42,6 +42,72 @@ type layout struct {
 	// table of the comparison, findingRows in the findings; detailRows the
 	// most detail blocks in any one section.
 	rows, changeRows, findingRows, detailRows int
+	// memo holds what fit renders once for every layout it tries; nil
+	// renders everything afresh.
+	memo *pieces
+}
+
+// pieces are the parts of a report whose text does not depend on how
+// much of the report fits: the failing fixtures by section and cause, and
+// each fixture's detail block and each cause's table row.
+type pieces struct {
+	sections map[bool][]section // by whether listedAbove applies
+	blocks   map[*model.Result]string
+	rows     map[*model.Result]string // by the cause's first fixture
+}
+
+// sectionsOf are sections(run, listedAbove(run, l)) (listed) or
+// sections(run, nil), computed once per memo.
+func sectionsOf(run *model.Run, l layout, listed bool) []section {
+	skip := map[string]bool(nil)
+	if listed {
+		skip = listedAbove(run, l)
+	}
+	if l.memo == nil {
+		return sections(run, skip)
+	}
+	if l.memo.sections == nil {
+		l.memo.sections = map[bool][]section{}
+	}
+	secs, ok := l.memo.sections[listed]
+	if !ok {
+		secs = sections(run, skip)
+		l.memo.sections[listed] = secs
+	}
+	return secs
+}
+
+func rowsOf(l layout) *map[*model.Result]string {
+	if l.memo == nil {
+		return nil
+	}
+	return &l.memo.rows
+}
+
+func blocksOf(l layout) *map[*model.Result]string {
+	if l.memo == nil {
+		return nil
+	}
+	return &l.memo.blocks
+}
+
+// once renders a piece keyed by r in *m, or afresh when m is nil (no
+// memo).
+func once(m *map[*model.Result]string, r *model.Result, write func(*strings.Builder)) string {
+	if m != nil {
+		if s, ok := (*m)[r]; ok {
+			return s
+		}
+	}
+	var b strings.Builder
+	write(&b)
+	if m != nil {
+		if *m == nil {
+			*m = map[*model.Result]string{}
+		}
+		(*m)[r] = b.String()
+	}
+	return b.String()
 }
 
 // section is one kind of failing fixtures.
@@ -62,7 +128,9 @@ func sections(run *model.Run, skip map[string]bool) []section {
 	for i := range run.Results {
 		r := &run.Results[i]
 		switch {
-		case r.Passed || skip[r.RelPath]:
+		case r.Passed || skip[r.RelPath] || r.DetailLeftOut:
+			// A failure without its detail is counted (leftOut), not
+			// listed: it cannot say its cause.
 		case r.IsCorpusError():
 			corpus = append(corpus, r)
 		default:
@@ -123,7 +191,7 @@ func longestList(run *model.Run) int {
 	if c := run.Comparison; c != nil && len(c.Changes) > n {
 		n = len(c.Changes)
 	}
-	for _, s := range sections(run, nil) {
+	for _, s := range sectionsOf(run, layout{}, false) {
 		if len(s.results) > n {
 			n = len(s.results)
 		}
@@ -178,18 +246,21 @@ func render(run *model.Run, opts Options, l layout) string {
 			b.WriteString(line + "\n\n")
 		}
 		if l.compact {
-			breakdown(&b, run)
+			breakdown(&b, run, l)
 		} else {
-			counts(&b, run)
+			counts(&b, run, l)
 		}
 	}
-	for _, sec := range sections(run, listedAbove(run, l)) {
+	for _, sec := range sectionsOf(run, l, true) {
 		if l.tables {
 			table(&b, run, sec, opts, l)
 		}
 		if l.details && !sec.corpus {
-			details(&b, sec, opts, l)
+			details(&b, run, sec, opts, l)
 		}
+	}
+	if n := explain.LeftOut(run.Results); n > 0 {
+		fmt.Fprintf(&b, "*… and %s.*\n\n", explain.MoreLeftOut(n, run.Summary.Failed-n))
 	}
 	if l.compact {
 		elsewhere(&b, run, opts)
@@ -211,20 +282,20 @@ func render(run *model.Run, opts Options, l layout) string {
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
-func counts(b *strings.Builder, run *model.Run) {
+func counts(b *strings.Builder, run *model.Run, l layout) {
 	s := &run.Summary
 	b.WriteString("| Fixtures | Run | Passed | Failed |\n|:--|--:|--:|--:|\n")
 	for _, c := range s.ByClass {
 		fmt.Fprintf(b, "| %s | %d | %d | %d |\n", explain.ClassTitle(c.Class), c.Run, c.Passed, c.Failed)
 	}
 	fmt.Fprintf(b, "| **All** | **%d** | **%d** | **%d** |\n\n", s.Run, s.Passed, s.Failed)
-	breakdown(b, run)
+	breakdown(b, run, l)
 }
 
 // breakdown is the one line under the counts: what the failures are, how
 // many causes they have (one or many is the first thing a reviewer asks),
 // how many fixtures there are and how many findings.
-func breakdown(b *strings.Builder, run *model.Run) {
+func breakdown(b *strings.Builder, run *model.Run, l layout) {
 	s := &run.Summary
 	var parts []string
 	if bd := explain.Breakdown(s); bd != "" {
@@ -232,10 +303,14 @@ func breakdown(b *strings.Builder, run *model.Run) {
 	}
 	if s.Failed > 1 {
 		n := 0
-		for _, sec := range sections(run, nil) {
+		for _, sec := range sectionsOf(run, l, false) {
 			n += len(sec.groups)
 		}
-		parts = append(parts, explain.Count(n, "cause", "causes"))
+		causes := explain.Count(n, "cause", "causes")
+		if left := explain.LeftOut(run.Results); left > 0 {
+			causes += fmt.Sprintf(" in the first %d", s.Failed-left)
+		}
+		parts = append(parts, causes)
 	}
 	if e := explain.Expectations(s); e != "" {
 		parts = append(parts, e)
@@ -337,7 +412,7 @@ func restWhere(opts Options, l layout, fallback string) string {
 // the one command that reproduces the row. Two columns whose text wraps
 // keep the table within the width of a pull-request comment.
 func table(b *strings.Builder, run *model.Run, sec section, opts Options, l layout) {
-	fmt.Fprintf(b, "#### %s (%d)\n\n", sec.title, len(sec.results))
+	fmt.Fprintf(b, "#### %s (%s)\n\n", sec.title, sectionCount(run, sec))
 	rows := l.rows
 	if l.compact {
 		rows = min(rows, maxCompactCauses)
@@ -355,11 +430,13 @@ func table(b *strings.Builder, run *model.Run, sec section, opts Options, l layo
 			break
 		}
 		shown += len(g.Results)
-		if len(g.Results) > 1 {
-			groupRow(b, run, g, opts, l)
-		} else {
-			singleRow(b, run, g, sec.corpus, opts)
-		}
+		b.WriteString(once(rowsOf(l), g.Results[0], func(b *strings.Builder) {
+			if len(g.Results) > 1 {
+				groupRow(b, run, g, opts, l)
+			} else {
+				singleRow(b, run, g, sec.corpus, opts)
+			}
+		}))
 	}
 	rest := len(sec.results) - shown
 	if causes := len(sec.groups) - rows; rest > 0 && causes > 1 {
@@ -368,6 +445,15 @@ func table(b *strings.Builder, run *model.Run, sec section, opts Options, l layo
 		more(b, rest, restWhere(opts, l, "the JUnit report"))
 	}
 	b.WriteString("\n")
+}
+
+// sectionCount is how many fixtures a section lists, and when failures
+// were counted without their detail, of how many given in full.
+func sectionCount(run *model.Run, sec section) string {
+	if left := explain.LeftOut(run.Results); left > 0 {
+		return fmt.Sprintf("%d of the first %d", len(sec.results), run.Summary.Failed-left)
+	}
+	return fmt.Sprint(len(sec.results))
 }
 
 // maxCompactCauses is the most rows a table of the compact comment has:
@@ -480,7 +566,7 @@ func more(b *strings.Builder, n int, where string) {
 	}
 }
 
-func details(b *strings.Builder, sec section, opts Options, l layout) {
+func details(b *strings.Builder, run *model.Run, sec section, opts Options, l layout) {
 	n := len(sec.results)
 	if l.detailRows < n {
 		n = l.detailRows
@@ -497,10 +583,10 @@ func details(b *strings.Builder, sec section, opts Options, l layout) {
 		}
 		fmt.Fprintf(b, "<details><summary>Details: %s (%s)</summary>\n\n", escape.HTML(strings.ToLower(sec.title[:1])+sec.title[1:]), count)
 	} else {
-		fmt.Fprintf(b, "### %s (%d)\n\n", sec.title, len(sec.results))
+		fmt.Fprintf(b, "### %s (%s)\n\n", sec.title, sectionCount(run, sec))
 	}
 	for _, r := range sec.results[:n] {
-		fixture(b, r, opts)
+		b.WriteString(once(blocksOf(l), r, func(b *strings.Builder) { fixture(b, r, opts) }))
 	}
 	if l.fold {
 		b.WriteString("</details>\n\n")

@@ -39,6 +39,12 @@ func (p *printer) comparison(c *model.Comparison) {
 		p.textf("  %s", f)
 	}
 	for i := range c.Changes {
+		if i == explain.FullFailures {
+			// As many as the failures given in full: a base that every
+			// fixture regresses from must not list each in the log.
+			p.textf("... and %d more changed fixtures: the JSON report's comparison lists every one", len(c.Changes)-i)
+			break
+		}
 		ch := &c.Changes[i]
 		extra := ""
 		if t := explain.ChangeIn(c, ch); t != "" {

@@ -71,7 +71,9 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 func (p *printer) reproduce(run *model.Run) {
 	var failing []*model.Result
 	for i := range run.Results {
-		if r := &run.Results[i]; !r.Passed && !r.IsCorpusError() {
+		// The causes of the failures given in full: a failure without its
+		// message and rule cannot say its cause.
+		if r := &run.Results[i]; !r.Passed && !r.IsCorpusError() && !r.DetailLeftOut {
 			failing = append(failing, r)
 		}
 	}
@@ -173,16 +175,22 @@ func (p *printer) endGroup() {
 // log came for. Passes, when asked for, follow in a section of their own.
 func (p *printer) results(run *model.Run) {
 	// Corpus errors first: a file the change broke is the likeliest cause
-	// of everything else.
-	for i := range run.Results {
-		if r := &run.Results[i]; !r.Passed && r.IsCorpusError() {
-			p.result(r)
+	// of everything else. Failures without their detail are counted.
+	shown, left := 0, 0
+	for _, corpus := range []bool{true, false} {
+		for i := range run.Results {
+			switch r := &run.Results[i]; {
+			case r.Passed || r.IsCorpusError() != corpus:
+			case r.DetailLeftOut:
+				left++
+			default:
+				shown++
+				p.result(r)
+			}
 		}
 	}
-	for i := range run.Results {
-		if r := &run.Results[i]; !r.Passed && !r.IsCorpusError() {
-			p.result(r)
-		}
+	if left > 0 {
+		p.textf("... and %s", explain.MoreLeftOut(left, shown))
 	}
 	// Stale entries, unfolded too: they are what keeps the list true.
 	for i := range run.Results {
@@ -194,13 +202,23 @@ func (p *printer) results(run *model.Run) {
 		return
 	}
 	p.section(fmt.Sprintf("Passing fixtures (%d)", run.Summary.Passed))
+	listed := 0
 	for i := range run.Results {
-		if r := &run.Results[i]; r.Passed {
+		if r := &run.Results[i]; r.Passed && listed < MaxPassingListed {
+			listed++
 			p.result(r)
 		}
 	}
+	if rest := run.Summary.Passed - listed; rest > 0 {
+		p.textf("%s", explain.MorePassing(rest))
+	}
 	p.endGroup()
 }
+
+// MaxPassingListed is the most passing fixtures a verbose report lists one
+// by one, as many as the failures it gives in full: a corpus of 50,000
+// passes would otherwise print 50,000 lines nobody reads into the log.
+const MaxPassingListed = explain.FullFailures
 
 // result prints a fixture's head line ("FAIL path:line [class]", with the
 // name only when it is not the file name) and, for a failure, what

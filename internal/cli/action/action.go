@@ -163,7 +163,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		return nil, gate.Usagef("%v", err)
 	}
 	ge, err := gate.NewEnv(gate.Process{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
-		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun})
+		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun, Sized: a.env.Sized})
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 func (a *runAction) markdownOptions(d *delivery) markdown.Options {
 	serverURL := orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com")
 	md := markdown.Options{ServerURL: serverURL, Repository: d.repo, SHA: d.tgt.HeadSHA, FullComment: d.in.FullComment, NoJobSummary: d.in.NoJobSummary,
-		CorpusKey:      reportKey(d.in.ReportName, d.in.Corpus),
+		CorpusKey:      reportKey(d.in.ReportName, corpusRan(d)),
 		WorkflowRunURL: workflowRunURL(serverURL, d.repo, a.getenv("GITHUB_RUN_ID"), a.getenv("GITHUB_RUN_ATTEMPT")),
 	}
 	if d.in.CheckRunID != 0 && d.repo != "" && d.plan.api && !a.readOnlyToken() {
@@ -312,8 +312,19 @@ func (a *runAction) pacing() (github.Pacing, error) {
 	return p, nil
 }
 
+// corpusRan is the corpus the comment is kept for: the corpus input, or
+// the corpus the search chose when it is empty. A pull request that moves
+// the corpus the search finds then gets a comment of its own, and never
+// turns the red comment of the corpus it broke green.
+func corpusRan(d *delivery) string {
+	if d.in.Corpus == "" && d.job != nil && d.job.CorpusSearch != nil {
+		return d.job.Config.Corpus
+	}
+	return d.in.Corpus
+}
+
 // reportKey names the report in the sticky comment marker: the corpus
-// input (one comment per corpus in a workflow) and, when it is not the
+// that ran (one comment per corpus in a workflow) and, when it is not the
 // default, the report name (one comment per matrix leg). The default name
 // keeps the key of earlier versions, so their comments are still found.
 func reportKey(reportName, corpus string) string {

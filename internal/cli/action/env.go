@@ -30,6 +30,9 @@ type Env struct {
 	Redactor *secret.Redactor
 	// ToolVersion is recorded in every report.
 	ToolVersion string
+	// Sized is told the number of fixtures the run is about to run
+	// (cli.Env.Sized); nil tells nothing.
+	Sized func(fixtures int)
 }
 
 // Pacing is the GitHub API's retry and pacing settings.

@@ -1,0 +1,133 @@
+package baseline
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/drp2/drp2-fixtures/runner"
+)
+
+// Base is the base commit of a pull request, read from the workspace's
+// git objects: what the repository held before the pull request, which
+// the pull request cannot change. The gate takes from it what a pull
+// request must not choose: which corpus runs, and which known failures
+// may excuse a regression.
+type Base struct {
+	// Commit is the base commit's full hash.
+	Commit string
+	tree   *object.Tree
+	// prefix is the working directory's path in the repository ("" for
+	// its root).
+	prefix string
+}
+
+// PullRequestEvent says whether the workflow runs for a pull request, so
+// that the workspace holds the pull request's own files: a pull_request or
+// pull_request_target event, or a workflow_run (which runs after one, a
+// fork's included).
+func PullRequestEvent(getenv func(string) string) bool {
+	switch getenv("GITHUB_EVENT_NAME") {
+	case "pull_request", "pull_request_target", "workflow_run":
+		return true
+	}
+	return false
+}
+
+// OpenBase opens the base commit baseline auto compares with (AutoRevision),
+// for the working directory wd. A base that cannot be had (a shallow
+// checkout, no repository) gives *Unavailable.
+func OpenBase(getenv func(string) string, wd string) (*Base, error) {
+	rev, err := AutoRevision(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return openAt(wd, rev)
+}
+
+// OpenCommit opens the commit hash of the repository holding wd: the
+// base a comparison was made with (Comparison.Commit).
+func OpenCommit(wd, hash string) (*Base, error) { return openAt(wd, Revision{Rev: hash}) }
+
+func openAt(wd string, rev Revision) (*Base, error) {
+	repo, root, err := openRepository(wd)
+	if err != nil {
+		return nil, err
+	}
+	commit, _, err := resolveRevision(repo, rev)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, missing(commit.Hash.String()[:7], err)
+	}
+	prefix, ok := inRepo(root, wd)
+	if !ok {
+		return nil, &Unavailable{Reason: fmt.Sprintf("the working directory %s is outside the git repository %s", wd, root)}
+	}
+	if prefix == "." {
+		prefix = ""
+	}
+	return &Base{Commit: commit.Hash.String(), tree: tree, prefix: prefix}, nil
+}
+
+// Short is the commit's short hash, as messages show it.
+func (b *Base) Short() string { return b.Commit[:7] }
+
+// FindCorpus is the corpus search of the working directory as it was at
+// the base commit (runner.FindCorpusIn).
+func (b *Base) FindCorpus() (runner.CorpusChoice, error) {
+	return runner.FindCorpusIn(b, runner.CorpusSearchEntries)
+}
+
+// Folders lists the folders of the base's tree directly inside rel
+// (runner.FolderTree): a link or a submodule is never a folder, as a
+// link is not in the working directory's search either.
+func (b *Base) Folders(rel string, max int) (names []string, read int, full bool, err error) {
+	p := path.Join(b.prefix, path.Clean(rel))
+	t := b.tree
+	if p != "." && p != "" {
+		if t, err = b.tree.Tree(p); err != nil {
+			return nil, 0, false, fmt.Errorf("%s at base %s: %w", rel, b.Short(), err)
+		}
+	}
+	for _, e := range t.Entries {
+		if read == max {
+			full = true
+			break
+		}
+		read++
+		if e.Mode == filemode.Dir {
+			names = append(names, e.Name)
+		}
+	}
+	sort.Strings(names)
+	return names, read, full, nil
+}
+
+// ReadFile reads the file at rel (relative to the working directory) as
+// the base commit holds it, at most limit bytes; ok is false when the base
+// has no such file (or it is not a regular file).
+func (b *Base) ReadFile(rel string, limit int64) (data []byte, ok bool, err error) {
+	p := path.Join(b.prefix, path.Clean(strings.ReplaceAll(rel, "\\", "/")))
+	if strings.HasPrefix(p, "../") || p == ".." {
+		return nil, false, nil
+	}
+	f, err := b.tree.File(p)
+	if err != nil || (f.Mode != filemode.Regular && f.Mode != filemode.Executable) {
+		return nil, false, nil
+	}
+	if f.Size > limit {
+		return nil, true, fmt.Errorf("%s at base %s: larger than %d bytes", rel, b.Short(), limit)
+	}
+	text, err := f.Contents()
+	if err != nil {
+		return nil, true, fmt.Errorf("%s at base %s: %w", rel, b.Short(), err)
+	}
+	return []byte(text), true, nil
+}
