@@ -60,6 +60,7 @@ var steps = []step{
 	{"run the corpus", false, runCorpus},
 	{"run the implementations", false, runImplementations},
 	{"merge the results", false, mergeResults},
+	{"record the provenance", false, provenance},
 	{"apply the known failures", false, applyKnownFailures},
 	{"compare with the baseline", false, compareBaseline},
 	{"hide the secrets", false, redact},
@@ -146,6 +147,23 @@ func mergeResults(_ context.Context, r *Resolved, o *Outcome) error {
 		merged.ToolVersion = r.env.ToolVersion
 	}
 	o.Run = merged
+	return nil
+}
+
+// provenance records what the run was made on, and the digest of the
+// fixtures it selected, computed from the results themselves so that a
+// merge of shards has the digest of the whole.
+func provenance(_ context.Context, r *Resolved, o *Outcome) error {
+	if o.Run == nil {
+		return nil
+	}
+	if r.Commit != "" {
+		o.Run.Commit = r.Commit
+	}
+	if r.Repository != "" {
+		o.Run.Repository = r.Repository
+	}
+	o.Run.CorpusDigest = CorpusDigest(o.Run.Results)
 	return nil
 }
 
