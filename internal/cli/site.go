@@ -3,10 +3,14 @@ package cli
 import (
 	"fmt"
 	"path"
+	"runtime/debug"
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report/site"
 )
+
+// siteMemoryLimit is the soft memory limit of the site command.
+const siteMemoryLimit = 256 << 20
 
 // siteCommand builds the conformance site from published JSON reports:
 // "drp2-fixtures site --out DIR INPUT...". A report that cannot be read
@@ -29,30 +33,37 @@ func siteCommand(args []string, env Env) int {
 	if len(inputs) == 0 {
 		return fail(ExitUsage, "no report given: name JSON reports, folders holding them, or glob patterns")
 	}
+	if env.Var("GOMEMLIMIT") == "" {
+		// The binary's soft limit suits a run; a site keeps the verdicts
+		// of a thousand reports alive while it reads more, and under that
+		// limit would collect garbage without end. Well below the 512 MB
+		// the site is measured against (docs/site.md).
+		debug.SetMemoryLimit(siteMemoryLimit)
+	}
 	ge, err := env.gateEnv()
 	if err != nil {
 		return fail(exitFor(err), "%v", err)
 	}
-	collected, problems := gate.Collect(ge, inputs, *out)
+	// Each report goes into the site as soon as it is read: the site keeps
+	// of it only what it shows.
+	b := site.NewBuilder(site.Options{Compare: gate.CompareRuns})
+	problems := gate.Collect(ge, inputs, *out, b.AddRun)
 	var words []string
 	for _, p := range problems {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures site: warning: %v\n", p)
 		words = append(words, p.Error())
 	}
-	if len(collected) == 0 {
+	n := b.Reports()
+	if n == 0 {
 		return fail(ExitUsage, "no usable report among the inputs")
 	}
-	reports := make([]site.Report, len(collected))
-	for i, c := range collected {
-		reports[i] = site.Report{Source: c.Source, Run: c.Run}
-	}
-	files := site.Build(reports, site.Options{Compare: gate.CompareRuns, Problems: words})
+	files := b.Files(words)
 	save := gate.SaveReport(ge.WorkDir, false)
 	for _, f := range files {
 		if err := save(path.Join(*out, f.Path), f.Data, false); err != nil {
 			return fail(ExitInternal, "write %s: %v", path.Join(*out, f.Path), err)
 		}
 	}
-	fmt.Fprintf(env.Stdout, "drp2-fixtures site: %d reports, %d files in %s\n", len(collected), len(files), *out)
+	fmt.Fprintf(env.Stdout, "drp2-fixtures site: %d reports, %d files in %s\n", n, len(files), *out)
 	return ExitOK
 }

@@ -5,8 +5,10 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
@@ -17,52 +19,80 @@ import (
 // 50,000-fixture corpus is far below it.
 const maxCollectedReport = 256 << 20
 
-// Collected is one JSON report read for the site, and the file it came
-// from (as given, or found below a folder given).
-type Collected struct {
-	Source string
-	Run    *model.Run
-}
-
 // Collect reads the JSON reports named by inputs, the collect use case
 // of the site: report files, folders (every *.json below them, in path
 // order, hidden folders skipped) and glob patterns. Reports are published
 // by anyone, so one that cannot be read (malformed, truncated, of a major
 // version this build does not read) is a problem naming its file, and the
 // others are still read. Files in skip (the site's own folder) are not
-// read. An input that names nothing is a problem too. A
-// report that predates corpus_sha256 gets the digest of its results'
-// files, when every result recorded one.
-func Collect(env Env, inputs []string, skip string) (reports []Collected, problems []error) {
+// read. An input that names nothing is a problem too. A report that
+// predates corpus_sha256 gets the digest of its results' files, when
+// every result recorded one.
+//
+// Reports are read on every core, and each is handed to add as soon as
+// it is read (under a lock, in no particular order), so that the caller
+// keeps of a thousand reports only what it needs. Problems come back in
+// the order of the inputs.
+func Collect(env Env, inputs []string, skip string, add func(source string, run *model.Run)) (problems []error) {
 	ws := workspace.New(env.WorkDir, false)
+	files, problems := collectFiles(ws, inputs, skip)
+	errs := make([]error, len(files))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				run, err := readCollected(ws, env, files[i])
+				if err != nil {
+					errs[i] = fmt.Errorf("%s: %v", ws.Display(files[i]), err)
+					continue
+				}
+				mu.Lock()
+				add(ws.Display(files[i]), run)
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			problems = append(problems, err)
+		}
+	}
+	return problems
+}
+
+// collectFiles is the report files inputs name, each once, in the order
+// given, and the inputs that name none.
+func collectFiles(ws workspace.Dir, inputs []string, skip string) (files []string, problems []error) {
 	skipAbs := ""
 	if skip != "" {
 		skipAbs = ws.Abs(skip)
 	}
 	seen := map[string]bool{}
 	for _, in := range inputs {
-		files, err := expand(ws, in)
+		found, err := expand(ws, in)
 		if err != nil {
 			problems = append(problems, err)
 			continue
 		}
-		for _, f := range files {
-			if skipAbs != "" && within(skipAbs, ws.Abs(f)) {
+		for _, f := range found {
+			abs := ws.Abs(f)
+			if (skipAbs != "" && within(skipAbs, abs)) || seen[abs] {
 				continue
 			}
-			if seen[f] {
-				continue
-			}
-			seen[f] = true
-			run, err := readCollected(ws, env, f)
-			if err != nil {
-				problems = append(problems, fmt.Errorf("%s: %v", ws.Display(f), err))
-				continue
-			}
-			reports = append(reports, Collected{Source: ws.Display(f), Run: run})
+			seen[abs] = true
+			files = append(files, f)
 		}
 	}
-	return reports, problems
+	return files, problems
 }
 
 // within reports whether p is dir or below it: the site's own folder,

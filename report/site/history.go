@@ -111,7 +111,7 @@ func difference(se *series, compare func(base, head *model.Run, name string) *mo
 	}
 	base, head := se.entries[n-2], se.entries[n-1]
 	asRun := func(e *entry) *model.Run {
-		return &model.Run{Results: e.im.Results, CommandSchema: e.run.CommandSchema, FixtureSchema: e.run.FixtureSchema}
+		return &model.Run{Results: e.im.Results, CommandSchema: e.commandSchema, FixtureSchema: e.fixtureSchema}
 	}
 	return &diff{base: base, head: head, c: compare(asRun(base), asRun(head), base.source)}
 }

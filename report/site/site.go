@@ -57,8 +57,9 @@ type entry struct {
 	commit, repository, tool string
 	corpus, corpusRoot       string
 	im                       *model.Implementation
-	run                      *model.Run
-	level                    levels
+	// commandSchema and fixtureSchema are the report's, for comparisons.
+	commandSchema, fixtureSchema model.SchemaSource
+	level                        levels
 	// sameTime marks an entry whose start equals another's of its series:
 	// ordered by file name, and said so.
 	sameTime bool
@@ -93,37 +94,74 @@ type corpus struct {
 	series       []*series
 }
 
-// Build renders the site of reports: every page, badge and data file, in
-// path order, and the notes the index shows (reports of one series with
-// the same start).
-func Build(reports []Report, o Options) []File {
-	all := group(reports)
-	s := &siteData{series: all, corpora: corpora(all), problems: o.Problems, fixtures: fixturesOf(all)}
+// Builder gathers reports one at a time, keeping of each only what the
+// site shows, so that a thousand reports fit in a small memory.
+type Builder struct {
+	o        Options
+	bySeries map[string]*series
+	reports  int
+}
+
+// AddRun adds the run read from the file source (Add).
+func (b *Builder) AddRun(source string, run *model.Run) { b.Add(Report{Source: source, Run: run}) }
+
+// Reports is how many reports were added.
+func (b *Builder) Reports() int { return b.reports }
+
+// NewBuilder starts a site.
+func NewBuilder(o Options) *Builder { return &Builder{o: o, bySeries: map[string]*series{}} }
+
+// Add adds one report. The order reports are added in does not matter.
+func (b *Builder) Add(r Report) {
+	b.reports++
+	for _, e := range entries(r) {
+		key := seriesKey(e)
+		se := b.bySeries[key]
+		if se == nil {
+			se = &series{key: key, slug: slug(e.im.Name+" "+device(e.im.Adapter), key), name: e.im.Name, device: device(e.im.Adapter), corpus: e.corpus}
+			b.bySeries[key] = se
+		}
+		se.entries = append(se.entries, e)
+	}
+}
+
+// Files renders the site: every page, badge and data file, in path
+// order. problems are the reports that could not be used, each naming
+// its file, for the index to list.
+func (b *Builder) Files(problems []string) []File {
+	all := b.series()
+	s := &siteData{series: all, corpora: corpora(all), problems: problems, fixtures: fixturesOf(all)}
 	s.notes = sameTimeNotes(all)
 	for _, se := range all {
-		s.diffs = append(s.diffs, difference(se, o.Compare))
+		s.diffs = append(s.diffs, difference(se, b.o.Compare))
 	}
 	files := s.render()
 	sort.Slice(files, func(a, b int) bool { return files[a].Path < files[b].Path })
 	return files
 }
 
+// Build renders the site of reports (NewBuilder, Add, Files).
+func Build(reports []Report, o Options) []File {
+	b := NewBuilder(o)
+	for _, r := range reports {
+		b.Add(r)
+	}
+	return b.Files(o.Problems)
+}
+
 // group sorts the entries of every report into series.
 func group(reports []Report) []*series {
-	bySeries := map[string]*series{}
+	b := NewBuilder(Options{})
 	for _, r := range reports {
-		for _, e := range entries(r) {
-			key := seriesKey(e)
-			se := bySeries[key]
-			if se == nil {
-				se = &series{key: key, slug: slug(e.im.Name+" "+device(e.im.Adapter), key), name: e.im.Name, device: device(e.im.Adapter), corpus: e.corpus}
-				bySeries[key] = se
-			}
-			se.entries = append(se.entries, e)
-		}
+		b.Add(r)
 	}
-	out := make([]*series, 0, len(bySeries))
-	for _, se := range bySeries {
+	return b.series()
+}
+
+// series are the series, each in time order, by key.
+func (b *Builder) series() []*series {
+	out := make([]*series, 0, len(b.bySeries))
+	for _, se := range b.bySeries {
 		sort.SliceStable(se.entries, func(a, b int) bool { return before(se.entries[a], se.entries[b]) })
 		for i := 1; i < len(se.entries); i++ {
 			if se.entries[i].started.Equal(se.entries[i-1].started) {
@@ -162,9 +200,26 @@ func entries(r Report) []*entry {
 	for i := range impls {
 		im := &impls[i]
 		e := &entry{source: r.Source, started: run.Started.UTC(), commit: run.Commit, repository: run.Repository,
-			tool: run.ToolVersion, corpus: run.CorpusDigest, corpusRoot: run.CorpusRoot, im: im, run: run}
+			tool: run.ToolVersion, corpus: run.CorpusDigest, corpusRoot: run.CorpusRoot, im: slim(im),
+			commandSchema: run.CommandSchema, fixtureSchema: run.FixtureSchema}
 		e.level = measure(im, parity)
 		out = append(out, e)
+	}
+	return out
+}
+
+// slim is what the site keeps of an implementation's results: who it is
+// and each fixture's verdict, expectation and digests, without the prose
+// (messages, diagnostics, stderr, readback bytes) no page shows.
+func slim(im *model.Implementation) *model.Implementation {
+	out := &model.Implementation{Command: im.Command, Name: im.Name, Version: im.Version, DRP2Versions: im.DRP2Versions,
+		Adapter: im.Adapter, Error: im.Error, Results: make([]model.Result, len(im.Results))}
+	for i := range im.Results {
+		r := &im.Results[i]
+		a := r.Actual
+		a.Message, a.Rule = "", ""
+		out.Results[i] = model.Result{Path: r.RelPath, RelPath: r.RelPath, Folder: r.Folder, Name: r.Name, Class: r.Class,
+			Expected: r.Expected, Actual: a, Passed: r.Passed, Digest: r.Digest}
 	}
 	return out
 }
