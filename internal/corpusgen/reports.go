@@ -43,7 +43,7 @@ func Reports(seed []byte, out string, o ReportOptions) error {
 	for k := 0; k < o.Count; k++ {
 		i, round := k%impls, k/impls
 		summary["started"] = o.Start.Add(time.Duration(round)*6*time.Hour + time.Duration(i)*time.Minute).UTC().Format(time.RFC3339)
-		summary["commit"] = fmt.Sprintf("%040x", hash("commit", i, round, ""))
+		summary["commit"] = fmt.Sprintf("%016x%016x%08x", hash("commit", i, round, ""), hash("commit", i, round, "b"), uint32(hash("commit", i, round, "c")))
 		summary["repository"] = fmt.Sprintf("runtime-%d/runtime", i)
 		doc["implementations"] = []any{implementation(results, i, round)}
 		data, err := json.MarshalIndent(doc, "", "  ")

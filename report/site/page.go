@@ -21,7 +21,7 @@ thead th{background:#f6f8fa;white-space:nowrap}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .path{overflow-wrap:anywhere;min-width:13rem;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85em}
 .pass{color:#1a7f37}.fail{color:#cf222e}.none{color:#6e7781}
-.v{display:inline-block;width:.6rem;height:1rem;margin-right:1px;vertical-align:middle}
+.v{display:inline-block;width:.45rem;height:1rem;margin-right:1px;vertical-align:middle}
 .v.pass{background:#2da44e}.v.fail{background:#cf222e}.v.none{background:#d0d7de}.v.absent{background:#fff;outline:1px solid #eaeef2}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
 .note{background:#fff8c5;border:1px solid #d4a72c;padding:.5rem .75rem;border-radius:6px;margin:1rem 0}
@@ -29,6 +29,8 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-wei
 .muted{color:#57606a;overflow-wrap:anywhere}
 svg{max-width:100%;height:auto}
 code{overflow-wrap:anywhere}
+td.h{white-space:nowrap}
+h1.path{font-size:1.3rem}
 @media (max-width:40rem){body{font-size:14px}td,th{padding:.25rem .35rem}}
 `
 
@@ -126,8 +128,8 @@ const implPage = `<h1>{{.Name}}</h1>
 
 const fixturePage = `<h1 class="path">{{.Path}}</h1>
 {{if .Rows}}<div class="wrap"><table><caption>Each implementation's latest verdict on {{.Path}}, and its history (oldest first{{if .Cut}}, the last {{.Cut}} reports{{end}})</caption>
-<thead><tr><th scope="col">Implementation</th><th scope="col">Device</th><th scope="col">Latest</th><th scope="col">Got</th><th scope="col" class="n">Flips</th><th scope="col">History</th></tr></thead>
-<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a></th><td>{{.Device}}</td><td class="{{.Class}}">{{.Latest}}</td><td>{{.Got}}</td><td class="n">{{.Flips}}</td><td>{{range .Cells}}<span class="v {{.Class}}" title="{{.Title}}"></span>{{end}}</td></tr>
+<thead><tr><th scope="col">Implementation</th><th scope="col">Latest</th><th scope="col">History</th><th scope="col" class="n">Flips</th><th scope="col">Device</th><th scope="col">Got</th></tr></thead>
+<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a></th><td class="{{.Class}}">{{.Latest}}</td><td class="h">{{range .Cells}}<span class="v {{.Class}}" title="{{.Title}}"></span>{{end}}</td><td class="n">{{.Flips}}</td><td>{{.Device}}</td><td>{{.Got}}</td></tr>
 {{end}}</tbody></table></div>{{else}}<p>No implementation ran it.</p>{{end}}
 <p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
 `
