@@ -127,19 +127,22 @@ func Read(r io.Reader) (*model.Run, error) {
 		}
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: line %d, column %d: the key %q appears twice in the object at %s", line, col, key, object)
 	}
-	// The version first: a report of another major version may not even
-	// decode as this one, and its reader must hear why.
-	var probe struct {
-		Version *string `json:"report_version"`
-	}
-	if err := json.Unmarshal(data, &probe); err == nil {
-		if err := checkVersion(probe.Version); err != nil {
-			return nil, err
-		}
-	}
 	var doc Document
 	if err := json.Unmarshal(data, &doc); err != nil {
+		// A report of another major version may not decode as this one:
+		// its reader must hear that, not the decoder's complaint.
+		var probe struct {
+			Version *string `json:"report_version"`
+		}
+		if json.Unmarshal(data, &probe) == nil {
+			if err := checkVersion(probe.Version); err != nil {
+				return nil, err
+			}
+		}
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: %v", err)
+	}
+	if err := checkVersion(doc.versionOrNil()); err != nil {
+		return nil, err
 	}
 	if doc.Results == nil {
 		return nil, fmt.Errorf(`not a drp2-fixtures JSON report: no "results" array`)

@@ -34,3 +34,12 @@ func checkVersion(v *string) error {
 	}
 	return nil
 }
+
+// versionOrNil is the report's version as read, nil when it has none: a
+// report that names it names it non-empty, so an empty one is absent.
+func (d *Document) versionOrNil() *string {
+	if d.ReportVersion == "" {
+		return nil
+	}
+	return &d.ReportVersion
+}
