@@ -401,11 +401,21 @@ type Run struct {
 	CommandSchema SchemaSource
 	FixtureSchema SchemaSource
 	// Started is the injected clock's time at the start of the run.
-	Started  time.Time
-	Duration time.Duration
-	Results  []Result
-	Findings []Finding
-	Summary  Summary
+	Started time.Time
+	// Commit and Repository say what the run was made on (the commit's
+	// hex name, "owner/name"), as the front end was told; empty when it
+	// was not. A collector of published reports groups and links by them.
+	Commit     string
+	Repository string
+	// CorpusDigest identifies the fixtures the run selected: the hex
+	// SHA-256 of the lines "<file sha256>  <corpus path>\n" in path order
+	// (see CorpusDigest), so that reports measured on different corpora
+	// are never mixed. Empty in a report written before it was recorded.
+	CorpusDigest string
+	Duration     time.Duration
+	Results      []Result
+	Findings     []Finding
+	Summary      Summary
 	// Implementations are the DRP2 implementations the runtime harness ran
 	// through the same fixtures, in the order given; none for a plain run.
 	Implementations []Implementation

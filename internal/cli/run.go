@@ -99,6 +99,8 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 		fs.StringVar(rf.Path(&o.files), rf.Flag, "", rf.Help)
 	}
 	fs.BoolVar(&o.verbose, "verbose", false, "text output lists passing fixtures and every finding too")
+	fs.StringVar(&o.job.Commit, "commit", "", "record in the JSON report that the run was made on the commit `SHA` (hex), for collectors of published reports")
+	fs.StringVar(&o.job.Repository, "repository", "", "record in the JSON report that the run was made in the repository `OWNER/NAME`")
 	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview), unexpected-pass (a fixture expected to fail passed), flaky (a flaky fixture); or never")
 }
 
@@ -107,6 +109,12 @@ func (o *runOptions) checkOutput(failOn string) error {
 	var err error
 	if o.job.FailOn, err = gate.ParseFailOn(failOn); err != nil {
 		return fmt.Errorf("--fail-on: %w", err)
+	}
+	if c := o.job.Commit; c != "" && !gate.IsCommit(c) {
+		return fmt.Errorf("--commit %q: not a commit's hex name (4 to 64 hexadecimal digits)", c)
+	}
+	if r := o.job.Repository; r != "" && !gate.IsRepository(r) {
+		return fmt.Errorf("--repository %q: not OWNER/NAME (letters, digits, '-', '_' and '.')", r)
 	}
 	return nil
 }

@@ -62,6 +62,7 @@ var steps = []step{
 	{"run the corpus", false, runCorpus},
 	{"run the implementations", false, runImplementations},
 	{"merge the results", false, mergeResults},
+	{"record the provenance", false, provenance},
 	{"apply the expectations", false, applyExpectations},
 	{"compare with the baseline", false, compareBaseline},
 	{"hold the known failures to the base", false, holdKnownToBase},
@@ -151,6 +152,23 @@ func mergeResults(_ context.Context, r *Resolved, o *Outcome) error {
 		merged.ToolVersion = r.env.ToolVersion
 	}
 	o.Run = merged
+	return nil
+}
+
+// provenance records what the run was made on, and the digest of the
+// fixtures it selected, computed from the results themselves so that a
+// merge of shards has the digest of the whole.
+func provenance(_ context.Context, r *Resolved, o *Outcome) error {
+	if o.Run == nil {
+		return nil
+	}
+	if r.Commit != "" {
+		o.Run.Commit = r.Commit
+	}
+	if r.Repository != "" {
+		o.Run.Repository = r.Repository
+	}
+	o.Run.CorpusDigest = CorpusDigest(o.Run.Results)
 	return nil
 }
 

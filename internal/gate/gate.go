@@ -12,11 +12,15 @@
 package gate
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/harness"
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
@@ -69,6 +73,11 @@ type Job struct {
 	// run: no corpus is run (drp2-fixtures merge).
 	Results   []string
 	MergeOnly bool
+	// Commit and Repository say what the run is made on (a commit's hex
+	// name, "owner/name"), recorded in the report for collectors of
+	// published reports; empty records none.
+	Commit     string
+	Repository string
 	// Baseline is what the run is compared with: baseline.Auto, a folder,
 	// a JSON report, or empty (or baseline.Off) for nothing.
 	Baseline string
@@ -224,4 +233,66 @@ func SplitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// IsCommit reports whether s can be a commit's name as Git prints it:
+// 4 to 64 lower- or upper-case hexadecimal digits (SHA-1 or SHA-256).
+func IsCommit(s string) bool {
+	if len(s) < 4 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// IsRepository reports whether s reads as "owner/name" in the characters
+// GitHub allows in both (GITHUB_REPOSITORY's form).
+func IsRepository(s string) bool {
+	owner, name, ok := strings.Cut(s, "/")
+	return ok && repoPart(owner) && repoPart(name)
+}
+
+func repoPart(s string) bool {
+	if s == "" || len(s) > 100 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// CorpusDigest is the digest of the fixtures results ran on (model.Run.CorpusDigest): the hex
+// SHA-256 of the lines "<file sha256>  <corpus path>\n", one per result in
+// path order, as sha256sum prints a listing. Two runs of the same fixtures
+// share it whatever the machine, the order or the shards; a fixture added,
+// removed or edited changes it. A file that could not be read has an empty
+// sum, so its line still counts the path.
+func CorpusDigest(results []model.Result) string {
+	lines := make([]string, 0, len(results))
+	for i := range results {
+		lines = append(lines, results[i].Digest.File+"  "+results[i].RelPath+"\n")
+	}
+	sort.Slice(lines, func(a, b int) bool {
+		return pathOf(lines[a]) < pathOf(lines[b])
+	})
+	h := sha256.New()
+	for _, l := range lines {
+		h.Write([]byte(l))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// pathOf is the path of a CorpusDigest line.
+func pathOf(line string) string {
+	if i := strings.Index(line, "  "); i >= 0 {
+		return line[i+2:]
+	}
+	return line
 }

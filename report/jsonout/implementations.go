@@ -9,6 +9,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
@@ -117,7 +118,7 @@ func implementations(run *model.Run) []Implementation {
 
 // Read reads a JSON report back into a run, for merging the reports of
 // several jobs or shards. What the format does not carry (tags, durations,
-// the fixtures' prose, the run's start) stays empty; the summaries are
+// the fixtures' prose) stays empty; the summaries are
 // computed again from the results.
 func Read(r io.Reader) (*model.Run, error) {
 	data, err := io.ReadAll(r)
@@ -135,7 +136,20 @@ func Read(r io.Reader) (*model.Run, error) {
 	}
 	var doc Document
 	if err := json.Unmarshal(data, &doc); err != nil {
+		// A report of another major version may not decode as this one:
+		// its reader must hear that, not the decoder's complaint.
+		var probe struct {
+			Version *string `json:"report_version"`
+		}
+		if json.Unmarshal(data, &probe) == nil {
+			if err := checkVersion(probe.Version); err != nil {
+				return nil, err
+			}
+		}
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: %v", err)
+	}
+	if err := checkVersion(doc.versionOrNil()); err != nil {
+		return nil, err
 	}
 	if doc.Results == nil {
 		return nil, fmt.Errorf(`not a drp2-fixtures JSON report: no "results" array`)
@@ -144,6 +158,14 @@ func Read(r io.Reader) (*model.Run, error) {
 		CorpusRoot: doc.Summary.Corpus, ToolVersion: doc.Summary.ToolVersion,
 		CommandSchema: fromSchema(doc.Summary.CommandSchema), FixtureSchema: fromSchema(doc.Summary.FixtureSchema),
 		Findings: convert(doc.Findings, fromFinding), FixtureReadbacks: doc.FixtureReadbacks,
+		Commit: doc.Summary.Commit, Repository: doc.Summary.Repository, CorpusDigest: doc.Summary.CorpusSHA256,
+	}
+	if doc.Summary.Started != "" {
+		t, err := time.Parse(time.RFC3339, doc.Summary.Started)
+		if err != nil {
+			return nil, fmt.Errorf("summary.started %q is not an RFC 3339 time", doc.Summary.Started)
+		}
+		run.Started = t.UTC()
 	}
 	for i := range doc.Results {
 		res, err := readResult(&doc.Results[i])
@@ -154,34 +176,42 @@ func Read(r io.Reader) (*model.Run, error) {
 	}
 	run.Summary = model.Summarize(doc.Summary.Discovered, run.Results, run.Findings)
 	for i := range doc.Implementations {
-		rec := &doc.Implementations[i]
-		im := model.Implementation{Command: rec.Command, Name: rec.Name, Version: rec.Version,
-			DRP2Versions: rec.DRP2Versions, Executes: rec.Executes, Restarts: rec.Restarts, Stderr: rec.Stderr,
-			Level2: rec.Level2, Readbacks: rec.Readbacks, Protocol: rec.Protocol, Phases: rec.Phases,
-			Capabilities: rec.Capabilities}
-		if a := rec.Adapter; a != nil {
-			im.Adapter = &model.Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
+		im, err := readImplementation(&doc.Implementations[i], doc.Summary.Discovered)
+		if err != nil {
+			return nil, fmt.Errorf("implementation %d, %v", i, err)
 		}
-		if rec.Error != nil {
-			im.Error = *rec.Error
-		}
-		if im.Executes && im.Level2 == nil {
-			im.Level2 = map[string]bool{}
-		}
-		if im.Executes && im.Readbacks == nil {
-			im.Readbacks = map[string][][]byte{}
-		}
-		for j := range rec.Results {
-			res, err := readResult(&rec.Results[j])
-			if err != nil {
-				return nil, fmt.Errorf("implementation %d, result %d: %v", i, j, err)
-			}
-			im.Results = append(im.Results, res)
-		}
-		im.Summary = model.Summarize(doc.Summary.Discovered, im.Results, nil)
 		run.Implementations = append(run.Implementations, im)
 	}
 	return run, nil
+}
+
+// readImplementation reads one implementation's record back.
+func readImplementation(rec *Implementation, discovered int) (model.Implementation, error) {
+	im := model.Implementation{Command: rec.Command, Name: rec.Name, Version: rec.Version,
+		DRP2Versions: rec.DRP2Versions, Executes: rec.Executes, Restarts: rec.Restarts, Stderr: rec.Stderr,
+		Level2: rec.Level2, Readbacks: rec.Readbacks, Protocol: rec.Protocol, Phases: rec.Phases,
+		Capabilities: rec.Capabilities}
+	if a := rec.Adapter; a != nil {
+		im.Adapter = &model.Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
+	}
+	if rec.Error != nil {
+		im.Error = *rec.Error
+	}
+	if im.Executes && im.Level2 == nil {
+		im.Level2 = map[string]bool{}
+	}
+	if im.Executes && im.Readbacks == nil {
+		im.Readbacks = map[string][][]byte{}
+	}
+	for j := range rec.Results {
+		res, err := readResult(&rec.Results[j])
+		if err != nil {
+			return im, fmt.Errorf("result %d: %v", j, err)
+		}
+		im.Results = append(im.Results, res)
+	}
+	im.Summary = model.Summarize(discovered, im.Results, nil)
+	return im, nil
 }
 
 func readResult(rec *Result) (model.Result, error) {

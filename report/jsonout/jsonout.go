@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -17,9 +18,14 @@ import (
 // Document is the JSON shape. Field order is part of the format: the keys of
 // RUNNER.md's result shape come first, in a fixed order.
 type Document struct {
-	Summary  Summary   `json:"summary"`
-	Results  []Result  `json:"results"`
-	Findings []Finding `json:"findings"`
+	// ReportVersion is the version of this format, "MAJOR.MINOR"
+	// (ReportVersion): a minor version only adds members, a major one
+	// changes what a member means, and readers refuse a major version
+	// they do not know. A report without it predates it: version 1.0.
+	ReportVersion string    `json:"report_version"`
+	Summary       Summary   `json:"summary"`
+	Results       []Result  `json:"results"`
+	Findings      []Finding `json:"findings"`
 	// Implementations are the runtime harness's results, one record per
 	// implementation; absent for a plain run.
 	Implementations []Implementation `json:"implementations,omitempty"`
@@ -55,6 +61,13 @@ type Summary struct {
 	CommandSchema SchemaSource `json:"command_schema"`
 	FixtureSchema SchemaSource `json:"fixture_schema"`
 	ToolVersion   string       `json:"tool_version,omitempty"`
+	// Started is the run's start (RFC 3339, UTC; SOURCE_DATE_EPOCH fixes
+	// it); Commit and Repository what it was made on, when known.
+	Started    string `json:"started,omitempty"`
+	Commit     string `json:"commit,omitempty"`
+	Repository string `json:"repository,omitempty"`
+	// CorpusSHA256 is the digest of the fixtures run (model.CorpusDigest).
+	CorpusSHA256 string `json:"corpus_sha256,omitempty"`
 	// KnownFailures counts the failures a known-failures list excuses.
 	KnownFailures int `json:"known_failures,omitempty"`
 	// DetailLeftOut counts the failing records past the first ones given
@@ -145,6 +158,7 @@ func Build(run *model.Run) Document {
 	run = explain.Bound(run)
 	s := run.Summary
 	doc := Document{
+		ReportVersion: ReportVersion,
 		Summary: Summary{
 			Discovered: s.Discovered, Run: s.Run, Passed: s.Passed, Failed: s.Failed,
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
@@ -152,6 +166,7 @@ func Build(run *model.Run) Document {
 			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
 			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: explain.LeftOut(run.Results),
 			ExpectationCounts: expectationCounts(&s),
+			Started: started(run.Started), Commit: run.Commit, Repository: run.Repository, CorpusSHA256: run.CorpusDigest,
 		},
 		Results: make([]Result, 0, len(run.Results)),
 		// Never null: a run without findings has "findings": [].
@@ -178,6 +193,15 @@ func Build(run *model.Run) Document {
 		doc.Verdict = &Verdict{Failed: j.Failed, Conclusion: explain.Conclusion(j), Headline: w.Headline, Reasons: w.Reasons}
 	}
 	return doc
+}
+
+// started is the run's start as the report writes it, in UTC to the
+// second: the same run gives the same bytes wherever it was made.
+func started(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }
 
 // Verdict is the gate's verdict on the run.
