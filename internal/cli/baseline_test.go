@@ -46,6 +46,18 @@ func TestRunBaselineFolder(t *testing.T) {
 	if code, _, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions", "--known-failures", list); code != ExitOK {
 		t.Errorf("known regression: exit %d\n%s", code, errOut)
 	}
+	// The same rule holds for an expectations file: an entry of the
+	// change alone does not excuse the regression; the base's does.
+	expectations := filepath.Join(head, "expect.txt")
+	os.WriteFile(expectations, []byte("drp2-fixtures positive/ok.json fail # broken on purpose\n"), 0o644)
+	code, out, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions", "--expectations", expectations)
+	if code != ExitMismatch || !strings.Contains(out, "1 new failure no entry of the base excuses counts") {
+		t.Errorf("a regression expected to fail by the change alone: exit %d\n%s\n%s", code, out, errOut)
+	}
+	os.WriteFile(filepath.Join(base, "expect.txt"), []byte("drp2-fixtures positive/ok.json fail # broken on purpose\n"), 0o644)
+	if code, _, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions", "--expectations", expectations); code != ExitOK {
+		t.Errorf("an expected failure the base listed: exit %d\n%s", code, errOut)
+	}
 	// A report's list is not known: it excuses no regression.
 	report := filepath.Join(head, "base.json")
 	if code, _, errOut = run(t, base, "run", "--json-out", report); code != ExitOK {

@@ -55,11 +55,9 @@ type Resolved struct {
 	Config  runner.Config
 	env     Env
 	// expect is the expectations of the run (the known-failures list's
-	// entries among them), nil without any; known is the known-failures
-	// list alone, which a regression must find on the base
-	// (holdKnownToBase), nil without one.
+	// entries among them), nil without any; an entry excuses a new
+	// failure only when the base had it (holdKnownToBase).
 	expect *expect.List
-	known  *expect.List
 	// CorpusSearch says how the corpus was found when none was named
 	// (chooseCorpus); nil when it was.
 	CorpusSearch *model.CorpusSearch
@@ -156,7 +154,6 @@ func (r *Resolved) readExpectations() (*expect.List, error) {
 		if err != nil {
 			return nil, Usagef("%v", err)
 		}
-		r.known = known
 		l.Add(known)
 	}
 	for _, file := range r.Expectations {
