@@ -166,7 +166,7 @@ func Build(run *model.Run) Document {
 			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
 			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: explain.LeftOut(run.Results),
 			ExpectationCounts: expectationCounts(&s),
-			Started: started(run.Started), Commit: run.Commit, Repository: run.Repository, CorpusSHA256: run.CorpusDigest,
+			Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, CorpusSHA256: run.CorpusDigest,
 		},
 		Results: make([]Result, 0, len(run.Results)),
 		// Never null: a run without findings has "findings": [].
