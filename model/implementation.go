@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -97,7 +98,23 @@ func (im *Implementation) count(o Outcome) int {
 // Level1 says whether the implementation meets Level 1 (CONFORMANCE.md):
 // every fixture run classified as expected, none left unclaimed.
 func (im *Implementation) Level1() bool {
-	return im.Error == "" && len(im.Results) > 0 && im.Summary.Failed == 0 && im.NotClaimedCount() == 0
+	return im.Error == "" && len(im.Results) > 0 && im.Summary.Failed == 0 && im.NotClaimedCount() == 0 && im.count(Skipped) == 0
+}
+
+// Description is the device an implementation ran on as an expectations
+// entry's device glob matches it: vendor, architecture, device and driver,
+// the ones it gave, separated by spaces; "" when it gave none.
+func (a *Adapter) Description() string {
+	if a == nil {
+		return ""
+	}
+	var parts []string
+	for _, p := range []string{a.Vendor, a.Architecture, a.Device, a.Driver} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // Label identifies the implementation: its name and version, or its

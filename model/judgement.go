@@ -65,6 +65,13 @@ const (
 	// ReasonIncomplete: a check could not be made (the tool's own trouble
 	// or unusable input, said apart).
 	ReasonIncomplete
+	// ReasonUnexpectedPasses: implementation Subject (Validator for the
+	// built-in one) passed Count fixtures its expectations say fail
+	// (fail-on unexpected-pass).
+	ReasonUnexpectedPasses
+	// ReasonFlaky: implementation Subject had Count flaky fixtures
+	// (fail-on flaky).
+	ReasonFlaky
 )
 
 // Reason is one condition that fails a run, with what its words need.

@@ -21,21 +21,38 @@ const (
 	KindNotClaimed
 	// KindHarnessError: an implementation gave no usable verdict.
 	KindHarnessError
+	// KindFlaky: listed flaky, or passed on a retry after failing; it
+	// fails nothing unless fail-on flaky.
+	KindFlaky
+	// KindUnexpectedPass: expected to fail, and passed: the entry is
+	// stale; it fails nothing unless fail-on unexpected-pass.
+	KindUnexpectedPass
+	// KindSkipped: an expectations entry kept it from the implementation.
+	KindSkipped
 )
 
 // Kind is the result's kind.
+// A corpus error is never excused; an expectations entry excuses any
+// other failure, a result without a verdict included (a runtime's known
+// crash is a known failure).
 func (r *Result) Kind() Kind {
 	switch {
-	case r.Passed:
-		return KindPassed
+	case r.Actual.Outcome == Skipped:
+		return KindSkipped
 	case r.IsCorpusError():
 		return KindCorpusError
 	case r.Actual.Outcome == NotClaimed:
 		return KindNotClaimed
+	case r.Listed() == ExpectFlaky || (r.Passed && r.Retried()):
+		return KindFlaky
+	case r.Passed && r.Listed() == ExpectFail:
+		return KindUnexpectedPass
+	case r.Passed:
+		return KindPassed
+	case r.KnownFailure != "" || r.Listed() == ExpectFail:
+		return KindKnownFailure
 	case r.Actual.Outcome == HarnessError:
 		return KindHarnessError
-	case r.KnownFailure != "":
-		return KindKnownFailure
 	}
 	return KindFailed
 }
@@ -54,8 +71,8 @@ func NewFailures(run *Run) map[string]Verdict {
 	}
 	known := map[string]bool{}
 	for i := range run.Results {
-		if r := &run.Results[i]; r.Kind() == KindKnownFailure {
-			known[r.RelPath] = true
+		if k := run.Results[i].Kind(); k == KindKnownFailure || k == KindFlaky {
+			known[run.Results[i].RelPath] = true
 		}
 	}
 	for _, ch := range c.Changes {

@@ -203,6 +203,14 @@ type Result struct {
 	// the run.
 	KnownFailure string
 
+	// Listing is the expectations entry that covers this fixture for the
+	// implementation (or the built-in validator) that ran it; nil when
+	// none does.
+	Listing *Listing
+	// Attempts are what happened on each sending of the fixture, in order,
+	// when it was sent more than once (retries); the last is Actual. Nil
+	// when it was sent once.
+	Attempts []Actual
 	// DetailLeftOut says that this failure came after the first failures
 	// a report gives in full: it keeps its verdict (the expected and
 	// actual outcome, phase, code and command index), its paths and its
@@ -221,9 +229,9 @@ type Digest struct {
 	Expected string
 }
 
-// Unexcused is the number of failures no known-failures entry excuses:
-// the failures that fail a run.
-func (s *Summary) Unexcused() int { return s.Failed - s.KnownFailures }
+// Unexcused is the number of failures no expectations entry excuses (a
+// known failure, a flaky fixture): the failures that fail a run.
+func (s *Summary) Unexcused() int { return s.Failed - s.KnownFailures - s.FlakyFailed }
 
 // UnexcusedCorpusErrors is the number of corpus errors no known-failures
 // entry excuses: the corpus errors among the failures that fail a run.
@@ -364,6 +372,17 @@ type Summary struct {
 	// are corpus errors (in CorpusErrors too).
 	KnownFailures     int
 	KnownCorpusErrors int
+	// Flaky counts the flaky fixtures: listed flaky, or passed on a retry
+	// (in Passed or Failed as their last attempt went); FlakyFailed those
+	// of them that failed, excused.
+	Flaky       int
+	FlakyFailed int
+	// UnexpectedPasses counts the fixtures expected to fail that passed
+	// (in Passed too): their entries are stale.
+	UnexpectedPasses int
+	// Skipped counts the fixtures an expectations entry kept from an
+	// implementation: run, but neither passed nor failed.
+	Skipped int
 	// ByClass has one entry per class in the order of Classes, for the
 	// classes that have at least one fixture run.
 	ByClass      []ClassCount
@@ -381,20 +400,27 @@ type Run struct {
 	ToolVersion   string
 	CommandSchema SchemaSource
 	FixtureSchema SchemaSource
-	// CorpusDigest is the SHA-256 of the fixtures the run's filters select,
-	// before sharding (runner.CorpusDigest): the same for every shard of one
-	// selection of one corpus. Empty in a report written before it was
-	// recorded.
-	CorpusDigest string
 	// Shard is the part of the selection this run ran; nil for a run of
 	// all of it (or the merge of every part).
 	Shard *Shard
 	// Started is the injected clock's time at the start of the run.
-	Started  time.Time
-	Duration time.Duration
-	Results  []Result
-	Findings []Finding
-	Summary  Summary
+	Started time.Time
+	// Commit and Repository say what the run was made on (the commit's
+	// hex name, "owner/name"), as the front end was told; empty when it
+	// was not. A collector of published reports groups and links by them.
+	Commit     string
+	Repository string
+	// CorpusDigest identifies the fixtures the run's filters selected,
+	// before sharding: the hex SHA-256 of the lines "<file sha256>  <corpus
+	// path>\n" in path order (runner.CorpusDigest), the same for every
+	// shard of one selection, so that reports measured on different
+	// corpora are never mixed. Empty in a report written before it was
+	// recorded.
+	CorpusDigest string
+	Duration     time.Duration
+	Results      []Result
+	Findings     []Finding
+	Summary      Summary
 	// Implementations are the DRP2 implementations the runtime harness ran
 	// through the same fixtures, in the order given; none for a plain run.
 	Implementations []Implementation
@@ -410,6 +436,9 @@ type Run struct {
 	// coverage, when the job asked for them.
 	Manifest *ManifestCheck
 	Coverage *Coverage
+	// ExpectationsUpdate is the expectations file the run wrote; nil when
+	// none was asked for.
+	ExpectationsUpdate *ExpectationsUpdate
 	// Judgement is the gate's verdict on the run; nil before it was
 	// judged (a report read back, a renderer's own test).
 	Judgement *Judgement
@@ -432,6 +461,16 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 			c.NotClaimed++
 			continue
 		}
+		if r.Actual.Outcome == Skipped {
+			s.Skipped++
+			continue
+		}
+		switch r.Kind() {
+		case KindFlaky:
+			s.Flaky++
+		case KindUnexpectedPass:
+			s.UnexpectedPasses++
+		}
 		if r.Passed {
 			s.Passed++
 			c.Passed++
@@ -440,8 +479,13 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 		s.Failed++
 		c.Failed++
 		s.FailingPaths = append(s.FailingPaths, r.Path)
-		if r.KnownFailure != "" {
+		// A listed corpus error is excused too (its Kind stays a corpus
+		// error): KnownFailure is set on every failure a fail entry covers.
+		switch k := r.Kind(); {
+		case r.KnownFailure != "" || k == KindKnownFailure:
 			s.KnownFailures++
+		case k == KindFlaky:
+			s.FlakyFailed++
 		}
 		if r.IsCorpusError() {
 			s.CorpusErrors++

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/runner/schema"
 )
 
 // verdict is the command schema's judgement of one command object.
@@ -297,17 +299,23 @@ func (s *schemas) judge(v any) verdict {
 	cmdValue, hasCmd := obj["cmd"]
 	cmd, cmdIsString := cmdValue.(string)
 	if isObject && cmdIsString {
-		if branch := s.Branches[cmd]; branch != nil {
-			if err := branch.Validate(v); err != nil {
+		if ok, err := s.ValidateBranch(cmd, v); ok {
+			if err != nil {
+				if vd, out := s.commandExhausted(err); out {
+					return vd
+				}
 				pointer, msg := leafError(err)
 				return fail(codeSchemaInvalid, pointer, fmt.Sprintf("%s: %s", cmd, msg))
 			}
 			return verdict{ok: true}
 		}
 	}
-	err := s.Command.Validate(v)
+	err := s.ValidateCommand(v)
 	if err == nil {
 		return verdict{ok: true}
+	}
+	if vd, out := s.commandExhausted(err); out {
+		return vd
 	}
 	switch {
 	case !isObject:
@@ -316,9 +324,21 @@ func (s *schemas) judge(v any) verdict {
 		return fail(codeSchemaInvalid, "", `missing the "cmd" discriminator`)
 	case !cmdIsString:
 		return fail(codeSchemaInvalid, "/cmd", `"cmd" must be a string naming a command`)
-	case len(s.Branches) > 0:
-		return fail(codeUnknownCommand, "/cmd", fmt.Sprintf("unknown command %q: not one of the %d active commands", cmd, len(s.Branches)))
+	case s.Branches() > 0:
+		return fail(codeUnknownCommand, "/cmd", fmt.Sprintf("unknown command %q: not one of the %d active commands", cmd, s.Branches()))
 	}
 	pointer, msg := leafError(err)
 	return fail(codeSchemaInvalid, pointer, msg)
+}
+
+// commandExhausted turns a validation that ran out of its budget of steps
+// into a command that is not judged, as one beyond maxCommandValues is:
+// the schema, not the command, is what cannot be used, so the message
+// names the schema file.
+func (s *schemas) commandExhausted(err error) (verdict, bool) {
+	var out *schema.ExhaustedError
+	if !errors.As(err, &out) {
+		return verdict{}, false
+	}
+	return verdict{unjudged: true, message: fmt.Sprintf("not judged: the command schema %s: %v", s.commandSource.Source, out)}, true
 }

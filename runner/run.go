@@ -21,6 +21,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/runner/schema"
 )
 
 // Config says what to run and how.
@@ -620,7 +621,13 @@ func (j *fixtureJob) selected(name string, tags []string) bool {
 // the positive happy-path prefix rule of FORMAT.md, which holds whatever
 // fixture schema is in use. It also locates the commands for later phases.
 func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
-	if err := j.schemas.Envelope.Validate(any(fx.doc)); err != nil {
+	if err := j.schemas.ValidateEnvelope(any(fx.doc)); err != nil {
+		var out *schema.ExhaustedError
+		if errors.As(err, &out) {
+			// The schema, not the fixture, cannot be used; the message
+			// names it, and the fixture is not judged.
+			return &corpusError{msg: fmt.Sprintf("fixture envelope: not judged: the fixture schema %s: %v", j.schemas.fixtureSource.Source, out), offset: -1}
+		}
 		pointer, msg := leafError(err)
 		if p := fx.envelopePointer(pointer); p != pointer {
 			msg = p + strings.TrimPrefix(msg, pointer)

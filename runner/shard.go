@@ -29,18 +29,18 @@ func InShard(s *model.Shard, relPath string) bool {
 
 // CorpusDigest is the SHA-256 (lower-case hex) of a selection of fixtures,
 // given as corpus-relative path to the SHA-256 of the file (empty for a file
-// that could not be read): of the lines "<sha256>  <path>\n", sorted
-// bytewise, as `sha256sum | LC_ALL=C sort` prints them. Every shard of one
+// that could not be read): of the lines "<sha256>  <path>\n" in path order,
+// as sha256sum prints the files listed in that order. Every shard of one
 // selection has the same digest, and a merge of shards checks that they do.
 func CorpusDigest(files map[string]string) string {
-	lines := make([]string, 0, len(files))
-	for p, sum := range files {
-		lines = append(lines, sum+"  "+p+"\n")
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
 	}
-	sort.Strings(lines)
+	sort.Strings(paths)
 	h := sha256.New()
-	for _, l := range lines {
-		h.Write([]byte(l))
+	for _, p := range paths {
+		h.Write([]byte(files[p] + "  " + p + "\n"))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -4,6 +4,7 @@
 //	drp2-gen corpus -out DIR -count N [-seed DIR] [-mismatch-every K] [-broken-every K]
 //	drp2-gen stream -out FILE -commands N
 //	drp2-gen numbers -out FILE -bytes N
+//	drp2-gen reports -out DIR -seed REPORT.json [-count N] [-implementations K]
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/internal/corpusgen"
@@ -28,7 +30,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: drp2-gen corpus|stream|numbers [flags]")
+		return fmt.Errorf("usage: drp2-gen corpus|stream|numbers|reports [flags]")
 	}
 	fset := flag.NewFlagSet("drp2-gen "+args[0], flag.ContinueOnError)
 	out := fset.String("out", "", "output folder (corpus) or file (stream)")
@@ -68,8 +70,24 @@ func run(args []string) error {
 			return err
 		}
 		return writeFile(*out, func(w io.Writer, name string) error { return corpusgen.Numbers(w, name, *n) })
+	case "reports":
+		count := fset.Int("count", 1000, "reports to write")
+		impls := fset.Int("implementations", 5, "implementations the reports are spread over")
+		seed := fset.String("seed", "", "the JSON report of a real run, whose results every report perturbs")
+		if err := fset.Parse(args[1:]); err != nil {
+			return err
+		}
+		if *out == "" || *seed == "" {
+			return fmt.Errorf("-out and -seed are required")
+		}
+		data, err := os.ReadFile(*seed)
+		if err != nil {
+			return err
+		}
+		return corpusgen.Reports(data, *out, corpusgen.ReportOptions{Count: *count, Implementations: *impls,
+			Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 	}
-	return fmt.Errorf("unknown command %q: want corpus, stream or numbers", args[0])
+	return fmt.Errorf("unknown command %q: want corpus, stream, numbers or reports", args[0])
 }
 
 // writeFile creates the file out, with its folders, and fills it with

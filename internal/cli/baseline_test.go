@@ -46,6 +46,18 @@ func TestRunBaselineFolder(t *testing.T) {
 	if code, _, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions", "--known-failures", list); code != ExitOK {
 		t.Errorf("known regression: exit %d\n%s", code, errOut)
 	}
+	// The same rule holds for an expectations file: an entry of the
+	// change alone does not excuse the regression; the base's does.
+	expectations := filepath.Join(head, "expect.txt")
+	os.WriteFile(expectations, []byte("drp2-fixtures positive/ok.json fail # broken on purpose\n"), 0o644)
+	code, out, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions", "--expectations", expectations)
+	if code != ExitMismatch || !strings.Contains(out, "1 new failure no entry of the base excuses counts") {
+		t.Errorf("a regression expected to fail by the change alone: exit %d\n%s\n%s", code, out, errOut)
+	}
+	os.WriteFile(filepath.Join(base, "expect.txt"), []byte("drp2-fixtures positive/ok.json fail # broken on purpose\n"), 0o644)
+	if code, _, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions", "--expectations", expectations); code != ExitOK {
+		t.Errorf("an expected failure the base listed: exit %d\n%s", code, errOut)
+	}
 	// A report's list is not known: it excuses no regression.
 	report := filepath.Join(head, "base.json")
 	if code, _, errOut = run(t, base, "run", "--json-out", report); code != ExitOK {
@@ -92,9 +104,15 @@ func TestKnownFailures(t *testing.T) {
 	}
 
 	os.WriteFile(list, []byte("negative_schema/bad.json fixed long ago\n"+failing+" bug\n"), 0o644)
-	code, out, _ = run(t, dir, "run", "--known-failures", "known.txt", "--fail-on", "mismatch,findings")
-	if code != ExitMismatch || !strings.Contains(out, "unexpectedly passing") || !strings.Contains(out, "remove it from the list") {
+	// A listed fixture that passes is an unexpected pass, as of any
+	// expectations entry: reported, failing under fail-on unexpected-pass.
+	code, out, _ = run(t, dir, "run", "--known-failures", "known.txt")
+	if code != ExitOK || !strings.Contains(out, "STALE fixtures/negative_schema/bad.json: Unexpected pass: expected to fail (known.txt:1)") {
 		t.Errorf("listed pass: exit %d\n%s", code, out)
+	}
+	code, _, errOut = run(t, dir, "run", "--known-failures", "known.txt", "--fail-on", "mismatch,unexpected-pass")
+	if code != ExitMismatch || !strings.Contains(errOut, "the built-in validator passed 1 fixture expected to fail") {
+		t.Errorf("listed pass under fail-on unexpected-pass: exit %d\n%s", code, errOut)
 	}
 
 	os.WriteFile(list, []byte("fixtures/positive/ok.json\n"), 0o644)

@@ -1,6 +1,6 @@
 // Package cli is the one front end of drp2-fixtures: the table of
 // subcommands (run, action, manifest, coverage, merge, adapter, explore,
-// diff, version) and their flags. run's flags and the action's INPUT_*
+// diff, site, version) and their flags. run's flags and the action's INPUT_*
 // variables (internal/cli/action) both become a Job for the gate
 // (internal/gate), the one door: every subcommand builds a request for one
 // of its use cases and renders the outcome with the table of formats
@@ -38,6 +38,8 @@ var commands = []command{
 	{"explore [flags]", "find generated streams implementations disagree on", exploreCommand},
 	{"diff BASE.json HEAD.json", "compare two JSON reports fixture by fixture",
 		func(_ context.Context, args []string, env Env) int { return diffCommand(args, env) }},
+	{"site --out DIR REPORT...", "build the conformance site from JSON reports",
+		func(_ context.Context, args []string, env Env) int { return siteCommand(args, env) }},
 	{"version", "print the version and commit", versionMain},
 	{"help", "show this help", func(context.Context, []string, Env) int { return ExitOK }},
 }

@@ -21,6 +21,13 @@ func TestMain(m *testing.M) {
 	if os.Getenv(selfAdapterEnv) != "" {
 		os.Exit(Main(context.Background(), []string{"adapter"}, Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 	}
+	if s := os.Getenv(fakeEnv); s != "" {
+		var spec fakeSpec
+		if err := json.Unmarshal([]byte(s), &spec); err != nil {
+			os.Exit(2)
+		}
+		os.Exit(fakeImplementation(spec))
+	}
 	os.Exit(m.Run())
 }
 

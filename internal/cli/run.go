@@ -57,6 +57,10 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	o.outputFlags(fs, &failOn)
 	fs.StringVar(&j.Baseline, "baseline", "", "compare with `BASE`: auto (the pull request's base commit, else HEAD^, from the git objects), a folder holding the base checkout, or an earlier JSON report (default: no comparison)")
 	fs.StringVar(&j.KnownFailures, "known-failures", "", "`FILE` listing fixtures that are known to fail, one per line with a reason: reported, but not failing the run")
+	var expectations stringList
+	fs.Var(&expectations, "expectations", "expectations `FILE`: IMPLEMENTATION PATH fail|flaky|skip [# reason] a line, for the implementations and the built-in validator (drp2-fixtures); repeatable")
+	fs.StringVar(&j.UpdateExpectations, "update-expectations", "", "write the expectations as they should be after this run to `FILE`: stale entries removed, new failures added")
+	fs.IntVar(&j.Retries, "retries", 0, "send a fixture an implementation fails unexpectedly up to `N` more times, each to a fresh process; one that then passes is flaky")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", gate.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
 	workersFlag(fs, &j.Workers)
 	fs.Var(shardValue{j}, "shard", "run only the `K/N` part of the selected fixtures, the K-th of N (by a hash of each fixture's path: one corpus, N jobs, merged by drp2-fixtures merge)")
@@ -71,6 +75,10 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	}
 	j.Tags = tags
 	j.Implementations = impls
+	j.Expectations = expectations
+	if j.Retries < 0 {
+		return nil, fmt.Errorf("--retries must be 0 or more")
+	}
 	if j.Timeout <= 0 {
 		return nil, fmt.Errorf("--timeout must be positive")
 	}
@@ -92,7 +100,9 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 		fs.StringVar(rf.Path(&o.files), rf.Flag, "", rf.Help)
 	}
 	fs.BoolVar(&o.verbose, "verbose", false, "text output lists passing fixtures and every finding too")
-	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview); or never")
+	fs.StringVar(&o.job.Commit, "commit", "", "record in the JSON report that the run was made on the commit `SHA` (hex), for collectors of published reports")
+	fs.StringVar(&o.job.Repository, "repository", "", "record in the JSON report that the run was made in the repository `OWNER/NAME`")
+	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview), unexpected-pass (a fixture expected to fail passed), flaky (a flaky fixture); or never")
 }
 
 // checkOutput checks the values of outputFlags.
@@ -100,6 +110,12 @@ func (o *runOptions) checkOutput(failOn string) error {
 	var err error
 	if o.job.FailOn, err = gate.ParseFailOn(failOn); err != nil {
 		return fmt.Errorf("--fail-on: %w", err)
+	}
+	if c := o.job.Commit; c != "" && !gate.IsCommit(c) {
+		return fmt.Errorf("--commit %q: not a commit's hex name (4 to 64 hexadecimal digits)", c)
+	}
+	if r := o.job.Repository; r != "" && !gate.IsRepository(r) {
+		return fmt.Errorf("--repository %q: not OWNER/NAME (letters, digits, '-', '_' and '.')", r)
 	}
 	return nil
 }

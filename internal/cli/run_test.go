@@ -23,6 +23,7 @@ func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr str
 		return ""
 	}}
 	code = Main(context.Background(), args, env)
+	checkReportSchema(t, dir, args, out.String())
 	return code, out.String(), errb.String()
 }
 

@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/internal/expect"
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -60,12 +62,14 @@ var steps = []step{
 	{"run the corpus", false, runCorpus},
 	{"run the implementations", false, runImplementations},
 	{"merge the results", false, mergeResults},
-	{"apply the known failures", false, applyKnownFailures},
+	{"record the provenance", false, provenance},
+	{"apply the expectations", false, applyExpectations},
 	{"compare with the baseline", false, compareBaseline},
 	{"hold the known failures to the base", false, holdKnownToBase},
 	{"hide the secrets", false, redact},
 	{"compare with the manifest", true, compareManifest},
 	{"count the rule coverage", true, countCoverage},
+	{"update the expectations", true, updateExpectations},
 }
 
 // Execute runs a resolved job, step by step, and judges the outcome. An
@@ -119,7 +123,8 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	}
 	fsys := r.CorpusSource().FS
 	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
-	cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress}
+	cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress,
+		Expect: r.expect.Expectation, Retries: r.Retries}
 	impls, err := harness.Run(ctx, cfg, o.Run, read)
 	if err != nil {
 		return err
@@ -150,8 +155,32 @@ func mergeResults(_ context.Context, r *Resolved, o *Outcome) error {
 	return nil
 }
 
-func applyKnownFailures(_ context.Context, r *Resolved, o *Outcome) error {
-	r.known.Apply(o.Run)
+// provenance records what the run was made on, and the digest of the
+// fixtures it selected, computed from the results themselves so that a
+// merge of shards has the digest of the whole.
+func provenance(_ context.Context, r *Resolved, o *Outcome) error {
+	if o.Run == nil {
+		return nil
+	}
+	if r.Commit != "" {
+		o.Run.Commit = r.Commit
+	}
+	if r.Repository != "" {
+		o.Run.Repository = r.Repository
+	}
+	if o.Run.CorpusDigest == "" {
+		// The runner's digest covers the whole selection, the other
+		// shards' fixtures too; a run without one (merged from reports
+		// that recorded none) takes its results'.
+		o.Run.CorpusDigest = CorpusDigest(o.Run.Results)
+	}
+	return nil
+}
+
+// applyExpectations marks every result, the validator's and each
+// implementation's, with the expectations entry that covers it.
+func applyExpectations(_ context.Context, r *Resolved, o *Outcome) error {
+	r.expect.Apply(o.Run)
 	return nil
 }
 
@@ -194,6 +223,54 @@ func compareManifest(_ context.Context, r *Resolved, o *Outcome) error {
 	}
 	o.Manifest = mc
 	return nil
+}
+
+// updateExpectations writes the expectations as they should be after the
+// run (expect.Update): from the expectations file of the same path when
+// one was given, else the first, else from nothing.
+func updateExpectations(_ context.Context, r *Resolved, o *Outcome) error {
+	if r.UpdateExpectations == "" {
+		return nil
+	}
+	ws := r.Workspace()
+	target := r.Display(under(r.WorkDir, r.UpdateExpectations))
+	var src []byte
+	from := ""
+	for _, file := range r.Expectations {
+		if from == "" || r.Display(under(r.WorkDir, file)) == target {
+			from = r.Display(under(r.WorkDir, file))
+		}
+	}
+	if from != "" {
+		data, err := r.ReadInput(from)
+		if err != nil {
+			return Usagef("update-expectations: %v", err)
+		}
+		src = data
+	}
+	out, diff := expect.Update(src, from, r.expect, o.Run)
+	if from != target {
+		// Written elsewhere: the diff compares the new file with its
+		// source, under the new file's name.
+		diff = renameDiff(diff, from, target)
+	}
+	if err := ws.WriteFile(r.UpdateExpectations, r.env.RedactBytes(out)); err != nil {
+		return Usagef("update-expectations: %v", err)
+	}
+	o.Run.ExpectationsUpdate = &model.ExpectationsUpdate{File: target, Diff: diff}
+	return nil
+}
+
+// renameDiff names the new side of a diff target.
+func renameDiff(diff, from, target string) string {
+	if diff == "" {
+		return ""
+	}
+	head := "--- " + from + "\n+++ " + from + "\n"
+	if from == "" {
+		return "--- /dev/null\n+++ " + target + "\n" + strings.TrimPrefix(diff, head)
+	}
+	return "--- " + from + "\n+++ " + target + "\n" + strings.TrimPrefix(diff, head)
 }
 
 func countCoverage(_ context.Context, r *Resolved, o *Outcome) error {

@@ -75,11 +75,25 @@ type Job struct {
 	// run: no corpus is run (drp2-fixtures merge).
 	Results   []string
 	MergeOnly bool
+	// Commit and Repository say what the run is made on (a commit's hex
+	// name, "owner/name"), recorded in the report for collectors of
+	// published reports; empty records none.
+	Commit     string
+	Repository string
 	// Baseline is what the run is compared with: baseline.Auto, a folder,
 	// a JSON report, or empty (or baseline.Off) for nothing.
 	Baseline string
 	// KnownFailures is a known-failures list file; empty for none.
 	KnownFailures string
+	// Expectations are expectations files (internal/expect), applied to
+	// the built-in validator and to every implementation, with the
+	// known-failures list; UpdateExpectations is the file the
+	// expectations are written to as they should be after the run ("" for
+	// none). Retries is how many more times an implementation is sent a
+	// fixture it fails unexpectedly.
+	Expectations       []string
+	UpdateExpectations string
+	Retries            int
 	// Contained holds every file the job reads by a path it was given
 	// inside the working directory, and never through a link: the action,
 	// where the pull request lays out the workspace.
@@ -135,12 +149,16 @@ type FailOn struct {
 	// Level3: readback bytes differ across the fixture's data and the
 	// implementations (the Level 3 preview, information otherwise).
 	Level3 bool
+	// UnexpectedPass: a fixture expected to fail passed (a stale entry).
+	UnexpectedPass bool
+	// Flaky: a fixture is flaky (listed flaky, or passed on a retry).
+	Flaky bool
 }
 
 // DefaultFailOn is what run and the action fail on unless told otherwise.
 var DefaultFailOn = FailOn{Mismatch: true, Empty: true}
 
-const failOnWords = "mismatch, empty, findings, regressions, level3, or never"
+const failOnWords = "mismatch, empty, findings, regressions, level3, unexpected-pass, flaky, or never"
 
 // ParseFailOn reads a list such as "mismatch,empty" (commas or new lines);
 // "never" alone means nothing fails the run.
@@ -162,6 +180,10 @@ func ParseFailOn(s string) (FailOn, error) {
 			f.Regressions = true
 		case "level3":
 			f.Level3 = true
+		case "unexpected-pass":
+			f.UnexpectedPass = true
+		case "flaky":
+			f.Flaky = true
 		case "never":
 			if len(words) > 1 {
 				return f, fmt.Errorf("%q: never cannot be combined with other conditions", s)
@@ -189,6 +211,12 @@ func (f FailOn) String() string {
 	}
 	if f.Level3 {
 		w = append(w, "level3")
+	}
+	if f.UnexpectedPass {
+		w = append(w, "unexpected-pass")
+	}
+	if f.Flaky {
+		w = append(w, "flaky")
 	}
 	if len(w) == 0 {
 		return "never"
@@ -227,4 +255,47 @@ func SplitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// IsCommit reports whether s can be a commit's name as Git prints it:
+// 4 to 64 lower- or upper-case hexadecimal digits (SHA-1 or SHA-256).
+func IsCommit(s string) bool {
+	if len(s) < 4 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// IsRepository reports whether s reads as "owner/name" in the characters
+// GitHub allows in both (GITHUB_REPOSITORY's form).
+func IsRepository(s string) bool {
+	owner, name, ok := strings.Cut(s, "/")
+	return ok && repoPart(owner) && repoPart(name)
+}
+
+func repoPart(s string) bool {
+	if s == "" || len(s) > 100 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// CorpusDigest is the digest of the fixtures results ran on (model.Run.CorpusDigest): the hex
+// SHA-256 of the lines "<file sha256>  <corpus path>\n", one per result in
+// path order, as sha256sum prints a listing. Two runs of the same fixtures
+// share it whatever the machine, the order or the shards; a fixture added,
+// removed or edited changes it. A file that could not be read has an empty
+// sum, so its line still counts the path.
+func CorpusDigest(results []model.Result) string {
+	return runner.DigestOfResults(results)
 }

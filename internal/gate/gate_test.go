@@ -10,6 +10,7 @@ func TestParseFailOn(t *testing.T) {
 		" mismatch , findings ":   {Mismatch: true, Findings: true},
 		"never":                   {},
 		"mismatch,empty,findings": {Mismatch: true, Empty: true, Findings: true},
+		"unexpected-pass,flaky":   {UnexpectedPass: true, Flaky: true},
 	} {
 		got, err := ParseFailOn(in)
 		if err != nil || got != want {
@@ -22,6 +23,9 @@ func TestParseFailOn(t *testing.T) {
 		}
 	}
 	if s := (FailOn{Mismatch: true, Empty: true}).String(); s != "mismatch,empty" {
+		t.Errorf("String() = %q", s)
+	}
+	if s := (FailOn{Mismatch: true, UnexpectedPass: true, Flaky: true}).String(); s != "mismatch,unexpected-pass,flaky" {
 		t.Errorf("String() = %q", s)
 	}
 }

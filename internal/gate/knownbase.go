@@ -5,37 +5,35 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"sort"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
-	"github.com/drp2/drp2-fixtures/internal/knownfail"
+	"github.com/drp2/drp2-fixtures/internal/expect"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-// holdKnownToBase lets a known-failures entry excuse a regression only
-// when the base had it. The list is read from the pull request's checkout,
-// so a change that breaks a fixture could otherwise list it and pass: the
-// failure of a fixture that passed on the base (or was not there) and is
-// listed only by an entry the base did not have counts, under every
-// fail-on, and a finding says why. The comparison records how the list
-// differs from the base's, for the headline.
+// holdKnownToBase lets an entry of the known-failures list or of an
+// expectations file excuse a new failure of the built-in validator only
+// when the base had it. The lists are read from the pull request's
+// checkout, so a change that breaks a fixture could otherwise list it and
+// pass: the failure of a fixture that passed on the base (or was not
+// there) and is excused only by an entry the base did not have counts,
+// under every fail-on, and a finding says why. The comparison records how
+// the lists differ from the base's, for the headline.
 func holdKnownToBase(_ context.Context, r *Resolved, o *Outcome) error {
 	run := o.Run
 	c := run.Comparison
-	if r.known == nil || c == nil || c.Unavailable != "" {
+	if r.expect == nil || len(r.expect.Entries) == 0 || c == nil || c.Unavailable != "" {
 		return nil
 	}
-	base, known := r.baseKnown(c)
+	base, known := r.baseLists(c)
 	kc := &model.KnownChange{Unknown: !known}
 	if known {
-		kc.Added, kc.Removed = listDiff(r.known, base)
-	}
-	had := map[string]bool{}
-	for _, p := range base {
-		had[p] = true
+		kc.Added, kc.Removed = listDiff(r.expect, base)
 	}
 	byPath := map[string]*model.Result{}
 	for i := range run.Results {
@@ -43,18 +41,26 @@ func holdKnownToBase(_ context.Context, r *Resolved, o *Outcome) error {
 	}
 	for _, ch := range c.Changes {
 		res := byPath[ch.RelPath]
-		if res == nil || res.KnownFailure == "" || (ch.Verdict != model.Regressed && ch.Verdict != model.AddedFailing) || had[knownfail.Clean(ch.RelPath)] || had[knownfail.Clean(res.Path)] {
+		if res == nil || !excused(res) || (ch.Verdict != model.Regressed && ch.Verdict != model.AddedFailing) {
 			continue
 		}
-		res.KnownFailure = ""
+		if had := base.Match(model.Validator, "", res); had != nil && had.Expect != model.ExpectSkip {
+			continue
+		}
+		where := r.KnownFailures
+		if res.Listing != nil {
+			where = res.Listing.Entry
+		}
+		// Unmarked: neither the reason nor the entry excuses it now.
+		res.KnownFailure, res.Listing = "", nil
 		kc.Unexcused = append(kc.Unexcused, ch.RelPath)
 		why := "the base " + c.Base + " did not list it"
 		if !known {
 			why = "the known failures of the base " + c.Base + " are not known"
 		}
 		run.Findings = append(run.Findings, model.Finding{Kind: model.FindingKnownNotOnBase, Path: res.Path,
-			Message: fmt.Sprintf("listed as a known failure in %s, but it %s now and %s: only an entry the base already had excuses a regression; its failure counts",
-				r.KnownFailures, newFailureWords(ch.Verdict, c.Base), why)})
+			Message: fmt.Sprintf("listed as a known failure (%s), but it %s now and %s: only an entry the base already had excuses a regression; its failure counts",
+				where, newFailureWords(ch.Verdict, c.Base), why)})
 	}
 	if len(kc.Unexcused) > 0 {
 		sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
@@ -64,6 +70,11 @@ func holdKnownToBase(_ context.Context, r *Resolved, o *Outcome) error {
 	return nil
 }
 
+// excused says whether an entry excuses the result's failure.
+func excused(r *model.Result) bool {
+	return r.KnownFailure != "" || r.Listed() == model.ExpectFail || r.Listed() == model.ExpectFlaky
+}
+
 func newFailureWords(v model.Verdict, base string) string {
 	if v == model.Regressed {
 		return "fails and passed on the base " + base
@@ -71,72 +82,99 @@ func newFailureWords(v model.Verdict, base string) string {
 	return "fails and was not on the base " + base
 }
 
-// baseKnown is the corpus paths the base's known-failures list names,
-// read where the base was: at the base commit (the list's path in the
-// repository), or in the base folder. known is false when that cannot be
-// said: a baseline given as a report, or a list outside the repository.
-// A base without the file listed nothing; one whose list does not parse
-// excuses nothing either.
-func (r *Resolved) baseKnown(c *model.Comparison) (paths []string, known bool) {
-	ws := r.Workspace()
-	rel, inside := ws.Rel(r.KnownFailures)
-	if !inside {
-		return nil, false
+// baseLists is the known-failures list and the expectations files as the
+// base had them: each file at its path at the base commit, or in the base
+// folder. known is false when that cannot be said: a baseline given as a
+// report, or a list outside the repository. A base without a file listed
+// nothing in it; a file that does not parse there excuses nothing.
+func (r *Resolved) baseLists(c *model.Comparison) (base *expect.List, known bool) {
+	type file struct {
+		path  string
+		parse func(io.Reader, string) (*expect.List, error)
 	}
-	var data []byte
+	var files []file
+	if r.KnownFailures != "" {
+		files = append(files, file{r.KnownFailures, expect.ParseKnownFailures})
+	}
+	for _, f := range r.Expectations {
+		files = append(files, file{f, expect.Parse})
+	}
+	base = &expect.List{}
+	for _, f := range files {
+		data, found, ok := r.readAtBase(c, f.path)
+		if !ok {
+			return base, false
+		}
+		if !found {
+			continue
+		}
+		if l, err := f.parse(bytes.NewReader(data), f.path); err == nil {
+			base.Add(l)
+		}
+	}
+	return base, true
+}
+
+// readAtBase reads file (a path the job was given) as the base had it;
+// found is false when the base has no such file, ok false when the base's
+// version cannot be known.
+func (r *Resolved) readAtBase(c *model.Comparison, file string) (data []byte, found, ok bool) {
+	ws := r.Workspace()
+	rel, inside := ws.Rel(file)
+	if !inside {
+		return nil, false, false
+	}
 	switch {
 	case c.Commit != "":
 		b, err := baseline.OpenCommit(r.WorkDir, c.Commit)
 		if err != nil {
-			return nil, false
+			return nil, false, false
 		}
-		var found bool
-		if data, found, err = b.ReadFile(filepath.ToSlash(rel), workspace.MaxInputFile); err != nil {
-			return nil, false
-		} else if !found {
-			return nil, true
-		}
+		data, found, err := b.ReadFile(filepath.ToSlash(rel), workspace.MaxInputFile)
+		return data, found, err == nil
 	case ws.Kind(r.Baseline) == workspace.Folder:
-		var err error
-		data, err = ws.ReadFile(filepath.Join(r.Baseline, rel), workspace.MaxInputFile)
+		data, err := ws.ReadFile(filepath.Join(r.Baseline, rel), workspace.MaxInputFile)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, true
-		} else if err != nil {
-			return nil, false
+			return nil, false, true
 		}
-	default:
-		return nil, false
+		return data, err == nil, err == nil
 	}
-	l, err := knownfail.Parse(bytes.NewReader(data), r.KnownFailures)
-	if err != nil {
-		return nil, true
-	}
-	for _, e := range l.Entries {
-		paths = append(paths, e.Path)
-	}
-	return paths, true
+	return nil, false, false
 }
 
-// listDiff is the entries of the run's list not in base, and the reverse,
-// sorted.
-func listDiff(head *knownfail.List, base []string) (added, removed []string) {
-	in := map[string]bool{}
-	for _, p := range base {
-		in[p] = true
+// listDiff is the entries of the run's lists not in base, and the
+// reverse, sorted, each as a line names it.
+func listDiff(head, base *expect.List) (added, removed []string) {
+	in, mine := map[string]bool{}, map[string]bool{}
+	for i := range base.Entries {
+		in[entryKey(&base.Entries[i])] = true
 	}
-	mine := map[string]bool{}
-	for _, e := range head.Entries {
-		mine[e.Path] = true
-		if !in[e.Path] {
-			added = append(added, e.Path)
+	for i := range head.Entries {
+		k := entryKey(&head.Entries[i])
+		mine[k] = true
+		if !in[k] {
+			added = append(added, k)
 		}
 	}
-	for _, p := range base {
-		if !mine[p] {
-			removed = append(removed, p)
+	for k := range in {
+		if !mine[k] {
+			removed = append(removed, k)
 		}
 	}
 	sort.Strings(added)
 	sort.Strings(removed)
 	return added, removed
+}
+
+// entryKey names an entry by what it says, not where: a known failure by
+// its path, an expectation by its implementation, path and expectation.
+func entryKey(e *expect.Entry) string {
+	if e.Known {
+		return e.Path
+	}
+	impl := e.Implementation
+	if e.Device != "" {
+		impl += "@" + e.Device
+	}
+	return impl + " " + e.Path + " " + e.Expect.String()
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
-	"github.com/drp2/drp2-fixtures/internal/knownfail"
+	"github.com/drp2/drp2-fixtures/internal/expect"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
@@ -54,8 +54,10 @@ type Resolved struct {
 	WorkDir string
 	Config  runner.Config
 	env     Env
-	// known is the known-failures list, nil without one.
-	known *knownfail.List
+	// expect is the expectations of the run (the known-failures list's
+	// entries among them), nil without any; an entry excuses a new
+	// failure only when the base had it (holdKnownToBase).
+	expect *expect.List
 	// CorpusSearch says how the corpus was found when none was named
 	// (chooseCorpus); nil when it was.
 	CorpusSearch *model.CorpusSearch
@@ -111,8 +113,11 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 	if job.NoSemantics {
 		r.Config.Checker = nil
 	}
-	if r.known, err = r.readKnownFailures(); err != nil {
+	if r.expect, err = r.readExpectations(); err != nil {
 		return nil, err
+	}
+	if job.Retries < 0 {
+		return nil, Usagef("retries %d: want 0 or more", job.Retries)
 	}
 	if job.Manifest != "" || job.CheckClean {
 		if r.manifest, err = r.ManifestPath(job.Manifest, "--manifest"); err != nil {
@@ -132,17 +137,38 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 	return r, nil
 }
 
-func (r *Resolved) readKnownFailures() (*knownfail.List, error) {
-	if r.KnownFailures == "" {
+// readExpectations reads the run's expectations: the known-failures list
+// (the built-in validator's expected failures) and every expectations
+// file, in the order given. It is the one place an expectations file is
+// read, so that a rule on which entries count (what the base commit had,
+// say) has one place to go. A file that cannot be read is unusable input;
+// a malformed line is a finding of the run (expect.Parse).
+func (r *Resolved) readExpectations() (*expect.List, error) {
+	if r.KnownFailures == "" && len(r.Expectations) == 0 {
 		return nil, nil
 	}
-	data, err := r.ReadInput(r.KnownFailures)
-	if err != nil {
-		return nil, Usagef("known failures: %v", err)
+	l := &expect.List{}
+	if r.KnownFailures != "" {
+		data, err := r.ReadInput(r.KnownFailures)
+		if err != nil {
+			return nil, Usagef("known failures: %v", err)
+		}
+		known, err := expect.ParseKnownFailures(bytes.NewReader(data), r.KnownFailures)
+		if err != nil {
+			return nil, Usagef("%v", err)
+		}
+		l.Add(known)
 	}
-	l, err := knownfail.Parse(bytes.NewReader(data), r.KnownFailures)
-	if err != nil {
-		return nil, Usagef("%v", err)
+	for _, file := range r.Expectations {
+		data, err := r.ReadInput(file)
+		if err != nil {
+			return nil, Usagef("expectations: %v", err)
+		}
+		list, err := expect.Parse(bytes.NewReader(data), r.Display(under(r.WorkDir, file)))
+		if err != nil {
+			return nil, Usagef("expectations: %v", err)
+		}
+		l.Add(list)
 	}
 	return l, nil
 }

@@ -22,6 +22,7 @@ func Judge(o *Outcome, job Job) *model.Judgement {
 		why = append(why, model.Reason{Kind: model.ReasonMismatches, Count: s.Unexcused(), Of: s.Run})
 	}
 	why = append(why, implementationReasons(run, job)...)
+	why = append(why, expectationReasons(run, job)...)
 	why = append(why, regressionReasons(run, job)...)
 	if job.FailOn.Findings && s.Findings > 0 {
 		why = append(why, model.Reason{Kind: model.ReasonFindings, Count: s.Findings})
@@ -79,11 +80,35 @@ func implementationReasons(run *model.Run, job Job) []model.Reason {
 		switch {
 		case im.Error != "":
 			why = append(why, model.Reason{Kind: model.ReasonUnusable, Subject: im.Label(), Detail: im.Error})
-		case im.Summary.Failed > 0:
-			// Of the fixtures it claims, as the matrix counts them.
-			why = append(why, model.Reason{Kind: model.ReasonImplementationFailed, Subject: im.Label(), Count: im.Summary.Failed,
-				Of: im.Summary.Run - im.Summary.NotClaimed})
+		case im.Summary.Unexcused() > 0:
+			// Of the fixtures it claims and is sent, as the matrix counts
+			// them; failures its expectations excuse fail nothing.
+			why = append(why, model.Reason{Kind: model.ReasonImplementationFailed, Subject: im.Label(), Count: im.Summary.Unexcused(),
+				Of: im.Summary.Run - im.Summary.NotClaimed - im.Summary.Skipped})
 		}
+	}
+	return why
+}
+
+// expectationReasons are the reasons fail-on unexpected-pass and fail-on
+// flaky fail a run: per implementation, the built-in validator first,
+// its unexpected passes and its flaky fixtures.
+func expectationReasons(run *model.Run, job Job) []model.Reason {
+	if !job.FailOn.UnexpectedPass && !job.FailOn.Flaky {
+		return nil
+	}
+	var why []model.Reason
+	add := func(subject string, s *model.Summary) {
+		if job.FailOn.UnexpectedPass && s.UnexpectedPasses > 0 {
+			why = append(why, model.Reason{Kind: model.ReasonUnexpectedPasses, Subject: subject, Count: s.UnexpectedPasses})
+		}
+		if job.FailOn.Flaky && s.Flaky > 0 {
+			why = append(why, model.Reason{Kind: model.ReasonFlaky, Subject: subject, Count: s.Flaky})
+		}
+	}
+	add(model.Validator, &run.Summary)
+	for i := range run.Implementations {
+		add(run.Implementations[i].Label(), &run.Implementations[i].Summary)
 	}
 	return why
 }

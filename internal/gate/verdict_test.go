@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/model"
@@ -16,5 +18,49 @@ func TestImplementationCountsClaimedFixtures(t *testing.T) {
 	j := Judge(&Outcome{Run: run}, Job{FailOn: FailOn{Mismatch: true}})
 	if len(j.Reasons) != 1 || j.Reasons[0].Kind != model.ReasonImplementationFailed || j.Reasons[0].Count != 1 || j.Reasons[0].Of != 6 {
 		t.Errorf("reasons %+v, want 1 failed of the 6 claimed", j.Reasons)
+	}
+}
+
+// TestJudgeExpectations: per implementation, the built-in validator
+// first, only the failures no entry excuses fail the run under mismatch;
+// unexpected passes and flaky fixtures fail it only when asked for.
+func TestJudgeExpectations(t *testing.T) {
+	fail := &model.Listing{Expect: model.ExpectFail, Entry: "e:1"}
+	flaky := &model.Listing{Expect: model.ExpectFlaky, Entry: "e:2"}
+	results := []model.Result{
+		{RelPath: "a", Listing: fail, KnownFailure: "bug"},              // known failure
+		{RelPath: "b", Listing: flaky},                                  // flaky, failed
+		{RelPath: "c", Passed: true, Listing: fail},                     // unexpected pass
+		{RelPath: "d", Passed: true, Attempts: make([]model.Actual, 2)}, // passed on a retry
+	}
+	im := model.Implementation{Name: "rt", Results: results}
+	im.Summary = model.Summarize(4, im.Results, nil)
+	run := &model.Run{Results: []model.Result{{RelPath: "a", Passed: true, Listing: fail}}, Implementations: []model.Implementation{im}}
+	run.Summary = model.Summarize(1, run.Results, nil)
+	kinds := func(j *model.Judgement) []string {
+		var out []string
+		for _, r := range j.Reasons {
+			out = append(out, fmt.Sprintf("%d %s %d", r.Kind, r.Subject, r.Count))
+		}
+		return out
+	}
+	if j := Judge(&Outcome{Run: run}, Job{FailOn: DefaultFailOn}); j.Failed {
+		t.Errorf("excused failures fail the run: %v", kinds(j))
+	}
+	j := Judge(&Outcome{Run: run}, Job{FailOn: FailOn{Mismatch: true, UnexpectedPass: true, Flaky: true}})
+	want := []string{
+		fmt.Sprintf("%d %s 1", model.ReasonUnexpectedPasses, model.Validator),
+		fmt.Sprintf("%d rt 1", model.ReasonUnexpectedPasses),
+		fmt.Sprintf("%d rt 2", model.ReasonFlaky),
+	}
+	if got := kinds(j); !j.Failed || strings.Join(got, ";") != strings.Join(want, ";") {
+		t.Errorf("reasons %v, want %v", got, want)
+	}
+	im.Results = append(im.Results, model.Result{RelPath: "e"})
+	im.Summary = model.Summarize(5, im.Results, nil)
+	run.Implementations[0] = im
+	j = Judge(&Outcome{Run: run}, Job{FailOn: DefaultFailOn})
+	if got := kinds(j); !j.Failed || len(got) != 1 || got[0] != fmt.Sprintf("%d rt 1", model.ReasonImplementationFailed) {
+		t.Errorf("one new failure: reasons %v", got)
 	}
 }

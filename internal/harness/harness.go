@@ -59,6 +59,14 @@ type Config struct {
 	// Progress, when set, counts each fixture sent to each implementation
 	// as it is answered.
 	Progress *runner.Progress
+	// Expect is what the expectations say of a fixture for the
+	// implementation named name on the device described by desc
+	// (model.Adapter.Description); nil expects every fixture to pass. A
+	// skipped fixture is not sent; only an unexpected failure is retried.
+	Expect func(name, desc string, r *model.Result) model.Expectation
+	// Retries is how many more times a fixture that fails unexpectedly is
+	// sent, each time to a fresh process; it stops at the first pass.
+	Retries int
 }
 
 // ReadFunc returns the bytes of a fixture by its corpus-relative path.
@@ -114,6 +122,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.Env == nil {
 		cfg.Env = os.Environ()
+	}
+	if cfg.Expect == nil {
+		cfg.Expect = func(string, string, *model.Result) model.Expectation { return model.ExpectPass }
 	}
 	cfg.Env = childEnv(cfg.Env)
 	return cfg
@@ -358,13 +369,56 @@ func stderrEnd(out string, cut bool) string {
 	return escape.LogLine(keepEnd(strings.Join(lines, "\n"), maxHandshakeStderrBytes, cut))
 }
 
-// one sends one fixture and judges the answer. A failed exchange is a
-// harness error for this fixture; the implementation is killed and started
-// again for the next one.
+// one sends one fixture and judges the answer; a fixture the expectations
+// skip is not sent. A fixture that fails with no expectations entry to
+// excuse it is sent again, up to cfg.Retries more times, each time to a
+// fresh process, until it passes: one that then passes is flaky, and its
+// result keeps every attempt.
 func (s *session) one(c *testCase) (res model.Result) {
 	started := s.cfg.Now()
-	res = fresh(c.base)
 	defer func() { res.Duration = s.cfg.Now().Sub(started) }()
+	expect := model.ExpectPass
+	if s.hello != nil {
+		expect = s.cfg.Expect(s.impl.Name, s.impl.Adapter.Description(), c.base)
+	}
+	if expect == model.ExpectSkip {
+		res = fresh(c.base)
+		res.Actual = model.Actual{Outcome: model.Skipped, Message: "skipped: an expectations entry keeps it from this implementation"}
+		return res
+	}
+	res = s.attempt(c)
+	if res.Passed || expect != model.ExpectPass || s.cfg.Retries <= 0 || res.Actual.Outcome == model.NotClaimed {
+		return res
+	}
+	attempts := []model.Actual{res.Actual}
+	for n := 0; n < s.cfg.Retries && !res.Passed && s.stopped == "" && s.ctx.Err() == nil; n++ {
+		s.endProcess()
+		res = s.attempt(c)
+		attempts = append(attempts, res.Actual)
+	}
+	if len(attempts) > 1 {
+		res.Attempts = attempts
+	}
+	return res
+}
+
+// endProcess ends the implementation's process, so that the next attempt starts
+// a new one: a fixture that fails because of what came before it in the
+// same process (a leak, a poisoned cache) passes there.
+func (s *session) endProcess() {
+	if s.proc == nil {
+		return
+	}
+	goodbye, _ := protocol.Encode(protocol.Goodbye{Type: protocol.TypeGoodbye})
+	s.proc.stop(goodbye, time.Second)
+	s.proc = nil
+}
+
+// attempt sends the fixture once and judges the answer. A failed exchange
+// is a harness error for this fixture; the implementation is killed and
+// started again for the next one.
+func (s *session) attempt(c *testCase) (res model.Result) {
+	res = fresh(c.base)
 	// A fixture that fails in a phase the implementation does not perform
 	// says nothing about it: it is not sent, and neither passes nor fails.
 	if s.stopped == "" && s.hello != nil && c.base.Class != model.ClassPositive && !s.hello.Claims(c.base.Expected.Phase) {

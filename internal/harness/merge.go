@@ -37,7 +37,8 @@ func Merge(reports []Report) (*model.Run, error) {
 	}
 	first := reports[0]
 	out := &model.Run{CorpusRoot: first.Run.CorpusRoot, ToolVersion: first.Run.ToolVersion,
-		CommandSchema: first.Run.CommandSchema, FixtureSchema: first.Run.FixtureSchema, Started: first.Run.Started}
+		CommandSchema: first.Run.CommandSchema, FixtureSchema: first.Run.FixtureSchema, Started: first.Run.Started,
+		Commit: first.Run.Commit, Repository: first.Run.Repository}
 	base := newUnion()
 	findings := map[model.Finding]bool{}
 	impls := map[string]*implUnion{}

@@ -123,6 +123,7 @@ func stepEnv(apiURL, webURL, eventName string, w *Workspace) map[string]string {
 		"INPUT_MANIFEST": "", "INPUT_COVERAGE": "false", "INPUT_EXPLORE": "", "INPUT_EXPLORE-TIME": "2m", "INPUT_EXPLORE-OUT": "",
 		"INPUT_IMPLEMENTATION": "", "INPUT_RESULTS": "",
 		"INPUT_BASELINE": "auto", "INPUT_KNOWN-FAILURES": "",
+		"INPUT_EXPECTATIONS": "", "INPUT_RETRIES": "0", "INPUT_UPDATE-EXPECTATIONS": "",
 		"INPUT_COMMENT-STYLE": "compact", "INPUT_JOB-SUMMARY": "true", "INPUT_MARKDOWN-PATH": "", "INPUT_FINDING-ANNOTATIONS": "all",
 	}
 }

@@ -76,11 +76,8 @@ func BuildWith(run *model.Run, opts Options) []Annotation {
 			Message:    detail(message(r)),
 			RawDetails: detail(explain.Body(r)), // the message has the headline
 		}
-		if r.Kind() == model.KindKnownFailure {
-			// Listed as known: reported, but it fails nothing, so it is
-			// not shown as a failure either (a warning, by explain.Show).
-			a.Title = title("Known failure: " + resultTitle(r))
-			a.Message = detail("Known failure (" + r.KnownFailure + "). " + message(r))
+		if r.Kind() == model.KindUnexpectedPass {
+			stalePass(&a, model.Validator, r)
 		}
 		locate(&a, r.Span)
 		if r.IsCorpusError() {
@@ -103,6 +100,14 @@ func BuildWith(run *model.Run, opts Options) []Annotation {
 		findings = append(findings, a)
 	}
 	return append(append(corpus, mismatches...), findings...)
+}
+
+// stalePass makes a the notice of an unexpected pass of the
+// implementation who: its expectations entry is stale.
+func stalePass(a *Annotation, who string, r *model.Result) {
+	a.Title = title("DRP2 " + who + ": unexpected pass: " + explain.Name(r))
+	a.Message = detail(explain.StaleEntry(r))
+	a.RawDetails = ""
 }
 
 func resultTitle(r *model.Result) string {

@@ -302,26 +302,38 @@ func TestNoInvisibleCharacters(t *testing.T) {
 	}
 }
 
-func TestKnownFailureIsAWarning(t *testing.T) {
+// Annotations are for what fails the run: a known failure has none, and
+// an expected failure that passes is a notice that names its stale entry.
+func TestKnownFailureIsNoAnnotationAndAStaleEntryANotice(t *testing.T) {
 	run := sample.Run()
-	var known *model.Result
+	var known, stale *model.Result
 	for i := range run.Results {
-		if !run.Results[i].Passed && !run.Results[i].IsCorpusError() {
-			known = &run.Results[i]
-			break
+		r := &run.Results[i]
+		switch {
+		case known == nil && !r.Passed && !r.IsCorpusError():
+			known = r
+		case stale == nil && r.Passed:
+			stale = r
 		}
 	}
 	known.KnownFailure = "tracked in #12"
+	known.Listing = &model.Listing{Expect: model.ExpectFail, Reason: "tracked in #12", Entry: "exp.txt:3"}
+	stale.Listing = &model.Listing{Expect: model.ExpectFail, Entry: "exp.txt:<b>4"}
+	var notices int
 	for _, a := range Build(run) {
-		if a.Path != known.Path {
-			continue
-		}
-		if a.Level != LevelWarning || !strings.Contains(a.Title, "Known failure") || !strings.Contains(a.Message, "tracked in") {
+		if a.Path == known.Path {
 			t.Errorf("known failure annotated as %+v", a)
 		}
-		return
+		if a.Path == stale.Path {
+			notices++
+			if a.Level != LevelNotice || !strings.Contains(a.Title, "unexpected pass") || !strings.Contains(a.Message, "exp.txt:<b>4") {
+				t.Errorf("unexpected pass annotated as %+v", a)
+			}
+		}
 	}
-	t.Errorf("no annotation for %s", known.Path)
+	if notices != 1 {
+		t.Errorf("%d notices on the unexpected pass, want 1", notices)
+	}
 }
 
 // A file name with "##[" cannot be named in the file property without

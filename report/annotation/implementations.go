@@ -18,8 +18,16 @@ func BuildImplementation(run *model.Run, im *model.Implementation) []Annotation 
 	var anns []Annotation
 	for i := range results {
 		r := &results[i]
-		// A fixture of a phase it does not perform is no failure.
-		if r.Passed || r.Actual.Outcome == model.NotClaimed {
+		if r.Kind() == model.KindUnexpectedPass {
+			a := Annotation{Path: explain.FilePath(explain.DisplayPath(r)), Level: LevelNotice}
+			stalePass(&a, im.Label(), r)
+			locate(&a, nil)
+			anns = append(anns, a)
+			continue
+		}
+		// Only what fails the run: a fixture of a phase it does not
+		// perform, a skipped one, one its expectations excuse, is none.
+		if explain.Show(r.Kind(), "").Annotation != "failure" {
 			continue
 		}
 		what, msg := "fixture mismatch ("+r.Class.String()+")", message(r)

@@ -41,3 +41,19 @@ func TestNotClaimedIsNoAnnotation(t *testing.T) {
 		t.Errorf("%d not claimed, annotations %+v", chromium.Summary.NotClaimed, anns)
 	}
 }
+
+// TestImplementationAnnotationsOnlyFailTheRun: of an implementation's
+// results its expectations cover, only the failure no entry excuses is a
+// failure annotation; an unexpected pass is a notice; known failures,
+// flaky fixtures and skipped ones have none.
+func TestImplementationAnnotationsOnlyFailTheRun(t *testing.T) {
+	run := sample.WithExpectations()
+	var levels []string
+	for _, a := range BuildImplementation(run, &run.Implementations[0]) {
+		levels = append(levels, string(a.Level)+" "+a.Path)
+	}
+	want := []string{"notice fixtures/positive/minimal_triangle.json", "failure fixtures/negative_schema/missing_cmd.json"}
+	if strings.Join(levels, "\n") != strings.Join(want, "\n") {
+		t.Errorf("annotations:\n%s\nwant:\n%s", strings.Join(levels, "\n"), strings.Join(want, "\n"))
+	}
+}

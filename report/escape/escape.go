@@ -141,7 +141,11 @@ func MarkdownCode(s string) string {
 // MarkdownFence returns s as a complete fenced code block, fences and final
 // newline included. The fence is longer than any backtick run in s, so s
 // cannot end the block; lines are kept.
-func MarkdownFence(s string) string {
+func MarkdownFence(s string) string { return MarkdownFenceLang("text", s) }
+
+// MarkdownFenceLang is MarkdownFence with the code block's language (lang
+// is the caller's own word, never untrusted text): "diff" colours a diff.
+func MarkdownFenceLang(lang, s string) string {
 	s = clean(s, false)
 	n := longestRun(s, '`') + 1
 	if n < 3 {
@@ -149,7 +153,7 @@ func MarkdownFence(s string) string {
 	}
 	fence := strings.Repeat("`", n)
 	s = strings.TrimRight(s, "\n")
-	return fence + "text\n" + s + "\n" + fence + "\n"
+	return fence + lang + "\n" + s + "\n" + fence + "\n"
 }
 
 // XMLText returns s with invalid UTF-8 repaired and every character outside

@@ -94,6 +94,20 @@ func boundResult(r model.Result) model.Result {
 		s := *r.Span
 		r.Span = &s
 	}
+	r.KnownFailure = escape.Cap(r.KnownFailure, escape.MessageBytes)
+	if r.Listing != nil {
+		l := *r.Listing
+		l.Reason, l.Entry = escape.Cap(l.Reason, escape.MessageBytes), escape.Cap(l.Entry, escape.PathBytes)
+		r.Listing = &l
+	}
+	if r.Attempts != nil {
+		as := make([]model.Actual, len(r.Attempts))
+		for i, a := range r.Attempts {
+			a.Code, a.Message = escape.Cap(a.Code, escape.NameBytes), escape.Cap(a.Message, escape.MessageBytes)
+			as[i] = a
+		}
+		r.Attempts = as
+	}
 	if r.Diagnostics != nil {
 		ds := make([]model.Diagnostic, len(r.Diagnostics))
 		for i, d := range r.Diagnostics {

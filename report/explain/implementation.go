@@ -44,6 +44,19 @@ const Unusable = "could not be used"
 // implementations pass every fixture", "1 of 3 implementations fails
 // fixtures; 1 could not be used".
 func ImplementationsVerdict(n, failing, unusable int) string {
+	return ExpectedVerdict(n, failing, unusable, false)
+}
+
+// ExpectedVerdict is ImplementationsVerdict for implementations whose
+// expectations excuse failures (excused): when nothing else fails, it says
+// that they fail only as expected, not that they pass every fixture.
+func ExpectedVerdict(n, failing, unusable int, excused bool) string {
+	if failing == 0 && unusable == 0 && excused {
+		if n == 1 {
+			return "the 1 implementation fails only as its expectations say"
+		}
+		return "all " + Count(n, "implementation", "implementations") + " fail only as their expectations say"
+	}
 	if failing == 0 && unusable == 0 {
 		if n == 1 {
 			return "the 1 implementation passes every fixture"
@@ -63,4 +76,43 @@ func ImplementationsVerdict(n, failing, unusable int) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// StaleEntry says that an expected failure passed and its entry should go.
+func StaleEntry(r *model.Result) string {
+	where := ""
+	if r.Listing != nil {
+		where = " (" + CleanLine(r.Listing.Entry) + ")"
+	}
+	return "Unexpected pass: expected to fail" + where + ", and it passed; remove the entry (--update-expectations does)."
+}
+
+// Expectations words an implementation's counts of what its expectations
+// say: "2 known, 1 flaky, 1 unexpected pass, 3 skipped", only the ones
+// that are not zero; "" when all are.
+func Expectations(s *model.Summary) string {
+	var parts []string
+	add := func(n int, one, many string) {
+		if n > 0 {
+			parts = append(parts, strconv.Itoa(n)+" "+Plural(n, one, many))
+		}
+	}
+	add(s.KnownFailures, "known failure", "known failures")
+	add(s.Flaky, "flaky", "flaky")
+	add(s.UnexpectedPasses, "unexpected pass", "unexpected passes")
+	add(s.Skipped, "skipped", "skipped")
+	return strings.Join(parts, ", ")
+}
+
+// Attempts words the attempts of a retried fixture: "failed, then
+// passed on attempt 2 of 3"; "" for a fixture sent once.
+func Attempts(r *model.Result) string {
+	if !r.Retried() {
+		return ""
+	}
+	n := len(r.Attempts)
+	if r.Passed {
+		return "failed, then passed on attempt " + strconv.Itoa(n) + " (flaky)"
+	}
+	return "failed on all " + strconv.Itoa(n) + " attempts"
 }

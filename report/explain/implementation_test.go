@@ -29,3 +29,22 @@ func TestReproduceImplementation(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestExpectedVerdict: implementations whose only failures are expected
+// are not said to pass every fixture.
+func TestExpectedVerdict(t *testing.T) {
+	for _, tt := range []struct {
+		n, failing, unusable int
+		excused              bool
+		want                 string
+	}{
+		{1, 0, 0, true, "the 1 implementation fails only as its expectations say"},
+		{2, 0, 0, true, "all 2 implementations fail only as their expectations say"},
+		{2, 0, 0, false, "all 2 implementations pass every fixture"},
+		{2, 1, 0, true, "1 of 2 implementations fails fixtures"},
+	} {
+		if got := ExpectedVerdict(tt.n, tt.failing, tt.unusable, tt.excused); got != tt.want {
+			t.Errorf("ExpectedVerdict(%d, %d, %d, %v) = %q, want %q", tt.n, tt.failing, tt.unusable, tt.excused, got, tt.want)
+		}
+	}
+}

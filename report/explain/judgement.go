@@ -134,6 +134,13 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 			fmt.Sprintf("the corpus differs from its manifest %s", r.Subject)
 	case model.ReasonIncomplete:
 		return "", "not every check could be made"
+	case model.ReasonUnexpectedPasses:
+		w := fmt.Sprintf("%s passed %d %s expected to fail (fail-on unexpected-pass): remove the stale %s", who(r.Subject), n,
+			Plural(n, "fixture", "fixtures"), Plural(n, "entry", "entries"))
+		return w, fmt.Sprintf("%s: %d unexpected %s", who(r.Subject), n, Plural(n, "pass", "passes"))
+	case model.ReasonFlaky:
+		return fmt.Sprintf("%s has %d flaky %s (fail-on flaky)", who(r.Subject), n, Plural(n, "fixture", "fixtures")),
+			fmt.Sprintf("%s: %d flaky", who(r.Subject), n)
 	}
 	return "", ""
 }
@@ -151,6 +158,15 @@ func implementationRegressed(r model.Reason) (long, short string) {
 	n := r.Count + r.Of
 	return fmt.Sprintf("implementation %s fails %s", CleanLine(r.Subject), strings.Join(parts, ", and ")),
 		fmt.Sprintf("implementation %s: %d new %s against base %s", CleanLine(r.Subject), n, Plural(n, "failure", "failures"), r.Detail)
+}
+
+// who names an implementation of a reason: the built-in validator by what
+// it is.
+func who(subject string) string {
+	if subject == model.Validator {
+		return "the built-in validator"
+	}
+	return "implementation " + CleanLine(subject)
 }
 
 // FreezeBroken says how the corpus breaks a frozen manifest; "" when it
@@ -179,7 +195,7 @@ func judgedCounts(s *model.Summary) string {
 			text += " (" + b + ")"
 		}
 		return text + knownNote(s)
-	case s.KnownFailures > 0:
+	case s.KnownFailures > 0 || s.FlakyFailed > 0:
 		return fmt.Sprintf("%d of %d %s passed", s.Passed, s.Run, Plural(s.Run, "fixture", "fixtures")) + knownNote(s)
 	case s.Run == 1:
 		return "the 1 fixture passed"
@@ -188,10 +204,17 @@ func judgedCounts(s *model.Summary) string {
 }
 
 func knownNote(s *model.Summary) string {
-	if s == nil || s.KnownFailures == 0 {
+	if s == nil || s.KnownFailures+s.FlakyFailed == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (and %d known %s, excused)", s.KnownFailures, Plural(s.KnownFailures, "failure", "failures"))
+	var parts []string
+	if s.KnownFailures > 0 {
+		parts = append(parts, fmt.Sprintf("%d known %s", s.KnownFailures, Plural(s.KnownFailures, "failure", "failures")))
+	}
+	if s.FlakyFailed > 0 {
+		parts = append(parts, fmt.Sprintf("%d flaky %s", s.FlakyFailed, Plural(s.FlakyFailed, "failure", "failures")))
+	}
+	return " (and " + strings.Join(parts, " and ") + ", excused)"
 }
 
 // noneRan says why no fixture ran, naming the filters actually given.

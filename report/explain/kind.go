@@ -25,11 +25,30 @@ var shown = map[model.Kind]Shown{
 	model.KindPassed: {Word: "passed"},
 	model.KindFailed: {Word: "failed", JUnit: "failure", JUnitType: "mismatch", Annotation: "failure"},
 	// Reported, and failing nothing: a skipped test with its reason, as
-	// pytest writes an expected failure, and a warning on the file.
-	model.KindKnownFailure: {Word: "known failure", JUnit: "skipped", Annotation: "warning"},
+	// pytest writes an expected failure; no annotation, since annotations
+	// are for what fails the run.
+	model.KindKnownFailure: {Word: "known failure", JUnit: "skipped"},
 	model.KindCorpusError:  {Word: CorpusError, JUnit: "error", JUnitType: "corpus_error", Annotation: "failure"},
 	model.KindNotClaimed:   {Word: "not claimed", JUnit: "skipped"},
 	model.KindHarnessError: {Word: "no verdict", JUnit: "error", JUnitType: "harness_error", Annotation: "failure"},
+	// A flaky fixture that passed is a pass (its attempts in the
+	// testcase's output); one that failed is skipped, as a known failure
+	// (ShowResult).
+	model.KindFlaky: {Word: "flaky"},
+	// A stale entry: a pass, and a notice on the file that says to remove
+	// the entry.
+	model.KindUnexpectedPass: {Word: "unexpected pass", Annotation: "notice"},
+	model.KindSkipped:        {Word: "skipped", JUnit: "skipped"},
+}
+
+// ShowResult is how the result r appears (Show): a flaky fixture that
+// failed is not a plain failure, and shows as skipped.
+func ShowResult(r *model.Result, v model.Verdict) Shown {
+	s := Show(r.Kind(), v)
+	if r.Kind() == model.KindFlaky && !r.Passed {
+		s.JUnit = "skipped"
+	}
+	return s
 }
 
 // newFailure is a failure the base did not have (model.NewFailures): a

@@ -9,6 +9,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
@@ -68,6 +69,12 @@ type ImplementationSummary struct {
 	Level3Compared int      `json:"level3_compared"`
 	Level3Agreed   int      `json:"level3_agreed"`
 	FailingPaths   []string `json:"failing_paths"`
+	// KnownFailures and the rest count what its expectations say;
+	// UnexpectedFailures the failures they do not excuse, which fail the
+	// run.
+	KnownFailures      int `json:"known_failures,omitempty"`
+	UnexpectedFailures int `json:"unexpected_failures"`
+	ExpectationCounts
 }
 
 func implementations(run *model.Run) []Implementation {
@@ -87,7 +94,8 @@ func implementations(run *model.Run) []Implementation {
 			Summary: ImplementationSummary{Run: im.Summary.Run, Passed: im.Summary.Passed, Failed: im.Summary.Failed,
 				HarnessErrors: im.HarnessErrors(), NotClaimed: im.NotClaimedCount(), Level1: im.Level1(),
 				Level2Checked: checked, Level2Passed: passed, Level3Compared: compared, Level3Agreed: agreed,
-				FailingPaths: append([]string{}, im.Summary.FailingPaths...)},
+				FailingPaths:  append([]string{}, im.Summary.FailingPaths...),
+				KnownFailures: im.Summary.KnownFailures, UnexpectedFailures: im.Summary.Unexcused(), ExpectationCounts: expectationCounts(&im.Summary)},
 			Results:   make([]Result, 0, len(im.Results)),
 			Level2:    im.Level2,
 			Readbacks: im.Readbacks,
@@ -110,7 +118,7 @@ func implementations(run *model.Run) []Implementation {
 
 // Read reads a JSON report back into a run, for merging the reports of
 // several jobs or shards. What the format does not carry (tags, durations,
-// the fixtures' prose, the run's start) stays empty; the summaries are
+// the fixtures' prose) stays empty; the summaries are
 // computed again from the results.
 func Read(r io.Reader) (*model.Run, error) {
 	data, err := io.ReadAll(r)
@@ -128,7 +136,20 @@ func Read(r io.Reader) (*model.Run, error) {
 	}
 	var doc Document
 	if err := json.Unmarshal(data, &doc); err != nil {
+		// A report of another major version may not decode as this one:
+		// its reader must hear that, not the decoder's complaint.
+		var probe struct {
+			Version *string `json:"report_version"`
+		}
+		if json.Unmarshal(data, &probe) == nil {
+			if err := checkVersion(probe.Version); err != nil {
+				return nil, err
+			}
+		}
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: %v", err)
+	}
+	if err := checkVersion(doc.versionOrNil()); err != nil {
+		return nil, err
 	}
 	if doc.Results == nil {
 		return nil, fmt.Errorf(`not a drp2-fixtures JSON report: no "results" array`)
@@ -137,7 +158,14 @@ func Read(r io.Reader) (*model.Run, error) {
 		CorpusRoot: doc.Summary.Corpus, ToolVersion: doc.Summary.ToolVersion,
 		CommandSchema: fromSchema(doc.Summary.CommandSchema), FixtureSchema: fromSchema(doc.Summary.FixtureSchema),
 		Findings: convert(doc.Findings, fromFinding), FixtureReadbacks: doc.FixtureReadbacks,
-		CorpusDigest: doc.Summary.CorpusSHA256, Shard: (*model.Shard)(doc.Summary.Shard),
+		Commit: doc.Summary.Commit, Repository: doc.Summary.Repository, CorpusDigest: doc.Summary.CorpusSHA256, Shard: (*model.Shard)(doc.Summary.Shard),
+	}
+	if doc.Summary.Started != "" {
+		t, err := time.Parse(time.RFC3339, doc.Summary.Started)
+		if err != nil {
+			return nil, fmt.Errorf("summary.started %q is not an RFC 3339 time", doc.Summary.Started)
+		}
+		run.Started = t.UTC()
 	}
 	if d := run.CorpusDigest; d != "" && !isSHA256(d) {
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: summary.corpus_sha256 %.80q is not a SHA-256 in hex", d)
@@ -154,34 +182,42 @@ func Read(r io.Reader) (*model.Run, error) {
 	}
 	run.Summary = model.Summarize(doc.Summary.Discovered, run.Results, run.Findings)
 	for i := range doc.Implementations {
-		rec := &doc.Implementations[i]
-		im := model.Implementation{Command: rec.Command, Name: rec.Name, Version: rec.Version,
-			DRP2Versions: rec.DRP2Versions, Executes: rec.Executes, Restarts: rec.Restarts, Stderr: rec.Stderr,
-			Level2: rec.Level2, Readbacks: rec.Readbacks, Protocol: rec.Protocol, Phases: rec.Phases,
-			Capabilities: rec.Capabilities}
-		if a := rec.Adapter; a != nil {
-			im.Adapter = &model.Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
+		im, err := readImplementation(&doc.Implementations[i], doc.Summary.Discovered)
+		if err != nil {
+			return nil, fmt.Errorf("implementation %d, %v", i, err)
 		}
-		if rec.Error != nil {
-			im.Error = *rec.Error
-		}
-		if im.Executes && im.Level2 == nil {
-			im.Level2 = map[string]bool{}
-		}
-		if im.Executes && im.Readbacks == nil {
-			im.Readbacks = map[string][][]byte{}
-		}
-		for j := range rec.Results {
-			res, err := readResult(&rec.Results[j])
-			if err != nil {
-				return nil, fmt.Errorf("implementation %d, result %d: %v", i, j, err)
-			}
-			im.Results = append(im.Results, res)
-		}
-		im.Summary = model.Summarize(doc.Summary.Discovered, im.Results, nil)
 		run.Implementations = append(run.Implementations, im)
 	}
 	return run, nil
+}
+
+// readImplementation reads one implementation's record back.
+func readImplementation(rec *Implementation, discovered int) (model.Implementation, error) {
+	im := model.Implementation{Command: rec.Command, Name: rec.Name, Version: rec.Version,
+		DRP2Versions: rec.DRP2Versions, Executes: rec.Executes, Restarts: rec.Restarts, Stderr: rec.Stderr,
+		Level2: rec.Level2, Readbacks: rec.Readbacks, Protocol: rec.Protocol, Phases: rec.Phases,
+		Capabilities: rec.Capabilities}
+	if a := rec.Adapter; a != nil {
+		im.Adapter = &model.Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
+	}
+	if rec.Error != nil {
+		im.Error = *rec.Error
+	}
+	if im.Executes && im.Level2 == nil {
+		im.Level2 = map[string]bool{}
+	}
+	if im.Executes && im.Readbacks == nil {
+		im.Readbacks = map[string][][]byte{}
+	}
+	for j := range rec.Results {
+		res, err := readResult(&rec.Results[j])
+		if err != nil {
+			return im, fmt.Errorf("result %d: %v", j, err)
+		}
+		im.Results = append(im.Results, res)
+	}
+	im.Summary = model.Summarize(discovered, im.Results, nil)
+	return im, nil
 }
 
 func readResult(rec *Result) (model.Result, error) {
@@ -213,6 +249,11 @@ func readResult(rec *Result) (model.Result, error) {
 		// merge judge it as the run that wrote it did.
 		KnownFailure:  deref(rec.KnownFailure),
 		DetailLeftOut: rec.DetailLeftOut && !rec.Passed,
+		Attempts:      readAttempts(rec.Attempts),
+	}
+	var err error
+	if r.Listing, err = readListing(rec.Expectation); err != nil {
+		return model.Result{}, fmt.Errorf("%s: %v", rec.FixturePath, err)
 	}
 	r.Folder, _, _ = strings.Cut(path.Clean(r.RelPath), "/")
 	if rec.Digest != nil {

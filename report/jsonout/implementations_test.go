@@ -23,7 +23,8 @@ func TestImplementationsGolden(t *testing.T) {
 // TestReadWriteRoundTrip: a report read back and written again is the same
 // report, byte for byte, with and without implementations.
 func TestReadWriteRoundTrip(t *testing.T) {
-	for name, run := range map[string]*model.Run{"plain": sample.Run(), "implementations": sample.WithImplementations()} {
+	for name, run := range map[string]*model.Run{"plain": sample.Run(), "implementations": sample.WithImplementations(),
+		"expectations": sample.WithExpectations()} {
 		var first, second bytes.Buffer
 		if err := Write(&first, run); err != nil {
 			t.Fatal(err)
@@ -91,5 +92,26 @@ func TestHugeExpectedIndex(t *testing.T) {
 	bad := strings.Replace(b.String(), "10000000000000000000", "-3", 1)
 	if _, err := Read(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "expected_command_index -3 is not a command index") {
 		t.Errorf("a negative index read back: %v", err)
+	}
+}
+
+// TestExpectationsRoundTrip: the expectations of every result and its
+// attempts are written and read back (TestReadWriteRoundTrip), so a
+// merged report is judged as the run that wrote it.
+func TestExpectationsRoundTrip(t *testing.T) {
+	run := sample.WithExpectations()
+	var first bytes.Buffer
+	if err := Write(&first, run); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "expectations.json", first.Bytes())
+	back, err := Read(bytes.NewReader(first.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := back.Implementations[0].Summary, run.Implementations[0].Summary
+	if got.KnownFailures != want.KnownFailures || got.Flaky != want.Flaky || got.UnexpectedPasses != want.UnexpectedPasses ||
+		got.Skipped != want.Skipped || got.Unexcused() != 1 {
+		t.Errorf("read back %+v, want %+v", got, want)
 	}
 }

@@ -5,8 +5,10 @@ package jsonout
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -16,9 +18,14 @@ import (
 // Document is the JSON shape. Field order is part of the format: the keys of
 // RUNNER.md's result shape come first, in a fixed order.
 type Document struct {
-	Summary  Summary   `json:"summary"`
-	Results  []Result  `json:"results"`
-	Findings []Finding `json:"findings"`
+	// ReportVersion is the version of this format, "MAJOR.MINOR"
+	// (ReportVersion): a minor version only adds members, a major one
+	// changes what a member means, and readers refuse a major version
+	// they do not know. A report without it predates it: version 1.0.
+	ReportVersion string    `json:"report_version"`
+	Summary       Summary   `json:"summary"`
+	Results       []Result  `json:"results"`
+	Findings      []Finding `json:"findings"`
 	// Implementations are the runtime harness's results, one record per
 	// implementation; absent for a plain run.
 	Implementations []Implementation `json:"implementations,omitempty"`
@@ -54,18 +61,40 @@ type Summary struct {
 	CommandSchema SchemaSource `json:"command_schema"`
 	FixtureSchema SchemaSource `json:"fixture_schema"`
 	ToolVersion   string       `json:"tool_version,omitempty"`
+	// Started is the run's start (RFC 3339, UTC; SOURCE_DATE_EPOCH fixes
+	// it); Commit and Repository what it was made on, when known.
+	Started    string `json:"started,omitempty"`
+	Commit     string `json:"commit,omitempty"`
+	Repository string `json:"repository,omitempty"`
+	// CorpusSHA256 is the digest of the fixtures the run's filters select,
+	// before sharding (model.Run.CorpusDigest).
+	CorpusSHA256 string `json:"corpus_sha256,omitempty"`
 	// KnownFailures counts the failures a known-failures list excuses.
 	KnownFailures int `json:"known_failures,omitempty"`
 	// DetailLeftOut counts the failing records past the first ones given
 	// in full (explain.FullFailures): each keeps its verdict, paths and
 	// digest, and says detail_left_out.
 	DetailLeftOut int `json:"detail_left_out,omitempty"`
-	// CorpusSHA256 is the digest of the fixtures the run's filters select,
-	// before sharding (runner.CorpusDigest); absent in older reports.
-	CorpusSHA256 string `json:"corpus_sha256,omitempty"`
-	// Shard is the part of that selection the run ran; absent for all of
+	// Shard is the part of the selection the run ran; absent for all of
 	// it.
 	Shard *Shard `json:"shard,omitempty"`
+	// The built-in validator's other counts by its expectations.
+	ExpectationCounts
+}
+
+// ExpectationCounts count what the expectations say of one
+// implementation's results (the built-in validator's too): flaky fixtures
+// (those of them that failed, excused), unexpected passes (stale
+// entries), fixtures skipped.
+type ExpectationCounts struct {
+	Flaky            int `json:"flaky,omitempty"`
+	FlakyFailed      int `json:"flaky_failed,omitempty"`
+	UnexpectedPasses int `json:"unexpected_passes,omitempty"`
+	Skipped          int `json:"skipped,omitempty"`
+}
+
+func expectationCounts(s *model.Summary) ExpectationCounts {
+	return ExpectationCounts{Flaky: s.Flaky, FlakyFailed: s.FlakyFailed, UnexpectedPasses: s.UnexpectedPasses, Skipped: s.Skipped}
 }
 
 // Shard is one part of a sharded run: the index-th (from 1) of count.
@@ -109,6 +138,29 @@ type Result struct {
 	// DetailLeftOut: a failure past the first ones given in full, without
 	// its message, rule, location and diagnostics.
 	DetailLeftOut bool `json:"detail_left_out,omitempty"`
+	// Expectation is the expectations entry that covers the fixture for
+	// what ran it.
+	Expectation *Expectation `json:"expectation,omitempty"`
+	// Attempts are every attempt of a fixture sent more than once, in
+	// order, the last one the result's own.
+	Attempts []Attempt `json:"attempts,omitempty"`
+}
+
+// Expectation is an expectations entry: "fail", "flaky" or "skip", its
+// reason, and where it is (file:line).
+type Expectation struct {
+	Expect string  `json:"expect"`
+	Reason *string `json:"reason,omitempty"`
+	Entry  string  `json:"entry"`
+}
+
+// Attempt is what one sending of a fixture gave.
+type Attempt struct {
+	Outcome      string  `json:"outcome"`
+	Phase        *string `json:"phase"`
+	Code         *string `json:"code"`
+	CommandIndex *int    `json:"command_index"`
+	Message      *string `json:"message"`
 }
 
 // Build converts a run to the JSON document.
@@ -116,13 +168,15 @@ func Build(run *model.Run) Document {
 	run = explain.Bound(run)
 	s := run.Summary
 	doc := Document{
+		ReportVersion: ReportVersion,
 		Summary: Summary{
 			Discovered: s.Discovered, Run: s.Run, Passed: s.Passed, Failed: s.Failed,
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
 			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
 			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: explain.LeftOut(run.Results),
-			CorpusSHA256: run.CorpusDigest, Shard: (*Shard)(run.Shard),
+			ExpectationCounts: expectationCounts(&s),
+			Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, CorpusSHA256: run.CorpusDigest, Shard: (*Shard)(run.Shard),
 		},
 		Results: make([]Result, 0, len(run.Results)),
 		// Never null: a run without findings has "findings": [].
@@ -149,6 +203,15 @@ func Build(run *model.Run) Document {
 		doc.Verdict = &Verdict{Failed: j.Failed, Conclusion: explain.Conclusion(j), Headline: w.Headline, Reasons: w.Reasons}
 	}
 	return doc
+}
+
+// started is the run's start as the report writes it, in UTC to the
+// second: the same run gives the same bytes wherever it was made.
+func started(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }
 
 // Verdict is the gate's verdict on the run.
@@ -182,8 +245,47 @@ func result(r *model.Result) Result {
 		Digest:               digest(r.Digest),
 		Diagnostics:          convert(r.Diagnostics, toDiagnostic),
 		KnownFailure:         optional(r.KnownFailure),
+		Expectation:          expectation(r.Listing),
+		Attempts:             attempts(r.Attempts),
 		DetailLeftOut:        r.DetailLeftOut,
 	}
+}
+
+func expectation(l *model.Listing) *Expectation {
+	if l == nil {
+		return nil
+	}
+	return &Expectation{Expect: l.Expect.String(), Reason: optional(l.Reason), Entry: l.Entry}
+}
+
+func attempts(as []model.Actual) []Attempt {
+	var out []Attempt
+	for _, a := range as {
+		out = append(out, Attempt{Outcome: string(a.Outcome), Phase: optional(string(a.Phase)), Code: optional(a.Code),
+			CommandIndex: a.CommandIndex, Message: optional(a.Message)})
+	}
+	return out
+}
+
+// readListing and readAttempts are expectation and attempts read back.
+func readListing(e *Expectation) (*model.Listing, error) {
+	if e == nil {
+		return nil, nil
+	}
+	exp, ok := model.ParseExpectation(e.Expect)
+	if !ok {
+		return nil, fmt.Errorf("expectation %q is not fail, flaky or skip", e.Expect)
+	}
+	return &model.Listing{Expect: exp, Reason: deref(e.Reason), Entry: e.Entry}, nil
+}
+
+func readAttempts(as []Attempt) []model.Actual {
+	var out []model.Actual
+	for _, a := range as {
+		out = append(out, model.Actual{Outcome: model.Outcome(a.Outcome), Phase: model.Phase(deref(a.Phase)), Code: deref(a.Code),
+			CommandIndex: a.CommandIndex, Message: deref(a.Message)})
+	}
+	return out
 }
 
 // Write writes the run as indented JSON followed by a newline.

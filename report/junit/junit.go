@@ -152,7 +152,11 @@ func classSuite(run *model.Run, class model.Class, id int, regressed map[string]
 		if fs := findings[r.Path]; len(fs) > 0 {
 			// Output, not an error: a viewer shows a passing fixture
 			// with a finding as passed.
-			tc.SystemOut = &output{Data: warnings(fs)}
+			if tc.SystemOut != nil {
+				tc.SystemOut.Data += "\n" + warnings(fs)
+			} else {
+				tc.SystemOut = &output{Data: warnings(fs)}
+			}
 		}
 		suite.addTestcase(tc)
 	}
@@ -194,7 +198,7 @@ func caseOf(r *model.Result, v model.Verdict, strict bool) testcase {
 		Classname: clean(classname(r)),
 		Time:      seconds(r.Duration),
 	}
-	show := explain.Show(r.Kind(), v)
+	show := explain.ShowResult(r, v)
 	if !strict {
 		place(&tc, r, show.JUnit != "" && r.Actual.Outcome != model.NotClaimed)
 	}
@@ -211,6 +215,11 @@ func caseOf(r *model.Result, v model.Verdict, strict bool) testcase {
 	}
 	switch show.JUnit {
 	case "":
+		// A pass the expectations have something to say of: a flaky
+		// fixture's attempts, a stale entry.
+		if note := passNote(r); note != "" {
+			tc.SystemOut = &output{Data: clean(escape.Visible(note))}
+		}
 	case "skipped":
 		// Neither passed nor failed: a known failure says its reason and
 		// what happened, a result not claimed why.
@@ -250,10 +259,43 @@ func inRepository(p string) bool {
 
 // skippedText is the text of a skipped testcase.
 func skippedText(r *model.Result) string {
-	if r.Kind() == model.KindKnownFailure {
+	switch r.Kind() {
+	case model.KindKnownFailure:
 		return "Known failure (" + r.KnownFailure + "): " + explain.Headline(r) + "\n\n" + explain.Body(r)
+	case model.KindFlaky:
+		text := "Flaky"
+		if r.Listing != nil {
+			text += " (" + r.Listing.Entry + listingReason(r.Listing) + ")"
+		}
+		if a := explain.Attempts(r); a != "" {
+			text += ", " + a
+		}
+		return text + ": " + explain.Headline(r) + "\n\n" + explain.Body(r)
 	}
 	return r.Actual.Message
+}
+
+// passNote is the output of a passing testcase: its attempts when it
+// passed on a retry, the stale entry of an unexpected pass, what a flaky
+// entry said; "" for a plain pass.
+func passNote(r *model.Result) string {
+	switch r.Kind() {
+	case model.KindUnexpectedPass:
+		return explain.StaleEntry(r)
+	case model.KindFlaky:
+		if a := explain.Attempts(r); a != "" {
+			return "Flaky: " + a
+		}
+		return "Flaky (" + r.Listing.Entry + listingReason(r.Listing) + "): passed"
+	}
+	return ""
+}
+
+func listingReason(l *model.Listing) string {
+	if l.Reason == "" {
+		return ""
+	}
+	return ": " + l.Reason
 }
 
 // suiteName is a class's suite name; the fixtures whose expected block

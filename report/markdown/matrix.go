@@ -103,7 +103,7 @@ func ImplementationsCheckOutput(run *model.Run, opts Options) (title, summary st
 func ImplementationsFailed(run *model.Run) int {
 	n := 0
 	for i := range run.Implementations {
-		if run.Implementations[i].Summary.Failed > 0 || run.Implementations[i].Error != "" {
+		if run.Implementations[i].Summary.Unexcused() > 0 || run.Implementations[i].Error != "" {
 			n++
 		}
 	}
@@ -116,11 +116,16 @@ func implementationsVerdict(run *model.Run) string {
 		switch im := &run.Implementations[i]; {
 		case im.Error != "":
 			unusable++
-		case im.Summary.Failed > 0:
+		case im.Summary.Unexcused() > 0:
 			failing++
 		}
 	}
-	v := explain.ImplementationsVerdict(len(run.Implementations), failing, unusable)
+	excused := false
+	for i := range run.Implementations {
+		s := &run.Implementations[i].Summary
+		excused = excused || s.KnownFailures+s.FlakyFailed > 0
+	}
+	v := explain.ExpectedVerdict(len(run.Implementations), failing, unusable, excused)
 	return strings.ToUpper(v[:1]) + v[1:]
 }
 
@@ -196,7 +201,11 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		if rest := len(failing) - min(l.rows, len(failing)); rest > 0 {
 			fmt.Fprintf(&b, "\n…and %d more %s; the JSON and JUnit reports list every one.\n", rest, explain.Plural(rest, "fixture", "fixtures"))
 		}
-		b.WriteString("\n✅ passed · ❌ failed · ⚠️ no verdict (crash, timeout, not the protocol) · ➖ not claimed (a phase it does not perform) · — not run\n")
+		b.WriteString("\n✅ passed · ❌ failed · ⚠️ no verdict (crash, timeout, not the protocol) · ➖ not claimed (a phase it does not perform) · — not run")
+		if expected(run) {
+			b.WriteString(" · 🟡 known failure · 🔁 flaky · ❗ unexpected pass · ⏭️ skipped")
+		}
+		b.WriteString("\n")
 	}
 	writeParity(&b, parity, number, l.rows)
 	writeFailing(&b, run, order, number, opts, l)
@@ -208,12 +217,13 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 func writeFailing(b *strings.Builder, run *model.Run, order []int, number map[string]int, opts Options, l matrixLayout) {
 	for _, i := range order {
 		im := &run.Implementations[i]
-		if im.Summary.Failed == 0 && im.Error == "" {
+		writeExpected(b, im, number[im.Label()], opts, l.failing)
+		if im.Summary.Unexcused() == 0 && im.Error == "" {
 			continue
 		}
 		what := explain.Unusable
 		if im.Error == "" {
-			what = count(im.Summary.Failed, "failing fixture", "failing fixtures")
+			what = count(im.Summary.Unexcused(), "failing fixture", "failing fixtures")
 		}
 		fmt.Fprintf(b, "\n<details><summary>%d. %s: %s</summary>\n\n", number[im.Label()], escape.HTML(escape.Clip(im.Label(), maxLabelChars)),
 			escape.HTML(what))
@@ -235,7 +245,7 @@ func writeFailing(b *strings.Builder, run *model.Run, order []int, number map[st
 func writeCauses(b *strings.Builder, run *model.Run, im *model.Implementation, opts Options, max int) {
 	var failing []*model.Result
 	for j := range im.Results {
-		if r := &im.Results[j]; fails(r) {
+		if r := &im.Results[j]; fails(r) && unexcused(r) {
 			failing = append(failing, r)
 		}
 	}
@@ -301,6 +311,17 @@ func failingAnywhere(run *model.Run, ix index) []string {
 	return out
 }
 
+// expected says whether any implementation's expectations cover a result
+// the matrix shows differently.
+func expected(run *model.Run) bool {
+	for i := range run.Implementations {
+		if explain.Expectations(&run.Implementations[i].Summary) != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // index maps each implementation's results by corpus path, so that the
 // matrix costs one lookup per cell.
 type index []map[string]*model.Result
@@ -318,9 +339,17 @@ func indexOf(run *model.Run) index {
 }
 
 func cellFor(r *model.Result) string {
-	switch {
+	switch k := cellKind(r); {
 	case r == nil:
 		return "—"
+	case k == model.KindKnownFailure:
+		return "🟡"
+	case k == model.KindFlaky:
+		return "🔁"
+	case k == model.KindUnexpectedPass:
+		return "❗"
+	case k == model.KindSkipped:
+		return "⏭️"
 	case r.Passed:
 		return "✅"
 	case r.Actual.Outcome == model.HarnessError:
@@ -332,15 +361,82 @@ func cellFor(r *model.Result) string {
 	}
 }
 
+func cellKind(r *model.Result) model.Kind {
+	if r == nil {
+		return model.KindPassed
+	}
+	return r.Kind()
+}
+
 // fails reports whether a result is a failure: not passed, and not a
-// fixture the implementation does not claim.
-func fails(r *model.Result) bool { return !r.Passed && r.Actual.Outcome != model.NotClaimed }
+// fixture the implementation does not claim or was not sent.
+func fails(r *model.Result) bool {
+	return !r.Passed && r.Actual.Outcome != model.NotClaimed && r.Actual.Outcome != model.Skipped
+}
+
+// unexcused reports whether a failure fails the run: no expectations
+// entry excuses it.
+func unexcused(r *model.Result) bool {
+	k := r.Kind()
+	return k != model.KindKnownFailure && k != model.KindFlaky
+}
+
+// writeExpected folds what an implementation's expectations say of its
+// results: the unexpected passes (stale entries) first, then the flaky
+// fixtures with their attempts, then the known failures, at most max of
+// each kind.
+func writeExpected(b *strings.Builder, im *model.Implementation, number int, opts Options, max int) {
+	what := explain.Expectations(&im.Summary)
+	if what == "" || im.Error != "" {
+		return
+	}
+	fmt.Fprintf(b, "\n<details><summary>%d. %s: %s</summary>\n\n", number, escape.HTML(escape.Clip(im.Label(), maxLabelChars)), escape.HTML(what))
+	for _, k := range []model.Kind{model.KindUnexpectedPass, model.KindFlaky, model.KindKnownFailure} {
+		shown, n := 0, 0
+		for j := range im.Results {
+			r := &im.Results[j]
+			if r.Kind() != k {
+				continue
+			}
+			if n++; shown == max {
+				continue
+			}
+			shown++
+			fmt.Fprintf(b, "- %s %s: %s\n", cellFor(r), location(r, opts), cell(escape.Cap(expectedWhy(r), maxWhy)))
+		}
+		if rest := n - shown; rest > 0 {
+			fmt.Fprintf(b, "- …and %d more: the JSON report lists every one.\n", rest)
+		}
+	}
+	b.WriteString("\n</details>\n")
+}
+
+// expectedWhy is what the matrix says of a result its expectations cover.
+func expectedWhy(r *model.Result) string {
+	entry := ""
+	if r.Listing != nil {
+		entry = " (" + r.Listing.Entry + ")"
+	}
+	switch r.Kind() {
+	case model.KindUnexpectedPass:
+		return explain.StaleEntry(r)
+	case model.KindFlaky:
+		if a := explain.Attempts(r); a != "" {
+			return "flaky: " + a
+		}
+		if r.Passed {
+			return "flaky" + entry + ": passed"
+		}
+		return "flaky" + entry + ": failed, " + explain.Headline(r)
+	}
+	return "known failure" + entry + ": " + r.KnownFailure + "; " + explain.Headline(r)
+}
 
 // mark is an implementation's status: ✅ Level 1 met, ❌ a failure or
 // unusable, ➖ nothing failed but fixtures are not claimed.
 func mark(im *model.Implementation) string {
 	switch {
-	case im.Summary.Failed > 0 || im.Error != "":
+	case im.Summary.Unexcused() > 0 || im.Error != "":
 		return "❌"
 	case im.Summary.NotClaimed > 0:
 		return "➖"
@@ -355,11 +451,14 @@ func level1Cell(im *model.Implementation) string {
 		return explain.Unusable // none of its fixtures ran
 	}
 	s := im.Summary
-	claimed := s.Run - s.NotClaimed
+	claimed := s.Run - s.NotClaimed - s.Skipped
 	cell := fmt.Sprintf("%d of %d", s.Passed, claimed)
 	var notes []string
-	if s.Failed > 0 {
-		notes = append(notes, fmt.Sprintf("%d failed", s.Failed))
+	if s.Unexcused() > 0 {
+		notes = append(notes, fmt.Sprintf("%d failed", s.Unexcused()))
+	}
+	if e := explain.Expectations(&s); e != "" {
+		notes = append(notes, e)
 	}
 	if n := im.HarnessErrors(); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d no verdict", n))

@@ -266,6 +266,7 @@ func render(run *model.Run, opts Options, l layout) string {
 		elsewhere(&b, run, opts)
 	}
 	if l.findings {
+		expectations(&b, run)
 		findings(&b, run.Findings, l.findingRows)
 	} else if n := len(run.Findings); n > 0 && l.tables && !l.compact {
 		fmt.Fprintf(&b, "*%d corpus %s: %s.*\n\n", n, explain.Plural(n, "finding", "findings"), restWhere(opts, l, "the JSON report"))
@@ -311,10 +312,53 @@ func breakdown(b *strings.Builder, run *model.Run, l layout) {
 		}
 		parts = append(parts, causes)
 	}
+	if e := explain.Expectations(s); e != "" {
+		parts = append(parts, e)
+	}
 	parts = append(parts, fmt.Sprintf("%d discovered", s.Discovered),
 		fmt.Sprintf("%d %s", s.Findings, explain.Plural(s.Findings, "finding", "findings")))
 	b.WriteString(strings.Join(parts, " · ") + "\n\n")
 }
+
+// expectations is the job summary's section on the expectations: the
+// built-in validator's stale entries, and the expectations file the run
+// wrote with its change as a diff.
+func expectations(b *strings.Builder, run *model.Run) {
+	var stale []string
+	for i := range run.Results {
+		if r := &run.Results[i]; r.Kind() == model.KindUnexpectedPass && len(stale) < maxStaleListed {
+			stale = append(stale, "- "+code(r.RelPath)+": "+escape.Markdown(explain.StaleEntry(r)))
+		}
+	}
+	u := run.ExpectationsUpdate
+	if len(stale) == 0 && u == nil {
+		return
+	}
+	b.WriteString("### Expectations\n\n")
+	if n := run.Summary.UnexpectedPasses; n > 0 {
+		fmt.Fprintf(b, "The built-in validator passed %d %s expected to fail:\n\n%s\n", n, explain.Plural(n, "fixture", "fixtures"), strings.Join(stale, "\n"))
+		if n > len(stale) {
+			fmt.Fprintf(b, "- …and %d more: the JSON report lists every one.\n", n-len(stale))
+		}
+		b.WriteString("\n")
+	}
+	if u == nil {
+		return
+	}
+	if u.Diff == "" {
+		fmt.Fprintf(b, "The expectations written to %s are unchanged.\n\n", code(u.File))
+		return
+	}
+	fmt.Fprintf(b, "The expectations written to %s, as they should be after this run:\n\n%s\n", code(u.File),
+		escape.MarkdownFenceLang("diff", escape.Clip(u.Diff, maxDiffChars)))
+}
+
+// Bounds of the expectations section: the JSON report and the written
+// file hold the rest.
+const (
+	maxStaleListed = 20
+	maxDiffChars   = 20000
+)
 
 // elsewhere closes the compact comment: where the detail is.
 func elsewhere(b *strings.Builder, run *model.Run, opts Options) {

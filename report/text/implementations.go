@@ -30,7 +30,7 @@ func (p *printer) implementations(run *model.Run) {
 		}
 		label, color := "PASS ", green
 		switch {
-		case s.Failed > 0 || im.Error != "":
+		case s.Unexcused() > 0 || im.Error != "":
 			label, color = "FAIL ", red
 		case s.NotClaimed > 0:
 			// Nothing failed, but Level 1 covers every fixture.
@@ -45,9 +45,13 @@ func (p *printer) implementations(run *model.Run) {
 			// None of its fixtures ran: no count of them means anything.
 			p.line(label, color, fmt.Sprintf("%s [%s]: %s, restarts %d", Clean(im.Label()), Clean(im.Command), explain.Unusable, im.Restarts))
 		} else {
-			p.line(label, color, fmt.Sprintf("%s [%s]: passed %d of %d, failed %d%s, no verdict %d, restarts %d, %s",
+			expected := ""
+			if e := explain.Expectations(&s); e != "" {
+				expected = " (" + e + ")"
+			}
+			p.line(label, color, fmt.Sprintf("%s [%s]: passed %d of %d, failed %d%s%s, no verdict %d, restarts %d, %s",
 				Clean(im.Label()), Clean(im.Command),
-				s.Passed, s.Run, s.Failed, claimed, im.HarnessErrors(), im.Restarts, level2))
+				s.Passed, s.Run, s.Failed, expected, claimed, im.HarnessErrors(), im.Restarts, level2))
 		}
 		if a := explain.Adapter(im.Adapter); a != "" {
 			p.textf("      adapter: %s", Clean(a))
@@ -57,18 +61,45 @@ func (p *printer) implementations(run *model.Run) {
 			continue
 		}
 		for j := range im.Results {
-			r := &im.Results[j]
-			if r.Passed || r.Actual.Outcome == model.NotClaimed {
-				continue
-			}
-			p.textf("      %s: %s", Clean(explain.Location(r)), Clean(explain.Headline(r)))
-			if r.Actual.Outcome == model.HarnessError || (r.Actual.Message != "" && !strings.Contains(explain.Headline(r), r.Actual.Message)) {
-				p.textf("        %s", Clean(r.Actual.Message))
-			}
+			p.implementationResult(&im.Results[j])
 		}
 	}
 	p.endGroup()
 	p.parity(run, parity)
+}
+
+// implementationResult prints one of an implementation's results that is
+// not a plain pass: a failure (known or flaky said so), a flaky pass with
+// its attempts, an unexpected pass with its stale entry.
+func (p *printer) implementationResult(r *model.Result) {
+	switch k := r.Kind(); {
+	case k == model.KindUnexpectedPass:
+		p.textf("      %s: %s", Clean(explain.Location(r)), Clean(explain.StaleEntry(r)))
+		return
+	case k == model.KindFlaky && r.Passed && r.Retried():
+		p.textf("      %s: flaky: %s", Clean(explain.Location(r)), Clean(explain.Attempts(r)))
+		return
+	case k == model.KindFlaky && r.Passed:
+		p.textf("      %s: flaky (%s): passed", Clean(explain.Location(r)), Clean(r.Listing.Entry))
+		return
+	case r.Passed || k == model.KindNotClaimed || k == model.KindSkipped:
+		return
+	}
+	note := ""
+	switch r.Kind() {
+	case model.KindKnownFailure:
+		note = " (known failure: " + r.KnownFailure + ")"
+	case model.KindFlaky:
+		note = " (flaky)"
+	default:
+		if a := explain.Attempts(r); a != "" {
+			note = " (" + a + ")"
+		}
+	}
+	p.textf("      %s: %s%s", Clean(explain.Location(r)), Clean(explain.Headline(r)), Clean(note))
+	if r.Actual.Outcome == model.HarnessError || (r.Actual.Message != "" && !strings.Contains(explain.Headline(r), r.Actual.Message)) {
+		p.textf("        %s", Clean(r.Actual.Message))
+	}
 }
 
 // parity prints the Level 3 preview's readbacks that differ across their

@@ -192,6 +192,12 @@ func (p *printer) results(run *model.Run) {
 	if left > 0 {
 		p.textf("... and %s", explain.MoreLeftOut(left, shown))
 	}
+	// Stale entries, unfolded too: they are what keeps the list true.
+	for i := range run.Results {
+		if r := &run.Results[i]; r.Kind() == model.KindUnexpectedPass {
+			p.line("STALE", yellow, " "+Clean(explain.Location(r))+": "+Clean(explain.StaleEntry(r)))
+		}
+	}
 	if !p.opts.Verbose || run.Summary.Passed == 0 {
 		return
 	}
@@ -237,6 +243,9 @@ func (p *printer) result(r *model.Result) {
 	const indent = "      "
 	if r.KnownFailure != "" {
 		p.textf("%sknown failure: %s", indent, Clean(r.KnownFailure))
+	}
+	if r.Kind() == model.KindFlaky && r.Listing != nil {
+		p.textf("%sflaky (%s): %s", indent, Clean(r.Listing.Entry), Clean(r.Listing.Reason))
 	}
 	if r.IsCorpusError() {
 		p.textf("%s%s: %s", indent, explain.CorpusError, Clean(r.Actual.Message))
@@ -355,7 +364,26 @@ func (p *printer) details(run *model.Run) {
 	}
 	p.textf("Summary: discovered %d, run %d, passed %d, failed %d, corpus errors %d, findings %d",
 		s.Discovered, s.Run, s.Passed, s.Failed, s.CorpusErrors, s.Findings)
+	if e := explain.Expectations(s); e != "" {
+		p.textf("Expectations: %s", e)
+	}
+	if u := run.ExpectationsUpdate; u != nil {
+		p.expectationsUpdate(u)
+	}
 	p.endGroup()
+}
+
+// expectationsUpdate says which expectations file was written, and the
+// change, a line of the diff a line.
+func (p *printer) expectationsUpdate(u *model.ExpectationsUpdate) {
+	if u.Diff == "" {
+		p.textf("Expectations written to %s: unchanged", Clean(u.File))
+		return
+	}
+	p.textf("Expectations written to %s:", Clean(u.File))
+	for _, line := range strings.Split(strings.TrimSuffix(u.Diff, "\n"), "\n") {
+		p.textf("  %s", Clean(line))
+	}
 }
 
 // final is the one line that says how the run went, outside any group:

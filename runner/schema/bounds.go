@@ -15,15 +15,16 @@ import (
 // number's verdict depends on nothing else: its relation (below, equal,
 // above) to each of these, whether it is an integer, and which other
 // numbers of the command it equals. That holds unless the schema uses
-// multipleOf, a non-integer bound, a bound beyond int64 or an extension.
+// multipleOf, a non-integer bound, a bound beyond int64 or an extension
+// other than the step counter, whose count depends on the same shape.
 //
 // The runner keys its cache of command verdicts by that much of each
 // number (see shapeKey), so that a million commands that differ only in
 // their ids are judged once.
 func (s *Set) NumberBounds() (bounds []int64, ok bool) {
 	w := boundsWalk{seen: map[*jsonschema.Schema]bool{}, set: map[int64]bool{}, ok: true}
-	w.schema(s.Command)
-	for _, b := range s.Branches {
+	w.schema(s.first.command)
+	for _, b := range s.first.branches {
 		w.schema(b)
 	}
 	if !w.ok {
@@ -108,7 +109,8 @@ func (w *boundsWalk) schema(s *jsonschema.Schema) {
 		return
 	}
 	w.seen[s] = true
-	if s.MultipleOf != nil || len(s.Extensions) > 0 {
+	_, counted := s.Extensions[stepsExtension]
+	if s.MultipleOf != nil || len(s.Extensions) > btoi(counted) {
 		w.ok = false
 		return
 	}
@@ -145,4 +147,11 @@ func (w *boundsWalk) schema(s *jsonschema.Schema) {
 	w.any(s.AdditionalProperties)
 	w.any(s.Items)
 	w.any(s.AdditionalItems)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -39,21 +40,16 @@ const upstreamCommandFile = "drp_command.json"
 // and the tests compile through Compile alone, so that the tests check what
 // production runs.
 type Set struct {
-	// Envelope is the fixture schema, with any reference into the command
-	// schema replaced by an accept-all schema (see Compile).
-	Envelope *jsonschema.Schema
-	// Command is the whole command schema.
-	Command *jsonschema.Schema
-	// Branches maps each active cmd to the branch of the command schema's
-	// root oneOf that describes it.
-	Branches map[string]*jsonschema.Schema
 	// CommandFiles and FixtureFiles are every document each compilation
 	// read, its root first: a schema is all of them, and a change to any
 	// of them changes what it accepts.
 	CommandFiles []File
 	FixtureFiles []File
 
-	budget *budget
+	// first is the first compiled copy, which NumberBounds inspects;
+	// pool lends it and the copies compiled after it to validations.
+	first *evaluator
+	pool  *pool
 }
 
 // File is one document a compilation read: its URL and its bytes.
@@ -115,14 +111,52 @@ func isEmbedded(d, e Document) bool {
 }
 
 func compile(command, fixture Document) (*Set, error) {
-	s := &Set{budget: &budget{documents: MaxDocuments, bytes: MaxBytes}}
-	if err := s.compileCommand(command); err != nil {
+	s := &Set{}
+	b := &budget{documents: MaxDocuments, bytes: MaxBytes}
+	e, err := build(command, fixture, b, &s.CommandFiles, &s.FixtureFiles)
+	if err != nil {
+		return nil, err
+	}
+	s.first = e
+	s.pool = newPool(e, runtime.GOMAXPROCS(0), s.again)
+	return s, nil
+}
+
+// build compiles one evaluator: the command schema, its branches and the
+// envelope schema, with a meter of their own. The documents each read are
+// recorded in commandFiles and fixtureFiles.
+func build(command, fixture Document, b *budget, commandFiles, fixtureFiles *[]File) (*evaluator, error) {
+	e := &evaluator{meter: &meter{}}
+	if err := e.compileCommand(command, b, commandFiles); err != nil {
 		return nil, &Error{Schema: "command", Err: err}
 	}
-	if err := s.compileEnvelope(fixture, command); err != nil {
+	if err := e.compileEnvelope(fixture, command, b, fixtureFiles); err != nil {
 		return nil, &Error{Schema: "fixture", Err: err}
 	}
-	return s, nil
+	return e, nil
+}
+
+// again compiles another copy of s from the documents the first
+// compilation read, so that it reads nothing twice and compiles the same
+// bytes.
+func (s *Set) again() (*evaluator, error) {
+	read := func(files []File) Document {
+		byURL := map[string][]byte{}
+		for _, f := range files {
+			byURL[f.URL] = f.Data
+		}
+		load := func(u string) (io.ReadCloser, error) {
+			data, ok := byURL[u]
+			if !ok {
+				return nil, fmt.Errorf("cannot load %s: the first compilation did not read it", u)
+			}
+			return io.NopCloser(bytes.NewReader(data)), nil
+		}
+		return Document{URL: files[0].URL, Data: files[0].Data, Load: load}
+	}
+	var commandFiles, fixtureFiles []File
+	b := &budget{documents: MaxDocuments, bytes: MaxBytes}
+	return build(read(s.CommandFiles), read(s.FixtureFiles), b, &commandFiles, &fixtureFiles)
 }
 
 // Loader reads a schema document that a reference names, by its URL.
@@ -200,18 +234,20 @@ func (e *Error) Error() string { return e.Schema + " schema: " + e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
 // newCompiler returns a compiler that reads references through load,
-// within the budget, and records each document it reads in files.
-func (s *Set) newCompiler(load Loader, files *[]File) *jsonschema.Compiler {
+// within the budget b, records each document it reads in files, and
+// counts the steps of each validation with m.
+func newCompiler(load Loader, b *budget, files *[]File, m *meter) *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
-		data, err := s.budget.read(load, u)
+		data, err := b.read(load, u)
 		if err != nil {
 			return nil, err
 		}
 		record(files, u, data)
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}
+	c.RegisterExtension(stepsExtension, nil, stepCounter{m})
 	return c
 }
 
@@ -224,15 +260,15 @@ func compileRoot(c *jsonschema.Compiler, f Document) (*jsonschema.Schema, error)
 	return c.Compile(f.URL)
 }
 
-func (s *Set) compileCommand(f Document) error {
-	record(&s.CommandFiles, f.URL, f.Data)
-	c := s.newCompiler(f.Load, &s.CommandFiles)
+func (e *evaluator) compileCommand(f Document, b *budget, files *[]File) error {
+	record(files, f.URL, f.Data)
+	c := newCompiler(f.Load, b, files, e.meter)
 	root, err := compileRoot(c, f)
 	if err != nil {
 		return err
 	}
-	s.Command = root
-	s.Branches = map[string]*jsonschema.Schema{}
+	e.command = root
+	e.branches = map[string]*jsonschema.Schema{}
 
 	var doc struct {
 		OneOf []struct {
@@ -251,7 +287,7 @@ func (s *Set) compileCommand(f Document) error {
 		if err != nil {
 			return fmt.Errorf("oneOf/%d: %w", i, err)
 		}
-		node, err := loadNode(target, f, docs, s.budget, &s.CommandFiles)
+		node, err := loadNode(target, f, docs, b, files)
 		if err != nil {
 			return fmt.Errorf("oneOf/%d: %w", i, err)
 		}
@@ -263,14 +299,14 @@ func (s *Set) compileCommand(f Document) error {
 		if err != nil {
 			return fmt.Errorf("oneOf/%d (%s): %w", i, cmd, err)
 		}
-		s.Branches[cmd] = compiled
+		e.branches[cmd] = compiled
 	}
 	return nil
 }
 
-func (s *Set) compileEnvelope(f, command Document) error {
-	record(&s.FixtureFiles, f.URL, f.Data)
-	c := s.newCompiler(f.Load, &s.FixtureFiles)
+func (e *evaluator) compileEnvelope(f, command Document, b *budget, files *[]File) error {
+	record(files, f.URL, f.Data)
+	c := newCompiler(f.Load, b, files, e.meter)
 	load := c.LoadURL
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
 		if u == command.URL || path.Base(u) == upstreamCommandFile {
@@ -282,7 +318,7 @@ func (s *Set) compileEnvelope(f, command Document) error {
 	if err != nil {
 		return err
 	}
-	s.Envelope = env
+	e.envelope = env
 	return nil
 }
 

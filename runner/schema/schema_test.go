@@ -21,17 +21,20 @@ import (
 const upstreamRoot = "../../../shared/drp2"
 
 // mustCompile compiles the embedded schemas the way the runner does.
-func mustCompile(t *testing.T) (cmd, fix *jsonschema.Schema) {
+func mustCompile(t *testing.T) (cmd, fix validate) {
 	t.Helper()
 	set, err := schema.Compile(schema.EmbeddedCommand(), schema.EmbeddedFixture())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(set.Branches) != 47 {
-		t.Fatalf("%d branches compiled, want one per active command", len(set.Branches))
+	if set.Branches() != 47 {
+		t.Fatalf("%d branches compiled, want one per active command", set.Branches())
 	}
-	return set.Command, set.Envelope
+	return set.ValidateCommand, set.ValidateEnvelope
 }
+
+// validate is one schema of a compiled Set, as the runner validates with it.
+type validate func(v any) error
 
 func decode(t *testing.T, src string) any {
 	t.Helper()
@@ -102,14 +105,14 @@ func readCorpus(t *testing.T, fsys fs.FS) []corpusFile {
 
 // firstFailing returns the index of the first command the schema rejects
 // and its error, or -1.
-func firstFailing(t *testing.T, s *jsonschema.Schema, cmds []json.RawMessage) (int, error) {
+func firstFailing(t *testing.T, s validate, cmds []json.RawMessage) (int, error) {
 	t.Helper()
 	for i, c := range cmds {
 		v, err := unmarshal(string(c))
 		if err != nil {
 			t.Fatalf("command %d: %v", i, err)
 		}
-		if err := s.Validate(v); err != nil {
+		if err := s(v); err != nil {
 			return i, err
 		}
 	}
@@ -196,7 +199,7 @@ func TestEnvelopeIgnoresTheCommandSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := set.Envelope.Validate(decode(t, `{"commands": [{"cmd": "Nope"}]}`)); err != nil {
+	if err := set.ValidateEnvelope(decode(t, `{"commands": [{"cmd": "Nope"}]}`)); err != nil {
 		t.Errorf("envelope judged a command: %v", err)
 	}
 }
@@ -213,7 +216,7 @@ func TestUpstreamCorpus(t *testing.T) {
 	}
 	schemaNegatives := 0
 	for _, f := range files {
-		if err := fix.Validate(decode(t, string(f.raw))); err != nil {
+		if err := fix(decode(t, string(f.raw))); err != nil {
 			t.Errorf("%s: envelope invalid: %v", f.path, err)
 		}
 		idx, err := firstFailing(t, cmd, f.doc.Commands)
@@ -239,7 +242,7 @@ func TestUpstreamCorpus(t *testing.T) {
 }
 
 // compileUpstreamCommand compiles the upstream root command union from disk.
-func compileUpstreamCommand(t *testing.T) *jsonschema.Schema {
+func compileUpstreamCommand(t *testing.T) validate {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join(upstreamRoot, "schema", "drp_command.json"))
 	if err != nil {
@@ -258,7 +261,7 @@ func compileUpstreamCommand(t *testing.T) *jsonschema.Schema {
 	if err != nil {
 		t.Fatalf("compile upstream command schema: %v", err)
 	}
-	return set.Command
+	return set.ValidateCommand
 }
 
 // unitCases are single commands with the verdict the prose gives them.
@@ -334,7 +337,7 @@ func TestCommandUnitCases(t *testing.T) {
 	cmd, _ := mustCompile(t)
 	for _, tc := range unitCases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := cmd.Validate(decode(t, tc.cmd))
+			err := cmd(decode(t, tc.cmd))
 			if tc.valid && err != nil {
 				t.Errorf("rejected: %v", err)
 			}
@@ -359,7 +362,7 @@ func TestUnitCasesAgreeWithUpstream(t *testing.T) {
 		"reply data not base64":        true, // data is a base64 payload
 	}
 	for _, tc := range unitCases {
-		upValid := up.Validate(decode(t, tc.cmd)) == nil
+		upValid := up(decode(t, tc.cmd)) == nil
 		if upValid != tc.valid && !proseOnly[tc.name] {
 			t.Errorf("%s: upstream says valid=%v, this schema says %v", tc.name, upValid, tc.valid)
 		}
@@ -394,7 +397,7 @@ func TestFixtureEnvelopeCases(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := fix.Validate(decode(t, tc.doc))
+			err := fix(decode(t, tc.doc))
 			if (err == nil) != tc.valid {
 				t.Errorf("valid=%v, want %v (%v)", err == nil, tc.valid, err)
 			}
@@ -424,7 +427,7 @@ func TestOwnCorpusAgreesWithUpstream(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s command %d: %v", f.path, i, err)
 			}
-			ownErr, upErr := own.Validate(v), up.Validate(v)
+			ownErr, upErr := own(v), up(v)
 			if (ownErr == nil) != (upErr == nil) {
 				t.Errorf("%s command %d: this schema valid=%v, upstream valid=%v (%v / %v)", f.path, i, ownErr == nil, upErr == nil, ownErr, upErr)
 			}

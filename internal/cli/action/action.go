@@ -187,6 +187,16 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		a.debugf("check-run-id %d is this job's check run, on another commit than %s: creating a check run on %s", d.in.CheckRunID, d.tgt.HeadSHA, d.tgt.HeadSHA)
 		d.in.CheckRunID = 0
 	}
+	// The report says what it was made on, for a collector of published
+	// reports: the commit the check run is on (a pull request's head, not
+	// its test merge commit) and the repository. Only these two of the
+	// environment go in; a value of another shape is left out.
+	if gate.IsCommit(d.tgt.HeadSHA) {
+		r.Commit = d.tgt.HeadSHA
+	}
+	if gate.IsRepository(d.repo) {
+		r.Repository = d.repo
+	}
 	if d.out, err = gate.Execute(ctx, r); err != nil {
 		return nil, err
 	}

@@ -75,8 +75,11 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			Results:         gate.SplitList(a.GetInput("results")),
 			Baseline:        a.GetInput("baseline"),
 			KnownFailures:   a.GetInput("known-failures"),
-			Spelling:        gate.InputSpelling,
-			Contained:       true,
+			// Paths may hold commas: one file a line.
+			Expectations:       splitLines(a.GetInput("expectations")),
+			UpdateExpectations: a.GetInput("update-expectations"),
+			Spelling:           gate.InputSpelling,
+			Contained:          true,
 		},
 		Token:      a.GetInput("github-token"),
 		CheckName:  a.GetInput("check-name"),
@@ -107,30 +110,48 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 	if err := readChoices(a, &in); err != nil {
 		return in, err
 	}
+	if err := readNumbers(a, &in); err != nil {
+		return in, err
+	}
+	if in.FailOn, err = gate.ParseFailOn(orDefault(a.GetInput("fail-on"), gate.DefaultFailOn.String())); err != nil {
+		return in, fmt.Errorf("input fail-on: %w", err)
+	}
+	return in, nil
+}
+
+// readNumbers reads the inputs that take a number, a duration or a shard
+// (and explore-out beside explore).
+func readNumbers(a *githubactions.Action, in *Inputs) error {
+	if s := a.GetInput("retries"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return fmt.Errorf("input retries: %q is not a number of retries (a whole number, 0 for none)", s)
+		}
+		in.Job.Retries = n
+	}
 	if s := a.GetInput("explore"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
-			return in, fmt.Errorf("input explore: %q is not a number of streams (a whole number, 0 for none)", s)
+			return fmt.Errorf("input explore: %q is not a number of streams (a whole number, 0 for none)", s)
 		}
 		in.Job.Explore = n
 	}
 	if s := a.GetInput("explore-time"); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d <= 0 {
-			return in, fmt.Errorf("input explore-time: %q is not a duration such as 90s or 5m", s)
+			return fmt.Errorf("input explore-time: %q is not a duration such as 90s or 5m", s)
 		}
 		in.Job.ExploreTime = d
 	}
 	in.Job.ExploreOut = a.GetInput("explore-out")
 	if s := a.GetInput("shard"); s != "" {
-		if in.Job.Shard, err = gate.ParseShard(s); err != nil {
-			return in, fmt.Errorf("input shard: %w", err)
+		sh, err := gate.ParseShard(s)
+		if err != nil {
+			return fmt.Errorf("input shard: %w", err)
 		}
+		in.Job.Shard = sh
 	}
-	if in.FailOn, err = gate.ParseFailOn(orDefault(a.GetInput("fail-on"), gate.DefaultFailOn.String())); err != nil {
-		return in, fmt.Errorf("input fail-on: %w", err)
-	}
-	return in, nil
+	return nil
 }
 
 // readChoices reads the inputs that take one of a few words.

@@ -113,6 +113,7 @@ func (a *runAction) writeResultOutputs(_ context.Context, d *delivery) error {
 	}
 	outs = append(outs, comparisonOutputs(d.run.Comparison)...)
 	outs = append(outs, implementationOutputs(d.run)...)
+	outs = append(outs, expectationOutputs(d.run)...)
 	return writeOutputs(a.getenv("GITHUB_OUTPUT"), outs, a.env.Redactor)
 }
 
@@ -127,7 +128,14 @@ func implementationOutputs(run *model.Run) []output {
 		Passed    int    `json:"passed"`
 		Failed    int    `json:"failed"`
 		NoVerdict int    `json:"no_verdict"`
-		Error     string `json:"error,omitempty"`
+		// The expectations' counts: failures excused, flaky fixtures,
+		// stale entries, fixtures not sent.
+		Unexpected       int    `json:"unexpected_failures"`
+		Known            int    `json:"known"`
+		Flaky            int    `json:"flaky"`
+		UnexpectedPasses int    `json:"unexpected_passes"`
+		Skipped          int    `json:"skipped"`
+		Error            string `json:"error,omitempty"`
 		// Against the implementation on the base, when there is a
 		// comparison.
 		Regressed *int `json:"regressed,omitempty"`
@@ -144,11 +152,13 @@ func implementationOutputs(run *model.Run) []output {
 	failing := 0
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
-		if im.Error != "" || im.Summary.Failed > 0 {
+		sm := &im.Summary
+		if im.Error != "" || sm.Unexcused() > 0 {
 			failing++
 		}
-		c := counts{Name: im.Name, Version: im.Version, Run: im.Summary.Run, Passed: im.Summary.Passed,
-			Failed: im.Summary.Failed, NoVerdict: im.HarnessErrors(), Error: im.Error}
+		c := counts{Name: im.Name, Version: im.Version, Run: sm.Run, Passed: sm.Passed,
+			Failed: sm.Failed, NoVerdict: im.HarnessErrors(), Unexpected: sm.Unexcused(), Known: sm.KnownFailures, Flaky: sm.Flaky,
+			UnexpectedPasses: sm.UnexpectedPasses, Skipped: sm.Skipped, Error: im.Error}
 		if d := deltas[im.Label()]; d != nil {
 			regressed, fixed, added := len(d.Regressed), len(d.Fixed), len(d.AddedFailing)+d.AddedPassing
 			c.Regressed, c.Fixed, c.Added = &regressed, &fixed, &added
@@ -157,6 +167,18 @@ func implementationOutputs(run *model.Run) []output {
 	}
 	data, _ := json.Marshal(list)
 	return []output{{"implementations", string(data)}, {"implementations-failed", strconv.Itoa(failing)}}
+}
+
+// expectationOutputs are the expectations' counts of the whole run, the
+// built-in validator's and every implementation's together: failures
+// excused as known, flaky fixtures, unexpected passes (stale entries).
+func expectationOutputs(run *model.Run) []output {
+	known, flaky, passes := run.Summary.KnownFailures, run.Summary.Flaky, run.Summary.UnexpectedPasses
+	for i := range run.Implementations {
+		s := &run.Implementations[i].Summary
+		known, flaky, passes = known+s.KnownFailures, flaky+s.Flaky, passes+s.UnexpectedPasses
+	}
+	return []output{{"known", strconv.Itoa(known)}, {"flaky", strconv.Itoa(flaky)}, {"unexpected-passes", strconv.Itoa(passes)}}
 }
 
 // writtenPath is a report path for the step outputs: empty when that

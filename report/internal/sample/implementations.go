@@ -139,3 +139,65 @@ func WithWebGPU() *model.Run {
 	}
 	return run
 }
+
+// WithExpectations returns the sample run with one implementation whose
+// expectations cover its results: a known failure, a flaky pass after a
+// retry, a listed flaky fixture that failed, an unexpected pass, a
+// skipped fixture and one failure no entry excuses; the built-in
+// validator has an unexpected pass of its own, and the run wrote an
+// updated expectations file. Entries and reasons carry hostile text.
+func WithExpectations() *model.Run {
+	run := Run()
+	entry := func(e model.Expectation, line int, reason string) *model.Listing {
+		return &model.Listing{Expect: e, Reason: reason, Entry: fmt.Sprintf("drp2/expect %s.txt:%d", Hostile, line)}
+	}
+	im := model.Implementation{Command: "./bin/rt --drp2-adapter", Name: "rt", Version: "1.0",
+		Adapter: &model.Adapter{Vendor: "Google", Device: "SwiftShader"}}
+	n := 0
+	for _, f := range run.Results {
+		if f.IsCorpusError() {
+			continue
+		}
+		r := model.Result{Path: f.Path, RelPath: f.RelPath, Folder: f.Folder, Name: f.Name, Class: f.Class,
+			Expected: f.Expected, Duration: time.Millisecond, Passed: true,
+			Actual: model.Actual{Outcome: model.Outcome(f.Expected.Outcome), Phase: model.Phase(f.Expected.Phase),
+				Code: f.Expected.Code, CommandIndex: f.Expected.CommandIndex}}
+		wrong := model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_INVALID_ID", CommandIndex: intp(1)}
+		if f.Class != model.ClassPositive {
+			wrong = model.Actual{Outcome: model.Success}
+		}
+		switch n {
+		case 0: // a known failure
+			r.Passed, r.Actual, r.Listing = false, wrong, entry(model.ExpectFail, 3, "bug 12 "+Hostile)
+			r.KnownFailure = r.Listing.Reason
+		case 1: // flaky: failed, then passed on a retry
+			r.Attempts = []model.Actual{wrong, r.Actual}
+		case 2: // listed flaky, failed
+			r.Passed, r.Actual, r.Listing = false, wrong, entry(model.ExpectFlaky, 4, "races")
+		case 3: // an unexpected pass
+			r.Listing = entry(model.ExpectFail, 5, "fixed?")
+		case 4: // skipped
+			r.Passed, r.Listing = false, entry(model.ExpectSkip, 6, "")
+			r.Actual = model.Actual{Outcome: model.Skipped, Message: "skipped: an expectations entry keeps it from this implementation"}
+		case 5: // a new failure
+			r.Passed, r.Actual = false, wrong
+		}
+		if !r.Passed && r.Actual.Outcome != model.Skipped {
+			r.Span = &model.Span{Line: 3, Column: 5, EndLine: 3, EndColumn: 30}
+		}
+		im.Results = append(im.Results, r)
+		n++
+	}
+	im.Summary = model.Summarize(run.Summary.Discovered, im.Results, nil)
+	run.Implementations = []model.Implementation{im}
+	for i := range run.Results {
+		if r := &run.Results[i]; r.Passed {
+			r.Listing = entry(model.ExpectFail, 9, "validator bug")
+			break
+		}
+	}
+	run.Summary = model.Summarize(run.Summary.Discovered, run.Results, run.Findings)
+	run.ExpectationsUpdate = &model.ExpectationsUpdate{File: "drp2/expect " + Hostile + ".txt",
+		Diff: "--- e.txt\n+++ e.txt\n@@ -1,2 +1,2 @@\n # ```" + Hostile + "\n-rt negative/a.json fail\n+rt negative/b.json fail # new\n"}
+	return run
+}

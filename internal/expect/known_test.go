@@ -1,4 +1,4 @@
-package knownfail
+package expect
 
 import (
 	"reflect"
@@ -9,11 +9,14 @@ import (
 )
 
 func TestParse(t *testing.T) {
-	l, err := Parse(strings.NewReader("# comment\n\n./negative/a.json\treason one\n  fixtures/negative/b.json   two  words \n"), "known.txt")
+	l, err := ParseKnownFailures(strings.NewReader("# comment\n\n./negative/a.json\treason one\n  fixtures/negative/b.json   two  words \n"), "known.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Entry{{"negative/a.json", "reason one", 3}, {"fixtures/negative/b.json", "two  words", 4}}
+	entry := func(p, reason string, line int) Entry {
+		return Entry{Implementation: model.Validator, Path: p, Expect: model.ExpectFail, Reason: reason, File: "known.txt", Line: line, Known: true}
+	}
+	want := []Entry{entry("negative/a.json", "reason one", 3), entry("fixtures/negative/b.json", "two  words", 4)}
 	if !reflect.DeepEqual(l.Entries, want) {
 		t.Errorf("entries %+v, want %+v", l.Entries, want)
 	}
@@ -26,7 +29,7 @@ func TestParseErrors(t *testing.T) {
 		{"a.json \xff\n", "known.txt:1: not valid UTF-8"},
 		{strings.Repeat("x", maxLine+1), "known.txt: bufio.Scanner: token too long"},
 	} {
-		if _, err := Parse(strings.NewReader(c.in), "known.txt"); err == nil || err.Error() != c.want {
+		if _, err := ParseKnownFailures(strings.NewReader(c.in), "known.txt"); err == nil || err.Error() != c.want {
 			t.Errorf("%.40q: %v, want %q", c.in, err, c.want)
 		}
 	}
@@ -43,7 +46,7 @@ func TestApply(t *testing.T) {
 		result("negative/other.json", false),
 	}}
 	run.Summary = model.Summarize(3, run.Results, nil)
-	l, err := Parse(strings.NewReader("negative/known.json not yet\nfixtures/negative/fixed.json was broken\nnegative/gone.json old\n"), "k.txt")
+	l, err := ParseKnownFailures(strings.NewReader("negative/known.json not yet\nfixtures/negative/fixed.json was broken\nnegative/gone.json old\n"), "k.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,11 +55,15 @@ func TestApply(t *testing.T) {
 		t.Errorf("known failures %q %q %q", run.Results[0].KnownFailure, run.Results[1].KnownFailure, run.Results[2].KnownFailure)
 	}
 	s := run.Summary
-	if s.Failed != 2 || s.KnownFailures != 1 || s.Unexcused() != 1 || s.Findings != 2 {
+	// A listed fixture that passes is an unexpected pass, as of any
+	// expectations entry, not a finding.
+	if s.Failed != 2 || s.KnownFailures != 1 || s.Unexcused() != 1 || s.Findings != 1 || s.UnexpectedPasses != 1 {
 		t.Errorf("summary %+v", s)
 	}
+	if k := run.Results[1].Kind(); k != model.KindUnexpectedPass {
+		t.Errorf("kind of the passing listed fixture %v", k)
+	}
 	want := []model.Finding{
-		{Kind: model.FindingKnownPassing, Path: "fixtures/negative/fixed.json", Message: "unexpectedly passing: listed as a known failure (k.txt:2) but passes; remove it from the list"},
 		{Kind: model.FindingKnownUnused, Path: "negative/gone.json", Message: "listed as a known failure (k.txt:3) but no fixture has this path; remove it from the list"},
 	}
 	if !reflect.DeepEqual(run.Findings, want) {
@@ -69,21 +76,21 @@ func TestApply(t *testing.T) {
 func TestApplyFiltered(t *testing.T) {
 	run := &model.Run{Results: []model.Result{result("negative/a.json", false)}}
 	run.Summary = model.Summarize(5, run.Results, nil)
-	l, _ := Parse(strings.NewReader("negative/b.json reason\n"), "k.txt")
+	l, _ := ParseKnownFailures(strings.NewReader("negative/b.json reason\n"), "k.txt")
 	l.Apply(run)
 	if len(run.Findings) != 0 {
 		t.Errorf("findings %+v", run.Findings)
 	}
 }
 
-// FuzzParse: any list gives entries with a path and a reason, or an error
+// FuzzParseKnownFailures: any list gives entries with a path and a reason, or an error
 // naming the list.
-func FuzzParse(f *testing.F) {
+func FuzzParseKnownFailures(f *testing.F) {
 	f.Add("# c\nnegative/a.json reason\n")
 	f.Add("a.json\n")
 	f.Add("a.json x\n./a.json y\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		l, err := Parse(strings.NewReader(in), "k.txt")
+		l, err := ParseKnownFailures(strings.NewReader(in), "k.txt")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "k.txt") {
 				t.Fatalf("error %q does not name the list", err)
@@ -101,7 +108,7 @@ func FuzzParse(f *testing.F) {
 // A byte-order mark at the start of the file is not part of the first
 // entry's path.
 func TestParseBOM(t *testing.T) {
-	l, err := Parse(strings.NewReader("\ufeffnegative/a.json reason\n"), "known.txt")
+	l, err := ParseKnownFailures(strings.NewReader("\ufeffnegative/a.json reason\n"), "known.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

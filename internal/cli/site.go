@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"fmt"
+	"path"
+	"runtime/debug"
+
+	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/report/site"
+)
+
+// siteMemoryLimit is the soft memory limit of the site command.
+const siteMemoryLimit = 256 << 20
+
+// siteCommand builds the conformance site from published JSON reports:
+// "drp2-fixtures site --out DIR INPUT...". A report that cannot be read
+// is a warning naming its file, listed on the index, and the rest still
+// builds; no report at all is unusable input.
+func siteCommand(args []string, env Env) int {
+	fs := newFlagSet("drp2-fixtures site", "drp2-fixtures site --out DIR REPORT.json|FOLDER|PATTERN...", env)
+	out := fs.String("out", "", "`DIR` the site is written to (created; files of the same names are replaced)")
+	inputs, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagError("drp2-fixtures site", err, env)
+	}
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(env.Stderr, "drp2-fixtures site: "+format+"\n", a...)
+		return code
+	}
+	if *out == "" {
+		return fail(ExitUsage, "--out is required: the folder the site is written to")
+	}
+	if len(inputs) == 0 {
+		return fail(ExitUsage, "no report given: name JSON reports, folders holding them, or glob patterns")
+	}
+	if env.Var("GOMEMLIMIT") == "" {
+		// The binary's soft limit suits a run; a site keeps the verdicts
+		// of a thousand reports alive while it reads more, and under that
+		// limit would collect garbage without end. Well below the 512 MB
+		// the site is measured against (docs/site.md).
+		debug.SetMemoryLimit(siteMemoryLimit)
+	}
+	ge, err := env.gateEnv()
+	if err != nil {
+		return fail(exitFor(err), "%v", err)
+	}
+	// Each report goes into the site as soon as it is read: the site keeps
+	// of it only what it shows.
+	b := site.NewBuilder(site.Options{Compare: gate.CompareRuns})
+	problems := gate.Collect(ge, inputs, *out, b.AddRun)
+	var words []string
+	for _, p := range problems {
+		fmt.Fprintf(env.Stderr, "drp2-fixtures site: warning: %v\n", p)
+		words = append(words, p.Error())
+	}
+	n := b.Reports()
+	if n == 0 {
+		return fail(ExitUsage, "no usable report among the inputs")
+	}
+	files := b.Files(words)
+	save := gate.SaveReport(ge.WorkDir, false)
+	for _, f := range files {
+		if err := save(path.Join(*out, f.Path), f.Data, false); err != nil {
+			return fail(ExitInternal, "write %s: %v", path.Join(*out, f.Path), err)
+		}
+	}
+	fmt.Fprintf(env.Stdout, "drp2-fixtures site: %d reports, %d files in %s\n", n, len(files), *out)
+	return ExitOK
+}

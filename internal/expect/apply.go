@@ -1,0 +1,92 @@
+package expect
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Expectation is the expectation of the fixture of r for implementation
+// name on device desc: ExpectPass when no entry covers it. The harness
+// asks it to skip fixtures and to decide which failures to retry.
+func (l *List) Expectation(name, desc string, r *model.Result) model.Expectation {
+	if e := l.Match(name, desc, r); e != nil {
+		return e.Expect
+	}
+	return model.ExpectPass
+}
+
+// Apply marks every result of run with the entry that covers it: the
+// run's own, as the built-in validator's, and each implementation's, by
+// its name and device. It adds the malformed lines and, when the whole
+// corpus ran, every entry that names no fixture of it as findings, and
+// recomputes the summaries. A nil list leaves the run as it is (a merged
+// report keeps the marks its own job gave it).
+func (l *List) Apply(run *model.Run) {
+	if l == nil {
+		return
+	}
+	used := map[*Entry]bool{}
+	for i := range run.Results {
+		r := &run.Results[i]
+		for j := range l.Entries {
+			if l.Entries[j].covers(r) {
+				used[&l.Entries[j]] = true
+			}
+		}
+		e := l.Match(model.Validator, "", r)
+		if e != nil && e.Expect == model.ExpectSkip {
+			// The validator is the run itself: it has already run every
+			// selected fixture, and a filter, not an entry, leaves one out.
+			e = nil
+		}
+		mark(r, e)
+	}
+	for i := range run.Implementations {
+		im := &run.Implementations[i]
+		desc := im.Adapter.Description()
+		for j := range im.Results {
+			mark(&im.Results[j], l.Match(im.Name, desc, &im.Results[j]))
+		}
+		im.Summary = model.Summarize(im.Summary.Discovered, im.Results, nil)
+	}
+	run.Findings = append(run.Findings, l.Problems...)
+	// A filtered run leaves listed fixtures out on purpose.
+	if run.Summary.Run == run.Summary.Discovered {
+		for i := range l.Entries {
+			if e := &l.Entries[i]; !used[e] {
+				run.Findings = append(run.Findings, unused(e))
+			}
+		}
+	}
+	sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
+	run.Summary = model.Summarize(run.Summary.Discovered, run.Results, run.Findings)
+}
+
+func unused(e *Entry) model.Finding {
+	if e.Known {
+		return model.Finding{Kind: model.FindingKnownUnused, Path: e.Path,
+			Message: fmt.Sprintf("listed as a known failure (%s) but no fixture has this path; remove it from the list", e.Where())}
+	}
+	return model.Finding{Kind: FindingUnused, Path: e.Path,
+		Message: fmt.Sprintf("expectation %s (%s) names no fixture of the corpus; remove it from the list", e.Expect, e.Where())}
+}
+
+// mark records the entry e (nil for none) on the result r. A failure
+// expected to fail is a known failure whose reason is the entry's, or the
+// entry's place when it gives none.
+func mark(r *model.Result, e *Entry) {
+	r.Listing, r.KnownFailure = nil, ""
+	if e == nil {
+		return
+	}
+	r.Listing = &model.Listing{Expect: e.Expect, Reason: e.Reason, Entry: e.Where()}
+	// A listed corpus error is excused too, and stays a corpus error.
+	if k := r.Kind(); e.Expect == model.ExpectFail && !r.Passed && (k == model.KindKnownFailure || k == model.KindCorpusError) {
+		r.KnownFailure = e.Reason
+		if r.KnownFailure == "" {
+			r.KnownFailure = e.Where()
+		}
+	}
+}

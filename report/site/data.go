@@ -1,0 +1,161 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+)
+
+// The data files hold what the pages show, as JSON for others to build
+// on. Texts are as the reports gave them (encoding/json escapes them for
+// JSON, and <, > and & too); times are RFC 3339 in UTC.
+
+type dataLevels struct {
+	Level1Passed   int  `json:"level1_passed"`
+	Level1Run      int  `json:"level1_run"`
+	Level1         bool `json:"level1"`
+	Level2Passed   int  `json:"level2_passed"`
+	Level2Checked  int  `json:"level2_checked"`
+	Level3Agreed   int  `json:"level3_agreed"`
+	Level3Compared int  `json:"level3_compared"`
+}
+
+type dataReport struct {
+	Source     string     `json:"source"`
+	Started    string     `json:"started"`
+	Version    string     `json:"version"`
+	Commit     string     `json:"commit,omitempty"`
+	Repository string     `json:"repository,omitempty"`
+	Tool       string     `json:"tool_version,omitempty"`
+	SameTime   bool       `json:"same_start_as_another,omitempty"`
+	Levels     dataLevels `json:"levels"`
+}
+
+type dataSeries struct {
+	Slug    string     `json:"slug"`
+	Name    string     `json:"name"`
+	Device  string     `json:"device"`
+	Corpus  string     `json:"corpus_sha256"`
+	Page    string     `json:"page"`
+	Data    string     `json:"data"`
+	Badges  []string   `json:"badges"`
+	Latest  dataReport `json:"latest"`
+	Reports int        `json:"reports"`
+}
+
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func reportData(e *entry) dataReport {
+	l := e.level
+	return dataReport{Source: e.source, Started: rfc3339(e.started), Version: e.im.Version, Commit: e.commit, Repository: e.repository, Tool: e.tool,
+		SameTime: e.sameTime, Levels: dataLevels{l.L1Passed, l.L1Run, l.L1, l.L2Passed, l.L2Checked, l.L3Agreed, l.L3Compared}}
+}
+
+func seriesData(se *series) dataSeries {
+	d := dataSeries{Slug: se.slug, Name: nameOf(se.latest().im), Device: adapterText(se.latest().im.Adapter), Corpus: se.corpus,
+		Page: "impl/" + se.slug + ".html", Data: "data/impl/" + se.slug + ".json", Latest: reportData(se.latest()), Reports: len(se.entries)}
+	for _, n := range []string{"1", "2", "3"} {
+		d.Badges = append(d.Badges, "badges/"+se.slug+"-level"+n+".json")
+	}
+	return d
+}
+
+func (s *siteData) data() []File {
+	type corpusData struct {
+		Digest          string       `json:"corpus_sha256"`
+		Root            string       `json:"corpus"`
+		DRP2            []string     `json:"drp2_versions"`
+		Fixtures        int          `json:"fixtures"`
+		Latest          string       `json:"latest"`
+		Implementations []dataSeries `json:"implementations"`
+	}
+	index := struct {
+		Corpora  []corpusData `json:"corpora"`
+		Fixtures []string     `json:"fixtures"`
+		Problems []string     `json:"reports_left_out"`
+		Notes    []string     `json:"notes"`
+	}{Fixtures: s.fixtures, Problems: orEmpty(s.problems), Notes: orEmpty(s.notes)}
+	for _, c := range s.corpora {
+		cd := corpusData{Digest: c.digest, Root: c.root, DRP2: orEmpty(c.drp2), Fixtures: c.fixtures, Latest: rfc3339(c.latest)}
+		for _, se := range c.series {
+			cd.Implementations = append(cd.Implementations, seriesData(se))
+		}
+		index.Corpora = append(index.Corpora, cd)
+	}
+	files := []File{{"data/index.json", encodeData(index)}}
+	for _, se := range s.series {
+		files = append(files, File{"data/impl/" + se.slug + ".json", s.implData(se)})
+	}
+	for _, p := range s.fixtures {
+		files = append(files, File{"data/fixture/" + fixtureSlug(p) + ".json", s.fixtureData(p)})
+	}
+	return files
+}
+
+func (s *siteData) implData(se *series) []byte {
+	h := s.hist[se]
+	d := struct {
+		dataSeries
+		History []dataReport      `json:"history"`
+		Flips   map[string]int    `json:"flips"`
+		Latest  map[string]string `json:"latest_verdicts"`
+	}{dataSeries: seriesData(se), Flips: map[string]int{}, Latest: map[string]string{}}
+	for _, e := range se.entries {
+		d.History = append(d.History, reportData(e))
+	}
+	for _, p := range h.paths {
+		if h.flips[p] > 0 {
+			d.Flips[p] = h.flips[p]
+		}
+		d.Latest[p] = lastVerdict(h.verdicts[p])
+	}
+	return encodeData(d)
+}
+
+// fixtureData holds, per series that ran the fixture, its verdict in each
+// report, in the order of that series' history in its data file ("" for a
+// report that did not run it).
+func (s *siteData) fixtureData(p string) []byte {
+	type row struct {
+		Slug     string   `json:"implementation"`
+		Name     string   `json:"name"`
+		Device   string   `json:"device"`
+		Corpus   string   `json:"corpus_sha256"`
+		Flips    int      `json:"flips"`
+		Verdicts []string `json:"verdicts"`
+	}
+	d := struct {
+		Path string `json:"corpus_path"`
+		Rows []row  `json:"implementations"`
+	}{Path: p, Rows: []row{}}
+	for _, se := range s.series {
+		if vs, ok := s.hist[se].verdicts[p]; ok {
+			d.Rows = append(d.Rows, row{se.slug, se.name, se.device, se.corpus, s.hist[se].flips[p], vs})
+		}
+	}
+	return encodeData(d)
+}
+
+func orEmpty(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}
+
+// encodeData writes compact JSON, one document a line: the data files of
+// a thousand reports stay small.
+func encodeData(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	if err := enc.Encode(v); err != nil {
+		// Only the package's own plain types are encoded.
+		return []byte("null\n")
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,144 @@
+package site
+
+import (
+	"bytes"
+	"html/template"
+)
+
+// style is the whole stylesheet, inline in every page: nothing is loaded
+// from anywhere, so a page reads the same from file:// and from Pages.
+const style = `
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:72rem;padding:0 1rem 3rem;color:#1f2328;background:#fff}
+header{border-bottom:1px solid #d0d7de;margin-bottom:1rem;padding:.75rem 0}
+header a{color:inherit;text-decoration:none;font-weight:600}
+h1{font-size:1.6rem;margin:.5rem 0;overflow-wrap:anywhere}h2{font-size:1.25rem;margin-top:2rem}
+a{color:#0969da}
+.wrap{overflow-x:auto;margin:.5rem 0 1rem}
+table{border-collapse:collapse;min-width:100%}
+caption{text-align:left;font-weight:600;padding:.25rem 0;caption-side:top}
+th,td{border-bottom:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
+thead th{background:#f6f8fa;white-space:nowrap}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.path{overflow-wrap:anywhere;min-width:13rem;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85em}
+.pass{color:#1a7f37}.fail{color:#cf222e}.none{color:#6e7781}
+.v{display:inline-block;width:.45rem;height:1rem;margin-right:1px;vertical-align:middle}
+.v.pass{background:#2da44e}.v.fail{background:#cf222e}.v.none{background:#d0d7de}.v.absent{background:#fff;outline:1px solid #eaeef2}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
+.note{background:#fff8c5;border:1px solid #d4a72c;padding:.5rem .75rem;border-radius:6px;margin:1rem 0}
+.note h2{margin:.25rem 0;font-size:1.1rem}
+.muted{color:#57606a;overflow-wrap:anywhere}
+svg{max-width:100%;height:auto}
+code{overflow-wrap:anywhere}
+td.h{white-space:nowrap}
+h1.path{font-size:1.3rem}
+@media (max-width:40rem){body{font-size:14px}td,th{padding:.25rem .35rem}}
+`
+
+var pages = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}} · DRP2 conformance</title>
+<style>` + style + `</style>
+</head>
+<body>
+<header><a href="{{.Root}}index.html">DRP2 conformance</a></header>
+<main>
+{{template "body" .}}
+</main>
+</body>
+</html>
+`))
+
+func init() {
+	template.Must(pages.New("index").Parse(indexPage))
+	template.Must(pages.New("impl").Parse(implPage))
+	template.Must(pages.New("fixture").Parse(fixturePage))
+}
+
+// page renders one page: the layout around the named body.
+func page(body string, v any) []byte {
+	t := template.Must(pages.Clone())
+	template.Must(t.New("body").Parse(`{{template "` + body + `" .}}`))
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, "page", v); err != nil {
+		// The templates are the package's own and the views plain data:
+		// an error is a bug of this package, shown in the page itself.
+		b.Reset()
+		b.WriteString("<!DOCTYPE html><title>error</title><p>" + template.HTMLEscapeString(err.Error()))
+	}
+	return b.Bytes()
+}
+
+const indexPage = `<h1>{{.Title}}</h1>
+<p>{{.Lead}}</p>
+{{if .Problems}}<section class="note"><h2>Reports left out</h2><ul>{{range .Problems}}<li>{{.}}</li>{{end}}</ul></section>{{end}}
+{{if .Notes}}<section class="note"><h2>Notes</h2><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul></section>{{end}}
+{{range .Corpora}}<section>
+<h2>{{.Heading}}</h2>
+<p class="muted">{{.About}}</p>
+<div class="wrap"><table>
+<caption>Latest report of each implementation and device on this corpus</caption>
+<thead><tr><th scope="col">Implementation</th><th scope="col">Device</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3 parity</th><th scope="col">Measured</th><th scope="col" class="n">Reports</th></tr></thead>
+<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Version}}</span></th><td>{{.Device}}</td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td>{{.When}}</td><td class="n">{{.Reports}}</td></tr>
+{{end}}</tbody></table></div>
+</section>
+{{end}}
+<section><h2>Fixtures</h2><p><a href="fixtures.html">Every fixture</a>, with each implementation's latest verdict and history. The same content as JSON: <a href="data/index.json">data/index.json</a>.</p></section>
+`
+
+const implPage = `<h1>{{.Name}}</h1>
+<dl>
+<dt>Version</dt><dd>{{.Version}}</dd>
+<dt>Device</dt><dd>{{.Device}}</dd>
+<dt>Corpus</dt><dd>{{.Corpus}}</dd>
+<dt>Latest report</dt><dd>{{.Latest}}</dd>
+<dt>Levels</dt><dd>Level 1 <span class="{{.L1Class}}">{{.L1}}</span> · Level 2 {{.L2}} · Level 3 parity {{.L3}}</dd>
+</dl>
+<h2>Badges</h2>
+<p>{{range .Badges}}<img src="{{.SVG}}" alt="{{.Alt}}" height="20"> {{end}}</p>
+<p class="muted">Static SVGs in <code>badges/</code>, and shields.io endpoint JSON beside them ({{range $i, $b := .Badges}}{{if $i}}, {{end}}<a href="{{$b.JSON}}">{{$b.Level}}</a>{{end}}).</p>
+<h2>Pass rate over time</h2>
+{{.Trend}}
+<h2>Since the previous report</h2>
+{{if .Diff}}<p>{{.Diff.Headline}}</p>
+{{if .Diff.Rows}}<div class="wrap"><table><caption>Fixtures whose verdict moved between {{.Diff.Base}} and {{.Diff.Head}}</caption>
+<thead><tr><th scope="col">Fixture</th><th scope="col">Change</th><th scope="col">Now</th></tr></thead>
+<tbody>{{range .Diff.Rows}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td>{{.Verdict}}</td><td>{{.Now}}</td></tr>
+{{end}}</tbody></table></div>{{end}}
+{{else}}<p class="muted">One report only: nothing to compare yet.</p>{{end}}
+<h2>Flaky candidates</h2>
+{{if .Flaky}}<div class="wrap"><table><caption>Fixtures whose verdict flipped between reports</caption>
+<thead><tr><th scope="col">Fixture</th><th scope="col" class="n">Flips</th><th scope="col" class="n">Reports</th><th scope="col">Latest</th></tr></thead>
+<tbody>{{range .Flaky}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td class="n">{{.Flips}}</td><td class="n">{{.Runs}}</td><td class="{{.Class}}">{{.Latest}}</td></tr>
+{{end}}</tbody></table></div>{{else}}<p class="muted">No fixture changed its verdict across these reports.</p>{{end}}
+<h2>Latest result per fixture</h2>
+<div class="wrap"><table><caption>{{.Name}} on each fixture, in its latest report</caption>
+<thead><tr><th scope="col">Fixture</th><th scope="col">Verdict</th><th scope="col">Expected</th><th scope="col">Got</th></tr></thead>
+<tbody>{{range .Fixtures}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td class="{{.Class}}">{{.Verdict}}</td><td>{{.Expected}}</td><td>{{.Got}}</td></tr>
+{{end}}</tbody></table></div>
+<h2>Reports</h2>
+<div class="wrap"><table><caption>Every report of {{.Name}} on this device and corpus, newest first</caption>
+<thead><tr><th scope="col">Started</th><th scope="col">Version</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3</th><th scope="col">Report</th></tr></thead>
+<tbody>{{range .Reports}}<tr><th scope="row">{{.When}}</th><td>{{.Version}}</td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td class="path">{{.Source}}</td></tr>
+{{end}}</tbody></table></div>
+<p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
+`
+
+const fixturePage = `<h1 class="path">{{.Path}}</h1>
+{{if .Rows}}<div class="wrap"><table><caption>Each implementation's latest verdict on {{.Path}}, and its history (oldest first{{if .Cut}}, the last {{.Cut}} reports{{end}})</caption>
+<thead><tr><th scope="col">Implementation</th><th scope="col">Latest</th><th scope="col">History</th><th scope="col" class="n">Flips</th><th scope="col">Device</th><th scope="col">Got</th></tr></thead>
+<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a></th><td class="{{.Class}}">{{.Latest}}</td><td class="h">{{range .Cells}}<span class="v {{.Class}}" title="{{.Title}}"></span>{{end}}</td><td class="n">{{.Flips}}</td><td>{{.Device}}</td><td>{{.Got}}</td></tr>
+{{end}}</tbody></table></div>{{else}}<p>No implementation ran it.</p>{{end}}
+<p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
+`
+
+const fixturesPage = `<h1>Fixtures</h1>
+<div class="wrap"><table><caption>Every fixture of the reports, with how many implementations pass it in their latest report</caption>
+<thead><tr><th scope="col">Fixture</th><th scope="col" class="n">Passing</th><th scope="col" class="n">Flaky in</th></tr></thead>
+<tbody>{{range .Rows}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td class="n">{{.Passing}}</td><td class="n">{{.Flaky}}</td></tr>
+{{end}}</tbody></table></div>
+`
+
+func init() { template.Must(pages.New("fixtures").Parse(fixturesPage)) }

@@ -1,0 +1,358 @@
+// Package site renders the DRP2 conformance site: static pages, badges and
+// JSON data built from the JSON reports implementations publish, as
+// Bowtie and wpt.fyi build theirs. It is a pure renderer: runs in, files
+// out, the same bytes for the same reports; the front end reads the
+// reports and writes the files.
+//
+// An implementation is known by its name and the device it ran on (its
+// adapter), and measured on one corpus: reports of another corpus digest
+// form another series, shown in a section of their own, never in the same
+// column. Every text a report carries (names, versions, adapter strings,
+// fixture paths, messages) is published by anyone, so every sink escapes
+// it: html/template for pages, XML escaping for badges, encoding/json for
+// data, and file names are made of a slug and a hash only.
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// Report is one JSON report read back, and the file it came from.
+type Report struct {
+	Source string
+	Run    *model.Run
+}
+
+// Options are what the renderer cannot know by itself.
+type Options struct {
+	// Compare compares two runs fixture by fixture, as diff does (the
+	// front end gives internal/baseline's comparison); nil shows no
+	// difference between an implementation's last two reports.
+	Compare func(base, head *model.Run, name string) *model.Comparison
+	// Problems are the reports that could not be used, each naming its
+	// file; the index lists them.
+	Problems []string
+}
+
+// File is one file of the site, by its slash path below the site's root.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// BuiltIn is the name the built-in validator goes by: a plain run, with
+// no implementation, is the validator's own result.
+const BuiltIn = "drp2-fixtures"
+
+// entry is one implementation in one report.
+type entry struct {
+	source                   string
+	started                  time.Time
+	commit, repository, tool string
+	corpus, corpusRoot       string
+	im                       *model.Implementation
+	// commandSchema and fixtureSchema are the report's, for comparisons.
+	commandSchema, fixtureSchema model.SchemaSource
+	level                        levels
+	// sameTime marks an entry whose start equals another's of its series:
+	// ordered by file name, and said so.
+	sameTime bool
+}
+
+// levels are an entry's counts at each conformance level.
+type levels struct {
+	L1Passed, L1Run       int
+	L1                    bool
+	L2Passed, L2Checked   int
+	L3Agreed, L3Compared  int
+	Failed, NoVerdict, NC int
+}
+
+// series is one implementation on one device measured on one corpus,
+// its entries oldest first.
+type series struct {
+	key, slug    string
+	name, device string
+	corpus       string
+	entries      []*entry
+}
+
+func (s *series) latest() *entry { return s.entries[len(s.entries)-1] }
+
+// corpus is the series measured on one corpus digest.
+type corpus struct {
+	digest, root string
+	drp2         []string
+	fixtures     int
+	latest       time.Time
+	series       []*series
+}
+
+// Builder gathers reports one at a time, keeping of each only what the
+// site shows, so that a thousand reports fit in a small memory.
+type Builder struct {
+	o        Options
+	bySeries map[string]*series
+	reports  int
+}
+
+// AddRun adds the run read from the file source (Add).
+func (b *Builder) AddRun(source string, run *model.Run) { b.Add(Report{Source: source, Run: run}) }
+
+// Reports is how many reports were added.
+func (b *Builder) Reports() int { return b.reports }
+
+// NewBuilder starts a site.
+func NewBuilder(o Options) *Builder { return &Builder{o: o, bySeries: map[string]*series{}} }
+
+// Add adds one report. The order reports are added in does not matter.
+func (b *Builder) Add(r Report) {
+	b.reports++
+	for _, e := range entries(r) {
+		key := seriesKey(e)
+		se := b.bySeries[key]
+		if se == nil {
+			se = &series{key: key, slug: slug(e.im.Name+" "+device(e.im.Adapter), key), name: e.im.Name, device: device(e.im.Adapter), corpus: e.corpus}
+			b.bySeries[key] = se
+		}
+		se.entries = append(se.entries, e)
+	}
+}
+
+// Files renders the site: every page, badge and data file, in path
+// order. problems are the reports that could not be used, each naming
+// its file, for the index to list.
+func (b *Builder) Files(problems []string) []File {
+	all := b.series()
+	s := &siteData{series: all, corpora: corpora(all), problems: problems, fixtures: fixturesOf(all)}
+	s.notes = sameTimeNotes(all)
+	for _, se := range all {
+		s.diffs = append(s.diffs, difference(se, b.o.Compare))
+	}
+	files := s.render()
+	sort.Slice(files, func(a, b int) bool { return files[a].Path < files[b].Path })
+	return files
+}
+
+// Build renders the site of reports (NewBuilder, Add, Files).
+func Build(reports []Report, o Options) []File {
+	b := NewBuilder(o)
+	for _, r := range reports {
+		b.Add(r)
+	}
+	return b.Files(o.Problems)
+}
+
+// group sorts the entries of every report into series.
+func group(reports []Report) []*series {
+	b := NewBuilder(Options{})
+	for _, r := range reports {
+		b.Add(r)
+	}
+	return b.series()
+}
+
+// series are the series, each in time order, by key.
+func (b *Builder) series() []*series {
+	out := make([]*series, 0, len(b.bySeries))
+	for _, se := range b.bySeries {
+		sort.SliceStable(se.entries, func(a, b int) bool { return before(se.entries[a], se.entries[b]) })
+		for i := 1; i < len(se.entries); i++ {
+			if se.entries[i].started.Equal(se.entries[i-1].started) {
+				se.entries[i].sameTime, se.entries[i-1].sameTime = true, true
+			}
+		}
+		out = append(out, se)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].key < out[b].key })
+	return out
+}
+
+// before orders the entries of a series: by start, then, for two reports
+// of the same start, by file name, so that the order never depends on the
+// order the reports were given in.
+func before(x, y *entry) bool {
+	if !x.started.Equal(y.started) {
+		return x.started.Before(y.started)
+	}
+	return x.source < y.source
+}
+
+// entries are the implementations of one report, the built-in validator
+// for a plain run.
+func entries(r Report) []*entry {
+	run := r.Run
+	impls := run.Implementations
+	var parity []model.ParityRow
+	if len(impls) > 0 {
+		parity = model.Parity(run)
+	} else {
+		impls = []model.Implementation{{Name: BuiltIn, Version: run.ToolVersion, DRP2Versions: []string{"2.0"},
+			Results: run.Results, Summary: run.Summary}}
+	}
+	out := make([]*entry, 0, len(impls))
+	for i := range impls {
+		im := &impls[i]
+		e := &entry{source: r.Source, started: run.Started.UTC(), commit: run.Commit, repository: run.Repository,
+			tool: run.ToolVersion, corpus: run.CorpusDigest, corpusRoot: run.CorpusRoot, im: slim(im),
+			commandSchema: run.CommandSchema, fixtureSchema: run.FixtureSchema}
+		e.level = measure(im, parity)
+		out = append(out, e)
+	}
+	return out
+}
+
+// slim is what the site keeps of an implementation's results: who it is
+// and each fixture's verdict, expectation and digests, without the prose
+// (messages, diagnostics, stderr, readback bytes) no page shows.
+func slim(im *model.Implementation) *model.Implementation {
+	out := &model.Implementation{Command: im.Command, Name: im.Name, Version: im.Version, DRP2Versions: im.DRP2Versions,
+		Adapter: im.Adapter, Error: im.Error, Results: make([]model.Result, len(im.Results))}
+	for i := range im.Results {
+		r := &im.Results[i]
+		a := r.Actual
+		a.Message, a.Rule = "", ""
+		out.Results[i] = model.Result{Path: r.RelPath, RelPath: r.RelPath, Folder: r.Folder, Name: r.Name, Class: r.Class,
+			Expected: r.Expected, Actual: a, Passed: r.Passed, Digest: r.Digest}
+	}
+	return out
+}
+
+func measure(im *model.Implementation, parity []model.ParityRow) levels {
+	l := levels{L1Passed: im.Summary.Passed, L1Run: im.Summary.Run, L1: im.Level1(),
+		Failed: im.Summary.Failed, NoVerdict: im.HarnessErrors(), NC: im.NotClaimedCount()}
+	l.L2Checked, l.L2Passed = im.Level2Counts()
+	if parity != nil {
+		l.L3Compared, l.L3Agreed = model.ParityCounts(parity, im.Label())
+	}
+	return l
+}
+
+// seriesKey is an implementation's identity: its name (its command when
+// it gave none), the device it ran on, and the corpus it was measured on.
+func seriesKey(e *entry) string {
+	name := e.im.Name
+	if name == "" {
+		name = e.im.Command
+	}
+	return name + "\x00" + adapterKey(e.im.Adapter) + "\x00" + e.corpus
+}
+
+func adapterKey(a *model.Adapter) string {
+	if a == nil {
+		return ""
+	}
+	return strings.Join([]string{a.Vendor, a.Architecture, a.Device, a.Driver, a.Platform}, "\x00")
+}
+
+// device is the adapter in a few words: the device and what runs it.
+func device(a *model.Adapter) string {
+	if a == nil {
+		return ""
+	}
+	var parts []string
+	for _, p := range []string{a.Device, a.Platform} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, a.Vendor, a.Architecture)
+	}
+	return strings.TrimSpace(strings.Join(parts, ", "))
+}
+
+// slug names a page or badge file: a few safe characters of the text it
+// stands for and a hash of its key, so that no name a report carries
+// reaches a path, and two keys never share a file.
+func slug(text, key string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	sum := sha256.Sum256([]byte(key))
+	if b.Len() == 0 {
+		return hex.EncodeToString(sum[:6])
+	}
+	return b.String() + "-" + hex.EncodeToString(sum[:4])
+}
+
+// corpora groups the series by corpus, the most recently measured first.
+func corpora(all []*series) []*corpus {
+	by := map[string]*corpus{}
+	for _, se := range all {
+		c := by[se.corpus]
+		if c == nil {
+			c = &corpus{digest: se.corpus}
+			by[se.corpus] = c
+		}
+		last := se.latest()
+		if last.started.After(c.latest) || c.root == "" {
+			c.root = last.corpusRoot
+		}
+		if last.started.After(c.latest) {
+			c.latest = last.started
+		}
+		c.fixtures = max(c.fixtures, len(last.im.Results))
+		for _, v := range last.im.DRP2Versions {
+			if !contains(c.drp2, v) {
+				c.drp2 = append(c.drp2, v)
+			}
+		}
+		c.series = append(c.series, se)
+	}
+	out := make([]*corpus, 0, len(by))
+	for _, c := range by {
+		sort.Strings(c.drp2)
+		sort.SliceStable(c.series, func(a, b int) bool { return rankBefore(c.series[a], c.series[b]) })
+		out = append(out, c)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if !out[a].latest.Equal(out[b].latest) {
+			return out[a].latest.After(out[b].latest)
+		}
+		return out[a].digest < out[b].digest
+	})
+	return out
+}
+
+// rankBefore orders the rows of a corpus: most fixtures passed, then by
+// name and key.
+func rankBefore(x, y *series) bool {
+	lx, ly := x.latest().level, y.latest().level
+	if lx.L1Passed != ly.L1Passed {
+		return lx.L1Passed > ly.L1Passed
+	}
+	if x.name != y.name {
+		return x.name < y.name
+	}
+	return x.key < y.key
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,248 @@
+package schema
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// The work budget of one validation.
+//
+// The schema library evaluates a subschema once for every path that
+// reaches it: a schema that names one definition twice at each of D levels
+// (a chain of anyOf of two $ref, a kilobyte of JSON) is evaluated 2^D
+// times, and at D = 20 a single fixture took more than ten minutes and
+// gigabytes. A pull request writes the schemas beside its corpus, so every
+// validation is given a budget of steps, counted, never timed, and stopped
+// with an *ExhaustedError when it runs out: the verdict is the same on
+// every machine.
+//
+// A step is one unit of the library's applicator work. Each schema object
+// evaluated against a value costs 1, plus one for each subschema it
+// applies to that value in place ($ref, allOf, anyOf, oneOf, not, if, then,
+// else, dependentSchemas), plus one for each member of the value for each
+// keyword that applies a subschema to members (properties, items...). The
+// cost is charged when the library calls the object's extension, after its
+// subschemas ran; a subschema the library ends early (a type that does not
+// match, a boolean schema) is paid for by the object that applied it. The
+// total is a sum over the evaluations, which does not depend on the order
+// of the library's map iterations, so a validation exceeds its budget on
+// one run exactly when it does on any other.
+const (
+	// BaseSteps is the budget of a validation of any value, and
+	// StepsPerValue is added for each JSON value validated. The upstream
+	// and embedded schemas spend at most 1,783 steps on one command (the
+	// whole command schema's oneOf, for a cmd no branch names) and 289 on
+	// one fixture envelope, at most 5.2 steps per value of an envelope:
+	// TestBudgetMargin holds every validation of both corpora to a quarter
+	// of its budget. A failing evaluation of the exponential schema above
+	// costs about 36 microseconds a step (the library builds an error at
+	// each), so a validation that spends this budget ends in about half a
+	// second.
+	BaseSteps     = 1 << 13
+	StepsPerValue = 32
+)
+
+// ExhaustedError is a validation that ran out of its budget of steps.
+type ExhaustedError struct{ Steps int64 }
+
+func (e *ExhaustedError) Error() string {
+	return fmt.Sprintf("schema evaluation exceeded its budget of %d steps", e.Steps)
+}
+
+// Budget is the number of steps a validation of v is given.
+func Budget(v any) int64 { return BaseSteps + StepsPerValue*values(v) }
+
+// values counts the JSON values of a decoded document.
+func values(v any) int64 {
+	n := int64(1)
+	switch v := v.(type) {
+	case map[string]any:
+		for _, x := range v {
+			n += values(x)
+		}
+	case []any:
+		for _, x := range v {
+			n += values(x)
+		}
+	}
+	return n
+}
+
+// meter counts the steps of the one validation that holds its evaluator.
+type meter struct {
+	left int64
+	// spent is the steps counted so far; tests read it to measure how far
+	// real schemas stay below the budget.
+	spent int64
+}
+
+// exhausted is the panic that ends a validation out of budget; validate
+// recovers it, and nothing else panics with it.
+type exhausted struct{}
+
+func (m *meter) charge(n int64) {
+	m.spent += n
+	m.left -= n
+	if m.left < 0 {
+		panic(exhausted{})
+	}
+}
+
+// stepCounter is the extension, compiled for every schema object, that
+// counts the steps; it adds no keyword.
+type stepCounter struct{ m *meter }
+
+func (c stepCounter) Compile(_ jsonschema.CompilerContext, obj map[string]any) (jsonschema.ExtSchema, error) {
+	cost := step{m: c.m, inPlace: 1}
+	for _, k := range []string{"$ref", "$dynamicRef", "$recursiveRef", "not", "if", "then", "else"} {
+		if _, ok := obj[k]; ok {
+			cost.inPlace++
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		list, _ := obj[k].([]any)
+		cost.inPlace += int64(len(list))
+	}
+	for _, k := range []string{"dependentSchemas", "dependencies"} {
+		deps, _ := obj[k].(map[string]any)
+		cost.inPlace += int64(len(deps))
+	}
+	// Each member of an object matches at most one of properties, and
+	// each item at most one of prefixItems (or items as a list).
+	for _, k := range []string{"properties", "additionalProperties", "propertyNames", "unevaluatedProperties",
+		"items", "additionalItems", "prefixItems", "contains", "unevaluatedItems"} {
+		if _, ok := obj[k]; ok {
+			cost.perMember++
+		}
+	}
+	patterns, _ := obj["patternProperties"].(map[string]any)
+	cost.perMember += int64(len(patterns))
+	return cost, nil
+}
+
+// step is the cost of evaluating one schema object.
+type step struct {
+	m         *meter
+	inPlace   int64 // 1 for the object, plus the subschemas it applies in place
+	perMember int64 // subschemas applied to each member of the value
+}
+
+func (s step) Validate(_ jsonschema.ValidationContext, v any) error {
+	n := s.inPlace
+	switch v := v.(type) {
+	case map[string]any:
+		n += s.perMember * int64(len(v))
+	case []any:
+		n += s.perMember * int64(len(v))
+	}
+	s.m.charge(n)
+	return nil
+}
+
+// evaluator is one compiled copy of a Set's schemas with its meter. The
+// library gives an extension no way to tell one validation from another,
+// so a validation holds an evaluator of its own, taken from the Set's pool,
+// and its meter counts that validation alone.
+type evaluator struct {
+	meter    *meter
+	envelope *jsonschema.Schema
+	command  *jsonschema.Schema
+	branches map[string]*jsonschema.Schema
+}
+
+// validate validates v against sch, one of e's schemas, within budget.
+func (e *evaluator) validate(sch *jsonschema.Schema, v any) (err error) {
+	budget := Budget(v)
+	*e.meter = meter{left: budget}
+	defer func() {
+		if p := recover(); p != nil {
+			if _, ok := p.(exhausted); !ok {
+				panic(p)
+			}
+			err = &ExhaustedError{Steps: budget}
+		}
+	}()
+	return sch.Validate(v)
+}
+
+// pool lends evaluators, compiling a new copy while every one is in use,
+// up to max copies; past that a validation waits for one to come back.
+// Validation is all processor work, so max is the number of processors:
+// more copies would add memory and compilation, not speed.
+type pool struct {
+	free  chan *evaluator
+	mu    sync.Mutex
+	made  int
+	build func() (*evaluator, error)
+}
+
+func newPool(first *evaluator, max int, build func() (*evaluator, error)) *pool {
+	p := &pool{free: make(chan *evaluator, max), made: 1, build: build}
+	p.free <- first
+	return p
+}
+
+func (p *pool) get() (*evaluator, error) {
+	select {
+	case e := <-p.free:
+		return e, nil
+	default:
+	}
+	p.mu.Lock()
+	if p.made == cap(p.free) {
+		p.mu.Unlock()
+		return <-p.free, nil
+	}
+	p.made++
+	p.mu.Unlock()
+	e, err := p.build()
+	if err != nil {
+		p.mu.Lock()
+		p.made--
+		p.mu.Unlock()
+		return nil, err
+	}
+	return e, nil
+}
+
+func (p *pool) put(e *evaluator) { p.free <- e }
+
+// stepsExtension is the name the step counter is registered under.
+const stepsExtension = "drp2-steps"
+
+// ValidateEnvelope validates a decoded fixture against the fixture schema,
+// within the budget: an *ExhaustedError when it ran out, else the
+// library's verdict.
+func (s *Set) ValidateEnvelope(v any) error {
+	return s.with(func(e *evaluator) error { return e.validate(e.envelope, v) })
+}
+
+// ValidateCommand validates a decoded command against the whole command
+// schema, within the budget.
+func (s *Set) ValidateCommand(v any) error {
+	return s.with(func(e *evaluator) error { return e.validate(e.command, v) })
+}
+
+// ValidateBranch validates a decoded command against the branch of the
+// command schema that cmd names, within the budget; ok is false, and
+// nothing validated, when no branch has that cmd.
+func (s *Set) ValidateBranch(cmd string, v any) (ok bool, err error) {
+	if s.first.branches[cmd] == nil {
+		return false, nil
+	}
+	return true, s.with(func(e *evaluator) error { return e.validate(e.branches[cmd], v) })
+}
+
+// Branches is the number of commands that have a branch of their own.
+func (s *Set) Branches() int { return len(s.first.branches) }
+
+func (s *Set) with(f func(*evaluator) error) error {
+	e, err := s.pool.get()
+	if err != nil {
+		return err
+	}
+	defer s.pool.put(e)
+	return f(e)
+}
