@@ -102,3 +102,24 @@ func TestImplementationRegressions(t *testing.T) {
 		t.Errorf("against itself: exit %d\n%s", code, errs)
 	}
 }
+
+// An implementation's new failure is excused by an expectations entry only
+// when the base had the entry (a base folder holding the file): one the
+// change alone writes counts, and a finding says why.
+func TestImplementationRegressionsHeldToTheBaseList(t *testing.T) {
+	py := testkit.PythonExample(t)
+	base := testkit.Corpus(t, implementationBase())
+	head := testkit.Corpus(t, implementationHead())
+	list := "python-example negative/x.json fail # blames the wrong command\npython-example negative/y.json fail # the same\n"
+	os.WriteFile(filepath.Join(head, "expect.txt"), []byte(list), 0o644)
+	args := []string{"run", "--implementation", py, "--baseline", base, "--fail-on", "regressions", "--expectations", "expect.txt"}
+	code, out, errs := run(t, head, args...)
+	if code != ExitMismatch || !strings.Contains(errs, "implementation python-example 0.1 fails 1 fixture it passed on base") ||
+		!strings.Contains(out, "listed as a known failure for python-example (expect.txt:1), but it fails and passed on the base") {
+		t.Errorf("entries the change alone wrote: exit %d\n%s\n%s", code, out, errs)
+	}
+	os.WriteFile(filepath.Join(base, "expect.txt"), []byte(list), 0o644)
+	if code, out, errs := run(t, head, args...); code != ExitOK {
+		t.Errorf("entries the base had: exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -17,57 +17,118 @@ import (
 )
 
 // holdKnownToBase lets an entry of the known-failures list or of an
-// expectations file excuse a new failure of the built-in validator only
-// when the base had it. The lists are read from the pull request's
-// checkout, so a change that breaks a fixture could otherwise list it and
-// pass: the failure of a fixture that passed on the base (or was not
-// there) and is excused only by an entry the base did not have counts,
-// under every fail-on, and a finding says why. The comparison records how
-// the lists differ from the base's, for the headline.
+// expectations file excuse a new failure (of the built-in validator, or of
+// an implementation against itself on the base) only when the base had
+// it. The lists are read from the pull request's checkout, so a change
+// that breaks a fixture could otherwise list it and pass: the failure of a
+// fixture that passed on the base (or was not there) and is excused only
+// by an entry the base did not have counts, under every fail-on, and a
+// finding says why. The comparison records how the lists differ from the
+// base's, for the headline.
 func holdKnownToBase(_ context.Context, r *Resolved, o *Outcome) error {
 	run := o.Run
 	c := run.Comparison
 	if r.expect == nil || len(r.expect.Entries) == 0 || c == nil || c.Unavailable != "" {
 		return nil
 	}
-	base, known := r.baseLists(c)
-	kc := &model.KnownChange{Unknown: !known}
-	if known {
-		kc.Added, kc.Removed = listDiff(r.expect, base)
+	h := baseHold{r: r, run: run, c: c}
+	h.base, h.known = r.baseLists(c)
+	h.change = &model.KnownChange{Unknown: !h.known}
+	if h.known {
+		h.change.Added, h.change.Removed = listDiff(r.expect, h.base)
 	}
 	byPath := map[string]*model.Result{}
 	for i := range run.Results {
 		byPath[run.Results[i].RelPath] = &run.Results[i]
 	}
 	for _, ch := range c.Changes {
-		res := byPath[ch.RelPath]
-		if res == nil || !excused(res) || (ch.Verdict != model.Regressed && ch.Verdict != model.AddedFailing) {
-			continue
+		if res := byPath[ch.RelPath]; res != nil && (ch.Verdict == model.Regressed || ch.Verdict == model.AddedFailing) {
+			h.hold(res, model.Validator, "", ch.Verdict)
 		}
-		if had := base.Match(model.Validator, "", res); had != nil && had.Expect != model.ExpectSkip {
-			continue
-		}
-		where := r.KnownFailures
-		if res.Listing != nil {
-			where = res.Listing.Entry
-		}
-		// Unmarked: neither the reason nor the entry excuses it now.
-		res.KnownFailure, res.Listing = "", nil
-		kc.Unexcused = append(kc.Unexcused, ch.RelPath)
-		why := "the base " + c.Base + " did not list it"
-		if !known {
-			why = "the known failures of the base " + c.Base + " are not known"
-		}
-		run.Findings = append(run.Findings, model.Finding{Kind: model.FindingKnownNotOnBase, Path: res.Path,
-			Message: fmt.Sprintf("listed as a known failure (%s), but it %s now and %s: only an entry the base already had excuses a regression; its failure counts",
-				where, newFailureWords(ch.Verdict, c.Base), why)})
 	}
-	if len(kc.Unexcused) > 0 {
+	for i := range c.Implementations {
+		h.holdImplementation(&c.Implementations[i])
+	}
+	if len(h.change.Unexcused) > 0 {
 		sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
 		run.Summary = model.Summarize(run.Summary.Discovered, run.Results, run.Findings)
 	}
-	c.Known = kc
+	c.Known = h.change
 	return nil
+}
+
+// baseHold holds one run's excuses of new failures to its base's lists.
+type baseHold struct {
+	r      *Resolved
+	run    *model.Run
+	c      *model.Comparison
+	base   *expect.List
+	known  bool
+	change *model.KnownChange
+}
+
+// hold decides a new failure of the implementation name on device desc
+// (the validator's: model.Validator, ""): it counts unless an entry
+// excuses it that the base had too. It reports whether it counts.
+func (h *baseHold) hold(res *model.Result, name, desc string, v model.Verdict) bool {
+	if !excused(res) {
+		return true
+	}
+	if had := h.base.Match(name, desc, res); h.known && had != nil && had.Expect != model.ExpectSkip {
+		return false
+	}
+	where := h.r.KnownFailures
+	if res.Listing != nil {
+		where = res.Listing.Entry
+	}
+	// Unmarked: neither the reason nor the entry excuses it now.
+	res.KnownFailure, res.Listing = "", nil
+	h.change.Unexcused = append(h.change.Unexcused, res.RelPath)
+	why := "the base " + h.c.Base + " did not list it"
+	if !h.known {
+		why = "the known failures of the base " + h.c.Base + " are not known"
+	}
+	who := ""
+	if name != model.Validator {
+		who = " for " + name
+	}
+	h.run.Findings = append(h.run.Findings, model.Finding{Kind: model.FindingKnownNotOnBase, Path: res.Path,
+		Message: fmt.Sprintf("listed as a known failure%s (%s), but it %s now and %s: only an entry the base already had excuses a regression; its failure counts",
+			who, where, newFailureWords(v, h.c.Base), why)})
+	return true
+}
+
+// holdImplementation holds the new failures of one implementation's
+// comparison with itself on the base: an excuse the base had takes the
+// fixture out of its new failures, one it did not have is undone.
+func (h *baseHold) holdImplementation(d *model.ImplementationDelta) {
+	var im *model.Implementation
+	for i := range h.run.Implementations {
+		if h.run.Implementations[i].Label() == d.Label {
+			im = &h.run.Implementations[i]
+			break
+		}
+	}
+	if im == nil {
+		return
+	}
+	desc := im.Adapter.Description()
+	byPath := map[string]*model.Result{}
+	for i := range im.Results {
+		byPath[im.Results[i].Path] = &im.Results[i]
+	}
+	keep := func(paths []string, v model.Verdict) []string {
+		var out []string
+		for _, p := range paths {
+			if res := byPath[p]; res == nil || h.hold(res, im.Name, desc, v) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	d.Regressed = keep(d.Regressed, model.Regressed)
+	d.AddedFailing = keep(d.AddedFailing, model.AddedFailing)
+	im.Summary = model.Summarize(im.Summary.Discovered, im.Results, nil)
 }
 
 // excused says whether an entry excuses the result's failure.
