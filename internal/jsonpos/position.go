@@ -87,7 +87,6 @@ func Values(data []byte, alloc func(n int) []json.RawMessage) ([]json.RawMessage
 		return nil, false
 	}
 	// A first pass counts the elements, a second records them.
-	start := s.pos
 	n := 0
 	s.space()
 	if s.peek() != ']' {
@@ -106,6 +105,17 @@ func Values(data []byte, alloc func(n int) []json.RawMessage) ([]json.RawMessage
 			}
 		}
 	}
+	return ValuesN(data, n, alloc)
+}
+
+// ValuesN is Values when the number of elements, n, is known (see Outline):
+// one pass instead of two. It reports false when data is not an array of
+// exactly n elements.
+func ValuesN(data []byte, n int, alloc func(n int) []json.RawMessage) ([]json.RawMessage, bool) {
+	s := scanner{data: data}
+	if n < 0 || !s.expect('[') {
+		return nil, false
+	}
 	var out []json.RawMessage
 	if alloc != nil {
 		out = alloc(n)
@@ -113,14 +123,25 @@ func Values(data []byte, alloc func(n int) []json.RawMessage) ([]json.RawMessage
 	if cap(out) < n {
 		out = make([]json.RawMessage, 0, n)
 	}
-	s.pos = start
+	s.space()
+	if n == 0 {
+		return out, s.next() == ']'
+	}
 	for i := 0; i < n; i++ {
 		s.space()
 		from := s.pos
-		s.skipValue()
+		if !s.skipValue() {
+			return nil, false
+		}
 		out = append(out, data[from:s.pos:s.pos])
 		s.space()
-		s.next()
+		want := byte(',')
+		if i == n-1 {
+			want = ']'
+		}
+		if s.next() != want {
+			return nil, false
+		}
 	}
 	return out, true
 }
@@ -163,8 +184,54 @@ func LineColumn(data []byte, off int) (line, column int) {
 // a key of the same object. It returns the JSON pointer of the object, the
 // key, and the byte offset of the repeated key.
 func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
+	return scan(data, nil)
+}
+
+// Outline is what Scan learns of a document besides its duplicate keys:
+// the members of its top-level object, as Members lists them, and for each
+// member whose value is an array, the number of its elements (-1 for any
+// other value), which lets ValuesN index the array in one pass.
+type Outline struct {
+	Members []Member
+	Lengths []int
+}
+
+// Scan is DuplicateKey and Members in one walk of data: found and the
+// pointer, key and offset of the first repeated key, or else the outline
+// of the top-level object (empty when data is not an object).
+func Scan(data []byte) (object, key string, offset int, found bool, out Outline) {
+	object, key, offset, found = scan(data, &out)
+	if found {
+		return object, key, offset, found, Outline{}
+	}
+	return "", "", 0, false, out
+}
+
+// scan walks data for DuplicateKey, and records the outline of the
+// top-level object in out when it is not nil.
+func scan(data []byte, out *Outline) (object, key string, offset int, found bool) {
 	s := scanner{data: data}
 	var stack []frame
+	// member is the key of the top-level member whose value starts next.
+	member, pending := "", false
+	// topLevel records a value that starts at the top-level object's depth.
+	topLevel := func() {
+		if pending && out != nil {
+			out.Members = append(out.Members, Member{Key: member, Start: s.pos})
+			out.Lengths = append(out.Lengths, -1)
+		}
+		pending = false
+	}
+	// ended records the end of the value a top-level member holds.
+	ended := func(closed *frame) {
+		if out == nil || len(stack) != 1 || !stack[0].isObject || len(out.Members) == 0 {
+			return
+		}
+		out.Members[len(out.Members)-1].End = s.pos
+		if closed != nil && !closed.isObject {
+			out.Lengths[len(out.Lengths)-1] = closed.index
+		}
+	}
 	// enterChild records, in the innermost frame, which member is read next.
 	enterChild := func() {
 		// An array frame's token is its own buffer, never a slice of data.
@@ -179,6 +246,9 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 			return "", "", 0, false
 		}
 		c := data[s.pos]
+		if c != '}' && c != ']' && c != ',' {
+			topLevel()
+		}
 		switch {
 		case c == '{' || c == '[':
 			enterChild()
@@ -200,6 +270,9 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 					return "", "", 0, false
 				}
 				stack[len(stack)-1].repeated()
+				if len(stack) == 1 {
+					member, pending = memberKey(stack[0].token), true
+				}
 			}
 			continue
 		case c == '}' || c == ']':
@@ -207,7 +280,9 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 				return "", "", 0, false
 			}
 			s.pos++
+			closed := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			ended(&closed)
 		case c == ',':
 			s.pos++
 			if len(stack) == 0 {
@@ -222,6 +297,9 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 				if f.repeated() {
 					return framePointer(stack[:len(stack)-1]), string(f.token), keyAt, true
 				}
+				if len(stack) == 1 {
+					member, pending = memberKey(f.token), true
+				}
 			}
 			continue
 		default:
@@ -229,11 +307,23 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 			if !s.skipValue() {
 				return "", "", 0, false
 			}
+			ended(nil)
 		}
 		if len(stack) == 0 {
 			return "", "", 0, false
 		}
 	}
+}
+
+// memberKey is a key as Members gives it: a key read raw (no escape)
+// whose bytes are not UTF-8 is decoded as the JSON decoder does, each
+// invalid byte becoming U+FFFD.
+func memberKey(token []byte) string {
+	if utf8.Valid(token) {
+		return string(token)
+	}
+	k, _ := unquote(append(append([]byte{'"'}, token...), '"'))
+	return k
 }
 
 // frame is an open container during DuplicateKey's walk. The pointer of a
