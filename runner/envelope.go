@@ -66,7 +66,10 @@ func (k *keyer) value(v any) {
 	case map[string]any:
 		k.buf = append(k.buf, 'o')
 		k.uvarint(len(v))
-		keys := make([]string, 0, len(v))
+		// Most objects of an envelope are small (a stand-in has one key):
+		// their keys are sorted on the stack.
+		var small [8]string
+		keys := small[:0]
 		for key := range v {
 			keys = append(keys, key)
 		}
