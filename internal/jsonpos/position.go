@@ -212,34 +212,7 @@ func Scan(data []byte) (object, key string, offset int, found bool, out Outline)
 func scan(data []byte, out *Outline) (object, key string, offset int, found bool) {
 	s := scanner{data: data}
 	var stack []frame
-	// member is the key of the top-level member whose value starts next.
-	member, pending := "", false
-	// topLevel records a value that starts at the top-level object's depth.
-	topLevel := func() {
-		if pending && out != nil {
-			out.Members = append(out.Members, Member{Key: member, Start: s.pos})
-			out.Lengths = append(out.Lengths, -1)
-		}
-		pending = false
-	}
-	// ended records the end of the value a top-level member holds.
-	ended := func(closed *frame) {
-		if out == nil || len(stack) != 1 || !stack[0].isObject || len(out.Members) == 0 {
-			return
-		}
-		out.Members[len(out.Members)-1].End = s.pos
-		if closed != nil && !closed.isObject {
-			out.Lengths[len(out.Lengths)-1] = closed.index
-		}
-	}
-	// enterChild records, in the innermost frame, which member is read next.
-	enterChild := func() {
-		// An array frame's token is its own buffer, never a slice of data.
-		if n := len(stack); n > 0 && !stack[n-1].isObject {
-			stack[n-1].token = strconv.AppendInt(stack[n-1].token[:0], int64(stack[n-1].index), 10)
-			stack[n-1].index++
-		}
-	}
+	o := outliner{out: out}
 	for {
 		s.space()
 		if s.pos >= len(data) {
@@ -247,11 +220,11 @@ func scan(data []byte, out *Outline) (object, key string, offset int, found bool
 		}
 		c := data[s.pos]
 		if c != '}' && c != ']' && c != ',' {
-			topLevel()
+			o.start(s.pos)
 		}
 		switch {
 		case c == '{' || c == '[':
-			enterChild()
+			enterChild(stack)
 			s.pos++
 			if len(stack) < cap(stack) {
 				// Reuse the frame left by a closed sibling, and its key slice.
@@ -270,9 +243,7 @@ func scan(data []byte, out *Outline) (object, key string, offset int, found bool
 					return "", "", 0, false
 				}
 				stack[len(stack)-1].repeated()
-				if len(stack) == 1 {
-					member, pending = memberKey(stack[0].token), true
-				}
+				o.key(stack)
 			}
 			continue
 		case c == '}' || c == ']':
@@ -282,7 +253,7 @@ func scan(data []byte, out *Outline) (object, key string, offset int, found bool
 			s.pos++
 			closed := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			ended(&closed)
+			o.end(stack, s.pos, &closed)
 		case c == ',':
 			s.pos++
 			if len(stack) == 0 {
@@ -297,21 +268,67 @@ func scan(data []byte, out *Outline) (object, key string, offset int, found bool
 				if f.repeated() {
 					return framePointer(stack[:len(stack)-1]), string(f.token), keyAt, true
 				}
-				if len(stack) == 1 {
-					member, pending = memberKey(f.token), true
-				}
+				o.key(stack)
 			}
 			continue
 		default:
-			enterChild()
+			enterChild(stack)
 			if !s.skipValue() {
 				return "", "", 0, false
 			}
-			ended(nil)
+			o.end(stack, s.pos, nil)
 		}
 		if len(stack) == 0 {
 			return "", "", 0, false
 		}
+	}
+}
+
+// enterChild records, in the innermost frame, which member is read next.
+func enterChild(stack []frame) {
+	// An array frame's token is its own buffer, never a slice of data.
+	if n := len(stack); n > 0 && !stack[n-1].isObject {
+		stack[n-1].token = strconv.AppendInt(stack[n-1].token[:0], int64(stack[n-1].index), 10)
+		stack[n-1].index++
+	}
+}
+
+// outliner records the Outline during scan; its out is nil for
+// DuplicateKey alone.
+type outliner struct {
+	out *Outline
+	// member is the key of the top-level member whose value starts next,
+	// when pending.
+	member  string
+	pending bool
+}
+
+// key notes a key just read, when it is one of the top-level object's.
+func (o *outliner) key(stack []frame) {
+	if o.out != nil && len(stack) == 1 {
+		o.member, o.pending = memberKey(stack[0].token), true
+	}
+}
+
+// start notes a value that starts at pos: a top-level member's after key.
+func (o *outliner) start(pos int) {
+	if o.pending {
+		o.out.Members = append(o.out.Members, Member{Key: o.member, Start: pos})
+		o.out.Lengths = append(o.out.Lengths, -1)
+	}
+	o.pending = false
+}
+
+// end notes a value that ended at pos, closed when it was an object or an
+// array: the value of the last top-level member when the walk is back in
+// the top-level object.
+func (o *outliner) end(stack []frame, pos int, closed *frame) {
+	if o.out == nil || len(stack) != 1 || !stack[0].isObject || len(o.out.Members) == 0 {
+		return
+	}
+	o.out.Members[len(o.out.Members)-1].End = pos
+	if closed != nil && !closed.isObject {
+		o.out.Lengths[len(o.out.Lengths)-1] = closed.index
 	}
 }
 
