@@ -2,9 +2,12 @@ package runner_test
 
 import (
 	"context"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/fixtures"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -89,6 +92,66 @@ func FuzzPipeline(f *testing.F) {
 			}
 			if !r.Passed && r.Span == nil && len(data) > 0 && !r.IsCorpusError() {
 				t.Fatalf("a mismatch without a location: %+v", r.Actual)
+			}
+		}
+	})
+}
+
+var emptyName = regexp.MustCompile(`"name": "[^"]*"`)
+
+// FuzzEnvelopeCache: a fixture's result is the same after any other
+// fixture of the run as alone, so nothing the first one leaves in the
+// run's caches (the envelope's and the command schema's, by shape or by
+// bytes) changes the second one's verdict. Workers is 1, so the first
+// fixture is judged first.
+func FuzzEnvelopeCache(f *testing.F) {
+	var corpus [][]byte
+	for _, folder := range runner.Folders {
+		entries, err := fixtures.FS.ReadDir(folder)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for i, e := range entries {
+			if i%4 != 0 {
+				continue
+			}
+			data, err := fixtures.FS.ReadFile(folder + "/" + e.Name())
+			if err != nil {
+				f.Fatal(err)
+			}
+			corpus = append(corpus, data)
+		}
+	}
+	for i, data := range corpus {
+		f.Add(data, corpus[(i+1)%len(corpus)])
+		f.Add(data, []byte(strings.Replace(string(data), `"name": "`, `"name": "`+strings.Repeat("x", i%3), 1)))
+		f.Add(data, emptyName.ReplaceAll(data, []byte(`"name": ""`)))
+	}
+	for _, s := range hostileSeeds() {
+		f.Add(corpus[0], []byte(s))
+	}
+	checker := drp2.New()
+	schemas, err := runner.CompileSchemas(runner.Config{EmbeddedFS: fstest.MapFS{}, WorkDir: "/"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	now := func() time.Time { return time.Unix(0, 0) }
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		for _, folder := range []string{"positive", "negative", "negative_schema"} {
+			cfg := runner.Config{WorkDir: "/", Checker: checker, Workers: 1, Schemas: schemas, Now: now}
+			cfg.EmbeddedFS = fstest.MapFS{folder + "/b.json": {Data: second}}
+			alone, err := runner.Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.EmbeddedFS = fstest.MapFS{folder + "/a.json": {Data: first}, folder + "/b.json": {Data: second}}
+			both, err := runner.Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := both.Results[len(both.Results)-1]
+			if want := alone.Results[0]; !reflect.DeepEqual(got, want) {
+				t.Fatalf("in %s/, after another fixture:\n%+v\nalone:\n%+v", folder, got, want)
 			}
 		}
 	})

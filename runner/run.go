@@ -270,7 +270,7 @@ func newFixtureJob(cfg Config, c *corpus, sch *schemas, now func() time.Time) *f
 	if budget == 0 {
 		budget = DefaultFixtureTimeout
 	}
-	return &fixtureJob{corpus: c, schemas: sch, commands: newCommandPhase(sch),
+	return &fixtureJob{corpus: c, schemas: sch, commands: newCommandPhase(sch), envelopes: newEnvelopeShapes(sch),
 		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget, progress: cfg.Progress}
 }
 
@@ -450,13 +450,16 @@ type fixtureJob struct {
 	corpus   *corpus
 	schemas  *schemas
 	commands *commandPhase
-	checker  Checker
-	now      func() time.Time
-	limit    int64
-	name     string
-	tags     []string
-	budget   time.Duration // <= 0: none
-	progress *Progress
+	// envelopes keeps the envelopes found valid by their shape; nil when
+	// the fixture schema does not allow it.
+	envelopes *envelopeShapes
+	checker   Checker
+	now       func() time.Time
+	limit     int64
+	name      string
+	tags      []string
+	budget    time.Duration // <= 0: none
+	progress  *Progress
 }
 
 // runWithBudget runs one fixture on a goroutine of its own under its
@@ -621,7 +624,7 @@ func (j *fixtureJob) selected(name string, tags []string) bool {
 // the positive happy-path prefix rule of FORMAT.md, which holds whatever
 // fixture schema is in use. It also locates the commands for later phases.
 func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
-	if err := j.schemas.ValidateEnvelope(any(fx.doc)); err != nil {
+	if err := j.validateEnvelope(fx.doc); err != nil {
 		var out *schema.ExhaustedError
 		if errors.As(err, &out) {
 			// The schema, not the fixture, cannot be used; the message
@@ -652,6 +655,29 @@ func (j *fixtureJob) checkEnvelope(fx *fixture) *corpusError {
 		}
 	}
 	return nil
+}
+
+// validateEnvelope is the envelope schema's verdict on doc: from the
+// envelope cache when an envelope of the same shape passed, else from the
+// schema library.
+func (j *fixtureJob) validateEnvelope(doc map[string]any) error {
+	if j.envelopes == nil {
+		return j.schemas.ValidateEnvelope(any(doc))
+	}
+	// Room for the key of a usual envelope, so that building it does not
+	// grow the buffer step by step.
+	var scratch [1024]byte
+	key, shaped := envelopeKey(doc, &j.envelopes.shape, scratch[:0])
+	if shaped {
+		if _, ok := j.envelopes.passed.load(key); ok {
+			return nil
+		}
+	}
+	err := j.schemas.ValidateEnvelope(any(doc))
+	if err == nil && shaped {
+		j.envelopes.passed.store(key, verdict{ok: true})
+	}
+	return err
 }
 
 // phases runs the DRP phases in order and returns the first failure, or

@@ -5,6 +5,7 @@
 //	drp2-gen stream -out FILE -commands N
 //	drp2-gen numbers -out FILE -bytes N
 //	drp2-gen reports -out DIR -seed REPORT.json [-count N] [-implementations K]
+//	drp2-gen floor [-workers N] DIR
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -30,7 +32,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: drp2-gen corpus|stream|numbers|reports [flags]")
+		return fmt.Errorf("usage: drp2-gen corpus|stream|numbers|reports|floor [flags]")
 	}
 	fset := flag.NewFlagSet("drp2-gen "+args[0], flag.ContinueOnError)
 	out := fset.String("out", "", "output folder (corpus) or file (stream)")
@@ -86,8 +88,24 @@ func run(args []string) error {
 		}
 		return corpusgen.Reports(data, *out, corpusgen.ReportOptions{Count: *count, Implementations: *impls,
 			Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	case "floor":
+		// The benchmark's yardstick (scripts/bench): read every .json file
+		// below DIR once and check its syntax once.
+		workers := fset.Int("workers", runtime.GOMAXPROCS(0), "files read at once")
+		if err := fset.Parse(args[1:]); err != nil {
+			return err
+		}
+		if fset.NArg() != 1 {
+			return fmt.Errorf("floor takes one folder")
+		}
+		r, err := corpusgen.Floor(fset.Arg(0), *workers)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%d files, %d bytes, %d not valid JSON\n", r.Files, r.Bytes, r.Invalid)
+		return nil
 	}
-	return fmt.Errorf("unknown command %q: want corpus, stream, numbers or reports", args[0])
+	return fmt.Errorf("unknown command %q: want corpus, stream, numbers, reports or floor", args[0])
 }
 
 // writeFile creates the file out, with its folders, and fills it with

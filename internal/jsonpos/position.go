@@ -87,7 +87,6 @@ func Values(data []byte, alloc func(n int) []json.RawMessage) ([]json.RawMessage
 		return nil, false
 	}
 	// A first pass counts the elements, a second records them.
-	start := s.pos
 	n := 0
 	s.space()
 	if s.peek() != ']' {
@@ -106,6 +105,17 @@ func Values(data []byte, alloc func(n int) []json.RawMessage) ([]json.RawMessage
 			}
 		}
 	}
+	return ValuesN(data, n, alloc)
+}
+
+// ValuesN is Values when the number of elements, n, is known (see Outline):
+// one pass instead of two. It reports false when data is not an array of
+// exactly n elements.
+func ValuesN(data []byte, n int, alloc func(n int) []json.RawMessage) ([]json.RawMessage, bool) {
+	s := scanner{data: data}
+	if n < 0 || !s.expect('[') {
+		return nil, false
+	}
 	var out []json.RawMessage
 	if alloc != nil {
 		out = alloc(n)
@@ -113,14 +123,25 @@ func Values(data []byte, alloc func(n int) []json.RawMessage) ([]json.RawMessage
 	if cap(out) < n {
 		out = make([]json.RawMessage, 0, n)
 	}
-	s.pos = start
+	s.space()
+	if n == 0 {
+		return out, s.next() == ']'
+	}
 	for i := 0; i < n; i++ {
 		s.space()
 		from := s.pos
-		s.skipValue()
+		if !s.skipValue() {
+			return nil, false
+		}
 		out = append(out, data[from:s.pos:s.pos])
 		s.space()
-		s.next()
+		want := byte(',')
+		if i == n-1 {
+			want = ']'
+		}
+		if s.next() != want {
+			return nil, false
+		}
 	}
 	return out, true
 }
@@ -163,25 +184,47 @@ func LineColumn(data []byte, off int) (line, column int) {
 // a key of the same object. It returns the JSON pointer of the object, the
 // key, and the byte offset of the repeated key.
 func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
+	return scan(data, nil)
+}
+
+// Outline is what Scan learns of a document besides its duplicate keys:
+// the members of its top-level object, as Members lists them, and for each
+// member whose value is an array, the number of its elements (-1 for any
+// other value), which lets ValuesN index the array in one pass.
+type Outline struct {
+	Members []Member
+	Lengths []int
+}
+
+// Scan is DuplicateKey and Members in one walk of data: found and the
+// pointer, key and offset of the first repeated key, or else the outline
+// of the top-level object (empty when data is not an object).
+func Scan(data []byte) (object, key string, offset int, found bool, out Outline) {
+	object, key, offset, found = scan(data, &out)
+	if found {
+		return object, key, offset, found, Outline{}
+	}
+	return "", "", 0, false, out
+}
+
+// scan walks data for DuplicateKey, and records the outline of the
+// top-level object in out when it is not nil.
+func scan(data []byte, out *Outline) (object, key string, offset int, found bool) {
 	s := scanner{data: data}
 	var stack []frame
-	// enterChild records, in the innermost frame, which member is read next.
-	enterChild := func() {
-		// An array frame's token is its own buffer, never a slice of data.
-		if n := len(stack); n > 0 && !stack[n-1].isObject {
-			stack[n-1].token = strconv.AppendInt(stack[n-1].token[:0], int64(stack[n-1].index), 10)
-			stack[n-1].index++
-		}
-	}
+	o := outliner{out: out}
 	for {
 		s.space()
 		if s.pos >= len(data) {
 			return "", "", 0, false
 		}
 		c := data[s.pos]
+		if c != '}' && c != ']' && c != ',' {
+			o.start(s.pos)
+		}
 		switch {
 		case c == '{' || c == '[':
-			enterChild()
+			enterChild(stack)
 			s.pos++
 			if len(stack) < cap(stack) {
 				// Reuse the frame left by a closed sibling, and its key slice.
@@ -200,6 +243,7 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 					return "", "", 0, false
 				}
 				stack[len(stack)-1].repeated()
+				o.key(stack)
 			}
 			continue
 		case c == '}' || c == ']':
@@ -207,7 +251,9 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 				return "", "", 0, false
 			}
 			s.pos++
+			closed := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			o.end(stack, s.pos, &closed)
 		case c == ',':
 			s.pos++
 			if len(stack) == 0 {
@@ -222,18 +268,79 @@ func DuplicateKey(data []byte) (object, key string, offset int, found bool) {
 				if f.repeated() {
 					return framePointer(stack[:len(stack)-1]), string(f.token), keyAt, true
 				}
+				o.key(stack)
 			}
 			continue
 		default:
-			enterChild()
+			enterChild(stack)
 			if !s.skipValue() {
 				return "", "", 0, false
 			}
+			o.end(stack, s.pos, nil)
 		}
 		if len(stack) == 0 {
 			return "", "", 0, false
 		}
 	}
+}
+
+// enterChild records, in the innermost frame, which member is read next.
+func enterChild(stack []frame) {
+	// An array frame's token is its own buffer, never a slice of data.
+	if n := len(stack); n > 0 && !stack[n-1].isObject {
+		stack[n-1].token = strconv.AppendInt(stack[n-1].token[:0], int64(stack[n-1].index), 10)
+		stack[n-1].index++
+	}
+}
+
+// outliner records the Outline during scan; its out is nil for
+// DuplicateKey alone.
+type outliner struct {
+	out *Outline
+	// member is the key of the top-level member whose value starts next,
+	// when pending.
+	member  string
+	pending bool
+}
+
+// key notes a key just read, when it is one of the top-level object's.
+func (o *outliner) key(stack []frame) {
+	if o.out != nil && len(stack) == 1 {
+		o.member, o.pending = memberKey(stack[0].token), true
+	}
+}
+
+// start notes a value that starts at pos: a top-level member's after key.
+func (o *outliner) start(pos int) {
+	if o.pending {
+		o.out.Members = append(o.out.Members, Member{Key: o.member, Start: pos})
+		o.out.Lengths = append(o.out.Lengths, -1)
+	}
+	o.pending = false
+}
+
+// end notes a value that ended at pos, closed when it was an object or an
+// array: the value of the last top-level member when the walk is back in
+// the top-level object.
+func (o *outliner) end(stack []frame, pos int, closed *frame) {
+	if o.out == nil || len(stack) != 1 || !stack[0].isObject || len(o.out.Members) == 0 {
+		return
+	}
+	o.out.Members[len(o.out.Members)-1].End = pos
+	if closed != nil && !closed.isObject {
+		o.out.Lengths[len(o.out.Lengths)-1] = closed.index
+	}
+}
+
+// memberKey is a key as Members gives it: a key read raw (no escape)
+// whose bytes are not UTF-8 is decoded as the JSON decoder does, each
+// invalid byte becoming U+FFFD.
+func memberKey(token []byte) string {
+	if utf8.Valid(token) {
+		return string(token)
+	}
+	k, _ := unquote(append(append([]byte{'"'}, token...), '"'))
+	return k
 }
 
 // frame is an open container during DuplicateKey's walk. The pointer of a

@@ -37,10 +37,57 @@ func (s *Set) NumberBounds() (bounds []int64, ok bool) {
 	return bounds, true
 }
 
+// Shape is what the verdict of the envelope schema on a value depends on
+// (see EnvelopeShape): each number's relation to Numbers, each string's
+// relation to Lengths (in characters) unless it is one of Strings, and
+// which other numbers or strings of the value each equals.
+type Shape struct {
+	Numbers []int64
+	Lengths []int64
+	Strings map[string]bool
+}
+
+// EnvelopeShape reports the bounds the compiled envelope schema compares
+// numbers and string lengths with and the strings of its const and enum
+// values, and whether an envelope's verdict depends on nothing else of its
+// numbers and strings than Shape says (object keys and the value's
+// structure aside, which it does not abstract). That holds unless the
+// schema also uses a keyword that reads a number or a string otherwise
+// (multipleOf, pattern, format, the content keywords), a bound that is
+// not an integer within int64, or an extension other than the step
+// counter, whose count depends on the same shape.
+//
+// The runner keys its cache of envelope verdicts by that shape, so that
+// fixtures that differ only in their names, descriptions, ids and such are
+// judged once.
+func (s *Set) EnvelopeShape() (Shape, bool) {
+	w := boundsWalk{seen: map[*jsonschema.Schema]bool{}, set: map[int64]bool{}, ok: true,
+		strict: true, lengths: map[int64]bool{}, strs: map[string]bool{}}
+	w.schema(s.first.envelope)
+	if !w.ok {
+		return Shape{}, false
+	}
+	return Shape{Numbers: sorted(w.set), Lengths: sorted(w.lengths), Strings: w.strs}, true
+}
+
+func sorted(set map[int64]bool) []int64 {
+	out := make([]int64, 0, len(set))
+	for b := range set {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
 type boundsWalk struct {
 	seen map[*jsonschema.Schema]bool
 	set  map[int64]bool
 	ok   bool
+	// strict: strings are abstracted too (EnvelopeShape), so every
+	// keyword that reads a string is accounted for or refused.
+	strict  bool
+	lengths map[int64]bool
+	strs    map[string]bool
 }
 
 func (w *boundsWalk) rat(r *big.Rat) {
@@ -72,6 +119,10 @@ func (w *boundsWalk) value(v any) {
 		w.set[int64(v)] = true
 	case int, int64, int32:
 		w.set[toInt64(v)] = true
+	case string:
+		if w.strict {
+			w.strs[v] = true
+		}
 	case map[string]any:
 		for _, x := range v {
 			w.value(x)
@@ -114,6 +165,10 @@ func (w *boundsWalk) schema(s *jsonschema.Schema) {
 		w.ok = false
 		return
 	}
+	if w.strict && !w.strings(s) {
+		w.ok = false
+		return
+	}
 	for _, r := range []*big.Rat{s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum} {
 		w.rat(r)
 	}
@@ -147,6 +202,20 @@ func (w *boundsWalk) schema(s *jsonschema.Schema) {
 	w.any(s.AdditionalProperties)
 	w.any(s.Items)
 	w.any(s.AdditionalItems)
+}
+
+// strings adds the length bounds of s, and reports false when s reads a
+// string in a way a Shape does not keep.
+func (w *boundsWalk) strings(s *jsonschema.Schema) bool {
+	if s.Pattern != nil || s.Format != "" || s.ContentEncoding != "" || s.ContentMediaType != "" || s.ContentSchema != nil {
+		return false
+	}
+	for _, n := range []int{s.MinLength, s.MaxLength} {
+		if n != -1 {
+			w.lengths[int64(n)] = true
+		}
+	}
+	return true
 }
 
 func btoi(b bool) int {

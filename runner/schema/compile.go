@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -113,12 +114,13 @@ func isEmbedded(d, e Document) bool {
 func compile(command, fixture Document) (*Set, error) {
 	s := &Set{}
 	b := &budget{documents: MaxDocuments, bytes: MaxBytes}
+	start := time.Now()
 	e, err := build(command, fixture, b, &s.CommandFiles, &s.FixtureFiles)
 	if err != nil {
 		return nil, err
 	}
 	s.first = e
-	s.pool = newPool(e, runtime.GOMAXPROCS(0), s.again)
+	s.pool = newPool(e, runtime.GOMAXPROCS(0), time.Since(start), s.again)
 	return s, nil
 }
 
