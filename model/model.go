@@ -237,6 +237,17 @@ func (s *Summary) Unexcused() int { return s.Failed - s.KnownFailures - s.FlakyF
 // entry excuses: the corpus errors among the failures that fail a run.
 func (s *Summary) UnexcusedCorpusErrors() int { return s.CorpusErrors - s.KnownCorpusErrors }
 
+// Excused says whether the result is a failure an entry excuses: a known
+// failure (a listed corpus error included: KnownFailure is set on every
+// failure a fail entry covers) or a flaky fixture that failed.
+func (r *Result) Excused() bool {
+	if r.Passed {
+		return false
+	}
+	k := r.Kind()
+	return r.KnownFailure != "" || k == KindKnownFailure || k == KindFlaky
+}
+
 // IsCorpusError reports whether the fixture itself was unusable.
 func (r *Result) IsCorpusError() bool { return r.Actual.Outcome == CorpusError }
 
@@ -479,13 +490,12 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 		s.Failed++
 		c.Failed++
 		s.FailingPaths = append(s.FailingPaths, r.Path)
-		// A listed corpus error is excused too (its Kind stays a corpus
-		// error): KnownFailure is set on every failure a fail entry covers.
-		switch k := r.Kind(); {
-		case r.KnownFailure != "" || k == KindKnownFailure:
-			s.KnownFailures++
-		case k == KindFlaky:
+		switch {
+		case !r.Excused():
+		case r.KnownFailure == "" && r.Kind() == KindFlaky:
 			s.FlakyFailed++
+		default:
+			s.KnownFailures++
 		}
 		if r.IsCorpusError() {
 			s.CorpusErrors++

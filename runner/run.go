@@ -202,10 +202,7 @@ func splitShard(selected []string, shard *model.Shard) (mine, others []string) {
 // filters select (probe), so that every shard reports the digest of one
 // unsharded run.
 func (j *fixtureJob) corpusDigest(results []model.Result, others []string, workers int) string {
-	files := make(map[string]string, len(results)+len(others))
-	for i := range results {
-		files[results[i].RelPath] = results[i].Digest.File
-	}
+	files := resultFiles(results, len(others))
 	sums := make([]string, len(others))
 	keep := make([]bool, len(others))
 	forEach(len(others), workers, 1, func(int) bool { return false }, func(i, _ int) {

@@ -45,11 +45,18 @@ func CorpusDigest(files map[string]string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// DigestOfResults is the CorpusDigest of the fixtures a run's results cover.
-func DigestOfResults(results []model.Result) string {
-	files := make(map[string]string, len(results))
+// DigestOfResults is the CorpusDigest of the fixtures a run's results
+// cover (model.Run.CorpusDigest of a run that records none, a merge of
+// reports written before it): the same whatever the order of the results
+// or the shards they were run in.
+func DigestOfResults(results []model.Result) string { return CorpusDigest(resultFiles(results, 0)) }
+
+// resultFiles maps the corpus path of every result to its file's sum,
+// with room for extra more.
+func resultFiles(results []model.Result, extra int) map[string]string {
+	files := make(map[string]string, len(results)+extra)
 	for i := range results {
 		files[results[i].RelPath] = results[i].Digest.File
 	}
-	return CorpusDigest(files)
+	return files
 }

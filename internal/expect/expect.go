@@ -21,7 +21,6 @@
 package expect
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"path"
@@ -83,34 +82,29 @@ const FindingUnused model.FindingKind = "expectation_unused"
 func Parse(r io.Reader, name string) (*List, error) {
 	l := &List{}
 	seen := map[string]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), maxLine)
-	for n := 1; sc.Scan(); n++ {
-		text := sc.Text()
-		if n == 1 {
-			text = strings.TrimPrefix(text, "\ufeff")
-		}
+	err := eachLine(r, name, func(n int, text string) error {
 		e, problem := parseLine(text)
 		switch {
 		case problem != "":
 			l.Problems = append(l.Problems, model.Finding{Kind: FindingMalformed, Path: name,
 				Message: fmt.Sprintf("%s:%d: %s; the line is left out", name, n, problem)})
-			continue
+			return nil
 		case e == nil:
-			continue
+			return nil
 		}
 		e.File, e.Line = name, n
 		key := e.Implementation + "@" + e.Device + " " + e.Path
 		if first, dup := seen[key]; dup {
 			l.Problems = append(l.Problems, model.Finding{Kind: FindingMalformed, Path: name,
 				Message: fmt.Sprintf("%s:%d: %s is already listed for %s on line %d; the line is left out", name, n, e.Path, e.Implementation, first)})
-			continue
+			return nil
 		}
 		seen[key] = n
 		l.Entries = append(l.Entries, *e)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return l, nil
 }

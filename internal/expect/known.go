@@ -32,6 +32,40 @@ const maxLine = 64 << 10
 func ParseKnownFailures(r io.Reader, name string) (*List, error) {
 	l := &List{}
 	seen := map[string]int{}
+	err := eachLine(r, name, func(n int, text string) error {
+		line := strings.TrimSpace(text)
+		if line == "" || strings.HasPrefix(line, "#") {
+			return nil
+		}
+		if !utf8.ValidString(line) {
+			return fmt.Errorf("%s:%d: not valid UTF-8", name, n)
+		}
+		p, reason := line, ""
+		if i := strings.IndexAny(line, " \t"); i >= 0 {
+			p, reason = line[:i], strings.TrimSpace(line[i+1:])
+		}
+		if reason == "" {
+			return fmt.Errorf("%s:%d: %s has no reason; write the reason after the path", name, n, p)
+		}
+		p = Clean(p)
+		if first, dup := seen[p]; dup {
+			return fmt.Errorf("%s:%d: %s is already listed on line %d", name, n, p, first)
+		}
+		seen[p] = n
+		l.Entries = append(l.Entries, Entry{Implementation: model.Validator, Path: p, Expect: model.ExpectFail,
+			Reason: reason, File: name, Line: n, Known: true})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// eachLine calls line with every line of a list and its 1-based number,
+// each at most maxLine bytes, until line returns an error; name is the
+// list's, for messages.
+func eachLine(r io.Reader, name string, line func(n int, text string) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxLine)
 	for n := 1; sc.Scan(); n++ {
@@ -42,32 +76,14 @@ func ParseKnownFailures(r io.Reader, name string) (*List, error) {
 			// names no fixture.
 			text = strings.TrimPrefix(text, "\ufeff")
 		}
-		line := strings.TrimSpace(text)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+		if err := line(n, text); err != nil {
+			return err
 		}
-		if !utf8.ValidString(line) {
-			return nil, fmt.Errorf("%s:%d: not valid UTF-8", name, n)
-		}
-		p, reason := line, ""
-		if i := strings.IndexAny(line, " \t"); i >= 0 {
-			p, reason = line[:i], strings.TrimSpace(line[i+1:])
-		}
-		if reason == "" {
-			return nil, fmt.Errorf("%s:%d: %s has no reason; write the reason after the path", name, n, p)
-		}
-		p = Clean(p)
-		if first, dup := seen[p]; dup {
-			return nil, fmt.Errorf("%s:%d: %s is already listed on line %d", name, n, p, first)
-		}
-		seen[p] = n
-		l.Entries = append(l.Entries, Entry{Implementation: model.Validator, Path: p, Expect: model.ExpectFail,
-			Reason: reason, File: name, Line: n, Known: true})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	return l, nil
+	return nil
 }
 
 // Clean is a listed path as the list keeps it: slash separated, without

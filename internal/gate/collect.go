@@ -13,6 +13,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/runner"
 )
 
 // maxCollectedReport bounds one report read for the site: a report of a
@@ -171,7 +172,7 @@ func readCollected(ws workspace.Dir, env Env, f string) (*model.Run, error) {
 		return nil, err
 	}
 	if run.CorpusDigest == "" && allDigested(run.Results) {
-		run.CorpusDigest = CorpusDigest(run.Results)
+		run.CorpusDigest = runner.DigestOfResults(run.Results)
 	}
 	return run, nil
 }

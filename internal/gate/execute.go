@@ -172,7 +172,7 @@ func provenance(_ context.Context, r *Resolved, o *Outcome) error {
 		// The runner's digest covers the whole selection, the other
 		// shards' fixtures too; a run without one (merged from reports
 		// that recorded none) takes its results'.
-		o.Run.CorpusDigest = CorpusDigest(o.Run.Results)
+		o.Run.CorpusDigest = runner.DigestOfResults(o.Run.Results)
 	}
 	return nil
 }

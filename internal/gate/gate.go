@@ -289,13 +289,3 @@ func repoPart(s string) bool {
 	}
 	return true
 }
-
-// CorpusDigest is the digest of the fixtures results ran on (model.Run.CorpusDigest): the hex
-// SHA-256 of the lines "<file sha256>  <corpus path>\n", one per result in
-// path order, as sha256sum prints a listing. Two runs of the same fixtures
-// share it whatever the machine, the order or the shards; a fixture added,
-// removed or edited changes it. A file that could not be read has an empty
-// sum, so its line still counts the path.
-func CorpusDigest(results []model.Result) string {
-	return runner.DigestOfResults(results)
-}

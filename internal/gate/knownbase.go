@@ -71,7 +71,7 @@ type baseHold struct {
 // (the validator's: model.Validator, ""): it counts unless an entry
 // excuses it that the base had too. It reports whether it counts.
 func (h *baseHold) hold(res *model.Result, name, desc string, v model.Verdict) bool {
-	if !excused(res) {
+	if !res.Excused() {
 		return true
 	}
 	if had := h.base.Match(name, desc, res); h.known && had != nil && had.Expect != model.ExpectSkip {
@@ -131,11 +131,6 @@ func (h *baseHold) holdImplementation(d *model.ImplementationDelta) {
 	im.Summary = model.Summarize(im.Summary.Discovered, im.Results, nil)
 }
 
-// excused says whether an entry excuses the result's failure.
-func excused(r *model.Result) bool {
-	return r.KnownFailure != "" || r.Listed() == model.ExpectFail || r.Listed() == model.ExpectFlaky
-}
-
 func newFailureWords(v model.Verdict, base string) string {
 	if v == model.Regressed {
 		return "fails and passed on the base " + base
@@ -161,8 +156,12 @@ func (r *Resolved) baseLists(c *model.Comparison) (base *expect.List, known bool
 		files = append(files, file{f, expect.Parse})
 	}
 	base = &expect.List{}
+	read := r.baseReader(c)
+	if read == nil {
+		return base, false
+	}
 	for _, f := range files {
-		data, found, ok := r.readAtBase(c, f.path)
+		data, found, ok := read(f.path)
 		if !ok {
 			return base, false
 		}
@@ -176,31 +175,42 @@ func (r *Resolved) baseLists(c *model.Comparison) (base *expect.List, known bool
 	return base, true
 }
 
-// readAtBase reads file (a path the job was given) as the base had it;
-// found is false when the base has no such file, ok false when the base's
-// version cannot be known.
-func (r *Resolved) readAtBase(c *model.Comparison, file string) (data []byte, found, ok bool) {
+// baseReader reads a file (a path the job was given) as the base had it,
+// from the base commit (opened once) or the base folder; found is false
+// when the base has no such file, ok false when the base's version cannot
+// be known. It is nil when no file of the base can be read: a baseline
+// given as a report, or a base commit that cannot be opened.
+func (r *Resolved) baseReader(c *model.Comparison) func(file string) (data []byte, found, ok bool) {
 	ws := r.Workspace()
-	rel, inside := ws.Rel(file)
-	if !inside {
-		return nil, false, false
-	}
+	var at func(rel string) ([]byte, bool, bool)
 	switch {
 	case c.Commit != "":
 		b, err := baseline.OpenCommit(r.WorkDir, c.Commit)
 		if err != nil {
+			return nil
+		}
+		at = func(rel string) ([]byte, bool, bool) {
+			data, found, err := b.ReadFile(filepath.ToSlash(rel), workspace.MaxInputFile)
+			return data, found, err == nil
+		}
+	case ws.Kind(r.Baseline) == workspace.Folder:
+		at = func(rel string) ([]byte, bool, bool) {
+			data, err := ws.ReadFile(filepath.Join(r.Baseline, rel), workspace.MaxInputFile)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, false, true
+			}
+			return data, err == nil, err == nil
+		}
+	default:
+		return nil
+	}
+	return func(file string) ([]byte, bool, bool) {
+		rel, inside := ws.Rel(file)
+		if !inside {
 			return nil, false, false
 		}
-		data, found, err := b.ReadFile(filepath.ToSlash(rel), workspace.MaxInputFile)
-		return data, found, err == nil
-	case ws.Kind(r.Baseline) == workspace.Folder:
-		data, err := ws.ReadFile(filepath.Join(r.Baseline, rel), workspace.MaxInputFile)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false, true
-		}
-		return data, err == nil, err == nil
+		return at(rel)
 	}
-	return nil, false, false
 }
 
 // listDiff is the entries of the run's lists not in base, and the
