@@ -3,8 +3,12 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/drp2/drp2-fixtures/model"
 )
 
 func TestCompactSumIgnoresWhiteSpaceOnly(t *testing.T) {
@@ -42,4 +46,48 @@ func FuzzCompactSum(f *testing.F) {
 			t.Errorf("compactSum(%q) differs from the sum of %q", data, compacted.Bytes())
 		}
 	})
+}
+
+// A large fixture's digest, summed on another goroutine, is the digest
+// summed in line: the same sums of every fixture of the project's corpus,
+// and of a stream past the size at which the sums go aside.
+func TestDigestAsideIsTheDigest(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "fixtures", "*", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	var long strings.Builder
+	long.WriteString(`{"name": "long", "commands": [{"cmd": "HelloRenderer"}`)
+	for long.Len() < 2<<20 {
+		long.WriteString(",\n  {\"cmd\": \"Draw\", \"vertex_count\": 3}")
+	}
+	long.WriteString("],\n \"expected\": {\"outcome\": \"success\"}}")
+	inputs := [][]byte{[]byte(long.String())}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, data)
+	}
+	defer func(n int) { digestAsideBytes = n }(digestAsideBytes)
+	for i, data := range inputs {
+		var mem fixtureMemory
+		fx, cerr := decodeFixture(data, &mem)
+		if cerr != nil {
+			fx = nil
+		}
+		want := digest(data, fx)
+		for _, threshold := range []int{0, len(data), len(data) + 1} {
+			digestAsideBytes = threshold
+			var got model.Digest
+			join := digestAside(data, fx, &got)
+			join()
+			join()
+			if got != want {
+				t.Errorf("input %d, aside from %d bytes: %+v, in line %+v", i, threshold, got, want)
+			}
+		}
+		mem.free()
+	}
 }

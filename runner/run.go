@@ -540,7 +540,8 @@ func (j *fixtureJob) run(ctx context.Context, rel string) (res model.Result, kee
 	if cerr == nil {
 		fx, cerr = decodeFixture(data, &mem)
 	}
-	res.Digest = digest(data, fx)
+	// Deferred after mem.free, so it runs before: the sums read data.
+	defer digestAside(data, fx, &res.Digest)()
 	if cerr == nil {
 		cerr = j.checkEnvelope(fx)
 		// The stand-ins of the commands served the envelope phase only; a
