@@ -218,7 +218,9 @@ func digestAside(data []byte, fx *fixture, out *model.Digest) (join func()) {
 // commands can be most of a large file).
 func compactSum(b []byte) string {
 	h := sha256.New()
-	out := make([]byte, 0, 32<<10)
+	// The compacted text is at most b; a small fixture's sums should not
+	// each clear 32 KiB.
+	out := make([]byte, 0, min(len(b), 32<<10))
 	for run := range jsonpos.Compact(b) {
 		if len(out)+len(run) > cap(out) {
 			h.Write(out)
@@ -256,11 +258,10 @@ const envelopeCommands = 4096
 // envelopeView returns what the envelope phase sees of the commands, and,
 // when that is a summary, the stream index of each element it holds.
 func envelopeView(commands []json.RawMessage) ([]any, []int) {
-	shared := map[string]any{}
 	n := min(len(commands), envelopeCommands)
 	view := make([]any, n)
 	for i := range n {
-		view[i] = standIn(commands[i], shared)
+		view[i] = standIn(commands[i])
 	}
 	if len(commands) <= envelopeCommands {
 		return view, nil
@@ -276,7 +277,7 @@ func envelopeView(commands []json.RawMessage) ([]any, []int) {
 			continue
 		}
 		seen[key] = true
-		view = append(view, standIn(commands[i], shared))
+		view = append(view, standIn(commands[i]))
 		index = append(index, i)
 	}
 	return view, index
@@ -321,10 +322,8 @@ func (f *fixture) envelopePointer(pointer string) string {
 }
 
 // standIn is what the envelope phase sees of one command: an object with
-// only its cmd, or the value itself when it is not an object. Stand-ins
-// with a plain string cmd are shared through shared (the validator only
-// reads them), so a long stream costs one map per command name.
-func standIn(raw []byte, shared map[string]any) any {
+// only its cmd, or the value itself when it is not an object.
+func standIn(raw []byte) any {
 	if len(raw) == 0 || raw[0] != '{' {
 		return kindOnly(raw)
 	}
@@ -336,11 +335,39 @@ func standIn(raw []byte, shared map[string]any) any {
 	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
 		return map[string]any{"cmd": kindOnly(v)}
 	}
-	if obj, ok := shared[string(v)]; ok {
+	return standIns.of(v)
+}
+
+// standIns are the stand-ins of commands whose cmd is a plain string,
+// shared by every fixture of the process: the validator only reads them,
+// and a corpus names few commands, so a run costs one map per name rather
+// than one per name and fixture. Past maxSharedStandIns names (a hostile
+// corpus may name millions), a stand-in is made for its command alone.
+var standIns = sharedStandIns{byToken: map[string]map[string]any{}}
+
+const maxSharedStandIns = 1024
+
+type sharedStandIns struct {
+	sync.RWMutex
+	byToken map[string]map[string]any // by the cmd token, quotes included
+}
+
+func (c *sharedStandIns) of(token []byte) map[string]any {
+	c.RLock()
+	obj, ok := c.byToken[string(token)]
+	c.RUnlock()
+	if ok {
 		return obj
 	}
-	obj := map[string]any{"cmd": string(v[1 : len(v)-1])}
-	shared[string(v)] = obj
+	obj = map[string]any{"cmd": string(token[1 : len(token)-1])}
+	c.Lock()
+	defer c.Unlock()
+	if shared, ok := c.byToken[string(token)]; ok {
+		return shared
+	}
+	if len(c.byToken) < maxSharedStandIns {
+		c.byToken[string(token)] = obj
+	}
 	return obj
 }
 
