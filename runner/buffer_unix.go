@@ -4,6 +4,7 @@ package runner
 
 import (
 	"encoding/json"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -39,9 +40,17 @@ const offHeapMin = 4 << 20
 // are outside the heap too, so the collector has nothing to find in it.
 // TestVerdictsDoNotDependOnEarlierFixtures holds the runner to it.
 type fixtureMemory struct {
-	maps [][]byte
-	data []byte // the mapping that holds the file, if any
+	maps   [][]byte
+	data   []byte  // the mapping that holds the file, if any
+	pooled *[]byte // the small file's buffer, if it came from smallFiles
 }
+
+// smallFiles holds buffers for files of at most smallFileMax bytes, the
+// most of a corpus: a run reuses a few of them instead of making and
+// clearing one per file. The same rule as for mappings makes it safe.
+var smallFiles = sync.Pool{New: func() any { b := make([]byte, 0, smallFileMax+1); return &b }}
+
+const smallFileMax = 64 << 10
 
 func (m *fixtureMemory) mmap(n int) []byte {
 	mem, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
@@ -52,8 +61,13 @@ func (m *fixtureMemory) mmap(n int) []byte {
 	return mem
 }
 
-// fileBuffer returns a zero-length buffer of capacity n for the file.
+// fileBuffer returns a zero-length buffer of capacity at least n for the
+// file.
 func (m *fixtureMemory) fileBuffer(n int64) []byte {
+	if n <= smallFileMax+1 && m.pooled == nil {
+		m.pooled = smallFiles.Get().(*[]byte)
+		return (*m.pooled)[:0]
+	}
 	if n < offHeapMin || n > int64(^uint(0)>>1) {
 		return make([]byte, 0, n)
 	}
@@ -79,10 +93,13 @@ func (m *fixtureMemory) commandIndex(data []byte, n int) []json.RawMessage {
 	return unsafe.Slice((*json.RawMessage)(unsafe.Pointer(unsafe.SliceData(mem))), n)[:0]
 }
 
-// free unmaps everything.
+// free unmaps everything and gives the small file's buffer back.
 func (m *fixtureMemory) free() {
 	for _, mem := range m.maps {
 		_ = syscall.Munmap(mem)
 	}
-	m.maps, m.data = nil, nil
+	if m.pooled != nil {
+		smallFiles.Put(m.pooled)
+	}
+	m.maps, m.data, m.pooled = nil, nil, nil
 }

@@ -213,14 +213,18 @@ func digestAside(data []byte, fx *fixture, out *model.Digest) (join func()) {
 	})
 }
 
+// compactBuffers hold compacted text on its way to the hash: made once per
+// worker rather than cleared for every sum.
+var compactBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+
 // compactSum is the SHA-256 of valid JSON with the white space between
 // tokens left out, computed in one pass with a small buffer (a stream's
 // commands can be most of a large file).
 func compactSum(b []byte) string {
 	h := sha256.New()
-	// The compacted text is at most b; a small fixture's sums should not
-	// each clear 32 KiB.
-	out := make([]byte, 0, min(len(b), 32<<10))
+	buf := compactBuffers.Get().(*[]byte)
+	defer compactBuffers.Put(buf)
+	out := (*buf)[:0]
 	for run := range jsonpos.Compact(b) {
 		if len(out)+len(run) > cap(out) {
 			h.Write(out)

@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -211,7 +212,12 @@ func Scan(data []byte) (object, key string, offset int, found bool, out Outline)
 // top-level object in out when it is not nil.
 func scan(data []byte, out *Outline) (object, key string, offset int, found bool) {
 	s := scanner{data: data}
-	var stack []frame
+	frames := framePool.Get().(*[]frame)
+	defer putFrames(frames)
+	stack := (*frames)[:0]
+	// The walk may append past the pooled capacity; the longer stack goes
+	// back to the pool.
+	defer func() { *frames = stack }()
 	o := outliner{out: out}
 	for {
 		s.space()
@@ -282,6 +288,26 @@ func scan(data []byte, out *Outline) (object, key string, offset int, found bool
 			return "", "", 0, false
 		}
 	}
+}
+
+// framePool keeps the frames of finished walks, with their key and token
+// buffers, so that a run of many small documents does not make them anew
+// for each.
+var framePool = sync.Pool{New: func() any { return new([]frame) }}
+
+// putFrames returns frames to the pool without what they refer to: the
+// keys are slices of a document that may be freed or unmapped, and a large
+// object's map is not worth keeping.
+func putFrames(frames *[]frame) {
+	all := (*frames)[:cap(*frames)]
+	if len(all) > 64 {
+		return // a deep document's stack is left to the collector
+	}
+	for i := range all {
+		clear(all[i].keys[:cap(all[i].keys)])
+		all[i].keys, all[i].seen, all[i].token = all[i].keys[:0], nil, nil
+	}
+	framePool.Put(frames)
 }
 
 // enterChild records, in the innermost frame, which member is read next.
