@@ -437,3 +437,28 @@ func TestVerdictCacheIsBounded(t *testing.T) {
 		t.Error("a command over the size bound was cached")
 	}
 }
+
+// TestFixtureLoopsEndWithTheRun: the goroutines that run fixtures one after
+// another end with the run, the one left with a stuck fixture included once
+// its checker returns.
+func TestFixtureLoopsEndWithTheRun(t *testing.T) {
+	files := map[string]string{}
+	for i := range 20 {
+		files[fmt.Sprintf("positive/f%02d.json", i)] = fixtureJSON(fmt.Sprintf("f%02d", i), success, hello, reply)
+	}
+	root := writeCorpus(t, files)
+	before := runtime.NumGoroutine()
+	for _, workers := range []int{1, 2, 8} {
+		run := runCorpus(t, Config{Corpus: root, Checker: drp2.New(), Workers: workers})
+		if run.Summary.Passed != 20 {
+			t.Fatalf("%d workers: %+v", workers, run.Summary)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the runs, %d before", n, before)
+	}
+}
