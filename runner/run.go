@@ -600,8 +600,7 @@ func (j *fixtureJob) run(ctx context.Context, rel string) (res model.Result, kee
 	if cerr == nil {
 		fx, cerr = decodeFixture(data, &mem)
 	}
-	// Deferred after mem.free, so it runs before: the sums read data.
-	defer digestAside(data, fx, &res.Digest)()
+	defer digestAside(data, fx, &res.Digest)() // runs before mem.free: the sums read data
 	if cerr == nil {
 		cerr = j.checkEnvelope(fx)
 		// The stand-ins of the commands served the envelope phase only; a
