@@ -3,8 +3,12 @@
 package workspace
 
 import (
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +35,64 @@ func TestOpenBeneath(t *testing.T) {
 		if f, ok, err := openBeneath(fd, name); ok && err == nil {
 			f.Close()
 			t.Errorf("%s opened", name)
+		}
+	}
+}
+
+// A regular file opened beneath the tree is read through its descriptor:
+// it reads, stats and closes as an *os.File of the same file does.
+func TestRegularFileAsOsFile(t *testing.T) {
+	dir := t.TempDir()
+	content := strings.Repeat("0123456789", 7000)
+	write(t, filepath.Join(dir, "a/b.json"), content)
+	os.Chmod(filepath.Join(dir, "a/b.json"), 0o640|fs.ModeSetgid)
+	tree, err := New(dir, true).Tree(".", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	f, err := tree.Open("a/b.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, isOS := f.(*os.File); isOS {
+		t.Skip("SKIPPED: openat2 is not available here; the walk opens an *os.File")
+	}
+	got, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.Stat(filepath.Join(dir, "a/b.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name() != want.Name() || got.Size() != want.Size() || got.Mode() != want.Mode() || !got.ModTime().Equal(want.ModTime()) || got.IsDir() {
+		t.Errorf("Stat: %s %d %v %v, os.Stat: %s %d %v %v", got.Name(), got.Size(), got.Mode(), got.ModTime(), want.Name(), want.Size(), want.Mode(), want.ModTime())
+	}
+	var read []byte
+	buf := make([]byte, 4096)
+	for {
+		n, err := f.Read(buf)
+		read = append(read, buf[:n]...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if string(read) != content {
+		t.Errorf("read %d bytes, want %d", len(read), len(content))
+	}
+	if n, err := f.Read(buf[:0]); n != 0 || err != nil {
+		t.Errorf("an empty read: %d, %v", n, err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for what, err := range map[string]error{"close": f.Close(), "read": func() error { _, err := f.Read(buf); return err }(), "stat": func() error { _, err := f.Stat(); return err }()} {
+		if !errors.Is(err, fs.ErrClosed) {
+			t.Errorf("%s after close: %v", what, err)
 		}
 	}
 }

@@ -2,7 +2,10 @@
 
 package workspace
 
-import "os"
+import (
+	"io/fs"
+	"os"
+)
 
 // openBeneath has no one-call form here: the caller walks.
-func openBeneath(dir *os.File, name string) (*os.File, bool, error) { return nil, false, nil }
+func openBeneath(dir *os.File, name string) (fs.File, bool, error) { return nil, false, nil }

@@ -107,7 +107,7 @@ func (t *Tree) Open(name string) (fs.File, error) {
 
 // keep returns f, opened by openBeneath, when it is a regular file; a
 // folder is reopened through the tree's file system, for ReadDir.
-func (t *Tree) keep(f *os.File, name string) (fs.File, error) {
+func (t *Tree) keep(f fs.File, name string) (fs.File, error) {
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
