@@ -51,8 +51,8 @@ type keyer struct {
 	ok    bool
 	// nums and strs give each number value and each string not in
 	// shape.Strings the order in which it was first met.
-	nums map[int64]int
-	strs map[string]int
+	nums classes[int64]
+	strs classes[string]
 }
 
 func (k *keyer) uvarint(n int) { k.buf = binary.AppendUvarint(k.buf, uint64(n)) }
@@ -93,12 +93,9 @@ func (k *keyer) value(v any) {
 			k.ok = false
 			return
 		}
-		if k.nums == nil {
-			k.nums = map[int64]int{}
-		}
 		k.buf = append(k.buf, 'n')
 		k.uvarint(boundsCode(n, k.shape.Numbers))
-		k.uvarint(class(k.nums, n))
+		k.uvarint(k.nums.of(n))
 	case bool:
 		k.buf = append(k.buf, "ft"[btoi(v)])
 	case nil:
@@ -115,22 +112,45 @@ func (k *keyer) str(s string) {
 		k.buf = append(k.buf, s...)
 		return
 	}
-	if k.strs == nil {
-		k.strs = map[string]int{}
-	}
 	k.buf = append(k.buf, 'S')
 	k.uvarint(boundsCode(int64(utf8.RuneCountInString(s)), k.shape.Lengths))
-	k.uvarint(class(k.strs, s))
+	k.uvarint(k.strs.of(s))
 }
 
-// class is the order in which v was first met among the values of seen,
-// adding it when new.
-func class[T comparable](seen map[T]int, v T) int {
-	if c, ok := seen[v]; ok {
-		return c
+// classes numbers values in the order they were first met. An envelope
+// holds a few strings and numbers: they are searched in a small array,
+// which lives with the keyer on the stack, and put in a map only past it.
+type classes[T comparable] struct {
+	few  [16]T
+	n    int // of few in use
+	many map[T]int
+}
+
+// of is the order in which v was first met, adding it when new.
+func (c *classes[T]) of(v T) int {
+	if c.many != nil {
+		if i, ok := c.many[v]; ok {
+			return i
+		}
+		c.many[v] = len(c.many)
+		return len(c.many) - 1
 	}
-	seen[v] = len(seen)
-	return len(seen) - 1
+	for i, x := range c.few[:c.n] {
+		if x == v {
+			return i
+		}
+	}
+	if c.n < len(c.few) {
+		c.few[c.n] = v
+		c.n++
+		return c.n - 1
+	}
+	c.many = make(map[T]int, 2*len(c.few))
+	for i, x := range c.few {
+		c.many[x] = i
+	}
+	c.many[v] = len(c.many)
+	return len(c.many) - 1
 }
 
 func btoi(b bool) int {

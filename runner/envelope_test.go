@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -277,6 +278,25 @@ func TestEnvelopeShapeOfOtherSchemas(t *testing.T) {
 		_, sch := corpusSchemas(t, root)
 		if newEnvelopeShapes(sch) != nil {
 			t.Errorf("an envelope cache for a schema with %s", keyword)
+		}
+	}
+}
+
+// classes numbers values in the order first met, as a map would, across
+// the switch from its array to its map.
+func TestClassesNumberInOrderFirstMet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 200 {
+		var c classes[int64]
+		want := map[int64]int{}
+		for range rng.IntN(80) {
+			v := rng.Int64N(int64(1 + round%40))
+			if _, ok := want[v]; !ok {
+				want[v] = len(want)
+			}
+			if got := c.of(v); got != want[v] {
+				t.Fatalf("round %d: %d is class %d, want %d", round, v, got, want[v])
+			}
 		}
 	}
 }
