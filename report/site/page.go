@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"html/template"
+	"sync"
 )
 
 // style is the whole stylesheet, inline in every page: nothing is loaded
@@ -34,7 +35,18 @@ h1.path{font-size:1.3rem}
 @media (max-width:40rem){body{font-size:14px}td,th{padding:.25rem .35rem}}
 `
 
-var pages = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+// layout is the page templates, parsed on first use: of the binary's
+// commands only site draws pages, and the others should not start slower
+// for them.
+var layout = sync.OnceValue(func() *template.Template {
+	t := template.Must(template.New("page").Parse(pageLayout))
+	for name, body := range map[string]string{"index": indexPage, "impl": implPage, "fixture": fixturePage, "fixtures": fixturesPage} {
+		template.Must(t.New(name).Parse(body))
+	}
+	return t
+})
+
+const pageLayout = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -49,17 +61,11 @@ var pages = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 </main>
 </body>
 </html>
-`))
-
-func init() {
-	template.Must(pages.New("index").Parse(indexPage))
-	template.Must(pages.New("impl").Parse(implPage))
-	template.Must(pages.New("fixture").Parse(fixturePage))
-}
+`
 
 // page renders one page: the layout around the named body.
 func page(body string, v any) []byte {
-	t := template.Must(pages.Clone())
+	t := template.Must(layout().Clone())
 	template.Must(t.New("body").Parse(`{{template "` + body + `" .}}`))
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(&b, "page", v); err != nil {
@@ -140,5 +146,3 @@ const fixturesPage = `<h1>Fixtures</h1>
 <tbody>{{range .Rows}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td class="n">{{.Passing}}</td><td class="n">{{.Flaky}}</td></tr>
 {{end}}</tbody></table></div>
 `
-
-func init() { template.Must(pages.New("fixtures").Parse(fixturesPage)) }
