@@ -115,8 +115,12 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 		return nil, &corpusError{msg: "the file starts with a UTF-8 byte-order mark, which JSON text must not have: save it without BOM", offset: 0}
 	}
 	// One pass checks the encoding and the syntax of the whole file; the
-	// standard library's checks run only to explain a failure.
-	if !jsonpos.Valid(data) {
+	// standard library's checks run only to explain a failure. One walk
+	// finds duplicate keys, the top-level members and the length of each
+	// array among them, so that the commands are indexed in one more pass
+	// rather than three; on a large file it runs beside the check.
+	valid, scanned := validAndScanned(data)
+	if !valid {
 		if !utf8.Valid(data) {
 			off := firstInvalidUTF8(data)
 			return nil, &corpusError{msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", data[off]), offset: off}
@@ -129,18 +133,15 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 	if c := data[firstNonSpace(data)]; c != '{' {
 		return nil, &corpusError{msg: fmt.Sprintf("the top-level value is %s; a fixture is a JSON object", kindOf(c)), offset: firstNonSpace(data)}
 	}
-	// One walk finds duplicate keys, the top-level members and the length
-	// of each array among them, so that the commands are indexed in one
-	// more pass rather than three.
-	object, key, off, dup, outline := jsonpos.Scan(data)
-	if dup {
+	sc := scanned()
+	if sc.dup {
 		where := "the top-level object"
-		if object != "" {
-			where = object
+		if sc.object != "" {
+			where = sc.object
 		}
-		return nil, &corpusError{msg: fmt.Sprintf("duplicate key %q in %s: JSON readers disagree on which value wins", key, where), offset: off}
+		return nil, &corpusError{msg: fmt.Sprintf("duplicate key %q in %s: JSON readers disagree on which value wins", sc.key, where), offset: sc.offset}
 	}
-	members := outline.Members
+	members := sc.outline.Members
 	doc := make(map[string]any, len(members))
 	fx := &fixture{data: data, doc: doc, members: make(map[string][2]int, len(members))}
 	for i, m := range members {
@@ -157,7 +158,7 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 			doc[m.Key] = v
 			continue
 		}
-		commands, ok := jsonpos.ValuesN(raw, outline.Lengths[i], func(n int) []json.RawMessage { return mem.commandIndex(data, n) })
+		commands, ok := jsonpos.ValuesN(raw, sc.outline.Lengths[i], func(n int) []json.RawMessage { return mem.commandIndex(data, n) })
 		if !ok {
 			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: m.Start}
 		}
@@ -187,17 +188,53 @@ func digest(data []byte, fx *fixture) model.Digest {
 	return d
 }
 
-// digestAsideBytes is the size from which a fixture's digest is summed on
-// another goroutine while the phases judge it: on a long stream the two
-// sums cost about a tenth of the run, which the second core can take.
-var digestAsideBytes = 1 << 20
+// scan is what jsonpos.Scan returns.
+type scan struct {
+	object, key string
+	offset      int
+	dup         bool
+	outline     jsonpos.Outline
+}
+
+func scanOf(data []byte) scan {
+	var s scan
+	s.object, s.key, s.offset, s.dup, s.outline = jsonpos.Scan(data)
+	return s
+}
+
+// validAndScanned checks data with jsonpos.Valid, and returns its scan to
+// call once it is known valid. From asideBytes the scan runs on
+// another goroutine during the check (Scan walks any bytes without harm)
+// and is waited for here: data may be freed as soon as the caller returns.
+// A panic there is raised again here.
+func validAndScanned(data []byte) (bool, func() scan) {
+	if len(data) < asideBytes {
+		return jsonpos.Valid(data), func() scan { return scanOf(data) }
+	}
+	done := make(chan any, 1)
+	var s scan
+	go func() {
+		defer func() { done <- recover() }()
+		s = scanOf(data)
+	}()
+	valid := jsonpos.Valid(data)
+	if p := <-done; p != nil {
+		panic(p)
+	}
+	return valid, func() scan { return s }
+}
+
+// asideBytes is the size from which a fixture's scan and digest run on
+// another goroutine, beside the syntax check and the phases: on a long
+// stream they are about a sixth of the run, which the second core can take.
+var asideBytes = 1 << 20
 
 // digestAside sets *out to digest(data, fx), on another goroutine for a
 // large fixture; the returned join waits for it and must run before data is
 // freed. A panic there is raised again in join, on the fixture's goroutine,
 // where it costs one fixture as any other.
 func digestAside(data []byte, fx *fixture, out *model.Digest) (join func()) {
-	if len(data) < digestAsideBytes || fx == nil {
+	if len(data) < asideBytes || fx == nil {
 		*out = digest(data, fx)
 		return func() {}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -70,7 +71,7 @@ func TestDigestAsideIsTheDigest(t *testing.T) {
 		}
 		inputs = append(inputs, data)
 	}
-	defer func(n int) { digestAsideBytes = n }(digestAsideBytes)
+	defer func(n int) { asideBytes = n }(asideBytes)
 	for i, data := range inputs {
 		var mem fixtureMemory
 		fx, cerr := decodeFixture(data, &mem)
@@ -79,7 +80,7 @@ func TestDigestAsideIsTheDigest(t *testing.T) {
 		}
 		want := digest(data, fx)
 		for _, threshold := range []int{0, len(data), len(data) + 1} {
-			digestAsideBytes = threshold
+			asideBytes = threshold
 			var got model.Digest
 			join := digestAside(data, fx, &got)
 			join()
@@ -89,5 +90,35 @@ func TestDigestAsideIsTheDigest(t *testing.T) {
 			}
 		}
 		mem.free()
+	}
+}
+
+// A large file's scan, run beside the syntax check, is the scan run after
+// it, on valid and invalid files alike.
+func TestScanAsideIsTheScan(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "fixtures", "*", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	inputs := [][]byte{[]byte(`{"a": 1, "a": 2}`), []byte(`{"a": [1, 2}`), []byte("{\"a\": \"\xff\"}"), []byte(`[1, 2]`)}
+	for i, p := range files {
+		if i%8 == 0 {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, data)
+		}
+	}
+	defer func(n int) { asideBytes = n }(asideBytes)
+	for _, data := range inputs {
+		asideBytes = len(data) + 1
+		valid, scanned := validAndScanned(data)
+		want := scanned()
+		asideBytes = 0
+		got, aside := validAndScanned(data)
+		if got != valid || !reflect.DeepEqual(aside(), want) {
+			t.Errorf("%.40q: aside %v %+v, in line %v %+v", data, got, aside(), valid, want)
+		}
 	}
 }
