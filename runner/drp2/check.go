@@ -49,7 +49,9 @@ const supportedMajor = 2
 
 // Checker validates DRP2 2.0 command streams. It holds no state between
 // calls, so one Checker may serve many goroutines.
-type Checker struct{}
+type Checker struct {
+	ahead aheadConfig // zero: defaultAhead
+}
 
 // New returns a Checker.
 func New() *Checker { return &Checker{} }
@@ -88,6 +90,10 @@ func (c *Checker) check(ctx context.Context, s model.Stream, trace func(rule str
 	st.ctx = ctx
 	st.gated = literal(s.Capabilities) != ""
 	st.maxWork = maxWork(s)
+	st.ahead = c.ahead
+	if st.ahead.min == 0 {
+		st.ahead = defaultAhead
+	}
 	f := st.semantic(s)
 	if f == nil {
 		f = st.capability(s.Capabilities)
@@ -165,8 +171,10 @@ type state struct {
 	pending    []*submission
 	pendingIDs map[ID]int
 	gates      []gate
-	gated      bool // the stream declares capabilities: gates are kept
-	w          wire
+	gated      bool  // the stream declares capabilities: gates are kept
+	w          *wire // the command being checked
+	buf        wire  // where w is decoded, when it is not decoded ahead
+	ahead      aheadConfig
 	scratch    []byte
 	seen       func(rule string, command int)
 	findings   []model.Finding
@@ -182,7 +190,9 @@ func newState(n int) *state {
 	if size > 1<<16 {
 		size = 1 << 16
 	}
-	return &state{objects: make(map[ID]*object, size), pendingIDs: map[ID]int{}}
+	s := &state{objects: make(map[ID]*object, size), pendingIDs: map[ID]int{}}
+	s.w = &s.buf
+	return s
 }
 
 func (s *state) semantic(st model.Stream) *model.Failure {
@@ -201,6 +211,12 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 	if s.broken(ruleHandshakeFirst, len(st.Commands) == 0) {
 		return s.fail(ruleHandshakeFirst, "", "the stream has no commands; HelloRenderer must open every stream")
 	}
+	var ahead *decoder
+	if len(st.Commands) >= s.ahead.min {
+		ahead = startDecoder(st.Commands, s.ahead)
+		defer s.endAhead(ahead)
+	}
+	s.w = &s.buf
 	for i, raw := range st.Commands {
 		s.idx = i
 		if i%stopEvery == 0 && s.ctx != nil && s.ctx.Err() != nil {
@@ -209,8 +225,15 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 		if !s.charge(1 + len(raw)/16) {
 			return s.overBudget()
 		}
-		s.w = wire{}
-		if err := s.w.decode(raw); s.broken(ruleDecode, err != nil) {
+		var err error
+		if ahead != nil {
+			d := ahead.next(i)
+			s.w, err = &d.w, d.err
+		} else {
+			s.buf = wire{}
+			err = s.buf.decode(raw)
+		}
+		if s.broken(ruleDecode, err != nil) {
 			return s.fail(ruleDecode, "", "command %d cannot be decoded: %v", i, err)
 		}
 		if f := s.step(); f != nil {
@@ -221,6 +244,17 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 		}
 	}
 	return nil
+}
+
+// endAhead stops decoding ahead and keeps the last command read (the
+// capability phase's messages name it, as after the serial loop) out of
+// the ring.
+func (s *state) endAhead(d *decoder) {
+	d.close()
+	if s.w != &s.buf {
+		s.buf = *s.w
+		s.w = &s.buf
+	}
 }
 
 // step checks one command and applies its effect. The handshake and
@@ -252,7 +286,7 @@ var commands map[string]func(*state) *model.Failure
 
 func init() {
 	destroyOf := func(k kind, pointer string, id func(*wire) json.Number) func(*state) *model.Failure {
-		return func(s *state) *model.Failure { return s.destroy(id(&s.w), pointer, k) }
+		return func(s *state) *model.Failure { return s.destroy(id(s.w), pointer, k) }
 	}
 	renderState := func(s *state) *model.Failure {
 		_, f := s.inPass(kindRenderPass, ruleRenderStateScope, ruleRenderStateKind)

@@ -11,7 +11,7 @@ import (
 
 // FuzzCheck feeds arbitrary streams to the checker: whatever arrives, it
 // must return nil or a failure with a known phase and a command index in
-// range, and never panic. The corpus is seeded from the table tests; the
+// range, never panic, and be the same when commands are decoded ahead. The corpus is seeded from the table tests; the
 // fuzzed input is the stream's commands joined by newlines, then the
 // capability object.
 func FuzzCheck(f *testing.F) {
@@ -32,6 +32,11 @@ func FuzzCheck(f *testing.F) {
 			s.Capabilities = caps
 		}
 		fail := verdictOf(c, s)
+		for _, cfg := range tinyAhead {
+			if ahead := verdictOf(&Checker{ahead: cfg}, s); !reflect.DeepEqual(ahead, fail) {
+				t.Fatalf("decoding ahead (%+v) gives %+v, serially %+v", cfg, ahead, fail)
+			}
+		}
 		if fail == nil {
 			return
 		}
