@@ -85,7 +85,7 @@ func (c *Checker) CheckAt(ctx context.Context, s model.Stream, trace func(rule s
 }
 
 func (c *Checker) check(ctx context.Context, s model.Stream, trace func(rule string, command int)) (*model.Failure, []model.Finding) {
-	st := newState(len(s.Commands))
+	st := newState()
 	st.seen = trace
 	st.ctx = ctx
 	st.gated = literal(s.Capabilities) != ""
@@ -163,13 +163,13 @@ const (
 type state struct {
 	idx     int
 	session session
-	objects map[ID]*object
+	objects objectTable
 	// openPasses counts passes open anywhere in the stream: resource,
 	// shader, pipeline and upload commands are invalid inside a pass scope
 	// (COMMANDS.md, Common Field Semantics, rule 4; LAYER1.md, Pass Rules).
 	openPasses int
 	pending    []*submission
-	pendingIDs map[ID]int
+	pendingIDs idCounts
 	gates      []gate
 	gated      bool  // the stream declares capabilities: gates are kept
 	w          *wire // the command being checked
@@ -185,12 +185,8 @@ type state struct {
 	exhausted     bool
 }
 
-func newState(n int) *state {
-	size := n / 2
-	if size > 1<<16 {
-		size = 1 << 16
-	}
-	s := &state{objects: make(map[ID]*object, size), pendingIDs: map[ID]int{}}
+func newState() *state {
+	s := &state{}
 	s.w = &s.buf
 	return s
 }
@@ -439,7 +435,7 @@ func (s *state) newID(v json.Number, pointer string) (ID, *model.Failure) {
 	if f != nil {
 		return ID{}, f
 	}
-	if old := s.objects[n.id]; s.broken(ruleDuplicateID, old != nil) {
+	if old := s.objects.get(n.id); s.broken(ruleDuplicateID, old != nil) {
 		state := "live"
 		if old.destroyed {
 			state = "destroyed"
@@ -467,7 +463,7 @@ func (s *state) create(k kind) (*object, *model.Failure) {
 
 func (s *state) add(id ID, k kind) *object {
 	o := &object{id: id, kind: k, createdAt: s.idx}
-	s.objects[id] = o
+	s.objects.set(id, o)
 	return o
 }
 
@@ -479,7 +475,7 @@ func (s *state) lookup(v json.Number, pointer string) (*object, *model.Failure) 
 	if f != nil {
 		return nil, f
 	}
-	o := s.objects[n.id]
+	o := s.objects.get(n.id)
 	if s.broken(ruleUnknownID, o == nil) {
 		return nil, s.fail(ruleUnknownID, pointer, "%s %s names no object: it was never created", field(pointer), n.id)
 	}
