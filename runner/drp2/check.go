@@ -566,3 +566,9 @@ func work(enc *object) string {
 	}
 	return fmt.Sprintf("recorded work (%s from %s, not yet submitted)", cb, enc)
 }
+
+// ChecksAnyCommands reports that Check judges any stream of valid JSON
+// commands, whether or not they passed the command schema: decoding takes
+// any JSON, the work is within the budget, and ctx stops it. The runner
+// may then run it beside the command schema (runner.AnyCommandsChecker).
+func (c *Checker) ChecksAnyCommands() bool { return true }
