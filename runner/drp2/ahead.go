@@ -26,8 +26,9 @@ type aheadConfig struct {
 	// ring is how many buffers the ring has: the memory of decoding ahead
 	// is ring×chunk wire values, whatever the length of the stream.
 	ring int
-	// workers is how many goroutines decode at most; 0 is one fewer than
-	// GOMAXPROCS (at least one), up to 3.
+	// workers is how many goroutines decode at most; 0 is GOMAXPROCS, up
+	// to 4 (decoding a command costs more than checking it, so the
+	// consumer, mostly waiting, counts for no core).
 	workers int
 	// settle, for tests, starts checking only once the workers stopped:
 	// with a ring that holds the whole stream, every command is decoded
@@ -65,7 +66,7 @@ func (cfg aheadConfig) decoders() int {
 	if cfg.workers > 0 {
 		return cfg.workers
 	}
-	return min(max(runtime.GOMAXPROCS(0)-1, 1), 3)
+	return min(runtime.GOMAXPROCS(0), 4)
 }
 
 // startDecoder starts decoding cmds ahead; close must follow.
