@@ -12,9 +12,9 @@ import (
 )
 
 // decode fills w, which must be zero, from one command object. Commands
-// whose members are all plain numbers, strings and lists of strings (every
-// command of a long stream, in practice) are read directly, member by
-// member, without encoding/json's reflection. A key that names no field is
+// whose members are plain numbers, strings and booleans, and objects and
+// lists of them (every command of a long stream, in practice), are read
+// directly, member by member, without encoding/json's reflection. A key that names no field is
 // skipped, as json.Unmarshal skips it, once its value is known to be valid
 // JSON. Any other value, a key with an escape, or a key that could name a
 // field but for its case (json.Unmarshal matches keys without regard to
@@ -32,6 +32,30 @@ func (w *wire) decode(raw []byte) error {
 // decodeFast reports false when it cannot read raw as json.Unmarshal
 // would; w is then partly filled.
 func (w *wire) decodeFast(raw []byte) bool {
+	return wireStruct.read(raw, unsafe.Pointer(w))
+}
+
+// structFields is how decodeFast reads one struct type of wire: its fields
+// by their JSON names, from the same struct tags json.Unmarshal reads, so
+// that the two always agree on which key fills which field, and those
+// names in lower case.
+type structFields struct {
+	fields map[string]wireField
+	folded map[string]bool
+}
+
+func structOf(t reflect.Type) *structFields {
+	sf := &structFields{fields: fieldsOf(t), folded: map[string]bool{}}
+	for name := range sf.fields {
+		sf.folded[strings.ToLower(name)] = true
+	}
+	return sf
+}
+
+// read fills the struct at p, which must be zero, from the object raw.
+// A key that names no field is skipped, as json.Unmarshal skips it, once
+// its value is known to be valid JSON.
+func (sf *structFields) read(raw []byte, p unsafe.Pointer) bool {
 	it, ok := jsonpos.Object(raw)
 	if !ok {
 		return false
@@ -40,14 +64,14 @@ func (w *wire) decodeFast(raw []byte) bool {
 		if it.Escaped() {
 			return false
 		}
-		f, known := wireFields[string(it.Key())]
+		f, known := sf.fields[string(it.Key())]
 		if !known {
-			if !ignored(it.Key()) || !json.Valid(it.Value()) {
+			if !sf.ignored(it.Key()) || !json.Valid(it.Value()) {
 				return false
 			}
 			continue
 		}
-		if !f.read(it.Value(), unsafe.Add(unsafe.Pointer(w), f.offset)) {
+		if !f.read(it.Value(), unsafe.Add(p, f.offset)) {
 			return false
 		}
 	}
@@ -59,7 +83,7 @@ func (w *wire) decodeFast(raw []byte) bool {
 // folds some other letters into ASCII ones, the Kelvin sign into k, and
 // refuses control characters) and names none without regard to case
 // either.
-func ignored(key []byte) bool {
+func (sf *structFields) ignored(key []byte) bool {
 	var lower [64]byte
 	if len(key) > len(lower) {
 		// Longer than every field name, whatever its case.
@@ -74,7 +98,7 @@ func ignored(key []byte) bool {
 		}
 		lower[i] = c
 	}
-	_, folds := foldedFields[string(lower[:len(key)])]
+	_, folds := sf.folded[string(lower[:len(key)])]
 	return !folds
 }
 
@@ -85,19 +109,8 @@ type wireField struct {
 	read   func(v []byte, field unsafe.Pointer) bool
 }
 
-// wireFields are the fields of wire by their JSON names, from the same
-// struct tags json.Unmarshal reads, so that the two always agree on which
-// key fills which field.
-var wireFields = fieldsOf(reflect.TypeFor[wire]())
-
-// foldedFields are the JSON names of wire's fields in lower case.
-var foldedFields = func() map[string]bool {
-	folded := make(map[string]bool, len(wireFields))
-	for name := range wireFields {
-		folded[strings.ToLower(name)] = true
-	}
-	return folded
-}()
+// wireStruct is how decodeFast reads wire.
+var wireStruct = structOf(reflect.TypeFor[wire]())
 
 // fieldsOf panics, when the package is loaded, on a field whose name it
 // would not read as encoding/json does (no tag, "-", an option, an
@@ -118,6 +131,20 @@ func fieldsOf(t reflect.Type) map[string]wireField {
 // readerFor reads the plain shapes of the fields of a long stream
 // directly, and hands any other to json.Unmarshal.
 func readerFor(t reflect.Type) func([]byte, unsafe.Pointer) bool {
+	if read := directReader(t); read != nil {
+		return read
+	}
+	return func(v []byte, p unsafe.Pointer) bool {
+		return json.Unmarshal(v, reflect.NewAt(t, p).Interface()) == nil
+	}
+}
+
+// directReader reads the shapes of t it knows without encoding/json, or
+// is nil: numbers, plain strings and booleans, objects of fields it reads,
+// and lists and pointers of them. A repeated key whose first value left a
+// list or pointer set (encoding/json would decode into what is there) is
+// left to json.Unmarshal.
+func directReader(t reflect.Type) func([]byte, unsafe.Pointer) bool {
 	switch t {
 	case reflect.TypeFor[json.Number]():
 		return func(v []byte, p unsafe.Pointer) bool { return numberField(v, (*json.Number)(p)) }
@@ -127,14 +154,91 @@ func readerFor(t reflect.Type) func([]byte, unsafe.Pointer) bool {
 		return func(v []byte, p unsafe.Pointer) bool { return stringPtrField(v, (**string)(p)) }
 	case reflect.TypeFor[[]string]():
 		return func(v []byte, p unsafe.Pointer) bool { return stringsField(v, (*[]string)(p)) }
+	case reflect.TypeFor[bool]():
+		return func(v []byte, p unsafe.Pointer) bool { return boolField(v, (*bool)(p)) }
 	case reflect.TypeFor[json.RawMessage]():
 		return func(v []byte, p unsafe.Pointer) bool {
 			*(*json.RawMessage)(p) = append(json.RawMessage(nil), v...)
 			return true
 		}
 	}
+	switch t.Kind() {
+	case reflect.Struct:
+		sf := structOf(t)
+		return sf.read
+	case reflect.Slice:
+		if elem := directReader(t.Elem()); elem != nil {
+			return sliceReader(t, elem)
+		}
+	case reflect.Pointer:
+		if elem := directReader(t.Elem()); elem != nil {
+			return pointerReader(t, elem)
+		}
+	}
+	return nil
+}
+
+// boolField reads true, false, or null, which leaves the field as it is.
+func boolField(v []byte, out *bool) bool {
+	switch string(v) {
+	case "true":
+		*out = true
+	case "false":
+		*out = false
+	case "null":
+	default:
+		return false
+	}
+	return true
+}
+
+// sliceReader reads an array, each element with elem into a new slice of
+// type t, or null, which sets the slice to nil.
+func sliceReader(t reflect.Type, elem func([]byte, unsafe.Pointer) bool) func([]byte, unsafe.Pointer) bool {
+	size := t.Elem().Size()
 	return func(v []byte, p unsafe.Pointer) bool {
-		return json.Unmarshal(v, reflect.NewAt(t, p).Interface()) == nil
+		field := reflect.NewAt(t, p).Elem()
+		if string(v) == "null" {
+			field.SetZero()
+			return true
+		}
+		if !field.IsNil() {
+			return false
+		}
+		items, ok := jsonpos.Values(v, nil)
+		if !ok {
+			return false
+		}
+		list := reflect.MakeSlice(t, len(items), len(items))
+		base := list.UnsafePointer()
+		for i, item := range items {
+			if !elem(item, unsafe.Add(base, uintptr(i)*size)) {
+				return false
+			}
+		}
+		field.Set(list)
+		return true
+	}
+}
+
+// pointerReader reads the value a new pointer of type t points to with
+// elem, or null, which sets the pointer to nil.
+func pointerReader(t reflect.Type, elem func([]byte, unsafe.Pointer) bool) func([]byte, unsafe.Pointer) bool {
+	return func(v []byte, p unsafe.Pointer) bool {
+		ptr := (*unsafe.Pointer)(p)
+		if string(v) == "null" {
+			*ptr = nil
+			return true
+		}
+		if *ptr != nil {
+			return false
+		}
+		target := reflect.New(t.Elem()).UnsafePointer()
+		if !elem(v, target) {
+			return false
+		}
+		*ptr = target
+		return true
 	}
 }
 

@@ -19,6 +19,12 @@ func TestDecodeFastSkipsUnknownKeys(t *testing.T) {
 		{`{"cmd":"CreateBuffer","ſize":16}`, false},               // encoding/json folds ſ into s
 		{`{"cmd":"CreateBuffer","id":1,"x":[1,}`, false},          // not JSON
 		{`{"cmd":"CreateBuffer","id":1,"l\u0061bel":"x"}`, false}, // an escaped key
+		{`{"cmd":"CreateBindGroup","id":5,"entries":[{"binding":0,"resource_id":3,"label":"x"}]}`, true},
+		{`{"cmd":"QueueSubmit","command_buffer_ids":[7],"submission_id":1,"readbacks":[{"buffer_id":2,"offset":0,"size":16}]}`, true},
+		{`{"cmd":"BeginRenderPass","id":1,"color_attachments":[{"texture_id":3,"load_op":"clear"}],"depth_stencil_attachment":null}`, true},
+		{`{"cmd":"SetBindGroup","dynamic_offsets":[0,256],"version":{"major":2,"minor":0}}`, true},
+		{`{"cmd":"CreateBindGroup","entries":[{"Binding":0}]}`, false},                // a nested key matching without regard to case
+		{`{"cmd":"SetBindGroup","dynamic_offsets":[1],"dynamic_offsets":[2]}`, false}, // a repeated list
 	} {
 		var w wire
 		if got := w.decodeFast([]byte(c.raw)); got != c.fast {
