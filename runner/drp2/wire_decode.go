@@ -40,16 +40,67 @@ func (w *wire) decodeFast(raw []byte) bool {
 // that the two always agree on which key fills which field, and those
 // names in lower case.
 type structFields struct {
-	fields map[string]wireField
+	fields fieldTable
 	folded map[string]bool
 }
 
 func structOf(t reflect.Type) *structFields {
-	sf := &structFields{fields: fieldsOf(t), folded: map[string]bool{}}
-	for name := range sf.fields {
+	fields := fieldsOf(t)
+	sf := &structFields{fields: tableOf(fields), folded: map[string]bool{}}
+	for name := range fields {
 		sf.folded[strings.ToLower(name)] = true
 	}
 	return sf
+}
+
+// fieldTable finds a field by its JSON name without hashing the whole
+// key: an open-addressed table indexed by the key's length and its first,
+// middle and last bytes, at most a quarter full.
+type fieldTable struct {
+	slots []fieldSlot
+	mask  int
+}
+
+type fieldSlot struct {
+	name string
+	used bool
+	f    wireField
+}
+
+func tableOf(fields map[string]wireField) fieldTable {
+	n := 16
+	for n < 4*len(fields) {
+		n *= 2
+	}
+	t := fieldTable{slots: make([]fieldSlot, n), mask: n - 1}
+	for name, f := range fields {
+		i := t.start(name)
+		for t.slots[i].used {
+			i = (i + 1) & t.mask
+		}
+		t.slots[i] = fieldSlot{name: name, used: true, f: f}
+	}
+	return t
+}
+
+func (t *fieldTable) start(key string) int {
+	if key == "" {
+		return 0
+	}
+	h := uint(len(key))*131 + uint(key[0])*31 + uint(key[len(key)/2])*7 + uint(key[len(key)-1])
+	return int(h) & t.mask
+}
+
+func (t *fieldTable) lookup(key []byte) (wireField, bool) {
+	for i := t.start(unsafe.String(unsafe.SliceData(key), len(key))); ; i = (i + 1) & t.mask {
+		sl := &t.slots[i]
+		if !sl.used {
+			return wireField{}, false
+		}
+		if sl.name == string(key) {
+			return sl.f, true
+		}
+	}
 }
 
 // read fills the struct at p, which must be zero, from the object raw.
@@ -64,7 +115,7 @@ func (sf *structFields) read(raw []byte, p unsafe.Pointer) bool {
 		if it.Escaped() {
 			return false
 		}
-		f, known := sf.fields[string(it.Key())]
+		f, known := sf.fields.lookup(it.Key())
 		if !known {
 			if !sf.ignored(it.Key()) || !json.Valid(it.Value()) {
 				return false

@@ -1,6 +1,10 @@
 package drp2
 
-import "testing"
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestDecodeFastSkipsUnknownKeys holds decodeFast to reading commands with
 // members the validator has no field for (a handshake's client_name, a
@@ -29,6 +33,27 @@ func TestDecodeFastSkipsUnknownKeys(t *testing.T) {
 		var w wire
 		if got := w.decodeFast([]byte(c.raw)); got != c.fast {
 			t.Errorf("decodeFast(%s) = %v, want %v", c.raw, got, c.fast)
+		}
+	}
+}
+
+// TestFieldTableIsAMap holds the field table to the fields it is built
+// from: every name finds its field, and no other key finds one.
+func TestFieldTableIsAMap(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[wire](), reflect.TypeFor[entryWire](), reflect.TypeFor[readbackWire](), reflect.TypeFor[originWire]()} {
+		fields := fieldsOf(typ)
+		table := tableOf(fields)
+		for name, f := range fields {
+			if got, ok := table.lookup([]byte(name)); !ok || got.offset != f.offset {
+				t.Fatalf("%s: %q not found", typ, name)
+			}
+			for _, other := range []string{name + "x", "x" + name, name[1:], strings.ToUpper(name), ""} {
+				if _, known := fields[other]; !known {
+					if _, ok := table.lookup([]byte(other)); ok {
+						t.Fatalf("%s: %q found", typ, other)
+					}
+				}
+			}
 		}
 	}
 }
