@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -300,10 +301,39 @@ func numberField(v []byte, out *json.Number) bool {
 	case len(v) == 0:
 		return false
 	case v[0] == '-' || (v[0] >= '0' && v[0] <= '9'):
+		if n, ok := smallNumber(v); ok {
+			*out = smallNumbers[n]
+			return true
+		}
 		*out = json.Number(v)
 		return true
 	}
 	return string(v) == "null"
+}
+
+// smallNumbers are the spellings of 0 to 999, so that the offsets, sizes,
+// counts and slots of a stream cost no allocation each.
+var smallNumbers = func() (out [1000]json.Number) {
+	for i := range out {
+		out[i] = json.Number(strconv.Itoa(i))
+	}
+	return out
+}()
+
+// smallNumber reads v when it is the canonical spelling of a number below
+// 1,000 (no sign, no leading zero).
+func smallNumber(v []byte) (int, bool) {
+	if len(v) > 3 || (len(v) > 1 && v[0] == '0') {
+		return 0, false
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // plainString returns the content of a string token without escapes in

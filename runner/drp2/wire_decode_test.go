@@ -1,6 +1,7 @@
 package drp2
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -54,6 +55,16 @@ func TestFieldTableIsAMap(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestSmallNumbers: a number read from the table is the text read.
+func TestSmallNumbers(t *testing.T) {
+	for _, v := range []string{"0", "7", "10", "99", "100", "999", "1000", "01", "00", "-1", "1e2", "1.5", "12x"} {
+		var n json.Number
+		if !numberField([]byte(v), &n) || string(n) != v {
+			t.Fatalf("numberField(%q) = %q", v, n)
 		}
 	}
 }
