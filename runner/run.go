@@ -739,14 +739,23 @@ func (j *fixtureJob) validateEnvelope(doc map[string]any) error {
 
 // phases runs the DRP phases in order and returns the first failure, or
 // nil, and the checker's findings. Schema negatives stop after the command
-// schema (RUNNER.md).
+// schema (RUNNER.md). A long stream's checker may run beside the command
+// schema (see overlapped); the verdict is the same.
 func (j *fixtureJob) phases(ctx context.Context, fx *fixture, rel string, class model.Class) (*model.Failure, []model.Finding) {
+	if class != model.ClassSchemaNegative && j.checker != nil && overlaps(j.checker, len(fx.commands)) {
+		return j.overlapped(ctx, fx, streamOf(fx, rel))
+	}
 	if f := j.commands.checkCommands(fx.commands, ctx.Done()); f != nil {
 		return f, nil
 	}
 	if class == model.ClassSchemaNegative || j.checker == nil || ctx.Err() != nil {
 		return nil, nil
 	}
+	return j.checker.Check(ctx, streamOf(fx, rel), nil)
+}
+
+// streamOf is the checker's view of a fixture.
+func streamOf(fx *fixture, rel string) model.Stream {
 	stream := model.Stream{Path: rel, Commands: fx.commands}
 	if v, ok := fx.doc["version"].(map[string]any); ok {
 		stream.Version.Major, _ = v["major"].(json.Number)
@@ -759,7 +768,7 @@ func (j *fixtureJob) phases(ctx context.Context, fx *fixture, rel string, class 
 	if r, ok := fx.members["capabilities"]; ok {
 		stream.Capabilities = fx.data[r[0]:r[1]]
 	}
-	return j.checker.Check(ctx, stream, nil)
+	return stream
 }
 
 // match builds the actual result and decides whether it matches the

@@ -3,6 +3,8 @@ package drp2
 import (
 	"strconv"
 	"testing"
+
+	"github.com/drp2/drp2-fixtures/model"
 )
 
 func TestGeneratedStreamIsValid(t *testing.T) {
@@ -25,16 +27,19 @@ func TestGeneratedStreamIsValid(t *testing.T) {
 func BenchmarkCheckLongStream(b *testing.B) {
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
 		s := GenerateStream(n)
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			c := New()
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if f := verdictOf(c, s); f != nil {
-					b.Fatalf("%s at %d: %s", f.Code, f.CommandIndex, f.Message)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/command")
-		})
+		b.Run(strconv.Itoa(n), func(b *testing.B) { benchmarkCheck(b, New(), s) })
+		b.Run(strconv.Itoa(n)+"/serial", func(b *testing.B) { benchmarkCheck(b, serialChecker, s) })
 	}
+}
+
+// benchmarkCheck checks the valid stream s b.N times.
+func benchmarkCheck(b *testing.B, c *Checker, s model.Stream) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if f := verdictOf(c, s); f != nil {
+			b.Fatalf("%s at %d: %s", f.Code, f.CommandIndex, f.Message)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(s.Commands)), "ns/command")
 }

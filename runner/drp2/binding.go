@@ -12,14 +12,13 @@ import (
 func (s *state) createBindGroupLayout() *model.Failure {
 	lay := &layoutInfo{byBinding: make(map[ID]int, len(s.w.Entries))}
 	for i, e := range s.w.Entries {
-		ptr := "/entries/" + strconv.Itoa(i)
-		b, f := s.num(e.Binding, ptr+"/binding")
+		b, f := s.num(e.Binding, entryPointers.at(i, "/binding"))
 		if f != nil {
 			return f
 		}
 		j, dup := lay.byBinding[b.id]
 		if s.broken(ruleLayoutDuplicate, dup) {
-			return s.fail(ruleLayoutDuplicate, ptr+"/binding", "binding %s is declared twice (entries %d and %d)", b.id, j, i)
+			return s.fail(ruleLayoutDuplicate, entryPointers.at(i, "/binding"), "binding %s is declared twice (entries %d and %d)", b.id, j, i)
 		}
 		lay.byBinding[b.id] = i
 		lay.entries = append(lay.entries, layoutEntry{binding: b.id, bindingType: e.BindingType, dynamic: e.HasDynamicOffset})
@@ -29,7 +28,7 @@ func (s *state) createBindGroupLayout() *model.Failure {
 			continue
 		}
 		if s.broken(ruleLayoutDynamic, e.bindingType != "uniform_buffer" && e.bindingType != "storage_buffer") {
-			return s.fail(ruleLayoutDynamic, "/entries/"+strconv.Itoa(i)+"/has_dynamic_offset", "binding %s of type %q cannot have a dynamic offset", e.binding, e.bindingType)
+			return s.fail(ruleLayoutDynamic, entryPointers.at(i, "/has_dynamic_offset"), "binding %s of type %q cannot have a dynamic offset", e.binding, e.bindingType)
 		}
 		lay.dynamic++
 	}
@@ -81,8 +80,7 @@ func (s *state) createBindGroup() *model.Failure {
 	seen := make(map[ID]int, len(s.w.Entries))
 	for i := range s.w.Entries {
 		e := &s.w.Entries[i]
-		ptr := "/entries/" + strconv.Itoa(i)
-		b, f := s.num(e.Binding, ptr+"/binding")
+		b, f := s.num(e.Binding, entryPointers.at(i, "/binding"))
 		if f != nil {
 			return f
 		}
@@ -93,10 +91,10 @@ func (s *state) createBindGroup() *model.Failure {
 		}
 		li, ok := lay.byBinding[b.id]
 		if s.broken(ruleGroupEntries, !ok) {
-			return s.fail(ruleGroupEntries, ptr+"/binding", "binding %s is not declared by %s", b.id, layout)
+			return s.fail(ruleGroupEntries, entryPointers.at(i, "/binding"), "binding %s is not declared by %s", b.id, layout)
 		}
 		if want := lay.entries[li].bindingType; s.broken(ruleGroupEntries, want != e.BindingType) {
-			return s.fail(ruleGroupEntries, ptr+"/binding_type", "binding %s has binding_type %q but %s declares %q", b.id, e.BindingType, layout, want)
+			return s.fail(ruleGroupEntries, entryPointers.at(i, "/binding_type"), "binding %s has binding_type %q but %s declares %q", b.id, e.BindingType, layout, want)
 		}
 	}
 	for _, le := range lay.entries {
@@ -105,7 +103,7 @@ func (s *state) createBindGroup() *model.Failure {
 		}
 	}
 	for i := range s.w.Entries {
-		if f := s.groupEntry(&s.w.Entries[i], &entries[i], lay, "/entries/"+strconv.Itoa(i)); f != nil {
+		if f := s.groupEntry(&s.w.Entries[i], &entries[i], lay, i); f != nil {
 			return f
 		}
 	}
@@ -147,7 +145,8 @@ func (s *state) createBindGroup() *model.Failure {
 // groupEntry checks one bind-group entry whose binding the layout declares:
 // the dynamic offset and size, the resource kind, the resource (a view and
 // then its texture), the usage and the range.
-func (s *state) groupEntry(e *entryWire, ge *groupEntry, lay *layoutInfo, ptr string) *model.Failure {
+func (s *state) groupEntry(e *entryWire, ge *groupEntry, lay *layoutInfo, i int) *model.Failure {
+	ptr := entryPointers.at(i, "")
 	dynamic := lay.entries[lay.byBinding[ge.binding]].dynamic
 	if s.broken(ruleGroupDynamic, dynamic && (e.Offset == "" || e.Size == "")) {
 		// LIFETIMES.md, Bind-Group Lifetime, consequence 4.
@@ -155,9 +154,9 @@ func (s *state) groupEntry(e *entryWire, ge *groupEntry, lay *layoutInfo, ptr st
 	}
 	k, known := resourceKinds[e.ResourceKind]
 	if s.broken(ruleBindingKind, !known || !contains(bindingKinds[e.BindingType], e.ResourceKind)) {
-		return s.fail(ruleBindingKind, ptr+"/resource_kind", "binding %s of type %q cannot take a %q resource", ge.binding, e.BindingType, e.ResourceKind)
+		return s.fail(ruleBindingKind, entryPointers.at(i, "/resource_kind"), "binding %s of type %q cannot take a %q resource", ge.binding, e.BindingType, e.ResourceKind)
 	}
-	res, f := s.resolve(e.ResourceID, ptr+"/resource_id", k)
+	res, f := s.resolve(e.ResourceID, entryPointers.at(i, "/resource_id"), k)
 	if f != nil {
 		return f
 	}
@@ -168,7 +167,7 @@ func (s *state) groupEntry(e *entryWire, ge *groupEntry, lay *layoutInfo, ptr st
 	case kindTextureView:
 		ge.texture = res.view.texture
 		if s.broken(ruleDestroyedID, ge.texture.destroyed) {
-			return s.fail(ruleDestroyedID, ptr+"/resource_id", "%s views %s, which was destroyed", res, ge.texture)
+			return s.fail(ruleDestroyedID, entryPointers.at(i, "/resource_id"), "%s views %s, which was destroyed", res, ge.texture)
 		}
 	}
 	if want, ok := bindingUsage[e.BindingType]; ok {
@@ -181,18 +180,18 @@ func (s *state) groupEntry(e *entryWire, ge *groupEntry, lay *layoutInfo, ptr st
 			have = holder.tex.usage
 		}
 		if s.broken(ruleGroupUsage, have&want == 0) {
-			return s.fail(ruleGroupUsage, ptr+"/resource_id", "%s lacks %s usage required by binding %s of type %q",
+			return s.fail(ruleGroupUsage, entryPointers.at(i, "/resource_id"), "%s lacks %s usage required by binding %s of type %q",
 				holder, usageNames[want], ge.binding, e.BindingType)
 		}
 	}
 	if res.buf == nil {
 		return nil
 	}
-	off, hasOff, f := s.optNum(e.Offset, ptr+"/offset")
+	off, hasOff, f := s.optNum(e.Offset, entryPointers.at(i, "/offset"))
 	if f != nil {
 		return f
 	}
-	size, hasSize, f := s.optNum(e.Size, ptr+"/size")
+	size, hasSize, f := s.optNum(e.Size, entryPointers.at(i, "/size"))
 	if f != nil {
 		return f
 	}

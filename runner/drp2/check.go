@@ -49,7 +49,9 @@ const supportedMajor = 2
 
 // Checker validates DRP2 2.0 command streams. It holds no state between
 // calls, so one Checker may serve many goroutines.
-type Checker struct{}
+type Checker struct {
+	ahead aheadConfig // zero: defaultAhead
+}
 
 // New returns a Checker.
 func New() *Checker { return &Checker{} }
@@ -83,11 +85,15 @@ func (c *Checker) CheckAt(ctx context.Context, s model.Stream, trace func(rule s
 }
 
 func (c *Checker) check(ctx context.Context, s model.Stream, trace func(rule string, command int)) (*model.Failure, []model.Finding) {
-	st := newState(len(s.Commands))
+	st := newState()
 	st.seen = trace
 	st.ctx = ctx
 	st.gated = literal(s.Capabilities) != ""
 	st.maxWork = maxWork(s)
+	st.ahead = c.ahead
+	if st.ahead.min == 0 {
+		st.ahead = defaultAhead
+	}
 	f := st.semantic(s)
 	if f == nil {
 		f = st.capability(s.Capabilities)
@@ -157,16 +163,18 @@ const (
 type state struct {
 	idx     int
 	session session
-	objects map[ID]*object
+	objects objectTable
 	// openPasses counts passes open anywhere in the stream: resource,
 	// shader, pipeline and upload commands are invalid inside a pass scope
 	// (COMMANDS.md, Common Field Semantics, rule 4; LAYER1.md, Pass Rules).
 	openPasses int
 	pending    []*submission
-	pendingIDs map[ID]int
+	pendingIDs idCounts
 	gates      []gate
-	gated      bool // the stream declares capabilities: gates are kept
-	w          wire
+	gated      bool  // the stream declares capabilities: gates are kept
+	w          *wire // the command being checked
+	buf        wire  // where w is decoded, when it is not decoded ahead
+	ahead      aheadConfig
 	scratch    []byte
 	seen       func(rule string, command int)
 	findings   []model.Finding
@@ -177,12 +185,10 @@ type state struct {
 	exhausted     bool
 }
 
-func newState(n int) *state {
-	size := n / 2
-	if size > 1<<16 {
-		size = 1 << 16
-	}
-	return &state{objects: make(map[ID]*object, size), pendingIDs: map[ID]int{}}
+func newState() *state {
+	s := &state{}
+	s.w = &s.buf
+	return s
 }
 
 func (s *state) semantic(st model.Stream) *model.Failure {
@@ -201,6 +207,12 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 	if s.broken(ruleHandshakeFirst, len(st.Commands) == 0) {
 		return s.fail(ruleHandshakeFirst, "", "the stream has no commands; HelloRenderer must open every stream")
 	}
+	var ahead *decoder
+	if len(st.Commands) >= s.ahead.min {
+		ahead = startDecoder(st.Commands, s.ahead)
+		defer s.endAhead(ahead)
+	}
+	s.w = &s.buf
 	for i, raw := range st.Commands {
 		s.idx = i
 		if i%stopEvery == 0 && s.ctx != nil && s.ctx.Err() != nil {
@@ -209,8 +221,15 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 		if !s.charge(1 + len(raw)/16) {
 			return s.overBudget()
 		}
-		s.w = wire{}
-		if err := s.w.decode(raw); s.broken(ruleDecode, err != nil) {
+		var err error
+		if ahead != nil {
+			d := ahead.next(i)
+			s.w, err = &d.w, d.err
+		} else {
+			s.buf = wire{}
+			err = s.buf.decode(raw)
+		}
+		if s.broken(ruleDecode, err != nil) {
 			return s.fail(ruleDecode, "", "command %d cannot be decoded: %v", i, err)
 		}
 		if f := s.step(); f != nil {
@@ -221,6 +240,17 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 		}
 	}
 	return nil
+}
+
+// endAhead stops decoding ahead and keeps the last command read (the
+// capability phase's messages name it, as after the serial loop) out of
+// the ring.
+func (s *state) endAhead(d *decoder) {
+	d.close()
+	if s.w != &s.buf {
+		s.buf = *s.w
+		s.w = &s.buf
+	}
 }
 
 // step checks one command and applies its effect. The handshake and
@@ -252,7 +282,7 @@ var commands map[string]func(*state) *model.Failure
 
 func init() {
 	destroyOf := func(k kind, pointer string, id func(*wire) json.Number) func(*state) *model.Failure {
-		return func(s *state) *model.Failure { return s.destroy(id(&s.w), pointer, k) }
+		return func(s *state) *model.Failure { return s.destroy(id(s.w), pointer, k) }
 	}
 	renderState := func(s *state) *model.Failure {
 		_, f := s.inPass(kindRenderPass, ruleRenderStateScope, ruleRenderStateKind)
@@ -405,7 +435,7 @@ func (s *state) newID(v json.Number, pointer string) (ID, *model.Failure) {
 	if f != nil {
 		return ID{}, f
 	}
-	if old := s.objects[n.id]; s.broken(ruleDuplicateID, old != nil) {
+	if old := s.objects.get(n.id); s.broken(ruleDuplicateID, old != nil) {
 		state := "live"
 		if old.destroyed {
 			state = "destroyed"
@@ -433,7 +463,7 @@ func (s *state) create(k kind) (*object, *model.Failure) {
 
 func (s *state) add(id ID, k kind) *object {
 	o := &object{id: id, kind: k, createdAt: s.idx}
-	s.objects[id] = o
+	s.objects.set(id, o)
 	return o
 }
 
@@ -445,7 +475,7 @@ func (s *state) lookup(v json.Number, pointer string) (*object, *model.Failure) 
 	if f != nil {
 		return nil, f
 	}
-	o := s.objects[n.id]
+	o := s.objects.get(n.id)
 	if s.broken(ruleUnknownID, o == nil) {
 		return nil, s.fail(ruleUnknownID, pointer, "%s %s names no object: it was never created", field(pointer), n.id)
 	}
@@ -536,3 +566,9 @@ func work(enc *object) string {
 	}
 	return fmt.Sprintf("recorded work (%s from %s, not yet submitted)", cb, enc)
 }
+
+// ChecksAnyCommands reports that Check judges any stream of valid JSON
+// commands, whether or not they passed the command schema: decoding takes
+// any JSON, the work is within the budget, and ctx stops it. The runner
+// may then run it beside the command schema (runner.AnyCommandsChecker).
+func (c *Checker) ChecksAnyCommands() bool { return true }

@@ -11,7 +11,7 @@ import (
 
 // FuzzCheck feeds arbitrary streams to the checker: whatever arrives, it
 // must return nil or a failure with a known phase and a command index in
-// range, and never panic. The corpus is seeded from the table tests; the
+// range, never panic, and be the same when commands are decoded ahead. The corpus is seeded from the table tests; the
 // fuzzed input is the stream's commands joined by newlines, then the
 // capability object.
 func FuzzCheck(f *testing.F) {
@@ -32,6 +32,11 @@ func FuzzCheck(f *testing.F) {
 			s.Capabilities = caps
 		}
 		fail := verdictOf(c, s)
+		for _, cfg := range tinyAhead {
+			if ahead := verdictOf(&Checker{ahead: cfg}, s); !reflect.DeepEqual(ahead, fail) {
+				t.Fatalf("decoding ahead (%+v) gives %+v, serially %+v", cfg, ahead, fail)
+			}
+		}
 		if fail == nil {
 			return
 		}
@@ -73,6 +78,12 @@ func FuzzWireDecode(f *testing.F) {
 	f.Add([]byte(`{"cmd":"CreateBuffer","ſize":16,"Size":4,"usage":["COPY_DST"],"Extra":null}`))
 	f.Add([]byte(`{"cmd":"Draw","vertex_count":3,"bytes_per_roK":1,"BYTES_PER_ROW":2}`))
 	f.Add([]byte(`{"cmd":"CreateBuffer","usage":["A"],"usage":null,"data":"x","data":null}`))
+	f.Add([]byte(`{"cmd":"CreateBindGroup","entries":[{"binding":0,"resource_id":3,"x":1,"has_dynamic_offset":true},{"Binding":1}],"entries":null}`))
+	f.Add([]byte(`{"cmd":"CreateBindGroup","entries":[],"entries":[{"binding":0,"has_dynamic_offset":null,"has_dynamic_offset":false}]}`))
+	f.Add([]byte(`{"cmd":"BeginRenderPass","color_attachments":[{"texture_id":1,"access":"x","load_op":"clear"}],"depth_stencil_attachment":{"texture_id":2},"depth_stencil_attachment":{"access":"y"}}`))
+	f.Add([]byte(`{"cmd":"QueueSubmit","command_buffer_ids":[1,null,2],"readbacks":[{"buffer_id":1,"data":null,"data":"x"},null],"submission_id":"4"}`))
+	f.Add([]byte(`{"cmd":"SetBindGroup","dynamic_offsets":[256],"dynamic_offsets":[1],"vertex_buffers":[null,{"a":1},2],"bind_group_layout_ids":null}`))
+	f.Add([]byte(`{"cmd":"HelloRenderer","version":{"major":2,"minor":0,"MAJOR":3},"origin":{"x":1,"y":"2"},"mip_range":[1]}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if !json.Valid(raw) {
 			return

@@ -251,17 +251,21 @@ func (sd seed) stream(cmds []any) (model.Stream, bool) {
 }
 
 // checkVerdict asserts the properties every verdict has: deterministic
-// (two checks, and a traced check, agree), never DRP2_ERR_INTERNAL, a known
-// phase and code, a command index in range, and a catalogued rule named in
-// the message.
+// (two checks, a traced check, and a check decoding ahead agree), never
+// DRP2_ERR_INTERNAL, a known phase and code, a command index in range, and
+// a catalogued rule named in the message.
 func checkVerdict(t *testing.T, name string, s model.Stream) {
 	c := New()
 	f1, found1 := c.Check(context.Background(), s, nil)
 	f2, found2 := c.Check(context.Background(), s, nil)
 	f3, _ := c.Check(context.Background(), s, func(string) {})
+	f4, _ := (&Checker{ahead: tinyAhead[2]}).Check(context.Background(), s, nil)
 	same := func(a, b *model.Failure) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	if !same(f1, f2) || !same(f1, f3) || len(found1) != len(found2) {
 		t.Fatalf("%s: verdict is not deterministic: %+v, %+v, %+v", name, f1, f2, f3)
+	}
+	if !same(f1, f4) {
+		t.Fatalf("%s: decoding ahead gives %+v, serially %+v", name, f4, f1)
 	}
 	for i := range found1 {
 		if found1[i] != found2[i] {

@@ -318,6 +318,14 @@ type number struct {
 // JSON grammar allows (12, 12.0, 1.2e1, 1E+400). It reports false for
 // negative or fractional values and for text that is not a number.
 func parseNumber(s string) (number, bool) {
+	if u, ok := plainUint(s); ok {
+		return number{val: Num{u: u}, id: ID{n: u}}, true
+	}
+	return parseLiteral(s)
+}
+
+// parseLiteral is parseNumber for any spelling.
+func parseLiteral(s string) (number, bool) {
 	neg, intPart, frac, exp, ok := splitNumber(s)
 	if !ok {
 		return number{}, false
@@ -338,6 +346,24 @@ func parseNumber(s string) (number, bool) {
 		return number{}, false // fractional
 	}
 	return integer(digits, exp), true
+}
+
+// plainUint reads the common spelling of an id or size: at most 19
+// decimal digits, nothing else, which parseNumber would read as the same
+// value the long way.
+func plainUint(s string) (uint64, bool) {
+	if len(s) == 0 || len(s) > 19 {
+		return 0, false
+	}
+	var u uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		u = u*10 + uint64(c-'0')
+	}
+	return u, true
 }
 
 // splitNumber cuts a JSON number literal into its sign, the digits of its

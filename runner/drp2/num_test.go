@@ -130,3 +130,24 @@ func TestParseNumberSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainUintIsParseLiteral: the short way of parseNumber reads what the
+// long way reads.
+func TestPlainUintIsParseLiteral(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	cases := []string{"0", "00", "007", "1", "10", "100", "18446744073709551615", "9999999999999999999", "1000000000000000000", "1e3", "1.0", "-1", ""}
+	for i := 0; i < 20000; i++ {
+		b := make([]byte, 1+rng.Intn(21))
+		for j := range b {
+			b[j] = "0123456789"[rng.Intn(10)]
+		}
+		cases = append(cases, string(b))
+	}
+	for _, c := range cases {
+		got, gotOK := parseNumber(c)
+		want, wantOK := parseLiteral(c)
+		if gotOK != wantOK || got.id != want.id || cmp(got.val, want.val) != 0 || got.val.isBig() != want.val.isBig() {
+			t.Fatalf("%q: parseNumber %+v %v, parseLiteral %+v %v", c, got, gotOK, want, wantOK)
+		}
+	}
+}

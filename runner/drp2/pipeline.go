@@ -2,7 +2,6 @@ package drp2
 
 import (
 	"encoding/json"
-	"strconv"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -38,7 +37,7 @@ func (s *state) layouts(p *pipelineInfo) *model.Failure {
 		return nil
 	}
 	for i, v := range *s.w.BindGroupLayoutIDs {
-		l, f := s.resolve(v, "/bind_group_layout_ids/"+strconv.Itoa(i), kindBindGroupLayout)
+		l, f := s.resolve(v, layoutIDPointers.at(i, ""), kindBindGroupLayout)
 		if f != nil {
 			return f
 		}

@@ -2,7 +2,6 @@ package drp2
 
 import (
 	"encoding/json"
-	"strconv"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -80,7 +79,7 @@ func (s *state) inPass(want kind, scope, mismatch *rule) (*object, *model.Failur
 	if f != nil {
 		return nil, f
 	}
-	o := s.objects[n.id]
+	o := s.objects.get(n.id)
 	if s.broken(scope, o == nil) {
 		return nil, s.fail(scope, ptr, "pass_id %s names no pass; %s is valid only inside an open %s", n.id, s.w.Cmd, want)
 	}
@@ -144,7 +143,7 @@ func (s *state) attachment(v json.Number, pointer string, zeroIsTransient bool, 
 	if f != nil {
 		return f
 	}
-	if !n.val.isBig() && n.val.u == 0 && (zeroIsTransient || s.objects[n.id] == nil) {
+	if !n.val.isBig() && n.val.u == 0 && (zeroIsTransient || s.objects.get(n.id) == nil) {
 		return nil
 	}
 	t, f := s.resolve(v, pointer, kindTexture)
@@ -168,7 +167,7 @@ func (s *state) beginRenderPass() *model.Failure {
 	}
 	var used []*object
 	for i, a := range s.w.ColorAttachments {
-		if f := s.attachment(a.TextureID, "/color_attachments/"+strconv.Itoa(i)+"/texture_id", false, &used); f != nil {
+		if f := s.attachment(a.TextureID, attachmentPointers.at(i, "/texture_id"), false, &used); f != nil {
 			return f
 		}
 	}
@@ -183,7 +182,7 @@ func (s *state) beginRenderPass() *model.Failure {
 		return f
 	}
 	for i, a := range s.w.ColorAttachments {
-		if f := s.attachment(a.ResolveTargetTextureID, "/color_attachments/"+strconv.Itoa(i)+"/resolve_target_texture_id", false, &used); f != nil {
+		if f := s.attachment(a.ResolveTargetTextureID, attachmentPointers.at(i, "/resolve_target_texture_id"), false, &used); f != nil {
 			return f
 		}
 	}
@@ -347,7 +346,7 @@ func (s *state) setBindGroup() *model.Failure {
 		if s.broken(ruleBindDead, e.resource.destroyed) {
 			return s.fail(ruleBindDead, "/bind_group_id", "%s references %s for dynamic binding %s, which was destroyed", bg, e.resource, e.binding)
 		}
-		ptr := "/dynamic_offsets/" + strconv.Itoa(k)
+		ptr := dynamicOffsetPoints.at(k, "")
 		off, f := s.num(offsets[k], ptr)
 		if f != nil {
 			return f

@@ -91,15 +91,15 @@ func decodedLen(data string, scratch *[]byte) (int, error) {
 	return base64.StdEncoding.Decode((*scratch)[:need], []byte(data))
 }
 
-// byteRange reads the offset and then the size of a range of bytes: the
-// fields offset and size of the object at pointer ("" for the command's own
-// fields).
-func (s *state) byteRange(pointer string, offset, size json.Number) (Num, Num, *model.Failure) {
-	off, f := s.num(offset, pointer+"/offset")
+// byteRange reads the offset and then the size of a range of bytes, the
+// fields at offPointer and sizePointer (the command's own, or those of an
+// item of a list).
+func (s *state) byteRange(offPointer, sizePointer string, offset, size json.Number) (Num, Num, *model.Failure) {
+	off, f := s.num(offset, offPointer)
 	if f != nil {
 		return Num{}, Num{}, f
 	}
-	n, f := s.num(size, pointer+"/size")
+	n, f := s.num(size, sizePointer)
 	return off.val, n.val, f
 }
 
@@ -121,7 +121,7 @@ func (s *state) writeBuffer() *model.Failure {
 	if f != nil {
 		return f
 	}
-	offset, size, f := s.byteRange("", s.w.Offset, literal(s.w.Size))
+	offset, size, f := s.byteRange("/offset", "/size", s.w.Offset, literal(s.w.Size))
 	if f != nil {
 		return f
 	}

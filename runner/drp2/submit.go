@@ -3,7 +3,6 @@ package drp2
 import (
 	"encoding/base64"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
@@ -30,7 +29,7 @@ func (s *state) queueSubmit() *model.Failure {
 	cbs := make([]*object, 0, len(ids))
 	listed := make(map[ID]int, len(ids))
 	for i, v := range ids {
-		ptr := "/command_buffer_ids/" + strconv.Itoa(i)
+		ptr := bufferIDPointers.at(i, "")
 		n, f := s.num(v, ptr)
 		if f != nil {
 			return f
@@ -62,15 +61,15 @@ func (s *state) queueSubmit() *model.Failure {
 		sub = &submission{id: n.id, index: s.idx}
 	}
 	for i, r := range s.w.Readbacks {
-		ptr := "/readbacks/" + strconv.Itoa(i)
-		buf, f := s.resolve(r.BufferID, ptr+"/buffer_id", kindBuffer)
+		ptr := readbackPointers.at(i, "")
+		buf, f := s.resolve(r.BufferID, readbackPointers.at(i, "/buffer_id"), kindBuffer)
 		if f != nil {
 			return f
 		}
-		if f := s.requireUsage(ruleReadbackUsage, buf, buf.buf.usage, useMapRead, ptr+"/buffer_id", "a readback source"); f != nil {
+		if f := s.requireUsage(ruleReadbackUsage, buf, buf.buf.usage, useMapRead, readbackPointers.at(i, "/buffer_id"), "a readback source"); f != nil {
 			return f
 		}
-		off, size, f := s.byteRange(ptr, r.Offset, r.Size)
+		off, size, f := s.byteRange(readbackPointers.at(i, "/offset"), readbackPointers.at(i, "/size"), r.Offset, r.Size)
 		if f != nil {
 			return f
 		}
@@ -93,7 +92,7 @@ func (s *state) queueSubmit() *model.Failure {
 // does not say, and the upstream runner keeps one pending request per id,
 // the latest.
 func (s *state) addPending(sub *submission) {
-	if s.pendingIDs[sub.id] > 0 {
+	if s.pendingIDs.get(sub.id) > 0 {
 		for i, p := range s.pending {
 			if p.id == sub.id {
 				s.charge(i)
@@ -103,7 +102,7 @@ func (s *state) addPending(sub *submission) {
 		}
 	}
 	s.pending = append(s.pending, sub)
-	s.pendingIDs[sub.id]++
+	s.pendingIDs.add(sub.id, 1)
 }
 
 // queueSubmitReply matches a pending submission: replies mirror the request
@@ -117,7 +116,7 @@ func (s *state) queueSubmitReply() *model.Failure {
 	if f != nil {
 		return f
 	}
-	if s.broken(ruleReplyPending, s.pendingIDs[n.id] == 0) {
+	if s.broken(ruleReplyPending, s.pendingIDs.get(n.id) == 0) {
 		if len(s.pending) == 0 {
 			return s.fail(ruleReplyPending, "/submission_id", "submission_id %s matches no pending submission with readbacks; none is pending", n.id)
 		}
@@ -140,13 +139,13 @@ func (s *state) queueSubmitReply() *model.Failure {
 			len(s.w.Readbacks), want.id, want.index, len(want.readbacks))
 	}
 	for i, r := range s.w.Readbacks {
-		ptr := "/readbacks/" + strconv.Itoa(i)
+		ptr := readbackPointers.at(i, "")
 		req := want.readbacks[i]
-		b, f := s.num(r.BufferID, ptr+"/buffer_id")
+		b, f := s.num(r.BufferID, readbackPointers.at(i, "/buffer_id"))
 		if f != nil {
 			return f
 		}
-		off, size, f := s.byteRange(ptr, r.Offset, r.Size)
+		off, size, f := s.byteRange(readbackPointers.at(i, "/offset"), readbackPointers.at(i, "/size"), r.Offset, r.Size)
 		if f != nil {
 			return f
 		}
@@ -160,13 +159,11 @@ func (s *state) queueSubmitReply() *model.Failure {
 			n.id, head.id, head.index)
 	}
 	for i, r := range s.w.Readbacks {
-		s.replyData(r.Data, head.readbacks[i].size, "/readbacks/"+strconv.Itoa(i)+"/data")
+		s.replyData(r.Data, head.readbacks[i].size, readbackPointers.at(i, "/data"))
 	}
 	s.pending[0] = nil
 	s.pending = s.pending[1:]
-	if s.pendingIDs[head.id]--; s.pendingIDs[head.id] == 0 {
-		delete(s.pendingIDs, head.id)
-	}
+	s.pendingIDs.add(head.id, -1)
 	return nil
 }
 

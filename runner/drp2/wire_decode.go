@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -12,9 +13,9 @@ import (
 )
 
 // decode fills w, which must be zero, from one command object. Commands
-// whose members are all plain numbers, strings and lists of strings (every
-// command of a long stream, in practice) are read directly, member by
-// member, without encoding/json's reflection. A key that names no field is
+// whose members are plain numbers, strings and booleans, and objects and
+// lists of them (every command of a long stream, in practice), are read
+// directly, member by member, without encoding/json's reflection. A key that names no field is
 // skipped, as json.Unmarshal skips it, once its value is known to be valid
 // JSON. Any other value, a key with an escape, or a key that could name a
 // field but for its case (json.Unmarshal matches keys without regard to
@@ -32,6 +33,81 @@ func (w *wire) decode(raw []byte) error {
 // decodeFast reports false when it cannot read raw as json.Unmarshal
 // would; w is then partly filled.
 func (w *wire) decodeFast(raw []byte) bool {
+	return wireStruct.read(raw, unsafe.Pointer(w))
+}
+
+// structFields is how decodeFast reads one struct type of wire: its fields
+// by their JSON names, from the same struct tags json.Unmarshal reads, so
+// that the two always agree on which key fills which field, and those
+// names in lower case.
+type structFields struct {
+	fields fieldTable
+	folded map[string]bool
+}
+
+func structOf(t reflect.Type) *structFields {
+	fields := fieldsOf(t)
+	sf := &structFields{fields: tableOf(fields), folded: map[string]bool{}}
+	for name := range fields {
+		sf.folded[strings.ToLower(name)] = true
+	}
+	return sf
+}
+
+// fieldTable finds a field by its JSON name without hashing the whole
+// key: an open-addressed table indexed by the key's length and its first,
+// middle and last bytes, at most a quarter full.
+type fieldTable struct {
+	slots []fieldSlot
+	mask  int
+}
+
+type fieldSlot struct {
+	name string
+	used bool
+	f    wireField
+}
+
+func tableOf(fields map[string]wireField) fieldTable {
+	n := 16
+	for n < 4*len(fields) {
+		n *= 2
+	}
+	t := fieldTable{slots: make([]fieldSlot, n), mask: n - 1}
+	for name, f := range fields {
+		i := t.start(name)
+		for t.slots[i].used {
+			i = (i + 1) & t.mask
+		}
+		t.slots[i] = fieldSlot{name: name, used: true, f: f}
+	}
+	return t
+}
+
+func (t *fieldTable) start(key string) int {
+	if key == "" {
+		return 0
+	}
+	h := uint(len(key))*131 + uint(key[0])*31 + uint(key[len(key)/2])*7 + uint(key[len(key)-1])
+	return int(h) & t.mask
+}
+
+func (t *fieldTable) lookup(key []byte) (wireField, bool) {
+	for i := t.start(unsafe.String(unsafe.SliceData(key), len(key))); ; i = (i + 1) & t.mask {
+		sl := &t.slots[i]
+		if !sl.used {
+			return wireField{}, false
+		}
+		if sl.name == string(key) {
+			return sl.f, true
+		}
+	}
+}
+
+// read fills the struct at p, which must be zero, from the object raw.
+// A key that names no field is skipped, as json.Unmarshal skips it, once
+// its value is known to be valid JSON.
+func (sf *structFields) read(raw []byte, p unsafe.Pointer) bool {
 	it, ok := jsonpos.Object(raw)
 	if !ok {
 		return false
@@ -40,14 +116,14 @@ func (w *wire) decodeFast(raw []byte) bool {
 		if it.Escaped() {
 			return false
 		}
-		f, known := wireFields[string(it.Key())]
+		f, known := sf.fields.lookup(it.Key())
 		if !known {
-			if !ignored(it.Key()) || !json.Valid(it.Value()) {
+			if !sf.ignored(it.Key()) || !json.Valid(it.Value()) {
 				return false
 			}
 			continue
 		}
-		if !f.read(it.Value(), unsafe.Add(unsafe.Pointer(w), f.offset)) {
+		if !f.read(it.Value(), unsafe.Add(p, f.offset)) {
 			return false
 		}
 	}
@@ -59,7 +135,7 @@ func (w *wire) decodeFast(raw []byte) bool {
 // folds some other letters into ASCII ones, the Kelvin sign into k, and
 // refuses control characters) and names none without regard to case
 // either.
-func ignored(key []byte) bool {
+func (sf *structFields) ignored(key []byte) bool {
 	var lower [64]byte
 	if len(key) > len(lower) {
 		// Longer than every field name, whatever its case.
@@ -74,7 +150,7 @@ func ignored(key []byte) bool {
 		}
 		lower[i] = c
 	}
-	_, folds := foldedFields[string(lower[:len(key)])]
+	_, folds := sf.folded[string(lower[:len(key)])]
 	return !folds
 }
 
@@ -85,19 +161,8 @@ type wireField struct {
 	read   func(v []byte, field unsafe.Pointer) bool
 }
 
-// wireFields are the fields of wire by their JSON names, from the same
-// struct tags json.Unmarshal reads, so that the two always agree on which
-// key fills which field.
-var wireFields = fieldsOf(reflect.TypeFor[wire]())
-
-// foldedFields are the JSON names of wire's fields in lower case.
-var foldedFields = func() map[string]bool {
-	folded := make(map[string]bool, len(wireFields))
-	for name := range wireFields {
-		folded[strings.ToLower(name)] = true
-	}
-	return folded
-}()
+// wireStruct is how decodeFast reads wire.
+var wireStruct = structOf(reflect.TypeFor[wire]())
 
 // fieldsOf panics, when the package is loaded, on a field whose name it
 // would not read as encoding/json does (no tag, "-", an option, an
@@ -118,6 +183,20 @@ func fieldsOf(t reflect.Type) map[string]wireField {
 // readerFor reads the plain shapes of the fields of a long stream
 // directly, and hands any other to json.Unmarshal.
 func readerFor(t reflect.Type) func([]byte, unsafe.Pointer) bool {
+	if read := directReader(t); read != nil {
+		return read
+	}
+	return func(v []byte, p unsafe.Pointer) bool {
+		return json.Unmarshal(v, reflect.NewAt(t, p).Interface()) == nil
+	}
+}
+
+// directReader reads the shapes of t it knows without encoding/json, or
+// is nil: numbers, plain strings and booleans, objects of fields it reads,
+// and lists and pointers of them. A repeated key whose first value left a
+// list or pointer set (encoding/json would decode into what is there) is
+// left to json.Unmarshal.
+func directReader(t reflect.Type) func([]byte, unsafe.Pointer) bool {
 	switch t {
 	case reflect.TypeFor[json.Number]():
 		return func(v []byte, p unsafe.Pointer) bool { return numberField(v, (*json.Number)(p)) }
@@ -127,14 +206,91 @@ func readerFor(t reflect.Type) func([]byte, unsafe.Pointer) bool {
 		return func(v []byte, p unsafe.Pointer) bool { return stringPtrField(v, (**string)(p)) }
 	case reflect.TypeFor[[]string]():
 		return func(v []byte, p unsafe.Pointer) bool { return stringsField(v, (*[]string)(p)) }
+	case reflect.TypeFor[bool]():
+		return func(v []byte, p unsafe.Pointer) bool { return boolField(v, (*bool)(p)) }
 	case reflect.TypeFor[json.RawMessage]():
 		return func(v []byte, p unsafe.Pointer) bool {
 			*(*json.RawMessage)(p) = append(json.RawMessage(nil), v...)
 			return true
 		}
 	}
+	switch t.Kind() {
+	case reflect.Struct:
+		sf := structOf(t)
+		return sf.read
+	case reflect.Slice:
+		if elem := directReader(t.Elem()); elem != nil {
+			return sliceReader(t, elem)
+		}
+	case reflect.Pointer:
+		if elem := directReader(t.Elem()); elem != nil {
+			return pointerReader(t, elem)
+		}
+	}
+	return nil
+}
+
+// boolField reads true, false, or null, which leaves the field as it is.
+func boolField(v []byte, out *bool) bool {
+	switch string(v) {
+	case "true":
+		*out = true
+	case "false":
+		*out = false
+	case "null":
+	default:
+		return false
+	}
+	return true
+}
+
+// sliceReader reads an array, each element with elem into a new slice of
+// type t, or null, which sets the slice to nil.
+func sliceReader(t reflect.Type, elem func([]byte, unsafe.Pointer) bool) func([]byte, unsafe.Pointer) bool {
+	size := t.Elem().Size()
 	return func(v []byte, p unsafe.Pointer) bool {
-		return json.Unmarshal(v, reflect.NewAt(t, p).Interface()) == nil
+		field := reflect.NewAt(t, p).Elem()
+		if string(v) == "null" {
+			field.SetZero()
+			return true
+		}
+		if !field.IsNil() {
+			return false
+		}
+		items, ok := jsonpos.Values(v, nil)
+		if !ok {
+			return false
+		}
+		list := reflect.MakeSlice(t, len(items), len(items))
+		base := list.UnsafePointer()
+		for i, item := range items {
+			if !elem(item, unsafe.Add(base, uintptr(i)*size)) {
+				return false
+			}
+		}
+		field.Set(list)
+		return true
+	}
+}
+
+// pointerReader reads the value a new pointer of type t points to with
+// elem, or null, which sets the pointer to nil.
+func pointerReader(t reflect.Type, elem func([]byte, unsafe.Pointer) bool) func([]byte, unsafe.Pointer) bool {
+	return func(v []byte, p unsafe.Pointer) bool {
+		ptr := (*unsafe.Pointer)(p)
+		if string(v) == "null" {
+			*ptr = nil
+			return true
+		}
+		if *ptr != nil {
+			return false
+		}
+		target := reflect.New(t.Elem()).UnsafePointer()
+		if !elem(v, target) {
+			return false
+		}
+		*ptr = target
+		return true
 	}
 }
 
@@ -145,10 +301,39 @@ func numberField(v []byte, out *json.Number) bool {
 	case len(v) == 0:
 		return false
 	case v[0] == '-' || (v[0] >= '0' && v[0] <= '9'):
+		if n, ok := smallNumber(v); ok {
+			*out = smallNumbers[n]
+			return true
+		}
 		*out = json.Number(v)
 		return true
 	}
 	return string(v) == "null"
+}
+
+// smallNumbers are the spellings of 0 to 999, so that the offsets, sizes,
+// counts and slots of a stream cost no allocation each.
+var smallNumbers = func() (out [1000]json.Number) {
+	for i := range out {
+		out[i] = json.Number(strconv.Itoa(i))
+	}
+	return out
+}()
+
+// smallNumber reads v when it is the canonical spelling of a number below
+// 1,000 (no sign, no leading zero).
+func smallNumber(v []byte) (int, bool) {
+	if len(v) > 3 || (len(v) > 1 && v[0] == '0') {
+		return 0, false
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // plainString returns the content of a string token without escapes in

@@ -1,6 +1,11 @@
 package drp2
 
-import "testing"
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestDecodeFastSkipsUnknownKeys holds decodeFast to reading commands with
 // members the validator has no field for (a handshake's client_name, a
@@ -19,10 +24,47 @@ func TestDecodeFastSkipsUnknownKeys(t *testing.T) {
 		{`{"cmd":"CreateBuffer","ſize":16}`, false},               // encoding/json folds ſ into s
 		{`{"cmd":"CreateBuffer","id":1,"x":[1,}`, false},          // not JSON
 		{`{"cmd":"CreateBuffer","id":1,"l\u0061bel":"x"}`, false}, // an escaped key
+		{`{"cmd":"CreateBindGroup","id":5,"entries":[{"binding":0,"resource_id":3,"label":"x"}]}`, true},
+		{`{"cmd":"QueueSubmit","command_buffer_ids":[7],"submission_id":1,"readbacks":[{"buffer_id":2,"offset":0,"size":16}]}`, true},
+		{`{"cmd":"BeginRenderPass","id":1,"color_attachments":[{"texture_id":3,"load_op":"clear"}],"depth_stencil_attachment":null}`, true},
+		{`{"cmd":"SetBindGroup","dynamic_offsets":[0,256],"version":{"major":2,"minor":0}}`, true},
+		{`{"cmd":"CreateBindGroup","entries":[{"Binding":0}]}`, false},                // a nested key matching without regard to case
+		{`{"cmd":"SetBindGroup","dynamic_offsets":[1],"dynamic_offsets":[2]}`, false}, // a repeated list
 	} {
 		var w wire
 		if got := w.decodeFast([]byte(c.raw)); got != c.fast {
 			t.Errorf("decodeFast(%s) = %v, want %v", c.raw, got, c.fast)
+		}
+	}
+}
+
+// TestFieldTableIsAMap holds the field table to the fields it is built
+// from: every name finds its field, and no other key finds one.
+func TestFieldTableIsAMap(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[wire](), reflect.TypeFor[entryWire](), reflect.TypeFor[readbackWire](), reflect.TypeFor[originWire]()} {
+		fields := fieldsOf(typ)
+		table := tableOf(fields)
+		for name, f := range fields {
+			if got, ok := table.lookup([]byte(name)); !ok || got.offset != f.offset {
+				t.Fatalf("%s: %q not found", typ, name)
+			}
+			for _, other := range []string{name + "x", "x" + name, name[1:], strings.ToUpper(name), ""} {
+				if _, known := fields[other]; !known {
+					if _, ok := table.lookup([]byte(other)); ok {
+						t.Fatalf("%s: %q found", typ, other)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSmallNumbers: a number read from the table is the text read.
+func TestSmallNumbers(t *testing.T) {
+	for _, v := range []string{"0", "7", "10", "99", "100", "999", "1000", "01", "00", "-1", "1e2", "1.5", "12x"} {
+		var n json.Number
+		if !numberField([]byte(v), &n) || string(n) != v {
+			t.Fatalf("numberField(%q) = %q", v, n)
 		}
 	}
 }
