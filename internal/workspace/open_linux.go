@@ -3,11 +3,14 @@
 package workspace
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path"
+	"sort"
 	"sync/atomic"
 	"time"
 
@@ -145,3 +148,101 @@ func (i regularInfo) Mode() fs.FileMode {
 func (i regularInfo) ModTime() time.Time { return time.Unix(i.st.Mtim.Unix()) }
 func (i regularInfo) IsDir() bool        { return false }
 func (i regularInfo) Sys() any           { return &i.st }
+
+// readDirBeneath lists the folder name below dir as fs.ReadDir does (sorted
+// by name, without . and ..), from the types the kernel gives with the
+// names. os.Root's ReadDir asks each entry's type again, one lstat per
+// fixture. ok is false, and the caller lists the folder its own way, when
+// openat2 is refused, the folder cannot be opened as one (a link on the
+// way, a file), or the file system does not give an entry's type.
+//
+// An entry's Info is lstat(its name in the folder).
+func readDirBeneath(dir *os.File, name string, lstat func(string) (fs.FileInfo, error)) (entries []fs.DirEntry, ok bool) {
+	if dir == nil || noOpenat2.Load() {
+		return nil, false
+	}
+	how := unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_CLOEXEC | unix.O_DIRECTORY | unix.O_NOFOLLOW,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	fd, err := unix.Openat2(int(dir.Fd()), name, &how)
+	if err != nil {
+		return nil, false
+	}
+	defer unix.Close(fd)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, false
+		}
+		if n == 0 {
+			break
+		}
+		if entries, ok = appendDirents(entries, buf[:n], lstat); !ok {
+			return nil, false
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	return entries, true
+}
+
+// appendDirents appends the entries of a getdents64 buffer: each record is
+// d_ino (8 bytes), d_off (8), d_reclen (2), d_type (1), then the name up
+// to a NUL. It reports false on a record it cannot read or an entry of
+// unknown type.
+func appendDirents(entries []fs.DirEntry, buf []byte, lstat func(string) (fs.FileInfo, error)) ([]fs.DirEntry, bool) {
+	const nameAt = 19
+	for len(buf) > 0 {
+		if len(buf) < nameAt {
+			return nil, false
+		}
+		reclen := int(binary.NativeEndian.Uint16(buf[16:18]))
+		if reclen < nameAt || reclen > len(buf) {
+			return nil, false
+		}
+		rec := buf[:reclen]
+		buf = buf[reclen:]
+		name := rec[nameAt:]
+		if i := bytes.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
+		}
+		if string(name) == "." || string(name) == ".." || len(name) == 0 {
+			continue
+		}
+		typ, known := direntTypes[rec[18]]
+		if !known {
+			return nil, false
+		}
+		entries = append(entries, dirent{name: string(name), typ: typ, lstat: lstat})
+	}
+	return entries, true
+}
+
+// direntTypes are the file types of d_type, as fs.FileMode types.
+var direntTypes = map[byte]fs.FileMode{
+	unix.DT_REG:  0,
+	unix.DT_DIR:  fs.ModeDir,
+	unix.DT_LNK:  fs.ModeSymlink,
+	unix.DT_FIFO: fs.ModeNamedPipe,
+	unix.DT_SOCK: fs.ModeSocket,
+	unix.DT_CHR:  fs.ModeDevice | fs.ModeCharDevice,
+	unix.DT_BLK:  fs.ModeDevice,
+}
+
+// dirent is an fs.DirEntry of a type the kernel gave; its Info is asked
+// for only when wanted.
+type dirent struct {
+	name  string
+	typ   fs.FileMode
+	lstat func(string) (fs.FileInfo, error)
+}
+
+func (d dirent) Name() string               { return d.name }
+func (d dirent) IsDir() bool                { return d.typ.IsDir() }
+func (d dirent) Type() fs.FileMode          { return d.typ }
+func (d dirent) Info() (fs.FileInfo, error) { return d.lstat(d.name) }
+func (d dirent) String() string             { return fs.FormatDirEntry(d) }

@@ -4,11 +4,14 @@ package workspace
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -93,6 +96,62 @@ func TestRegularFileAsOsFile(t *testing.T) {
 	for what, err := range map[string]error{"close": f.Close(), "read": func() error { _, err := f.Read(buf); return err }(), "stat": func() error { _, err := f.Stat(); return err }()} {
 		if !errors.Is(err, fs.ErrClosed) {
 			t.Errorf("%s after close: %v", what, err)
+		}
+	}
+}
+
+// A folder listed from the types the kernel gives is the folder os.Root
+// lists: the same names in the same order, of the same types, with the
+// same Info, over several getdents buffers.
+func TestReadDirBeneathIsReadDir(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "c/sub/x.json"), "{}")
+	for i := range 1500 {
+		write(t, filepath.Join(dir, fmt.Sprintf("c/fixture_with_a_long_name_%04d_é.json", i)), "{}")
+	}
+	os.Symlink("sub", filepath.Join(dir, "c/link_to_folder"))
+	os.Symlink("fixture_with_a_long_name_0000_é.json", filepath.Join(dir, "c/link.json"))
+	syscall.Mkfifo(filepath.Join(dir, "c/fifo.json"), 0o644)
+	tree, err := New(dir, true).Tree(".", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, name := range []string{"c", "c/sub", "."} {
+		want, err := fs.ReadDir(root.FS(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lstat := func(entry string) (fs.FileInfo, error) { return tree.Lstat(path.Join(name, entry)) }
+		got, ok := readDirBeneath(tree.fd, name, lstat)
+		if !ok {
+			t.Skip("SKIPPED: openat2 is not available here; os.Root lists the folder")
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d entries, os.Root lists %d", name, len(got), len(want))
+		}
+		for i := range want {
+			g, w := got[i], want[i]
+			if g.Name() != w.Name() || g.Type() != w.Type() || g.IsDir() != w.IsDir() {
+				t.Errorf("%s entry %d: %v, os.Root: %v", name, i, g, w)
+			}
+			if i%250 == 0 {
+				gi, gerr := g.Info()
+				wi, werr := w.Info()
+				if (gerr == nil) != (werr == nil) || (gerr == nil && (gi.Mode() != wi.Mode() || gi.Size() != wi.Size())) {
+					t.Errorf("%s: Info %v %v, os.Root's %v %v", g.Name(), gi, gerr, wi, werr)
+				}
+			}
+		}
+	}
+	for _, name := range []string{"c/link_to_folder", "c/link.json", "c/fifo.json", "c/missing", "../x"} {
+		if _, ok := readDirBeneath(tree.fd, name, nil); ok {
+			t.Errorf("%s listed; it is no folder beneath the tree", name)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 )
 
@@ -143,6 +144,12 @@ func (t *Tree) ReadFile(name string) ([]byte, error) {
 
 // ReadDir lists a folder.
 func (t *Tree) ReadDir(name string) ([]fs.DirEntry, error) {
+	if fs.ValidPath(name) {
+		lstat := func(entry string) (fs.FileInfo, error) { return t.Lstat(path.Join(name, entry)) }
+		if entries, ok := readDirBeneath(t.fd, name, lstat); ok {
+			return entries, nil
+		}
+	}
 	if err := t.check("readdir", name, wantFolder); err != nil {
 		return nil, err
 	}
