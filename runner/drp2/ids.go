@@ -13,8 +13,13 @@ type objectTable struct {
 }
 
 // maxDense bounds the slice: 2^24 pointers, and only while at least about
-// half of it is used (see set).
-const maxDense = 1 << 24
+// half of it is used (see set). A stream starts with the map: the slice is
+// made only once it holds denseFrom objects, so that a short stream whose
+// ids start at 1,000 does not clear 8 KiB or more for a handful of them.
+const (
+	maxDense  = 1 << 24
+	denseFrom = 256
+)
 
 func (t *objectTable) get(id ID) *object {
 	if id.big != "" {
@@ -36,7 +41,7 @@ func (t *objectTable) set(id ID, o *object) {
 		}
 		t.big[id.big] = o
 		return
-	case id.n >= uint64(len(t.dense)) && id.n < maxDense && id.n <= 2*uint64(t.count)+4096:
+	case id.n >= uint64(len(t.dense)) && id.n < maxDense && id.n <= 2*uint64(t.count)+4096 && t.count >= denseFrom:
 		t.grow(int(id.n) + 1)
 	}
 	if id.n < uint64(len(t.dense)) {
