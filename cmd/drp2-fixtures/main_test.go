@@ -22,10 +22,10 @@ func TestMemoryLimit(t *testing.T) {
 	}
 }
 
-// TestGCPercent: a run of many fixtures collects at GOGC=100, any other at
+// TestGCPercent: a run of many fixtures collects at GOGC=60, any other at
 // the start's 200.
 func TestGCPercent(t *testing.T) {
-	for n, want := range map[int]int{-1: 200, 0: 200, 1: 200, manyFixtures - 1: 200, manyFixtures: 100, 50000: 100} {
+	for n, want := range map[int]int{-1: 200, 0: 200, 1: 200, manyFixtures - 1: 200, manyFixtures: 60, 50000: 60} {
 		if got := gcPercent(n); got != want {
 			t.Errorf("gcPercent(%d) = %d, want %d", n, got, want)
 		}
