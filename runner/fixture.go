@@ -121,12 +121,11 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		return nil, &corpusError{msg: "the file starts with a UTF-8 byte-order mark, which JSON text must not have: save it without BOM", offset: 0}
 	}
-	// One pass checks the encoding and the syntax of the whole file; the
-	// standard library's checks run only to explain a failure. One walk
+	// One pass checks the encoding and the syntax of the whole file, and
 	// finds duplicate keys, the top-level members and the length of each
-	// array among them, so that the commands are indexed in one more pass
-	// rather than three; on a large file it runs beside the check.
-	valid, scanned := validAndScanned(data)
+	// array among them, so that the commands are indexed in one more pass;
+	// the standard library's checks run only to explain a failure.
+	valid, object, key, off, dup, outline := jsonpos.Check(data)
 	if !valid {
 		if !utf8.Valid(data) {
 			off := firstInvalidUTF8(data)
@@ -140,15 +139,14 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 	if c := data[firstNonSpace(data)]; c != '{' {
 		return nil, &corpusError{msg: fmt.Sprintf("the top-level value is %s; a fixture is a JSON object", kindOf(c)), offset: firstNonSpace(data)}
 	}
-	sc := scanned()
-	if sc.dup {
+	if dup {
 		where := "the top-level object"
-		if sc.object != "" {
-			where = sc.object
+		if object != "" {
+			where = object
 		}
-		return nil, &corpusError{msg: fmt.Sprintf("duplicate key %q in %s: JSON readers disagree on which value wins", sc.key, where), offset: sc.offset}
+		return nil, &corpusError{msg: fmt.Sprintf("duplicate key %q in %s: JSON readers disagree on which value wins", key, where), offset: off}
 	}
-	members := sc.outline.Members
+	members := outline.Members
 	doc := make(map[string]any, len(members))
 	fx := &fixture{data: data, doc: doc, members: make(map[string][2]int, len(members))}
 	for i, m := range members {
@@ -165,7 +163,7 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 			doc[m.Key] = v
 			continue
 		}
-		commands, ok := jsonpos.ValuesN(raw, sc.outline.Lengths[i], func(n int) []json.RawMessage { return mem.commandIndex(data, n) })
+		commands, ok := jsonpos.ValuesN(raw, outline.Lengths[i], func(n int) []json.RawMessage { return mem.commandIndex(data, n) })
 		if !ok {
 			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: m.Start}
 		}
@@ -183,7 +181,15 @@ func digest(data []byte, fx *fixture) model.Digest {
 	if data == nil {
 		return model.Digest{}
 	}
-	d := model.Digest{File: sum(data)}
+	d := memberSums(data, fx)
+	d.File = sum(data)
+	return d
+}
+
+// memberSums is the digest of the members of a decoded fixture (none when
+// fx is nil).
+func memberSums(data []byte, fx *fixture) model.Digest {
+	var d model.Digest
 	if fx != nil {
 		if r, ok := fx.members["commands"]; ok {
 			d.Commands = compactSum(data[r[0]:r[1]])
@@ -195,66 +201,63 @@ func digest(data []byte, fx *fixture) model.Digest {
 	return d
 }
 
-// scan is what jsonpos.Scan returns.
-type scan struct {
-	object, key string
-	offset      int
-	dup         bool
-	outline     jsonpos.Outline
-}
-
-func scanOf(data []byte) scan {
-	var s scan
-	s.object, s.key, s.offset, s.dup, s.outline = jsonpos.Scan(data)
-	return s
-}
-
-// validAndScanned checks data with jsonpos.Valid, and returns its scan to
-// call once it is known valid. From asideBytes the scan runs on
-// another goroutine during the check (Scan walks any bytes without harm)
-// and is waited for here: data may be freed as soon as the caller returns.
-// A panic there is raised again here.
-func validAndScanned(data []byte) (bool, func() scan) {
-	if len(data) < asideBytes {
-		return jsonpos.Valid(data), func() scan { return scanOf(data) }
-	}
-	done := make(chan any, 1)
-	var s scan
-	go func() {
-		defer func() { done <- recover() }()
-		s = scanOf(data)
-	}()
-	valid := jsonpos.Valid(data)
-	if p := <-done; p != nil {
-		panic(p)
-	}
-	return valid, func() scan { return s }
-}
-
-// asideBytes is the size from which a fixture's scan and digest run on
-// another goroutine, beside the syntax check and the phases: on a long
-// stream they are about a sixth of the run, which the second core can take.
+// asideBytes is the size from which a fixture's digest is summed on
+// another goroutine: the file's sum beside its decoding, the members' beside
+// the phases. On a long stream the sums are about a tenth of the run, which
+// the second core can take.
 var asideBytes = 1 << 20
 
-// digestAside sets *out to digest(data, fx), on another goroutine for a
-// large fixture; the returned join waits for it and must run before data is
-// freed. A panic there is raised again in join, on the fixture's goroutine,
+// digester sums the digest of one fixture: in line for a small one, for a
+// large one on another goroutine from start on. wait waits for it; it must
+// run before the fixture's bytes are freed, and does after a panic too. A
+// panic of the sums is raised again in wait, on the fixture's goroutine,
 // where it costs one fixture as any other.
-func digestAside(data []byte, fx *fixture, out *model.Digest) (join func()) {
-	if len(data) < asideBytes || fx == nil {
-		*out = digest(data, fx)
-		return func() {}
+type digester struct {
+	data    []byte
+	out     *model.Digest
+	fixture chan *fixture // nil when summing in line
+	done    chan any
+	told    bool
+}
+
+// start begins with the file's sum, once data is read (nil if it was not).
+func (d *digester) start(data []byte, out *model.Digest) {
+	d.data, d.out = data, out
+	if len(data) < asideBytes {
+		return
 	}
-	done := make(chan any, 1)
+	d.fixture, d.done = make(chan *fixture, 1), make(chan any, 1)
 	go func() {
-		defer func() { done <- recover() }()
-		*out = digest(data, fx)
+		defer func() { d.done <- recover() }()
+		file := sum(data)
+		members := memberSums(data, <-d.fixture)
+		members.File = file
+		*out = members
 	}()
-	return sync.OnceFunc(func() {
-		if p := <-done; p != nil {
-			panic(p)
-		}
-	})
+}
+
+// decoded gives the decoded fixture (nil if it was not) for its members'
+// sums.
+func (d *digester) decoded(fx *fixture) {
+	if d.fixture == nil {
+		*d.out = digest(d.data, fx)
+		return
+	}
+	d.fixture <- fx
+	d.told = true
+}
+
+func (d *digester) wait() {
+	if d.fixture == nil {
+		return
+	}
+	if !d.told {
+		d.fixture <- nil // decoding panicked: the file's sum alone
+		d.told = true
+	}
+	if p := <-d.done; p != nil {
+		panic(p)
+	}
 }
 
 // compactBuffers hold compacted text on its way to the hash: made once per

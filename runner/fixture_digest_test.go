@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -82,43 +81,24 @@ func TestDigestAsideIsTheDigest(t *testing.T) {
 		for _, threshold := range []int{0, len(data), len(data) + 1} {
 			asideBytes = threshold
 			var got model.Digest
-			join := digestAside(data, fx, &got)
-			join()
-			join()
+			var sums digester
+			sums.start(data, &got)
+			sums.decoded(fx)
+			sums.wait()
 			if got != want {
 				t.Errorf("input %d, aside from %d bytes: %+v, in line %+v", i, threshold, got, want)
 			}
 		}
 		mem.free()
-	}
-}
-
-// A large file's scan, run beside the syntax check, is the scan run after
-// it, on valid and invalid files alike.
-func TestScanAsideIsTheScan(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "fixtures", "*", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	inputs := [][]byte{[]byte(`{"a": 1, "a": 2}`), []byte(`{"a": [1, 2}`), []byte("{\"a\": \"\xff\"}"), []byte(`[1, 2]`)}
-	for i, p := range files {
-		if i%8 == 0 {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			inputs = append(inputs, data)
-		}
-	}
-	defer func(n int) { asideBytes = n }(asideBytes)
-	for _, data := range inputs {
-		asideBytes = len(data) + 1
-		valid, scanned := validAndScanned(data)
-		want := scanned()
+		// Decoding that panicked: the file's sum alone, and no goroutine
+		// left waiting.
 		asideBytes = 0
-		got, aside := validAndScanned(data)
-		if got != valid || !reflect.DeepEqual(aside(), want) {
-			t.Errorf("%.40q: aside %v %+v, in line %v %+v", data, got, aside(), valid, want)
+		var got model.Digest
+		var sums digester
+		sums.start(data, &got)
+		sums.wait()
+		if got != (model.Digest{File: want.File}) {
+			t.Errorf("input %d, not decoded: %+v, want the file's sum %s", i, got, want.File)
 		}
 	}
 }

@@ -595,12 +595,9 @@ func (j *fixtureJob) run(ctx context.Context, rel string) (res model.Result, kee
 	// Deferred after the recover above, so it runs first: nothing made
 	// from data outlives this call but copies.
 	defer mem.free()
-	data, cerr := readFixture(j.corpus.fsys, rel, j.limit, &mem)
-	var fx *fixture
-	if cerr == nil {
-		fx, cerr = decodeFixture(data, &mem)
-	}
-	defer digestAside(data, fx, &res.Digest)() // runs before mem.free: the sums read data
+	var sums digester
+	defer sums.wait() // runs before mem.free: the sums read the fixture's bytes
+	data, fx, cerr := j.readAndDecode(rel, &mem, &sums, &res.Digest)
 	if cerr == nil {
 		cerr = j.checkEnvelope(fx)
 		// The stand-ins of the commands served the envelope phase only; a
@@ -741,6 +738,19 @@ func (j *fixtureJob) validateEnvelope(doc map[string]any) error {
 // nil, and the checker's findings. Schema negatives stop after the command
 // schema (RUNNER.md). A long stream's checker may run beside the command
 // schema (see overlapped); the verdict is the same.
+// readAndDecode reads the fixture rel into mem and decodes it, and has
+// sums sum its digest into out.
+func (j *fixtureJob) readAndDecode(rel string, mem *fixtureMemory, sums *digester, out *model.Digest) ([]byte, *fixture, *corpusError) {
+	data, cerr := readFixture(j.corpus.fsys, rel, j.limit, mem)
+	sums.start(data, out)
+	var fx *fixture
+	if cerr == nil {
+		fx, cerr = decodeFixture(data, mem)
+	}
+	sums.decoded(fx)
+	return data, fx, cerr
+}
+
 func (j *fixtureJob) phases(ctx context.Context, fx *fixture, rel string, class model.Class) (*model.Failure, []model.Finding) {
 	if class != model.ClassSchemaNegative && j.checker != nil && overlaps(j.checker, len(fx.commands)) {
 		return j.overlapped(ctx, fx, streamOf(fx, rel))
