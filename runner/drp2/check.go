@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -98,10 +99,12 @@ func (c *Checker) check(ctx context.Context, s model.Stream, trace func(rule str
 	if f == nil {
 		f = st.capability(s.Capabilities)
 	}
+	findings := st.findings
+	st.release()
 	if f != nil && f.Unjudged {
 		return f, nil
 	}
-	return f, st.findings
+	return f, findings
 }
 
 // Work budget. One unit is one rule evaluated, or 16 bytes of a command
@@ -185,10 +188,27 @@ type state struct {
 	exhausted     bool
 }
 
+// states are kept from one stream to the next: a state is over a
+// kilobyte, made for every fixture of a run. Nothing of a stream stays
+// reachable from it once it is put back (release), but its scratch buffer
+// when small.
+var states = sync.Pool{New: func() any { return new(state) }}
+
 func newState() *state {
-	s := &state{}
+	s := states.Get().(*state)
 	s.w = &s.buf
 	return s
+}
+
+// release clears s and keeps it for the next stream; nothing may use it
+// after.
+func (s *state) release() {
+	scratch := s.scratch
+	*s = state{}
+	if cap(scratch) <= 64<<10 {
+		s.scratch = scratch[:0]
+	}
+	states.Put(s)
 }
 
 func (s *state) semantic(st model.Stream) *model.Failure {
