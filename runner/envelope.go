@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"sort"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/runner/schema"
@@ -15,7 +16,43 @@ import (
 // are kept: a failure's message names the value, and failures are rare.
 type envelopeShapes struct {
 	shape  schema.Shape
-	passed verdictCache
+	passed shapesPassed
+}
+
+// keyBuffers hold envelope keys while they are looked up.
+var keyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// shapesPassed holds the keys of envelopes that passed, within the
+// command cache's bounds. A lookup indexes the map with the key's bytes,
+// where a sync.Map's would box a copy of them; there is one lookup a
+// fixture, so the lock costs nothing that shows.
+type shapesPassed struct {
+	mu   sync.RWMutex
+	keys map[string]struct{}
+	used int
+}
+
+func (p *shapesPassed) has(key []byte) bool {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	_, ok := p.keys[string(key)]
+	return ok
+}
+
+func (p *shapesPassed) add(key []byte) {
+	if len(key) > maxCachedCommandBytes {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.used += len(key) + cacheEntryOverhead; p.used > maxCacheBytes {
+		p.used -= len(key) + cacheEntryOverhead
+		return
+	}
+	if p.keys == nil {
+		p.keys = map[string]struct{}{}
+	}
+	p.keys[string(key)] = struct{}{}
 }
 
 // newEnvelopeShapes is the envelope cache of a run, or nil when the
@@ -121,7 +158,7 @@ func (k *keyer) str(s string) {
 // holds a few strings and numbers: they are searched in a small array,
 // which lives with the keyer on the stack, and put in a map only past it.
 type classes[T comparable] struct {
-	few  [16]T
+	few  [32]T
 	n    int // of few in use
 	many map[T]int
 }

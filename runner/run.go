@@ -269,7 +269,8 @@ func newFixtureJob(cfg Config, c *corpus, sch *schemas, now func() time.Time) *f
 		budget = DefaultFixtureTimeout
 	}
 	return &fixtureJob{corpus: c, schemas: sch, commands: newCommandPhase(sch), envelopes: newEnvelopeShapes(sch),
-		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget, progress: cfg.Progress}
+		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget, progress: cfg.Progress,
+		overBudget: fmt.Errorf("the wall-clock limit of %s for one fixture was reached", budget)}
 }
 
 // runAll runs the selected fixtures on the worker pool and returns their
@@ -459,6 +460,8 @@ type fixtureJob struct {
 	name      string
 	tags      []string
 	budget    time.Duration // <= 0: none
+	// overBudget is the cause of a fixture's stop at budget.
+	overBudget error
 	progress  *Progress
 }
 
@@ -472,8 +475,7 @@ func (j *fixtureJob) runWithBudget(ctx context.Context, rel string, loops *fixtu
 	if j.budget <= 0 {
 		return j.run(ctx, rel)
 	}
-	limit := fmt.Errorf("the wall-clock limit of %s for one fixture was reached", j.budget)
-	fctx, cancel := context.WithTimeoutCause(ctx, j.budget, limit)
+	fctx, cancel := context.WithTimeoutCause(ctx, j.budget, j.overBudget)
 	defer cancel()
 	done := make(chan fixtureOutcome, 1)
 	loop := loops.get(j)
@@ -718,26 +720,24 @@ func (j *fixtureJob) validateEnvelope(doc map[string]any) error {
 	if j.envelopes == nil {
 		return j.schemas.ValidateEnvelope(any(doc))
 	}
-	// Room for the key of a usual envelope, so that building it does not
-	// grow the buffer step by step.
-	var scratch [1024]byte
-	key, shaped := envelopeKey(doc, &j.envelopes.shape, scratch[:0])
+	// The key is built in a buffer with room for a usual envelope's, kept
+	// from one fixture to the next.
+	buf := keyBuffers.Get().(*[]byte)
+	defer keyBuffers.Put(buf)
+	key, shaped := envelopeKey(doc, &j.envelopes.shape, (*buf)[:0])
+	*buf = key[:0]
 	if shaped {
-		if _, ok := j.envelopes.passed.load(key); ok {
+		if j.envelopes.passed.has(key) {
 			return nil
 		}
 	}
 	err := j.schemas.ValidateEnvelope(any(doc))
 	if err == nil && shaped {
-		j.envelopes.passed.store(key, verdict{ok: true})
+		j.envelopes.passed.add(key)
 	}
 	return err
 }
 
-// phases runs the DRP phases in order and returns the first failure, or
-// nil, and the checker's findings. Schema negatives stop after the command
-// schema (RUNNER.md). A long stream's checker may run beside the command
-// schema (see overlapped); the verdict is the same.
 // readAndDecode reads the fixture rel into mem and decodes it, and has
 // sums sum its digest into out.
 func (j *fixtureJob) readAndDecode(rel string, mem *fixtureMemory, sums *digester, out *model.Digest) ([]byte, *fixture, *corpusError) {
@@ -751,6 +751,10 @@ func (j *fixtureJob) readAndDecode(rel string, mem *fixtureMemory, sums *digeste
 	return data, fx, cerr
 }
 
+// phases runs the DRP phases in order and returns the first failure, or
+// nil, and the checker's findings. Schema negatives stop after the command
+// schema (RUNNER.md). A long stream's checker may run beside the command
+// schema (see overlapped); the verdict is the same.
 func (j *fixtureJob) phases(ctx context.Context, fx *fixture, rel string, class model.Class) (*model.Failure, []model.Finding) {
 	if class != model.ClassSchemaNegative && j.checker != nil && overlaps(j.checker, len(fx.commands)) {
 		return j.overlapped(ctx, fx, streamOf(fx, rel))
