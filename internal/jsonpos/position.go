@@ -339,6 +339,10 @@ func (o *outliner) key(stack []frame) {
 // start notes a value that starts at pos: a top-level member's after key.
 func (o *outliner) start(pos int) {
 	if o.pending {
+		if o.out.Members == nil {
+			// A fixture has about eight members: room for them at once.
+			o.out.Members, o.out.Lengths = make([]Member, 0, 8), make([]int, 0, 8)
+		}
 		o.out.Members = append(o.out.Members, Member{Key: o.member, Start: pos})
 		o.out.Lengths = append(o.out.Lengths, -1)
 	}

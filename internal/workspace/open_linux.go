@@ -81,7 +81,7 @@ func (f *regularFile) Stat() (fs.FileInfo, error) {
 	if f.fd < 0 {
 		return nil, f.error("stat", fs.ErrClosed)
 	}
-	return f.info, nil
+	return &f.info, nil
 }
 
 // maxRead bounds one read, as os does: some kernels refuse larger ones.
@@ -130,9 +130,9 @@ type regularInfo struct {
 	st   unix.Stat_t
 }
 
-func (i regularInfo) Name() string { return i.name }
-func (i regularInfo) Size() int64  { return i.st.Size }
-func (i regularInfo) Mode() fs.FileMode {
+func (i *regularInfo) Name() string { return i.name }
+func (i *regularInfo) Size() int64  { return i.st.Size }
+func (i *regularInfo) Mode() fs.FileMode {
 	m := fs.FileMode(i.st.Mode & 0o777)
 	if i.st.Mode&unix.S_ISUID != 0 {
 		m |= fs.ModeSetuid
@@ -145,9 +145,9 @@ func (i regularInfo) Mode() fs.FileMode {
 	}
 	return m
 }
-func (i regularInfo) ModTime() time.Time { return time.Unix(i.st.Mtim.Unix()) }
-func (i regularInfo) IsDir() bool        { return false }
-func (i regularInfo) Sys() any           { return &i.st }
+func (i *regularInfo) ModTime() time.Time { return time.Unix(i.st.Mtim.Unix()) }
+func (i *regularInfo) IsDir() bool        { return false }
+func (i *regularInfo) Sys() any           { return &i.st }
 
 // readDirBeneath lists the folder name below dir as fs.ReadDir does (sorted
 // by name, without . and ..), from the types the kernel gives with the
