@@ -463,16 +463,7 @@ func (s *scanner) expect(c byte) bool {
 	return s.next() == c
 }
 
-func (s *scanner) space() {
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
-			return
-		}
-	}
-}
+func (s *scanner) space() { s.pos = spaceEnd(s.data, s.pos) }
 
 // str reads a string token and returns its decoded value.
 func (s *scanner) str() (string, bool) {

@@ -68,6 +68,15 @@ func stringEnd(data []byte, i int) (int, bool) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// spaceEnd is the offset of the first byte at or after i in data that is
+// not JSON white space.
+func spaceEnd(data []byte, i int) int {
+	for i < len(data) && isSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
 // compactStop marks the bytes Compact stops at outside strings: white
 // space, a quote, and the start of a number (outside strings, no other
 // token holds a digit or a minus).

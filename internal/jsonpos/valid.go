@@ -126,16 +126,7 @@ func (v *validator) key() bool {
 	return true
 }
 
-func (v *validator) space() {
-	for v.pos < len(v.data) {
-		switch v.data[v.pos] {
-		case ' ', '\t', '\n', '\r':
-			v.pos++
-		default:
-			return
-		}
-	}
-}
+func (v *validator) space() { v.pos = spaceEnd(v.data, v.pos) }
 
 // plain marks the bytes a string holds as themselves: printable ASCII but
 // the quote and the backslash.

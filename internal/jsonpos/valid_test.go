@@ -2,8 +2,6 @@ package jsonpos
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -54,13 +52,7 @@ func FuzzValid(f *testing.F) {
 	for _, c := range validCases {
 		f.Add([]byte(c))
 	}
-	if files, err := filepath.Glob(filepath.Join("..", "..", "fixtures", "*", "*.json")); err == nil {
-		for i, p := range files {
-			if data, err := os.ReadFile(p); err == nil && i%10 == 0 {
-				f.Add(data)
-			}
-		}
-	}
+	addFixtureSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if got, want := Valid(data), standardValid(data); got != want {
 			t.Fatalf("Valid(%q) = %v, utf8.Valid && json.Valid say %v", data, got, want)
