@@ -462,7 +462,7 @@ type fixtureJob struct {
 	budget    time.Duration // <= 0: none
 	// overBudget is the cause of a fixture's stop at budget.
 	overBudget error
-	progress  *Progress
+	progress   *Progress
 }
 
 // runWithBudget runs one fixture on another goroutine (a loop) under its
