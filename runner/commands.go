@@ -126,9 +126,10 @@ func (p *commandPhase) checkCommands(commands []json.RawMessage, stop <-chan str
 		return first != nil && start >= first.CommandIndex
 	}
 	forEach(len(commands), workers, commandChunk, skip, func(start, end int) {
-		var scratch []byte
+		scratch := keyBuffers.Get().(*[]byte)
+		defer putKeyBuffer(scratch)
 		for i := start; i < end; i++ {
-			if f := p.checkCommand(i, commands[i], &scratch); f != nil {
+			if f := p.checkCommand(i, commands[i], scratch); f != nil {
 				mu.Lock()
 				if first == nil || f.CommandIndex < first.CommandIndex {
 					first = f

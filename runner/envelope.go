@@ -19,8 +19,16 @@ type envelopeShapes struct {
 	passed shapesPassed
 }
 
-// keyBuffers hold envelope keys while they are looked up.
+// keyBuffers hold the keys of envelopes and commands while they are built
+// and looked up, from one fixture to the next.
 var keyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// putKeyBuffer keeps b for the next key unless a huge command grew it.
+func putKeyBuffer(b *[]byte) {
+	if cap(*b) <= 64<<10 {
+		keyBuffers.Put(b)
+	}
+}
 
 // shapesPassed holds the keys of envelopes that passed, within the
 // command cache's bounds. A lookup indexes the map with the key's bytes,

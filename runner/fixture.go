@@ -39,8 +39,9 @@ type fixture struct {
 	// commands are the commands as written: slices of data, so that the
 	// command-schema phase and the Checker share one index of the stream.
 	commands []json.RawMessage
-	// members are the byte ranges of the top-level members' values.
-	members map[string][2]int
+	// members are the top-level members and the byte ranges of their
+	// values, in the file's order (a fixture has a handful).
+	members []jsonpos.Member
 	// envelopeIndex maps the commands the envelope phase saw to their
 	// indexes in the stream, when it saw a summary (see envelopeView).
 	envelopeIndex []int
@@ -148,9 +149,8 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 	}
 	members := outline.Members
 	doc := make(map[string]any, len(members))
-	fx := &fixture{data: data, doc: doc, members: make(map[string][2]int, len(members))}
+	fx := &fixture{data: data, doc: doc, members: members}
 	for i, m := range members {
-		fx.members[m.Key] = [2]int{m.Start, m.End}
 		raw := data[m.Start:m.End]
 		if m.Key != "commands" || raw[0] != '[' {
 			if len(raw) > 2*maxEnvelopeValues && jsonpos.CountValues(raw, maxEnvelopeValues) > maxEnvelopeValues {
@@ -173,6 +173,16 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 	return fx, nil
 }
 
+// member is the value of the top-level member key, as written.
+func (f *fixture) member(key string) ([]byte, bool) {
+	for _, m := range f.members {
+		if m.Key == key {
+			return f.data[m.Start:m.End], true
+		}
+	}
+	return nil, false
+}
+
 // digest sums the file as written, and its commands and expected members
 // without the white space between tokens: re-indenting a fixture changes
 // neither its stream nor its expectation. A file that failed to decode has
@@ -191,11 +201,11 @@ func digest(data []byte, fx *fixture) model.Digest {
 func memberSums(data []byte, fx *fixture) model.Digest {
 	var d model.Digest
 	if fx != nil {
-		if r, ok := fx.members["commands"]; ok {
-			d.Commands = compactSum(data[r[0]:r[1]])
+		if raw, ok := fx.member("commands"); ok {
+			d.Commands = compactSum(raw)
 		}
-		if r, ok := fx.members["expected"]; ok {
-			d.Expected = compactSum(data[r[0]:r[1]])
+		if raw, ok := fx.member("expected"); ok {
+			d.Expected = compactSum(raw)
 		}
 	}
 	return d

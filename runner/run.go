@@ -723,7 +723,7 @@ func (j *fixtureJob) validateEnvelope(doc map[string]any) error {
 	// The key is built in a buffer with room for a usual envelope's, kept
 	// from one fixture to the next.
 	buf := keyBuffers.Get().(*[]byte)
-	defer keyBuffers.Put(buf)
+	defer putKeyBuffer(buf)
 	key, shaped := envelopeKey(doc, &j.envelopes.shape, (*buf)[:0])
 	*buf = key[:0]
 	if shaped {
@@ -779,8 +779,8 @@ func streamOf(fx *fixture, rel string) model.Stream {
 		}
 	}
 	// decodeFixture located every top-level member already.
-	if r, ok := fx.members["capabilities"]; ok {
-		stream.Capabilities = fx.data[r[0]:r[1]]
+	if raw, ok := fx.member("capabilities"); ok {
+		stream.Capabilities = raw
 	}
 	return stream
 }
