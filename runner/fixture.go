@@ -332,36 +332,42 @@ func envelopeView(commands []json.RawMessage) ([]any, []int) {
 		index[i] = i
 	}
 	seen := map[string]bool{}
+	var key []byte
 	for i := n; i < len(commands); i++ {
-		key, ok := standInKey(commands[i])
-		if ok && seen[key] {
-			continue
+		var ok bool
+		if key, ok = standInKey(key[:0], commands[i]); ok {
+			// Indexing with the converted bytes makes no string; only a
+			// new key is kept as one.
+			if seen[string(key)] {
+				continue
+			}
+			seen[string(key)] = true
 		}
-		seen[key] = true
 		view = append(view, standIn(commands[i]))
 		index = append(index, i)
 	}
 	return view, index
 }
 
-// standInKey names the stand-in of a command, when it can be named
-// cheaply: the cmd token of an object whose cmd is a plain string, or the
-// whole of a short value. Two commands with one key have equal stand-ins.
-func standInKey(raw []byte) (string, bool) {
+// standInKey appends to buf the name of the stand-in of a command, when
+// it can be named cheaply: the cmd token of an object whose cmd is a plain
+// string, or the whole of a short value, each after a byte of its own.
+// Two commands with one key have equal stand-ins.
+func standInKey(buf, raw []byte) ([]byte, bool) {
 	if len(raw) > 0 && raw[0] == '{' {
 		if start, end, ok := jsonpos.MemberValue(raw, "cmd"); ok {
 			v := raw[start:end]
 			if len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 {
-				return "cmd " + string(v), true
+				return append(append(buf, 'c'), v...), true
 			}
 		} else {
-			return "no cmd", true
+			return append(buf, 'n'), true
 		}
 	}
 	if len(raw) <= 256 {
-		return "raw " + string(raw), true
+		return append(append(buf, 'r'), raw...), true
 	}
-	return "", false
+	return buf, false
 }
 
 // envelopePointer turns a pointer into what the envelope phase saw into a
