@@ -123,11 +123,13 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 		return nil, &corpusError{msg: "the file starts with a UTF-8 byte-order mark, which JSON text must not have: save it without BOM", offset: 0}
 	}
 	// One pass checks the encoding and the syntax of the whole file, and
-	// finds duplicate keys, the top-level members and the length of each
-	// array among them, so that the commands are indexed in one more pass;
-	// the standard library's checks run only to explain a failure.
-	valid, object, key, off, dup, outline := jsonpos.Check(data)
-	if !valid {
+	// finds duplicate keys, the top-level members and where each command
+	// lies; the standard library's checks run only to explain a failure.
+	elements := elementBuffers.Get().(*[]uint32)
+	defer putElements(elements)
+	c := jsonpos.Check(data, "commands", *elements)
+	*elements = c.Elements
+	if !c.Valid {
 		if !utf8.Valid(data) {
 			off := firstInvalidUTF8(data)
 			return nil, &corpusError{msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", data[off]), offset: off}
@@ -136,17 +138,22 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 			var v any
 			return nil, syntaxError(data, json.Unmarshal(data, &v))
 		}
+		// Not reached while Check is right (FuzzCheck): if it is not, the
+		// scan decides, and ValuesN indexes the commands.
+		c = jsonpos.Checked{Valid: true}
+		c.Object, c.Key, c.Offset, c.Found, c.Outline = jsonpos.Scan(data)
 	}
-	if c := data[firstNonSpace(data)]; c != '{' {
-		return nil, &corpusError{msg: fmt.Sprintf("the top-level value is %s; a fixture is a JSON object", kindOf(c)), offset: firstNonSpace(data)}
+	if ch := data[firstNonSpace(data)]; ch != '{' {
+		return nil, &corpusError{msg: fmt.Sprintf("the top-level value is %s; a fixture is a JSON object", kindOf(ch)), offset: firstNonSpace(data)}
 	}
-	if dup {
+	if c.Found {
 		where := "the top-level object"
-		if object != "" {
-			where = object
+		if c.Object != "" {
+			where = c.Object
 		}
-		return nil, &corpusError{msg: fmt.Sprintf("duplicate key %q in %s: JSON readers disagree on which value wins", key, where), offset: off}
+		return nil, &corpusError{msg: fmt.Sprintf("duplicate key %q in %s: JSON readers disagree on which value wins", c.Key, where), offset: c.Offset}
 	}
+	outline := c.Outline
 	members := outline.Members
 	doc := make(map[string]any, len(members))
 	fx := &fixture{data: data, doc: doc, members: members}
@@ -163,7 +170,7 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 			doc[m.Key] = v
 			continue
 		}
-		commands, ok := jsonpos.ValuesN(raw, outline.Lengths[i], func(n int) []json.RawMessage { return mem.commandIndex(data, n) })
+		commands, ok := indexCommands(data, m, outline.Lengths[i], c.Elements, mem)
 		if !ok {
 			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: m.Start}
 		}
@@ -181,6 +188,34 @@ func (f *fixture) member(key string) ([]byte, bool) {
 		}
 	}
 	return nil, false
+}
+
+// indexCommands returns the n commands of the member m, an array, as
+// slices of data in an index from mem: from the offsets Check found, or,
+// should they not be its n elements, through ValuesN.
+func indexCommands(data []byte, m jsonpos.Member, n int, elements []uint32, mem *fixtureMemory) ([]json.RawMessage, bool) {
+	alloc := func(n int) []json.RawMessage { return mem.commandIndex(data, n) }
+	if len(elements) != 2*n || (n > 0 && (int(elements[0]) < m.Start || int(elements[2*n-1]) > m.End)) {
+		return jsonpos.ValuesN(data[m.Start:m.End], n, alloc)
+	}
+	commands := alloc(n)
+	for k := 0; k < n; k++ {
+		start, end := elements[2*k], elements[2*k+1]
+		commands = append(commands, data[start:end:end])
+	}
+	return commands, true
+}
+
+// elementBuffers hold the offsets of a fixture's commands between the
+// pass that finds them and the index made from them.
+var elementBuffers = sync.Pool{New: func() any { return new([]uint32) }}
+
+// putElements keeps b for the next fixture unless a long stream grew it.
+func putElements(b *[]uint32) {
+	if cap(*b) <= 1<<16 {
+		*b = (*b)[:0]
+		elementBuffers.Put(b)
+	}
 }
 
 // digest sums the file as written, and its commands and expected members

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
+	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -99,6 +101,39 @@ func TestDigestAsideIsTheDigest(t *testing.T) {
 		sums.wait()
 		if got != (model.Digest{File: want.File}) {
 			t.Errorf("input %d, not decoded: %+v, want the file's sum %s", i, got, want.File)
+		}
+	}
+}
+
+// The commands indexed from the offsets the validating pass found are the
+// commands ValuesN finds, slice for slice.
+func TestCommandsIndexedFromTheCheck(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "fixtures", "*", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := jsonpos.Check(data, "commands", nil)
+		for i, m := range c.Outline.Members {
+			if m.Key != "commands" || c.Outline.Lengths[i] < 0 {
+				continue
+			}
+			var mem fixtureMemory
+			got, ok := indexCommands(data, m, c.Outline.Lengths[i], c.Elements, &mem)
+			want, wok := jsonpos.ValuesN(data[m.Start:m.End], c.Outline.Lengths[i], nil)
+			if !ok || !wok || len(got) != len(want) {
+				t.Fatalf("%s: %d commands (%v), ValuesN %d (%v)", p, len(got), ok, len(want), wok)
+			}
+			for k := range want {
+				if unsafe.SliceData(got[k]) != unsafe.SliceData(want[k]) || len(got[k]) != len(want[k]) || cap(got[k]) != cap(want[k]) {
+					t.Fatalf("%s: command %d is %q, ValuesN's %q", p, k, got[k], want[k])
+				}
+			}
+			mem.free()
 		}
 	}
 }

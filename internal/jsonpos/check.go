@@ -3,25 +3,50 @@ package jsonpos
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 )
 
-// Check is Valid and Scan in one pass: valid is Valid(data), and when it
-// is true the rest is what Scan(data) returns. A fixture is read once
-// where the two would read it twice.
-func Check(data []byte) (valid bool, object, key string, offset int, found bool, out Outline) {
+// Checked is what Check learns of a document.
+type Checked struct {
+	// Valid is Valid(data); the rest holds only when it is true.
+	Valid bool
+	// Found, Object, Key and Offset are Scan's first repeated key.
+	Found       bool
+	Object, Key string
+	Offset      int
+	// Outline is Scan's outline, when no key repeats.
+	Outline Outline
+	// Elements are, when the top-level member Check was asked to index is
+	// an array, the offsets of its elements in data, start and end of each
+	// in turn: data[start:end] is each element as ValuesN gives it. They
+	// are 32 bits (a million commands take 8 MB), so data of 4 GiB or more
+	// is not indexed.
+	Elements []uint32
+}
+
+// Check is Valid and Scan in one pass, and ValuesN of the top-level
+// member named index (none when index is ""), its offsets appended to
+// elements. A fixture is read once where the three would read it three
+// times.
+func Check(data []byte, index string, elements []uint32) Checked {
+	if len(data) > math.MaxUint32 {
+		index = ""
+	}
 	frames := framePool.Get().(*[]frame)
 	defer putFrames(frames)
-	c := checker{v: validator{data: data}, stack: (*frames)[:0], o: outliner{out: &out}}
+	c := checker{v: validator{data: data}, stack: (*frames)[:0], index: index, elements: elements[:0]}
+	var out Outline
+	c.o = outliner{out: &out}
 	// The walk may append past the pooled capacity; the longer stack goes
 	// back to the pool.
 	defer func() { *frames = c.stack }()
 	if !c.document() {
-		return false, "", "", 0, false, Outline{}
+		return Checked{Elements: c.elements[:0]}
 	}
 	if c.found {
-		return true, c.object, c.dupKey, c.offset, true, Outline{}
+		return Checked{Valid: true, Found: true, Object: c.object, Key: c.dupKey, Offset: c.offset, Elements: c.elements[:0]}
 	}
-	return true, "", "", 0, false, out
+	return Checked{Valid: true, Outline: out, Elements: c.elements}
 }
 
 // checker is the validator's walk with scan's frames: the open containers
@@ -37,7 +62,18 @@ type checker struct {
 	found          bool
 	object, dupKey string
 	offset         int
+
+	// index is the top-level member whose elements are recorded, when
+	// an array, in elements; wanted is set while its value is read, and
+	// indexing while the array is open.
+	index            string
+	wanted, indexing bool
+	elements         []uint32
 }
+
+// inIndexed reports whether a value read now is an element of the indexed
+// array.
+func (c *checker) inIndexed() bool { return c.indexing && len(c.stack) == 2 }
 
 func (c *checker) document() bool {
 	c.v.space()
@@ -63,15 +99,24 @@ func (c *checker) value() bool {
 		ch := d[c.v.pos]
 		c.o.start(c.v.pos)
 		enterChild(c.stack)
+		if c.inIndexed() {
+			c.elements = append(c.elements, uint32(c.v.pos))
+		}
 		if ch != '{' && ch != '[' {
 			if !c.v.scalar(ch) {
 				return false
 			}
 			c.o.end(c.stack, c.v.pos, nil)
+			if c.inIndexed() {
+				c.elements = append(c.elements, uint32(c.v.pos))
+			}
 			return true
 		}
 		if len(c.stack) >= maxNesting {
 			return false
+		}
+		if len(c.stack) == 1 && ch == '[' && c.wanted {
+			c.indexing, c.elements = true, c.elements[:0]
 		}
 		c.push(ch == '{')
 		c.v.pos++
@@ -103,6 +148,12 @@ func (c *checker) pop() {
 	closed := c.stack[len(c.stack)-1]
 	c.stack = c.stack[:len(c.stack)-1]
 	c.o.end(c.stack, c.v.pos, &closed)
+	switch {
+	case c.inIndexed():
+		c.elements = append(c.elements, uint32(c.v.pos))
+	case c.indexing && len(c.stack) == 1:
+		c.indexing = false
+	}
 }
 
 // after reads what follows a value, as validator.after does.
@@ -161,6 +212,9 @@ func (c *checker) readKey(first bool) bool {
 	if f.repeated() && !first && !c.found {
 		c.found = true
 		c.object, c.dupKey, c.offset = framePointer(c.stack[:len(c.stack)-1]), string(f.token), at
+	}
+	if len(c.stack) == 1 {
+		c.wanted = c.index != "" && string(f.token) == c.index
 	}
 	c.o.key(c.stack)
 	return true
