@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"fmt"
 	"io/fs"
 	"reflect"
 	"strings"
@@ -9,27 +8,9 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
 )
-
-// exponentialBelow is a schema that the schema library evaluates 2^depth
-// times for the member prop of an object (for the whole value when prop is
-// ""), and that accepts everything else.
-func exponentialBelow(prop string, depth int) []byte {
-	var b strings.Builder
-	b.WriteString(`{"$schema":"https://json-schema.org/draft/2020-12/schema",`)
-	if prop == "" {
-		b.WriteString(`"$ref":"#/$defs/l0",`)
-	} else {
-		fmt.Fprintf(&b, `"properties":{%q:{"$ref":"#/$defs/l0"}},`, prop)
-	}
-	b.WriteString(`"$defs":{`)
-	for k := 0; k < depth; k++ {
-		fmt.Fprintf(&b, `"l%d":{"anyOf":[{"$ref":"#/$defs/l%d"},{"$ref":"#/$defs/l%d"}]},`, k, k+1, k+1)
-	}
-	fmt.Fprintf(&b, `"l%d":false}}`, depth)
-	return []byte(b.String())
-}
 
 // budgetCorpus is a positive and a schema-negative fixture of the project's
 // corpus, and a schema negative whose one command has a "boom" member.
@@ -55,8 +36,8 @@ func budgetCorpus(t *testing.T) fstest.MapFS {
 // or several, the results are the same.
 func TestExponentialSchemaIsStoppedByTheBudget(t *testing.T) {
 	schemas := fstest.MapFS{
-		"schema/fixture.json": {Data: exponentialBelow("", 40)},
-		"schema/command.json": {Data: exponentialBelow("boom", 40)},
+		"schema/fixture.json": {Data: testkit.ExponentialSchema("", 40)},
+		"schema/command.json": {Data: testkit.ExponentialSchema("boom", 40)},
 	}
 	corpus := budgetCorpus(t)
 	for _, c := range []struct {

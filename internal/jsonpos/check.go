@@ -49,10 +49,11 @@ func Check(data []byte, index string, elements []uint32) Checked {
 	return Checked{Valid: true, Outline: out, Elements: c.elements}
 }
 
-// checker is the validator's walk with scan's frames: the open containers
-// with the keys read in each, and the outline of the top-level object. The
-// first repeated key is recorded and the walk goes on, since a document
-// that is not valid is reported as such whatever its keys.
+// checker walks the structure of a document, its tokens read by the
+// validator, with scan's frames: the open containers with the keys read in
+// each, and the outline of the top-level object. The first repeated key is
+// recorded and the walk goes on, since a document that is not valid is
+// reported as such whatever its keys.
 type checker struct {
 	v     validator
 	stack []frame
@@ -88,8 +89,9 @@ func (c *checker) document() bool {
 	}
 }
 
-// value reads the start of a value at pos, as validator.value does,
-// keeping the frames and the outline as scan does.
+// value reads the start of a value at pos: a scalar whole, or the openings
+// of containers up to the start of the first scalar in them (or the end of
+// an empty one), keeping the frames and the outline as scan does.
 func (c *checker) value() bool {
 	d := c.v.data
 	for {
@@ -156,7 +158,9 @@ func (c *checker) pop() {
 	}
 }
 
-// after reads what follows a value, as validator.after does.
+// after reads what follows a value: the closing of containers it ends,
+// then, inside a container, a comma and the next member's key, leaving pos
+// at the next value. At the top level it reads nothing.
 func (c *checker) after() bool {
 	d := c.v.data
 	for len(c.stack) > 0 {

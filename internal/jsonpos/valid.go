@@ -10,64 +10,16 @@ const maxNesting = 10000
 // as utf8.Valid(data) && json.Valid(data), in one pass and without the
 // standard scanner's call per byte. It only answers; a caller explains a
 // false answer with the standard library, which says why.
-func Valid(data []byte) bool {
-	v := validator{data: data}
-	return v.document()
-}
+func Valid(data []byte) bool { return Check(data, "", nil).Valid }
 
+// validator reads the tokens of JSON text at pos, checking each as the
+// standard scanner and utf8.Valid would; Check walks the structure.
 type validator struct {
 	data []byte
 	pos  int
-	// open holds one byte per open container, '{' or '['.
-	open []byte
 }
 
-// document reads one value between optional white space, and nothing else.
-func (v *validator) document() bool {
-	v.space()
-	for {
-		if !v.value() {
-			return false
-		}
-		if !v.after() {
-			return false
-		}
-		if len(v.open) == 0 {
-			v.space()
-			return v.pos == len(v.data)
-		}
-	}
-}
-
-// value reads the start of a value at pos: a scalar whole, or the openings
-// of containers up to the start of the first scalar in them (or the end of
-// an empty one).
-func (v *validator) value() bool {
-	for {
-		if v.pos >= len(v.data) {
-			return false
-		}
-		c := v.data[v.pos]
-		if c != '{' && c != '[' {
-			return v.scalar(c)
-		}
-		v.open = append(v.open, c)
-		if len(v.open) > maxNesting {
-			return false
-		}
-		v.pos++
-		v.space()
-		if v.pos < len(v.data) && v.data[v.pos] == c+2 { // '}' or ']'
-			v.pos++
-			v.open = v.open[:len(v.open)-1]
-			return true
-		}
-		if c == '{' && !v.key() {
-			return false
-		}
-	}
-}
-
+// scalar reads a string, number or literal starting with c at pos.
 func (v *validator) scalar(c byte) bool {
 	switch {
 	case c == '"':
@@ -82,48 +34,6 @@ func (v *validator) scalar(c byte) bool {
 		return v.literal("null")
 	}
 	return false
-}
-
-// after reads what follows a value: the closing of containers it ends,
-// then, inside a container, a comma and the next member's key, leaving pos
-// at the next value. At the top level it reads nothing.
-func (v *validator) after() bool {
-	for len(v.open) > 0 {
-		v.space()
-		if v.pos >= len(v.data) {
-			return false
-		}
-		top := v.open[len(v.open)-1]
-		switch c := v.data[v.pos]; {
-		case c == ',':
-			v.pos++
-			v.space()
-			if top == '{' {
-				return v.key()
-			}
-			return true
-		case c == top+2: // '}' or ']'
-			v.pos++
-			v.open = v.open[:len(v.open)-1]
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// key reads `"key" :` and the white space after it.
-func (v *validator) key() bool {
-	if v.pos >= len(v.data) || v.data[v.pos] != '"' || !v.str() {
-		return false
-	}
-	v.space()
-	if v.pos >= len(v.data) || v.data[v.pos] != ':' {
-		return false
-	}
-	v.pos++
-	v.space()
-	return true
 }
 
 func (v *validator) space() { v.pos = spaceEnd(v.data, v.pos) }

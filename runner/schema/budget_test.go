@@ -14,36 +14,14 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/fixtures"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
-
-// exponential is a schema whose every level applies the next one twice:
-// the library evaluates it 2^depth times, and at depth 40 it never ends
-// without a budget.
-func exponential(depth int) []byte { return exponentialBelow("", depth) }
-
-// exponentialBelow is exponential for the member prop of an object, and
-// accepts everything else; "" makes the whole value exponential.
-func exponentialBelow(prop string, depth int) []byte {
-	var b strings.Builder
-	b.WriteString(`{"$schema":"https://json-schema.org/draft/2020-12/schema",`)
-	if prop == "" {
-		b.WriteString(`"$ref":"#/$defs/l0",`)
-	} else {
-		fmt.Fprintf(&b, `"properties":{%q:{"$ref":"#/$defs/l0"}},`, prop)
-	}
-	b.WriteString(`"$defs":{`)
-	for k := 0; k < depth; k++ {
-		fmt.Fprintf(&b, `"l%d":{"anyOf":[{"$ref":"#/$defs/l%d"},{"$ref":"#/$defs/l%d"}]},`, k, k+1, k+1)
-	}
-	fmt.Fprintf(&b, `"l%d":false}}`, depth)
-	return []byte(b.String())
-}
 
 // TestBudgetStopsAnExponentialSchema: the envelope and the command schema
 // that double their work at each of 40 levels end with an *ExhaustedError
 // that names the budget, in well under the time a verdict would take.
 func TestBudgetStopsAnExponentialSchema(t *testing.T) {
-	hostile := Document{URL: "https://example.invalid/hostile.json", Data: exponential(40)}
+	hostile := Document{URL: "https://example.invalid/hostile.json", Data: testkit.ExponentialSchema("", 40)}
 	set, err := Compile(hostile, hostile)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +47,7 @@ func TestBudgetStopsAnExponentialSchema(t *testing.T) {
 // many run at once on one Set: out of budget or not is the same answer
 // for each value on every goroutine.
 func TestBudgetIsPerValidation(t *testing.T) {
-	doc := Document{URL: "https://example.invalid/s.json", Data: exponentialBelow("boom", 40)}
+	doc := Document{URL: "https://example.invalid/s.json", Data: testkit.ExponentialSchema("boom", 40)}
 	set, err := Compile(doc, doc)
 	if err != nil {
 		t.Fatal(err)

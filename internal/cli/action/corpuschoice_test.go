@@ -96,12 +96,7 @@ func TestPullRequestCannotMoveTheCorpus(t *testing.T) {
 func TestPullRequestCannotFloodTheSearch(t *testing.T) {
 	gh := githubtest.New(t, githubtest.Options{Token: token})
 	w, short := prWithCorpusAt(t, gh, "z/corpus")
-	searchable(t, filepath.Join(w.Dir, "a/corpus"), 0, 1)
-	for i := range 20000 {
-		if err := os.WriteFile(filepath.Join(w.Dir, "a", "f"+strconv.Itoa(i)), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	floodBeside(t, filepath.Join(w.Dir, "a"))
 	// The head is the working tree, as actions/checkout leaves it; its
 	// commit does not matter to the search.
 	r := w.Run(t, inProcess)
@@ -146,12 +141,7 @@ func TestPullRequestCorpusWithoutItsBase(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(w.Dir, "fixtures")); err != nil {
 		t.Fatal(err)
 	}
-	searchable(t, filepath.Join(w.Dir, "a/corpus"), 0, 1)
-	for i := range 20000 {
-		if err := os.WriteFile(filepath.Join(w.Dir, "a", "f"+strconv.Itoa(i)), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	floodBeside(t, filepath.Join(w.Dir, "a"))
 	r = w.Run(t, inProcess)
 	if r.Code != ExitUsage || !strings.Contains(r.Log, "the search stopped after 20000 entries") {
 		t.Errorf("a flooded search: exit %d\n%s", r.Code, r.Log)
@@ -213,5 +203,17 @@ func TestPullRequestCannotExcuseItsRegression(t *testing.T) {
 	r = w.Run(t, inProcess)
 	if r.Code != ExitOK || r.Outputs["conclusion"] != "success" || strings.Contains(r.Summary, "known-failures list changed") {
 		t.Errorf("an entry the base had: exit %d, outputs %v\n%s", r.Code, r.Outputs, r.Log)
+	}
+}
+
+// floodBeside puts a searchable corpus in dir/corpus, after 20,000 empty
+// files in dir that cut a corpus search short.
+func floodBeside(t *testing.T, dir string) {
+	t.Helper()
+	searchable(t, filepath.Join(dir, "corpus"), 0, 1)
+	for i := range 20000 {
+		if err := os.WriteFile(filepath.Join(dir, "f"+strconv.Itoa(i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
