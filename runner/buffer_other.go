@@ -15,4 +15,6 @@ func (m *fixtureMemory) commandIndex(data []byte, n int) []json.RawMessage {
 	return make([]json.RawMessage, 0, n)
 }
 
+func (m *fixtureMemory) elementOffsets([]byte) []uint32 { return nil }
+
 func (m *fixtureMemory) free() {}

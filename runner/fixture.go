@@ -125,10 +125,14 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 	// One pass checks the encoding and the syntax of the whole file, and
 	// finds duplicate keys, the top-level members and where each command
 	// lies; the standard library's checks run only to explain a failure.
-	elements := elementBuffers.Get().(*[]uint32)
-	defer putElements(elements)
-	c := jsonpos.Check(data, "commands", *elements)
-	*elements = c.Elements
+	offsets := mem.elementOffsets(data)
+	if offsets == nil {
+		elements := elementBuffers.Get().(*[]uint32)
+		defer func() { putElements(elements, offsets) }()
+		offsets = *elements
+	}
+	c := jsonpos.Check(data, "commands", offsets)
+	offsets = c.Elements
 	if !c.Valid {
 		if !utf8.Valid(data) {
 			off := firstInvalidUTF8(data)
@@ -210,10 +214,11 @@ func indexCommands(data []byte, m jsonpos.Member, n int, elements []uint32, mem 
 // pass that finds them and the index made from them.
 var elementBuffers = sync.Pool{New: func() any { return new([]uint32) }}
 
-// putElements keeps b for the next fixture unless a long stream grew it.
-func putElements(b *[]uint32) {
-	if cap(*b) <= 1<<16 {
-		*b = (*b)[:0]
+// putElements keeps b, which grew to grown, for the next fixture unless a
+// long stream grew it.
+func putElements(b *[]uint32, grown []uint32) {
+	if cap(grown) <= 1<<16 {
+		*b = grown[:0]
 		elementBuffers.Put(b)
 	}
 }
