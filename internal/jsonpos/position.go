@@ -147,6 +147,36 @@ func ValuesN(data []byte, n int, alloc func(n int) []json.RawMessage) ([]json.Ra
 	return out, true
 }
 
+// AppendValues is Values in one pass, appending the elements to dst: a
+// short array read into a buffer of the caller's costs no allocation.
+func AppendValues(dst []json.RawMessage, data []byte) ([]json.RawMessage, bool) {
+	s := scanner{data: data}
+	if !s.expect('[') {
+		return dst, false
+	}
+	s.space()
+	if s.peek() == ']' {
+		s.pos++
+		return dst, true
+	}
+	for {
+		from := s.pos
+		if !s.skipValue() {
+			return dst, false
+		}
+		dst = append(dst, data[from:s.pos:s.pos])
+		s.space()
+		switch s.next() {
+		case ']':
+			return dst, true
+		case ',':
+			s.space()
+		default:
+			return dst, false
+		}
+	}
+}
+
 // Range is a 1-based line and column span, the shape of model.Span (the
 // package imports nothing from the module, so callers convert).
 type Range struct {

@@ -195,3 +195,34 @@ func TestValues(t *testing.T) {
 		t.Errorf("empty array: %q %v", got, ok)
 	}
 }
+
+// FuzzAppendValues: AppendValues finds what Values finds, after what dst
+// held.
+func FuzzAppendValues(f *testing.F) {
+	for _, c := range []string{`[]`, ` [ ] `, `[1]`, `[1,2]`, `[1,]`, `[,1]`, `[1 2]`, `["a",{"b":[3]},null]`, `[`, `{}`, `[[],[[]]]`, `[1]x`} {
+		f.Add([]byte(c))
+	}
+	addFixtureSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, wantOK := Values(data, nil)
+		held := json.RawMessage("held")
+		got, ok := AppendValues([]json.RawMessage{held}, data)
+		if ok != wantOK {
+			t.Fatalf("AppendValues(%q) reports %v, Values %v", data, ok, wantOK)
+		}
+		if len(got) == 0 || string(got[0]) != "held" {
+			t.Fatalf("AppendValues(%q) lost what dst held: %q", data, got)
+		}
+		if !ok {
+			return
+		}
+		if len(got)-1 != len(want) {
+			t.Fatalf("AppendValues(%q) = %q, Values %q", data, got[1:], want)
+		}
+		for i := range want {
+			if string(got[i+1]) != string(want[i]) {
+				t.Fatalf("AppendValues(%q) = %q, Values %q", data, got[1:], want)
+			}
+		}
+	})
+}

@@ -98,6 +98,7 @@ func startDecoder(cmds []json.RawMessage, cfg aheadConfig) *decoder {
 // once the consumer freed it, until the last chunk or a stop.
 func (d *decoder) work(k, step, chunks int) {
 	defer d.wg.Done()
+	in := newInterner()
 	for c := k; c < chunks; c += step {
 		sl := &d.ring[c%len(d.ring)]
 		select {
@@ -115,7 +116,7 @@ func (d *decoder) work(k, step, chunks int) {
 		for i := lo; i < hi; i++ {
 			it := &sl.items[i-lo]
 			it.w = wire{}
-			it.err = it.w.decode(d.cmds[i])
+			it.err = it.w.decode(d.cmds[i], in)
 		}
 		sl.ready <- struct{}{}
 	}

@@ -232,6 +232,10 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 		ahead = startDecoder(st.Commands, s.ahead)
 		defer s.endAhead(ahead)
 	}
+	var in *interner
+	if ahead == nil && len(st.Commands) >= internFrom {
+		in = newInterner()
+	}
 	s.w = &s.buf
 	for i, raw := range st.Commands {
 		s.idx = i
@@ -247,7 +251,7 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 			s.w, err = &d.w, d.err
 		} else {
 			s.buf = wire{}
-			err = s.buf.decode(raw)
+			err = s.buf.decode(raw, in)
 		}
 		if s.broken(ruleDecode, err != nil) {
 			return s.fail(ruleDecode, "", "command %d cannot be decoded: %v", i, err)

@@ -84,12 +84,15 @@ func FuzzWireDecode(f *testing.F) {
 	f.Add([]byte(`{"cmd":"QueueSubmit","command_buffer_ids":[1,null,2],"readbacks":[{"buffer_id":1,"data":null,"data":"x"},null],"submission_id":"4"}`))
 	f.Add([]byte(`{"cmd":"SetBindGroup","dynamic_offsets":[256],"dynamic_offsets":[1],"vertex_buffers":[null,{"a":1},2],"bind_group_layout_ids":null}`))
 	f.Add([]byte(`{"cmd":"HelloRenderer","version":{"major":2,"minor":0,"MAJOR":3},"origin":{"x":1,"y":"2"},"mip_range":[1]}`))
+	// One interner for every input, as a decoding goroutine has for every
+	// command of a stream: its strings come from earlier commands too.
+	in := newInterner()
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if !json.Valid(raw) {
 			return
 		}
 		var got, want wire
-		gotErr := got.decode(raw)
+		gotErr := got.decode(raw, in)
 		wantErr := json.Unmarshal(raw, &want)
 		if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
 			t.Fatalf("%s: decode error %v, json.Unmarshal %v", raw, gotErr, wantErr)

@@ -22,8 +22,8 @@ import (
 // case), hands the whole command to encoding/json, so that for any input
 // json.Valid accepts (every fixture is checked so first) the result, and
 // any error, is what json.Unmarshal gives.
-func (w *wire) decode(raw []byte) error {
-	if w.decodeFast(raw) {
+func (w *wire) decode(raw []byte, in *interner) error {
+	if w.decodeFast(raw, in) {
 		return nil
 	}
 	*w = wire{}
@@ -31,9 +31,9 @@ func (w *wire) decode(raw []byte) error {
 }
 
 // decodeFast reports false when it cannot read raw as json.Unmarshal
-// would; w is then partly filled.
-func (w *wire) decodeFast(raw []byte) bool {
-	return wireStruct.read(raw, unsafe.Pointer(w))
+// would; w is then partly filled. Its strings come from in (nil for none).
+func (w *wire) decodeFast(raw []byte, in *interner) bool {
+	return wireStruct.read(raw, unsafe.Pointer(w), in)
 }
 
 // structFields is how decodeFast reads one struct type of wire: its fields
@@ -107,7 +107,7 @@ func (t *fieldTable) lookup(key []byte) (wireField, bool) {
 // read fills the struct at p, which must be zero, from the object raw.
 // A key that names no field is skipped, as json.Unmarshal skips it, once
 // its value is known to be valid JSON.
-func (sf *structFields) read(raw []byte, p unsafe.Pointer) bool {
+func (sf *structFields) read(raw []byte, p unsafe.Pointer, in *interner) bool {
 	it, ok := jsonpos.Object(raw)
 	if !ok {
 		return false
@@ -123,7 +123,7 @@ func (sf *structFields) read(raw []byte, p unsafe.Pointer) bool {
 			}
 			continue
 		}
-		if !f.read(it.Value(), unsafe.Add(p, f.offset)) {
+		if !f.read(it.Value(), unsafe.Add(p, f.offset), in) {
 			return false
 		}
 	}
@@ -158,8 +158,12 @@ func (sf *structFields) ignored(key []byte) bool {
 // the struct, and a reader for its Go type given a pointer to it.
 type wireField struct {
 	offset uintptr
-	read   func(v []byte, field unsafe.Pointer) bool
+	read   reader
 }
+
+// reader reads one JSON value into the Go value at field, taking strings
+// from in.
+type reader func(v []byte, field unsafe.Pointer, in *interner) bool
 
 // wireStruct is how decodeFast reads wire.
 var wireStruct = structOf(reflect.TypeFor[wire]())
@@ -182,11 +186,11 @@ func fieldsOf(t reflect.Type) map[string]wireField {
 
 // readerFor reads the plain shapes of the fields of a long stream
 // directly, and hands any other to json.Unmarshal.
-func readerFor(t reflect.Type) func([]byte, unsafe.Pointer) bool {
+func readerFor(t reflect.Type) reader {
 	if read := directReader(t); read != nil {
 		return read
 	}
-	return func(v []byte, p unsafe.Pointer) bool {
+	return func(v []byte, p unsafe.Pointer, _ *interner) bool {
 		return json.Unmarshal(v, reflect.NewAt(t, p).Interface()) == nil
 	}
 }
@@ -196,20 +200,20 @@ func readerFor(t reflect.Type) func([]byte, unsafe.Pointer) bool {
 // and lists and pointers of them. A repeated key whose first value left a
 // list or pointer set (encoding/json would decode into what is there) is
 // left to json.Unmarshal.
-func directReader(t reflect.Type) func([]byte, unsafe.Pointer) bool {
+func directReader(t reflect.Type) reader {
 	switch t {
 	case reflect.TypeFor[json.Number]():
-		return func(v []byte, p unsafe.Pointer) bool { return numberField(v, (*json.Number)(p)) }
+		return func(v []byte, p unsafe.Pointer, in *interner) bool { return numberField(v, (*json.Number)(p), in) }
 	case reflect.TypeFor[string]():
-		return func(v []byte, p unsafe.Pointer) bool { return stringField(v, (*string)(p)) }
+		return func(v []byte, p unsafe.Pointer, in *interner) bool { return stringField(v, (*string)(p), in) }
 	case reflect.TypeFor[*string]():
-		return func(v []byte, p unsafe.Pointer) bool { return stringPtrField(v, (**string)(p)) }
+		return func(v []byte, p unsafe.Pointer, _ *interner) bool { return stringPtrField(v, (**string)(p)) }
 	case reflect.TypeFor[[]string]():
-		return func(v []byte, p unsafe.Pointer) bool { return stringsField(v, (*[]string)(p)) }
+		return func(v []byte, p unsafe.Pointer, in *interner) bool { return stringsField(v, (*[]string)(p), in) }
 	case reflect.TypeFor[bool]():
-		return func(v []byte, p unsafe.Pointer) bool { return boolField(v, (*bool)(p)) }
+		return func(v []byte, p unsafe.Pointer, _ *interner) bool { return boolField(v, (*bool)(p)) }
 	case reflect.TypeFor[json.RawMessage]():
-		return func(v []byte, p unsafe.Pointer) bool {
+		return func(v []byte, p unsafe.Pointer, _ *interner) bool {
 			*(*json.RawMessage)(p) = append(json.RawMessage(nil), v...)
 			return true
 		}
@@ -246,9 +250,9 @@ func boolField(v []byte, out *bool) bool {
 
 // sliceReader reads an array, each element with elem into a new slice of
 // type t, or null, which sets the slice to nil.
-func sliceReader(t reflect.Type, elem func([]byte, unsafe.Pointer) bool) func([]byte, unsafe.Pointer) bool {
+func sliceReader(t reflect.Type, elem reader) reader {
 	size := t.Elem().Size()
-	return func(v []byte, p unsafe.Pointer) bool {
+	return func(v []byte, p unsafe.Pointer, in *interner) bool {
 		field := reflect.NewAt(t, p).Elem()
 		if string(v) == "null" {
 			field.SetZero()
@@ -257,14 +261,15 @@ func sliceReader(t reflect.Type, elem func([]byte, unsafe.Pointer) bool) func([]
 		if !field.IsNil() {
 			return false
 		}
-		items, ok := jsonpos.Values(v, nil)
+		var buf [8]json.RawMessage
+		items, ok := jsonpos.AppendValues(buf[:0], v)
 		if !ok {
 			return false
 		}
 		list := reflect.MakeSlice(t, len(items), len(items))
 		base := list.UnsafePointer()
 		for i, item := range items {
-			if !elem(item, unsafe.Add(base, uintptr(i)*size)) {
+			if !elem(item, unsafe.Add(base, uintptr(i)*size), in) {
 				return false
 			}
 		}
@@ -275,8 +280,8 @@ func sliceReader(t reflect.Type, elem func([]byte, unsafe.Pointer) bool) func([]
 
 // pointerReader reads the value a new pointer of type t points to with
 // elem, or null, which sets the pointer to nil.
-func pointerReader(t reflect.Type, elem func([]byte, unsafe.Pointer) bool) func([]byte, unsafe.Pointer) bool {
-	return func(v []byte, p unsafe.Pointer) bool {
+func pointerReader(t reflect.Type, elem reader) reader {
+	return func(v []byte, p unsafe.Pointer, in *interner) bool {
 		ptr := (*unsafe.Pointer)(p)
 		if string(v) == "null" {
 			*ptr = nil
@@ -286,7 +291,7 @@ func pointerReader(t reflect.Type, elem func([]byte, unsafe.Pointer) bool) func(
 			return false
 		}
 		target := reflect.New(t.Elem()).UnsafePointer()
-		if !elem(v, target) {
+		if !elem(v, target, in) {
 			return false
 		}
 		*ptr = target
@@ -296,7 +301,7 @@ func pointerReader(t reflect.Type, elem func([]byte, unsafe.Pointer) bool) func(
 
 // numberField reads a number token (null leaves the field empty, as
 // json.Unmarshal does); anything else is left to json.Unmarshal.
-func numberField(v []byte, out *json.Number) bool {
+func numberField(v []byte, out *json.Number, in *interner) bool {
 	switch {
 	case len(v) == 0:
 		return false
@@ -337,19 +342,19 @@ func smallNumber(v []byte) (int, bool) {
 }
 
 // plainString returns the content of a string token without escapes in
-// valid UTF-8.
-func plainString(v []byte) (string, bool) {
+// valid UTF-8, from in.
+func plainString(v []byte, in *interner) (string, bool) {
 	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) {
 		return "", false
 	}
-	return string(v[1 : len(v)-1]), true
+	return in.of(v[1 : len(v)-1]), true
 }
 
-func stringField(v []byte, out *string) bool {
+func stringField(v []byte, out *string, in *interner) bool {
 	if string(v) == "null" {
 		return true
 	}
-	s, ok := plainString(v)
+	s, ok := plainString(v, in)
 	*out = s
 	return ok
 }
@@ -361,27 +366,64 @@ func stringPtrField(v []byte, out **string) bool {
 		*out = nil
 		return true
 	}
-	s, ok := plainString(v)
+	s, ok := plainString(v, nil)
 	*out = &s
 	return ok
 }
 
 // stringsField reads an array of plain strings, or null.
-func stringsField(v []byte, out *[]string) bool {
+func stringsField(v []byte, out *[]string, in *interner) bool {
 	if string(v) == "null" {
 		*out = nil
 		return true
 	}
-	items, ok := jsonpos.Values(v, nil)
+	var buf [8]json.RawMessage
+	items, ok := jsonpos.AppendValues(buf[:0], v)
 	if !ok {
 		return false
 	}
 	list := make([]string, len(items))
 	for i, item := range items {
-		if list[i], ok = plainString(item); !ok {
+		if list[i], ok = plainString(item, in); !ok {
 			return false
 		}
 	}
 	*out = list
 	return true
+}
+
+// interner hands out one string for each short text a decoding goroutine
+// reads again and again: a stream names a few dozen commands and values,
+// and numbers its objects in a few places each, a million times over. It
+// forgets everything once full, which keeps what is recent, and costs a
+// stream of texts that never repeat a lookup each. A nil interner makes a
+// string every time.
+type interner struct {
+	m map[string]string
+}
+
+const (
+	internedMax    = 4096
+	internedMaxLen = 32
+	// internFrom is the fewest commands a stream decoded on one goroutine
+	// has for its strings to be interned; a shorter one repeats too little
+	// to pay for the map.
+	internFrom = 1024
+)
+
+func newInterner() *interner { return &interner{m: make(map[string]string, 64)} }
+
+func (in *interner) of(b []byte) string {
+	if in == nil || len(b) > internedMaxLen {
+		return string(b)
+	}
+	if s, ok := in.m[string(b)]; ok {
+		return s
+	}
+	if len(in.m) >= internedMax {
+		clear(in.m)
+	}
+	s := string(b)
+	in.m[s] = s
+	return s
 }

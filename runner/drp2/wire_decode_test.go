@@ -3,8 +3,10 @@ package drp2
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestDecodeFastSkipsUnknownKeys holds decodeFast to reading commands with
@@ -32,7 +34,7 @@ func TestDecodeFastSkipsUnknownKeys(t *testing.T) {
 		{`{"cmd":"SetBindGroup","dynamic_offsets":[1],"dynamic_offsets":[2]}`, false}, // a repeated list
 	} {
 		var w wire
-		if got := w.decodeFast([]byte(c.raw)); got != c.fast {
+		if got := w.decodeFast([]byte(c.raw), nil); got != c.fast {
 			t.Errorf("decodeFast(%s) = %v, want %v", c.raw, got, c.fast)
 		}
 	}
@@ -63,8 +65,40 @@ func TestFieldTableIsAMap(t *testing.T) {
 func TestSmallNumbers(t *testing.T) {
 	for _, v := range []string{"0", "7", "10", "99", "100", "999", "1000", "01", "00", "-1", "1e2", "1.5", "12x"} {
 		var n json.Number
-		if !numberField([]byte(v), &n) || string(n) != v {
+		if !numberField([]byte(v), &n, newInterner()) || string(n) != v {
 			t.Fatalf("numberField(%q) = %q", v, n)
 		}
+	}
+}
+
+// TestInternerSharesRepeatedStrings: a text read again is the string made
+// the first time, up to internedMax texts, after which the interner starts
+// over; a long text, or a nil interner, makes a string each time.
+func TestInternerSharesRepeatedStrings(t *testing.T) {
+	in := newInterner()
+	first := in.of([]byte("CreateBuffer"))
+	if again := in.of([]byte("CreateBuffer")); again != first || unsafe.StringData(again) != unsafe.StringData(first) {
+		t.Fatalf("a repeated text made a new string")
+	}
+	if allocs := testing.AllocsPerRun(100, func() { in.of([]byte("CreateBuffer")) }); allocs != 0 {
+		t.Errorf("a repeated text costs %v allocations", allocs)
+	}
+	long := []byte(strings.Repeat("x", internedMaxLen+1))
+	if a, b := in.of(long), in.of(long); a != b || unsafe.StringData(a) == unsafe.StringData(b) {
+		t.Errorf("a text past internedMaxLen was interned")
+	}
+	for i := range internedMax - 1 {
+		in.of([]byte(strconv.Itoa(i)))
+	}
+	if len(in.m) != internedMax || in.of([]byte("CreateBuffer")) != first {
+		t.Fatalf("%d texts kept, want %d", len(in.m), internedMax)
+	}
+	in.of([]byte("one more"))
+	if again := in.of([]byte("CreateBuffer")); again != first || unsafe.StringData(again) == unsafe.StringData(first) || len(in.m) != 2 {
+		t.Errorf("past internedMax, the interner kept %d texts and gave %q", len(in.m), again)
+	}
+	var none *interner
+	if s := none.of([]byte("x")); s != "x" {
+		t.Errorf("a nil interner gave %q", s)
 	}
 }
