@@ -45,6 +45,10 @@ type fixture struct {
 	// envelopeIndex maps the commands the envelope phase saw to their
 	// indexes in the stream, when it saw a summary (see envelopeView).
 	envelopeIndex []int
+	// tight is set when no command holds white space between its tokens
+	// (jsonpos.Checked.Tight): the commands member without white space is
+	// then the commands joined, which is how its sum is made.
+	tight bool
 }
 
 // readFixture reads one file into mem, refusing anything that is not a
@@ -174,12 +178,12 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 			doc[m.Key] = v
 			continue
 		}
-		commands, ok := indexCommands(data, m, outline.Lengths[i], c.Elements, mem)
+		commands, fromCheck, ok := indexCommands(data, m, outline.Lengths[i], c.Elements, mem)
 		if !ok {
 			return nil, &corpusError{msg: "the commands array could not be located in the file", offset: m.Start}
 		}
 		doc["commands"], fx.envelopeIndex = envelopeView(commands)
-		fx.commands = commands
+		fx.commands, fx.tight = commands, fromCheck && c.Tight
 	}
 	return fx, nil
 }
@@ -195,19 +199,20 @@ func (f *fixture) member(key string) ([]byte, bool) {
 }
 
 // indexCommands returns the n commands of the member m, an array, as
-// slices of data in an index from mem: from the offsets Check found, or,
-// should they not be its n elements, through ValuesN.
-func indexCommands(data []byte, m jsonpos.Member, n int, elements []uint32, mem *fixtureMemory) ([]json.RawMessage, bool) {
+// slices of data in an index from mem: from the offsets Check found
+// (fromCheck), or, should they not be its n elements, through ValuesN.
+func indexCommands(data []byte, m jsonpos.Member, n int, elements []uint32, mem *fixtureMemory) (commands []json.RawMessage, fromCheck, ok bool) {
 	alloc := func(n int) []json.RawMessage { return mem.commandIndex(data, n) }
 	if len(elements) != 2*n || (n > 0 && (int(elements[0]) < m.Start || int(elements[2*n-1]) > m.End)) {
-		return jsonpos.ValuesN(data[m.Start:m.End], n, alloc)
+		commands, ok = jsonpos.ValuesN(data[m.Start:m.End], n, alloc)
+		return commands, false, ok
 	}
-	commands := alloc(n)
+	commands = alloc(n)
 	for k := 0; k < n; k++ {
 		start, end := elements[2*k], elements[2*k+1]
 		commands = append(commands, data[start:end:end])
 	}
-	return commands, true
+	return commands, true, true
 }
 
 // elementBuffers hold the offsets of a fixture's commands between the
@@ -242,7 +247,11 @@ func memberSums(data []byte, fx *fixture) model.Digest {
 	var d model.Digest
 	if fx != nil {
 		if raw, ok := fx.member("commands"); ok {
-			d.Commands = compactSum(raw)
+			if fx.tight {
+				d.Commands = joinedSum(fx.commands)
+			} else {
+				d.Commands = compactSum(raw)
+			}
 		}
 		if raw, ok := fx.member("expected"); ok {
 			d.Expected = compactSum(raw)
@@ -333,6 +342,35 @@ func compactSum(b []byte) string {
 		}
 		out = append(out, run...)
 	}
+	h.Write(out)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// joinedSum is compactSum of an array whose elements hold no white space
+// between their tokens: the sum of the elements joined by commas in
+// brackets, made without reading their tokens again.
+func joinedSum(elements []json.RawMessage) string {
+	h := sha256.New()
+	buf := compactBuffers.Get().(*[]byte)
+	defer compactBuffers.Put(buf)
+	out := append((*buf)[:0], '[')
+	for i, e := range elements {
+		if len(out)+len(e)+2 > cap(out) {
+			h.Write(out)
+			out = out[:0]
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		if len(e)+2 > cap(out) {
+			h.Write(out)
+			h.Write(e)
+			out = out[:0]
+			continue
+		}
+		out = append(out, e...)
+	}
+	out = append(out, ']')
 	h.Write(out)
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -123,7 +123,7 @@ func TestCommandsIndexedFromTheCheck(t *testing.T) {
 				continue
 			}
 			var mem fixtureMemory
-			got, ok := indexCommands(data, m, c.Outline.Lengths[i], c.Elements, &mem)
+			got, _, ok := indexCommands(data, m, c.Outline.Lengths[i], c.Elements, &mem)
 			want, wok := jsonpos.ValuesN(data[m.Start:m.End], c.Outline.Lengths[i], nil)
 			if !ok || !wok || len(got) != len(want) {
 				t.Fatalf("%s: %d commands (%v), ValuesN %d (%v)", p, len(got), ok, len(want), wok)
@@ -135,5 +135,46 @@ func TestCommandsIndexedFromTheCheck(t *testing.T) {
 			}
 			mem.free()
 		}
+	}
+}
+
+// TestTightCommandsSummedJoined: when no command holds white space between
+// its tokens, the commands' sum is made from the commands joined, and is
+// the sum of the member compacted, whatever the white space between the
+// commands, their number and their size.
+func TestTightCommandsSummedJoined(t *testing.T) {
+	big := `{"cmd":"WriteBuffer","data":"` + strings.Repeat("QUFB", 20000) + `"}`
+	cases := []struct {
+		commands string
+		tight    bool
+	}{
+		{`[]`, true},
+		{`[ ]`, true},
+		{`[{"cmd":"x"}]`, true},
+		{"[\n  {\"cmd\":\"x\",\"id\":1},\n  {\"cmd\":\"y\",\"s\":\"a b\"} ,2,\"s\",[1,[2]]\n]", true},
+		{`[{"cmd":"x"},` + big + `,{"cmd":"y"}]`, true},
+		{`[` + big + `]`, true},
+		{`[{"cmd": "x"}]`, false},
+		{`[{"cmd":"x"},[1, 2]]`, false},
+		{`[{"cmd":"x" }]`, false},
+	}
+	for _, c := range cases {
+		data := []byte(`{"name": "t", "commands": ` + c.commands + `, "expected": {"outcome": "success"}}`)
+		var mem fixtureMemory
+		fx, cerr := decodeFixture(data, &mem)
+		if cerr != nil {
+			t.Fatalf("%.80s: %s", c.commands, cerr.msg)
+		}
+		raw, _ := fx.member("commands")
+		if fx.tight != c.tight {
+			t.Errorf("%.80s: tight = %v, want %v", c.commands, fx.tight, c.tight)
+		}
+		if got, want := memberSums(data, fx).Commands, compactSum(raw); got != want {
+			t.Errorf("%.80s: commands sum %s, compacted %s", c.commands, got, want)
+		}
+		if got, want := joinedSum(fx.commands), compactSum(raw); c.tight && got != want {
+			t.Errorf("%.80s: joined sum %s, compacted %s", c.commands, got, want)
+		}
+		mem.free()
 	}
 }

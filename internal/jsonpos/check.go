@@ -22,6 +22,10 @@ type Checked struct {
 	// are 32 bits (a million commands take 8 MB), so data of 4 GiB or more
 	// is not indexed.
 	Elements []uint32
+	// Tight reports, with Elements, that no element holds white space
+	// between its tokens: the array without white space is then its
+	// elements joined by commas in brackets.
+	Tight bool
 }
 
 // Check is Valid and Scan in one pass, and ValuesN of the top-level
@@ -46,7 +50,7 @@ func Check(data []byte, index string, elements []uint32) Checked {
 	if c.found {
 		return Checked{Valid: true, Found: true, Object: c.object, Key: c.dupKey, Offset: c.offset, Elements: c.elements[:0]}
 	}
-	return Checked{Valid: true, Outline: out, Elements: c.elements}
+	return Checked{Valid: true, Outline: out, Elements: c.elements, Tight: !c.loose}
 }
 
 // checker walks the structure of a document, its tokens read by the
@@ -70,11 +74,23 @@ type checker struct {
 	index            string
 	wanted, indexing bool
 	elements         []uint32
+	// loose is set by white space inside an element of the indexed array.
+	loose bool
 }
 
 // inIndexed reports whether a value read now is an element of the indexed
 // array.
 func (c *checker) inIndexed() bool { return c.indexing && len(c.stack) == 2 }
+
+// space skips white space, noting any inside an element of the indexed
+// array (deeper than the array itself).
+func (c *checker) space() {
+	at := c.v.pos
+	c.v.space()
+	if c.v.pos != at && c.indexing && len(c.stack) > 2 {
+		c.loose = true
+	}
+}
 
 func (c *checker) document() bool {
 	c.v.space()
@@ -122,7 +138,7 @@ func (c *checker) value() bool {
 		}
 		c.push(ch == '{')
 		c.v.pos++
-		c.v.space()
+		c.space()
 		if c.v.pos < len(d) && d[c.v.pos] == ch+2 { // '}' or ']'
 			c.v.pos++
 			c.pop()
@@ -164,7 +180,7 @@ func (c *checker) pop() {
 func (c *checker) after() bool {
 	d := c.v.data
 	for len(c.stack) > 0 {
-		c.v.space()
+		c.space()
 		if c.v.pos >= len(d) {
 			return false
 		}
@@ -172,7 +188,7 @@ func (c *checker) after() bool {
 		switch ch := d[c.v.pos]; {
 		case ch == ',':
 			c.v.pos++
-			c.v.space()
+			c.space()
 			if top.isObject {
 				return c.readKey(false)
 			}
@@ -197,12 +213,12 @@ func (c *checker) readKey(first bool) bool {
 		return false
 	}
 	raw := d[at:c.v.pos]
-	c.v.space()
+	c.space()
 	if c.v.pos >= len(d) || d[c.v.pos] != ':' {
 		return false
 	}
 	c.v.pos++
-	c.v.space()
+	c.space()
 	f := &c.stack[len(c.stack)-1]
 	if bytes.IndexByte(raw, '\\') < 0 {
 		f.token = raw[1 : len(raw)-1]

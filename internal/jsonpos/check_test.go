@@ -1,6 +1,7 @@
 package jsonpos
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -45,10 +46,27 @@ func checkAgrees(t *testing.T, data []byte, index string) {
 			start := m.Start + bytesIndex(data[m.Start:m.End], v)
 			want = append(want, uint32(start), uint32(start+len(v)))
 		}
+		parts := make([][]byte, len(values))
+		for k, v := range values {
+			parts[k] = v
+		}
+		joined := "[" + string(bytes.Join(parts, []byte(","))) + "]"
+		if compact := compactOf(data[m.Start:m.End]); c.Tight != (compact == joined) {
+			t.Fatalf("Check(%.200q, %q) tight = %v, but the array compacted is %.200q and its elements joined %.200q", data, index, c.Tight, compact, joined)
+		}
 	}
 	if len(want) != len(c.Elements) || (len(want) > 0 && !reflect.DeepEqual(want, c.Elements)) {
 		t.Fatalf("Check(%.200q, %q) elements %v, ValuesN's %v", data, index, c.Elements, want)
 	}
+}
+
+// compactOf is data without white space between tokens, from Compact.
+func compactOf(data []byte) string {
+	var b []byte
+	for run := range Compact(data) {
+		b = append(b, run...)
+	}
+	return string(b)
 }
 
 // bytesIndex is the offset of sub, a slice of b, in b.
