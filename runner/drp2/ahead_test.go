@@ -179,3 +179,25 @@ func TestAheadLeaksNoGoroutine(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestAheadNeedsCores: a long stream is decoded ahead only with the cores
+// the configuration asks for; the tests' configurations ask for none.
+func TestAheadNeedsCores(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	cases := []struct {
+		cfg  aheadConfig
+		n    int
+		want bool
+	}{
+		{aheadConfig{min: 10, cores: procs}, 10, true},
+		{aheadConfig{min: 10, cores: procs}, 9, false},
+		{aheadConfig{min: 10, cores: procs + 1}, 1 << 20, false},
+		{tinyAhead[0], 1 << 20, true},
+		{defaultAhead, 1 << 20, procs >= 3},
+	}
+	for _, c := range cases {
+		if got := c.cfg.applies(c.n); got != c.want {
+			t.Errorf("%+v applies to %d commands: %v, want %v", c.cfg, c.n, got, c.want)
+		}
+	}
+}

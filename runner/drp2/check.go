@@ -228,7 +228,7 @@ func (s *state) semantic(st model.Stream) *model.Failure {
 		return s.fail(ruleHandshakeFirst, "", "the stream has no commands; HelloRenderer must open every stream")
 	}
 	var ahead *decoder
-	if len(st.Commands) >= s.ahead.min {
+	if s.ahead.applies(len(st.Commands)) {
 		ahead = startDecoder(st.Commands, s.ahead)
 		defer s.endAhead(ahead)
 	}
