@@ -36,7 +36,7 @@ func (s *state) createBindGroupLayout() *model.Failure {
 	if f != nil {
 		return f
 	}
-	o.lay = lay
+	o.info = lay
 	return nil
 }
 
@@ -72,7 +72,7 @@ func (s *state) createBindGroup() *model.Failure {
 	if f != nil {
 		return f
 	}
-	lay := layout.lay
+	lay := layout.lay()
 	entries := make([]groupEntry, len(s.w.Entries))
 	// The entries against the layout: exactly the declared binding set
 	// with the declared types (COMMANDS.md, CreateBindGroup rule 3,
@@ -127,12 +127,12 @@ func (s *state) createBindGroup() *model.Failure {
 		}
 	}
 	o := s.add(id, kindBindGroup)
-	o.group = g
+	o.info = g
 	layout.liveRefs++
 	for i := range entries {
 		r := entries[i].resource
 		r.liveRefs++
-		if r.buf != nil {
+		if r.buf() != nil {
 			r.groups = append(r.groups, o)
 		}
 		if t := entries[i].texture; t != nil {
@@ -165,7 +165,7 @@ func (s *state) groupEntry(e *entryWire, ge *groupEntry, lay *layoutInfo, i int)
 	case kindTexture:
 		ge.texture = res
 	case kindTextureView:
-		ge.texture = res.view.texture
+		ge.texture = res.view().texture
 		if s.broken(ruleDestroyedID, ge.texture.destroyed) {
 			return s.fail(ruleDestroyedID, entryPointers.at(i, "/resource_id"), "%s views %s, which was destroyed", res, ge.texture)
 		}
@@ -173,18 +173,18 @@ func (s *state) groupEntry(e *entryWire, ge *groupEntry, lay *layoutInfo, i int)
 	if want, ok := bindingUsage[e.BindingType]; ok {
 		holder, have := ge.resource, uint16(0)
 		switch {
-		case holder.buf != nil:
-			have = holder.buf.usage
+		case holder.buf() != nil:
+			have = holder.buf().usage
 		case ge.texture != nil:
 			holder = ge.texture
-			have = holder.tex.usage
+			have = holder.tex().usage
 		}
 		if s.broken(ruleGroupUsage, have&want == 0) {
 			return s.fail(ruleGroupUsage, entryPointers.at(i, "/resource_id"), "%s lacks %s usage required by binding %s of type %q",
 				holder, usageNames[want], ge.binding, e.BindingType)
 		}
 	}
-	if res.buf == nil {
+	if res.buf() == nil {
 		return nil
 	}
 	off, hasOff, f := s.optNum(e.Offset, entryPointers.at(i, "/offset"))

@@ -564,16 +564,16 @@ func capture(enc *object, o *object) {
 	}
 	o.capturedBy = enc
 	switch {
-	case o.group != nil:
-		capture(enc, o.group.layout)
-		for i := range o.group.entries {
-			capture(enc, o.group.entries[i].resource)
-			capture(enc, o.group.entries[i].texture)
+	case o.group() != nil:
+		capture(enc, o.group().layout)
+		for i := range o.group().entries {
+			capture(enc, o.group().entries[i].resource)
+			capture(enc, o.group().entries[i].texture)
 		}
-	case o.view != nil:
-		capture(enc, o.view.texture)
-	case o.pipe != nil:
-		for _, r := range o.pipe.refs {
+	case o.view() != nil:
+		capture(enc, o.view().texture)
+	case o.pipe() != nil:
+		for _, r := range o.pipe().refs {
 			capture(enc, r)
 		}
 	}
@@ -581,11 +581,11 @@ func capture(enc *object, o *object) {
 
 // work describes the recorded work that captured an object, for messages.
 func work(enc *object) string {
-	if enc.enc.buffer == nil {
+	if enc.enc().buffer == nil {
 		return fmt.Sprintf("recorded work of open %s", enc)
 	}
-	cb := enc.enc.buffer
-	if cb.cb.submitted {
+	cb := enc.enc().buffer
+	if cb.cb().submitted {
 		return fmt.Sprintf("submitted work (%s from %s)", cb, enc)
 	}
 	return fmt.Sprintf("recorded work (%s from %s, not yet submitted)", cb, enc)

@@ -62,7 +62,7 @@ func (s *state) bufferSide(v json.Number, pointer string, usage *rule, use uint1
 	if f != nil {
 		return nil, f
 	}
-	if f := s.requireUsage(usage, buf, buf.buf.usage, use, pointer, role); f != nil {
+	if f := s.requireUsage(usage, buf, buf.buf().usage, use, pointer, role); f != nil {
 		return nil, f
 	}
 	return buf, nil
@@ -77,7 +77,7 @@ func (s *state) textureSide(v json.Number, pointer string, usage *rule, use uint
 	if f != nil {
 		return nil, f
 	}
-	if f := s.requireUsage(usage, tex, tex.tex.usage, use, pointer, role); f != nil {
+	if f := s.requireUsage(usage, tex, tex.tex().usage, use, pointer, role); f != nil {
 		return nil, f
 	}
 	if f := s.readBox(mip, origin, b); f != nil {
@@ -147,7 +147,7 @@ func (s *state) copyTextureToTexture() (src, dst *object, f *model.Failure) {
 	// one subresource.
 	overlap := false
 	if src == dst && cmp(sb.mip, db.mip) == 0 {
-		overlap = src.tex.dimension == "3d" ||
+		overlap = src.tex().dimension == "3d" ||
 			(cmp(sb.z, add(db.z, db.d)) < 0 && cmp(db.z, add(sb.z, sb.d)) < 0)
 	}
 	if s.broken(ruleCopyTextureOverlap, overlap) {

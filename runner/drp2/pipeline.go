@@ -11,7 +11,7 @@ func (s *state) createShaderModule() *model.Failure {
 	if f != nil {
 		return f
 	}
-	o.shad = &shaderInfo{stage: s.w.Stage}
+	o.info = &shaderInfo{stage: s.w.Stage}
 	s.addGate(gate{index: s.idx, kind: gateShader, shaderFormat: s.w.Format, features: s.w.RequiredFeatures})
 	return nil
 }
@@ -25,8 +25,8 @@ func (s *state) stageModule(r *rule, v json.Number, pointer, want string) (*obje
 	if f != nil {
 		return nil, f
 	}
-	if s.broken(r, m.shad.stage != want) {
-		return nil, s.fail(r, pointer, "%s has stage %q but %s needs a %s module", m, m.shad.stage, field(pointer), want)
+	if s.broken(r, m.shad().stage != want) {
+		return nil, s.fail(r, pointer, "%s has stage %q but %s needs a %s module", m, m.shad().stage, field(pointer), want)
 	}
 	return m, nil
 }
@@ -120,7 +120,7 @@ func (s *state) addPipeline(k kind, p *pipelineInfo, modules ...*object) *model.
 		return f
 	}
 	p.refs = append(modules, p.layouts...)
-	o.pipe = p
+	o.info = p
 	for _, r := range p.refs {
 		r.liveRefs++
 	}

@@ -16,7 +16,7 @@ func (s *state) targetEncoder() (*object, *model.Failure) {
 	if f != nil {
 		return nil, f
 	}
-	if s.broken(ruleEncoderFinished, !enc.enc.open) {
+	if s.broken(ruleEncoderFinished, !enc.enc().open) {
 		return nil, s.fail(ruleEncoderFinished, ptr, "%s was already finished; no later command may target it", enc)
 	}
 	return enc, nil
@@ -30,7 +30,7 @@ func (s *state) encoderScope(r *rule) (*object, *model.Failure) {
 	if f != nil {
 		return nil, f
 	}
-	if p := enc.enc.openPass; s.broken(r, p != nil) {
+	if p := enc.enc().openPass; s.broken(r, p != nil) {
 		return nil, s.fail(r, "/encoder_id", "%s is open in %s; this command is valid only outside a pass", p, enc)
 	}
 	return enc, nil
@@ -60,7 +60,7 @@ func (s *state) targetPass() (*object, *model.Failure) {
 	if f != nil {
 		return nil, f
 	}
-	if s.broken(ruleEndedPass, !p.pass.open) {
+	if s.broken(ruleEndedPass, !p.pass().open) {
 		return nil, s.fail(ruleEndedPass, ptr, "%s already ended; no later command may target it", p)
 	}
 	return p, nil
@@ -92,7 +92,7 @@ func (s *state) inPass(want kind, scope, mismatch *rule) (*object, *model.Failur
 	if s.broken(mismatch, o.kind != want) {
 		return nil, s.fail(mismatch, ptr, "%s is valid only in a %s, but %s is a %s", s.w.Cmd, want, o, o.kind)
 	}
-	if s.broken(scope, !o.pass.open) {
+	if s.broken(scope, !o.pass().open) {
 		return nil, s.fail(scope, ptr, "%s already ended; %s is valid only inside an open %s", o, s.w.Cmd, want)
 	}
 	return o, nil
@@ -104,7 +104,7 @@ func (s *state) beginEncoder() *model.Failure {
 		return f
 	}
 	o := s.add(id, kindEncoder)
-	o.enc = &encoderInfo{open: true}
+	o.info = &encoderInfo{open: true}
 	return nil
 }
 
@@ -113,17 +113,17 @@ func (s *state) finishEncoder() *model.Failure {
 	if f != nil {
 		return f
 	}
-	enc.enc.open = false
+	enc.enc().open = false
 	cb := s.add(id, kindCommandBuffer)
-	cb.cb = &commandBufferInfo{encoder: enc, submitMark: -1}
-	enc.enc.buffer = cb
+	cb.info = &commandBufferInfo{encoder: enc, submitMark: -1}
+	enc.enc().buffer = cb
 	return nil
 }
 
 func (s *state) openPass(enc, p *object) {
-	p.pass.encoder = enc
-	p.pass.open = true
-	enc.enc.openPass = p
+	p.pass().encoder = enc
+	p.pass().open = true
+	enc.enc().openPass = p
 	s.openPasses++
 }
 
@@ -150,7 +150,7 @@ func (s *state) attachment(v json.Number, pointer string, zeroIsTransient bool, 
 	if f != nil {
 		return f
 	}
-	if f := s.requireUsage(ruleDeclaredUsage, t, t.tex.usage, useRenderAttachment, pointer, "a render-pass attachment"); f != nil {
+	if f := s.requireUsage(ruleDeclaredUsage, t, t.tex().usage, useRenderAttachment, pointer, "a render-pass attachment"); f != nil {
 		return f
 	}
 	*out = append(*out, t)
@@ -190,7 +190,7 @@ func (s *state) beginRenderPass() *model.Failure {
 	// COMMANDS.md, CreateRenderPipeline rule 8 constrains pipelines only in
 	// passes whose depth attachment requires depth writes or comparison;
 	// the attachment says so through its access (write, read or both).
-	p.pass = &passInfo{depthAccess: d != nil && d.Access != ""}
+	p.info = &passInfo{depthAccess: d != nil && d.Access != ""}
 	s.openPass(enc, p)
 	for _, t := range used {
 		capture(enc, t)
@@ -204,7 +204,7 @@ func (s *state) beginComputePass() *model.Failure {
 		return f
 	}
 	p := s.add(id, kindComputePass)
-	p.pass = &passInfo{}
+	p.info = &passInfo{}
 	s.openPass(enc, p)
 	return nil
 }
@@ -221,8 +221,8 @@ func (s *state) endPass(k kind, mismatch *rule) *model.Failure {
 	if s.broken(mismatch, p.kind != k) {
 		return s.fail(mismatch, "/pass_id", "%s closes a %s, but %s is a %s", s.w.Cmd, k, p, p.kind)
 	}
-	p.pass.open = false
-	p.pass.encoder.enc.openPass = nil
+	p.pass().open = false
+	p.pass().encoder.enc().openPass = nil
 	s.openPasses--
 	return nil
 }
@@ -241,11 +241,11 @@ func (s *state) setPipeline() *model.Failure {
 		// pass-kind mismatches are DRP2_ERR_PASS_MISMATCH.
 		return s.fail(rulePipelineKind, "/pipeline_id", "%s cannot be bound in %s: the pipeline kind must match the pass kind", pipe, p)
 	}
-	if s.broken(ruleDepthPipeline, p.pass.depthAccess && !pipe.pipe.depthStencil) {
+	if s.broken(ruleDepthPipeline, p.pass().depthAccess && !pipe.pipe().depthStencil) {
 		return s.fail(ruleDepthPipeline, "/pipeline_id", "%s declares no depth_stencil state but the depth/stencil attachment of %s declares an access", pipe, p)
 	}
-	p.pass.pipeline = pipe
-	capture(p.pass.encoder, pipe)
+	p.pass().pipeline = pipe
+	capture(p.pass().encoder, pipe)
 	return nil
 }
 
@@ -261,7 +261,7 @@ func (s *state) bufferBinding(scope, usage *rule, use uint16, role string) (p, b
 	if buf, f = s.resolve(s.w.BufferID, "/buffer_id", kindBuffer); f != nil {
 		return nil, nil, f
 	}
-	if f := s.requireUsage(usage, buf, buf.buf.usage, use, "/buffer_id", role); f != nil {
+	if f := s.requireUsage(usage, buf, buf.buf().usage, use, "/buffer_id", role); f != nil {
 		return nil, nil, f
 	}
 	offset, f := s.num(s.w.Offset, "/offset")
@@ -287,8 +287,8 @@ func (s *state) setVertexBuffer() *model.Failure {
 	if f != nil {
 		return f
 	}
-	p.pass.bindSlot(slot.val)
-	capture(p.pass.encoder, buf)
+	p.pass().bindSlot(slot.val)
+	capture(p.pass().encoder, buf)
 	return nil
 }
 
@@ -297,8 +297,8 @@ func (s *state) setIndexBuffer() *model.Failure {
 	if f != nil {
 		return f
 	}
-	p.pass.indexBound = true
-	capture(p.pass.encoder, buf)
+	p.pass().indexBound = true
+	capture(p.pass().encoder, buf)
 	return nil
 }
 
@@ -313,7 +313,7 @@ func (s *state) setBindGroup() *model.Failure {
 	if f != nil {
 		return f
 	}
-	pipe := p.pass.pipeline
+	pipe := p.pass().pipeline
 	if s.broken(ruleBindNeedsPipeline, pipe == nil) {
 		return s.fail(ruleBindNeedsPipeline, "", "no pipeline is bound in %s; SetBindGroup needs one bound earlier in the same pass", p)
 	}
@@ -325,8 +325,8 @@ func (s *state) setBindGroup() *model.Failure {
 	if f != nil {
 		return f
 	}
-	g := bg.group
-	layouts := pipe.pipe.layouts
+	g := bg.group()
+	layouts := pipe.pipe().layouts
 	if s.broken(ruleBindSlot, slot.val.isBig() || slot.val.u >= uint64(len(layouts))) {
 		return s.fail(ruleBindSlot, "/slot", "%s declares %d bind-group layout(s) and none for slot %s", pipe, len(layouts), slot.id)
 	}
@@ -354,15 +354,15 @@ func (s *state) setBindGroup() *model.Failure {
 		// The dynamic offset moves the entry's base offset before the
 		// range check.
 		start := add(e.offset, off.val)
-		if end := add(start, e.size); s.broken(ruleDynamicRange, cmp(end, e.resource.buf.size) > 0) {
+		if end := add(start, e.size); s.broken(ruleDynamicRange, cmp(end, e.resource.buf().size) > 0) {
 			return s.fail(ruleDynamicRange, ptr, "dynamic offset %s for binding %s moves its range to [%s, %s), beyond the %s bytes of %s",
-				off.val, e.binding, start, end, e.resource.buf.size, e.resource)
+				off.val, e.binding, start, end, e.resource.buf().size, e.resource)
 		}
 	}
 	if s.broken(ruleBindDead, g.dead != nil) {
 		return s.fail(ruleBindDead, "/bind_group_id", "%s references %s, which was destroyed", bg, g.dead)
 	}
-	capture(p.pass.encoder, bg)
+	capture(p.pass().encoder, bg)
 	return nil
 }
 
@@ -375,16 +375,16 @@ func (s *state) draw(indexed bool) *model.Failure {
 	if indexed {
 		needPipe, needSlots = ruleDrawIndexedPipeline, ruleDrawIndexedSlots
 	}
-	pipe := p.pass.pipeline
+	pipe := p.pass().pipeline
 	if s.broken(needPipe, pipe == nil) {
 		return s.fail(needPipe, "", "no render pipeline is bound in %s", p)
 	}
 	// LIFETIMES.md, Pipeline And Pass Compatibility rules 7 and 16.
-	if s.broken(needSlots, cmp(small(p.pass.mex), pipe.pipe.vertexSlots) < 0) {
+	if s.broken(needSlots, cmp(small(p.pass().mex), pipe.pipe().vertexSlots) < 0) {
 		return s.fail(needSlots, "", "vertex-buffer slot %d required by %s (vertex_buffer_slots %s) is not bound in %s",
-			p.pass.mex, pipe, pipe.pipe.vertexSlots, p)
+			p.pass().mex, pipe, pipe.pipe().vertexSlots, p)
 	}
-	if indexed && s.broken(ruleDrawIndexedIndex, !p.pass.indexBound) {
+	if indexed && s.broken(ruleDrawIndexedIndex, !p.pass().indexBound) {
 		return s.fail(ruleDrawIndexedIndex, "", "no index buffer is bound in %s", p)
 	}
 	return nil
@@ -395,7 +395,7 @@ func (s *state) dispatch() *model.Failure {
 	if f != nil {
 		return f
 	}
-	if s.broken(ruleDispatchPipeline, p.pass.pipeline == nil) {
+	if s.broken(ruleDispatchPipeline, p.pass().pipeline == nil) {
 		return s.fail(ruleDispatchPipeline, "", "no compute pipeline is bound in %s", p)
 	}
 	return nil
@@ -410,16 +410,16 @@ func (s *state) resourceBarrier() *model.Failure {
 	if f != nil {
 		return f
 	}
-	if f := s.requireUsage(ruleBarrierStorage, buf, buf.buf.usage, useStorage, "/buffer_id", "a compute storage-write barrier source"); f != nil {
+	if f := s.requireUsage(ruleBarrierStorage, buf, buf.buf().usage, useStorage, "/buffer_id", "a compute storage-write barrier source"); f != nil {
 		return f
 	}
 	switch s.w.DstStage {
 	case "VERTEX_INPUT":
-		if f := s.requireUsage(ruleBarrierVertex, buf, buf.buf.usage, useVertex, "/buffer_id", "a VERTEX_INPUT barrier target"); f != nil {
+		if f := s.requireUsage(ruleBarrierVertex, buf, buf.buf().usage, useVertex, "/buffer_id", "a VERTEX_INPUT barrier target"); f != nil {
 			return f
 		}
 	case "COPY":
-		if f := s.requireUsage(ruleBarrierCopy, buf, buf.buf.usage, useCopySrc, "/buffer_id", "a COPY barrier target"); f != nil {
+		if f := s.requireUsage(ruleBarrierCopy, buf, buf.buf().usage, useCopySrc, "/buffer_id", "a COPY barrier target"); f != nil {
 			return f
 		}
 	}

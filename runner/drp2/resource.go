@@ -56,7 +56,7 @@ func (s *state) createBuffer() *model.Failure {
 	if f != nil {
 		return f
 	}
-	o.buf = &bufferInfo{size: size.val, usage: usage}
+	o.info = &bufferInfo{size: size.val, usage: usage}
 	s.addGate(gate{index: s.idx, kind: gateBuffer, bufferSize: size.val})
 	return nil
 }
@@ -107,8 +107,8 @@ func (s *state) byteRange(offPointer, sizePointer string, offset, size json.Numb
 // offset+size fits in the buffer.
 func (s *state) checkRange(r *rule, buf *object, offset, size Num, pointer string) *model.Failure {
 	end := add(offset, size)
-	if s.broken(r, cmp(end, buf.buf.size) > 0) {
-		return s.fail(r, pointer, "range [%s, %s) exceeds the %s bytes of %s", offset, end, buf.buf.size, buf)
+	if s.broken(r, cmp(end, buf.buf().size) > 0) {
+		return s.fail(r, pointer, "range [%s, %s) exceeds the %s bytes of %s", offset, end, buf.buf().size, buf)
 	}
 	return nil
 }
@@ -163,7 +163,7 @@ func (s *state) createTexture() *model.Failure {
 	if f != nil {
 		return f
 	}
-	o.tex = t
+	o.info = t
 	s.addGate(gate{index: s.idx, kind: gateTexture, texture: t})
 	return nil
 }
@@ -257,14 +257,14 @@ func (s *state) transferLayout(tex *object, b box) (need, bpr, rpi Num, f *model
 // WebGPU "required bytes in copy"). rows_per_image 0 describes no image at
 // all and fails even for a single image, as in the upstream runner.
 func (s *state) layoutBytes(tex *object, w, h, d, bpr, rpi Num) (Num, *model.Failure) {
-	bpt, ok := bytesPerTexel[tex.tex.format]
+	bpt, ok := bytesPerTexel[tex.tex().format]
 	if s.broken(ruleTransferLayout, !ok) {
-		return Num{}, s.fail(ruleTransferLayout, "/bytes_per_row", "%s has format %q, which has no defined texel size for transfers", tex, tex.tex.format)
+		return Num{}, s.fail(ruleTransferLayout, "/bytes_per_row", "%s has format %q, which has no defined texel size for transfers", tex, tex.tex().format)
 	}
 	rowBytes := mul(w, small(bpt))
 	if s.broken(ruleTransferLayout, cmp(bpr, rowBytes) < 0) {
 		return Num{}, s.fail(ruleTransferLayout, "/bytes_per_row", "bytes_per_row %s is less than one row of %s texels of %s (%d bytes each): %s bytes",
-			bpr, w, tex.tex.format, bpt, rowBytes)
+			bpr, w, tex.tex().format, bpt, rowBytes)
 	}
 	one := small(1)
 	if s.broken(ruleTransferLayout, cmp(rpi, Num{}) == 0) {
@@ -284,8 +284,8 @@ func (s *state) layoutBytes(tex *object, w, h, d, bpr, rpi Num) (Num, *model.Fai
 // mipLevel checks that a transfer selects an allocated mip level under
 // rule r (a DRP2_ERR_OUT_OF_RANGE rule).
 func (s *state) mipLevel(r *rule, tex *object, b box) *model.Failure {
-	if s.broken(r, cmp(b.mip, tex.tex.mips) >= 0) {
-		return s.fail(r, b.mipPtr, "%s %s selects no mip level of %s, which has %s", field(b.mipPtr), b.mip, tex, tex.tex.mips)
+	if s.broken(r, cmp(b.mip, tex.tex().mips) >= 0) {
+		return s.fail(r, b.mipPtr, "%s %s selects no mip level of %s, which has %s", field(b.mipPtr), b.mip, tex, tex.tex().mips)
 	}
 	return nil
 }
@@ -293,7 +293,7 @@ func (s *state) mipLevel(r *rule, tex *object, b box) *model.Failure {
 // subresource checks the box of a texture transfer against its (allocated)
 // mip level under rule r, axis by axis.
 func (s *state) subresource(r *rule, tex *object, b box) *model.Failure {
-	ew, eh, ed, ok := tex.tex.extent(b.mip)
+	ew, eh, ed, ok := tex.tex().extent(b.mip)
 	if !ok {
 		s.exhausted = true
 		return s.unjudged("not judged: %s %s of %s halves an extent of at least 2^%d more than %d times; computing that exactly is beyond the validator's work budget",
@@ -399,7 +399,7 @@ func (s *state) createTextureView() *model.Failure {
 	if f != nil {
 		return f
 	}
-	t := tex.tex
+	t := tex.tex()
 	if r := s.w.MipRange; r != nil {
 		if f := s.viewRange(ruleViewMips, r, "/mip_range", t.mips, "mip_level_count", tex); f != nil {
 			return f
@@ -421,7 +421,7 @@ func (s *state) createTextureView() *model.Failure {
 		return f
 	}
 	o := s.add(id, kindTextureView)
-	o.view = &viewInfo{texture: tex}
+	o.info = &viewInfo{texture: tex}
 	return nil
 }
 
@@ -463,15 +463,15 @@ func (s *state) destroy(v json.Number, pointer string, k kind) *model.Failure {
 	enc := o.capturedBy
 	var cb *object
 	if enc != nil {
-		cb = enc.enc.buffer
+		cb = enc.enc().buffer
 	}
 	if s.broken(ruleDestroyOpen, enc != nil && cb == nil) {
 		return s.fail(ruleDestroyOpen, pointer, "%s is still referenced by %s and cannot be destroyed", o, work(enc))
 	}
-	if s.broken(ruleDestroyRecorded, cb != nil && !cb.cb.submitted) {
+	if s.broken(ruleDestroyRecorded, cb != nil && !cb.cb().submitted) {
 		return s.fail(ruleDestroyRecorded, pointer, "%s is still referenced by %s and cannot be destroyed", o, work(enc))
 	}
-	if s.broken(ruleDestroySubmitted, cb != nil && cb.cb.submitted) {
+	if s.broken(ruleDestroySubmitted, cb != nil && cb.cb().submitted) {
 		return s.fail(ruleDestroySubmitted, pointer, "%s is still referenced by %s and cannot be destroyed", o, work(enc))
 	}
 	if r := liveRefRules[k]; r != nil && s.broken(r, o.liveRefs > 0) {
@@ -482,19 +482,19 @@ func (s *state) destroy(v json.Number, pointer string, k kind) *model.Failure {
 	}
 	o.destroyed = true
 	switch {
-	case o.group != nil:
-		o.group.layout.liveRefs--
-		for i := range o.group.entries {
-			o.group.entries[i].resource.liveRefs--
+	case o.group() != nil:
+		o.group().layout.liveRefs--
+		for i := range o.group().entries {
+			o.group().entries[i].resource.liveRefs--
 		}
-	case o.pipe != nil:
-		for _, r := range o.pipe.refs {
+	case o.pipe() != nil:
+		for _, r := range o.pipe().refs {
 			r.liveRefs--
 		}
 	}
 	for _, g := range o.groups {
-		if !g.destroyed && g.group.dead == nil {
-			g.group.dead = o
+		if !g.destroyed && g.group().dead == nil {
+			g.group().dead = o
 		}
 	}
 	o.groups = nil

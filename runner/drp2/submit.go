@@ -43,7 +43,7 @@ func (s *state) queueSubmit() *model.Failure {
 		if f != nil {
 			return f
 		}
-		if s.broken(ruleResubmit, cb.cb.submitted) {
+		if s.broken(ruleResubmit, cb.cb().submitted) {
 			// ERRORS.md, State Versus Usage rule 4: resubmission.
 			return s.fail(ruleResubmit, ptr, "%s was already submitted; a command buffer may be submitted at most once", cb)
 		}
@@ -66,7 +66,7 @@ func (s *state) queueSubmit() *model.Failure {
 		if f != nil {
 			return f
 		}
-		if f := s.requireUsage(ruleReadbackUsage, buf, buf.buf.usage, useMapRead, readbackPointers.at(i, "/buffer_id"), "a readback source"); f != nil {
+		if f := s.requireUsage(ruleReadbackUsage, buf, buf.buf().usage, useMapRead, readbackPointers.at(i, "/buffer_id"), "a readback source"); f != nil {
 			return f
 		}
 		off, size, f := s.byteRange(readbackPointers.at(i, "/offset"), readbackPointers.at(i, "/size"), r.Offset, r.Size)
@@ -79,7 +79,7 @@ func (s *state) queueSubmit() *model.Failure {
 		sub.readbacks = append(sub.readbacks, readback{id: buf.id, offset: off, size: size})
 	}
 	for _, cb := range cbs {
-		cb.cb.submitted = true
+		cb.cb().submitted = true
 	}
 	if sub != nil {
 		s.addPending(sub)
