@@ -102,3 +102,15 @@ func TestInternerSharesRepeatedStrings(t *testing.T) {
 		t.Errorf("a nil interner gave %q", s)
 	}
 }
+
+// FuzzValidValue: validValue is json.Valid.
+func FuzzValidValue(f *testing.F) {
+	for _, v := range []string{"0", "7", "999", "1000", "01", "-1", "1e2", "1.5", "", " 1", "1 ", "x", `"s"`, "[1]", "{}", "00", "9999999999999999999999"} {
+		f.Add([]byte(v))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		if got, want := validValue(v), json.Valid(v); got != want {
+			t.Fatalf("validValue(%q) = %v, json.Valid %v", v, got, want)
+		}
+	})
+}
