@@ -136,7 +136,7 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 		offsets = *elements
 	}
 	c := jsonpos.Check(data, "commands", offsets)
-	offsets = c.Elements
+	offsets = c.Elements // what Check grew goes back to the pool
 	if !c.Valid {
 		if !utf8.Valid(data) {
 			off := firstInvalidUTF8(data)

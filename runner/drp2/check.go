@@ -563,17 +563,17 @@ func capture(enc *object, o *object) {
 		return
 	}
 	o.capturedBy = enc
-	switch {
-	case o.group() != nil:
-		capture(enc, o.group().layout)
-		for i := range o.group().entries {
-			capture(enc, o.group().entries[i].resource)
-			capture(enc, o.group().entries[i].texture)
+	switch info := o.info.(type) {
+	case *groupInfo:
+		capture(enc, info.layout)
+		for i := range info.entries {
+			capture(enc, info.entries[i].resource)
+			capture(enc, info.entries[i].texture)
 		}
-	case o.view() != nil:
-		capture(enc, o.view().texture)
-	case o.pipe() != nil:
-		for _, r := range o.pipe().refs {
+	case *viewInfo:
+		capture(enc, info.texture)
+	case *pipelineInfo:
+		for _, r := range info.refs {
 			capture(enc, r)
 		}
 	}
