@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"math/big"
@@ -327,52 +328,61 @@ var compactBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); r
 // tokens left out, computed in one pass with a small buffer (a stream's
 // commands can be most of a large file).
 func compactSum(b []byte) string {
-	h := sha256.New()
-	buf := compactBuffers.Get().(*[]byte)
-	defer compactBuffers.Put(buf)
-	out := (*buf)[:0]
+	h := newPieceHash()
 	for run := range jsonpos.Compact(b) {
-		if len(out)+len(run) > cap(out) {
-			h.Write(out)
-			out = out[:0]
-		}
-		if len(run) > cap(out) {
-			h.Write(run)
-			continue
-		}
-		out = append(out, run...)
+		h.add(run)
 	}
-	h.Write(out)
-	return hex.EncodeToString(h.Sum(nil))
+	return h.sum()
 }
 
 // joinedSum is compactSum of an array whose elements hold no white space
 // between their tokens: the sum of the elements joined by commas in
 // brackets, made without reading their tokens again.
 func joinedSum(elements []json.RawMessage) string {
-	h := sha256.New()
-	buf := compactBuffers.Get().(*[]byte)
-	defer compactBuffers.Put(buf)
-	out := append((*buf)[:0], '[')
+	h := newPieceHash()
+	h.add(openBracket)
 	for i, e := range elements {
-		if len(out)+len(e)+2 > cap(out) {
-			h.Write(out)
-			out = out[:0]
-		}
 		if i > 0 {
-			out = append(out, ',')
+			h.add(comma)
 		}
-		if len(e)+2 > cap(out) {
-			h.Write(out)
-			h.Write(e)
-			out = out[:0]
-			continue
-		}
-		out = append(out, e...)
+		h.add(e)
 	}
-	out = append(out, ']')
-	h.Write(out)
-	return hex.EncodeToString(h.Sum(nil))
+	h.add(closeBracket)
+	return h.sum()
+}
+
+var openBracket, comma, closeBracket = []byte("["), []byte(","), []byte("]")
+
+// pieceHash sums text given in pieces, most of them small, through a
+// buffer kept between sums: a Write per 32 KiB rather than per piece.
+type pieceHash struct {
+	h   hash.Hash
+	buf *[]byte
+	out []byte
+}
+
+func newPieceHash() pieceHash {
+	buf := compactBuffers.Get().(*[]byte)
+	return pieceHash{h: sha256.New(), buf: buf, out: (*buf)[:0]}
+}
+
+func (p *pieceHash) add(piece []byte) {
+	if len(p.out)+len(piece) > cap(p.out) {
+		p.h.Write(p.out)
+		p.out = p.out[:0]
+	}
+	if len(piece) > cap(p.out) {
+		p.h.Write(piece)
+		return
+	}
+	p.out = append(p.out, piece...)
+}
+
+// sum is the hex digest of the pieces; p is not used after.
+func (p *pieceHash) sum() string {
+	p.h.Write(p.out)
+	compactBuffers.Put(p.buf)
+	return hex.EncodeToString(p.h.Sum(nil))
 }
 
 func sum(b []byte) string {

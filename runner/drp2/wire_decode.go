@@ -134,7 +134,7 @@ func (sf *structFields) read(raw []byte, p unsafe.Pointer, in *interner) bool {
 // counts and coordinates of draws and dispatches the checker has no field
 // for).
 func validValue(v []byte) bool {
-	if _, ok := smallNumber(v); ok && len(v) > 0 {
+	if _, ok := smallNumber(v); ok {
 		return true
 	}
 	return json.Valid(v)
@@ -341,14 +341,8 @@ func smallNumber(v []byte) (int, bool) {
 	if len(v) > 3 || (len(v) > 1 && v[0] == '0') {
 		return 0, false
 	}
-	n := 0
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
+	n, ok := plainUint(string(v))
+	return int(n), ok
 }
 
 // plainString returns the content of a string token without escapes in
