@@ -12,7 +12,6 @@ import (
 	"testing"
 )
 
-
 // callBudgets bound how many of the module's functions one result passes
 // through from a sink's entry point: following a result into a sink should
 // read as a short path, not a tour of the code base. The count is of
@@ -230,7 +229,6 @@ func funcKey(fn *types.Func) string {
 	}
 	return pkg + "." + fn.Name()
 }
-
 
 // takesResult reports whether a function takes a result: a parameter or
 // receiver whose type holds a model.Result.
