@@ -8,6 +8,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/drp2/drp2-fixtures/internal/cli/action"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
 // TestActionlint lints the project's workflows and a workflow that uses the
@@ -90,6 +93,40 @@ func TestActionYAMLMatchesTheEntry(t *testing.T) {
 	sort.Strings(written)
 	if outputs := actionYAMLKeys(t, "outputs"); strings.Join(outputs, " ") != strings.Join(written, " ") {
 		t.Errorf("action.yml outputs %v\nwritten outputs    %v", outputs, written)
+	}
+}
+
+// TestEntryReadsEveryInputActionYAMLDeclares records the INPUT_* names
+// the entry asks the environment for and compares them with the inputs
+// action.yml declares: an input declared and never read is ignored without
+// a word in every workflow that sets it, and one read but not declared is
+// one no workflow can set (actionlint refuses it). The environment holds
+// action.yml's defaults (an expression's left empty, as when the runner
+// has no value for it), so no input stops the reading early.
+func TestEntryReadsEveryInputActionYAMLDeclares(t *testing.T) {
+	env := map[string]string{}
+	for name, def := range testkit.ActionDefaults(t, "../../../action.yml") {
+		if strings.HasPrefix(def, "${{") {
+			def = ""
+		}
+		env["INPUT_"+strings.ToUpper(name)] = def
+	}
+	asked := map[string]bool{}
+	if err := action.ReadInputs(func(k string) string {
+		if name, ok := strings.CutPrefix(k, "INPUT_"); ok {
+			asked[strings.ToLower(name)] = true
+		}
+		return env[k]
+	}); err != nil {
+		t.Fatalf("the defaults of action.yml are unusable input: %v", err)
+	}
+	var read []string
+	for name := range asked {
+		read = append(read, name)
+	}
+	sort.Strings(read)
+	if declared := actionYAMLKeys(t, "inputs"); strings.Join(declared, " ") != strings.Join(read, " ") {
+		t.Errorf("action.yml inputs %v\ninputs read        %v", declared, read)
 	}
 }
 
