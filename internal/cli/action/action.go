@@ -3,18 +3,23 @@
 // runs the job, and hands the outcome to its sinks in order: the log, the
 // report files and job summary, the step outputs, then GitHub (check run,
 // sticky pull request comment), then the notes on what publishing did.
-// The record (log, files, outputs, notes) fails the step when it cannot
-// be written; the API only warns. The step fails by the verdict alone
-// otherwise. It declares for itself the interfaces of GitHub it consumes.
+// No sink changes the outcome: each returns what it produced (the files
+// written, the check run's URL, the comment's, notes), and the next is
+// given what it needs of that. The record (log, files, outputs, notes)
+// fails the step when it cannot be written; the API only warns. The step
+// fails by the verdict alone otherwise. It declares for itself the
+// interfaces of GitHub it consumes.
 package action
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -123,26 +128,27 @@ func (a *runAction) errorf(format string, args ...any) {
 	fmt.Fprintf(a.log, "::error title=drp2-fixtures::%s\n", escape.WorkflowData(fmt.Sprintf(format, args...)))
 }
 
-// delivery is one outcome on its way through the sinks.
+// delivery is what the run and the inputs decided, as every sink receives
+// it: the run, its verdict, the publishing plan and the options. No sink
+// changes it; a sink returns what it produced, and deliver hands that on
+// to the sinks that need it.
 type delivery struct {
-	in      Inputs
-	tgt     target
-	repo    string
-	wd      string
-	now     func() time.Time
-	pacing  github.Pacing
-	out     *gate.Outcome
-	job     *gate.Resolved // what explore needs of the job
-	run     *model.Run     // out.Run, with the workspace's paths
-	md      markdown.Options
-	plan    plan
-	extras  extras
-	anns    annotator
-	fileErr error
+	in     Inputs
+	tgt    target
+	repo   string
+	wd     string
+	now    func() time.Time
+	pacing github.Pacing
+	out    *gate.Outcome
+	job    *gate.Resolved // what explore needs of the job
+	run    *model.Run     // out.Run, with the workspace's paths
+	md     markdown.Options
+	plan   plan
+	extras extras
+	anns   annotator
 	// conclusion is the verdict's (a record that could not be written
-	// fails it too: gate.Outcome.Fail).
+	// fails it too: delivery.failedBy).
 	conclusion string
-	published  published
 }
 
 // prepare reads the inputs and the event, and runs the job.
@@ -232,50 +238,70 @@ func (a *runAction) markdownOptions(d *delivery) markdown.Options {
 	return md
 }
 
-// sink is one place the outcome goes. A record sink's error fails the
-// step (its exit code); an API sink warns and notes inside and never
-// returns one.
-type sink struct {
-	name   string
-	record bool
-	write  func(*runAction, context.Context, *delivery) error
-}
-
-// sinks are the action's sinks in their order: the record of the run
-// exists before any network call.
-var sinks = []sink{
-	{"log", true, (*runAction).writeLog},
-	{"files", true, (*runAction).writeFiles},
-	{"explore", false, (*runAction).explore},
-	{"outputs", true, (*runAction).writeResultOutputs},
-	{"check run", false, (*runAction).publishCheck},
-	{"comment", false, (*runAction).publishComment},
-	{"notes", true, (*runAction).writeNotes},
-}
-
-// deliver hands the outcome to every sink and returns the exit code: the
-// first record sink's failure, else the verdict's.
+// deliver hands the outcome to the sinks and returns the exit code: the
+// first record sink's failure, else the verdict's. Each sink is given what
+// the earlier ones produced that it needs, so their order is the order of
+// these calls: the record of the run exists before any network call, and
+// a report that could not be written fails the verdict of every sink
+// after the files.
 func (a *runAction) deliver(ctx context.Context, d *delivery) int {
-	var failed error
-	for _, s := range sinks {
-		err := s.write(a, ctx, d)
-		if err == nil || !s.record {
-			continue
-		}
-		if q := (quiet{}); !errors.As(err, &q) {
-			a.errorf("%v", err)
-		}
-		if failed == nil {
-			failed = err
-		}
-	}
+	logErr := a.logged(a.writeLog(d))
+	files := a.writeFiles(d)
+	d = d.failedBy(files.err)
+	a.explore(ctx, d)
+	outputsErr := a.logged(a.writeResultOutputs(d, files))
+	gh := a.connect(d)
+	check := a.publishCheck(ctx, d, gh)
+	comment := a.publishComment(ctx, d, gh, check)
+	notesErr := a.logged(a.writeNotes(d, published{checkURL: check.url, commentURL: comment.url,
+		notes: slices.Concat(gh.notes, check.notes, comment.notes)}))
 	for _, w := range append(gate.ErrorLines(d.out.Err), explain.Judgement(d.out.Run).Reasons...) {
 		a.errorf("%s", w)
 	}
-	if failed != nil {
+	if failed := cmp.Or(logErr, files.err, outputsErr, notesErr); failed != nil {
 		return gate.Code(failed)
 	}
 	return d.out.ExitCode()
+}
+
+// logged writes a record sink's error to the log, and returns it.
+func (a *runAction) logged(err error) error {
+	if err != nil {
+		a.errorf("%v", err)
+	}
+	return err
+}
+
+// failedBy is the delivery with a record that could not be written
+// failing its verdict (gate.Outcome.Fail), for the sinks still to come; d
+// itself is left as it was.
+func (d *delivery) failedBy(err error) *delivery {
+	if err == nil {
+		return d
+	}
+	out := *d.out
+	if out.Verdict != nil {
+		v := *out.Verdict
+		v.Reasons = slices.Clone(v.Reasons)
+		out.Verdict = &v
+	}
+	out.Fail(err)
+	out.Run = withJudgement(d.out.Run, d.out.Verdict, out.Verdict)
+	f := *d
+	f.out, f.run = &out, withJudgement(d.run, d.out.Verdict, out.Verdict)
+	f.conclusion = explain.Conclusion(out.Verdict)
+	return &f
+}
+
+// withJudgement is a copy of run whose judgement is now instead of was,
+// or run itself when it holds another.
+func withJudgement(run *model.Run, was, now *model.Judgement) *model.Run {
+	if run == nil || run.Judgement != was {
+		return run
+	}
+	r := *run
+	r.Judgement = now
+	return &r
 }
 
 // jobCheckRunElsewhere reports whether the job's own check run belongs to

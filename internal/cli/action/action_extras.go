@@ -39,15 +39,18 @@ func newExtras(o *gate.Outcome) (extras, error) {
 // job summary are written, within explore-time, and adds its report to
 // the job summary. What it finds is a lead, never a verdict: an
 // exploration that fails is a warning, in the log and the summary.
-func (a *runAction) explore(ctx context.Context, d *delivery) error {
+func (a *runAction) explore(ctx context.Context, d *delivery) {
 	if d.job.Explore == 0 {
-		return nil
+		return
 	}
 	var b bytes.Buffer
 	b.WriteString("\n")
-	err := gate.ExploreAfter(ctx, d.job, d.out)
-	if d.out.Exploration != nil {
-		if werr := report.Lookup("markdown").WriteExplore(&b, d.out.Exploration); werr != nil {
+	// The exploration goes in a copy of the outcome: no sink after this
+	// one reads it.
+	explored := *d.out
+	err := gate.ExploreAfter(ctx, d.job, &explored)
+	if explored.Exploration != nil {
+		if werr := report.Lookup("markdown").WriteExplore(&b, explored.Exploration); werr != nil {
 			err = errors.Join(err, werr)
 		}
 	}
@@ -60,5 +63,4 @@ func (a *runAction) explore(ctx context.Context, d *delivery) error {
 			a.warnf("write job summary: %v", werr)
 		}
 	}
-	return nil
 }

@@ -67,16 +67,45 @@ func planPublishing(in Inputs, tgt target, repository string) plan {
 	return p
 }
 
-// published is what publishing did.
-type published struct {
-	checkURL, commentURL string
-	// gh is the client, nil when there is none; unavailable says the API
-	// is out of reach for the rest of the run, readOnly that the token
-	// was refused as read-only.
-	gh                    publisher
-	repo                  github.Repo
+// gitHub is the client the API sinks share, made once: gh is nil when
+// there is none, and notes then say why when it could not be made.
+type gitHub struct {
+	gh    publisher
+	repo  github.Repo
+	notes []markdown.PublishingNote
+}
+
+// checkRun is what publishing the check run produced.
+type checkRun struct {
+	// url is the check run's page, for the check-url output and the
+	// comment's link; empty when there is none of the repository's.
+	url string
+	// refused says the check run was tried and received nothing.
+	refused bool
+	// unavailable says the API is out of reach for the rest of the run,
+	// readOnly that the token was refused as read-only.
 	unavailable, readOnly bool
-	// notes say what failed, for the job summary.
+	// notes say what failed or was left out, for the job summary.
+	notes []markdown.PublishingNote
+}
+
+// linked is md linking the check run: the one published, else the one
+// md already named (the job's own), and none when publishing it failed,
+// so that no reader is sent to a check run that received nothing.
+func (c checkRun) linked(md markdown.Options) markdown.Options {
+	switch {
+	case c.refused:
+		md.CheckRunURL = ""
+	case c.url != "":
+		md.CheckRunURL = c.url
+	}
+	return md
+}
+
+// comment is what publishing the sticky comment produced: its URL, and
+// notes on what was skipped or failed.
+type comment struct {
+	url   string
 	notes []markdown.PublishingNote
 }
 
@@ -136,12 +165,11 @@ func (a *runAction) writeCommands(anns []annotation.Annotation) {
 	}
 }
 
-// client is the GitHub client of the delivery, made once; nil (with a
-// note) when there is none.
-func (a *runAction) client(d *delivery) publisher {
-	p := &d.published
-	if p.gh != nil {
-		return p.gh
+// connect makes the GitHub client of the delivery when the plan calls
+// the API; none (with a note) when it cannot be made.
+func (a *runAction) connect(d *delivery) gitHub {
+	if !d.plan.api {
+		return gitHub{}
 	}
 	repo, err := github.ParseRepo(d.repo)
 	var c *github.Client
@@ -154,26 +182,19 @@ func (a *runAction) client(d *delivery) publisher {
 	}
 	if err != nil {
 		a.warnf("GitHub not updated: %v", err)
-		p.notes = append(p.notes, note("Check run and pull request comment skipped", err))
-		d.plan.api, d.plan.comment = false, false
-		return nil
+		return gitHub{notes: []markdown.PublishingNote{note("Check run and pull request comment skipped", err)}}
 	}
-	p.gh, p.repo = c, repo
-	return c
+	return gitHub{gh: c, repo: repo}
 }
 
 // publishCheck sends the check run: the verdict's conclusion, title and
 // summary, and the annotations. Every failure is a warning and a note.
-func (a *runAction) publishCheck(ctx context.Context, d *delivery) error {
-	var gh publisher
-	if d.plan.api {
-		gh = a.client(d)
-	}
-	if gh == nil {
+func (a *runAction) publishCheck(ctx context.Context, d *delivery, gh gitHub) checkRun {
+	var res checkRun
+	if gh.gh == nil {
 		d.anns.noCheck()
-		return nil
+		return res
 	}
-	res := &d.published
 	title, summary, text := markdown.CheckOutput(d.run, d.md)
 	if len(d.run.Implementations) > 0 {
 		title, summary = markdown.ImplementationsCheckOutput(d.run, d.md)
@@ -182,22 +203,17 @@ func (a *runAction) publishCheck(ctx context.Context, d *delivery) error {
 	if capNote != "" {
 		res.notes = append(res.notes, markdown.PublishingNote{What: capNote})
 	}
-	cr, err := gh.PublishCheck(ctx, github.Check{
+	cr, err := gh.gh.PublishCheck(ctx, github.Check{
 		// check-run-id is the job's own check run (job.check_run_id): Actions
 		// completes it from the step's exit code; only its output is ours.
-		Repo: res.repo, ID: d.in.CheckRunID, JobRun: d.in.CheckRunID != 0, Name: d.in.ReportName, HeadSHA: d.tgt.HeadSHA,
+		Repo: gh.repo, ID: d.in.CheckRunID, JobRun: d.in.CheckRunID != 0, Name: d.in.ReportName, HeadSHA: d.tgt.HeadSHA,
 		Conclusion: d.conclusion, CompletedAt: d.now(), Title: title, Summary: summary, Text: text, Annotations: anns,
 	})
 	if err == nil {
-		if res.checkURL = ownURL(d.md.ServerURL, d.md.Repository, cr.URL); res.checkURL != "" {
-			d.md.CheckRunURL = res.checkURL
-		}
-		return nil
+		res.url = ownURL(d.md.ServerURL, d.md.Repository, cr.URL)
+		return res
 	}
-	res.unavailable = isUnavailable(err)
-	// The comment must not send readers to a check run that received
-	// nothing.
-	d.md.CheckRunURL = ""
+	res.refused, res.unavailable = true, isUnavailable(err)
 	what := "Check run not published"
 	switch {
 	case github.ActionsOwned(err):
@@ -211,34 +227,35 @@ func (a *runAction) publishCheck(ctx context.Context, d *delivery) error {
 	res.notes = append(res.notes, note(what, err))
 	// The annotations still reach the pull request, in the log.
 	d.anns.noCheck()
-	return nil
+	return res
 }
 
 // publishComment creates or updates the sticky comment, as the comment
-// input says, failing when the verdict does.
-func (a *runAction) publishComment(ctx context.Context, d *delivery) error {
-	res := &d.published
-	if !d.plan.comment || res.gh == nil {
-		return nil
-	}
-	if res.unavailable {
+// input says, failing when the verdict does, and linking the check run
+// as publishing it left it.
+func (a *runAction) publishComment(ctx context.Context, d *delivery, gh gitHub, check checkRun) comment {
+	var res comment
+	switch {
+	case !d.plan.comment || gh.gh == nil:
+		return res
+	case check.unavailable:
 		res.notes = append(res.notes, markdown.PublishingNote{What: "Pull request comment skipped: the GitHub API did not answer within the time allowed."})
-		return nil
-	}
-	if res.readOnly {
+		return res
+	case check.readOnly:
 		// The same token would be refused again.
 		res.notes = append(res.notes, markdown.PublishingNote{What: "Pull request comment skipped: the token is read-only."})
-		return nil
+		return res
 	}
-	number, ok := a.pullRequest(ctx, d)
-	if !ok {
-		return nil
+	number, skipped := a.pullRequest(ctx, d, gh)
+	if number == 0 {
+		res.notes = append(res.notes, skipped...)
+		return res
 	}
-	body := markdown.CommentBody
-	cm, err := res.gh.PublishComment(ctx, github.Comment{
-		Repo: res.repo, Number: number, Marker: markdown.Marker(d.md.CorpusKey), Body: body(d.run, d.md),
+	md, body := check.linked(d.md), markdown.CommentBody
+	cm, err := gh.gh.PublishComment(ctx, github.Comment{
+		Repo: gh.repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: body(d.run, md),
 		Mode: d.in.Comment, Failing: d.conclusion == "failure",
-		ResultKey: resultKey(d.md, func(o markdown.Options) string { return body(withoutBaseIdentity(d.run), o) }),
+		ResultKey: resultKey(md, func(o markdown.Options) string { return body(withoutBaseIdentity(d.run), o) }),
 	})
 	switch {
 	case err != nil && cm.URL != "":
@@ -255,28 +272,26 @@ func (a *runAction) publishComment(ctx context.Context, d *delivery) error {
 		a.warnf("%s: %s", what, apiText(err))
 		res.notes = append(res.notes, note(what, err))
 	}
-	res.commentURL = ownURL(d.md.ServerURL, d.md.Repository, cm.URL)
-	return nil
+	res.url = ownURL(md.ServerURL, md.Repository, cm.URL)
+	return res
 }
 
 // pullRequest is the pull request the comment goes to: the event's, else
-// the open one whose head is the commit (workflow_run of a fork).
-func (a *runAction) pullRequest(ctx context.Context, d *delivery) (int, bool) {
-	res := &d.published
+// the open one whose head is the commit (workflow_run of a fork); 0, and
+// a note, when there is none.
+func (a *runAction) pullRequest(ctx context.Context, d *delivery, gh gitHub) (int, []markdown.PublishingNote) {
 	if d.tgt.PR != 0 || !d.tgt.LookupPR {
-		return d.tgt.PR, d.tgt.PR != 0
+		return d.tgt.PR, nil
 	}
-	n, err := res.gh.PullForSHA(ctx, res.repo, d.tgt.HeadSHA)
+	n, err := gh.gh.PullForSHA(ctx, gh.repo, d.tgt.HeadSHA)
 	if err != nil {
 		a.warnf("Pull request comment not published: %s", apiText(err))
-		res.notes = append(res.notes, note("Pull request comment not published", err))
-		return 0, false
+		return 0, []markdown.PublishingNote{note("Pull request comment not published", err)}
 	}
 	if n == 0 {
-		res.notes = append(res.notes, markdown.PublishingNote{What: fmt.Sprintf("Pull request comment skipped: no open pull request has the head commit %s.", d.tgt.HeadSHA)})
-		return 0, false
+		return 0, []markdown.PublishingNote{{What: fmt.Sprintf("Pull request comment skipped: no open pull request has the head commit %s.", d.tgt.HeadSHA)}}
 	}
-	return n, true
+	return n, nil
 }
 
 // isUnavailable reports whether err means the API is out of reach for the

@@ -5,7 +5,6 @@ package action
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,14 +15,13 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report"
-	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
 
 // writeLog prints the text report, and the manifest comparison, between
 // stop-commands markers, so that fixture names and messages cannot inject
 // workflow commands.
-func (a *runAction) writeLog(_ context.Context, d *delivery) error {
+func (a *runAction) writeLog(d *delivery) error {
 	var b bytes.Buffer
 	// Every fixture is listed, passes folded away: failures and the final
 	// count stay in view.
@@ -67,36 +65,43 @@ func wrapCommands(report, token string) string {
 	return b.String()
 }
 
-// writeFiles writes the JUnit and JSON reports and the job summary. A
-// report path that cannot be written fails the step, but only after the
-// rest is written, and the conclusion says failure.
-func (a *runAction) writeFiles(_ context.Context, d *delivery) error {
-	paths := d.in.Files
-	if !d.in.NoJobSummary {
-		paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
-	}
-	d.fileErr = report.WriteReports(d.run, paths, report.FileOptions{Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor.Bytes,
-		Write: gate.SaveReport(d.wd, true), JUnitStrict: d.in.JUnitStrict})
-	for _, e := range report.ReportErrors(d.fileErr) {
-		a.errorf("%v", e)
-	}
-	if d.fileErr != nil {
-		// The verdict fails for it, in every sink still to come.
-		d.out.Fail(d.fileErr)
-		d.conclusion = explain.Conclusion(d.out.Verdict)
-		return quiet{d.fileErr}
-	}
-	return nil
+// reportFiles is what the files sink produced: the report paths it was
+// given, and the error of every report it could not write.
+type reportFiles struct {
+	paths report.Paths
+	err   error
 }
 
-// quiet is an error already written to the log.
-type quiet struct{ error }
+// written is where the report rf was written: its path, or empty when it
+// was not written.
+func (f reportFiles) written(rf *report.ReportFile) string {
+	for _, e := range report.ReportErrors(f.err) {
+		if e.Report == rf.Report {
+			return ""
+		}
+	}
+	return *rf.Path(&f.paths)
+}
 
-func (q quiet) Unwrap() error { return q.error }
+// writeFiles writes the JUnit and JSON reports and the job summary. A
+// report path that cannot be written fails the step, but only after the
+// rest is written; each is written to the log here.
+func (a *runAction) writeFiles(d *delivery) reportFiles {
+	f := reportFiles{paths: d.in.Files}
+	if !d.in.NoJobSummary {
+		f.paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
+	}
+	f.err = report.WriteReports(d.run, f.paths, report.FileOptions{Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor.Bytes,
+		Write: gate.SaveReport(d.wd, true), JUnitStrict: d.in.JUnitStrict})
+	for _, e := range report.ReportErrors(f.err) {
+		a.errorf("%v", e)
+	}
+	return f
+}
 
 // writeResultOutputs writes the step outputs of the run, before anything
 // is published.
-func (a *runAction) writeResultOutputs(_ context.Context, d *delivery) error {
+func (a *runAction) writeResultOutputs(d *delivery, files reportFiles) error {
 	s := d.run.Summary
 	outs := []output{
 		{"total", strconv.Itoa(s.Discovered)},
@@ -108,7 +113,7 @@ func (a *runAction) writeResultOutputs(_ context.Context, d *delivery) error {
 	}
 	for i := range report.ReportFiles {
 		if rf := &report.ReportFiles[i]; rf.Input != "" {
-			outs = append(outs, output{rf.Input, writtenPath(*rf.Path(&d.in.Files), d.fileErr, rf.Report)})
+			outs = append(outs, output{rf.Input, files.written(rf)})
 		}
 	}
 	outs = append(outs, comparisonOutputs(d.run.Comparison)...)
@@ -181,24 +186,20 @@ func expectationOutputs(run *model.Run) []output {
 	return []output{{"known", strconv.Itoa(known)}, {"flaky", strconv.Itoa(flaky)}, {"unexpected-passes", strconv.Itoa(passes)}}
 }
 
-// writtenPath is a report path for the step outputs: empty when that
-// report was not written.
-func writtenPath(path string, err error, name string) string {
-	for _, e := range report.ReportErrors(err) {
-		if e.Report == name {
-			return ""
-		}
-	}
-	return path
+// published is what the API sinks produced: the URLs of the check run
+// and the comment, and the notes on what was skipped or failed.
+type published struct {
+	checkURL, commentURL string
+	notes                []markdown.PublishingNote
 }
 
 // writeNotes adds to the job summary what publishing skipped or could not
 // do, and writes the check-run and comment URLs.
-func (a *runAction) writeNotes(_ context.Context, d *delivery) error {
-	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" && len(d.published.notes) > 0 && !d.in.NoJobSummary {
-		if err := workspace.Append(path, a.env.Redactor.Bytes([]byte(markdown.Publishing(d.published.notes)))); err != nil {
+func (a *runAction) writeNotes(d *delivery, p published) error {
+	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" && len(p.notes) > 0 && !d.in.NoJobSummary {
+		if err := workspace.Append(path, a.env.Redactor.Bytes([]byte(markdown.Publishing(p.notes)))); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
 	}
-	return writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", d.published.checkURL}, {"comment-url", d.published.commentURL}}, a.env.Redactor)
+	return writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", p.checkURL}, {"comment-url", p.commentURL}}, a.env.Redactor)
 }
