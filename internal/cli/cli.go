@@ -108,12 +108,12 @@ func actionMain(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "drp2-fixtures action: this build has no action front end")
 		return ExitInternal
 	}
-	return run(ctx, env)
+	return exitFor(run(ctx, env))
 }
 
 // defaultAction runs the action when Env.Action is nil: none in the
 // binary, whose main gives Env.Action; the tests set it.
-var defaultAction func(context.Context, Env) int
+var defaultAction func(context.Context, Env) error
 
 // versionMain prints the version.
 func versionMain(_ context.Context, args []string, env Env) int {

@@ -43,9 +43,12 @@ const (
 	EnvWriteInterval  = "DRP2_FIXTURES_API_WRITE_INTERVAL"
 )
 
-// Run runs drp2-fixtures as a GitHub Action and returns the exit
-// code.
-func Run(ctx context.Context, env Env) int {
+// Run runs drp2-fixtures as a GitHub Action. It returns nil when the
+// step passes, else an error gate.Code maps to the step's exit code (1 a
+// failing verdict, 2 unusable input or a record that could not be
+// written, 3 the tool's own failure). The log already says every error it
+// returns, and why the verdict fails.
+func Run(ctx context.Context, env Env) error {
 	a := &runAction{env: env, log: env.Log}
 	if a.log == nil {
 		a.log = io.Discard
@@ -56,7 +59,7 @@ func Run(ctx context.Context, env Env) int {
 	if err != nil {
 		a.errorf("%v", err)
 		a.recordUnusable(err)
-		return gate.Code(err)
+		return err
 	}
 	return a.deliver(ctx, st)
 }
@@ -238,13 +241,13 @@ func (a *runAction) markdownOptions(d *delivery) markdown.Options {
 	return md
 }
 
-// deliver hands the outcome to the sinks and returns the exit code: the
-// first record sink's failure, else the verdict's. Each sink is given what
+// deliver hands the outcome to the sinks and returns the step's error:
+// the first record sink's failure, else the outcome's. Each sink is given what
 // the earlier ones produced that it needs, so their order is the order of
 // these calls: the record of the run exists before any network call, and
 // a report that could not be written fails the verdict of every sink
 // after the files.
-func (a *runAction) deliver(ctx context.Context, d *delivery) int {
+func (a *runAction) deliver(ctx context.Context, d *delivery) error {
 	logErr := a.logged(a.writeLog(d))
 	files := a.writeFiles(d)
 	d = d.failedBy(files.err)
@@ -259,9 +262,26 @@ func (a *runAction) deliver(ctx context.Context, d *delivery) int {
 		a.errorf("%s", w)
 	}
 	if failed := cmp.Or(logErr, files.err, outputsErr, notesErr); failed != nil {
-		return gate.Code(failed)
+		return failed
 	}
-	return d.out.ExitCode()
+	return outcomeErr(d.out)
+}
+
+// errVerdictFailed is the step's error when the verdict fails; the log
+// lists the verdict's reasons.
+var errVerdictFailed = &gate.Error{Code: gate.ExitFailed, Err: errors.New("the run failed by fail-on")}
+
+// outcomeErr is the error of an outcome whose record was written: what
+// stopped a step of the job after the run, else the verdict's failure;
+// nil when it passes (gate.Outcome.ExitCode as an error).
+func outcomeErr(o *gate.Outcome) error {
+	switch {
+	case o.Err != nil:
+		return o.Err
+	case o.Verdict != nil && o.Verdict.Failed:
+		return errVerdictFailed
+	}
+	return nil
 }
 
 // logged writes a record sink's error to the log, and returns it.

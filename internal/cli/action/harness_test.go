@@ -74,9 +74,9 @@ func runAt(ctx context.Context, w *sandbox, now time.Time) (int, string) {
 	var out bytes.Buffer
 	redactor := secret.NewRedactor()
 	log := redactor.Writer(&out)
-	code := action.Run(ctx, action.Env{Log: log, RawLog: &out, Getenv: func(k string) string { return w.Env[k] },
+	code := gate.Code(action.Run(ctx, action.Env{Log: log, RawLog: &out, Getenv: func(k string) string { return w.Env[k] },
 		Now: func() time.Time { return now }, WorkDir: w.Dir, Redactor: redactor, ToolVersion: version.String(),
-		Pacing: github.Pacing{BaseDelay: 10 * time.Millisecond}})
+		Pacing: github.Pacing{BaseDelay: 10 * time.Millisecond}}))
 	log.Flush()
 	return code, out.String()
 }
