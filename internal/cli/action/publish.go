@@ -102,9 +102,9 @@ func (c checkRun) linked(md markdown.Options) markdown.Options {
 	return md
 }
 
-// comment is what publishing the sticky comment produced: its URL, and
-// notes on what was skipped or failed.
-type comment struct {
+// stickyComment is what publishing the sticky comment produced: its URL,
+// and notes on what was skipped or failed.
+type stickyComment struct {
 	url   string
 	notes []markdown.PublishingNote
 }
@@ -233,8 +233,8 @@ func (a *runAction) publishCheck(ctx context.Context, d *delivery, gh gitHub) ch
 // publishComment creates or updates the sticky comment, as the comment
 // input says, failing when the verdict does, and linking the check run
 // as publishing it left it.
-func (a *runAction) publishComment(ctx context.Context, d *delivery, gh gitHub, check checkRun) comment {
-	var res comment
+func (a *runAction) publishComment(ctx context.Context, d *delivery, gh gitHub, check checkRun) stickyComment {
+	var res stickyComment
 	switch {
 	case !d.plan.comment || gh.gh == nil:
 		return res
