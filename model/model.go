@@ -1,7 +1,8 @@
 // Package model is the one data model between the runner and the reporters.
 //
-// The runner produces a Run; every reporter consumes it. Neither side knows
-// the other, and this package imports only the standard library. It is data
+// The runner produces a Run, an exploration an Exploration; every reporter
+// consumes them. Neither side knows the other, and this package imports
+// only the standard library. It is data
 // and the logic of data (counts, ranking, parity): the words people read are
 // report/explain's, and each format names the fields in wire types of its
 // own (report/jsonout for the JSON report).

@@ -7,8 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/drp2/drp2-fixtures/internal/explore"
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 )
 
@@ -17,15 +18,15 @@ import (
 // codes, messages) are untrusted and escaped for each sink.
 
 // writeExploreJSON writes the report as one indented JSON document.
-func writeExploreJSON(w io.Writer, rep *explore.Report) error {
+func writeExploreJSON(w io.Writer, rep *model.Exploration) error {
 	// Implementations' words and stream content are untrusted: the
 	// document is written as the JSON report is, safe for an Actions log.
-	return jsonout.Encode(w, rep)
+	return jsonout.Encode(w, exploreWire(rep))
 }
 
 // inShard names the shard of a sharded exploration (its streams are those
 // whose index i has i mod N = K-1, docs/cli.md says).
-func inShard(rep *explore.Report) string {
+func inShard(rep *model.Exploration) string {
 	if rep.Shard == nil {
 		return ""
 	}
@@ -33,7 +34,7 @@ func inShard(rep *explore.Report) string {
 }
 
 // writeExploreText writes the report for people.
-func writeExploreText(w io.Writer, rep *explore.Report) error {
+func writeExploreText(w io.Writer, rep *model.Exploration) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "explore: seed %d, %d of %d streams%s (%s), from %d corpus streams\n", rep.Seed, rep.Streams, rep.Count, inShard(rep), stopped(rep), rep.Seeds)
 	fmt.Fprintf(&b, "  kinds: %s\n", kinds(rep))
@@ -48,14 +49,14 @@ func writeExploreText(w io.Writer, rep *explore.Report) error {
 	}
 	fmt.Fprintf(&b, "%d disagreement signatures\n", len(rep.Disagreements))
 	for i, d := range rep.Disagreements {
-		fmt.Fprintf(&b, "\n%d. %s (%d streams; first: stream %d, %s)\n", i+1, escape.OneLine(d.Rule), d.Streams, d.First, explore.KindPhrase(d.Kind))
-		fmt.Fprintf(&b, "   built-in validator: %s\n", escape.OneLine(d.Builtin.String()))
+		fmt.Fprintf(&b, "\n%d. %s (%d streams; first: stream %d, %s)\n", i+1, escape.OneLine(d.Rule), d.Streams, d.First, explain.StreamKind(d.Kind))
+		fmt.Fprintf(&b, "   built-in validator: %s\n", escape.OneLine(explain.StreamVerdict(d.Builtin)))
 		for _, a := range d.Answers {
 			if len(a.Differs) == 0 {
 				fmt.Fprintf(&b, "   %s: agrees\n", escape.OneLine(a.Implementation))
 				continue
 			}
-			fmt.Fprintf(&b, "   %s: %s (differs in %s)\n", escape.OneLine(a.Implementation), escape.OneLine(a.Verdict.String()), strings.Join(a.Differs, ", "))
+			fmt.Fprintf(&b, "   %s: %s (differs in %s)\n", escape.OneLine(a.Implementation), escape.OneLine(explain.StreamVerdict(a.Verdict)), strings.Join(a.Differs, ", "))
 		}
 		fmt.Fprintf(&b, "   candidate: %s (%d commands, from %d)%s\n", d.Candidate.Path, d.Candidate.Commands, d.Candidate.Original, written(d.Candidate))
 	}
@@ -64,7 +65,7 @@ func writeExploreText(w io.Writer, rep *explore.Report) error {
 }
 
 // writeExploreMarkdown writes the report as a job-summary section.
-func writeExploreMarkdown(w io.Writer, rep *explore.Report) error {
+func writeExploreMarkdown(w io.Writer, rep *model.Exploration) error {
 	var b strings.Builder
 	b.WriteString("### DRP2 explore\n\n")
 	fmt.Fprintf(&b, "Seed %d: %d of %d generated streams%s (%s; %s), from %d corpus streams.\n\n", rep.Seed, rep.Streams, rep.Count, inShard(rep), stopped(rep), kinds(rep), rep.Seeds)
@@ -88,17 +89,17 @@ func writeExploreMarkdown(w io.Writer, rep *explore.Report) error {
 		var answers []string
 		for _, a := range d.Answers {
 			if len(a.Differs) > 0 {
-				answers = append(answers, escape.Markdown(a.Implementation+": "+a.Verdict.String()+" (differs in "+strings.Join(a.Differs, ", ")+")"))
+				answers = append(answers, escape.Markdown(a.Implementation+": "+explain.StreamVerdict(a.Verdict)+" (differs in "+strings.Join(a.Differs, ", ")+")"))
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | <code>%s</code> (%d commands) |\n", escape.Markdown(d.Rule), escape.Markdown(d.Builtin.String()),
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | <code>%s</code> (%d commands) |\n", escape.Markdown(d.Rule), escape.Markdown(explain.StreamVerdict(d.Builtin)),
 			strings.Join(answers, "<br>"), d.Streams, escape.Markdown(d.Candidate.Path), d.Candidate.Commands)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func stopped(rep *explore.Report) string {
+func stopped(rep *model.Exploration) string {
 	switch rep.StoppedBy {
 	case "time":
 		return "stopped by --time"
@@ -108,7 +109,7 @@ func stopped(rep *explore.Report) string {
 	return "all generated"
 }
 
-func kinds(rep *explore.Report) string {
+func kinds(rep *model.Exploration) string {
 	var parts []string
 	for _, k := range rep.Kinds {
 		parts = append(parts, fmt.Sprintf("%d %s", k.Streams, k.Kind))
@@ -119,7 +120,7 @@ func kinds(rep *explore.Report) string {
 	return strings.Join(parts, ", ")
 }
 
-func written(c explore.Candidate) string {
+func written(c model.CandidateFixture) string {
 	if c.Written == "" {
 		return ""
 	}

@@ -13,7 +13,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/drp2/drp2-fixtures/internal/explore"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -66,7 +65,7 @@ type Format struct {
 	comparison func(io.Writer, *model.Run) error
 	manifest   func(io.Writer, *model.ManifestCheck) error
 	coverage   func(io.Writer, *model.Coverage) error
-	explore    func(io.Writer, *explore.Report) error
+	explore    func(io.Writer, *model.Exploration) error
 }
 
 // formats are every format, in the order help and errors list them.
@@ -169,7 +168,7 @@ func (f *Format) WriteManifest(w io.Writer, mc *model.ManifestCheck) error { ret
 
 func (f *Format) WriteCoverage(w io.Writer, c *model.Coverage) error { return f.coverage(w, c) }
 
-func (f *Format) WriteExplore(w io.Writer, r *explore.Report) error { return f.explore(w, r) }
+func (f *Format) WriteExplore(w io.Writer, r *model.Exploration) error { return f.explore(w, r) }
 
 // Lookup is the format called name, nil when there is none.
 func Lookup(name string) *Format {

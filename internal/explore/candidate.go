@@ -9,13 +9,14 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // candidate makes a disagreement's minimized stream a fixture: in the
 // folder of the validator's verdict's class, named after the rule and the
 // signature, with the validator's verdict as its expected block and a
 // description of what each implementation answered.
-func (e *explorer) candidate(st *stream, d *Disagreement, original, tests int) Candidate {
+func (e *explorer) candidate(st *stream, d *model.Disagreement, original, tests int) model.CandidateFixture {
 	class := model.ClassNegative
 	switch {
 	case st.builtin.Outcome == string(model.Success):
@@ -54,20 +55,20 @@ func (e *explorer) candidate(st *stream, d *Disagreement, original, tests int) C
 		// Not reached: every part is valid JSON or a plain value.
 		panic(err)
 	}
-	return Candidate{Path: class.Folder() + "/" + name + ".json", Name: name, Commands: len(st.cmds),
+	return model.CandidateFixture{Path: class.Folder() + "/" + name + ".json", Name: name, Commands: len(st.cmds),
 		Original: original, Tests: tests, Data: b.Bytes()}
 }
 
 // describe says where the stream came from, the rule the validator
 // applied and what each implementation answered.
-func (e *explorer) describe(st *stream, d *Disagreement) string {
+func (e *explorer) describe(st *stream, d *model.Disagreement) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Found by drp2-fixtures explore (seed %d, stream %d, %s", e.cfg.Seed, d.First, KindPhrase(d.Kind))
+	fmt.Fprintf(&b, "Found by drp2-fixtures explore (seed %d, stream %d, %s", e.cfg.Seed, d.First, explain.StreamKind(d.Kind))
 	if d.From != "" {
 		fmt.Fprintf(&b, ", from %s", d.From)
 	}
 	b.WriteString("). The built-in validator answers ")
-	b.WriteString(st.builtin.String())
+	b.WriteString(explain.StreamVerdict(st.builtin))
 	if st.builtin.Outcome == string(model.Error) {
 		fmt.Fprintf(&b, " by %s", d.Rule)
 	}
@@ -77,22 +78,9 @@ func (e *explorer) describe(st *stream, d *Disagreement) string {
 			fmt.Fprintf(&b, " %s agrees.", a.Implementation)
 			continue
 		}
-		fmt.Fprintf(&b, " %s answers %s (differs in %s).", a.Implementation, a.Verdict, strings.Join(a.Differs, ", "))
+		fmt.Fprintf(&b, " %s answers %s (differs in %s).", a.Implementation, explain.StreamVerdict(a.Verdict), strings.Join(a.Differs, ", "))
 	}
 	return b.String()
-}
-
-// KindPhrase says how a stream of kind was made, for a sentence.
-func KindPhrase(kind string) string {
-	switch {
-	case kind == kindMutation:
-		return "a mutation of a corpus stream"
-	case strings.HasPrefix(kind, kindSatisfy+" "):
-		return "aimed to just satisfy " + strings.TrimPrefix(kind, kindSatisfy+" ")
-	case strings.HasPrefix(kind, kindBreak+" "):
-		return "aimed to just break " + strings.TrimPrefix(kind, kindBreak+" ")
-	}
-	return kind
 }
 
 // slug makes a rule a file name part: lower-case letters, digits and

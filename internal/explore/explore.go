@@ -87,94 +87,8 @@ type Progress struct {
 	Elapsed                                   time.Duration
 }
 
-// Report is what an exploration found.
-type Report struct {
-	Seed int64 `json:"seed"`
-	// Count is the number of streams asked for; Streams those generated
-	// and judged, fewer when the time ran out (StoppedBy "time").
-	Count     int    `json:"count"`
-	Streams   int    `json:"streams"`
-	StoppedBy string `json:"stopped_by"`
-	// Seeds is the number of corpus streams the mutations start from.
-	Seeds int `json:"seeds"`
-	// Shard is the part of the streams explored; absent for all of them.
-	Shard           *Shard           `json:"shard,omitempty"`
-	Kinds           []KindCount      `json:"kinds"`
-	Implementations []Implementation `json:"implementations"`
-	Disagreements   []Disagreement   `json:"disagreements"`
-	Duration        time.Duration    `json:"-"`
-	DurationSeconds float64          `json:"duration_seconds"`
-	byKey           map[string]int   // signature → index in Disagreements
-	kindIndex       map[string]int   // kind → index in Kinds
-}
-
-// KindCount counts the streams of one kind: mutation, satisfies (aimed
-// at a rule, satisfying it) or breaks (aimed at a rule, breaking it).
-type KindCount struct {
-	Kind    string `json:"kind"`
-	Streams int    `json:"streams"`
-}
-
-// Implementation is one implementation's part in the exploration.
-type Implementation struct {
-	Command  string `json:"command"`
-	Label    string `json:"label"`
-	Executes bool   `json:"executes"`
-	// Streams counts the generated streams; Agreed, Differed, NoVerdict
-	// and NotClaimed (failing in a phase it does not perform, not sent)
-	// split them.
-	Streams    int    `json:"streams"`
-	Agreed     int    `json:"agreed"`
-	Differed   int    `json:"differed"`
-	NoVerdict  int    `json:"no_verdict"`
-	NotClaimed int    `json:"not_claimed"`
-	Restarts   int    `json:"restarts"`
-	Error      string `json:"error,omitempty"`
-}
-
-// Disagreement is one signature: the streams on which the same
-// implementations differed from the validator in the same way.
-type Disagreement struct {
-	Signature string `json:"signature"`
-	Rule      string `json:"rule"`
-	// Streams counts the generated streams that showed it; First is the
-	// first of them, of Kind, made from the corpus fixture From.
-	Streams int    `json:"streams"`
-	First   int    `json:"first_stream"`
-	Kind    string `json:"kind"`
-	From    string `json:"from"`
-	// Builtin and Answers are the verdicts on the minimized stream.
-	Builtin   Verdict   `json:"builtin"`
-	Answers   []Answer  `json:"answers"`
-	Candidate Candidate `json:"candidate"`
-}
-
-// Answer is one implementation's verdict on a disagreement's stream.
-type Answer struct {
-	Implementation string   `json:"implementation"`
-	Verdict        Verdict  `json:"verdict"`
-	Differs        []string `json:"differs,omitempty"`
-}
-
-// Candidate is a disagreement's minimized stream as a fixture.
-type Candidate struct {
-	// Path is the corpus-relative path it is written at (folder of its
-	// class, file named after the disagreement); Name its fixture name.
-	Path string `json:"path"`
-	Name string `json:"name"`
-	// Commands is its length; Original the first stream's; Tests the
-	// verdicts the minimization asked for.
-	Commands int `json:"commands"`
-	Original int `json:"original_commands"`
-	Tests    int `json:"minimization_tests"`
-	// Data is the fixture file.
-	Data []byte `json:"-"`
-	// Written says what became of the file, set by whoever writes it.
-	Written string `json:"written,omitempty"`
-}
-
 // Run explores. A Go error means the exploration could not start.
-func Run(ctx context.Context, cfg Config) (*Report, error) {
+func Run(ctx context.Context, cfg Config) (*model.Exploration, error) {
 	if cfg.Validator == nil {
 		return nil, errors.New("explore: no validator")
 	}
@@ -190,7 +104,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	e := &explorer{cfg: cfg}
+	e := &explorer{cfg: cfg, byKey: map[string]int{}, kindIndex: map[string]int{}}
 	// The time budget counts from here: reading the seeds is part of it
 	// (a long seed costs a validation and a trace).
 	started := cfg.Now()
@@ -202,18 +116,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		// Out of time before a stream could be made: an exploration of
 		// nothing, said as such, not a failure to start.
-		return &Report{Seed: cfg.Seed, Count: cfg.Count, StoppedBy: short.stoppedBy(ctx), Duration: cfg.Now().Sub(started),
-			DurationSeconds: cfg.Now().Sub(started).Seconds(), byKey: map[string]int{}, kindIndex: map[string]int{}}, nil
+		return &model.Exploration{Seed: cfg.Seed, Count: cfg.Count, StoppedBy: short.stoppedBy(ctx), Duration: cfg.Now().Sub(started),
+			DurationSeconds: cfg.Now().Sub(started).Seconds()}, nil
 	}
 	e.open(ctx)
 	defer e.close()
-	rep := &Report{Seed: cfg.Seed, Count: cfg.Count, Seeds: len(e.pool.seeds), StoppedBy: "count",
-		byKey: map[string]int{}, kindIndex: map[string]int{}}
+	rep := &model.Exploration{Seed: cfg.Seed, Count: cfg.Count, Seeds: len(e.pool.seeds), StoppedBy: "count"}
 	for _, s := range e.sessions {
-		rep.Implementations = append(rep.Implementations, Implementation{Command: s.Command, Executes: s.Executes()})
+		rep.Implementations = append(rep.Implementations, model.ExploredImplementation{Command: s.Command, Executes: s.Executes()})
 	}
 	if sh := cfg.Shard; sh != nil {
-		rep.Shard = &Shard{Index: sh.Index, Count: sh.Count}
+		rep.Shard = &model.Shard{Index: sh.Index, Count: sh.Count}
 	}
 	e.explore(ctx, rep, started, timeUp)
 	for i, s := range e.sessions {
@@ -232,13 +145,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// Shard is the part of the streams a sharded exploration explored: the
-// index-th (from 1) of count.
-type Shard struct {
-	Index int `json:"index"`
-	Count int `json:"count"`
-}
-
 // indexes are the indexes of the streams to explore: all of the count, or
 // the shard's part of them.
 func (cfg *Config) indexes() []int {
@@ -253,7 +159,7 @@ func (cfg *Config) indexes() []int {
 
 // explore generates and judges the streams in batches, until the count,
 // the time or the context ends it.
-func (e *explorer) explore(ctx context.Context, rep *Report, started time.Time, timeUp func() bool) {
+func (e *explorer) explore(ctx context.Context, rep *model.Exploration, started time.Time, timeUp func() bool) {
 	cfg := &e.cfg
 	batch := 512
 	if len(e.sessions) > 0 {
@@ -293,6 +199,9 @@ type explorer struct {
 	labels   []string
 	// differing counts the streams on which some implementation differed.
 	differing int
+	// byKey indexes the report's disagreements by signature, kindIndex
+	// its kinds by kind.
+	byKey, kindIndex map[string]int
 }
 
 // open starts the implementations, all at once: each may take its time to
@@ -332,10 +241,10 @@ func (e *explorer) close() {
 
 // askAll asks every implementation about every stream: the implementations
 // at once, each one's streams in order.
-func (e *explorer) askAll(streams []*stream) [][]Verdict {
-	out := make([][]Verdict, len(streams))
+func (e *explorer) askAll(streams []*stream) [][]model.StreamVerdict {
+	out := make([][]model.StreamVerdict, len(streams))
 	for k := range out {
-		out[k] = make([]Verdict, len(e.sessions))
+		out[k] = make([]model.StreamVerdict, len(e.sessions))
 	}
 	var wg sync.WaitGroup
 	for i, s := range e.sessions {
@@ -354,9 +263,9 @@ func (e *explorer) askAll(streams []*stream) [][]Verdict {
 // ask asks one implementation about one stream. A stream that the
 // validator fails in a phase the implementation does not perform is not
 // sent, as run does not send such a fixture.
-func (e *explorer) ask(s *harness.Session, st *stream) Verdict {
+func (e *explorer) ask(s *harness.Session, st *stream) model.StreamVerdict {
 	if st.builtin.Outcome == string(model.Error) && !s.Claims(st.builtin.Phase) {
-		return Verdict{CommandIndex: -1, NotClaimed: true}
+		return model.StreamVerdict{CommandIndex: -1, NotClaimed: true}
 	}
 	v, err := s.Ask(st.name, st.version, st.caps, st.array())
 	var requests []harness.Request
@@ -368,9 +277,9 @@ func (e *explorer) ask(s *harness.Session, st *stream) Verdict {
 
 // judge gives every verdict on a stream: the validator's and each
 // implementation's.
-func (e *explorer) judge(st *stream) []Verdict {
+func (e *explorer) judge(st *stream) []model.StreamVerdict {
 	st.builtin = e.builtin(st)
-	out := make([]Verdict, len(e.sessions))
+	out := make([]model.StreamVerdict, len(e.sessions))
 	var wg sync.WaitGroup
 	for i, s := range e.sessions {
 		wg.Add(1)
@@ -382,14 +291,14 @@ func (e *explorer) judge(st *stream) []Verdict {
 
 // classify counts one generated stream and, at a new signature, minimizes
 // it into a candidate.
-func (e *explorer) classify(rep *Report, st *stream, answers []Verdict) {
+func (e *explorer) classify(rep *model.Exploration, st *stream, answers []model.StreamVerdict) {
 	rep.Streams++
 	kind, _, _ := strings.Cut(st.kind, " ")
-	k, ok := rep.kindIndex[kind]
+	k, ok := e.kindIndex[kind]
 	if !ok {
 		k = len(rep.Kinds)
-		rep.kindIndex[kind] = k
-		rep.Kinds = append(rep.Kinds, KindCount{Kind: kind})
+		e.kindIndex[kind] = k
+		rep.Kinds = append(rep.Kinds, model.StreamKindCount{Kind: kind})
 	}
 	rep.Kinds[k].Streams++
 	for i, v := range answers {
@@ -411,26 +320,26 @@ func (e *explorer) classify(rep *Report, st *stream, answers []Verdict) {
 		return
 	}
 	e.differing++
-	if i, ok := rep.byKey[key]; ok {
+	if i, ok := e.byKey[key]; ok {
 		rep.Disagreements[i].Streams++
 		return
 	}
-	rep.byKey[key] = len(rep.Disagreements)
+	e.byKey[key] = len(rep.Disagreements)
 	rep.Disagreements = append(rep.Disagreements, e.disagreement(st, key, answers))
 }
 
 // disagreement minimizes a stream that showed a new signature and makes it
 // a candidate.
-func (e *explorer) disagreement(st *stream, key string, answers []Verdict) Disagreement {
+func (e *explorer) disagreement(st *stream, key string, answers []model.StreamVerdict) model.Disagreement {
 	original := len(st.cmds)
 	small, verdicts, tests := e.minimize(st, key, answers)
-	d := Disagreement{Signature: key, Rule: small.builtin.Rule, Streams: 1, First: st.index, Kind: st.kind,
+	d := model.Disagreement{Signature: key, Rule: small.builtin.Rule, Streams: 1, First: st.index, Kind: st.kind,
 		From: st.from, Builtin: small.builtin}
 	if d.Rule == "" {
 		d.Rule = "valid stream"
 	}
 	for i, v := range verdicts {
-		d.Answers = append(d.Answers, Answer{Implementation: e.labels[i], Verdict: v, Differs: differences(small.builtin, v)})
+		d.Answers = append(d.Answers, model.DisagreementAnswer{Implementation: e.labels[i], Verdict: v, Differs: differences(small.builtin, v)})
 	}
 	d.Candidate = e.candidate(small, &d, original, tests)
 	return d
@@ -466,7 +375,7 @@ func forEach(n, workers int, fn func(k int)) {
 }
 
 // builtin is the validator's verdict on a stream.
-func (e *explorer) builtin(st *stream) Verdict {
+func (e *explorer) builtin(st *stream) model.StreamVerdict {
 	f, err := e.cfg.Validator.Validate(st.version, st.caps, st.array())
 	if err != nil {
 		// Not reached: a generated stream is always an array of values.

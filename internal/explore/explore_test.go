@@ -18,6 +18,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/protocol"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
@@ -104,7 +105,7 @@ func self(t *testing.T, faults string) string {
 }
 
 // writeCandidates lays the candidates out as a corpus.
-func writeCandidates(t *testing.T, rep *Report) string {
+func writeCandidates(t *testing.T, rep *model.Exploration) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, d := range rep.Disagreements {
@@ -206,7 +207,7 @@ func TestCandidatesReproduceTheirDisagreements(t *testing.T) {
 // disagreement kept: each candidate less any one command (the handshake
 // of a valid stream stays) gives another signature, judged afresh by the
 // validator and the implementations.
-func oneMinimal(t *testing.T, cfg Config, rep *Report) {
+func oneMinimal(t *testing.T, cfg Config, rep *model.Exploration) {
 	t.Helper()
 	e := &explorer{cfg: cfg}
 	if err := e.load(func() bool { return false }); err != nil {
@@ -250,7 +251,7 @@ func oneMinimal(t *testing.T, cfg Config, rep *Report) {
 // same report; another seed explores other streams.
 func TestSameSeedSameCandidates(t *testing.T) {
 	impls := []string{testkit.PythonExample(t)}
-	explore := func(seed int64) (*Report, []byte) {
+	explore := func(seed int64) (*model.Exploration, []byte) {
 		cfg := testConfig(t, seed, impls...)
 		cfg.Count = 60
 		cfg.Now = func() time.Time { return time.Unix(0, 0) }
@@ -402,14 +403,14 @@ func TestGeneratedStreams(t *testing.T) {
 		switch {
 		case on == "the command schema":
 			if schemaFailed != (kind == kindBreak) {
-				t.Errorf("stream %d (%s): %s", i, st.kind, st.builtin)
+				t.Errorf("stream %d (%s): %s", i, st.kind, explain.StreamVerdict(st.builtin))
 			}
 		case schemaFailed:
-			t.Errorf("stream %d (%s) fails the command schema: %s", i, st.kind, st.builtin)
+			t.Errorf("stream %d (%s) fails the command schema: %s", i, st.kind, explain.StreamVerdict(st.builtin))
 		case kind == kindBreak && st.builtin.Rule != on:
 			t.Errorf("stream %d aimed to break %s fails by %q", i, on, st.builtin.Rule)
 		case kind == kindSatisfy && (st.builtin.Rule == on || !e.traced(st)[on]):
-			t.Errorf("stream %d aimed to satisfy %s: %s, rule evaluated %v", i, on, st.builtin, e.traced(st)[on])
+			t.Errorf("stream %d aimed to satisfy %s: %s, rule evaluated %v", i, on, explain.StreamVerdict(st.builtin), e.traced(st)[on])
 		}
 		if again := e.generate(i); !bytes.Equal(again.array(), st.array()) {
 			t.Fatalf("stream %d is not the same twice", i)
@@ -421,12 +422,12 @@ func TestGeneratedStreams(t *testing.T) {
 }
 
 func TestDifferences(t *testing.T) {
-	fail := func(phase, code string, i int) Verdict {
-		return Verdict{Outcome: "error", Phase: phase, Code: code, CommandIndex: i}
+	fail := func(phase, code string, i int) model.StreamVerdict {
+		return model.StreamVerdict{Outcome: "error", Phase: phase, Code: code, CommandIndex: i}
 	}
-	ok := Verdict{Outcome: "success", CommandIndex: -1}
+	ok := model.StreamVerdict{Outcome: "success", CommandIndex: -1}
 	for _, c := range []struct {
-		builtin, impl Verdict
+		builtin, impl model.StreamVerdict
 		want          string
 	}{
 		{ok, ok, ""},
@@ -435,14 +436,14 @@ func TestDifferences(t *testing.T) {
 		{fail("semantic_validation", "A", 2), fail("capability_validation", "B", 3), "phase,code,command index"},
 		{fail("semantic_validation", "A", 2), fail("semantic_validation", "A", -1), "command index"},
 		{fail("semantic_validation", "A", -1), fail("semantic_validation", "A", 4), ""},
-		{ok, Verdict{Outcome: "success", Replies: "reply 1 is missing", CommandIndex: -1}, "reply shape"},
-		{fail("semantic_validation", "A", 2), Verdict{NoVerdict: "it exited", CommandIndex: -1}, ""},
-		{fail("semantic_validation", "A", 2), Verdict{NotClaimed: true, CommandIndex: -1}, ""},
+		{ok, model.StreamVerdict{Outcome: "success", Replies: "reply 1 is missing", CommandIndex: -1}, "reply shape"},
+		{fail("semantic_validation", "A", 2), model.StreamVerdict{NoVerdict: "it exited", CommandIndex: -1}, ""},
+		{fail("semantic_validation", "A", 2), model.StreamVerdict{NotClaimed: true, CommandIndex: -1}, ""},
 		{fail("semantic_validation", "A", 2), fail("", "A", 2), ""},
 		{fail("semantic_validation", "A", 2), fail("", "B", 2), "code"},
 	} {
 		if got := strings.Join(differences(c.builtin, c.impl), ","); got != c.want {
-			t.Errorf("differences(%s, %s) = %q, want %q", c.builtin, c.impl, got, c.want)
+			t.Errorf("differences(%s, %s) = %q, want %q", explain.StreamVerdict(c.builtin), explain.StreamVerdict(c.impl), got, c.want)
 		}
 	}
 }
@@ -452,7 +453,7 @@ func TestDifferences(t *testing.T) {
 // same streams of each kind, the same disagreements by signature.
 func TestShardsExploreTheSequenceBetweenThem(t *testing.T) {
 	impls := []string{testkit.PythonExample(t)}
-	explore := func(sh *model.Shard) *Report {
+	explore := func(sh *model.Shard) *model.Exploration {
 		cfg := testConfig(t, 11, impls...)
 		cfg.Count, cfg.Shard = 60, sh
 		cfg.Now = func() time.Time { return time.Unix(0, 0) }
@@ -462,7 +463,7 @@ func TestShardsExploreTheSequenceBetweenThem(t *testing.T) {
 		}
 		return rep
 	}
-	tally := func(rep *Report, kinds, sigs map[string]int) {
+	tally := func(rep *model.Exploration, kinds, sigs map[string]int) {
 		for _, k := range rep.Kinds {
 			kinds[k.Kind] += k.Streams
 		}

@@ -23,7 +23,7 @@ type stream struct {
 	version, caps json.RawMessage
 	cmds          []any
 	raw           []json.RawMessage
-	builtin       Verdict
+	builtin       model.StreamVerdict
 }
 
 func (p *pool) newStream(base *seed, cmds []any) *stream {
@@ -72,7 +72,7 @@ type seed struct {
 	path          string
 	version, caps json.RawMessage
 	cmds          []any
-	verdict       Verdict
+	verdict       model.StreamVerdict
 	trace         map[string]bool
 	// at lists, per rule, the commands whose check evaluates it.
 	at map[string][]int
@@ -281,7 +281,7 @@ func boolBit(b bool) uint64 {
 // that for the semantic phase; a stream that fails in it is traced once
 // more up to its failing command, since each prefix short of that
 // failure also reaches the capability phase.
-func (e *explorer) tracedAt(st *stream, v Verdict) (map[string]bool, map[string][]int) {
+func (e *explorer) tracedAt(st *stream, v model.StreamVerdict) (map[string]bool, map[string][]int) {
 	seen := map[string]bool{}
 	where := map[string]map[int]bool{}
 	record := func(r string, i int) {
@@ -313,9 +313,9 @@ func (e *explorer) tracedAt(st *stream, v Verdict) (map[string]bool, map[string]
 
 // Stream kinds.
 const (
-	kindMutation = "mutation"
-	kindSatisfy  = "satisfies"
-	kindBreak    = "breaks"
+	kindMutation = model.StreamMutation
+	kindSatisfy  = model.StreamSatisfies
+	kindBreak    = model.StreamBreaks
 )
 
 // aimEvery makes every aimEvery-th stream one aimed at a target.

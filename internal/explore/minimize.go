@@ -20,7 +20,7 @@ type minimizer struct {
 	tests int
 	// best is the smallest stream so far and its implementations' verdicts.
 	best     *stream
-	verdicts []Verdict
+	verdicts []model.StreamVerdict
 	// kept counts the steps kept.
 	kept int
 	// pinned keeps the handshake of a valid stream: a fixture expecting
@@ -28,7 +28,7 @@ type minimizer struct {
 	pinned int
 }
 
-func (e *explorer) minimize(st *stream, key string, answers []Verdict) (*stream, []Verdict, int) {
+func (e *explorer) minimize(st *stream, key string, answers []model.StreamVerdict) (*stream, []model.StreamVerdict, int) {
 	m := &minimizer{e: e, key: key, best: st, verdicts: answers}
 	if st.builtin.Outcome == string(model.Success) {
 		m.pinned = 2

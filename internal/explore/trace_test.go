@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
 // tracedEveryPrefix is where rules are evaluated by definition: the
@@ -68,7 +69,7 @@ func TestTracedAtIsEveryPrefix(t *testing.T) {
 		phases[v.Phase]++
 		_, got := e.tracedAt(st, v)
 		if want := e.tracedEveryPrefix(st); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s (%s): one pass places the rules\n%v\ntracing every prefix\n%v", sd.Path, v, got, want)
+			t.Errorf("%s (%s): one pass places the rules\n%v\ntracing every prefix\n%v", sd.Path, explain.StreamVerdict(v), got, want)
 		}
 	}
 	if phases[""] == 0 || phases[string(model.PhaseSemantic)] == 0 || phases[string(model.PhaseCapability)] == 0 {

@@ -27,7 +27,7 @@ type ExploreProgress = explore.Progress
 const DefaultExploreCount = explore.DefaultCount
 
 // Exploration is what an exploration found.
-type Exploration = explore.Report
+type Exploration = model.Exploration
 
 // ExploreRequest is what explore is asked: the seed, the number of streams
 // and the time they may take (0: no limit), and a progress callback.

@@ -34,7 +34,7 @@ var allowed = map[string][]string{
 
 	// The features.
 	"internal/baseline": {"internal/workspace", "model", "runner"},
-	"internal/explore":  {"internal/harness", "internal/jsonpos", "model", "report/escape", "runner"},
+	"internal/explore":  {"internal/harness", "internal/jsonpos", "model", "report/escape", "report/explain", "runner"},
 	"internal/harness":  {"internal/jsonpos", "internal/protocol", "internal/secret", "model", "report/escape", "runner"},
 	// The expectations lists, the known-failures list among them.
 	"internal/expect":    {"model"},
@@ -49,7 +49,7 @@ var allowed = map[string][]string{
 	"fixtures":      {},
 
 	// The renderers and their table.
-	"report":                 {"internal/explore", "model", "report/annotation", "report/escape", "report/jsonout", "report/junit", "report/markdown", "report/text"},
+	"report":                 {"model", "report/annotation", "report/escape", "report/explain", "report/jsonout", "report/junit", "report/markdown", "report/text"},
 	"report/annotation":      {"model", "report/escape", "report/explain"},
 	"report/explain":         {"model", "report/escape"},
 	"report/jsonout":         {"internal/jsonpos", "model", "report/escape", "report/explain"},
@@ -86,7 +86,10 @@ var allowed = map[string][]string{
 const (
 	// 94: the conformance site added a renderer (report/site, three
 	// edges, those of every renderer) and the command line's edge to it.
-	maxEdges   = 94
+	// 95: an exploration is model data, and its words report/explain's,
+	// which the explore feature (for its candidates' descriptions) and the
+	// table's explore renderings both import; report imports no feature.
+	maxEdges   = 95
 	maxImports = 10
 	maxLayers  = 7
 )

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -143,6 +142,5 @@ func runMeasured(t *testing.T, bin string, w *sandbox, logPath string) (wall, cp
 	if ee, ok := err.(*exec.ExitError); !ok && err != nil || ok && ee.ExitCode() != 1 {
 		t.Fatalf("action: %v (exit code 1 expected: every fixture fails)", err)
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return wall, time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), ru.Maxrss << 10
+	return wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), peakRSS(cmd.ProcessState)
 }

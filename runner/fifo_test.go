@@ -1,5 +1,0 @@
-package runner
-
-import "syscall"
-
-func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
