@@ -4,8 +4,8 @@
 // object's members and an array's values as slices of the input (Members,
 // Values); it finds duplicate keys (DuplicateKey); it yields a value's text
 // without white space, its numbers apart (Compact), for digests and cache
-// keys; it decodes values with numbers kept exact and bounded (Decode,
-// InRange); and it edits values as trees (DecodeTree, tree.go).
+// keys; and it decodes values with numbers kept exact and bounded (Decode,
+// InRange). Values as trees to edit are internal/jsontree's.
 //
 // The locating functions work on raw bytes without building a tree, and
 // they never recurse: a document nested 100,000 levels deep costs a loop,
