@@ -2,10 +2,10 @@
 // in a file's bytes as written, so that reports can point at the exact lines
 // of a failing command or field (Find, Span, LineColumn); it lists an
 // object's members and an array's values as slices of the input (Members,
-// Values); it finds duplicate keys (DuplicateKey); it yields a value's text
-// without white space, its numbers apart (Compact), for digests and cache
-// keys; and it decodes values with numbers kept exact and bounded (Decode,
-// InRange). Values as trees to edit are internal/jsontree's.
+// Values); it finds duplicate keys (DuplicateKey); and it decodes values
+// with numbers kept exact and bounded (Decode, InRange). A value's text
+// without white space is internal/jsoncompact's, values as trees to edit
+// are internal/jsontree's.
 //
 // The locating functions work on raw bytes without building a tree, and
 // they never recurse: a document nested 100,000 levels deep costs a loop,
@@ -654,6 +654,17 @@ func splitPointer(p string) ([]string, bool) {
 		parts[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
 	}
 	return parts, true
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// spaceEnd is the offset of the first byte at or after i in data that is
+// not JSON white space.
+func spaceEnd(data []byte, i int) int {
+	for i < len(data) && isSpace(data[i]) {
+		i++
+	}
+	return i
 }
 
 // scalarEnd marks the bytes that end a number or a literal.

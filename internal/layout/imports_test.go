@@ -17,7 +17,7 @@ import (
 // of report/ (the table of formats) and the words of report/explain. The
 // use cases drive the features (baseline, manifest, explore, harness),
 // which drive the runner and its DRP2 rules. Leaves import nothing of the
-// module: the model, the JSON package, the workspace, the protocol, the
+// module: the model, the JSON packages, the workspace, the protocol, the
 // escaping and sizes of sinks.
 var allowed = map[string][]string{
 	// Main and the front ends.
@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"internal/release":   {"internal/version"},
 
 	// The runner contract, its rules, schemas and built-in corpus.
-	"runner":        {"fixtures", "internal/jsonpos", "internal/workspace", "model", "runner/schema"},
+	"runner":        {"fixtures", "internal/jsoncompact", "internal/jsonpos", "internal/workspace", "model", "runner/schema"},
 	"runner/drp2":   {"internal/jsonpos", "model"},
 	"runner/schema": {},
 	"fixtures":      {},
@@ -67,13 +67,14 @@ var allowed = map[string][]string{
 	"internal/secret":            {"report/escape"},
 
 	// Leaves.
-	"model":              {},
-	"internal/jsonpos":   {},
-	"internal/jsontree":  {},
-	"internal/workspace": {},
-	"internal/protocol":  {},
-	"internal/version":   {},
-	"report/escape":      {},
+	"model":                {},
+	"internal/jsonpos":     {},
+	"internal/jsoncompact": {},
+	"internal/jsontree":    {},
+	"internal/workspace":   {},
+	"internal/protocol":    {},
+	"internal/version":     {},
+	"report/escape":        {},
 
 	// Tests' own packages.
 	"internal/golden":  {},
@@ -87,9 +88,10 @@ var allowed = map[string][]string{
 const (
 	// 94: the conformance site added a renderer (report/site, three
 	// edges, those of every renderer) and the command line's edge to it.
-	// 95: the JSON trees apart from the scanner (internal/jsontree), and
-	// the manifest's edge to them.
-	maxEdges   = 95
+	// 96: the JSON trees and compacting apart from the scanner
+	// (internal/jsontree, internal/jsoncompact), the manifest's edge to
+	// the trees and the runner's to compacting.
+	maxEdges   = 96
 	maxImports = 10
 	maxLayers  = 7
 )
