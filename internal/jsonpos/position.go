@@ -2,10 +2,10 @@
 // in a file's bytes as written, so that reports can point at the exact lines
 // of a failing command or field (Find, Span, LineColumn); it lists an
 // object's members and an array's values as slices of the input (Members,
-// Values); it finds duplicate keys (DuplicateKey); and it decodes values
-// with numbers kept exact and bounded (Decode, InRange). A value's text
-// without white space is internal/jsoncompact's, values as trees to edit
-// are internal/jsontree's.
+// Values); and it finds duplicate keys (DuplicateKey). Decoding with
+// numbers kept exact and bounded is internal/jsondecode's, a value's text
+// without white space internal/jsoncompact's, values as trees to edit
+// internal/jsontree's.
 //
 // The locating functions work on raw bytes without building a tree, and
 // they never recurse: a document nested 100,000 levels deep costs a loop,

@@ -1,4 +1,4 @@
-package jsonpos
+package jsondecode
 
 import (
 	"bytes"
