@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/drp2/drp2-fixtures/internal/jsoncompact"
-	"github.com/drp2/drp2-fixtures/internal/jsondecode"
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner/schema"
@@ -278,7 +277,7 @@ func (s *schemas) judgeRaw(raw []byte) verdict {
 			return verdict{unjudged: true, message: fmt.Sprintf("not judged: the command holds more than %d JSON values, beyond the work budget of the command schema phase", maxCommandValues)}
 		}
 	}
-	v, subs := jsondecode.DecodeStandIns(raw, numberLimits)
+	v, subs := jsonpos.DecodeStandIns(raw, numberLimits)
 	vd := s.judge(v)
 	if vd.ok {
 		return vd

@@ -17,7 +17,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/internal/jsoncompact"
-	"github.com/drp2/drp2-fixtures/internal/jsondecode"
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -174,7 +173,7 @@ func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 			if len(raw) > 2*maxEnvelopeValues && jsonpos.CountValues(raw, maxEnvelopeValues) > maxEnvelopeValues {
 				return nil, &corpusError{msg: fmt.Sprintf("fixture envelope: %q holds more than %d JSON values, beyond the runner's work budget for the envelope", m.Key, maxEnvelopeValues), offset: m.Start}
 			}
-			v, bad := jsondecode.Decode(raw, numberLimits)
+			v, bad := jsonpos.Decode(raw, numberLimits)
 			if bad != nil {
 				return nil, &corpusError{msg: "fixture envelope: " + outOfRange("/"+jsonpos.EscapeToken(m.Key)+bad.Pointer, bad.Number), offset: m.Start + bad.Offset}
 			}
@@ -532,7 +531,7 @@ func (c *sharedStandIns) of(token []byte) map[string]any {
 // but not its size: a number out of range stands in as 0, and the command
 // schema phase reports it against its command.
 func kindOnly(raw []byte) any {
-	v, bad := jsondecode.Decode(raw, numberLimits)
+	v, bad := jsonpos.Decode(raw, numberLimits)
 	if bad != nil {
 		return json.Number("0")
 	}
@@ -552,11 +551,11 @@ const maxEnvelopeValues = 1 << 18
 // numbers only within the IEEE 754 double range (RFC 8259, section 6),
 // whose largest value is about 1.8e308 and which carries 17 significant
 // digits. Past either bound a command's number reaches the schema library
-// as a stand-in of the same sign, kind and bounds (jsondecode.StandIn), so it
+// as a stand-in of the same sign, kind and bounds (jsonpos.StandIn), so it
 // is still judged by its value; the envelope's numbers are refused past
 // them: the envelope is the fixture's own contract, which readers that
 // disagree on it would not share.
-var numberLimits = jsondecode.Limits{MaxDigits: 100, MaxExponent: 308}
+var numberLimits = jsonpos.Limits{MaxDigits: 100, MaxExponent: 308}
 
 // outOfRange is the verdict on a number beyond numberLimits.
 func outOfRange(pointer, number string) string {

@@ -3,11 +3,14 @@
 // point at the exact lines of a failing command or field (Find, Span,
 // LineColumn; position.go); it lists an object's members and an array's
 // values as slices of the input (Members, Values; members.go); it finds
-// duplicate keys (DuplicateKey; duplicates.go); and it checks a file in
-// one walk, its validity, its duplicate keys and where each of its
-// commands lies (Check; check.go, valid.go). Decoding with numbers kept
-// exact and bounded is internal/jsondecode's, a value's text without white
-// space internal/jsoncompact's, values as trees to edit internal/jsontree's.
+// duplicate keys (DuplicateKey; duplicates.go); it checks a file in one
+// walk, its validity, its duplicate keys and where each of its commands
+// lies (Check; check.go, valid.go); and it decodes values with numbers
+// kept exact and bounded (Decode, InRange; decode.go), which shares the
+// scanner's string and white-space steps (scanner.go): apart, it would
+// need a copy of them or a layer of its own. A value's text without white
+// space is internal/jsoncompact's, values as trees to edit
+// internal/jsontree's.
 //
 // The locating functions work on raw bytes without building a tree, and
 // they never recurse: a document nested 100,000 levels deep costs a loop,

@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"internal/release":   {"internal/version"},
 
 	// The runner contract, its rules, schemas and built-in corpus.
-	"runner":        {"fixtures", "internal/jsoncompact", "internal/jsondecode", "internal/jsonpos", "internal/workspace", "model", "runner/schema"},
+	"runner":        {"fixtures", "internal/jsoncompact", "internal/jsonpos", "internal/workspace", "model", "runner/schema"},
 	"runner/drp2":   {"internal/jsonpos", "model"},
 	"runner/schema": {},
 	"fixtures":      {},
@@ -70,7 +70,6 @@ var allowed = map[string][]string{
 	"model":                {},
 	"internal/jsonpos":     {},
 	"internal/jsoncompact": {},
-	"internal/jsondecode":  {},
 	"internal/jsontree":    {},
 	"internal/workspace":   {},
 	"internal/protocol":    {},
@@ -89,11 +88,10 @@ var allowed = map[string][]string{
 const (
 	// 94: the conformance site added a renderer (report/site, three
 	// edges, those of every renderer) and the command line's edge to it.
-	// 97: the JSON trees, compacting and exact decoding apart from the
-	// scanner (internal/jsontree, internal/jsoncompact,
-	// internal/jsondecode): the manifest's edge to the trees, the
-	// runner's to the other two.
-	maxEdges   = 97
+	// 96: the JSON trees and compacting apart from the scanner
+	// (internal/jsontree, internal/jsoncompact), the manifest's edge to
+	// the trees and the runner's to compacting.
+	maxEdges   = 96
 	maxImports = 10
 	maxLayers  = 7
 )

@@ -1,4 +1,4 @@
-package jsondecode
+package jsonpos
 
 import (
 	"bytes"

@@ -1,10 +1,4 @@
-// Package jsondecode decodes JSON that a validator already accepted into
-// the values encoding/json produces with UseNumber, faster than it, with
-// the numbers kept exact as written and bounded (Decode, InRange): a number
-// whose size would stall or crash what reads it next is refused, or
-// replaced by a stand-in that every numeric keyword of a schema judges
-// alike (DecodeStandIns, StandIn). It imports nothing from the module.
-package jsondecode
+package jsonpos
 
 import (
 	"encoding/json"
@@ -198,7 +192,7 @@ func (d *decoder) pointer() string {
 		if e.array {
 			b.WriteString(strconv.Itoa(e.index))
 		} else {
-			b.WriteString(escapeToken(e.key))
+			b.WriteString(EscapeToken(e.key))
 		}
 	}
 	return b.String()
