@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/drp2/drp2-fixtures/internal/jsoncompact"
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner/schema"
@@ -203,7 +204,7 @@ const maxShapeNumbers = 32
 func shapeKey(raw []byte, bounds []int64, buf []byte) ([]byte, bool) {
 	var seen [maxShapeNumbers]int64
 	n := 0
-	for piece, number := range jsonpos.Compact(raw) {
+	for piece, number := range jsoncompact.Compact(raw) {
 		if !number {
 			buf = append(buf, piece...)
 			continue

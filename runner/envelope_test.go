@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/fixtures"
-	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/runner/schema"
 )
 
@@ -150,7 +150,7 @@ func envelopeVariants(doc map[string]any, shape *schema.Shape) []any {
 		leaves = append(leaves, append([]any(nil), path...))
 		switch v := v.(type) {
 		case map[string]any:
-			for _, k := range jsonpos.SortedKeys(v) {
+			for _, k := range jsontree.SortedKeys(v) {
 				walk(v[k], append(path, k))
 			}
 		case []any:
@@ -201,10 +201,10 @@ func envelopeVariants(doc map[string]any, shape *schema.Shape) []any {
 			}
 		}
 		for _, alt := range alts {
-			out = append(out, set(jsonpos.Clone(doc), path, alt))
+			out = append(out, set(jsontree.Clone(doc), path, alt))
 		}
 		if _, ok := path[len(path)-1].(string); ok {
-			out = append(out, set(jsonpos.Clone(doc), path, deleted{}))
+			out = append(out, set(jsontree.Clone(doc), path, deleted{}))
 		}
 	}
 	return out

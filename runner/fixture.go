@@ -16,6 +16,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/drp2/drp2-fixtures/internal/jsoncompact"
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -329,7 +330,7 @@ var compactBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); r
 // commands can be most of a large file).
 func compactSum(b []byte) string {
 	h := newPieceHash()
-	for run := range jsonpos.Compact(b) {
+	for run := range jsoncompact.Compact(b) {
 		h.add(run)
 	}
 	return h.sum()

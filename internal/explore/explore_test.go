@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/harness"
-	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/internal/protocol"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
@@ -226,7 +226,7 @@ func oneMinimal(t *testing.T, cfg Config, rep *model.Exploration) {
 		}
 		var cmds []any
 		for _, raw := range doc.Commands {
-			v, err := jsonpos.DecodeTree(raw)
+			v, err := jsontree.DecodeTree(raw)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -86,7 +86,7 @@ type pool struct {
 	valid, invalid []*seed
 	// strings are the short strings seen under each member name, so that
 	// an enum changes to a value the corpus uses.
-	strings jsonpos.Strings
+	strings jsontree.Strings
 	// raw holds the encoding of every command object of the seeds, by
 	// address: read-only once loaded.
 	raw map[unsafe.Pointer]json.RawMessage
@@ -130,7 +130,7 @@ func (errShort) stoppedBy(ctx context.Context) string {
 // would make other streams, and a run stopped by time explores a prefix
 // of the one sequence the seed and the corpus make, here the empty one.
 func (e *explorer) load(stop func() bool) error {
-	p := &pool{strings: jsonpos.Strings{}, raw: map[unsafe.Pointer]json.RawMessage{}}
+	p := &pool{strings: jsontree.Strings{}, raw: map[unsafe.Pointer]json.RawMessage{}}
 	for _, sd := range e.cfg.Seeds {
 		if stop() {
 			return errShort{}
@@ -178,7 +178,7 @@ func decodeSeed(sd Seed) *seed {
 	}
 	s := &seed{path: sd.Path, version: doc.Version, caps: doc.Capabilities}
 	for _, raw := range doc.Commands {
-		v, err := jsonpos.DecodeTree(raw)
+		v, err := jsontree.DecodeTree(raw)
 		if err != nil {
 			return nil
 		}

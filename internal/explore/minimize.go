@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -111,7 +111,7 @@ func (m *minimizer) members() {
 	for c := 0; c < len(m.best.cmds); c++ {
 		for i := 0; ; {
 			cmds := cloneList(m.best.cmds)
-			all := jsonpos.Slots(cmds[c])
+			all := jsontree.Slots(cmds[c])
 			for i < len(all) && (all[i].Drop == nil || all[i].Key == "cmd") {
 				i++
 			}
@@ -133,7 +133,7 @@ func (m *minimizer) values() {
 	renumber := map[string]string{}
 	var order []string
 	for _, c := range cmds {
-		for _, s := range jsonpos.Slots(c) {
+		for _, s := range jsontree.Slots(c) {
 			if isID(s) {
 				if _, ok := renumber[string(s.Val.(json.Number))]; !ok {
 					renumber[string(s.Val.(json.Number))] = ""
@@ -147,7 +147,7 @@ func (m *minimizer) values() {
 	}
 	changed := false
 	for _, c := range cmds {
-		for _, s := range jsonpos.Slots(c) {
+		for _, s := range jsontree.Slots(c) {
 			if isID(s) {
 				if to := renumber[string(s.Val.(json.Number))]; to != string(s.Val.(json.Number)) {
 					s.Set(json.Number(to))
@@ -162,7 +162,7 @@ func (m *minimizer) values() {
 	for c := 0; c < len(m.best.cmds); c++ {
 		for i := 0; ; i++ {
 			cmds := cloneList(m.best.cmds)
-			all := jsonpos.Slots(cmds[c])
+			all := jsontree.Slots(cmds[c])
 			if i >= len(all) || m.tests >= m.e.cfg.MaxTests {
 				break
 			}
@@ -176,7 +176,7 @@ func (m *minimizer) values() {
 					break
 				}
 				cmds = cloneList(m.best.cmds)
-				jsonpos.Slots(cmds[c])[i].Set(small)
+				jsontree.Slots(cmds[c])[i].Set(small)
 				if m.try(cmds) {
 					break
 				}

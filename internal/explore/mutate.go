@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 )
 
 // Mutations of the corpus's own streams: values at and past their bounds,
@@ -29,7 +29,7 @@ func (p *pool) mutate(cmds []any, r *rng) []any {
 // commands changed are copied: the others are shared, never modified.
 func (p *pool) mutateAt(cmds []any, c int, r *rng) []any {
 	cmds = append([]any(nil), cmds...)
-	cmds[c] = jsonpos.Clone(cmds[c])
+	cmds[c] = jsontree.Clone(cmds[c])
 	switch r.intn(12) {
 	case 0, 1, 2:
 		return p.number(cmds, c, r)
@@ -60,10 +60,10 @@ func (p *pool) mutateSchema(cmds []any, r *rng) []any {
 	}
 	c := r.intn(len(cmds))
 	cmds = append([]any(nil), cmds...)
-	cmds[c] = jsonpos.Clone(cmds[c])
+	cmds[c] = jsontree.Clone(cmds[c])
 	switch r.intn(5) {
 	case 0: // a value of another JSON type
-		s := pick(jsonpos.Slots(cmds[c]), r, func(s jsonpos.Slot) bool { return s.Key != "cmd" })
+		s := pick(jsontree.Slots(cmds[c]), r, func(s jsontree.Slot) bool { return s.Key != "cmd" })
 		if s == nil {
 			return nil
 		}
@@ -80,7 +80,7 @@ func (p *pool) mutateSchema(cmds []any, r *rng) []any {
 			s.Set("x")
 		}
 	case 1: // a negative or fractional number
-		s := pick(jsonpos.Slots(cmds[c]), r, isNumber)
+		s := pick(jsontree.Slots(cmds[c]), r, isNumber)
 		if s == nil {
 			return nil
 		}
@@ -109,14 +109,14 @@ func (p *pool) mutateSchema(cmds []any, r *rng) []any {
 	return cmds
 }
 
-func isNumber(s jsonpos.Slot) bool { _, ok := s.Val.(json.Number); return ok }
+func isNumber(s jsontree.Slot) bool { _, ok := s.Val.(json.Number); return ok }
 
-func isID(s jsonpos.Slot) bool {
+func isID(s jsontree.Slot) bool {
 	return isNumber(s) && (s.Key == "id" || strings.HasSuffix(s.Key, "_id") || strings.HasSuffix(s.Key, "_ids"))
 }
 
 // pick chooses one of the slots that keep says yes to, nil when none does.
-func pick(all []jsonpos.Slot, r *rng, keep func(jsonpos.Slot) bool) *jsonpos.Slot {
+func pick(all []jsontree.Slot, r *rng, keep func(jsontree.Slot) bool) *jsontree.Slot {
 	var ok []int
 	for i := range all {
 		if keep(all[i]) {
@@ -132,10 +132,10 @@ func pick(all []jsonpos.Slot, r *rng, keep func(jsonpos.Slot) bool) *jsonpos.Slo
 // numbers lists the integer values of the stream: the ids, sizes and
 // offsets a value can be set to, so that a range lands exactly on another
 // object's bound.
-func numbers(cmds []any, keep func(jsonpos.Slot) bool) []int64 {
+func numbers(cmds []any, keep func(jsontree.Slot) bool) []int64 {
 	var out []int64
 	for _, c := range cmds {
-		for _, s := range jsonpos.Slots(c) {
+		for _, s := range jsontree.Slots(c) {
 			if keep(s) {
 				if n, err := strconv.ParseInt(string(s.Val.(json.Number)), 10, 64); err == nil {
 					out = append(out, n)
@@ -150,7 +150,7 @@ func numbers(cmds []any, keep func(jsonpos.Slot) bool) []int64 {
 // either way, doubled, another value of the stream, or the edges of 32 and
 // 53 bits.
 func (p *pool) number(cmds []any, c int, r *rng) []any {
-	s := pick(jsonpos.Slots(cmds[c]), r, isNumber)
+	s := pick(jsontree.Slots(cmds[c]), r, isNumber)
 	if s == nil {
 		return nil
 	}
@@ -188,7 +188,7 @@ func (p *pool) number(cmds []any, c int, r *rng) []any {
 
 // idSwap points an id of command c at another object of the stream.
 func idSwap(cmds []any, c int, r *rng) []any {
-	s := pick(jsonpos.Slots(cmds[c]), r, isID)
+	s := pick(jsontree.Slots(cmds[c]), r, isID)
 	ids := numbers(cmds, isID)
 	if s == nil || len(ids) == 0 {
 		return nil
@@ -199,7 +199,7 @@ func idSwap(cmds []any, c int, r *rng) []any {
 
 // idFresh points an id of command c at no object at all.
 func idFresh(cmds []any, c int, r *rng) []any {
-	s := pick(jsonpos.Slots(cmds[c]), r, isID)
+	s := pick(jsontree.Slots(cmds[c]), r, isID)
 	if s == nil {
 		return nil
 	}
@@ -225,7 +225,7 @@ func idReuse(cmds []any, r *rng) []any {
 		return nil
 	}
 	a, b := creates[r.intn(len(creates))], creates[r.intn(len(creates))]
-	m := jsonpos.Clone(cmds[a]).(map[string]any)
+	m := jsontree.Clone(cmds[a]).(map[string]any)
 	m["id"] = cmds[b].(map[string]any)["id"]
 	cmds[a] = m
 	return cmds
@@ -234,7 +234,7 @@ func idReuse(cmds []any, r *rng) []any {
 // enum sets a string of command c to another string seen under the same
 // member name in the corpus.
 func (p *pool) enum(cmds []any, c int, r *rng) []any {
-	s := pick(jsonpos.Slots(cmds[c]), r, func(s jsonpos.Slot) bool {
+	s := pick(jsontree.Slots(cmds[c]), r, func(s jsontree.Slot) bool {
 		_, ok := s.Val.(string)
 		return ok && s.Key != "cmd" && len(p.strings[s.Key]) > 1
 	})
@@ -249,7 +249,7 @@ func (p *pool) enum(cmds []any, c int, r *rng) []any {
 // dropMember removes a member of command c, at any depth; cmd itself only
 // when schema is set.
 func dropMember(cmds []any, c int, r *rng, schema bool) []any {
-	s := pick(jsonpos.Slots(cmds[c]), r, func(s jsonpos.Slot) bool { return s.Drop != nil && (schema || s.Key != "cmd") })
+	s := pick(jsontree.Slots(cmds[c]), r, func(s jsontree.Slot) bool { return s.Drop != nil && (schema || s.Key != "cmd") })
 	if s == nil {
 		return nil
 	}
@@ -259,13 +259,13 @@ func dropMember(cmds []any, c int, r *rng, schema bool) []any {
 
 // list shortens, repeats an entry of, or empties a list of command c.
 func list(cmds []any, c int, r *rng) []any {
-	s := pick(jsonpos.Slots(cmds[c]), r, func(s jsonpos.Slot) bool { l, ok := s.Val.([]any); return ok && len(l) > 0 })
+	s := pick(jsontree.Slots(cmds[c]), r, func(s jsontree.Slot) bool { l, ok := s.Val.([]any); return ok && len(l) > 0 })
 	if s == nil {
 		return nil
 	}
 	l := s.Val.([]any)
 	k := r.intn(len(l))
-	s.Set(jsonpos.EditList(l, k, r.intn(jsonpos.ListEdits)))
+	s.Set(jsontree.EditList(l, k, r.intn(jsontree.ListEdits)))
 	return cmds
 }
 
@@ -282,7 +282,7 @@ func reply(cmds []any, r *rng) []any {
 		return nil
 	}
 	k := replies[r.intn(len(replies))]
-	m := jsonpos.Clone(cmds[k]).(map[string]any)
+	m := jsontree.Clone(cmds[k]).(map[string]any)
 	cmds[k] = m
 	rbs, _ := m["readbacks"].([]any)
 	switch r.intn(4) {
@@ -296,7 +296,7 @@ func reply(cmds []any, r *rng) []any {
 			if r.intn(2) == 0 {
 				m["readbacks"] = append(append([]any{}, rbs[:k]...), rbs[k+1:]...)
 			} else {
-				m["readbacks"] = append(append([]any{}, rbs...), jsonpos.Clone(rbs[k]))
+				m["readbacks"] = append(append([]any{}, rbs...), jsontree.Clone(rbs[k]))
 			}
 		}
 	default:
@@ -325,7 +325,7 @@ func reorder(cmds []any, c int, r *rng) []any {
 	case 0:
 		return append(cmds[:c:c], cmds[c+1:]...)
 	case 1:
-		return append(cmds[:c+1:c+1], append([]any{jsonpos.Clone(cmds[c])}, cmds[c+1:]...)...)
+		return append(cmds[:c+1:c+1], append([]any{jsontree.Clone(cmds[c])}, cmds[c+1:]...)...)
 	case 2:
 		moved := cmds[c]
 		rest := append(cmds[:c:c], cmds[c+1:]...)

@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 )
 
-// Streams are edited as trees (jsonpos.DecodeTree), so that a mutation can reach any
+// Streams are edited as trees (jsontree.DecodeTree), so that a mutation can reach any
 // value and an unchanged value keeps its bytes.
 
-func cloneList(cmds []any) []any { return jsonpos.Clone(cmds).([]any) }
+func cloneList(cmds []any) []any { return jsontree.Clone(cmds).([]any) }
 
 // encode writes v as compact JSON, object members in sorted order with
 // "cmd" first, so that a command reads as the corpus writes it and the
@@ -32,7 +32,7 @@ func encode(b []byte, v any) []byte {
 		if _, ok := x["cmd"]; ok {
 			member("cmd")
 		}
-		for _, k := range jsonpos.SortedKeys(x) {
+		for _, k := range jsontree.SortedKeys(x) {
 			if k != "cmd" {
 				member(k)
 			}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/drp2/drp2-fixtures/internal/jsoncompact"
 )
 
 // checkAgrees fails t when Check(data) is not Valid(data) and, on valid
@@ -63,7 +65,7 @@ func checkAgrees(t *testing.T, data []byte, index string) {
 // compactOf is data without white space between tokens, from Compact.
 func compactOf(data []byte) string {
 	var b []byte
-	for run := range Compact(data) {
+	for run := range jsoncompact.Compact(data) {
 		b = append(b, run...)
 	}
 	return string(b)

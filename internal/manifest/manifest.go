@@ -26,6 +26,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
@@ -205,7 +206,7 @@ func (f *Fixture) read(data []byte) error {
 	if r, ok := at["expected"]; ok {
 		// Numbers are kept as written, so that the expected block is
 		// re-encoded without losing precision.
-		v, err := jsonpos.DecodeTree(data[r[0]:r[1]])
+		v, err := jsontree.DecodeTree(data[r[0]:r[1]])
 		if err != nil {
 			return fmt.Errorf("expected block: %w", err)
 		}

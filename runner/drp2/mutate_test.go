@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/fixtures"
-	"github.com/drp2/drp2-fixtures/internal/jsonpos"
+	"github.com/drp2/drp2-fixtures/internal/jsontree"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
@@ -37,7 +37,7 @@ type seed struct {
 // and the ids seen anywhere.
 type mutationPool struct {
 	seeds   []seed
-	strings jsonpos.Strings
+	strings jsontree.Strings
 }
 
 var (
@@ -47,7 +47,7 @@ var (
 
 func loadPool(tb testing.TB) *mutationPool {
 	poolOnce.Do(func() {
-		p := &mutationPool{strings: jsonpos.Strings{}}
+		p := &mutationPool{strings: jsontree.Strings{}}
 		add := func(name string, data []byte) {
 			var doc struct {
 				Version      fixtureVersion  `json:"version"`
@@ -57,7 +57,7 @@ func loadPool(tb testing.TB) *mutationPool {
 			if json.Unmarshal(data, &doc) != nil {
 				return
 			}
-			v, err := jsonpos.DecodeTree(doc.Commands)
+			v, err := jsontree.DecodeTree(doc.Commands)
 			cmds, ok := v.([]any)
 			if err != nil || !ok {
 				return
@@ -121,7 +121,7 @@ func (p *program) done() bool { return p.i >= len(p.b) }
 
 // mutate applies up to 16 mutations chosen by prog to a copy of cmds.
 func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
-	cmds = jsonpos.Clone(cmds).([]any)
+	cmds = jsontree.Clone(cmds).([]any)
 	ids := idValues(cmds)
 	for step := 0; step < 16 && !prog.done(); step++ {
 		op := prog.next(9)
@@ -131,8 +131,8 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 		c := prog.next(len(cmds))
 		switch op {
 		case 0, 1: // a number: a neighbour, an edge value, or another id
-			var nums []jsonpos.Slot
-			for _, s := range jsonpos.Slots(cmds[c]) {
+			var nums []jsontree.Slot
+			for _, s := range jsontree.Slots(cmds[c]) {
 				if _, ok := s.Val.(json.Number); ok {
 					nums = append(nums, s)
 				}
@@ -143,8 +143,8 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 			s := nums[prog.next(len(nums))]
 			s.Set(numberMutation(s.Val.(json.Number), ids, prog))
 		case 2: // an enum or other short string, from those seen at the key
-			var strs []jsonpos.Slot
-			for _, s := range jsonpos.Slots(cmds[c]) {
+			var strs []jsontree.Slot
+			for _, s := range jsontree.Slots(cmds[c]) {
 				if _, ok := s.Val.(string); ok && len(pl.strings[s.Key]) > 1 {
 					strs = append(strs, s)
 				}
@@ -156,8 +156,8 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 			choices := pl.strings[s.Key]
 			s.Set(choices[prog.next(len(choices))])
 		case 3: // a list: drop, repeat or empty one
-			var lists []jsonpos.Slot
-			for _, s := range jsonpos.Slots(cmds[c]) {
+			var lists []jsontree.Slot
+			for _, s := range jsontree.Slots(cmds[c]) {
 				if l, ok := s.Val.([]any); ok && len(l) > 0 {
 					lists = append(lists, s)
 				}
@@ -168,10 +168,10 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 			s := lists[prog.next(len(lists))]
 			l := s.Val.([]any)
 			k := prog.next(len(l))
-			s.Set(jsonpos.EditList(l, k, prog.next(jsonpos.ListEdits)))
+			s.Set(jsontree.EditList(l, k, prog.next(jsontree.ListEdits)))
 		case 4: // drop a field
-			var fields []jsonpos.Slot
-			for _, s := range jsonpos.Slots(cmds[c]) {
+			var fields []jsontree.Slot
+			for _, s := range jsontree.Slots(cmds[c]) {
 				if s.Drop != nil && s.Key != "cmd" {
 					fields = append(fields, s)
 				}
@@ -185,7 +185,7 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 		case 6: // delete a command
 			cmds = append(cmds[:c], cmds[c+1:]...)
 		case 7: // repeat a command
-			cmds = append(cmds[:c+1], append([]any{jsonpos.Clone(cmds[c])}, cmds[c+1:]...)...)
+			cmds = append(cmds[:c+1], append([]any{jsontree.Clone(cmds[c])}, cmds[c+1:]...)...)
 		case 8: // move a command to another place
 			d := prog.next(len(cmds))
 			moved := cmds[c]
@@ -204,7 +204,7 @@ func (pl *mutationPool) mutate(cmds []any, prog *program) []any {
 func idValues(cmds []any) []json.Number {
 	var out []json.Number
 	for _, c := range cmds {
-		for _, s := range jsonpos.Slots(c) {
+		for _, s := range jsontree.Slots(c) {
 			if n, ok := s.Val.(json.Number); ok && (s.Key == "id" || strings.HasSuffix(s.Key, "_id")) {
 				out = append(out, n)
 			}

@@ -1,10 +1,10 @@
-package jsonpos
-
-// JSON values as generic trees: objects as map[string]any, arrays as
-// []any, numbers as json.Number (exactly as written), so that a mutation
-// can reach any value and an unchanged value keeps its text. The
-// explorer's mutations, the validator's mutation tests and the manifest's
-// expected blocks share it.
+// Package jsontree holds JSON values as generic trees: objects as
+// map[string]any, arrays as []any, numbers as json.Number (exactly as
+// written), so that a mutation can reach any value and an unchanged value
+// keeps its text. The explorer's mutations, the validator's mutation tests
+// and the manifest's expected blocks share it. It imports nothing from the
+// module.
+package jsontree
 
 import (
 	"bytes"

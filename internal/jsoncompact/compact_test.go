@@ -1,4 +1,4 @@
-package jsonpos
+package jsoncompact
 
 import (
 	"bytes"
@@ -70,25 +70,4 @@ func FuzzCompact(f *testing.F) {
 			t.Errorf("%q: numbers %q, want %q", data, numbers, want)
 		}
 	})
-}
-
-// MemberValue finds what Find finds for a top-level key.
-func TestMemberValueAgreesWithFind(t *testing.T) {
-	for _, doc := range []string{
-		`{"cmd": "Draw", "id": 1}`,
-		`{"id": {"cmd": "inner"}, "cmd" : ["x", {"y": 1}]}`,
-		`{"c\u006dd": "escaped key"}`,
-		`{"id": 1}`,
-		`{}`,
-		`[{"cmd": "x"}]`,
-		`{"cmd" "x"}`,
-		`{"id": 1 "cmd": 2}`,
-		`  {"cmd": null}  `,
-	} {
-		s1, e1, ok1 := MemberValue([]byte(doc), "cmd")
-		s2, e2, ok2 := Find([]byte(doc), "/cmd")
-		if ok1 != ok2 || ok1 && (s1 != s2 || e1 != e2) {
-			t.Errorf("%s: MemberValue %d, %d, %v; Find %d, %d, %v", doc, s1, e1, ok1, s2, e2, ok2)
-		}
-	}
 }

@@ -1,4 +1,8 @@
-package jsonpos
+// Package jsoncompact yields JSON text without the white space between
+// its tokens, its numbers apart (Compact), for digests and cache keys. It
+// reads tokens by their first bytes alone, with none of the structure the
+// scanner (internal/jsonpos) walks, and imports nothing from the module.
+package jsoncompact
 
 import "iter"
 
@@ -12,7 +16,7 @@ import "iter"
 //
 // Outside strings the scan stops only at white space, quotes and the bytes
 // a number starts with; inside them, at quotes and backslashes. Like the
-// rest of the package, it expects text that a decoder already accepted.
+// scanner, it expects text that a decoder already accepted.
 func Compact(data []byte) iter.Seq2[[]byte, bool] {
 	return func(yield func(piece []byte, number bool) bool) {
 		start, i := 0, 0 // the run of text being read is data[start:i]
@@ -68,14 +72,9 @@ func stringEnd(data []byte, i int) (int, bool) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// spaceEnd is the offset of the first byte at or after i in data that is
-// not JSON white space.
-func spaceEnd(data []byte, i int) int {
-	for i < len(data) && isSpace(data[i]) {
-		i++
-	}
-	return i
-}
+// scalarEnd marks the bytes that end a number or a literal, as the
+// scanner's table does.
+var scalarEnd = [256]bool{',': true, ':': true, ']': true, '}': true, ' ': true, '\t': true, '\r': true, '\n': true}
 
 // compactStop marks the bytes Compact stops at outside strings: white
 // space, a quote, and the start of a number (outside strings, no other

@@ -1,4 +1,4 @@
-package jsonpos
+package jsontree
 
 import (
 	"encoding/json"
