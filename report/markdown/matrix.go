@@ -50,8 +50,6 @@ func matrix(run *model.Run, opts Options, fits func(string) bool, provenance str
 	if run == nil || len(run.Implementations) == 0 {
 		return ""
 	}
-	// Bounded once for every layout tried below.
-	run = explain.Bound(run)
 	rows := len(failingAnywhere(run, indexOf(run)))
 	l := matrixLayout{rows: min(rows, maxRows), failing: maxCausesListed, stderr: true, provenance: provenance}
 	for {

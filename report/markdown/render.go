@@ -259,7 +259,7 @@ func render(run *model.Run, opts Options, l layout) string {
 			details(&b, run, sec, opts, l)
 		}
 	}
-	if n := explain.LeftOut(run.Results); n > 0 {
+	if n := run.Bounds.LeftOut; n > 0 {
 		fmt.Fprintf(&b, "*… and %s.*\n\n", explain.MoreLeftOut(n, run.Summary.Failed-n))
 	}
 	if l.compact {
@@ -307,7 +307,7 @@ func breakdown(b *strings.Builder, run *model.Run, l layout) {
 			n += len(sec.groups)
 		}
 		causes := explain.Count(n, "cause", "causes")
-		if left := explain.LeftOut(run.Results); left > 0 {
+		if left := run.Bounds.LeftOut; left > 0 {
 			causes += fmt.Sprintf(" in the first %d", s.Failed-left)
 		}
 		parts = append(parts, causes)
@@ -450,7 +450,7 @@ func table(b *strings.Builder, run *model.Run, sec section, opts Options, l layo
 // sectionCount is how many fixtures a section lists, and when failures
 // were counted without their detail, of how many given in full.
 func sectionCount(run *model.Run, sec section) string {
-	if left := explain.LeftOut(run.Results); left > 0 {
+	if left := run.Bounds.LeftOut; left > 0 {
 		return fmt.Sprintf("%d of the first %d", len(sec.results), run.Summary.Failed-left)
 	}
 	return fmt.Sprint(len(sec.results))
