@@ -210,9 +210,9 @@ func verdictText(run *model.Run) string {
 	return "DRP2 conformance: " + explain.Verdict(&run.Summary)
 }
 
-func verdictIcon(run *model.Run) string {
-	s := &run.Summary
-	if j := run.Judgement; j != nil {
+// verdictIcon is the headline's icon: the judgement's, else the counts'.
+func verdictIcon(j *model.Judgement, s *model.Summary) string {
+	if j != nil {
 		switch {
 		case j.Failed:
 			return "❌"
@@ -240,7 +240,7 @@ func render(run *model.Run, opts Options, l layout) string {
 		lead(&b, run, opts, l) // the delta against a baseline, first
 		if !l.selfLink {
 			// The check run shows its title above its summary already.
-			fmt.Fprintf(&b, "### %s %s\n\n", verdictIcon(run), verdictText(run))
+			fmt.Fprintf(&b, "### %s %s\n\n", verdictIcon(run.Judgement, &run.Summary), verdictText(run))
 		}
 		if line := provenance(opts, l.selfLink); line != "" {
 			b.WriteString(line + "\n\n")
@@ -269,7 +269,7 @@ func render(run *model.Run, opts Options, l layout) string {
 		expectations(&b, run)
 		findings(&b, run.Findings, l.findingRows)
 	} else if n := len(run.Findings); n > 0 && l.tables && !l.compact {
-		fmt.Fprintf(&b, "*%d corpus %s: %s.*\n\n", n, explain.Plural(n, "finding", "findings"), restWhere(opts, l, "the JSON report"))
+		fmt.Fprintf(&b, "*%d corpus %s: %s.*\n\n", n, explain.Plural(n, "finding", "findings"), restWhere(opts, l.selfLink, "the JSON report"))
 	}
 	if l.evidence {
 		evidence(&b, run, l.timing)
@@ -393,9 +393,9 @@ func elsewhere(b *strings.Builder, run *model.Run, opts Options) {
 
 // restWhere names where a part left out of a rendering can be read,
 // linked when the options allow.
-func restWhere(opts Options, l layout, fallback string) string {
+func restWhere(opts Options, selfLink bool, fallback string) string {
 	var links []string
-	if u := linkURL(opts.CheckRunURL); u != "" && !l.selfLink {
+	if u := linkURL(opts.CheckRunURL); u != "" && !selfLink {
 		links = append(links, "[the check run]("+u+")")
 	}
 	if u := linkURL(opts.WorkflowRunURL); u != "" && !opts.NoJobSummary {
@@ -440,9 +440,9 @@ func table(b *strings.Builder, run *model.Run, sec section, opts Options, l layo
 	}
 	rest := len(sec.results) - shown
 	if causes := len(sec.groups) - rows; rest > 0 && causes > 1 {
-		fmt.Fprintf(b, "\n*… and %d more, of %d other causes: %s.*\n", rest, causes, restWhere(opts, l, "the JUnit report"))
+		fmt.Fprintf(b, "\n*… and %d more, of %d other causes: %s.*\n", rest, causes, restWhere(opts, l.selfLink, "the JUnit report"))
 	} else {
-		more(b, rest, restWhere(opts, l, "the JUnit report"))
+		more(b, rest, restWhere(opts, l.selfLink, "the JUnit report"))
 	}
 	b.WriteString("\n")
 }
