@@ -454,6 +454,23 @@ type Run struct {
 	// Judgement is the gate's verdict on the run; nil before it was
 	// judged (a report read back, a renderer's own test).
 	Judgement *Judgement
+	// Bounds is what the gate decided every sink shows of the run; zero
+	// before it was bounded (a report read back, a run being judged).
+	Bounds Bounds
+}
+
+// Bounds records that a run was bounded for its sinks, once, before any
+// of them saw it: every value a fixture or a file name can make
+// arbitrarily long is capped at the sinks' limits, and the failures after
+// the first Full keep their verdicts only (Result.DetailLeftOut). A sink
+// renders what it is given and never bounds again.
+type Bounds struct {
+	// Full is how many failures the run gives in full at most; zero for
+	// a run not bounded.
+	Full int
+	// LeftOut counts the run's own failures whose detail was left out,
+	// those left out before (a report read back) among them.
+	LeftOut int
 }
 
 // Summarize computes the summary from results and findings.

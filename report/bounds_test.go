@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
-	"github.com/drp2/drp2-fixtures/report/explain"
+	"github.com/drp2/drp2-fixtures/report/escape"
+	"github.com/drp2/drp2-fixtures/report/internal/sample"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
 )
 
@@ -63,11 +65,11 @@ func renderAll(t *testing.T, run *model.Run) map[string]string {
 	return out
 }
 
-// TestCappedGolden: with 4 failures in full (explain.BoundTo, as the
-// reports bound 1,000), the other 8 keep their verdicts in every report,
+// TestCappedGolden: with 4 failures in full (bound.RunTo, as the gate
+// bounds 1,000), the other 8 keep their verdicts in every report,
 // which says how many it left out; the counts are the whole run's.
 func TestCappedGolden(t *testing.T) {
-	run := explain.BoundTo(failingRun(12, 3), 4)
+	run := bound.RunTo(failingRun(12, 3), 4)
 	for f, text := range renderAll(t, run) {
 		golden.Check(t, "capped."+map[string]string{"text": "txt", "json": "json", "junit": "xml", "markdown": "md"}[f], []byte(text))
 	}
@@ -76,7 +78,7 @@ func TestCappedGolden(t *testing.T) {
 // TestCappedTotals: the text report, the JSON report, JUnit and the
 // Markdown say the same totals of a capped run, the run's own.
 func TestCappedTotals(t *testing.T) {
-	run := explain.BoundTo(failingRun(12, 3), 4)
+	run := bound.RunTo(failingRun(12, 3), 4)
 	out := renderAll(t, run)
 	want := [4]int{15, 15, 3, 12} // discovered, run, passed, failed
 
@@ -88,7 +90,13 @@ func TestCappedTotals(t *testing.T) {
 	if got := [4]int{s.Discovered, s.Run, s.Passed, s.Failed}; got != want {
 		t.Errorf("JSON report read back: %v, want %v", got, want)
 	}
-	if n := explain.LeftOut(back.Results); n != 8 || !strings.Contains(out["json"], `"detail_left_out": 8`) {
+	left := 0
+	for i := range back.Results {
+		if back.Results[i].DetailLeftOut {
+			left++
+		}
+	}
+	if n := left; n != 8 || !strings.Contains(out["json"], `"detail_left_out": 8`) {
 		t.Errorf("JSON report: %d records without detail read back, want 8", n)
 	}
 
@@ -135,13 +143,14 @@ func atoi4(m []string) [4]int {
 // line to the log and at most a verdict's worth of bytes to the JUnit and
 // JSON reports, whatever its message and diagnostics; the job summary
 // stays within its limit. Each failure here carries 3 KB of words, which
-// every report repeated before it was bounded.
+// every report repeated before it was bounded. The runs are bounded as
+// the gate bounds every run before a sink sees it.
 func TestReportsBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders 2,500 failures")
 	}
-	const base, more = explain.FullFailures + 100, 1400
-	small, large := renderAll(t, failingRun(base, 10)), renderAll(t, failingRun(base+more, 10))
+	const base, more = escape.FullFailures + 100, 1400
+	small, large := renderAll(t, bound.Run(failingRun(base, 10))), renderAll(t, bound.Run(failingRun(base+more, 10)))
 	perFailure := map[string]int{
 		// The count in the closing lines grows by a digit at most.
 		"text": 0,
@@ -169,12 +178,36 @@ func TestReportsBounded(t *testing.T) {
 func TestChangesCapped(t *testing.T) {
 	run := failingRun(0, 1)
 	run.Comparison = &model.Comparison{}
-	for i := range explain.FullFailures + 5 {
+	for i := range escape.FullFailures + 5 {
 		run.Comparison.Changes = append(run.Comparison.Changes, model.Change{Verdict: model.Regressed,
 			Path: fmt.Sprintf("fixtures/negative/changed_%05d.json", i), RelPath: fmt.Sprintf("negative/changed_%05d.json", i)})
 	}
-	text := renderAll(t, run)["text"]
-	if n := strings.Count(text, "fixtures/negative/changed_"); n != explain.FullFailures || !strings.Contains(text, "... and 5 more changed fixtures") {
-		t.Errorf("the log lists %d changed fixtures, want %d and a count of 5 more", n, explain.FullFailures)
+	text := renderAll(t, bound.Run(run))["text"]
+	if n := strings.Count(text, "fixtures/negative/changed_"); n != escape.FullFailures || !strings.Contains(text, "... and 5 more changed fixtures") {
+		t.Errorf("the log lists %d changed fixtures, want %d and a count of 5 more", n, escape.FullFailures)
+	}
+}
+
+// TestBound: the gate's bound (bound.Run) caps what a fixture controls,
+// leaves the run it was given alone, and keeps values within their caps
+// as they are.
+func TestBound(t *testing.T) {
+	run := sample.Huge()
+	b := bound.Run(run)
+	if len(run.Results[0].Name) != sample.HugeBytes {
+		t.Fatal("bound.Run changed its input")
+	}
+	r := b.Results[0]
+	for name, v := range map[string]string{
+		"name": r.Name, "path": r.Path, "code": r.Expected.Code, "reason": r.Reason, "message": r.Actual.Message,
+		"diagnostic": r.Diagnostics[0].Message, "finding": b.Findings[0].Message, "failing path": b.Summary.FailingPaths[0],
+	} {
+		if len(v) > 5000 || !strings.Contains(v, "more bytes)") {
+			t.Errorf("%s: %d bytes, %q...", name, len(v), v[:40])
+		}
+	}
+	s := sample.Run()
+	if bs := bound.Run(s); bs.Results[2].Actual.Message != s.Results[2].Actual.Message || bs.CorpusRoot != s.CorpusRoot {
+		t.Error("bound.Run changed a short value")
 	}
 }

@@ -17,7 +17,7 @@ import (
 // The soft memory limit: the heap size past which garbage is collected
 // more often than GOGC says. A run keeps one result per fixture and, while
 // it writes its reports, a record of each in every report (each capped,
-// report/explain.FullFailures), about 8 KiB a fixture at the peak. Under a
+// report/escape.FullFailures), about 8 KiB a fixture at the peak. Under a
 // fixed 112 MiB a run of 20,000 failing fixtures spent three quarters of
 // its processor time collecting a heap it could not shrink. So the limit
 // is 112 MiB plus 8 KiB a fixture, once the run knows its fixtures, and at

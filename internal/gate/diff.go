@@ -2,6 +2,7 @@ package gate
 
 import (
 	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -25,5 +26,6 @@ func Diff(env Env, basePath, headPath string) (head *model.Run, regressed bool, 
 	for _, d := range head.Comparison.Implementations {
 		added += d.NewFailures()
 	}
-	return head, r+added > 0, nil
+	// Judged whole, shown bounded, as a run is.
+	return bound.Run(head), r+added > 0, nil
 }

@@ -33,6 +33,9 @@ type Process struct {
 	ToolVersion string
 	// Sized is told the number of fixtures a run is about to run (Env.Sized).
 	Sized func(fixtures int)
+	// InWorkspace names the files of what the sinks show relative to the
+	// workspace: $GITHUB_WORKSPACE, else the working directory (Env.Workspace).
+	InWorkspace bool
 }
 
 // NewEnv is the gate's view of the process.
@@ -64,8 +67,14 @@ func NewEnv(p Process) (Env, error) {
 	if redactBytes == nil {
 		redactBytes = func(b []byte) []byte { return b }
 	}
+	workspace := ""
+	if p.InWorkspace {
+		if workspace = getenv("GITHUB_WORKSPACE"); workspace == "" {
+			workspace = wd
+		}
+	}
 	return Env{WorkDir: wd, Now: now, Getenv: getenv, ToolVersion: p.ToolVersion, Redact: p.Redact, RedactBytes: redactBytes,
-		ReadReport: p.ReadReport, Sized: p.Sized}, nil
+		ReadReport: p.ReadReport, Sized: p.Sized, Workspace: workspace}, nil
 }
 
 // Run resolves and executes a job: the use case of run, merge, coverage

@@ -35,6 +35,10 @@ type Outcome struct {
 	// Err is what stopped a step that runs after the run exists (the
 	// manifest, the coverage): the run is still reported, and fails.
 	Err error
+	// judged is the run whole, as it was judged, before its files were
+	// named for the sinks and it was bounded: what a use case that goes on
+	// from the run reads (a manifest, an exploration), never a sink.
+	judged *model.Run
 }
 
 // ExitCode is the exit code of the outcome: Err's, else the verdict's.
@@ -57,7 +61,8 @@ type step struct {
 }
 
 // steps are the stages of a job in their one order. Each does nothing when
-// the job does not ask for it.
+// the job does not ask for it, but the last three: the judgement, made
+// from the whole run, and the run made into what every sink shows, once.
 var steps = []step{
 	{"run the corpus", false, runCorpus},
 	{"run the implementations", false, runImplementations},
@@ -70,6 +75,9 @@ var steps = []step{
 	{"compare with the manifest", true, compareManifest},
 	{"count the rule coverage", true, countCoverage},
 	{"update the expectations", true, updateExpectations},
+	{"judge the outcome", false, judge},
+	{"name the files as the workspace does", false, nameInWorkspace},
+	{"bound what every sink shows", false, boundForSinks},
 }
 
 // Execute runs a resolved job, step by step, and judges the outcome. An
@@ -86,10 +94,6 @@ func Execute(ctx context.Context, r *Resolved) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	o.Verdict = Judge(o, r.Job)
-	o.Run.Judgement = o.Verdict
-	o.Run.Manifest = o.Manifest.Model()
-	o.Run.Coverage = o.Coverage
 	return o, nil
 }
 
@@ -300,7 +304,7 @@ func ExploreAfter(ctx context.Context, r *Resolved, o *Outcome) error {
 	if r.Explore == 0 {
 		return nil
 	}
-	run := o.Run
+	run := o.judged
 	if len(r.Results) > 0 {
 		run = nil
 	}

@@ -7,8 +7,9 @@
 // merged results, the known failures, the baseline, the manifest, the rule
 // coverage, the exploration) into an Outcome that carries one judgement,
 // made once from the outcome and fail-on, as typed reasons that
-// report/explain words. It reads no flags and no environment and prints
-// nothing.
+// report/explain words, and a run bounded once for every sink
+// (internal/bound), which the renderers render as it is. It reads no
+// flags and no environment and prints nothing.
 package gate
 
 import (

@@ -52,7 +52,8 @@ func manifestRun(ctx context.Context, env Env, job Job) (*Resolved, *model.Run, 
 	if err != nil {
 		return nil, nil, err
 	}
-	return r, out.Run, nil
+	// The whole run: a manifest records every fixture as it is.
+	return r, out.judged, nil
 }
 
 // WriteManifest records the corpus in a manifest.

@@ -43,6 +43,9 @@ type Env struct {
 	// implementations as they are done (not the baseline's), for a
 	// progress line; nil counts nothing.
 	Progress *Progress
+	// Workspace is the folder the sinks name files relative to, wherever
+	// they lie under it; empty names them as they were made.
+	Workspace string
 }
 
 // Progress counts the work of a job as it is done (runner.Progress).

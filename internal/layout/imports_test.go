@@ -30,7 +30,11 @@ var allowed = map[string][]string{
 	"internal/cli/action": {"internal/gate", "internal/github", "internal/secret", "internal/workspace", "model", "report", "report/annotation", "report/escape", "report/explain", "report/markdown"},
 
 	// The use cases.
-	"internal/gate": {"internal/baseline", "internal/expect", "internal/explore", "internal/harness", "internal/manifest", "internal/workspace", "model", "runner", "runner/drp2"},
+	"internal/gate": {"internal/baseline", "internal/bound", "internal/expect", "internal/explore", "internal/harness", "internal/manifest", "internal/workspace", "model", "runner", "runner/drp2"},
+	// What every sink shows of a run, decided once: the caps of
+	// report/escape applied to the model, for the use cases to give the
+	// renderers.
+	"internal/bound": {"model", "report/escape"},
 
 	// The features.
 	"internal/baseline": {"internal/workspace", "model", "runner"},
@@ -94,7 +98,8 @@ const (
 	// 97: the JSON trees and compacting apart from the scanner
 	// (internal/jsontree, internal/jsoncompact), the manifest's edge to
 	// the trees and the runner's to compacting.
-	maxEdges   = 97
+	// 100: the bound every sink is shown took three (internal/bound).
+	maxEdges   = 100
 	maxImports = 10
 	maxLayers  = 7
 )

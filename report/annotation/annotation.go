@@ -61,7 +61,6 @@ func BuildWith(run *model.Run, opts Options) []Annotation {
 	if run == nil {
 		return nil
 	}
-	run = explain.Bound(run)
 	var corpus, mismatches, findings []Annotation
 	for i := range run.Results {
 		r := &run.Results[i]

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -33,7 +34,7 @@ func commands(t *testing.T, anns []Annotation) string {
 }
 
 func TestGolden(t *testing.T) {
-	anns := Build(sample.Run())
+	anns := Build(bound.Run(sample.Run()))
 	golden.Check(t, "sample.annotations", dump(anns))
 	golden.Check(t, "sample.commands", []byte(commands(t, anns)))
 }

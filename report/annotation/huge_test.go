@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
 // TestHugeValuesAreCapped (issue 12 item 6): annotations and their workflow
 // commands cap each oversized value with a visible note.
 func TestHugeValuesAreCapped(t *testing.T) {
-	anns := Build(sample.Huge())
+	anns := Build(bound.Run(sample.Huge()))
 	total := 0
 	for _, a := range anns {
 		total += len(a.Path) + len(a.Title) + len(a.Message) + len(a.RawDetails)

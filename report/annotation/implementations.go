@@ -14,7 +14,7 @@ func BuildImplementation(run *model.Run, im *model.Implementation) []Annotation 
 	if run == nil || im == nil {
 		return nil
 	}
-	results := explain.BoundImplementation(*im).Results
+	results := im.Results
 	var anns []Annotation
 	for i := range results {
 		r := &results[i]

@@ -57,6 +57,17 @@ const (
 	ProseBytes = 4096
 )
 
+// FullFailures is how many failing fixtures every report gives in full;
+// the rest keep their verdicts and are counted, their detail left out
+// (model.Result.DetailLeftOut). A run that fails everywhere (a schema or
+// validator change, a generated corpus) then writes logs and files of a
+// size a person and a CI runner can take: 50,000 failures in full made a
+// 222 MB JUnit file, a 280 MB JSON report and a 151 MB log. A thousand
+// is more than anyone reads one by one, as many as the check run takes
+// annotations, and more than the job summary's size limit shows. It is
+// also the longest list of fixtures a report gives one by one.
+const FullFailures = 1000
+
 // Cap returns s when it is at most max bytes long, and otherwise its first
 // bytes, cut at a character boundary, followed by a visible note of how
 // much was left out: "… (N more bytes)". The note is not counted in max.

@@ -29,7 +29,7 @@ func Progress(done, total, failed int, elapsed time.Duration) string {
 }
 
 // LeftOutBody stands for the detail of a failure past the first ones the
-// reports give in full (FullFailures): its verdict is whole, its words
+// reports give in full (escape.FullFailures): its verdict is whole, its words
 // are not.
 const LeftOutBody = "Detail left out: the reports give the first failures in full and only the verdict of the rest; run this fixture alone to see its message."
 

@@ -205,26 +205,3 @@ func TestWhy(t *testing.T) {
 		t.Errorf("Why without a message = %q", got)
 	}
 }
-
-// TestBound: Bound caps what a fixture controls, leaves the run it was
-// given alone, and keeps values within their caps as they are.
-func TestBound(t *testing.T) {
-	run := sample.Huge()
-	b := Bound(run)
-	if len(run.Results[0].Name) != sample.HugeBytes {
-		t.Fatal("Bound changed its input")
-	}
-	r := b.Results[0]
-	for name, v := range map[string]string{
-		"name": r.Name, "path": r.Path, "code": r.Expected.Code, "reason": r.Reason, "message": r.Actual.Message,
-		"diagnostic": r.Diagnostics[0].Message, "finding": b.Findings[0].Message, "failing path": b.Summary.FailingPaths[0],
-	} {
-		if len(v) > 5000 || !strings.Contains(v, "more bytes)") {
-			t.Errorf("%s: %d bytes, %q...", name, len(v), v[:40])
-		}
-	}
-	s := sample.Run()
-	if bs := Bound(s); bs.Results[2].Actual.Message != s.Results[2].Actual.Message || bs.CorpusRoot != s.CorpusRoot {
-		t.Error("Bound changed a short value")
-	}
-}

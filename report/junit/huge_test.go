@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
@@ -12,7 +13,7 @@ import (
 // 60 MB JUnit file; each value is now capped with a visible note.
 func TestHugeValuesAreCapped(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, sample.Huge(), Options{}); err != nil {
+	if err := Write(&b, bound.Run(sample.Huge()), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if b.Len() > 64<<10 {

@@ -20,7 +20,7 @@ func implementationSuites(run *model.Run, props []property, firstID int, strict 
 		im := &run.Implementations[i]
 		suite := xmlSuite{Name: clean(escape.OneLine("implementation: " + im.Label())), ID: firstID + i}
 		var total time.Duration
-		// Capped by explain.Bound in Write, like a fixture's words.
+		// Capped by the gate (internal/bound), like a fixture's words.
 		for j := range im.Results {
 			r := &im.Results[j]
 			total += r.Duration

@@ -74,7 +74,6 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	if run == nil {
 		return fmt.Errorf("write junit: no run")
 	}
-	run = explain.Bound(run)
 	suites := xmlSuites{
 		Name: "drp2-fixtures",
 		Time: seconds(run.Duration),
@@ -349,7 +348,7 @@ func properties(run *model.Run, opts Options) []property {
 	add("drp2.fixture_schema.source", run.FixtureSchema.Source)
 	add("drp2.fixture_schema.sha256", run.FixtureSchema.SHA256)
 	add("drp2.fixture_schema.closure_sha256", run.FixtureSchema.Closure)
-	if n := explain.LeftOut(run.Results); n > 0 {
+	if n := run.Bounds.LeftOut; n > 0 {
 		// Said where a reader of the XML looks for the run's evidence.
 		add("drp2.detail_left_out", fmt.Sprint(n))
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
@@ -22,10 +23,11 @@ var actionsProps = Options{Properties: []Property{
 	{"github.run_attempt", "1"},
 }}
 
+// render is the JUnit XML of run as the gate bounds it for every sink.
 func render(t *testing.T, run *model.Run, opts Options) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := Write(&buf, run, opts); err != nil {
+	if err := Write(&buf, bound.Run(run), opts); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

@@ -48,7 +48,7 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 	for _, n := range c.Notes {
 		fmt.Fprintf(b, "> [!WARNING]\n> %s\n\n", escape.Markdown(escape.OneLine(n)))
 	}
-	schemaLines(b, run, c)
+	schemaLines(b, run.CommandSchema, run.FixtureSchema, c)
 	known(b, &run.Summary)
 	for _, v := range model.Verdicts {
 		if folded[v] && !l.still {
@@ -67,7 +67,7 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 	implementationDeltas(b, c)
 	if !l.still && !l.compact { // the compact comment lists them below
 		if n := c.Delta().StillFailing; n > 0 {
-			fmt.Fprintf(b, "*%d %s still failing as on the base: %s.*\n\n", n, explain.Plural(n, "fixture is", "fixtures are"), restWhere(opts, l, "the JSON report"))
+			fmt.Fprintf(b, "*%d %s still failing as on the base: %s.*\n\n", n, explain.Plural(n, "fixture is", "fixtures are"), restWhere(opts, l.selfLink, "the JSON report"))
 		}
 	}
 }
@@ -99,7 +99,7 @@ func implementationDeltas(b *strings.Builder, c *model.Comparison) {
 
 // schemaLines says which schema changed, by its digests and its changed
 // files, and which error the change now gives.
-func schemaLines(b *strings.Builder, run *model.Run, c *model.Comparison) {
+func schemaLines(b *strings.Builder, command, fixture model.SchemaSource, c *model.Comparison) {
 	schema := func(label string, changed bool, base, head model.SchemaSource, files []string) {
 		if !changed {
 			return
@@ -114,8 +114,8 @@ func schemaLines(b *strings.Builder, run *model.Run, c *model.Comparison) {
 		}
 		b.WriteString("\n")
 	}
-	schema("Command schema", c.CommandSchemaChanged, c.BaseCommandSchema, run.CommandSchema, c.CommandSchemaFiles)
-	schema("Fixture schema", c.FixtureSchemaChanged, c.BaseFixtureSchema, run.FixtureSchema, c.FixtureSchemaFiles)
+	schema("Command schema", c.CommandSchemaChanged, c.BaseCommandSchema, command, c.CommandSchemaFiles)
+	schema("Fixture schema", c.FixtureSchemaChanged, c.BaseFixtureSchema, fixture, c.FixtureSchemaFiles)
 	// Our words, and the error and the fixture's path as code.
 	if f := explain.SchemaFailureLine(c.SchemaFailure, code); f != "" {
 		fmt.Fprintf(b, "- %s\n", f)
@@ -185,7 +185,7 @@ func changeTable(b *strings.Builder, run *model.Run, v model.Verdict, changes []
 		shown += len(g)
 		changeRow(b, run, g, opts)
 	}
-	more(b, len(changes)-shown, restWhere(opts, l, "the JSON report"))
+	more(b, len(changes)-shown, restWhere(opts, l.selfLink, "the JSON report"))
 	if folded[v] {
 		b.WriteString("\n</details>\n")
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
@@ -13,7 +14,7 @@ import (
 // and the job summary shows the validator's stale entry and the diff of
 // the written expectations; hostile entries and reasons stay text.
 func TestExpectationsGolden(t *testing.T) {
-	run := sample.WithExpectations()
+	run := bound.Run(sample.WithExpectations())
 	matrix := ImplementationsComment(run, matrixOpts)
 	golden.Check(t, "matrix-expectations.md", []byte(matrix))
 	summary := Summary(run, Options{})

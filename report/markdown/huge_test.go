@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
@@ -12,12 +13,13 @@ import (
 // the check output each say visibly that a value was cut, and how much.
 func TestHugeValuesAreCapped(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteSummary(&b, sample.Huge(), linked); err != nil {
+	huge := bound.Run(sample.Huge())
+	if err := WriteSummary(&b, huge, linked); err != nil {
 		t.Fatal(err)
 	}
-	title, sum, text := CheckOutput(sample.Huge(), linked)
+	title, sum, text := CheckOutput(huge, linked)
 	for name, s := range map[string]string{
-		"summary": b.String(), "comment": Comment(sample.Huge(), linked), "check summary": sum, "check text": title + text,
+		"summary": b.String(), "comment": Comment(huge, linked), "check summary": sum, "check text": title + text,
 	} {
 		if len(s) > 64<<10 {
 			t.Errorf("%s is %d bytes", name, len(s))

@@ -77,7 +77,6 @@ func Summary(run *model.Run, opts Options) string {
 	if run == nil {
 		run = &model.Run{}
 	}
-	run = explain.Bound(run)
 	l := full()
 	l.timing = true
 	return fit(run, opts, l, func(s string) bool { return len(s) <= maxSummaryBytes })
@@ -101,7 +100,6 @@ func Comment(run *model.Run, opts Options) string {
 	if run == nil {
 		run = &model.Run{}
 	}
-	run = explain.Bound(run)
 	l := full()
 	l.marker = Marker(opts.CorpusKey)
 	if !opts.FullComment {
@@ -129,7 +127,6 @@ func CheckOutput(run *model.Run, opts Options) (title, summary, text string) {
 	if run == nil {
 		run = &model.Run{}
 	}
-	run = explain.Bound(run)
 	title = "DRP2 conformance: " + explain.Verdict(&run.Summary)
 	if run.Judgement != nil {
 		title = "DRP2 conformance: " + explain.Judgement(run).Headline // plain text: OneLine below
@@ -197,7 +194,7 @@ func Marker(corpusKey string) string {
 func fit(run *model.Run, opts Options, full layout, ok func(string) bool) string {
 	// No list is longer than the failures the reports give in full: the
 	// search below then costs the same at 50,000 fixtures as at 1,000.
-	total := min(longestList(run), explain.FullFailures)
+	total := min(longestList(run), escape.FullFailures)
 	l := full
 	l.rows, l.changeRows, l.findingRows, l.detailRows = total, total, total, total
 	// Each fixture's block and row is rendered once (pieces), and each

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -27,28 +28,29 @@ var linked = Options{
 	Skipped:        []string{"Check run skipped: fork pull request, token is read-only"},
 }
 
+// summary and checkDump render run as the gate bounds it for every sink.
 func summary(t *testing.T, run *model.Run, opts Options) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteSummary(&b, run, opts); err != nil {
+	if err := WriteSummary(&b, bound.Run(run), opts); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
 }
 
 func checkDump(run *model.Run, opts Options) []byte {
-	title, sum, text := CheckOutput(run, opts)
+	title, sum, text := CheckOutput(bound.Run(run), opts)
 	return []byte("title: " + title + "\n\n--- summary ---\n" + sum + "\n--- text ---\n" + text)
 }
 
 func TestGolden(t *testing.T) {
 	golden.Check(t, "summary.md", []byte(summary(t, sample.Run(), linked)))
-	golden.Check(t, "comment.md", []byte(Comment(sample.Run(), linked)))
-	golden.Check(t, "comment-unlinked.md", []byte(Comment(sample.Run(), Options{})))
-	golden.Check(t, "comment-passing.md", []byte(Comment(sample.Passing(), linked)))
+	golden.Check(t, "comment.md", []byte(Comment(bound.Run(sample.Run()), linked)))
+	golden.Check(t, "comment-unlinked.md", []byte(Comment(bound.Run(sample.Run()), Options{})))
+	golden.Check(t, "comment-passing.md", []byte(Comment(bound.Run(sample.Passing()), linked)))
 	golden.Check(t, "check.txt", checkDump(sample.Run(), linked))
 	// The truncation case: more failures than a comment can hold.
-	golden.Check(t, "comment-large.md", []byte(Comment(sample.Large(5000), linked)))
+	golden.Check(t, "comment-large.md", []byte(Comment(bound.Run(sample.Large(5000)), linked)))
 }
 
 func TestDeterministic(t *testing.T) {

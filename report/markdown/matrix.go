@@ -50,8 +50,6 @@ func matrix(run *model.Run, opts Options, fits func(string) bool, provenance str
 	if run == nil || len(run.Implementations) == 0 {
 		return ""
 	}
-	// Bounded once for every layout tried below.
-	run = explain.Bound(run)
 	rows := len(failingAnywhere(run, indexOf(run)))
 	l := matrixLayout{rows: min(rows, maxRows), failing: maxCausesListed, stderr: true, provenance: provenance}
 	for {
@@ -80,7 +78,7 @@ func ImplementationsComment(run *model.Run, opts Options) string {
 		run = &model.Run{}
 	}
 	head := Marker(opts.CorpusKey) + "\n"
-	tail := "\n" + corpusLine(run)
+	tail := "\n" + corpusLine(&run.Summary)
 	fits := func(s string) bool { return fitsComment(head, s, tail) }
 	return withManifest(head+matrix(run, opts, fits, provenance(opts, false), maxCommentRows)+tail, run.Manifest)
 }
@@ -93,7 +91,7 @@ func ImplementationsCheckOutput(run *model.Run, opts Options) (title, summary st
 		title = "DRP2 conformance: " + explain.Judgement(run).Headline
 	}
 	title = escape.Clip(escape.OneLine(title), escape.CheckTitleChars)
-	tail := "\n" + corpusLine(run)
+	tail := "\n" + corpusLine(&run.Summary)
 	summary = matrix(run, opts, func(s string) bool { return len(s)+len(tail) <= escape.CheckOutputBytes }, provenance(opts, true), maxMatrixRows) + tail
 	return title, summary
 }
@@ -131,8 +129,7 @@ func implementationsVerdict(run *model.Run) string {
 
 // corpusLine says how the run's own validator judged the corpus, so that a
 // corpus problem is not mistaken for an implementation's.
-func corpusLine(run *model.Run) string {
-	s := run.Summary
+func corpusLine(s *model.Summary) string {
 	if s.Failed == 0 {
 		return fmt.Sprintf("The project's own validator matches all %d fixtures run.\n", s.Run)
 	}
@@ -172,11 +169,11 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		if compared, agreed := model.ParityCounts(parity, im.Label()); compared > 0 {
 			level3 = fmt.Sprintf("%d of %d equal", agreed, compared)
 		}
-		who := label(im)
+		who := label(im.Label())
 		if a := explain.Adapter(im.Adapter); a != "" {
 			who += "<br><sub>" + escape.Markdown(escape.Clip(a, maxMessageChars)) + "</sub>"
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", n+1, mark(im), who, level1Cell(im), level2, level3)
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", n+1, mark(&im.Summary, im.Error != ""), who, level1Cell(im), level2, level3)
 	}
 
 	ix := indexOf(run)
@@ -432,13 +429,13 @@ func expectedWhy(r *model.Result) string {
 	return "known failure" + entry + ": " + r.KnownFailure + "; " + explain.Headline(r)
 }
 
-// mark is an implementation's status: ✅ Level 1 met, ❌ a failure or
-// unusable, ➖ nothing failed but fixtures are not claimed.
-func mark(im *model.Implementation) string {
+// mark is an implementation's status from its counts: ✅ Level 1 met,
+// ❌ a failure or unusable, ➖ nothing failed but fixtures are not claimed.
+func mark(s *model.Summary, unusable bool) string {
 	switch {
-	case im.Summary.Unexcused() > 0 || im.Error != "":
+	case s.Unexcused() > 0 || unusable:
 		return "❌"
-	case im.Summary.NotClaimed > 0:
+	case s.NotClaimed > 0:
 		return "➖"
 	}
 	return "✅"
@@ -542,8 +539,9 @@ func byteText(v int) string {
 	return fmt.Sprintf("0x%02x", v)
 }
 
-func label(im *model.Implementation) string {
-	return "**" + escape.Markdown(escape.Clip(im.Label(), maxLabelChars)) + "**"
+// label is an implementation's label, bold and clipped.
+func label(name string) string {
+	return "**" + escape.Markdown(escape.Clip(name, maxLabelChars)) + "**"
 }
 
 // count is "1 fixture" or "2 fixtures".

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
@@ -13,7 +14,7 @@ import (
 // first.
 func WriteComparison(w io.Writer, c *model.Comparison) error {
 	p := &printer{w: w}
-	p.comparison(explain.Bound(&model.Run{Comparison: c}).Comparison)
+	p.comparison(c)
 	return p.err
 }
 
@@ -39,7 +40,7 @@ func (p *printer) comparison(c *model.Comparison) {
 		p.textf("  %s", f)
 	}
 	for i := range c.Changes {
-		if i == explain.FullFailures {
+		if i == escape.FullFailures {
 			// As many as the failures given in full: a base that every
 			// fixture regresses from must not list each in the log.
 			p.textf("... and %d more changed fixtures: the JSON report's comparison lists every one", len(c.Changes)-i)

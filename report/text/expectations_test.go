@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
@@ -14,7 +15,7 @@ import (
 // the written expectations, hostile text kept to one printable line.
 func TestExpectations(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, sample.WithExpectations(), Options{}); err != nil {
+	if err := Write(&b, bound.Run(sample.WithExpectations()), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

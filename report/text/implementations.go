@@ -40,7 +40,7 @@ func (p *printer) implementations(run *model.Run) {
 		if s.NotClaimed > 0 {
 			claimed = fmt.Sprintf(", not claimed %d (it performs only %s)", s.NotClaimed, strings.Join(im.Phases, ", "))
 		}
-		// Capped by explain.Bound in Write, like a fixture's words.
+		// Capped by the gate (internal/bound), like a fixture's words.
 		if im.Error != "" {
 			// None of its fixtures ran: no count of them means anything.
 			p.line(label, color, fmt.Sprintf("%s [%s]: %s, restarts %d", Clean(im.Label()), Clean(im.Command), explain.Unusable, im.Restarts))

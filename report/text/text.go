@@ -49,7 +49,6 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	if run == nil {
 		run = &model.Run{}
 	}
-	run = explain.Bound(run)
 	p := &printer{w: w, opts: opts}
 	p.results(run)
 	p.findings(run.Findings)
@@ -218,7 +217,7 @@ func (p *printer) results(run *model.Run) {
 // MaxPassingListed is the most passing fixtures a verbose report lists one
 // by one, as many as the failures it gives in full: a corpus of 50,000
 // passes would otherwise print 50,000 lines nobody reads into the log.
-const MaxPassingListed = explain.FullFailures
+const MaxPassingListed = escape.FullFailures
 
 // result prints a fixture's head line ("FAIL path:line [class]", with the
 // name only when it is not the file name) and, for a failure, what

@@ -5,15 +5,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
+// render is the text report of run as the gate bounds it for every sink.
 func render(t *testing.T, run *model.Run, opts Options) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, run, opts); err != nil {
+	if err := Write(&b, bound.Run(run), opts); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -182,7 +184,7 @@ func TestClean(t *testing.T) {
 // failure says so under its fixture.
 func TestComparisonGolden(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, sample.Compared(), Options{}); err != nil {
+	if err := Write(&b, bound.Run(sample.Compared()), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "compared.txt", b.Bytes())

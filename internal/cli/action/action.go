@@ -144,7 +144,7 @@ type delivery struct {
 	pacing github.Pacing
 	out    *gate.Outcome
 	job    *gate.Resolved // what explore needs of the job
-	run    *model.Run     // out.Run, with the workspace's paths
+	run    *model.Run     // out.Run
 	md     markdown.Options
 	plan   plan
 	extras extras
@@ -172,7 +172,10 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		return nil, gate.Usagef("%v", err)
 	}
 	ge, err := gate.NewEnv(gate.Process{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
-		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun, Sized: a.env.Sized})
+		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun, Sized: a.env.Sized,
+		// Reports name files as the repository does, never by the
+		// container's mount point (/github/workspace/...).
+		InWorkspace: true})
 	if err != nil {
 		return nil, err
 	}
@@ -210,9 +213,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		return nil, err
 	}
 	d.job = r
-	// Reports name files as the repository does, never by the container's
-	// mount point (/github/workspace/...).
-	d.run = explain.InWorkspace(d.out.Run, orDefault(a.getenv("GITHUB_WORKSPACE"), d.wd))
+	d.run = d.out.Run
 	d.conclusion = explain.Conclusion(d.out.Verdict)
 	d.plan = planPublishing(in, d.tgt, d.repo)
 	d.md = a.markdownOptions(d)

@@ -20,7 +20,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/corpusgen"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
-	"github.com/drp2/drp2-fixtures/report/explain"
+	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
 // scaleSeed is the one fixture, about 1 KB, that every fixture of the
@@ -84,7 +84,7 @@ func TestActionAtScale(t *testing.T) {
 	// The bounds of docs/development.md: the log and the summary whatever
 	// the run, the two files a verdict's worth of bytes a fixture past the
 	// first failures in full.
-	full := int64(min(n, explain.FullFailures))
+	full := int64(min(n, escape.FullFailures))
 	for name, limit := range map[string]int64{
 		"log": full*2<<10 + 256<<10,
 		// The report at most 512 KiB, then the notes on publishing.

@@ -1,32 +1,30 @@
-package explain
+// Package bound decides, once for every sink, what of a run is shown in
+// full: each value that a fixture or a file name can make arbitrarily long
+// is capped at the limits of report/escape, and the failures after the
+// first escape.FullFailures keep their verdicts and lose their detail.
+// The gate bounds every run, implementation and comparison before any
+// renderer sees it, and records that it did (model.Run.Bounds); the
+// renderers render what they are given. It is a leaf beside the model, so
+// that the use cases and the renderers' tests bound a run the one way.
+package bound
 
 import (
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
-// FullFailures is how many failing fixtures every report gives in full;
-// the rest keep their verdicts and are counted, their detail left out
-// (model.Result.DetailLeftOut). A run that fails everywhere (a schema or
-// validator change, a generated corpus) then writes logs and files of a
-// size a person and a CI runner can take: 50,000 failures in full made a
-// 222 MB JUnit file, a 280 MB JSON report and a 151 MB log. A thousand
-// is more than anyone reads one by one, as many as the check run takes
-// annotations, and more than the job summary's size limit shows.
-const FullFailures = 1000
-
-// Bound returns a copy of run in which every value that a fixture or a file
+// Run returns a copy of run in which every value that a fixture or a file
 // name can make arbitrarily long is capped with escape.Cap, so that every
 // sink echoes at most the named limits of report/escape, and the failures
-// after the first FullFailures have their detail left out. Each renderer
-// starts from it; run itself is not changed. Strings within their caps are
-// shared, not copied.
-func Bound(run *model.Run) *model.Run { return BoundTo(run, FullFailures) }
+// after the first escape.FullFailures have their detail left out. Run
+// itself is not changed. Strings within their caps are shared, not copied.
+func Run(run *model.Run) *model.Run { return RunTo(run, escape.FullFailures) }
 
-// BoundTo is Bound giving at most full failures in full. Failures already
-// without their detail (a report read back, a run bound before) stay so
-// and do not count: bounding again with a larger full changes nothing.
-func BoundTo(run *model.Run, full int) *model.Run {
+// RunTo is Run giving at most full failures in full. Failures already
+// without their detail (a report read back) stay so and do not count.
+// Bound once: a capped value carries a note past its cap, which a second
+// capping would cut again.
+func RunTo(run *model.Run, full int) *model.Run {
 	if run == nil {
 		return nil
 	}
@@ -39,7 +37,7 @@ func BoundTo(run *model.Run, full int) *model.Run {
 	for i := range run.Results {
 		b.Results[i] = boundResult(run.Results[i])
 	}
-	leaveOutDetail(b.Results, full)
+	b.Bounds = model.Bounds{Full: full, LeftOut: leaveOutDetail(b.Results, full)}
 	b.Findings = make([]model.Finding, len(run.Findings))
 	for i, f := range run.Findings {
 		f.Path = escape.Cap(f.Path, escape.PathBytes)
@@ -52,16 +50,16 @@ func BoundTo(run *model.Run, full int) *model.Run {
 	if run.Implementations != nil {
 		b.Implementations = make([]model.Implementation, len(run.Implementations))
 		for i, im := range run.Implementations {
-			b.Implementations[i] = BoundImplementation(im)
+			b.Implementations[i] = boundImplementation(im)
 			leaveOutDetail(b.Implementations[i].Results, full)
 		}
 	}
 	return &b
 }
 
-// BoundImplementation caps what an implementation of the runtime harness
+// boundImplementation caps what an implementation of the runtime harness
 // said and answered, like a fixture's values: its words are as untrusted.
-func BoundImplementation(im model.Implementation) model.Implementation {
+func boundImplementation(im model.Implementation) model.Implementation {
 	im.Command = escape.Cap(im.Command, escape.PathBytes)
 	im.Name = escape.Cap(im.Name, escape.NameBytes)
 	im.Version = escape.Cap(im.Version, escape.NameBytes)
@@ -135,8 +133,9 @@ func capAll(ss []string, max int) []string {
 // leaveOutDetail keeps the first full failures in full, unusable fixtures
 // first (a broken file is the likeliest cause of the rest, and its message
 // is all a reader has of it), then the others in order, and leaves the
-// detail of the rest out. The results are the caller's copies.
-func leaveOutDetail(results []model.Result, full int) {
+// detail of the rest out. The results are the caller's copies. It returns
+// how many results are without their detail, those that came so too.
+func leaveOutDetail(results []model.Result, full int) int {
 	kept := 0
 	for _, corpus := range []bool{true, false} {
 		for i := range results {
@@ -148,27 +147,23 @@ func leaveOutDetail(results []model.Result, full int) {
 				kept++
 				continue
 			}
-			LeaveOut(r)
+			leaveOut(r)
 		}
 	}
+	left := 0
+	for i := range results {
+		if results[i].DetailLeftOut {
+			left++
+		}
+	}
+	return left
 }
 
-// LeaveOut strips a failure down to its verdict: what a baseline compares
+// leaveOut strips a failure down to its verdict: what a baseline compares
 // and what the counts are made of stays, its words and places go.
-func LeaveOut(r *model.Result) {
+func leaveOut(r *model.Result) {
 	r.DetailLeftOut = true
 	r.Description, r.Reason, r.Fix = "", "", ""
 	r.Actual.Message, r.Actual.Rule = "", ""
 	r.Span, r.Diagnostics, r.Findings, r.Tags = nil, nil, nil, nil
-}
-
-// LeftOut counts the failures among results whose detail was left out.
-func LeftOut(results []model.Result) int {
-	n := 0
-	for i := range results {
-		if results[i].DetailLeftOut {
-			n++
-		}
-	}
-	return n
 }

@@ -1,20 +1,54 @@
-package explain
+package gate
+
+// The last steps of Execute: the outcome judged from the whole run, then
+// the run made into what every sink shows, once, so that no renderer
+// decides again what to show.
 
 import (
+	"context"
 	"path"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/bound"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-// InWorkspace returns a copy of run whose paths are relative to workspace
+// judge is the one judgement of the outcome (Judge), made from the whole
+// run and recorded in it, with the manifest comparison and the rule
+// coverage it was judged with.
+func judge(_ context.Context, r *Resolved, o *Outcome) error {
+	o.Verdict = Judge(o, r.Job)
+	o.Run.Judgement = o.Verdict
+	o.Run.Manifest = o.Manifest.Model()
+	o.Run.Coverage = o.Coverage
+	o.judged = o.Run
+	return nil
+}
+
+// nameInWorkspace names the run's files relative to the workspace when the
+// front end asked for it (Process.InWorkspace): in a Docker action the
+// workspace is mounted at /github/workspace, and a report that names that
+// path names a file nobody else can find.
+func nameInWorkspace(_ context.Context, r *Resolved, o *Outcome) error {
+	if r.env.Workspace != "" {
+		o.Run = inWorkspace(o.Run, r.env.Workspace)
+	}
+	return nil
+}
+
+// boundForSinks bounds the run for every sink (bound.Run): the renderers
+// render what they are given.
+func boundForSinks(_ context.Context, _ *Resolved, o *Outcome) error {
+	o.Run = bound.Run(o.Run)
+	return nil
+}
+
+// inWorkspace returns a copy of run whose paths are relative to workspace
 // wherever they lie under it: fixture paths, finding paths, the failing
-// paths, the corpus root and the schema sources. In a Docker action the
-// workspace is mounted at /github/workspace; a report that names that
-// path names a file nobody else can find. Paths outside the workspace,
-// relative paths and an empty workspace leave the run as it is; run
-// itself is not changed.
-func InWorkspace(run *model.Run, workspace string) *model.Run {
+// paths, the corpus root and the schema sources. Paths outside the
+// workspace, relative paths and an empty workspace leave the run as it
+// is; run itself is not changed.
+func inWorkspace(run *model.Run, workspace string) *model.Run {
 	if run == nil {
 		return nil
 	}
@@ -43,7 +77,7 @@ func InWorkspace(run *model.Run, workspace string) *model.Run {
 	if run.Implementations != nil {
 		b.Implementations = make([]model.Implementation, len(run.Implementations))
 		for i, im := range run.Implementations {
-			inner := InWorkspace(&model.Run{Results: im.Results, Summary: im.Summary}, workspace)
+			inner := inWorkspace(&model.Run{Results: im.Results, Summary: im.Summary}, workspace)
 			im.Results, im.Summary = inner.Results, inner.Summary
 			b.Implementations[i] = im
 		}
