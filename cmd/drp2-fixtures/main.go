@@ -93,9 +93,9 @@ func main() {
 // runAction is the action subcommand: the action front end in the
 // command line's protected environment. The two front ends stand side by
 // side and meet only here.
-func runAction(ctx context.Context, e cli.Env) int {
-	return action.Run(ctx, action.Env{Log: e.Stdout, RawLog: e.RawStdout(), Getenv: e.Var, Now: e.Now,
-		WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: e.ToolVersion(), Sized: e.Sized})
+func runAction(ctx context.Context, e cli.Env) error {
+	return cli.ExitStatus(action.Run(ctx, action.Env{Log: e.Stdout, RawLog: e.RawStdout(), Getenv: e.Var, Now: e.Now,
+		WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: e.ToolVersion(), Sized: e.Sized}))
 }
 
 // isTerminal reports whether f is a character device (a terminal): on

@@ -11,9 +11,9 @@ import (
 // The tests run the action subcommand as the binary's main does, with the
 // GitHub API paced for a fake on loopback.
 func init() {
-	defaultAction = func(ctx context.Context, e Env) int {
-		return action.Run(ctx, action.Env{Log: e.Stdout, RawLog: e.RawStdout(), Getenv: e.Var, Now: e.Now,
+	defaultAction = func(ctx context.Context, e Env) error {
+		return ExitStatus(action.Run(ctx, action.Env{Log: e.Stdout, RawLog: e.RawStdout(), Getenv: e.Var, Now: e.Now,
 			WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: e.ToolVersion(),
-			Pacing: github.Pacing{BaseDelay: 10 * time.Millisecond}})
+			Pacing: github.Pacing{BaseDelay: 10 * time.Millisecond}}))
 	}
 }

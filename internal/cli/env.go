@@ -26,7 +26,7 @@ type Env struct {
 	// Action runs the action subcommand in this environment, once it is
 	// protected: the action front end (internal/cli/action), which main
 	// gives so that the command line and the action stand side by side.
-	Action func(ctx context.Context, env Env) int
+	Action func(ctx context.Context, env Env) error
 	// IsTerminal reports whether Stdout is a terminal (for colour); nil
 	// means it is not.
 	IsTerminal func() bool

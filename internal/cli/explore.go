@@ -7,10 +7,12 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report"
 )
@@ -24,7 +26,7 @@ type exploreOptions struct {
 	format *FormatFlag
 }
 
-func exploreCommand(ctx context.Context, args []string, env Env) int {
+func exploreCommand(ctx context.Context, args []string, env Env) error {
 	const name = "drp2-fixtures explore"
 	var job gate.Job
 	var summary string
@@ -42,20 +44,19 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 	o.format = addFormatFlag(fs, report.KindExplore)
 	fs.StringVar(&summary, "summary", "", "also append the Markdown report to `FILE` (as $GITHUB_STEP_SUMMARY expects)")
 	if err := parseNoArgs(fs, args, &job); err != nil {
-		return flagError(name, err, env)
+		return flagError(name, err)
 	}
 	job.Implementations = impls
 	if o.count <= 0 || job.Timeout <= 0 || o.time < 0 {
-		fmt.Fprintf(env.Stderr, "%s: --count and --timeout must be positive, --time not negative\n", name)
-		return ExitUsage
+		return usagef(name, "--count and --timeout must be positive, --time not negative")
 	}
-	ge, fail, code, ok := env.gateStart(name)
-	if !ok {
-		return code
+	ge, err := env.gateEnv()
+	if err != nil {
+		return fail(name, err)
 	}
 	r, err := gate.Resolve(ge, job)
 	if err != nil {
-		return fail(err)
+		return fail(name, err)
 	}
 	var progress func(gate.ExploreProgress)
 	terminal := env.IsTerminal != nil && env.IsTerminal()
@@ -73,24 +74,25 @@ func exploreCommand(ctx context.Context, args []string, env Env) int {
 		fmt.Fprint(tty, "\r\x1b[K")
 	}
 	if err != nil {
-		return fail(err)
+		return fail(name, err)
 	}
-	code = writeExploreFiles(env, name, r, o, summary, rep)
+	fileErr := writeExploreFiles(env, name, r, o, summary, rep)
 	if err := o.format.Format().ToLog(env.Stdout, func(w io.Writer) error { return o.format.Format().WriteExplore(w, rep) }); err != nil {
-		return fail(err)
+		// Standard output failing is the tool's own failure: its exit
+		// code wins over a file not written.
+		return exit.New(exit.Tool, errors.Join(fileErr, fail(name, err)))
 	}
-	return code
+	return fileErr
 }
 
 // writeExploreFiles writes the candidates (--out) and the Markdown report
-// (--summary); a file that cannot be written is exit code 2, after the
-// rest.
-func writeExploreFiles(env Env, name string, r *gate.Resolved, o exploreOptions, summary string, rep *gate.Exploration) int {
-	code := ExitOK
+// (--summary); a file that cannot be written is a record lost (exit code
+// 2), after the rest.
+func writeExploreFiles(env Env, name string, r *gate.Resolved, o exploreOptions, summary string, rep *gate.Exploration) error {
+	var errs []error
 	if o.out != "" {
 		if err := gate.WriteCandidates(r, o.out, rep); err != nil {
-			fmt.Fprintf(env.Stderr, "%s: --out %s: %v\n", name, o.out, err)
-			code = ExitUsage
+			errs = append(errs, fail(name, exit.Errorf(exit.Record, "--out %s: %w", o.out, err)))
 		}
 	}
 	if summary != "" {
@@ -101,9 +103,8 @@ func writeExploreFiles(env Env, name string, r *gate.Resolved, o exploreOptions,
 			err = gate.SaveReport(r.WorkDir, false)(summary, env.Redactor().Bytes(b.Bytes()), true)
 		}
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "%s: --summary: %v\n", name, err)
-			code = ExitUsage
+			errs = append(errs, fail(name, exit.Errorf(exit.Record, "--summary: %w", err)))
 		}
 	}
-	return code
+	return errors.Join(errs...)
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"strconv"
@@ -43,16 +42,6 @@ func printUsage(fs *flag.FlagSet, synopsis string, env Env) {
 	fs.SetOutput(env.Stdout)
 	fs.PrintDefaults()
 	fs.SetOutput(out)
-}
-
-// flagError prints a parse error of a subcommand's flags as one line and
-// returns the exit code: 0 for -h/--help (the usage is printed already).
-func flagError(name string, err error, env Env) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
-	}
-	fmt.Fprintf(env.Stderr, "%s: %v (%s -h lists the flags)\n", name, err, name)
-	return ExitUsage
 }
 
 // durationValue is a flag of a positive duration whose error says what a

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/explain"
@@ -124,27 +126,27 @@ func (o *runOptions) checkOutput(failOn string) error {
 // (they are the record of the run), then standard output, then the exit
 // code. A report file that cannot be written fails the command, but only
 // after the results were printed.
-func runCommand(ctx context.Context, args []string, env Env) int {
+func runCommand(ctx context.Context, args []string, env Env) error {
+	const name = "drp2-fixtures run"
 	o, err := parseRun(args, env)
 	if err != nil {
-		return flagError("drp2-fixtures run", err, env)
+		return flagError(name, err)
 	}
 	o.color = report.UseColor(env.Var, env.IsTerminal != nil && env.IsTerminal())
-	progress, stop := env.startProgress("drp2-fixtures run")
+	progress, stop := env.startProgress(name)
 	r, out, err := execute(ctx, env, o.job, progress)
 	stop()
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
-		return exitFor(err)
+		return fail(name, err)
 	}
-	return finish(env, "drp2-fixtures run", out, r.WorkDir, o)
+	return finish(env, name, out, r.WorkDir, o)
 }
 
 // finish ends run and merge alike: the report files, standard output (the
 // manifest comparison after the report, or on standard error after a
-// document that must stay the whole of standard output), then the exit
-// code and why, as the verdict says.
-func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) int {
+// document that must stay the whole of standard output), then why the
+// run failed, as the verdict says.
+func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) error {
 	fileErr := report.WriteReports(out.Run, o.files, report.FileOptions{Getenv: env.Var, Redact: env.Redactor().Bytes, Write: gate.SaveReport(wd, false)})
 	f := o.format.Format()
 	ro := report.PrintOptions(env.Var, o.verbose, o.color)
@@ -153,14 +155,14 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) i
 		err = t.ToLog(env.Stderr, func(w io.Writer) error { return t.WriteManifest(w, out.Manifest.Model()) })
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-		return ExitInternal
-	}
-	for _, e := range report.ReportErrors(fileErr) {
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, e)
+		return fail(name, exit.New(exit.Tool, err))
 	}
 	if fileErr != nil {
-		return exitFor(fileErr)
+		var errs []error
+		for _, e := range report.ReportErrors(fileErr) {
+			errs = append(errs, fail(name, e))
+		}
+		return errors.Join(errs...)
 	}
 	if note := explain.EmbeddedFallback(out.Run); note != "" {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, note)
@@ -168,7 +170,7 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) i
 	for _, w := range append(gate.ErrorLines(out.Err), explain.Judgement(out.Run).Reasons...) {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
-	return out.ExitCode()
+	return outcomeEnd(out)
 }
 
 // execute runs a job through the gate in the process's environment,

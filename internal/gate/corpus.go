@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -79,7 +80,7 @@ func chooseCorpus(env Env, job Job) (string, *model.CorpusSearch, error) {
 	}
 	choice, err := runner.FindCorpus(wd)
 	if err != nil {
-		return "", nil, &Error{Code: ExitUsage, Err: err}
+		return "", nil, exit.New(exit.Input, err)
 	}
 	if job.RequireCorpus && baseline.PullRequestEvent(env.Getenv) {
 		if choice, err = fromBase(env, choice); err != nil {

@@ -18,7 +18,7 @@ import (
 // use cases drive the features (baseline, manifest, explore, harness),
 // which drive the runner and its DRP2 rules. Leaves import nothing of the
 // module: the model, the JSON package, the workspace, the protocol, the
-// escaping and sizes of sinks.
+// exit codes, the escaping and sizes of sinks.
 var allowed = map[string][]string{
 	// Main and the front ends.
 	"cmd/drp2-fixtures": {"internal/cli", "internal/cli/action", "internal/secret"},
@@ -26,11 +26,11 @@ var allowed = map[string][]string{
 	"cmd/drp2-release":  {"internal/release"},
 	// The command line renders the conformance site itself (report/site):
 	// a folder of files, not one of the report formats of the table.
-	"internal/cli":        {"internal/gate", "internal/secret", "internal/version", "report", "report/escape", "report/explain", "report/site"},
+	"internal/cli":        {"internal/exit", "internal/gate", "internal/secret", "internal/version", "report", "report/escape", "report/explain", "report/site"},
 	"internal/cli/action": {"internal/gate", "internal/github", "internal/secret", "internal/workspace", "model", "report", "report/annotation", "report/escape", "report/explain", "report/markdown"},
 
 	// The use cases.
-	"internal/gate": {"internal/baseline", "internal/expect", "internal/explore", "internal/harness", "internal/manifest", "internal/workspace", "model", "runner", "runner/drp2"},
+	"internal/gate": {"internal/baseline", "internal/exit", "internal/expect", "internal/explore", "internal/harness", "internal/manifest", "internal/workspace", "model", "runner", "runner/drp2"},
 
 	// The features.
 	"internal/baseline": {"internal/workspace", "model", "runner"},
@@ -49,7 +49,7 @@ var allowed = map[string][]string{
 	"fixtures":      {},
 
 	// The renderers and their table.
-	"report":                 {"internal/explore", "model", "report/annotation", "report/escape", "report/jsonout", "report/junit", "report/markdown", "report/text"},
+	"report":                 {"internal/exit", "internal/explore", "model", "report/annotation", "report/escape", "report/jsonout", "report/junit", "report/markdown", "report/text"},
 	"report/annotation":      {"model", "report/escape", "report/explain"},
 	"report/explain":         {"model", "report/escape"},
 	"report/jsonout":         {"internal/jsonpos", "model", "report/escape", "report/explain"},
@@ -67,8 +67,11 @@ var allowed = map[string][]string{
 	"internal/secret":            {"report/escape"},
 
 	// Leaves.
-	"model":              {},
-	"internal/jsonpos":   {},
+	"model":            {},
+	"internal/jsonpos": {},
+	// How a command ends: the exit codes and the errors whose kind says
+	// which, made in every layer and mapped to a code by the front end.
+	"internal/exit":      {},
 	"internal/workspace": {},
 	"internal/protocol":  {},
 	"internal/version":   {},
@@ -86,7 +89,9 @@ var allowed = map[string][]string{
 const (
 	// 94: the conformance site added a renderer (report/site, three
 	// edges, those of every renderer) and the command line's edge to it.
-	maxEdges   = 94
+	// 97: the exit codes' errors (internal/exit), made by the use cases
+	// and the report files, mapped by the command line.
+	maxEdges   = 97
 	maxImports = 10
 	maxLayers  = 7
 )
