@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/expect"
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/model"
@@ -119,7 +120,7 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	}
 	commands, err := harness.ExpandCommands(r.ReadInput, r.Implementations)
 	if err != nil {
-		return Usagef("%v", err)
+		return Usagef("%w", err)
 	}
 	fsys := r.CorpusSource().FS
 	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
@@ -146,7 +147,7 @@ func mergeResults(_ context.Context, r *Resolved, o *Outcome) error {
 	}
 	merged, err := harness.Merge(reports)
 	if err != nil {
-		return Usagef("%v", err)
+		return Usagef("%w", err)
 	}
 	if r.MergeOnly {
 		merged.ToolVersion = r.env.ToolVersion
@@ -194,7 +195,7 @@ func compareBaseline(ctx context.Context, r *Resolved, o *Outcome) error {
 	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.Config, Getenv: r.env.Getenv, Decode: r.env.ReadReport,
 		Implementations: r.baseImplementations}, o.Run)
 	if errors.Is(err, baseline.ErrInput) {
-		return Usagef("%v", err)
+		return Usagef("%w", err)
 	}
 	if err != nil {
 		return err
@@ -244,7 +245,7 @@ func updateExpectations(_ context.Context, r *Resolved, o *Outcome) error {
 	if from != "" {
 		data, err := r.ReadInput(from)
 		if err != nil {
-			return Usagef("update-expectations: %v", err)
+			return Usagef("update-expectations: %w", err)
 		}
 		src = data
 	}
@@ -255,7 +256,7 @@ func updateExpectations(_ context.Context, r *Resolved, o *Outcome) error {
 		diff = renameDiff(diff, from, target)
 	}
 	if err := ws.WriteFile(r.UpdateExpectations, r.env.RedactBytes(out)); err != nil {
-		return Usagef("update-expectations: %v", err)
+		return exit.Errorf(exit.Record, "update-expectations: %w", err)
 	}
 	o.Run.ExpectationsUpdate = &model.ExpectationsUpdate{File: target, Diff: diff}
 	return nil
@@ -313,7 +314,7 @@ func ExploreAfter(ctx context.Context, r *Resolved, o *Outcome) error {
 		if err := WriteCandidates(r, r.ExploreOut, rep); err != nil {
 			// A folder the candidates cannot go to is the input's fault,
 			// as explore --out says.
-			return Usagef("explore: candidates below %s: %v", r.ExploreOut, err)
+			return Usagef("explore: candidates below %s: %w", r.ExploreOut, err)
 		}
 	}
 	return nil
@@ -344,7 +345,7 @@ func ReadResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 	for _, pat := range patterns {
 		matches, err := filepath.Glob(under(r.WorkDir, pat))
 		if err != nil {
-			return nil, Usagef("results %q: %v", pat, err)
+			return nil, Usagef("results %q: %w", pat, err)
 		}
 		if len(matches) == 0 {
 			return nil, Usagef("results %q: no such file", pat)
@@ -369,11 +370,11 @@ func readResult(r *Resolved, path string) (harness.Report, error) {
 	name := r.Display(path)
 	data, err := r.ReadInput(path)
 	if err != nil {
-		return harness.Report{}, Usagef("results %s: %v", name, err)
+		return harness.Report{}, Usagef("results %s: %w", name, err)
 	}
 	run, err := r.env.ReadReport(data)
 	if err != nil {
-		return harness.Report{}, Usagef("results %s: %v", name, err)
+		return harness.Report{}, Usagef("results %s: %w", name, err)
 	}
 	return harness.Report{Source: name, Run: run}, nil
 }

@@ -73,14 +73,14 @@ func Explore(ctx context.Context, r *Resolved, req ExploreRequest) (*Exploration
 		}
 		data, err := read(res.RelPath)
 		if err != nil {
-			return nil, fmt.Errorf("%w: fixture %s: %v", runner.ErrInput, res.Path, err)
+			return nil, fmt.Errorf("%w: fixture %s: %w", runner.ErrInput, res.Path, err)
 		}
 		seeds = append(seeds, explore.Seed{Path: res.RelPath, Data: data})
 	}
 	var commands []string
 	if len(r.Implementations) > 0 {
 		if commands, err = harness.ExpandCommands(r.ReadInput, r.Implementations); err != nil {
-			return nil, Usagef("%v", err)
+			return nil, Usagef("%w", err)
 		}
 	}
 	var rules []explore.Rule

@@ -46,7 +46,7 @@ func (r *Resolved) CompareManifest(run *model.Run, path string) (*ManifestCheck,
 func (r *Resolved) BuildManifest(run *model.Run) (*manifest.Manifest, []string, error) {
 	m, unusable, err := manifest.Build(run, r.CorpusSource())
 	if err != nil {
-		return nil, nil, Usagef("%v", err)
+		return nil, nil, Usagef("%w", err)
 	}
 	return m, unusable, nil
 }
@@ -59,11 +59,11 @@ func (r *Resolved) ReadManifest(path string) (*manifest.Manifest, error) {
 		return nil, err
 	}
 	if err != nil {
-		return nil, Usagef("manifest: %v", err)
+		return nil, Usagef("manifest: %w", err)
 	}
 	rec, err := manifest.Decode(data)
 	if err != nil {
-		return nil, Usagef("manifest %s: %v", r.Display(path), err)
+		return nil, Usagef("manifest %s: %w", r.Display(path), err)
 	}
 	return rec, nil
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -88,7 +89,7 @@ func WriteManifest(ctx context.Context, env Env, req ManifestWrite) (*ManifestWr
 	w.Data, w.Fixtures, w.DRP2Version, w.Frozen = b.Bytes(), len(m.Fixtures), m.DRP2Version, m.Frozen
 	if w.Path != "" {
 		if err := r.Workspace().WriteFile(w.Path, r.env.RedactBytes(w.Data)); err != nil {
-			return nil, Usagef("write manifest: %v", err)
+			return nil, exit.Errorf(exit.Record, "write manifest: %w", err)
 		}
 	}
 	return w, nil

@@ -151,22 +151,22 @@ func (r *Resolved) readExpectations() (*expect.List, error) {
 	if r.KnownFailures != "" {
 		data, err := r.ReadInput(r.KnownFailures)
 		if err != nil {
-			return nil, Usagef("known failures: %v", err)
+			return nil, Usagef("known failures: %w", err)
 		}
 		known, err := expect.ParseKnownFailures(bytes.NewReader(data), r.KnownFailures)
 		if err != nil {
-			return nil, Usagef("%v", err)
+			return nil, Usagef("%w", err)
 		}
 		l.Add(known)
 	}
 	for _, file := range r.Expectations {
 		data, err := r.ReadInput(file)
 		if err != nil {
-			return nil, Usagef("expectations: %v", err)
+			return nil, Usagef("expectations: %w", err)
 		}
 		list, err := expect.Parse(bytes.NewReader(data), r.Display(under(r.WorkDir, file)))
 		if err != nil {
-			return nil, Usagef("expectations: %v", err)
+			return nil, Usagef("expectations: %w", err)
 		}
 		l.Add(list)
 	}
