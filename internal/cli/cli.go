@@ -1,12 +1,13 @@
 // Package cli is the one front end of drp2-fixtures: the table of
 // subcommands (run, action, manifest, coverage, merge, adapter, explore,
 // diff, site, version) and their flags. run's flags and the action's INPUT_*
-// variables (internal/cli/action) both become a Job for the gate
-// (internal/gate), the one door: every subcommand builds a request for one
-// of its use cases and renders the outcome with the table of formats
-// (report), so the front ends differ only in where the request comes from
-// and where the results go. It runs
-// in-process in tests; only cmd/ touches os.Args and os.Exit.
+// variables (internal/cli/action) both become a gate.RunRequest for the
+// gate (internal/gate), the one door: every subcommand builds the request
+// of one of its use cases and renders the outcome with the table of
+// formats (report), so the front ends differ only in where the request
+// comes from and where the results go. A subcommand returns the error
+// that stopped it; Main alone prints it and maps it to the exit code. It
+// runs in-process in tests; only cmd/ touches os.Args and os.Exit.
 package cli
 
 import (

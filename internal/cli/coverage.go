@@ -16,15 +16,18 @@ import (
 
 func coverageCommand(ctx context.Context, args []string, env Env) error {
 	const name = "drp2-fixtures coverage"
-	var job gate.Job
+	src := gate.Source{Spelling: gate.FlagSpelling}
 	fs := newFlagSet(name, name+" [flags]", env)
-	corpusFlags(fs, &job)
+	corpusFlags(fs, &src)
 	format := addFormatFlag(fs, report.KindCoverage)
-	if err := parseNoArgs(fs, args, &job); err != nil {
+	if err := parseNoArgs(fs, args, &src); err != nil {
 		return flagError(name, err)
 	}
-	job.FailOn, job.Spelling, job.Coverage = gate.DefaultFailOn, gate.FlagSpelling, true
-	_, out, err := execute(ctx, env, job, nil)
+	ge, err := env.gateEnv()
+	var out *gate.Outcome
+	if err == nil {
+		out, err = gate.Coverage(ctx, ge, src)
+	}
 	if err == nil {
 		err = out.Err
 	}

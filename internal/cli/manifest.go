@@ -45,7 +45,7 @@ func manifestCommand(ctx context.Context, args []string, env Env) error {
 
 // corpusFlags are the flags that say which corpus and schemas a whole-corpus
 // subcommand reads.
-func corpusFlags(fs *flag.FlagSet, j *gate.Job) {
+func corpusFlags(fs *flag.FlagSet, j *gate.Source) {
 	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` (default: as for run, the working directory's, else the embedded corpus)")
 	fs.StringVar(&j.CommandSchema, "command-schema", "", "command schema `FILE`, or \"embedded\" (default: as for run)")
 	fs.StringVar(&j.FixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: as for run)")
@@ -53,8 +53,9 @@ func corpusFlags(fs *flag.FlagSet, j *gate.Job) {
 	workersFlag(fs, &j.Workers)
 }
 
-// parseNoArgs parses flags for a subcommand that takes no operands.
-func parseNoArgs(fs *flag.FlagSet, args []string, j *gate.Job) error {
+// parseNoArgs parses flags for a subcommand that takes no operands and
+// reads the corpus of j.
+func parseNoArgs(fs *flag.FlagSet, args []string, j *gate.Source) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -71,10 +72,10 @@ func manifestWrite(ctx context.Context, args []string, env Env) error {
 	const name = "drp2-fixtures manifest write"
 	var req gate.ManifestWrite
 	fs := newFlagSet(name, name+" [flags]", env)
-	corpusFlags(fs, &req.Job)
+	corpusFlags(fs, &req.Source)
 	fs.StringVar(&req.Out, "o", "", "write the manifest to `FILE`, or - for standard output (default <corpus>/manifest.json)")
 	fs.BoolVar(&req.Frozen, "frozen", false, "declare the DRP2 version frozen (default: keep what an existing manifest at the same path declares)")
-	if err := parseNoArgs(fs, args, &req.Job); err != nil {
+	if err := parseNoArgs(fs, args, &req.Source); err != nil {
 		return flagError(name, err)
 	}
 	fs.Visit(func(f *flag.Flag) { req.FrozenSet = req.FrozenSet || f.Name == "frozen" })
@@ -110,20 +111,20 @@ func manifestWrite(ctx context.Context, args []string, env Env) error {
 
 func manifestCheck(ctx context.Context, args []string, env Env) error {
 	const name = "drp2-fixtures manifest check"
-	var job gate.Job
+	var src gate.Source
 	var path string
 	fs := newFlagSet(name, name+" [flags]", env)
-	corpusFlags(fs, &job)
+	corpusFlags(fs, &src)
 	fs.StringVar(&path, "manifest", "", "the manifest `FILE` (default <corpus>/manifest.json)")
 	format := addFormatFlag(fs, report.KindManifest)
-	if err := parseNoArgs(fs, args, &job); err != nil {
+	if err := parseNoArgs(fs, args, &src); err != nil {
 		return flagError(name, err)
 	}
 	ge, err := env.gateEnv()
 	if err != nil {
 		return fail(name, err)
 	}
-	mc, err := gate.CheckManifest(ctx, ge, job, path)
+	mc, err := gate.CheckManifest(ctx, ge, src, path)
 	if err != nil {
 		return fail(name, err)
 	}

@@ -30,11 +30,14 @@ func mergeCommand(ctx context.Context, args []string, env Env) error {
 	if len(patterns) == 0 {
 		return usagef(name, "no report given: name the JSON reports to merge")
 	}
-	o.job.Results, o.job.MergeOnly, o.job.Spelling = patterns, true, gate.FlagSpelling
-	o.job.Expectations = expectations
-	r, out, err := execute(ctx, env, o.job, nil)
+	ge, err := env.gateEnv()
 	if err != nil {
 		return fail(name, err)
 	}
-	return finish(env, name, out, r.WorkDir, o)
+	out, err := gate.Merge(ctx, ge, gate.MergeRequest{Results: patterns, Expectations: expectations, FailOn: o.job.FailOn,
+		Commit: o.job.Commit, Repository: o.job.Repository, Spelling: gate.FlagSpelling})
+	if err != nil {
+		return fail(name, err)
+	}
+	return finish(env, name, out, ge.WorkDir, o)
 }

@@ -14,9 +14,10 @@ import (
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
-// runOptions are the flags of run: a Job, and where its results go.
+// runOptions are the flags of run: the request, and where its results
+// go. Merge takes what it reads of the request (mergeCommand).
 type runOptions struct {
-	job     gate.Job
+	job     gate.RunRequest
 	files   report.Paths
 	format  *FormatFlag
 	verbose bool
@@ -65,7 +66,7 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	fs.IntVar(&j.Retries, "retries", 0, "send a fixture an implementation fails unexpectedly up to `N` more times, each to a fresh process; one that then passes is flaky")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", gate.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
 	workersFlag(fs, &j.Workers)
-	fs.Var(shardValue{j}, "shard", "run only the `K/N` part of the selected fixtures, the K-th of N (by a hash of each fixture's path: one corpus, N jobs, merged by drp2-fixtures merge)")
+	parsedFlag(fs, "shard", "run only the `K/N` part of the selected fixtures, the K-th of N (by a hash of each fixture's path: one corpus, N jobs, merged by drp2-fixtures merge)", &j.Shard, gate.ParseShard)
 	fs.StringVar(&j.Manifest, "manifest", "", "compare the corpus with the manifest `FILE`; a frozen manifest's violations fail the run")
 	fs.BoolVar(&j.CheckClean, "check-clean", false, "fail the run on any difference from the manifest (default --manifest: <corpus>/manifest.json)")
 	fs.Var(&impls, "implementation", "also run the fixtures through the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")
@@ -134,12 +135,17 @@ func runCommand(ctx context.Context, args []string, env Env) error {
 	}
 	o.color = report.UseColor(env.Var, env.IsTerminal != nil && env.IsTerminal())
 	progress, stop := env.startProgress(name)
-	r, out, err := execute(ctx, env, o.job, progress)
+	ge, err := env.gateEnv()
+	var out *gate.Outcome
+	if err == nil {
+		ge.Progress = progress
+		out, err = gate.Run(ctx, ge, o.job)
+	}
 	stop()
 	if err != nil {
 		return fail(name, err)
 	}
-	return finish(env, name, out, r.WorkDir, o)
+	return finish(env, name, out, ge.WorkDir, o)
 }
 
 // finish ends run and merge alike: the report files, standard output (the
@@ -171,15 +177,4 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) e
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
 	return outcomeEnd(out)
-}
-
-// execute runs a job through the gate in the process's environment,
-// counting its progress in p (nil: not counted).
-func execute(ctx context.Context, env Env, job gate.Job, p *gate.Progress) (*gate.Resolved, *gate.Outcome, error) {
-	ge, err := env.gateEnv()
-	if err != nil {
-		return nil, nil, err
-	}
-	ge.Progress = p
-	return gate.Run(ctx, ge, job)
 }

@@ -27,7 +27,7 @@ func (r *Resolved) baseImplementations(ctx context.Context, base, head *model.Ru
 			sub.Results = append(sub.Results, res)
 		}
 	}
-	own, err := harness.ExpandCommands(r.ReadInput, r.Implementations)
+	own, err := harness.ExpandCommands(r.readInput, r.Implementations)
 	if err != nil {
 		return nil, Usagef("%w", err)
 	}

@@ -31,7 +31,7 @@ func (e *CorpusNotFound) Error() string {
 		fmt.Fprintf(&b, "no DRP2 corpus in the workspace%s: set %s to the folder holding %s (in datoviz's layout, %s)",
 			e.atBase(), e.spelling.Corpus, runner.FolderList(), e.spelling.CorpusExample)
 	}
-	fmt.Fprintf(&b, ". Looked for %s, then ./%s, then any folder holding the three, %s", runner.UpstreamCorpus, runner.ConventionalCorpus, e.Searched())
+	fmt.Fprintf(&b, ". Looked for %s, then ./%s, then any folder holding the three, %s", runner.UpstreamCorpus, runner.ConventionalCorpus, e.searched())
 	return b.String()
 }
 
@@ -43,8 +43,8 @@ func (e *CorpusNotFound) atBase() string {
 	return " at the pull request's base commit " + e.Search.Base
 }
 
-// Searched says where the search looked, for the message and the summary.
-func (e *CorpusNotFound) Searched() string {
+// searched says where the search looked, for the message and the summary.
+func (e *CorpusNotFound) searched() string {
 	noun := "folders"
 	if e.Folders == 1 {
 		noun = "folder"
@@ -68,10 +68,10 @@ func (e *CorpusNotFound) Searched() string {
 // the embedded corpus unless the job requires one of the workspace's, or
 // the search was cut short; one that finds several stops the job, as does
 // one cut short in the action.
-func chooseCorpus(env Env, job Job) (string, *model.CorpusSearch, error) {
+func chooseCorpus(env Env, job job) (string, *model.CorpusSearch, error) {
 	wd := env.WorkDir
 	switch {
-	case job.MergeOnly:
+	case job.mergeOnly:
 		return job.Corpus, nil, nil
 	case job.Corpus == runner.Embedded:
 		return "", nil, nil

@@ -7,21 +7,13 @@ import (
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
-// Exit codes of drp2-fixtures, the same for every subcommand
-// (internal/exit).
-const (
-	ExitOK       = exit.OK
-	ExitFailed   = exit.Failed
-	ExitUsage    = exit.Usage
-	ExitInternal = exit.Internal
-)
+// ExitUsage is the exit code of unusable input (internal/exit), for the
+// action, which tells the user what to fix by it.
+const ExitUsage = exit.Usage
 
 // errNoReportReader is the error of a job given a JSON report to read by
 // a front end that gave no reader: the tool's own failure.
 var errNoReportReader = errors.New("no reader of JSON reports was given")
-
-// Error is an error that says which exit code it means.
-type Error = exit.Error
 
 // Usagef is unusable input: exit code 2.
 func Usagef(format string, args ...any) error {

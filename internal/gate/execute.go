@@ -44,9 +44,9 @@ func (o *Outcome) ExitCode() int {
 		return Code(o.Err)
 	}
 	if o.Verdict != nil && o.Verdict.Failed {
-		return ExitFailed
+		return exit.Failed
 	}
-	return ExitOK
+	return exit.OK
 }
 
 // step is one stage of Execute. A late step's failure does not stop the
@@ -87,7 +87,7 @@ func Execute(ctx context.Context, r *Resolved) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	o.Verdict = Judge(o, r.Job)
+	o.Verdict = judge(o, r.job)
 	o.Run.Judgement = o.Verdict
 	o.Run.Manifest = o.Manifest.Model()
 	o.Run.Coverage = o.Coverage
@@ -95,7 +95,7 @@ func Execute(ctx context.Context, r *Resolved) (*Outcome, error) {
 }
 
 func runCorpus(ctx context.Context, r *Resolved, o *Outcome) error {
-	if r.MergeOnly {
+	if r.mergeOnly {
 		return nil
 	}
 	cfg := r.Config
@@ -118,11 +118,11 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	if len(r.Implementations) == 0 || o.Run == nil {
 		return nil
 	}
-	commands, err := harness.ExpandCommands(r.ReadInput, r.Implementations)
+	commands, err := harness.ExpandCommands(r.readInput, r.Implementations)
 	if err != nil {
 		return Usagef("%w", err)
 	}
-	fsys := r.CorpusSource().FS
+	fsys := r.corpusSource().FS
 	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
 	cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress,
 		Expect: r.expect.Expectation, Retries: r.Retries}
@@ -138,7 +138,7 @@ func mergeResults(_ context.Context, r *Resolved, o *Outcome) error {
 	if len(r.Results) == 0 {
 		return nil
 	}
-	reports, err := ReadResults(r, r.Results)
+	reports, err := readResults(r, r.Results)
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func mergeResults(_ context.Context, r *Resolved, o *Outcome) error {
 	if err != nil {
 		return Usagef("%w", err)
 	}
-	if r.MergeOnly {
+	if r.mergeOnly {
 		merged.ToolVersion = r.env.ToolVersion
 	}
 	o.Run = merged
@@ -189,7 +189,7 @@ func applyExpectations(_ context.Context, r *Resolved, o *Outcome) error {
 // cannot be had for a reason that must not stop the run (a shallow
 // checkout) leaves run.Comparison saying why.
 func compareBaseline(ctx context.Context, r *Resolved, o *Outcome) error {
-	if r.MergeOnly {
+	if r.mergeOnly {
 		return nil
 	}
 	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.Config, Getenv: r.env.Getenv, Decode: r.env.ReadReport,
@@ -218,7 +218,7 @@ func compareManifest(_ context.Context, r *Resolved, o *Outcome) error {
 	if r.manifest == "" {
 		return nil
 	}
-	mc, err := r.CompareManifest(o.Run, r.manifest)
+	mc, err := r.compareManifest(o.Run, r.manifest)
 	if err != nil {
 		return err
 	}
@@ -233,17 +233,17 @@ func updateExpectations(_ context.Context, r *Resolved, o *Outcome) error {
 	if r.UpdateExpectations == "" {
 		return nil
 	}
-	ws := r.Workspace()
-	target := r.Display(under(r.WorkDir, r.UpdateExpectations))
+	ws := r.workspace()
+	target := r.display(under(r.WorkDir, r.UpdateExpectations))
 	var src []byte
 	from := ""
 	for _, file := range r.Expectations {
-		if from == "" || r.Display(under(r.WorkDir, file)) == target {
-			from = r.Display(under(r.WorkDir, file))
+		if from == "" || r.display(under(r.WorkDir, file)) == target {
+			from = r.display(under(r.WorkDir, file))
 		}
 	}
 	if from != "" {
-		data, err := r.ReadInput(from)
+		data, err := r.readInput(from)
 		if err != nil {
 			return Usagef("update-expectations: %w", err)
 		}
@@ -286,10 +286,10 @@ func countCoverage(_ context.Context, r *Resolved, o *Outcome) error {
 	return nil
 }
 
-// ExploreSeed is the seed of a job's exploration: one seed, so that every
+// exploreSeed is the seed of a job's exploration: one seed, so that every
 // run of a workflow explores the same streams and a new disagreement means
 // a changed implementation, not luck.
-const ExploreSeed = 1
+const exploreSeed = 1
 
 // ExploreAfter explores from the job's corpus with the run it made
 // (merged reports hold fixtures of other corpora: explore then runs its
@@ -305,13 +305,13 @@ func ExploreAfter(ctx context.Context, r *Resolved, o *Outcome) error {
 	if len(r.Results) > 0 {
 		run = nil
 	}
-	rep, err := Explore(ctx, r, ExploreRequest{Seed: ExploreSeed, Count: r.Explore, Time: r.ExploreTime, Run: run})
+	rep, err := exploreFrom(ctx, r, exploration{seed: exploreSeed, count: r.Explore, time: r.ExploreTime, run: run})
 	if err != nil {
 		return fmt.Errorf("explore: %w", err)
 	}
 	o.Exploration = rep
 	if r.ExploreOut != "" {
-		if err := WriteCandidates(r, r.ExploreOut, rep); err != nil {
+		if err := writeCandidates(r, r.ExploreOut, rep); err != nil {
 			// A folder the candidates cannot go to is the input's fault,
 			// as explore --out says.
 			return Usagef("explore: candidates below %s: %w", r.ExploreOut, err)
@@ -335,11 +335,11 @@ func (o *Outcome) Fail(err error) {
 	}
 }
 
-// ReadResults reads JSON reports named by paths or glob patterns (relative
+// readResults reads JSON reports named by paths or glob patterns (relative
 // to the working directory), in lexical order within each pattern. A
 // pattern that matches nothing is unusable input: a results input
 // pointing nowhere is a mistake, not an empty merge.
-func ReadResults(r *Resolved, patterns []string) ([]harness.Report, error) {
+func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 	var reports []harness.Report
 	seen := map[string]bool{}
 	for _, pat := range patterns {
@@ -367,8 +367,8 @@ func ReadResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 }
 
 func readResult(r *Resolved, path string) (harness.Report, error) {
-	name := r.Display(path)
-	data, err := r.ReadInput(path)
+	name := r.display(path)
+	data, err := r.readInput(path)
 	if err != nil {
 		return harness.Report{}, Usagef("results %s: %w", name, err)
 	}

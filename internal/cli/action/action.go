@@ -162,12 +162,12 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	if d.pacing, err = a.pacing(); err != nil {
 		return nil, gate.Usagef("%v", err)
 	}
-	ge, err := gate.NewEnv(gate.Process{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
+	ge, err := gate.NewEnv(gate.Env{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
 		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun, Sized: a.env.Sized})
 	if err != nil {
 		return nil, err
 	}
-	r, err := gate.Resolve(ge, in.Job)
+	r, err := gate.Resolve(ge, in.RunRequest)
 	if err != nil {
 		return nil, err
 	}
