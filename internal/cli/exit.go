@@ -53,8 +53,9 @@ func (p printed) Unwrap() error { return p.err }
 // subcommand has printed.
 var errVerdict = exit.New(exit.Verdict, errors.New("the run failed"))
 
-// ExitStatus is the end of a subcommand that gives its exit code and has
-// printed all it had to say: nil for ExitOK, else an error of that code.
+// ExitStatus is the error of a front end that returns an exit code and
+// has printed all it had to say (the action's Run): nil for ExitOK, else
+// an error of that code.
 func ExitStatus(code int) error {
 	kind := exit.Tool
 	switch code {

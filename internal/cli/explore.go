@@ -65,7 +65,7 @@ func exploreCommand(ctx context.Context, args []string, env Env) error {
 		// The candidates could not be written below --out.
 		err = fail(name, fmt.Errorf("--out %s: %w", req.Out, err))
 	}
-	fileErr := errors.Join(err, writeSummary(env, name, ge.WorkDir, summary, rep))
+	fileErr := errors.Join(err, writeSummary(env, name, ge.WorkDir, summary, func(w io.Writer) error { return report.Lookup("markdown").WriteExplore(w, rep) }))
 	if err := format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteExplore(w, rep) }); err != nil {
 		// Standard output failing is the tool's own failure: its exit
 		// code wins over a file not written.
@@ -74,15 +74,16 @@ func exploreCommand(ctx context.Context, args []string, env Env) error {
 	return fileErr
 }
 
-// writeSummary appends the Markdown report to summary (--summary), as
-// run's --summary is, to the same kind of file; one that cannot be
-// written is a record lost (exit code 2), after the rest.
-func writeSummary(env Env, name, workDir, summary string, rep *gate.Exploration) error {
+// writeSummary appends the Markdown report that markdown writes to
+// summary (--summary), as run's --summary is, to the same kind of file;
+// one that cannot be written is a record lost (exit code 2), after the
+// rest.
+func writeSummary(env Env, name, workDir, summary string, markdown func(io.Writer) error) error {
 	if summary == "" {
 		return nil
 	}
 	var b bytes.Buffer
-	err := report.Lookup("markdown").WriteExplore(&b, rep)
+	err := markdown(&b)
 	if err == nil {
 		err = gate.SaveReport(workDir, false)(summary, env.Redactor().Bytes(b.Bytes()), true)
 	}

@@ -128,10 +128,10 @@ func manifestCheck(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return fail(name, err)
 	}
-	if err := format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteManifest(w, mc.Model()) }); err != nil {
+	if err := format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteManifest(w, mc.Cmp) }); err != nil {
 		return fail(name, err)
 	}
-	if why := explain.FreezeBroken(mc.Model()); why != "" {
+	if why := explain.FreezeBroken(mc.Cmp); why != "" {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, why)
 		return errVerdict
 	}

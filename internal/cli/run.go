@@ -158,7 +158,7 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) e
 	ro := report.PrintOptions(env.Var, o.verbose, o.color)
 	err := f.ToLog(env.Stdout, func(w io.Writer) error { return f.WriteRun(w, out.Run, ro) })
 	if t := report.Lookup("text"); err == nil && f.Whole && out.Manifest != nil {
-		err = t.ToLog(env.Stderr, func(w io.Writer) error { return t.WriteManifest(w, out.Manifest.Model()) })
+		err = t.ToLog(env.Stderr, func(w io.Writer) error { return t.WriteManifest(w, out.Manifest.Cmp) })
 	}
 	if err != nil {
 		return fail(name, exit.New(exit.Tool, err))

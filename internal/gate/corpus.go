@@ -14,14 +14,12 @@ import (
 
 // CorpusNotFound is the error of a search of the workspace that found no
 // corpus where one is required, or several: it says what was searched
-// and how to choose, in the words of the front end.
+// and how to choose, in the words of the front end. It comes as unusable
+// input (exit.Input).
 type CorpusNotFound struct {
 	runner.CorpusChoice
 	spelling Spelling
 }
-
-// ExitCode is unusable input: the user must say which corpus to run.
-func (e *CorpusNotFound) ExitCode() int { return ExitUsage }
 
 func (e *CorpusNotFound) Error() string {
 	var b strings.Builder
@@ -104,7 +102,7 @@ func chooseCorpus(env Env, job job) (string, *model.CorpusSearch, error) {
 	if sp.Corpus == "" {
 		sp = FlagSpelling
 	}
-	return "", nil, &CorpusNotFound{CorpusChoice: choice, spelling: sp}
+	return "", nil, exit.New(exit.Input, &CorpusNotFound{CorpusChoice: choice, spelling: sp})
 }
 
 // fromBase is the search's answer as the pull request's base commit gives

@@ -12,6 +12,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/expect"
+	"github.com/drp2/drp2-fixtures/internal/explore"
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -30,7 +31,7 @@ type Outcome struct {
 	Coverage *model.Coverage
 	// Exploration is what the job's exploration found; nil when not asked
 	// for, or when it could not be made (Err says why).
-	Exploration *Exploration
+	Exploration *explore.Report
 	// Verdict is the one judgement of the outcome (also Run.Judgement).
 	Verdict *model.Judgement
 	// Err is what stopped a step that runs after the run exists (the
@@ -89,7 +90,7 @@ func Execute(ctx context.Context, r *Resolved) (*Outcome, error) {
 	}
 	o.Verdict = judge(o, r.job)
 	o.Run.Judgement = o.Verdict
-	o.Run.Manifest = o.Manifest.Model()
+	o.Run.Manifest = o.Manifest.model()
 	o.Run.Coverage = o.Coverage
 	return o, nil
 }

@@ -27,9 +27,6 @@ type ExploreProgress = explore.Progress
 // told otherwise.
 const DefaultExploreCount = explore.DefaultCount
 
-// Exploration is what an exploration found.
-type Exploration = explore.Report
-
 // ExploreRequest is what explore is asked: the corpus whose streams it
 // starts from, the implementations (Timeout bounds one answer) and the
 // shard of the streams to explore, the seed, the number of streams and
@@ -51,7 +48,7 @@ type ExploreRequest struct {
 // implementations the request names, and writes the candidates below Out.
 // Candidates that cannot be written return the exploration with the
 // error, a record lost (exit.Record).
-func Explore(ctx context.Context, env Env, req ExploreRequest) (*Exploration, error) {
+func Explore(ctx context.Context, env Env, req ExploreRequest) (*explore.Report, error) {
 	r, err := Resolve(env, RunRequest{Source: req.Source, Implementations: req.Implementations, Timeout: req.Timeout, Shard: req.Shard})
 	if err != nil {
 		return nil, err
@@ -79,7 +76,7 @@ type exploration struct {
 
 // exploreFrom explores from the streams of the job's corpus, with the
 // schemas and implementations the job names.
-func exploreFrom(ctx context.Context, r *Resolved, req exploration) (*Exploration, error) {
+func exploreFrom(ctx context.Context, r *Resolved, req exploration) (*explore.Report, error) {
 	cfg := r.Config
 	sch, err := runner.CompileSchemas(cfg)
 	if err != nil {
@@ -142,7 +139,7 @@ func exploreFrom(ctx context.Context, r *Resolved, req exploration) (*Exploratio
 // already at a candidate's path is never replaced: the same bytes are
 // left as they are, other bytes (a corpus fixture) keep the candidate out,
 // and a link or special file there is left alone too.
-func writeCandidates(r *Resolved, dir string, rep *Exploration) error {
+func writeCandidates(r *Resolved, dir string, rep *explore.Report) error {
 	ws := r.workspace()
 	for i := range rep.Disagreements {
 		c := &rep.Disagreements[i].Candidate

@@ -89,9 +89,9 @@ func (mc *ManifestCheck) reasons() []model.Reason {
 // path rel, for the annotations of the comparison.
 func (mc *ManifestCheck) FixturePath(rel string) string { return mc.results[rel] }
 
-// Model is the comparison as the model carries it to every report; nil
+// model is the comparison as the model carries it to every report; nil
 // without one.
-func (mc *ManifestCheck) Model() *model.ManifestCheck {
+func (mc *ManifestCheck) model() *model.ManifestCheck {
 	if mc == nil {
 		return nil
 	}
