@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/junit"
 	"github.com/drp2/drp2-fixtures/report/markdown"
@@ -46,7 +47,9 @@ type FileOptions struct {
 	JUnitStrict bool
 }
 
-// ReportError is a report that could not be rendered or written.
+// ReportError is a report that could not be rendered or written. Its
+// Err says which exit code that means (internal/exit): a record lost, or
+// the tool's own failure when a renderer failed.
 type ReportError struct {
 	Report string // "JUnit report", "JSON report", "job summary"
 	// Rendering is true when the renderer failed (a bug), false when the
@@ -139,11 +142,11 @@ func WriteReports(run *model.Run, p Paths, o FileOptions) error {
 		}
 		data, err := render(format)
 		if err != nil {
-			errs = append(errs, &ReportError{Report: rf.Report, Rendering: true, Err: err})
+			errs = append(errs, &ReportError{Report: rf.Report, Rendering: true, Err: exit.New(exit.Tool, err)})
 			continue
 		}
 		if err := o.Write(path, data, rf.Append); err != nil {
-			errs = append(errs, &ReportError{Report: rf.Report, Err: err})
+			errs = append(errs, &ReportError{Report: rf.Report, Err: exit.New(exit.Record, err)})
 		}
 	}
 	return errors.Join(errs...)
@@ -167,13 +170,4 @@ func ReportErrors(err error) []*ReportError {
 		walk(err)
 	}
 	return out
-}
-
-// ExitCode is 3 for a renderer's failure (a bug), else 2 (an unusable
-// path): the exit codes of internal/gate, which a renderer does not import.
-func (e *ReportError) ExitCode() int {
-	if e.Rendering {
-		return 3 // gate.ExitInternal
-	}
-	return 2 // gate.ExitUsage
 }

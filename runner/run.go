@@ -258,7 +258,7 @@ func schemasFor(cfg Config, workDir, corpusDir string) (*schemas, error) {
 	}
 	sch, err := loadSchemas(cfg, workDir, corpusDir)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInput, err)
+		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
 	return sch, nil
 }

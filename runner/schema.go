@@ -60,7 +60,7 @@ func CompileSchemas(cfg Config) (*Schemas, error) {
 	}
 	s, err := loadSchemas(cfg, c.workDir, c.dir)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInput, err)
+		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
 	return &Schemas{s: s}, nil
 }

@@ -132,7 +132,7 @@ func load(ctx context.Context, opts Options) (run *model.Run, name, commit strin
 			err = fmt.Errorf("baseline %s is a symbolic link, or passes through one, or is not a regular file or folder: a baseline is read only from real files and folders", spec)
 		}
 		if err != nil {
-			return nil, "", "", nil, nil, fmt.Errorf("%w: %v", ErrInput, err)
+			return nil, "", "", nil, nil, fmt.Errorf("%w: %w", ErrInput, err)
 		}
 		name = spec
 	}

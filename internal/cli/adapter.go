@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
 )
@@ -11,26 +10,22 @@ import (
 // input and output with the project's own validator: the reference
 // implementation of docs/harness.md, and a way to compare another
 // implementation with this one side by side.
-func adapterCommand(_ context.Context, args []string, env Env) int {
-	fs := newFlagSet("drp2-fixtures adapter", "drp2-fixtures adapter [flags]  (serves docs/harness.md on standard input and output)", env)
+func adapterCommand(_ context.Context, args []string, env Env) error {
+	const cmd = "drp2-fixtures adapter"
+	fs := newFlagSet(cmd, "drp2-fixtures adapter [flags]  (serves docs/harness.md on standard input and output)", env)
 	var commandSchema, fixtureSchema, name string
 	fs.StringVar(&commandSchema, "command-schema", "", "command schema `FILE`, or \"embedded\" (default: embedded)")
 	fs.StringVar(&fixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: embedded)")
 	fs.StringVar(&name, "name", "drp2-fixtures", "the `NAME` the adapter gives in the handshake")
 	if err := fs.Parse(args); err != nil {
-		return flagError("drp2-fixtures adapter", err, env)
+		return flagError(cmd, err)
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures adapter: unexpected argument %q\n", fs.Arg(0))
-		return ExitUsage
+		return usagef(cmd, "unexpected argument %q", fs.Arg(0))
 	}
 	ge, err := env.gateEnv()
 	if err == nil {
 		err = gate.Serve(ge, gate.Adapter{CommandSchema: commandSchema, FixtureSchema: fixtureSchema, Name: name, In: env.Stdin, Out: env.Stdout})
 	}
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures adapter: %v\n", err)
-		return exitFor(err)
-	}
-	return ExitOK
+	return fail(cmd, err)
 }

@@ -1,16 +1,18 @@
 // Package cli is the one front end of drp2-fixtures: the table of
 // subcommands (run, action, manifest, coverage, merge, adapter, explore,
 // diff, site, version) and their flags. run's flags and the action's INPUT_*
-// variables (internal/cli/action) both become a Job for the gate
-// (internal/gate), the one door: every subcommand builds a request for one
-// of its use cases and renders the outcome with the table of formats
-// (report), so the front ends differ only in where the request comes from
-// and where the results go. It runs
-// in-process in tests; only cmd/ touches os.Args and os.Exit.
+// variables (internal/cli/action) both become a gate.RunRequest for the
+// gate (internal/gate), the one door: every subcommand builds the request
+// of one of its use cases and renders the outcome with the table of
+// formats (report), so the front ends differ only in where the request
+// comes from and where the results go. A subcommand returns the error
+// that stopped it; Main alone prints it and maps it to the exit code. It
+// runs in-process in tests; only cmd/ touches os.Args and os.Exit.
 package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -23,7 +25,7 @@ import (
 // its name.
 type command struct {
 	synopsis, help string
-	run            func(ctx context.Context, args []string, env Env) int
+	run            func(ctx context.Context, args []string, env Env) error
 }
 
 // commands are the subcommands, in the order the help lists them; the
@@ -37,11 +39,11 @@ var commands = []command{
 	{"adapter [flags]", "serve the harness protocol with this validator", adapterCommand},
 	{"explore [flags]", "find generated streams implementations disagree on", exploreCommand},
 	{"diff BASE.json HEAD.json", "compare two JSON reports fixture by fixture",
-		func(_ context.Context, args []string, env Env) int { return diffCommand(args, env) }},
+		func(_ context.Context, args []string, env Env) error { return diffCommand(args, env) }},
 	{"site --out DIR REPORT...", "build the conformance site from JSON reports",
-		func(_ context.Context, args []string, env Env) int { return siteCommand(args, env) }},
+		func(_ context.Context, args []string, env Env) error { return siteCommand(args, env) }},
 	{"version", "print the version and commit", versionMain},
-	{"help", "show this help", func(context.Context, []string, Env) int { return ExitOK }},
+	{"help", "show this help", func(context.Context, []string, Env) error { return nil }},
 }
 
 // aliases are other spellings of a subcommand.
@@ -90,25 +92,28 @@ func helpAsked(args []string) bool {
 	return false
 }
 
-// actionMain is the action subcommand: it takes no arguments.
-func actionMain(ctx context.Context, args []string, env Env) int {
+// actionMain is the action subcommand: it takes no arguments. The action
+// prints its own errors, as workflow commands.
+func actionMain(ctx context.Context, args []string, env Env) error {
+	const name = "drp2-fixtures action"
 	if helpAsked(args) {
 		fmt.Fprint(env.Stdout, actionUsage)
-		return ExitOK
+		return nil
 	}
 	if len(args) > 0 {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures action: unexpected argument %q: the action reads its inputs from INPUT_* variables (drp2-fixtures action -h)\n", args[0])
-		return ExitUsage
+		return usagef(name, "unexpected argument %q: the action reads its inputs from INPUT_* variables (drp2-fixtures action -h)", args[0])
 	}
 	run := env.Action
 	if run == nil {
 		run = defaultAction
 	}
 	if run == nil {
-		fmt.Fprintln(env.Stderr, "drp2-fixtures action: this build has no action front end")
-		return ExitInternal
+		return fail(name, errors.New("this build has no action front end"))
 	}
-	return exitFor(run(ctx, env))
+	if err := run(ctx, env); err != nil {
+		return printed{err}
+	}
+	return nil
 }
 
 // defaultAction runs the action when Env.Action is nil: none in the
@@ -116,17 +121,19 @@ func actionMain(ctx context.Context, args []string, env Env) int {
 var defaultAction func(context.Context, Env) error
 
 // versionMain prints the version.
-func versionMain(_ context.Context, args []string, env Env) int {
+func versionMain(_ context.Context, args []string, env Env) error {
 	if helpAsked(args) {
 		fmt.Fprint(env.Stdout, versionUsage)
-		return ExitOK
+		return nil
 	}
 	fmt.Fprintln(env.Stdout, "drp2-fixtures", version.String())
-	return ExitOK
+	return nil
 }
 
-// Main runs the command line and returns the exit code. A panic anywhere
-// below is the tool's own failure (exit 3), never unusable input (exit 2).
+// Main runs the command line and returns the exit code: a subcommand
+// returns the error that stopped it, and Main alone prints it and maps it
+// to the exit code (end). A panic anywhere below is the tool's own
+// failure (exit 3), never unusable input (exit 2).
 func Main(ctx context.Context, args []string, env Env) (code int) {
 	defer env.Protect()()
 	stderr := logSafe(env.Stderr)
@@ -152,7 +159,7 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 	}
 	for _, c := range commands {
 		if strings.Fields(c.synopsis)[0] == name {
-			return c.run(ctx, args[1:], env)
+			return end(env, c.run(ctx, args[1:], env))
 		}
 	}
 	fmt.Fprintf(env.Stderr, "drp2-fixtures: unknown command %q\n\n%s", args[0], usage)

@@ -14,17 +14,20 @@ import (
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
-func coverageCommand(ctx context.Context, args []string, env Env) int {
+func coverageCommand(ctx context.Context, args []string, env Env) error {
 	const name = "drp2-fixtures coverage"
-	var job gate.Job
+	src := gate.Source{Spelling: gate.FlagSpelling}
 	fs := newFlagSet(name, name+" [flags]", env)
-	corpusFlags(fs, &job)
+	corpusFlags(fs, &src)
 	format := addFormatFlag(fs, report.KindCoverage)
-	if err := parseNoArgs(fs, args, &job); err != nil {
-		return flagError(name, err, env)
+	if err := parseNoArgs(fs, args, &src); err != nil {
+		return flagError(name, err)
 	}
-	job.FailOn, job.Spelling, job.Coverage = gate.DefaultFailOn, gate.FlagSpelling, true
-	_, out, err := execute(ctx, env, job, nil)
+	ge, err := env.gateEnv()
+	var out *gate.Outcome
+	if err == nil {
+		out, err = gate.Coverage(ctx, ge, src)
+	}
 	if err == nil {
 		err = out.Err
 	}
@@ -32,13 +35,12 @@ func coverageCommand(ctx context.Context, args []string, env Env) int {
 		err = format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteCoverage(w, out.Coverage) })
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-		return exitFor(err)
+		return fail(name, err)
 	}
 	// Fixtures that fail are left out of the counts; the run's verdict
 	// says so in the exit code, as run would.
 	for _, w := range explain.Judgement(out.Run).Reasons {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
-	return out.ExitCode()
+	return outcomeEnd(out)
 }

@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report"
 )
@@ -13,38 +13,35 @@ import (
 // the one rule of fail-on regressions (gate.Regressions: a fixture that
 // passed in BASE fails in HEAD, or one added failing, unless a known
 // failure), 0 otherwise, 2 for unusable input.
-func diffCommand(args []string, env Env) int {
-	fs := newFlagSet("drp2-fixtures diff", "drp2-fixtures diff [--format "+report.FormatChoices(report.KindComparison)+"] BASE.json HEAD.json", env)
+func diffCommand(args []string, env Env) error {
+	const name = "drp2-fixtures diff"
+	fs := newFlagSet(name, "drp2-fixtures diff [--format "+report.FormatChoices(report.KindComparison)+"] BASE.json HEAD.json", env)
 	format := addFormatFlag(fs, report.KindComparison)
 	// Flags may come after the two files too.
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
-		return flagError("drp2-fixtures diff", err, env)
-	}
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures diff: "+format+"\n", a...)
-		return code
+		return flagError(name, err)
 	}
 	switch len(files) {
 	case 2:
 	case 1:
-		return fail(ExitUsage, "%s is one report; diff needs two, BASE.json HEAD.json (each written by run --json-out), the base first", files[0])
+		return usagef(name, "%s is one report; diff needs two, BASE.json HEAD.json (each written by run --json-out), the base first", files[0])
 	default:
-		return fail(ExitUsage, "diff needs two JSON reports, BASE.json HEAD.json (each written by run --json-out); got %d arguments", len(files))
+		return usagef(name, "diff needs two JSON reports, BASE.json HEAD.json (each written by run --json-out); got %d arguments", len(files))
 	}
 	ge, err := env.gateEnv()
 	if err != nil {
-		return fail(exitFor(err), "%v", err)
+		return fail(name, err)
 	}
 	head, regressed, err := gate.Diff(ge, files[0], files[1])
 	if err != nil {
-		return fail(exitFor(err), "%v", err)
+		return fail(name, err)
 	}
 	if err := format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteComparison(w, head) }); err != nil {
-		return fail(ExitInternal, "%v", err)
+		return fail(name, exit.New(exit.Tool, err))
 	}
 	if regressed {
-		return ExitMismatch
+		return errVerdict
 	}
-	return ExitOK
+	return nil
 }

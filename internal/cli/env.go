@@ -92,7 +92,7 @@ func (e Env) ToolVersion() string { return version.String() }
 
 // gateEnv is the gate's view of the process.
 func (e Env) gateEnv() (gate.Env, error) {
-	return gate.NewEnv(gate.Process{WorkDir: e.WorkDir, Getenv: e.Var, Now: e.Now, ToolVersion: e.ToolVersion(),
+	return gate.NewEnv(gate.Env{WorkDir: e.WorkDir, Getenv: e.Var, Now: e.Now, ToolVersion: e.ToolVersion(),
 		Redact: e.redact.Value, RedactBytes: e.redact.Bytes, ReadReport: report.ReadRun, Sized: e.Sized})
 }
 

@@ -1,35 +1,86 @@
 package cli
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 )
 
-// Exit codes of drp2-fixtures, the same for every subcommand: gate's.
+// Exit codes of drp2-fixtures, the same for every subcommand
+// (internal/exit).
 const (
-	ExitOK       = gate.ExitOK
-	ExitMismatch = gate.ExitFailed
-	ExitUsage    = gate.ExitUsage
-	ExitInternal = gate.ExitInternal
+	ExitOK       = exit.OK
+	ExitMismatch = exit.Failed
+	ExitUsage    = exit.Usage
+	ExitInternal = exit.Internal
 )
 
-// exitFor is the exit code of an error that stopped a command.
-func exitFor(err error) int { return gate.Code(err) }
+// commandError is an error that stopped the subcommand name: Main prints
+// it under that name.
+type commandError struct {
+	name string
+	err  error
+}
 
-// gateStart begins a subcommand that works through the gate: fail reports
-// an error on standard error under the command's name and returns its exit
-// code; ge is the gate's view of the process. When that view cannot be
-// had, ok is false and code is what the subcommand returns (the error
-// already reported).
-func (e Env) gateStart(name string) (ge gate.Env, fail func(error) int, code int, ok bool) {
-	fail = func(err error) int {
-		fmt.Fprintf(e.Stderr, "%s: %v\n", name, err)
-		return exitFor(err)
+func (e *commandError) Error() string { return e.name + ": " + e.err.Error() }
+func (e *commandError) Unwrap() error { return e.err }
+
+// fail is err stopping the subcommand name; nil stays nil.
+func fail(name string, err error) error {
+	if err == nil {
+		return nil
 	}
-	ge, err := e.gateEnv()
-	if err != nil {
-		return ge, fail, fail(err), false
+	return &commandError{name: name, err: err}
+}
+
+// usagef is a bad invocation of the subcommand name.
+func usagef(name, format string, a ...any) error {
+	return fail(name, exit.Errorf(exit.Invocation, format, a...))
+}
+
+// printed is an error the subcommand has printed already, in its own form
+// (the action's workflow commands, the lines of a run's outcome): Main
+// only exits with its code.
+type printed struct{ err error }
+
+func (p printed) Error() string { return p.err.Error() }
+func (p printed) Unwrap() error { return p.err }
+
+// errVerdict ends a run that failed by fail-on, whose reasons the
+// subcommand has printed.
+var errVerdict = exit.New(exit.Verdict, errors.New("the run failed"))
+
+// outcomeEnd is how a run ends once its lines are printed: by its error,
+// else by the verdict.
+func outcomeEnd(out *gate.Outcome) error {
+	switch {
+	case out.Err != nil:
+		return printed{out.Err}
+	case out.ExitCode() == ExitMismatch:
+		return errVerdict
 	}
-	return ge, fail, ExitOK, true
+	return nil
+}
+
+// end prints the error that stopped a subcommand, unless the subcommand
+// printed it itself, and returns its exit code: the one place an error
+// becomes words on standard error and an exit code.
+func end(env Env, err error) int {
+	var p printed
+	if err != nil && !errors.As(err, &p) && exit.KindOf(err) != exit.Verdict {
+		fmt.Fprintln(env.Stderr, err)
+	}
+	return gate.Code(err)
+}
+
+// flagError is a parse error of a subcommand's flags, printed as one
+// line: nil for -h/--help (the usage is printed already).
+func flagError(name string, err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return usagef(name, "%w (%s -h lists the flags)", err, name)
 }

@@ -2,13 +2,10 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"strconv"
 	"time"
-
-	"github.com/drp2/drp2-fixtures/internal/gate"
 )
 
 // newFlagSet is a subcommand's flag set. -h and --help print the usage on
@@ -45,16 +42,6 @@ func printUsage(fs *flag.FlagSet, synopsis string, env Env) {
 	fs.SetOutput(out)
 }
 
-// flagError prints a parse error of a subcommand's flags as one line and
-// returns the exit code: 0 for -h/--help (the usage is printed already).
-func flagError(name string, err error, env Env) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
-	}
-	fmt.Fprintf(env.Stderr, "%s: %v (%s -h lists the flags)\n", name, err, name)
-	return ExitUsage
-}
-
 // durationValue is a flag of a positive duration whose error says what a
 // duration looks like (flag's own says only "parse error").
 type durationValue struct{ d *time.Duration }
@@ -75,23 +62,17 @@ func (v durationValue) Set(s string) error {
 	return nil
 }
 
-// shardValue is the --shard flag: K/N, read by gate.ParseShard.
-type shardValue struct{ j *gate.Job }
-
-func (v shardValue) String() string {
-	if v.j == nil || v.j.Shard == nil {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", v.j.Shard.Index, v.j.Shard.Count)
-}
-
-func (v shardValue) Set(s string) error {
-	sh, err := gate.ParseShard(s)
-	if err != nil {
-		return err
-	}
-	v.j.Shard = sh
-	return nil
+// parsedFlag defines a flag whose text parse reads into *dst (--shard:
+// K/N, read by gate.ParseShard).
+func parsedFlag[T any](fs *flag.FlagSet, name, usage string, dst *T, parse func(string) (T, error)) {
+	fs.Func(name, usage, func(s string) error {
+		v, err := parse(s)
+		if err != nil {
+			return err
+		}
+		*dst = v
+		return nil
+	})
 }
 
 // workersValue is the --workers flag: at least 1; leaving it out means one

@@ -5,10 +5,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/escape"
@@ -24,10 +27,9 @@ check compares the corpus with it. Run "drp2-fixtures manifest write -h"
 or "drp2-fixtures manifest check -h" for all flags.
 `
 
-func manifestCommand(ctx context.Context, args []string, env Env) int {
+func manifestCommand(ctx context.Context, args []string, env Env) error {
 	if len(args) == 0 {
-		fmt.Fprint(env.Stderr, manifestUsage)
-		return ExitUsage
+		return exit.New(exit.Invocation, errors.New(strings.TrimSuffix(manifestUsage, "\n")))
 	}
 	switch args[0] {
 	case "write":
@@ -36,15 +38,14 @@ func manifestCommand(ctx context.Context, args []string, env Env) int {
 		return manifestCheck(ctx, args[1:], env)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, manifestUsage)
-		return ExitOK
+		return nil
 	}
-	fmt.Fprintf(env.Stderr, "drp2-fixtures manifest: unknown subcommand %q\n\n%s", args[0], manifestUsage)
-	return ExitUsage
+	return usagef("drp2-fixtures manifest", "unknown subcommand %q\n\n%s", args[0], strings.TrimSuffix(manifestUsage, "\n"))
 }
 
 // corpusFlags are the flags that say which corpus and schemas a whole-corpus
 // subcommand reads.
-func corpusFlags(fs *flag.FlagSet, j *gate.Job) {
+func corpusFlags(fs *flag.FlagSet, j *gate.Source) {
 	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` (default: as for run, the working directory's, else the embedded corpus)")
 	fs.StringVar(&j.CommandSchema, "command-schema", "", "command schema `FILE`, or \"embedded\" (default: as for run)")
 	fs.StringVar(&j.FixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: as for run)")
@@ -52,8 +53,9 @@ func corpusFlags(fs *flag.FlagSet, j *gate.Job) {
 	workersFlag(fs, &j.Workers)
 }
 
-// parseNoArgs parses flags for a subcommand that takes no operands.
-func parseNoArgs(fs *flag.FlagSet, args []string, j *gate.Job) error {
+// parseNoArgs parses flags for a subcommand that takes no operands and
+// reads the corpus of j.
+func parseNoArgs(fs *flag.FlagSet, args []string, j *gate.Source) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -66,74 +68,72 @@ func parseNoArgs(fs *flag.FlagSet, args []string, j *gate.Job) error {
 	return nil
 }
 
-func manifestWrite(ctx context.Context, args []string, env Env) int {
+func manifestWrite(ctx context.Context, args []string, env Env) error {
 	const name = "drp2-fixtures manifest write"
 	var req gate.ManifestWrite
 	fs := newFlagSet(name, name+" [flags]", env)
-	corpusFlags(fs, &req.Job)
+	corpusFlags(fs, &req.Source)
 	fs.StringVar(&req.Out, "o", "", "write the manifest to `FILE`, or - for standard output (default <corpus>/manifest.json)")
 	fs.BoolVar(&req.Frozen, "frozen", false, "declare the DRP2 version frozen (default: keep what an existing manifest at the same path declares)")
-	if err := parseNoArgs(fs, args, &req.Job); err != nil {
-		return flagError(name, err, env)
+	if err := parseNoArgs(fs, args, &req.Source); err != nil {
+		return flagError(name, err)
 	}
 	fs.Visit(func(f *flag.Flag) { req.FrozenSet = req.FrozenSet || f.Name == "frozen" })
-	ge, fail, code, ok := env.gateStart(name)
-	if !ok {
-		return code
+	ge, err := env.gateEnv()
+	if err != nil {
+		return fail(name, err)
 	}
 	w, err := gate.WriteManifest(ctx, ge, req)
 	switch {
 	case err != nil:
-		return fail(err)
+		return fail(name, err)
 	case len(w.Unusable) > 0:
 		for _, u := range w.Unusable {
 			fmt.Fprintf(env.Stderr, "%s: %s\n", name, u)
 		}
 		fmt.Fprintf(env.Stderr, "%s: no manifest written: a manifest must not record an unusable corpus\n", name)
-		return ExitMismatch
+		return errVerdict
 	case w.Broken != nil:
 		report.Lookup("text").WriteManifest(env.Stderr, w.Broken)
 		fmt.Fprintf(env.Stderr, "%s: %s is frozen and the corpus breaks the freeze; not overwritten (set \"frozen\": false in it first to re-record the version on purpose)\n", name, w.Shown)
-		return ExitMismatch
+		return errVerdict
 	case w.Path == "":
-		if _, err := env.Stdout.Write(w.Data); err != nil {
-			return fail(err)
-		}
-		return ExitOK
+		_, err := env.Stdout.Write(w.Data)
+		return fail(name, err)
 	}
 	state := "not frozen"
 	if w.Frozen {
 		state = "frozen"
 	}
 	fmt.Fprintln(env.Stdout, escape.LogLine(fmt.Sprintf("Wrote %s: %d fixtures, DRP2 %s, %s", escape.OneLine(w.Shown), w.Fixtures, w.DRP2Version, state)))
-	return ExitOK
+	return nil
 }
 
-func manifestCheck(ctx context.Context, args []string, env Env) int {
+func manifestCheck(ctx context.Context, args []string, env Env) error {
 	const name = "drp2-fixtures manifest check"
-	var job gate.Job
+	var src gate.Source
 	var path string
 	fs := newFlagSet(name, name+" [flags]", env)
-	corpusFlags(fs, &job)
+	corpusFlags(fs, &src)
 	fs.StringVar(&path, "manifest", "", "the manifest `FILE` (default <corpus>/manifest.json)")
 	format := addFormatFlag(fs, report.KindManifest)
-	if err := parseNoArgs(fs, args, &job); err != nil {
-		return flagError(name, err, env)
+	if err := parseNoArgs(fs, args, &src); err != nil {
+		return flagError(name, err)
 	}
-	ge, fail, code, ok := env.gateStart(name)
-	if !ok {
-		return code
-	}
-	mc, err := gate.CheckManifest(ctx, ge, job, path)
+	ge, err := env.gateEnv()
 	if err != nil {
-		return fail(err)
+		return fail(name, err)
 	}
-	if err := format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteManifest(w, mc.Model()) }); err != nil {
-		return fail(err)
+	mc, err := gate.CheckManifest(ctx, ge, src, path)
+	if err != nil {
+		return fail(name, err)
 	}
-	if why := explain.FreezeBroken(mc.Model()); why != "" {
+	if err := format.Format().ToLog(env.Stdout, func(w io.Writer) error { return format.Format().WriteManifest(w, mc.Cmp) }); err != nil {
+		return fail(name, err)
+	}
+	if why := explain.FreezeBroken(mc.Cmp); why != "" {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, why)
-		return ExitMismatch
+		return errVerdict
 	}
-	return ExitOK
+	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
@@ -35,7 +34,7 @@ func TestManifestWriteAndCheck(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "Wrote fixtures/manifest.json: 3 fixtures, DRP2 2.0, not frozen") {
 		t.Fatalf("write: exit %d\n%s%s", code, out, errs)
 	}
-	first, err := os.ReadFile(filepath.Join(dir, "fixtures", gate.ManifestFile))
+	first, err := os.ReadFile(filepath.Join(dir, "fixtures", "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,9 +86,9 @@ func TestFrozenManifestCLI(t *testing.T) {
 		t.Fatalf("json check: exit %d, %v, %+v", code, err, cmp)
 	}
 	// The frozen manifest is not overwritten with the violation.
-	before, _ := os.ReadFile(filepath.Join(dir, "fixtures", gate.ManifestFile))
+	before, _ := os.ReadFile(filepath.Join(dir, "fixtures", "manifest.json"))
 	code, _, errs = run(t, dir, "manifest", "write")
-	after, _ := os.ReadFile(filepath.Join(dir, "fixtures", gate.ManifestFile))
+	after, _ := os.ReadFile(filepath.Join(dir, "fixtures", "manifest.json"))
 	if code != ExitMismatch || string(before) != string(after) || !strings.Contains(errs, "not overwritten") {
 		t.Fatalf("write over a broken freeze: exit %d\n%s", code, errs)
 	}
@@ -142,7 +141,7 @@ func TestManifestUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tc.args, code, errs, tc.want)
 		}
 	}
-	putFile(t, filepath.Join(dir, "fixtures", gate.ManifestFile), `{"format": 9}`)
+	putFile(t, filepath.Join(dir, "fixtures", "manifest.json"), `{"format": 9}`)
 	if code, _, errs := run(t, dir, "manifest", "check"); code != ExitUsage || !strings.Contains(errs, "fixtures/manifest.json: unreadable manifest: format \"9\"") {
 		t.Errorf("future format: exit %d, %s", code, errs)
 	}

@@ -2,19 +2,22 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
-// runOptions are the flags of run: a Job, and where its results go.
+// runOptions are the flags of run: the request, and where its results
+// go. Merge takes what it reads of the request (mergeCommand).
 type runOptions struct {
-	job     gate.Job
+	job     gate.RunRequest
 	files   report.Paths
 	format  *FormatFlag
 	verbose bool
@@ -63,7 +66,7 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	fs.IntVar(&j.Retries, "retries", 0, "send a fixture an implementation fails unexpectedly up to `N` more times, each to a fresh process; one that then passes is flaky")
 	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", gate.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
 	workersFlag(fs, &j.Workers)
-	fs.Var(shardValue{j}, "shard", "run only the `K/N` part of the selected fixtures, the K-th of N (by a hash of each fixture's path: one corpus, N jobs, merged by drp2-fixtures merge)")
+	parsedFlag(fs, "shard", "run only the `K/N` part of the selected fixtures, the K-th of N (by a hash of each fixture's path: one corpus, N jobs, merged by drp2-fixtures merge)", &j.Shard, gate.ParseShard)
 	fs.StringVar(&j.Manifest, "manifest", "", "compare the corpus with the manifest `FILE`; a frozen manifest's violations fail the run")
 	fs.BoolVar(&j.CheckClean, "check-clean", false, "fail the run on any difference from the manifest (default --manifest: <corpus>/manifest.json)")
 	fs.Var(&impls, "implementation", "also run the fixtures through the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")
@@ -124,43 +127,48 @@ func (o *runOptions) checkOutput(failOn string) error {
 // (they are the record of the run), then standard output, then the exit
 // code. A report file that cannot be written fails the command, but only
 // after the results were printed.
-func runCommand(ctx context.Context, args []string, env Env) int {
+func runCommand(ctx context.Context, args []string, env Env) error {
+	const name = "drp2-fixtures run"
 	o, err := parseRun(args, env)
 	if err != nil {
-		return flagError("drp2-fixtures run", err, env)
+		return flagError(name, err)
 	}
 	o.color = report.UseColor(env.Var, env.IsTerminal != nil && env.IsTerminal())
-	progress, stop := env.startProgress("drp2-fixtures run")
-	r, out, err := execute(ctx, env, o.job, progress)
+	progress, stop := env.startProgress(name)
+	ge, err := env.gateEnv()
+	var out *gate.Outcome
+	if err == nil {
+		ge.Progress = progress
+		out, err = gate.Run(ctx, ge, o.job)
+	}
 	stop()
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures run: %v\n", err)
-		return exitFor(err)
+		return fail(name, err)
 	}
-	return finish(env, "drp2-fixtures run", out, r.WorkDir, o)
+	return finish(env, name, out, ge.WorkDir, o)
 }
 
 // finish ends run and merge alike: the report files, standard output (the
 // manifest comparison after the report, or on standard error after a
-// document that must stay the whole of standard output), then the exit
-// code and why, as the verdict says.
-func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) int {
+// document that must stay the whole of standard output), then why the
+// run failed, as the verdict says.
+func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) error {
 	fileErr := report.WriteReports(out.Run, o.files, report.FileOptions{Getenv: env.Var, Redact: env.Redactor().Bytes, Write: gate.SaveReport(wd, false)})
 	f := o.format.Format()
 	ro := report.PrintOptions(env.Var, o.verbose, o.color)
 	err := f.ToLog(env.Stdout, func(w io.Writer) error { return f.WriteRun(w, out.Run, ro) })
 	if t := report.Lookup("text"); err == nil && f.Whole && out.Manifest != nil {
-		err = t.ToLog(env.Stderr, func(w io.Writer) error { return t.WriteManifest(w, out.Manifest.Model()) })
+		err = t.ToLog(env.Stderr, func(w io.Writer) error { return t.WriteManifest(w, out.Manifest.Cmp) })
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-		return ExitInternal
-	}
-	for _, e := range report.ReportErrors(fileErr) {
-		fmt.Fprintf(env.Stderr, "%s: %v\n", name, e)
+		return fail(name, exit.New(exit.Tool, err))
 	}
 	if fileErr != nil {
-		return exitFor(fileErr)
+		var errs []error
+		for _, e := range report.ReportErrors(fileErr) {
+			errs = append(errs, fail(name, e))
+		}
+		return errors.Join(errs...)
 	}
 	if note := explain.EmbeddedFallback(out.Run); note != "" {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, note)
@@ -168,16 +176,5 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) i
 	for _, w := range append(gate.ErrorLines(out.Err), explain.Judgement(out.Run).Reasons...) {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
-	return out.ExitCode()
-}
-
-// execute runs a job through the gate in the process's environment,
-// counting its progress in p (nil: not counted).
-func execute(ctx context.Context, env Env, job gate.Job, p *gate.Progress) (*gate.Resolved, *gate.Outcome, error) {
-	ge, err := env.gateEnv()
-	if err != nil {
-		return nil, nil, err
-	}
-	ge.Progress = p
-	return gate.Run(ctx, ge, job)
+	return outcomeEnd(out)
 }

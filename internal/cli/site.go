@@ -5,6 +5,7 @@ import (
 	"path"
 	"runtime/debug"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/report/site"
 )
@@ -16,22 +17,19 @@ const siteMemoryLimit = 256 << 20
 // "drp2-fixtures site --out DIR INPUT...". A report that cannot be read
 // is a warning naming its file, listed on the index, and the rest still
 // builds; no report at all is unusable input.
-func siteCommand(args []string, env Env) int {
-	fs := newFlagSet("drp2-fixtures site", "drp2-fixtures site --out DIR REPORT.json|FOLDER|PATTERN...", env)
+func siteCommand(args []string, env Env) error {
+	const name = "drp2-fixtures site"
+	fs := newFlagSet(name, "drp2-fixtures site --out DIR REPORT.json|FOLDER|PATTERN...", env)
 	out := fs.String("out", "", "`DIR` the site is written to (created; files of the same names are replaced)")
 	inputs, err := parseInterspersed(fs, args)
 	if err != nil {
-		return flagError("drp2-fixtures site", err, env)
-	}
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(env.Stderr, "drp2-fixtures site: "+format+"\n", a...)
-		return code
+		return flagError(name, err)
 	}
 	if *out == "" {
-		return fail(ExitUsage, "--out is required: the folder the site is written to")
+		return usagef(name, "--out is required: the folder the site is written to")
 	}
 	if len(inputs) == 0 {
-		return fail(ExitUsage, "no report given: name JSON reports, folders holding them, or glob patterns")
+		return usagef(name, "no report given: name JSON reports, folders holding them, or glob patterns")
 	}
 	if env.Var("GOMEMLIMIT") == "" {
 		// The binary's soft limit suits a run; a site keeps the verdicts
@@ -42,7 +40,7 @@ func siteCommand(args []string, env Env) int {
 	}
 	ge, err := env.gateEnv()
 	if err != nil {
-		return fail(exitFor(err), "%v", err)
+		return fail(name, err)
 	}
 	// Each report goes into the site as soon as it is read: the site keeps
 	// of it only what it shows.
@@ -55,15 +53,15 @@ func siteCommand(args []string, env Env) int {
 	}
 	n := b.Reports()
 	if n == 0 {
-		return fail(ExitUsage, "no usable report among the inputs")
+		return fail(name, exit.Errorf(exit.Input, "no usable report among the inputs"))
 	}
 	files := b.Files(words)
 	save := gate.SaveReport(ge.WorkDir, false)
 	for _, f := range files {
 		if err := save(path.Join(*out, f.Path), f.Data, false); err != nil {
-			return fail(ExitInternal, "write %s: %v", path.Join(*out, f.Path), err)
+			return fail(name, exit.Errorf(exit.Tool, "write %s: %w", path.Join(*out, f.Path), err))
 		}
 	}
 	fmt.Fprintf(env.Stdout, "drp2-fixtures site: %d reports, %d files in %s\n", n, len(files), *out)
-	return ExitOK
+	return nil
 }

@@ -27,9 +27,9 @@ func (r *Resolved) baseImplementations(ctx context.Context, base, head *model.Ru
 			sub.Results = append(sub.Results, res)
 		}
 	}
-	own, err := harness.ExpandCommands(r.ReadInput, r.Implementations)
+	own, err := harness.ExpandCommands(r.readInput, r.Implementations)
 	if err != nil {
-		return nil, Usagef("%v", err)
+		return nil, Usagef("%w", err)
 	}
 	// Only the implementations this job started: one merged from another
 	// job's report runs elsewhere (CompareImplementations leaves it out).

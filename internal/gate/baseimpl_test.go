@@ -22,8 +22,8 @@ func TestBaseImplementationsSendOnlyChangedFixtures(t *testing.T) {
 		testkit.Hello, testkit.Reply, dup, dup)
 	head := testkit.Corpus(t, map[string]string{"fixtures/positive/same.json": same, "fixtures/negative/x.json": headX})
 	base := testkit.Corpus(t, map[string]string{"fixtures/positive/same.json": same, "fixtures/negative/x.json": baseX})
-	ho := execute(t, head, Job{FailOn: DefaultFailOn, Implementations: []string{py}})
-	bo := execute(t, base, Job{FailOn: DefaultFailOn})
+	ho := execute(t, head, RunRequest{FailOn: DefaultFailOn, Implementations: []string{py}})
+	bo := execute(t, base, RunRequest{FailOn: DefaultFailOn})
 	// Mark the head's result of the unchanged fixture: the base must take
 	// it as it is, not ask the implementation again.
 	him := &ho.Run.Implementations[0]
@@ -32,7 +32,7 @@ func TestBaseImplementationsSendOnlyChangedFixtures(t *testing.T) {
 			him.Results[i].Actual.Message = "the head's own result"
 		}
 	}
-	r, err := Resolve(Env{WorkDir: head}, Job{Implementations: []string{py}})
+	r, err := Resolve(Env{WorkDir: head}, RunRequest{Implementations: []string{py}})
 	if err != nil {
 		t.Fatal(err)
 	}

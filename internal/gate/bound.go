@@ -13,20 +13,20 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-// judge is the one judgement of the outcome (Judge), made from the whole
-// run and recorded in it, with the manifest comparison and the rule
-// coverage it was judged with.
-func judge(_ context.Context, r *Resolved, o *Outcome) error {
-	o.Verdict = Judge(o, r.Job)
+// judgeOutcome is the one judgement of the outcome (judge), made from
+// the whole run and recorded in it, with the manifest comparison and the
+// rule coverage it was judged with.
+func judgeOutcome(_ context.Context, r *Resolved, o *Outcome) error {
+	o.Verdict = judge(o, r.job)
 	o.Run.Judgement = o.Verdict
-	o.Run.Manifest = o.Manifest.Model()
+	o.Run.Manifest = o.Manifest.model()
 	o.Run.Coverage = o.Coverage
 	o.judged = o.Run
 	return nil
 }
 
 // nameInWorkspace names the run's files relative to the workspace when the
-// front end asked for it (Process.InWorkspace): in a Docker action the
+// front end asked for it (Env.InWorkspace): in a Docker action the
 // workspace is mounted at /github/workspace, and a report that names that
 // path names a file nobody else can find.
 func nameInWorkspace(_ context.Context, r *Resolved, o *Outcome) error {

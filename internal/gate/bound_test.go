@@ -76,7 +76,7 @@ func TestExecuteBoundsOnce(t *testing.T) {
 	})
 	corpus := filepath.Join(dir, "fixtures")
 	for _, ws := range []string{"", dir} {
-		r, err := Resolve(Env{WorkDir: dir, Now: func() time.Time { return frozen }, Workspace: ws}, Job{Corpus: corpus})
+		r, err := Resolve(Env{WorkDir: dir, Now: func() time.Time { return frozen }, Workspace: ws}, RunRequest{Source: Source{Corpus: corpus}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestNewEnvWorkspace(t *testing.T) {
 		{true, "/github/workspace", "/github/workspace"},
 		{true, "", "/work/dir"},
 	} {
-		e, err := NewEnv(Process{WorkDir: "/work/dir", InWorkspace: c.ask, Getenv: func(k string) string {
+		e, err := NewEnv(Env{WorkDir: "/work/dir", InWorkspace: c.ask, Getenv: func(k string) string {
 			return map[string]string{"GITHUB_WORKSPACE": c.env}[k]
 		}})
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
@@ -13,14 +14,12 @@ import (
 
 // CorpusNotFound is the error of a search of the workspace that found no
 // corpus where one is required, or several: it says what was searched
-// and how to choose, in the words of the front end.
+// and how to choose, in the words of the front end. It comes as unusable
+// input (exit.Input).
 type CorpusNotFound struct {
 	runner.CorpusChoice
 	spelling Spelling
 }
-
-// ExitCode is unusable input: the user must say which corpus to run.
-func (e *CorpusNotFound) ExitCode() int { return ExitUsage }
 
 func (e *CorpusNotFound) Error() string {
 	var b strings.Builder
@@ -30,7 +29,7 @@ func (e *CorpusNotFound) Error() string {
 		fmt.Fprintf(&b, "no DRP2 corpus in the workspace%s: set %s to the folder holding %s (in datoviz's layout, %s)",
 			e.atBase(), e.spelling.Corpus, runner.FolderList(), e.spelling.CorpusExample)
 	}
-	fmt.Fprintf(&b, ". Looked for %s, then ./%s, then any folder holding the three, %s", runner.UpstreamCorpus, runner.ConventionalCorpus, e.Searched())
+	fmt.Fprintf(&b, ". Looked for %s, then ./%s, then any folder holding the three, %s", runner.UpstreamCorpus, runner.ConventionalCorpus, e.searched())
 	return b.String()
 }
 
@@ -42,8 +41,8 @@ func (e *CorpusNotFound) atBase() string {
 	return " at the pull request's base commit " + e.Search.Base
 }
 
-// Searched says where the search looked, for the message and the summary.
-func (e *CorpusNotFound) Searched() string {
+// searched says where the search looked, for the message and the summary.
+func (e *CorpusNotFound) searched() string {
 	noun := "folders"
 	if e.Folders == 1 {
 		noun = "folder"
@@ -67,10 +66,10 @@ func (e *CorpusNotFound) Searched() string {
 // the embedded corpus unless the job requires one of the workspace's, or
 // the search was cut short; one that finds several stops the job, as does
 // one cut short in the action.
-func chooseCorpus(env Env, job Job) (string, *model.CorpusSearch, error) {
+func chooseCorpus(env Env, job job) (string, *model.CorpusSearch, error) {
 	wd := env.WorkDir
 	switch {
-	case job.MergeOnly:
+	case job.mergeOnly:
 		return job.Corpus, nil, nil
 	case job.Corpus == runner.Embedded:
 		return "", nil, nil
@@ -79,7 +78,7 @@ func chooseCorpus(env Env, job Job) (string, *model.CorpusSearch, error) {
 	}
 	choice, err := runner.FindCorpus(wd)
 	if err != nil {
-		return "", nil, &Error{Code: ExitUsage, Err: err}
+		return "", nil, exit.New(exit.Input, err)
 	}
 	if job.RequireCorpus && baseline.PullRequestEvent(env.Getenv) {
 		if choice, err = fromBase(env, choice); err != nil {
@@ -103,7 +102,7 @@ func chooseCorpus(env Env, job Job) (string, *model.CorpusSearch, error) {
 	if sp.Corpus == "" {
 		sp = FlagSpelling
 	}
-	return "", nil, &CorpusNotFound{CorpusChoice: choice, spelling: sp}
+	return "", nil, exit.New(exit.Input, &CorpusNotFound{CorpusChoice: choice, spelling: sp})
 }
 
 // fromBase is the search's answer as the pull request's base commit gives

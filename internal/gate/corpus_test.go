@@ -38,19 +38,19 @@ func TestChooseCorpus(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		wd     string
-		job    Job
+		job    RunRequest
 		corpus string
 		search *model.CorpusSearch
 		err    string
 	}{
-		{"run in datoviz", datoviz, Job{Spelling: FlagSpelling}, "spec/drp2/fixtures", &model.CorpusSearch{By: model.CorpusUpstream}, ""},
-		{"the action in datoviz", datoviz, Job{Spelling: InputSpelling, RequireCorpus: true}, "spec/drp2/fixtures", &model.CorpusSearch{By: model.CorpusUpstream}, ""},
-		{"a named corpus is not searched for", datoviz, Job{Corpus: "elsewhere"}, "elsewhere", nil, ""},
-		{"embedded by name", datoviz, Job{Corpus: runner.Embedded}, "", nil, ""},
-		{"run with none", empty, Job{Spelling: FlagSpelling}, "", &model.CorpusSearch{By: model.CorpusNone}, ""},
-		{"the action with none", empty, Job{Spelling: InputSpelling, RequireCorpus: true}, "", nil, "no DRP2 corpus in the workspace: set the corpus input to the folder holding positive/, negative/, negative_schema/ (in datoviz's layout, corpus: spec/drp2/fixtures). Looked for"},
+		{"run in datoviz", datoviz, RunRequest{Source: Source{Spelling: FlagSpelling}}, "spec/drp2/fixtures", &model.CorpusSearch{By: model.CorpusUpstream}, ""},
+		{"the action in datoviz", datoviz, RunRequest{Source: Source{Spelling: InputSpelling}, RequireCorpus: true}, "spec/drp2/fixtures", &model.CorpusSearch{By: model.CorpusUpstream}, ""},
+		{"a named corpus is not searched for", datoviz, RunRequest{Source: Source{Corpus: "elsewhere"}}, "elsewhere", nil, ""},
+		{"embedded by name", datoviz, RunRequest{Source: Source{Corpus: runner.Embedded}}, "", nil, ""},
+		{"run with none", empty, RunRequest{Source: Source{Spelling: FlagSpelling}}, "", &model.CorpusSearch{By: model.CorpusNone}, ""},
+		{"the action with none", empty, RunRequest{Source: Source{Spelling: InputSpelling}, RequireCorpus: true}, "", nil, "no DRP2 corpus in the workspace: set the corpus input to the folder holding positive/, negative/, negative_schema/ (in datoviz's layout, corpus: spec/drp2/fixtures). Looked for"},
 	} {
-		corpus, search, err := chooseCorpus(envAt(c.wd), c.job)
+		corpus, search, err := chooseCorpus(envAt(c.wd), job{RunRequest: c.job})
 		if corpus != c.corpus || (search == nil) != (c.search == nil) || (search != nil && *search != *c.search) {
 			t.Errorf("%s: corpus %q, search %+v; want %q, %+v", c.name, corpus, search, c.corpus, c.search)
 		}
@@ -64,7 +64,7 @@ func TestChooseCorpus(t *testing.T) {
 // code 2.
 func TestChooseCorpusSeveral(t *testing.T) {
 	wd := workspaceWith(t, append(corpusDirs("a/corpus"), corpusDirs("b/corpus")...)...)
-	_, _, err := chooseCorpus(envAt(wd), Job{Spelling: FlagSpelling})
+	_, _, err := chooseCorpus(envAt(wd), job{RunRequest: RunRequest{Source: Source{Spelling: FlagSpelling}}})
 	var nf *CorpusNotFound
 	want := "2 DRP2 corpora in the workspace (a/corpus, b/corpus): set --corpus to the one to run. Looked for spec/drp2/fixtures, then ./fixtures, then any folder holding the three, down to 6 folders deep (5 folders searched; hidden folders, node_modules and links skipped)"
 	if !errors.As(err, &nf) || err.Error() != want || Code(err) != ExitUsage {
@@ -88,7 +88,7 @@ func TestChooseCorpusCutShort(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, search, err := chooseCorpus(envAt(wd), Job{Spelling: FlagSpelling})
+	_, search, err := chooseCorpus(envAt(wd), job{RunRequest: RunRequest{Source: Source{Spelling: FlagSpelling}}})
 	if !errors.As(err, &e) || search != nil || !strings.HasSuffix(err.Error(), "the search stopped after 20000 entries") {
 		t.Errorf("a search cut short: %+v, %v", search, err)
 	}

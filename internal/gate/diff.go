@@ -9,20 +9,20 @@ import (
 
 // Diff compares two JSON reports fixture by fixture: the diff use case.
 // It returns HEAD carrying the comparison, and whether HEAD regressed by
-// the one rule of fail-on regressions (Regressions), or an implementation
+// the one rule of fail-on regressions (regressions), or an implementation
 // has new failures against itself on the base.
 func Diff(env Env, basePath, headPath string) (head *model.Run, regressed bool, err error) {
 	ws := workspace.New(env.WorkDir, false)
 	base, err := baseline.ReadReportFile(ws, basePath, env.ReadReport)
 	if err != nil {
-		return nil, false, Usagef("%v", err)
+		return nil, false, Usagef("%w", err)
 	}
 	if head, err = baseline.ReadReportFile(ws, headPath, env.ReadReport); err != nil {
-		return nil, false, Usagef("%v", err)
+		return nil, false, Usagef("%w", err)
 	}
 	head.Comparison = baseline.Compare(base, head, basePath)
 	head.Comparison.Implementations = baseline.CompareImplementations(base, head, false)
-	r, added := Regressions(head)
+	r, added := regressions(head)
 	for _, d := range head.Comparison.Implementations {
 		added += d.NewFailures()
 	}

@@ -9,37 +9,12 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/workspace"
-	"github.com/drp2/drp2-fixtures/model"
 )
 
-// Process is what a front end knows of its process, from which NewEnv
-// makes the gate's Env: the one place the working directory and the clock
-// get their defaults.
-type Process struct {
-	// WorkDir is the working directory; empty means the process's.
-	WorkDir string
-	// Getenv reads an environment variable; nil means none are set.
-	Getenv func(string) string
-	// Now is the wall clock; nil means time.Now. SOURCE_DATE_EPOCH, when
-	// set, replaces it with a fixed time (reproducible reports).
-	Now func() time.Time
-	// Redact hides the process's secrets in a value, RedactBytes in a
-	// file about to be written; nil hides nothing.
-	Redact      func(v any)
-	RedactBytes func([]byte) []byte
-	// ReadReport reads a JSON report: the JSON report's own reader.
-	ReadReport func([]byte) (*model.Run, error)
-	// ToolVersion is recorded in every report.
-	ToolVersion string
-	// Sized is told the number of fixtures a run is about to run (Env.Sized).
-	Sized func(fixtures int)
-	// InWorkspace names the files of what the sinks show relative to the
-	// workspace: $GITHUB_WORKSPACE, else the working directory (Env.Workspace).
-	InWorkspace bool
-}
-
-// NewEnv is the gate's view of the process.
-func NewEnv(p Process) (Env, error) {
+// NewEnv is the gate's view of the process, completed from what a front
+// end knows of it: the one place the working directory and the clock get
+// their defaults.
+func NewEnv(p Env) (Env, error) {
 	wd := p.WorkDir
 	if wd == "" {
 		var err error
@@ -67,20 +42,39 @@ func NewEnv(p Process) (Env, error) {
 	if redactBytes == nil {
 		redactBytes = func(b []byte) []byte { return b }
 	}
-	workspace := ""
-	if p.InWorkspace {
-		if workspace = getenv("GITHUB_WORKSPACE"); workspace == "" {
-			workspace = wd
+	p.WorkDir, p.Getenv, p.Now, p.RedactBytes = wd, getenv, now, redactBytes
+	if p.InWorkspace && p.Workspace == "" {
+		if p.Workspace = getenv("GITHUB_WORKSPACE"); p.Workspace == "" {
+			p.Workspace = wd
 		}
 	}
-	return Env{WorkDir: wd, Now: now, Getenv: getenv, ToolVersion: p.ToolVersion, Redact: p.Redact, RedactBytes: redactBytes,
-		ReadReport: p.ReadReport, Sized: p.Sized, Workspace: workspace}, nil
+	return p, nil
 }
 
-// Run resolves and executes a job: the use case of run, merge, coverage
-// and the action.
-func Run(ctx context.Context, env Env, job Job) (*Resolved, *Outcome, error) {
-	r, err := Resolve(env, job)
+// Run runs a corpus as asked: the use case of run (the action resolves
+// and executes in two calls, Resolve and Execute).
+func Run(ctx context.Context, env Env, req RunRequest) (*Outcome, error) {
+	_, o, err := run(ctx, env, job{RunRequest: req})
+	return o, err
+}
+
+// Merge judges the JSON reports of several jobs or shards as one run.
+func Merge(ctx context.Context, env Env, req MergeRequest) (*Outcome, error) {
+	_, o, err := run(ctx, env, job{RunRequest: RunRequest{Results: req.Results, Expectations: req.Expectations,
+		FailOn: req.FailOn, Commit: req.Commit, Repository: req.Repository, Source: Source{Spelling: req.Spelling}}, mergeOnly: true})
+	return o, err
+}
+
+// Coverage runs the corpus and counts which of the validator's rules its
+// fixtures exercise (Outcome.Coverage), judged by the default fail-on.
+func Coverage(ctx context.Context, env Env, src Source) (*Outcome, error) {
+	_, o, err := run(ctx, env, job{RunRequest: RunRequest{Source: src, FailOn: DefaultFailOn, Coverage: true}})
+	return o, err
+}
+
+// run resolves and executes a job.
+func run(ctx context.Context, env Env, job job) (*Resolved, *Outcome, error) {
+	r, err := resolve(env, job)
 	if err != nil {
 		return nil, nil, err
 	}

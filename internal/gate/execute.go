@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/expect"
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/model"
@@ -29,7 +30,7 @@ type Outcome struct {
 	Coverage *model.Coverage
 	// Exploration is what the job's exploration found; nil when not asked
 	// for, or when it could not be made (Err says why).
-	Exploration *Exploration
+	Exploration *model.Exploration
 	// Verdict is the one judgement of the outcome (also Run.Judgement).
 	Verdict *model.Judgement
 	// Err is what stopped a step that runs after the run exists (the
@@ -47,9 +48,9 @@ func (o *Outcome) ExitCode() int {
 		return Code(o.Err)
 	}
 	if o.Verdict != nil && o.Verdict.Failed {
-		return ExitFailed
+		return exit.Failed
 	}
-	return ExitOK
+	return exit.OK
 }
 
 // step is one stage of Execute. A late step's failure does not stop the
@@ -75,7 +76,7 @@ var steps = []step{
 	{"compare with the manifest", true, compareManifest},
 	{"count the rule coverage", true, countCoverage},
 	{"update the expectations", true, updateExpectations},
-	{"judge the outcome", false, judge},
+	{"judge the outcome", false, judgeOutcome},
 	{"name the files as the workspace does", false, nameInWorkspace},
 	{"bound what every sink shows", false, boundForSinks},
 }
@@ -98,7 +99,7 @@ func Execute(ctx context.Context, r *Resolved) (*Outcome, error) {
 }
 
 func runCorpus(ctx context.Context, r *Resolved, o *Outcome) error {
-	if r.MergeOnly {
+	if r.mergeOnly {
 		return nil
 	}
 	cfg := r.Config
@@ -121,11 +122,11 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	if len(r.Implementations) == 0 || o.Run == nil {
 		return nil
 	}
-	commands, err := harness.ExpandCommands(r.ReadInput, r.Implementations)
+	commands, err := harness.ExpandCommands(r.readInput, r.Implementations)
 	if err != nil {
-		return Usagef("%v", err)
+		return Usagef("%w", err)
 	}
-	fsys := r.CorpusSource().FS
+	fsys := r.corpusSource().FS
 	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
 	cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress,
 		Expect: r.expect.Expectation, Retries: r.Retries}
@@ -141,7 +142,7 @@ func mergeResults(_ context.Context, r *Resolved, o *Outcome) error {
 	if len(r.Results) == 0 {
 		return nil
 	}
-	reports, err := ReadResults(r, r.Results)
+	reports, err := readResults(r, r.Results)
 	if err != nil {
 		return err
 	}
@@ -150,9 +151,9 @@ func mergeResults(_ context.Context, r *Resolved, o *Outcome) error {
 	}
 	merged, err := harness.Merge(reports)
 	if err != nil {
-		return Usagef("%v", err)
+		return Usagef("%w", err)
 	}
-	if r.MergeOnly {
+	if r.mergeOnly {
 		merged.ToolVersion = r.env.ToolVersion
 	}
 	o.Run = merged
@@ -192,13 +193,13 @@ func applyExpectations(_ context.Context, r *Resolved, o *Outcome) error {
 // cannot be had for a reason that must not stop the run (a shallow
 // checkout) leaves run.Comparison saying why.
 func compareBaseline(ctx context.Context, r *Resolved, o *Outcome) error {
-	if r.MergeOnly {
+	if r.mergeOnly {
 		return nil
 	}
 	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.Config, Getenv: r.env.Getenv, Decode: r.env.ReadReport,
 		Implementations: r.baseImplementations}, o.Run)
 	if errors.Is(err, baseline.ErrInput) {
-		return Usagef("%v", err)
+		return Usagef("%w", err)
 	}
 	if err != nil {
 		return err
@@ -221,7 +222,7 @@ func compareManifest(_ context.Context, r *Resolved, o *Outcome) error {
 	if r.manifest == "" {
 		return nil
 	}
-	mc, err := r.CompareManifest(o.Run, r.manifest)
+	mc, err := r.compareManifest(o.Run, r.manifest)
 	if err != nil {
 		return err
 	}
@@ -236,19 +237,19 @@ func updateExpectations(_ context.Context, r *Resolved, o *Outcome) error {
 	if r.UpdateExpectations == "" {
 		return nil
 	}
-	ws := r.Workspace()
-	target := r.Display(under(r.WorkDir, r.UpdateExpectations))
+	ws := r.workspace()
+	target := r.display(under(r.WorkDir, r.UpdateExpectations))
 	var src []byte
 	from := ""
 	for _, file := range r.Expectations {
-		if from == "" || r.Display(under(r.WorkDir, file)) == target {
-			from = r.Display(under(r.WorkDir, file))
+		if from == "" || r.display(under(r.WorkDir, file)) == target {
+			from = r.display(under(r.WorkDir, file))
 		}
 	}
 	if from != "" {
-		data, err := r.ReadInput(from)
+		data, err := r.readInput(from)
 		if err != nil {
-			return Usagef("update-expectations: %v", err)
+			return Usagef("update-expectations: %w", err)
 		}
 		src = data
 	}
@@ -259,7 +260,7 @@ func updateExpectations(_ context.Context, r *Resolved, o *Outcome) error {
 		diff = renameDiff(diff, from, target)
 	}
 	if err := ws.WriteFile(r.UpdateExpectations, r.env.RedactBytes(out)); err != nil {
-		return Usagef("update-expectations: %v", err)
+		return exit.Errorf(exit.Record, "update-expectations: %w", err)
 	}
 	o.Run.ExpectationsUpdate = &model.ExpectationsUpdate{File: target, Diff: diff}
 	return nil
@@ -289,10 +290,10 @@ func countCoverage(_ context.Context, r *Resolved, o *Outcome) error {
 	return nil
 }
 
-// ExploreSeed is the seed of a job's exploration: one seed, so that every
+// exploreSeed is the seed of a job's exploration: one seed, so that every
 // run of a workflow explores the same streams and a new disagreement means
 // a changed implementation, not luck.
-const ExploreSeed = 1
+const exploreSeed = 1
 
 // ExploreAfter explores from the job's corpus with the run it made
 // (merged reports hold fixtures of other corpora: explore then runs its
@@ -308,16 +309,16 @@ func ExploreAfter(ctx context.Context, r *Resolved, o *Outcome) error {
 	if len(r.Results) > 0 {
 		run = nil
 	}
-	rep, err := Explore(ctx, r, ExploreRequest{Seed: ExploreSeed, Count: r.Explore, Time: r.ExploreTime, Run: run})
+	rep, err := exploreFrom(ctx, r, exploration{seed: exploreSeed, count: r.Explore, time: r.ExploreTime, run: run})
 	if err != nil {
 		return fmt.Errorf("explore: %w", err)
 	}
 	o.Exploration = rep
 	if r.ExploreOut != "" {
-		if err := WriteCandidates(r, r.ExploreOut, rep); err != nil {
+		if err := writeCandidates(r, r.ExploreOut, rep); err != nil {
 			// A folder the candidates cannot go to is the input's fault,
 			// as explore --out says.
-			return Usagef("explore: candidates below %s: %v", r.ExploreOut, err)
+			return Usagef("explore: candidates below %s: %w", r.ExploreOut, err)
 		}
 	}
 	return nil
@@ -338,17 +339,17 @@ func (o *Outcome) Fail(err error) {
 	}
 }
 
-// ReadResults reads JSON reports named by paths or glob patterns (relative
+// readResults reads JSON reports named by paths or glob patterns (relative
 // to the working directory), in lexical order within each pattern. A
 // pattern that matches nothing is unusable input: a results input
 // pointing nowhere is a mistake, not an empty merge.
-func ReadResults(r *Resolved, patterns []string) ([]harness.Report, error) {
+func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 	var reports []harness.Report
 	seen := map[string]bool{}
 	for _, pat := range patterns {
 		matches, err := filepath.Glob(under(r.WorkDir, pat))
 		if err != nil {
-			return nil, Usagef("results %q: %v", pat, err)
+			return nil, Usagef("results %q: %w", pat, err)
 		}
 		if len(matches) == 0 {
 			return nil, Usagef("results %q: no such file", pat)
@@ -370,14 +371,14 @@ func ReadResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 }
 
 func readResult(r *Resolved, path string) (harness.Report, error) {
-	name := r.Display(path)
-	data, err := r.ReadInput(path)
+	name := r.display(path)
+	data, err := r.readInput(path)
 	if err != nil {
-		return harness.Report{}, Usagef("results %s: %v", name, err)
+		return harness.Report{}, Usagef("results %s: %w", name, err)
 	}
 	run, err := r.env.ReadReport(data)
 	if err != nil {
-		return harness.Report{}, Usagef("results %s: %v", name, err)
+		return harness.Report{}, Usagef("results %s: %w", name, err)
 	}
 	return harness.Report{Source: name, Run: run}, nil
 }

@@ -18,9 +18,9 @@ import (
 
 var frozen = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func execute(t *testing.T, dir string, job Job) *Outcome {
+func execute(t *testing.T, dir string, req RunRequest) *Outcome {
 	t.Helper()
-	r, err := Resolve(Env{WorkDir: dir, Now: func() time.Time { return frozen }}, job)
+	r, err := Resolve(Env{WorkDir: dir, Now: func() time.Time { return frozen }}, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,8 +37,8 @@ func TestJSONReportCarriesManifestCoverageAndVerdict(t *testing.T) {
 	dir := testkit.Corpus(t, map[string]string{
 		"fixtures/positive/ok.json": testkit.Fixture("ok", testkit.Success, testkit.Hello, testkit.Reply),
 	})
-	job := Job{FailOn: DefaultFailOn, Spelling: FlagSpelling}
-	r, err := Resolve(Env{WorkDir: dir, Now: func() time.Time { return frozen }}, Job{NoSemantics: true})
+	req := RunRequest{Source: Source{Spelling: FlagSpelling}, FailOn: DefaultFailOn}
+	r, err := resolve(Env{WorkDir: dir, Now: func() time.Time { return frozen }}, job{noSemantics: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestJSONReportCarriesManifestCoverageAndVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := r.BuildManifest(o.Run)
+	m, _, err := r.buildManifest(o.Run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,10 +56,10 @@ func TestJSONReportCarriesManifestCoverageAndVerdict(t *testing.T) {
 	if err := manifest.Encode(&b, m); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, "fixtures", ManifestFile), b.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "fixtures", manifestFile), b.Bytes(), 0o644)
 
-	plain := execute(t, dir, job)
-	with := job
+	plain := execute(t, dir, req)
+	with := req
 	with.CheckClean, with.Coverage = true, true
 	checked := execute(t, dir, with)
 	if plain.Verdict.Failed || !checked.Verdict.Failed {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/explore"
 	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
@@ -26,24 +27,56 @@ type ExploreProgress = explore.Progress
 // told otherwise.
 const DefaultExploreCount = explore.DefaultCount
 
-// Exploration is what an exploration found.
-type Exploration = model.Exploration
-
-// ExploreRequest is what explore is asked: the seed, the number of streams
-// and the time they may take (0: no limit), and a progress callback.
+// ExploreRequest is what explore is asked: the corpus whose streams it
+// starts from, the implementations (Timeout bounds one answer) and the
+// shard of the streams to explore, the seed, the number of streams and
+// the time they may take (0: no limit), a progress callback, and the
+// folder the candidates are written below ("" for none).
 type ExploreRequest struct {
-	Seed     int64
-	Count    int
-	Time     time.Duration
-	Progress func(ExploreProgress)
-	// Run is the job's run of its corpus when it has been run already (the
-	// action explores after its run); nil runs it here.
-	Run *model.Run
+	Source
+	Implementations []string
+	Timeout         time.Duration
+	Shard           *model.Shard
+	Seed            int64
+	Count           int
+	Time            time.Duration
+	Progress        func(ExploreProgress)
+	Out             string
 }
 
-// Explore explores from the streams of the job's corpus, with the
+// Explore explores from the streams of the corpus, with the schemas and
+// implementations the request names, and writes the candidates below Out.
+// Candidates that cannot be written return the exploration with the
+// error, a record lost (exit.Record).
+func Explore(ctx context.Context, env Env, req ExploreRequest) (*model.Exploration, error) {
+	r, err := Resolve(env, RunRequest{Source: req.Source, Implementations: req.Implementations, Timeout: req.Timeout, Shard: req.Shard})
+	if err != nil {
+		return nil, err
+	}
+	rep, err := exploreFrom(ctx, r, exploration{seed: req.Seed, count: req.Count, time: req.Time, progress: req.Progress})
+	if err != nil {
+		return nil, err
+	}
+	if req.Out != "" {
+		return rep, exit.New(exit.Record, writeCandidates(r, req.Out, rep))
+	}
+	return rep, nil
+}
+
+// exploration is what one exploration is asked, and the run of its
+// corpus when that has been run already (the action explores after its
+// run; nil runs it here).
+type exploration struct {
+	seed     int64
+	count    int
+	time     time.Duration
+	progress func(ExploreProgress)
+	run      *model.Run
+}
+
+// exploreFrom explores from the streams of the job's corpus, with the
 // schemas and implementations the job names.
-func Explore(ctx context.Context, r *Resolved, req ExploreRequest) (*Exploration, error) {
+func exploreFrom(ctx context.Context, r *Resolved, req exploration) (*model.Exploration, error) {
 	cfg := r.Config
 	sch, err := runner.CompileSchemas(cfg)
 	if err != nil {
@@ -54,7 +87,7 @@ func Explore(ctx context.Context, r *Resolved, req ExploreRequest) (*Exploration
 	// shard takes its part of the streams (explore.Config.Shard), so that
 	// stream i is the same in every shard.
 	cfg.Shard = nil
-	run := req.Run
+	run := req.run
 	if run == nil || run.Shard != nil {
 		if run, err = runner.Run(ctx, cfg); err != nil {
 			return nil, err
@@ -64,7 +97,7 @@ func Explore(ctx context.Context, r *Resolved, req ExploreRequest) (*Exploration
 	if err != nil {
 		return nil, err
 	}
-	fsys := r.CorpusSource().FS
+	fsys := r.corpusSource().FS
 	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
 	var seeds []explore.Seed
 	for _, res := range run.Results {
@@ -73,14 +106,14 @@ func Explore(ctx context.Context, r *Resolved, req ExploreRequest) (*Exploration
 		}
 		data, err := read(res.RelPath)
 		if err != nil {
-			return nil, fmt.Errorf("%w: fixture %s: %v", runner.ErrInput, res.Path, err)
+			return nil, fmt.Errorf("%w: fixture %s: %w", runner.ErrInput, res.Path, err)
 		}
 		seeds = append(seeds, explore.Seed{Path: res.RelPath, Data: data})
 	}
 	var commands []string
 	if len(r.Implementations) > 0 {
-		if commands, err = harness.ExpandCommands(r.ReadInput, r.Implementations); err != nil {
-			return nil, Usagef("%v", err)
+		if commands, err = harness.ExpandCommands(r.readInput, r.Implementations); err != nil {
+			return nil, Usagef("%w", err)
 		}
 	}
 	var rules []explore.Rule
@@ -89,25 +122,25 @@ func Explore(ctx context.Context, r *Resolved, req ExploreRequest) (*Exploration
 	}
 	checker := drp2.New()
 	rep, err := explore.Run(ctx, explore.Config{
-		Seed: req.Seed, Count: req.Count, Time: req.Time, Seeds: seeds, Validator: v, Rules: rules,
+		Seed: req.seed, Count: req.count, Time: req.time, Seeds: seeds, Validator: v, Rules: rules,
 		Tracer:          func(s model.Stream, seen func(string, int)) { checker.CheckAt(ctx, s, seen) },
 		Implementations: commands, Harness: harness.Config{Dir: r.WorkDir, Timeout: r.Timeout},
-		Workers: r.Workers, Now: r.Config.Now, Progress: req.Progress, Shard: r.Shard,
+		Workers: r.Workers, Now: r.Config.Now, Progress: req.progress, Shard: r.Shard,
 	})
 	if err != nil {
 		return nil, err
 	}
 	// Implementations' words reach the reports and the candidates.
-	r.Redact(rep)
+	r.redact(rep)
 	return rep, nil
 }
 
-// WriteCandidates writes each disagreement's candidate below dir. A file
+// writeCandidates writes each disagreement's candidate below dir. A file
 // already at a candidate's path is never replaced: the same bytes are
 // left as they are, other bytes (a corpus fixture) keep the candidate out,
 // and a link or special file there is left alone too.
-func WriteCandidates(r *Resolved, dir string, rep *Exploration) error {
-	ws := r.Workspace()
+func writeCandidates(r *Resolved, dir string, rep *model.Exploration) error {
+	ws := r.workspace()
 	for i := range rep.Disagreements {
 		c := &rep.Disagreements[i].Candidate
 		p := filepath.Join(dir, filepath.FromSlash(c.Path))

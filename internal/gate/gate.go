@@ -1,15 +1,16 @@
 // Package gate is the one door of drp2-fixtures: every use case of the
-// front ends (run, merge, coverage and the action: Run; manifest write and
-// check; explore; diff; the adapter) takes a request and returns an
-// outcome, and the front ends only build the one and render the other. A
-// Job says what to run, Resolve chooses every default once, and Execute
-// runs the steps in their one order (the corpus, the implementations, the
-// merged results, the known failures, the baseline, the manifest, the rule
-// coverage, the exploration) into an Outcome that carries one judgement,
-// made once from the outcome and fail-on, as typed reasons that
+// front ends takes a request that holds what it reads and returns an
+// outcome, and the front ends only build the one and render the other:
+// Run (run and the action: a RunRequest, or Resolve and Execute), Merge,
+// Coverage, WriteManifest and CheckManifest, Explore, Diff, Serve (the
+// adapter) and Collect (the site). Resolve chooses every default once,
+// and Execute runs the steps in their one order (the corpus, the
+// implementations, the merged results, the known failures, the baseline,
+// the manifest, the rule coverage) into an Outcome that carries one
+// judgement, made once from the outcome and fail-on, as typed reasons that
 // report/explain words, and a run bounded once for every sink
-// (internal/bound), which the renderers render as it is. It reads no
-// flags and no environment and prints nothing.
+// (internal/bound), which the renderers render as it is. It reads no flags
+// and no environment and prints nothing.
 package gate
 
 import (
@@ -30,26 +31,34 @@ const (
 	// DefaultTimeout is the longest wait for an implementation's answer
 	// to one fixture.
 	DefaultTimeout = harness.DefaultTimeout
-	// Embedded names the corpus built into the binary.
-	Embedded = runner.Embedded
 )
 
-// Job is one run of a corpus, as run's flags or the action's inputs say
-// it. Empty fields mean "the default", chosen in Resolve alone.
-type Job struct {
+// Source is the corpus a use case reads: its root, its schemas, the
+// largest fixture file read and how many are read at once. Empty fields
+// mean "the default", chosen in Resolve alone.
+type Source struct {
 	Corpus        string
 	CommandSchema string
 	FixtureSchema string
+	MaxFileSize   int64
+	Workers       int
+	// Spelling names the settings and filters as the user wrote them, for
+	// messages.
+	Spelling Spelling
+}
+
+// RunRequest is one run of a corpus, as run's flags or the action's
+// inputs say it.
+type RunRequest struct {
+	Source
 	// Paths, Name and Tags are the filters.
 	Paths []string
 	Name  string
 	Tags  []string
 
-	MaxFileSize int64
-	Workers     int
-
 	// Shard runs one part of the selected fixtures (runner.ShardOf), or of
-	// explore's streams; nil runs all of them. ParseShard reads "K/N".
+	// the exploration's streams; nil runs all of them. ParseShard reads
+	// "K/N".
 	Shard *model.Shard
 
 	// FailOn says which outcomes fail the run.
@@ -63,19 +72,14 @@ type Job struct {
 	CheckClean bool
 	// Coverage counts the validator's rule coverage of the head run.
 	Coverage bool
-	// NoSemantics leaves the semantic checker out (a manifest records
-	// files and expectations, not verdicts).
-	NoSemantics bool
 	// Implementations are the DRP2 implementations the runtime harness
 	// runs the selected fixtures through (command lines, or @FILE lists);
 	// Timeout bounds one fixture's answer (0: the harness's default).
 	Implementations []string
 	Timeout         time.Duration
 	// Results are JSON reports of other jobs or shards (paths or globs)
-	// merged into this run's report. With MergeOnly they are the whole
-	// run: no corpus is run (drp2-fixtures merge).
-	Results   []string
-	MergeOnly bool
+	// merged into this run's report.
+	Results []string
 	// Commit and Repository say what the run is made on (a commit's hex
 	// name, "owner/name"), recorded in the report for collectors of
 	// published reports; empty records none.
@@ -109,15 +113,35 @@ type Job struct {
 
 	// Explore is the number of generated streams to explore after the
 	// run (ExploreAfter), from its corpus, with its implementations (0:
-	// none), with the one seed ExploreSeed, for at most ExploreTime (0:
+	// none), with the one seed exploreSeed, for at most ExploreTime (0:
 	// no bound but the count); ExploreOut is the folder the candidates
 	// are written below ("" for none).
 	Explore     int
 	ExploreTime time.Duration
 	ExploreOut  string
+}
 
-	// Spelling names the filters as the user wrote them, for messages.
-	Spelling Spelling
+// MergeRequest is what merge is asked: the JSON reports of several jobs
+// or shards (paths or globs), judged as one run; it runs no corpus.
+type MergeRequest struct {
+	Results []string
+	// Expectations judge every merged result instead of the expectations
+	// their runs applied; none keeps those.
+	Expectations       []string
+	FailOn             FailOn
+	Commit, Repository string
+	Spelling           Spelling
+}
+
+// job is what Resolve resolves: a run's request and what the use case
+// that is not run adds to it.
+type job struct {
+	RunRequest
+	// mergeOnly runs no corpus: the merged results are the whole run.
+	mergeOnly bool
+	// noSemantics leaves the semantic checker out (a manifest records
+	// files and expectations, not verdicts).
+	noSemantics bool
 }
 
 // Spelling is how a front end spells the filters: run's flags or the
@@ -225,9 +249,9 @@ func (f FailOn) String() string {
 	return strings.Join(w, ",")
 }
 
-// MaxShards bounds N in --shard K/N: far above any matrix of runners
+// maxShards bounds N in --shard K/N: far above any matrix of runners
 // (GitHub allows 256 jobs a matrix), low enough that a typo is caught.
-const MaxShards = 1024
+const maxShards = 1024
 
 // ParseShard reads a shard as "K/N": the K-th (from 1) of N parts.
 func ParseShard(s string) (*model.Shard, error) {
@@ -237,8 +261,8 @@ func ParseShard(s string) (*model.Shard, error) {
 	switch {
 	case !ok || kerr != nil || nerr != nil:
 		return nil, fmt.Errorf("%q is not a shard: want K/N, such as 2/4 (the second of four parts)", s)
-	case ni < 1 || ni > MaxShards:
-		return nil, fmt.Errorf("%q: the number of shards must be 1 to %d", s, MaxShards)
+	case ni < 1 || ni > maxShards:
+		return nil, fmt.Errorf("%q: the number of shards must be 1 to %d", s, maxShards)
 	case ki < 1 || ki > ni:
 		return nil, fmt.Errorf("%q: the shard must be 1 to %d (shards count from 1)", s, ni)
 	}

@@ -181,7 +181,7 @@ func (r *Resolved) baseLists(c *model.Comparison) (base *expect.List, known bool
 // be known. It is nil when no file of the base can be read: a baseline
 // given as a report, or a base commit that cannot be opened.
 func (r *Resolved) baseReader(c *model.Comparison) func(file string) (data []byte, found, ok bool) {
-	ws := r.Workspace()
+	ws := r.workspace()
 	var at func(rel string) ([]byte, bool, bool)
 	switch {
 	case c.Commit != "":

@@ -18,22 +18,22 @@ type ManifestCheck struct {
 	results map[string]string
 }
 
-// CompareManifest reads the manifest at path and compares the run's corpus
+// compareManifest reads the manifest at path and compares the run's corpus
 // with it. An unreadable or missing manifest is unusable input.
-func (r *Resolved) CompareManifest(run *model.Run, path string) (*ManifestCheck, error) {
-	rec, err := r.ReadManifest(path)
+func (r *Resolved) compareManifest(run *model.Run, path string) (*ManifestCheck, error) {
+	rec, err := r.readManifest(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, Usagef("manifest %s does not exist: write it with drp2-fixtures manifest write", r.Display(path))
+		return nil, Usagef("manifest %s does not exist: write it with drp2-fixtures manifest write", r.display(path))
 	}
 	if err != nil {
 		return nil, err
 	}
-	cur, _, err := r.BuildManifest(run)
+	cur, _, err := r.buildManifest(run)
 	if err != nil {
 		return nil, err
 	}
 	cmp := manifest.Compare(rec, cur)
-	cmp.Path, cmp.CheckClean = r.Display(path), r.CheckClean
+	cmp.Path, cmp.CheckClean = r.display(path), r.CheckClean
 	mc := &ManifestCheck{Cmp: cmp, results: map[string]string{}}
 	for i := range run.Results {
 		mc.results[run.Results[i].RelPath] = run.Results[i].Path
@@ -41,29 +41,29 @@ func (r *Resolved) CompareManifest(run *model.Run, path string) (*ManifestCheck,
 	return mc, nil
 }
 
-// BuildManifest records a run's corpus, with the fixtures it could not
+// buildManifest records a run's corpus, with the fixtures it could not
 // record.
-func (r *Resolved) BuildManifest(run *model.Run) (*manifest.Manifest, []string, error) {
-	m, unusable, err := manifest.Build(run, r.CorpusSource())
+func (r *Resolved) buildManifest(run *model.Run) (*manifest.Manifest, []string, error) {
+	m, unusable, err := manifest.Build(run, r.corpusSource())
 	if err != nil {
-		return nil, nil, Usagef("%v", err)
+		return nil, nil, Usagef("%w", err)
 	}
 	return m, unusable, nil
 }
 
-// ReadManifest reads and decodes the manifest at path, as every input file
+// readManifest reads and decodes the manifest at path, as every input file
 // is read; a missing one is fs.ErrNotExist.
-func (r *Resolved) ReadManifest(path string) (*manifest.Manifest, error) {
-	data, err := r.ReadInput(path)
+func (r *Resolved) readManifest(path string) (*manifest.Manifest, error) {
+	data, err := r.readInput(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	if err != nil {
-		return nil, Usagef("manifest: %v", err)
+		return nil, Usagef("manifest: %w", err)
 	}
 	rec, err := manifest.Decode(data)
 	if err != nil {
-		return nil, Usagef("manifest %s: %v", r.Display(path), err)
+		return nil, Usagef("manifest %s: %w", r.display(path), err)
 	}
 	return rec, nil
 }
@@ -89,9 +89,9 @@ func (mc *ManifestCheck) reasons() []model.Reason {
 // path rel, for the annotations of the comparison.
 func (mc *ManifestCheck) FixturePath(rel string) string { return mc.results[rel] }
 
-// Model is the comparison as the model carries it to every report; nil
+// model is the comparison as the model carries it to every report; nil
 // without one.
-func (mc *ManifestCheck) Model() *model.ManifestCheck {
+func (mc *ManifestCheck) model() *model.ManifestCheck {
 	if mc == nil {
 		return nil
 	}

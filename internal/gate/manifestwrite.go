@@ -9,15 +9,16 @@ import (
 	"errors"
 	"os"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-// ManifestWrite is what manifest write is asked: the corpus (Job), where
-// the manifest goes ("" for <corpus>/manifest.json, "-" for standard
-// output), and its freeze.
+// ManifestWrite is what manifest write is asked: the corpus, where the
+// manifest goes ("" for <corpus>/manifest.json, "-" for standard output),
+// and its freeze.
 type ManifestWrite struct {
-	Job Job
+	Source
 	Out string
 	// Frozen is the freeze to declare when FrozenSet; otherwise the
 	// manifest keeps the freeze of the one it replaces.
@@ -41,14 +42,10 @@ type ManifestWritten struct {
 	Broken *model.ManifestCheck
 }
 
-// Refused says whether nothing was written.
-func (w *ManifestWritten) Refused() bool { return len(w.Unusable) > 0 || w.Broken != nil }
-
 // manifestRun runs the whole corpus for a manifest, without the semantic
 // checker: a manifest records files and expectations, not verdicts.
-func manifestRun(ctx context.Context, env Env, job Job) (*Resolved, *model.Run, error) {
-	job.NoSemantics = true
-	r, out, err := Run(ctx, env, job)
+func manifestRun(ctx context.Context, env Env, src Source) (*Resolved, *model.Run, error) {
+	r, out, err := run(ctx, env, job{RunRequest: RunRequest{Source: src}, noSemantics: true})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -58,11 +55,11 @@ func manifestRun(ctx context.Context, env Env, job Job) (*Resolved, *model.Run, 
 
 // WriteManifest records the corpus in a manifest.
 func WriteManifest(ctx context.Context, env Env, req ManifestWrite) (*ManifestWritten, error) {
-	r, run, err := manifestRun(ctx, env, req.Job)
+	r, run, err := manifestRun(ctx, env, req.Source)
 	if err != nil {
 		return nil, err
 	}
-	m, unusable, err := r.BuildManifest(run)
+	m, unusable, err := r.buildManifest(run)
 	if err != nil {
 		return nil, err
 	}
@@ -71,10 +68,10 @@ func WriteManifest(ctx context.Context, env Env, req ManifestWrite) (*ManifestWr
 	}
 	w := &ManifestWritten{}
 	if req.Out != "-" {
-		if w.Path, err = r.ManifestPath(req.Out, "-o"); err != nil {
+		if w.Path, err = r.manifestPath(req.Out, "-o"); err != nil {
 			return nil, err
 		}
-		w.Shown = r.Display(w.Path)
+		w.Shown = r.display(w.Path)
 	}
 	m.Frozen = req.Frozen
 	if w.Path != "" {
@@ -88,8 +85,8 @@ func WriteManifest(ctx context.Context, env Env, req ManifestWrite) (*ManifestWr
 	}
 	w.Data, w.Fixtures, w.DRP2Version, w.Frozen = b.Bytes(), len(m.Fixtures), m.DRP2Version, m.Frozen
 	if w.Path != "" {
-		if err := r.Workspace().WriteFile(w.Path, r.env.RedactBytes(w.Data)); err != nil {
-			return nil, Usagef("write manifest: %v", err)
+		if err := r.workspace().WriteFile(w.Path, r.env.RedactBytes(w.Data)); err != nil {
+			return nil, exit.Errorf(exit.Record, "write manifest: %w", err)
 		}
 	}
 	return w, nil
@@ -100,7 +97,7 @@ func WriteManifest(ctx context.Context, env Env, req ManifestWrite) (*ManifestWr
 // would launder them, so it refuses (the comparison). Unless the freeze
 // was given, the new manifest keeps the old one's.
 func (r *Resolved) keepFreeze(m *manifest.Manifest, path string, frozenSet bool) (*model.ManifestCheck, error) {
-	rec, err := r.ReadManifest(path)
+	rec, err := r.readManifest(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -111,7 +108,7 @@ func (r *Resolved) keepFreeze(m *manifest.Manifest, path string, frozenSet bool)
 		m.Frozen = rec.Frozen
 	}
 	if cmp := manifest.Compare(rec, m); rec.Frozen && cmp.Violations > 0 {
-		cmp.Path = r.Display(path)
+		cmp.Path = r.display(path)
 		return cmp, nil
 	}
 	return nil, nil
@@ -119,14 +116,14 @@ func (r *Resolved) keepFreeze(m *manifest.Manifest, path string, frozenSet bool)
 
 // CheckManifest compares the corpus with its manifest (path, or
 // <corpus>/manifest.json): the manifest check use case.
-func CheckManifest(ctx context.Context, env Env, job Job, path string) (*ManifestCheck, error) {
-	r, run, err := manifestRun(ctx, env, job)
+func CheckManifest(ctx context.Context, env Env, src Source, path string) (*ManifestCheck, error) {
+	r, run, err := manifestRun(ctx, env, src)
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.ManifestPath(path, "--manifest")
+	p, err := r.manifestPath(path, "--manifest")
 	if err != nil {
 		return nil, err
 	}
-	return r.CompareManifest(run, p)
+	return r.compareManifest(run, p)
 }

@@ -15,9 +15,11 @@ import (
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
 
-// Env is what a job needs from the process, given by the front end.
+// Env is what a use case needs from the process: given by the front end,
+// completed by NewEnv.
 type Env struct {
-	// WorkDir is the working directory, absolute.
+	// WorkDir is the working directory, absolute (NewEnv: empty means the
+	// process's).
 	WorkDir string
 	// Now is the run's clock (frozen by SOURCE_DATE_EPOCH, or the test's).
 	Now func() time.Time
@@ -46,14 +48,18 @@ type Env struct {
 	// Workspace is the folder the sinks name files relative to, wherever
 	// they lie under it; empty names them as they were made.
 	Workspace string
+	// InWorkspace asks NewEnv for the action's workspace: the files the
+	// sinks show named relative to $GITHUB_WORKSPACE, else the working
+	// directory, never by the container's mount point.
+	InWorkspace bool
 }
 
 // Progress counts the work of a job as it is done (runner.Progress).
 type Progress = runner.Progress
 
-// Resolved is a Job with every default chosen.
+// Resolved is a request with every default chosen.
 type Resolved struct {
-	Job
+	job
 	WorkDir string
 	Config  runner.Config
 	env     Env
@@ -70,16 +76,18 @@ type Resolved struct {
 	coverage *coverageRun
 }
 
-// ManifestFile is the manifest's file name in the corpus root, where
+// manifestFile is the manifest's file name in the corpus root, where
 // manifest write puts it and manifest check and run --check-clean look.
-const ManifestFile = "manifest.json"
+const manifestFile = "manifest.json"
 
-// Resolve chooses the defaults of a job: the corpus (chooseCorpus), the fixture size
-// limit, the validator and the manifest; it checks what fails together
-// (fail-on regressions needs a baseline) and reads the known-failures
-// list. The schemas' defaults depend on the corpus layout and are chosen
-// by the runner from what Resolve passes it.
-func Resolve(env Env, job Job) (*Resolved, error) {
+// Resolve chooses the defaults of a run: the corpus (chooseCorpus), the
+// fixture size limit, the validator and the manifest; it checks what
+// fails together (fail-on regressions needs a baseline) and reads the
+// known-failures list. The schemas' defaults depend on the corpus layout
+// and are chosen by the runner from what Resolve passes it.
+func Resolve(env Env, req RunRequest) (*Resolved, error) { return resolve(env, job{RunRequest: req}) }
+
+func resolve(env Env, job job) (*Resolved, error) {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
@@ -100,20 +108,20 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 	if job.MaxFileSize == 0 {
 		job.MaxFileSize = runner.DefaultMaxFileSize
 	}
-	if job.Shard != nil && job.MergeOnly {
+	if job.Shard != nil && job.mergeOnly {
 		return nil, Usagef("merge joins the shards: it runs none itself (--shard is for run and explore)")
 	}
 	if job.FailOn.Regressions && (job.Baseline == "" || job.Baseline == baseline.Off) {
 		return nil, Usagef("fail-on regressions needs a baseline to compare with (auto, a folder or a JSON report)")
 	}
-	r := &Resolved{Job: job, WorkDir: wd, env: env, CorpusSearch: search, Config: runner.Config{
+	r := &Resolved{job: job, WorkDir: wd, env: env, CorpusSearch: search, Config: runner.Config{
 		Corpus: corpus, EmbeddedFS: runner.BuiltinCorpus,
 		CommandSchema: job.CommandSchema, FixtureSchema: job.FixtureSchema,
 		Paths: job.Paths, Name: job.Name, Tags: job.Tags, Shard: job.Shard,
 		Workers: job.Workers, WorkDir: wd, Contained: job.Contained, MaxFileSize: job.MaxFileSize,
 		Now: env.Now, Checker: drp2.New(),
 	}}
-	if job.NoSemantics {
+	if job.noSemantics {
 		r.Config.Checker = nil
 	}
 	if r.expect, err = r.readExpectations(); err != nil {
@@ -123,7 +131,7 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 		return nil, Usagef("retries %d: want 0 or more", job.Retries)
 	}
 	if job.Manifest != "" || job.CheckClean {
-		if r.manifest, err = r.ManifestPath(job.Manifest, "--manifest"); err != nil {
+		if r.manifest, err = r.manifestPath(job.Manifest, "--manifest"); err != nil {
 			return nil, err
 		}
 	}
@@ -133,7 +141,7 @@ func Resolve(env Env, job Job) (*Resolved, error) {
 	if job.ExploreOut != "" && job.Contained {
 		// Checked before anything runs: the exploration comes after the
 		// reports, when an input can no longer stop the step.
-		if _, inside := r.Workspace().Rel(job.ExploreOut); !inside {
+		if _, inside := r.workspace().Rel(job.ExploreOut); !inside {
 			return nil, Usagef("explore-out %s lies outside the workspace %s: candidates must stay inside it", job.ExploreOut, wd)
 		}
 	}
@@ -152,24 +160,24 @@ func (r *Resolved) readExpectations() (*expect.List, error) {
 	}
 	l := &expect.List{}
 	if r.KnownFailures != "" {
-		data, err := r.ReadInput(r.KnownFailures)
+		data, err := r.readInput(r.KnownFailures)
 		if err != nil {
-			return nil, Usagef("known failures: %v", err)
+			return nil, Usagef("known failures: %w", err)
 		}
 		known, err := expect.ParseKnownFailures(bytes.NewReader(data), r.KnownFailures)
 		if err != nil {
-			return nil, Usagef("%v", err)
+			return nil, Usagef("%w", err)
 		}
 		l.Add(known)
 	}
 	for _, file := range r.Expectations {
-		data, err := r.ReadInput(file)
+		data, err := r.readInput(file)
 		if err != nil {
-			return nil, Usagef("expectations: %v", err)
+			return nil, Usagef("expectations: %w", err)
 		}
-		list, err := expect.Parse(bytes.NewReader(data), r.Display(under(r.WorkDir, file)))
+		list, err := expect.Parse(bytes.NewReader(data), r.display(under(r.WorkDir, file)))
 		if err != nil {
-			return nil, Usagef("expectations: %v", err)
+			return nil, Usagef("expectations: %w", err)
 		}
 		l.Add(list)
 	}
@@ -208,48 +216,48 @@ func under(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// CorpusSource is where the corpus lies, for the manifest, coverage and
+// corpusSource is where the corpus lies, for the manifest, coverage and
 // the harness.
-func (r *Resolved) CorpusSource() manifest.Source {
+func (r *Resolved) corpusSource() manifest.Source {
 	if r.Config.Corpus == "" {
 		return manifest.Source{FS: runner.BuiltinCorpus, WorkDir: r.WorkDir}
 	}
-	ws := r.Workspace()
+	ws := r.workspace()
 	return manifest.Source{FS: ws.FS(r.Config.Corpus, workspace.MaxInputFile), CorpusDir: ws.Abs(r.Config.Corpus), WorkDir: r.WorkDir}
 }
 
-// ManifestPath is the manifest file a job uses: the one given, else
+// manifestPath is the manifest file a job uses: the one given, else
 // <corpus>/manifest.json. The embedded corpus has no folder to hold one;
 // flagName names the flag or input that would.
-func (r *Resolved) ManifestPath(given, flagName string) (string, error) {
+func (r *Resolved) manifestPath(given, flagName string) (string, error) {
 	if given != "" {
 		return under(r.WorkDir, given), nil
 	}
-	src := r.CorpusSource()
+	src := r.corpusSource()
 	if src.CorpusDir == "" {
 		return "", Usagef("the embedded corpus has no manifest file: name one with %s, or give --corpus", flagName)
 	}
-	return filepath.Join(src.CorpusDir, ManifestFile), nil
+	return filepath.Join(src.CorpusDir, manifestFile), nil
 }
 
-// Display shows a path relative to the working directory when it lies
+// display shows a path relative to the working directory when it lies
 // under it, slash separated (a repository path in the action).
-func (r *Resolved) Display(p string) string { return r.Workspace().Display(p) }
+func (r *Resolved) display(p string) string { return r.workspace().Display(p) }
 
-// Workspace holds the job's input paths to the workspace rules: inside
+// workspace holds the job's input paths to the workspace rules: inside
 // the working directory and never through a link when contained.
-func (r *Resolved) Workspace() workspace.Dir { return workspace.New(r.WorkDir, r.Contained) }
+func (r *Resolved) workspace() workspace.Dir { return workspace.New(r.WorkDir, r.Contained) }
 
-// Redact hides the process's secrets in v (a report of the job's own
+// redact hides the process's secrets in v (a report of the job's own
 // making) before it is shown.
-func (r *Resolved) Redact(v any) {
+func (r *Resolved) redact(v any) {
 	if r.env.Redact != nil {
 		r.env.Redact(v)
 	}
 }
 
-// ReadInput reads an input file the job names, relative to the working
+// readInput reads an input file the job names, relative to the working
 // directory, as every input is read.
-func (r *Resolved) ReadInput(path string) ([]byte, error) {
-	return r.Workspace().ReadFile(path, workspace.MaxInputFile)
+func (r *Resolved) readInput(path string) ([]byte, error) {
+	return r.workspace().ReadFile(path, workspace.MaxInputFile)
 }

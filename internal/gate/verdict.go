@@ -8,10 +8,10 @@ import (
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
-// Judge is the verdict on an outcome under the job's fail-on, computed in
+// judge is the verdict on an outcome under the job's fail-on, computed in
 // this one place: every condition that fails the run is a typed reason,
 // which report/explain words; the gate writes no sentence.
-func Judge(o *Outcome, job Job) *model.Judgement {
+func judge(o *Outcome, job job) *model.Judgement {
 	run := o.Run
 	s := run.Summary
 	var why []model.Reason
@@ -33,7 +33,7 @@ func Judge(o *Outcome, job Job) *model.Judgement {
 		why = append(why, model.Reason{Kind: model.ReasonIncomplete})
 	}
 	j := &model.Judgement{Failed: len(why) > 0, Reasons: why, FailOn: job.FailOn.String(),
-		Embedded:       run.CorpusRoot == runner.Embedded && !job.MergeOnly,
+		Embedded:       run.CorpusRoot == runner.Embedded && !job.mergeOnly,
 		CorpusSearched: job.RequireCorpus && run.CorpusSearch != nil}
 	if !job.FailOn.Findings {
 		j.Findings = s.Findings
@@ -43,7 +43,7 @@ func Judge(o *Outcome, job Job) *model.Judgement {
 
 // noneRan is why no fixture ran: the corpus, and the filters actually
 // given, as the user spelled them.
-func noneRan(run *model.Run, job Job) model.Reason {
+func noneRan(run *model.Run, job job) model.Reason {
 	r := model.Reason{Kind: model.ReasonNoneRan, Subject: run.CorpusRoot, Of: run.Summary.Discovered}
 	sp := job.Spelling
 	if job.Name != "" {
@@ -63,7 +63,7 @@ func noneRan(run *model.Run, job Job) model.Reason {
 // implementationReasons say which implementations fail the run: one with
 // a failing fixture, or one that could not be used; under fail-on level3,
 // every readback whose bytes differ across them.
-func implementationReasons(run *model.Run, job Job) []model.Reason {
+func implementationReasons(run *model.Run, job job) []model.Reason {
 	var why []model.Reason
 	if job.FailOn.Level3 {
 		for _, row := range model.Parity(run) {
@@ -93,7 +93,7 @@ func implementationReasons(run *model.Run, job Job) []model.Reason {
 // expectationReasons are the reasons fail-on unexpected-pass and fail-on
 // flaky fail a run: per implementation, the built-in validator first,
 // its unexpected passes and its flaky fixtures.
-func expectationReasons(run *model.Run, job Job) []model.Reason {
+func expectationReasons(run *model.Run, job job) []model.Reason {
 	if !job.FailOn.UnexpectedPass && !job.FailOn.Flaky {
 		return nil
 	}
@@ -126,7 +126,7 @@ func paritySources(row model.ParityRow) string {
 // fixture that passed on the base fails now, unless the known-failures
 // list excuses it. With no comparison to judge by, every unexcused failure
 // counts, so that a shallow checkout cannot turn the gate off.
-func regressionReasons(run *model.Run, job Job) []model.Reason {
+func regressionReasons(run *model.Run, job job) []model.Reason {
 	if !job.FailOn.Regressions {
 		return nil
 	}
@@ -137,7 +137,7 @@ func regressionReasons(run *model.Run, job Job) []model.Reason {
 		}
 		return nil
 	}
-	regressed, added := Regressions(run)
+	regressed, added := regressions(run)
 	var why []model.Reason
 	if regressed > 0 {
 		why = append(why, model.Reason{Kind: model.ReasonRegressed, Count: regressed, Subject: c.Base})
@@ -156,10 +156,10 @@ func regressionReasons(run *model.Run, job Job) []model.Reason {
 	return why
 }
 
-// Regressions counts the fixtures that fail now and did not on the base,
+// regressions counts the fixtures that fail now and did not on the base,
 // by model.NewFailures, the one regression rule: those that regressed and
 // those added failing.
-func Regressions(run *model.Run) (regressed, added int) {
+func regressions(run *model.Run) (regressed, added int) {
 	for _, v := range model.NewFailures(run) {
 		if v == model.Regressed {
 			regressed++

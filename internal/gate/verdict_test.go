@@ -15,7 +15,7 @@ func TestImplementationCountsClaimedFixtures(t *testing.T) {
 	im := model.Implementation{Command: "./rt", Name: "rt"}
 	im.Summary = model.Summary{Run: 8, Passed: 5, Failed: 1, NotClaimed: 2}
 	run := &model.Run{Implementations: []model.Implementation{im}}
-	j := Judge(&Outcome{Run: run}, Job{FailOn: FailOn{Mismatch: true}})
+	j := judge(&Outcome{Run: run}, job{RunRequest: RunRequest{FailOn: FailOn{Mismatch: true}}})
 	if len(j.Reasons) != 1 || j.Reasons[0].Kind != model.ReasonImplementationFailed || j.Reasons[0].Count != 1 || j.Reasons[0].Of != 6 {
 		t.Errorf("reasons %+v, want 1 failed of the 6 claimed", j.Reasons)
 	}
@@ -44,10 +44,10 @@ func TestJudgeExpectations(t *testing.T) {
 		}
 		return out
 	}
-	if j := Judge(&Outcome{Run: run}, Job{FailOn: DefaultFailOn}); j.Failed {
+	if j := judge(&Outcome{Run: run}, job{RunRequest: RunRequest{FailOn: DefaultFailOn}}); j.Failed {
 		t.Errorf("excused failures fail the run: %v", kinds(j))
 	}
-	j := Judge(&Outcome{Run: run}, Job{FailOn: FailOn{Mismatch: true, UnexpectedPass: true, Flaky: true}})
+	j := judge(&Outcome{Run: run}, job{RunRequest: RunRequest{FailOn: FailOn{Mismatch: true, UnexpectedPass: true, Flaky: true}}})
 	want := []string{
 		fmt.Sprintf("%d %s 1", model.ReasonUnexpectedPasses, model.Validator),
 		fmt.Sprintf("%d rt 1", model.ReasonUnexpectedPasses),
@@ -59,7 +59,7 @@ func TestJudgeExpectations(t *testing.T) {
 	im.Results = append(im.Results, model.Result{RelPath: "e"})
 	im.Summary = model.Summarize(5, im.Results, nil)
 	run.Implementations[0] = im
-	j = Judge(&Outcome{Run: run}, Job{FailOn: DefaultFailOn})
+	j = judge(&Outcome{Run: run}, job{RunRequest: RunRequest{FailOn: DefaultFailOn}})
 	if got := kinds(j); !j.Failed || len(got) != 1 || got[0] != fmt.Sprintf("%d rt 1", model.ReasonImplementationFailed) {
 		t.Errorf("one new failure: reasons %v", got)
 	}

@@ -215,16 +215,16 @@ func prepare(base *model.Run, read ReadFunc) ([]testCase, error) {
 		}
 		data, err := read(r.RelPath)
 		if err != nil {
-			return nil, fmt.Errorf("%w: fixture %s: %v", runner.ErrInput, r.Path, err)
+			return nil, fmt.Errorf("%w: fixture %s: %w", runner.ErrInput, r.Path, err)
 		}
 		c := testCase{base: r, data: data}
 		if err := json.Unmarshal(data, &c.doc); err != nil {
-			return nil, fmt.Errorf("%w: fixture %s: %v", runner.ErrInput, r.Path, err)
+			return nil, fmt.Errorf("%w: fixture %s: %w", runner.ErrInput, r.Path, err)
 		}
 		// A schema-negative stream may hold anything, even non-objects:
 		// it is sent as written and only its QueueSubmits are read.
 		if err := json.Unmarshal(c.doc.Commands, &c.commands); err != nil {
-			return nil, fmt.Errorf("%w: fixture %s: commands: %v", runner.ErrInput, r.Path, err)
+			return nil, fmt.Errorf("%w: fixture %s: commands: %w", runner.ErrInput, r.Path, err)
 		}
 		if r.Class == model.ClassPositive {
 			c.requests = Requests(c.commands)

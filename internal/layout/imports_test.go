@@ -18,7 +18,7 @@ import (
 // use cases drive the features (baseline, manifest, explore, harness),
 // which drive the runner and its DRP2 rules. Leaves import nothing of the
 // module: the model, the JSON packages, the workspace, the protocol, the
-// escaping and sizes of sinks.
+// exit codes, the escaping and sizes of sinks.
 var allowed = map[string][]string{
 	// Main and the front ends.
 	"cmd/drp2-fixtures": {"internal/cli", "internal/cli/action", "internal/secret"},
@@ -26,11 +26,11 @@ var allowed = map[string][]string{
 	"cmd/drp2-release":  {"internal/release"},
 	// The command line renders the conformance site itself (report/site):
 	// a folder of files, not one of the report formats of the table.
-	"internal/cli":        {"internal/gate", "internal/secret", "internal/version", "report", "report/escape", "report/explain", "report/site"},
-	"internal/cli/action": {"internal/gate", "internal/github", "internal/secret", "internal/workspace", "model", "report", "report/annotation", "report/escape", "report/explain", "report/markdown"},
+	"internal/cli":        {"internal/exit", "internal/gate", "internal/secret", "internal/version", "report", "report/escape", "report/explain", "report/site"},
+	"internal/cli/action": {"internal/exit", "internal/gate", "internal/github", "internal/secret", "internal/workspace", "model", "report", "report/annotation", "report/escape", "report/explain", "report/markdown"},
 
 	// The use cases.
-	"internal/gate": {"internal/baseline", "internal/bound", "internal/expect", "internal/explore", "internal/harness", "internal/manifest", "internal/workspace", "model", "runner", "runner/drp2"},
+	"internal/gate": {"internal/baseline", "internal/bound", "internal/exit", "internal/expect", "internal/explore", "internal/harness", "internal/manifest", "internal/workspace", "model", "runner", "runner/drp2"},
 	// What every sink shows of a run, decided once: the caps of
 	// report/escape applied to the model, for the use cases to give the
 	// renderers.
@@ -53,7 +53,7 @@ var allowed = map[string][]string{
 	"fixtures":      {},
 
 	// The renderers and their table.
-	"report":                 {"model", "report/annotation", "report/escape", "report/explain", "report/jsonout", "report/junit", "report/markdown", "report/text"},
+	"report":                 {"internal/exit", "model", "report/annotation", "report/escape", "report/explain", "report/jsonout", "report/junit", "report/markdown", "report/text"},
 	"report/annotation":      {"model", "report/escape", "report/explain"},
 	"report/explain":         {"model", "report/escape"},
 	"report/jsonout":         {"internal/jsonpos", "model", "report/escape", "report/explain"},
@@ -75,10 +75,13 @@ var allowed = map[string][]string{
 	"internal/jsonpos":     {},
 	"internal/jsoncompact": {},
 	"internal/jsontree":    {},
-	"internal/workspace":   {},
-	"internal/protocol":    {},
-	"internal/version":     {},
-	"report/escape":        {},
+	// How a command ends: the exit codes and the errors whose kind says
+	// which, made in every layer and mapped to a code by the front end.
+	"internal/exit":      {},
+	"internal/workspace": {},
+	"internal/protocol":  {},
+	"internal/version":   {},
+	"report/escape":      {},
 
 	// Tests' own packages.
 	"internal/golden":  {},
@@ -99,8 +102,13 @@ const (
 	// (internal/jsontree, internal/jsoncompact), the manifest's edge to
 	// the trees and the runner's to compacting.
 	// 100: the bound every sink is shown took three (internal/bound).
-	maxEdges   = 100
-	maxImports = 10
+	// 103: the exit codes' errors (internal/exit), made by the use cases
+	// and the report files, mapped by the command line, and the error of
+	// the action's step.
+	maxEdges = 104
+	// 11: the one door imports the bound of every sink and the exit
+	// codes' errors beside the features it drives.
+	maxImports = 11
 	maxLayers  = 7
 )
 

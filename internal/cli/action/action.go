@@ -25,6 +25,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
@@ -171,7 +172,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	if d.pacing, err = a.pacing(); err != nil {
 		return nil, gate.Usagef("%v", err)
 	}
-	ge, err := gate.NewEnv(gate.Process{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
+	ge, err := gate.NewEnv(gate.Env{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
 		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun, Sized: a.env.Sized,
 		// Reports name files as the repository does, never by the
 		// container's mount point (/github/workspace/...).
@@ -179,7 +180,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := gate.Resolve(ge, in.Job)
+	r, err := gate.Resolve(ge, in.RunRequest)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +271,7 @@ func (a *runAction) deliver(ctx context.Context, d *delivery) error {
 
 // errVerdictFailed is the step's error when the verdict fails; the log
 // lists the verdict's reasons.
-var errVerdictFailed = &gate.Error{Code: gate.ExitFailed, Err: errors.New("the run failed by fail-on")}
+var errVerdictFailed = exit.New(exit.Verdict, errors.New("the run failed by fail-on"))
 
 // outcomeErr is the error of an outcome whose record was written: what
 // stopped a step of the job after the run, else the verdict's failure;

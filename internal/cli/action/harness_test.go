@@ -15,6 +15,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/cli"
 	"github.com/drp2/drp2-fixtures/internal/cli/action"
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
@@ -32,11 +33,11 @@ const (
 
 var fixedNow = testkit.FixedNow
 
-// Exit codes of the action: the gate's, as the command line's are.
+// Exit codes of the action: internal/exit's, as the command line's are.
 const (
-	ExitOK       = gate.ExitOK
-	ExitMismatch = gate.ExitFailed
-	ExitUsage    = gate.ExitUsage
+	ExitOK       = exit.OK
+	ExitMismatch = exit.Failed
+	ExitUsage    = exit.Usage
 )
 
 type (

@@ -27,10 +27,10 @@ const (
 	AnnotateOff AnnotationMode = "off"
 )
 
-// Inputs are the action inputs of action.yml, parsed: the Job they
-// describe, and how the results are published.
+// Inputs are the action inputs of action.yml, parsed: the run they ask
+// for, and how the results are published.
 type Inputs struct {
-	gate.Job
+	gate.RunRequest
 	// Files are the JUnit, JSON and Markdown report paths.
 	Files       report.Paths
 	Token       string
@@ -61,11 +61,14 @@ const defaultCheckName = "DRP2 fixtures"
 // enums and numbers that do not parse are unusable input.
 func readInputs(a *githubactions.Action) (Inputs, error) {
 	in := Inputs{
-		Job: gate.Job{
-			Corpus:        a.GetInput("corpus"),
+		RunRequest: gate.RunRequest{
+			Source: gate.Source{
+				Corpus:        a.GetInput("corpus"),
+				CommandSchema: a.GetInput("command-schema"),
+				FixtureSchema: a.GetInput("fixture-schema"),
+				Spelling:      gate.InputSpelling,
+			},
 			RequireCorpus: true,
-			CommandSchema: a.GetInput("command-schema"),
-			FixtureSchema: a.GetInput("fixture-schema"),
 			Paths:         gate.SplitList(a.GetInput("paths")),
 			Name:          a.GetInput("name"),
 			Tags:          gate.SplitList(a.GetInput("tags")),
@@ -78,7 +81,6 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			// Paths may hold commas: one file a line.
 			Expectations:       splitLines(a.GetInput("expectations")),
 			UpdateExpectations: a.GetInput("update-expectations"),
-			Spelling:           gate.InputSpelling,
 			Contained:          true,
 		},
 		Token:      a.GetInput("github-token"),
@@ -127,29 +129,29 @@ func readNumbers(a *githubactions.Action, in *Inputs) error {
 		if err != nil || n < 0 {
 			return fmt.Errorf("input retries: %q is not a number of retries (a whole number, 0 for none)", s)
 		}
-		in.Job.Retries = n
+		in.RunRequest.Retries = n
 	}
 	if s := a.GetInput("explore"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
 			return fmt.Errorf("input explore: %q is not a number of streams (a whole number, 0 for none)", s)
 		}
-		in.Job.Explore = n
+		in.RunRequest.Explore = n
 	}
 	if s := a.GetInput("explore-time"); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d <= 0 {
 			return fmt.Errorf("input explore-time: %q is not a duration such as 90s or 5m", s)
 		}
-		in.Job.ExploreTime = d
+		in.RunRequest.ExploreTime = d
 	}
-	in.Job.ExploreOut = a.GetInput("explore-out")
+	in.RunRequest.ExploreOut = a.GetInput("explore-out")
 	if s := a.GetInput("shard"); s != "" {
 		sh, err := gate.ParseShard(s)
 		if err != nil {
 			return fmt.Errorf("input shard: %w", err)
 		}
-		in.Job.Shard = sh
+		in.RunRequest.Shard = sh
 	}
 	return nil
 }

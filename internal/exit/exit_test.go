@@ -1,0 +1,38 @@
+package exit
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// Each kind means its one exit code, through any wrapping, and an error of
+// no kind is the tool's own failure.
+func TestCode(t *testing.T) {
+	base := errors.New("cause")
+	for _, c := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"nil", nil, OK},
+		{"no kind", base, Internal},
+		{"verdict", New(Verdict, base), Failed},
+		{"invocation", New(Invocation, base), Usage},
+		{"input", Errorf(Input, "read: %w", base), Usage},
+		{"record", New(Record, base), Usage},
+		{"tool", New(Tool, base), Internal},
+		{"wrapped", fmt.Errorf("run: %w", New(Record, base)), Usage},
+		{"the first kind of a join", errors.Join(New(Tool, base), New(Record, base)), Internal},
+	} {
+		if got := Code(c.err); got != c.want {
+			t.Errorf("%s: code %d, want %d", c.name, got, c.want)
+		}
+	}
+	if New(Input, nil) != nil {
+		t.Error("New gave nil a kind")
+	}
+	if err := Errorf(Input, "read: %w", base); !errors.Is(err, base) || err.Error() != "read: cause" || KindOf(err) != Input {
+		t.Errorf("Errorf: %v, kind %v", err, KindOf(err))
+	}
+}
