@@ -22,11 +22,18 @@ import (
 // method of a concrete type; a function literal's calls count as its
 // encloser's). A call through an interface or a function value is not
 // followed. TestCallBudgets -v lists them, and all the entry reaches.
+// Each budget is the count of today: a sink that grows past it raises it
+// here, in the commit that says why.
 var callBudgets = []struct {
 	entry string // package path in the module, then the function
 	max   int
 }{
 	{"report/markdown.CommentBody", 79},
+	{"report/markdown.CheckOutput", 52},
+	{"report/text.Write", 39},
+	{"report/junit.Write", 28},
+	{"report/annotation.BuildWith", 17},
+	{"report/jsonout.Build", 15},
 }
 
 func TestCallBudgets(t *testing.T) {
