@@ -51,10 +51,10 @@ func TestAdapter(t *testing.T) {
 }
 
 func TestWordsOfTheComparison(t *testing.T) {
-	for v, want := range map[model.Verdict]string{model.Regressed: "Regressed", model.AddedFailing: "Added, failing",
+	for v, want := range map[model.Transition]string{model.Regressed: "Regressed", model.AddedFailing: "Added, failing",
 		model.StillPassing: "Passing, content changed", "other": "other"} {
-		if got := VerdictTitle(v); got != want {
-			t.Errorf("VerdictTitle(%s) = %q, want %q", v, got, want)
+		if got := TransitionTitle(v); got != want {
+			t.Errorf("TransitionTitle(%s) = %q, want %q", v, got, want)
 		}
 	}
 	for c, want := range map[model.ContentChange]string{model.ContentSame: "", model.Broken: "broken",
