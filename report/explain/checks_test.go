@@ -34,15 +34,15 @@ func TestCoverageWords(t *testing.T) {
 
 func TestAdapter(t *testing.T) {
 	for _, c := range []struct {
-		a    *model.Adapter
+		a    *model.GPUAdapter
 		want string
 	}{
 		{nil, ""},
-		{&model.Adapter{}, ""},
-		{&model.Adapter{Vendor: "google", Architecture: "swiftshader", Driver: "SwiftShader driver 5.0.0", Platform: "node 20"}, "google swiftshader, SwiftShader driver 5.0.0 (node 20)"},
-		{&model.Adapter{Device: "llvmpipe", Platform: "dawn"}, "llvmpipe (dawn)"},
-		{&model.Adapter{Platform: "dawn"}, "dawn"},
-		{&model.Adapter{Architecture: "rdna3"}, "rdna3"},
+		{&model.GPUAdapter{}, ""},
+		{&model.GPUAdapter{Vendor: "google", Architecture: "swiftshader", Driver: "SwiftShader driver 5.0.0", Platform: "node 20"}, "google swiftshader, SwiftShader driver 5.0.0 (node 20)"},
+		{&model.GPUAdapter{Device: "llvmpipe", Platform: "dawn"}, "llvmpipe (dawn)"},
+		{&model.GPUAdapter{Platform: "dawn"}, "dawn"},
+		{&model.GPUAdapter{Architecture: "rdna3"}, "rdna3"},
 	} {
 		if got := Adapter(c.a); got != c.want {
 			t.Errorf("Adapter(%+v) = %q, want %q", c.a, got, c.want)

@@ -198,7 +198,7 @@ func readImplementation(rec *Implementation, discovered int) (model.Implementati
 		Level2: rec.Level2, Readbacks: rec.Readbacks, Protocol: rec.Protocol, Phases: rec.Phases,
 		Capabilities: rec.Capabilities}
 	if a := rec.Adapter; a != nil {
-		im.Adapter = &model.Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
+		im.Adapter = &model.GPUAdapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
 	}
 	if rec.Error != nil {
 		im.Error = *rec.Error
