@@ -25,8 +25,8 @@ func TestReadReportErrors(t *testing.T) {
 }
 
 // TestReadTypeErrorsKeepTheirWords: a report with a member of the wrong
-// type is refused in the decoder's words, which name the Go types the
-// member is decoded into; those words stay as they were printed.
+// type is refused in the decoder's words, which name Go types: the names
+// stay those it always printed, whatever the types are called now.
 func TestReadTypeErrorsKeepTheirWords(t *testing.T) {
 	const not = "not a drp2-fixtures JSON report: json: cannot unmarshal "
 	for in, want := range map[string]string{
