@@ -1,39 +1,39 @@
 package model
 
-// Verdict says how a fixture's result moved between a base run and this
+// Transition says how a fixture's result moved between a base run and this
 // run.
-type Verdict string
+type Transition string
 
 const (
 	// Regressed: passed on the base, fails now.
-	Regressed Verdict = "regressed"
+	Regressed Transition = "regressed"
 	// Fixed: failed on the base, passes now.
-	Fixed Verdict = "fixed"
+	Fixed Transition = "fixed"
 	// AddedFailing and AddedPassing: not in the base.
-	AddedFailing Verdict = "added_failing"
-	AddedPassing Verdict = "added_passing"
+	AddedFailing Transition = "added_failing"
+	AddedPassing Transition = "added_passing"
 	// Removed: in the base, not here.
-	Removed Verdict = "removed"
+	Removed Transition = "removed"
 	// StillFailing: failed on the base and fails now.
-	StillFailing Verdict = "still_failing"
+	StillFailing Transition = "still_failing"
 	// StillPassing: passed on both; listed only when the content changed.
-	StillPassing Verdict = "still_passing"
+	StillPassing Transition = "still_passing"
 )
 
-// Verdicts lists the verdicts in report order: regressions first.
-var Verdicts = []Verdict{Regressed, Fixed, AddedFailing, AddedPassing, Removed, StillFailing, StillPassing}
+// Transitions lists the transitions in report order: regressions first.
+var Transitions = []Transition{Regressed, Fixed, AddedFailing, AddedPassing, Removed, StillFailing, StillPassing}
 
-func (v Verdict) rank() int {
-	for i, w := range Verdicts {
+func (v Transition) rank() int {
+	for i, w := range Transitions {
 		if v == w {
 			return i
 		}
 	}
-	return len(Verdicts)
+	return len(Transitions)
 }
 
-// Less orders verdicts as Verdicts lists them.
-func (v Verdict) Less(w Verdict) bool { return v.rank() < w.rank() }
+// Less orders transitions as Transitions lists them.
+func (v Transition) Less(w Transition) bool { return v.rank() < w.rank() }
 
 // ContentChange says how a fixture's file changed, judged by its Digest.
 type ContentChange string
@@ -64,16 +64,16 @@ type Side struct {
 	Actual   Actual
 }
 
-// Change is one fixture whose verdict or content differs between the base
-// and this run, or that fails in both.
+// Change is one fixture whose result moved or whose content differs
+// between the base and this run, or that fails in both.
 type Change struct {
 	// RelPath is the corpus-relative path here (the base's for Removed);
 	// Path is the display path of the same result.
-	RelPath string
-	Path    string
-	Name    string
-	Verdict Verdict
-	Content ContentChange
+	RelPath    string
+	Path       string
+	Name       string
+	Transition Transition
+	Content    ContentChange
 	// From is the base's corpus-relative path of a renamed fixture.
 	From string
 	// Base and Head are the two results; nil on the side where the
@@ -82,7 +82,7 @@ type Change struct {
 }
 
 // Delta counts a comparison's changes. ExpectationChanged, StreamChanged,
-// Renamed and Broken count content changes whatever the verdict.
+// Renamed and Broken count content changes whatever the transition.
 type Delta struct {
 	Regressed          int
 	Fixed              int
@@ -133,7 +133,7 @@ type Comparison struct {
 	// the schema change did, in one example.
 	SchemaFailure *SchemaFailure
 
-	// Changes are ordered by Verdicts, then by RelPath.
+	// Changes are ordered by Transitions, then by RelPath.
 	Changes []Change
 	// Implementations compare each implementation of the run with the
 	// base's, in the run's order; none when the run has none.
@@ -178,7 +178,7 @@ func (c *Comparison) Delta() Delta {
 	var d Delta
 	for i := range c.Changes {
 		ch := &c.Changes[i]
-		switch ch.Verdict {
+		switch ch.Transition {
 		case Regressed:
 			d.Regressed++
 		case Fixed:

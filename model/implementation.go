@@ -40,7 +40,7 @@ type Implementation struct {
 	Phases []string
 	// Adapter is the device it ran on, as it described it; nil when it did
 	// not say.
-	Adapter *Adapter
+	Adapter *GPUAdapter
 	// Capabilities is the capabilities object of its hello, as sent (raw
 	// JSON, bounded); nil when it sent none.
 	Capabilities []byte
@@ -65,8 +65,9 @@ type Implementation struct {
 	Readbacks map[string][][]byte
 }
 
-// Adapter is the device an implementation ran on, in its own words.
-type Adapter struct {
+// GPUAdapter is the GPU adapter (WebGPU's GPUAdapter: the device and its
+// driver) an implementation ran on, in its own words.
+type GPUAdapter struct {
 	Vendor       string
 	Architecture string
 	Device       string
@@ -104,7 +105,7 @@ func (im *Implementation) Level1() bool {
 // Description is the device an implementation ran on as an expectations
 // entry's device glob matches it: vendor, architecture, device and driver,
 // the ones it gave, separated by spaces; "" when it gave none.
-func (a *Adapter) Description() string {
+func (a *GPUAdapter) Description() string {
 	if a == nil {
 		return ""
 	}

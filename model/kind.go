@@ -63,8 +63,8 @@ func (r *Result) Kind() Kind {
 // AddedFailing: it was not there). A known failure is never new, and a
 // fixture added failing counts: renaming a passing fixture while breaking
 // it would otherwise slip through as "removed" and "added".
-func NewFailures(run *Run) map[string]Verdict {
-	out := map[string]Verdict{}
+func NewFailures(run *Run) map[string]Transition {
+	out := map[string]Transition{}
 	c := run.Comparison
 	if c == nil {
 		return out
@@ -76,8 +76,8 @@ func NewFailures(run *Run) map[string]Verdict {
 		}
 	}
 	for _, ch := range c.Changes {
-		if (ch.Verdict == Regressed || ch.Verdict == AddedFailing) && !known[ch.RelPath] {
-			out[ch.RelPath] = ch.Verdict
+		if (ch.Transition == Regressed || ch.Transition == AddedFailing) && !known[ch.RelPath] {
+			out[ch.RelPath] = ch.Transition
 		}
 	}
 	return out

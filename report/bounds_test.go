@@ -179,7 +179,7 @@ func TestChangesCapped(t *testing.T) {
 	run := failingRun(0, 1)
 	run.Comparison = &model.Comparison{}
 	for i := range escape.FullFailures + 5 {
-		run.Comparison.Changes = append(run.Comparison.Changes, model.Change{Verdict: model.Regressed,
+		run.Comparison.Changes = append(run.Comparison.Changes, model.Change{Transition: model.Regressed,
 			Path: fmt.Sprintf("fixtures/negative/changed_%05d.json", i), RelPath: fmt.Sprintf("negative/changed_%05d.json", i)})
 	}
 	text := renderAll(t, bound.Run(run))["text"]

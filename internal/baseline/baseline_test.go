@@ -146,10 +146,10 @@ func corpusFiles(t *testing.T) (base, head map[string][]byte) {
 
 // wantChanges is the comparison of corpusFiles, in report order.
 var wantChanges = []struct {
-	rel     string
-	verdict model.Verdict
-	content model.ContentChange
-	from    string
+	rel        string
+	transition model.Transition
+	content    model.ContentChange
+	from       string
 }{
 	{"positive/broken.json", model.Regressed, model.Broken, ""},
 	{"positive/render_indexed_draw.json", model.Regressed, model.ContentSame, ""},
@@ -244,11 +244,11 @@ func checkChanges(t *testing.T, c *model.Comparison) {
 	}
 	var got []string
 	for _, ch := range c.Changes {
-		got = append(got, fmt.Sprintf("%s %s %s %s", ch.RelPath, ch.Verdict, ch.Content, ch.From))
+		got = append(got, fmt.Sprintf("%s %s %s %s", ch.RelPath, ch.Transition, ch.Content, ch.From))
 	}
 	var want []string
 	for _, w := range wantChanges {
-		want = append(want, fmt.Sprintf("%s %s %s %s", w.rel, w.verdict, w.content, w.from))
+		want = append(want, fmt.Sprintf("%s %s %s %s", w.rel, w.transition, w.content, w.from))
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -342,7 +342,7 @@ func TestSourcesAgree(t *testing.T) {
 func brief(c *model.Comparison) []string {
 	var out []string
 	for _, ch := range c.Changes {
-		s := fmt.Sprintf("%s %s %s %s %s", ch.Path, ch.Name, ch.Verdict, ch.Content, ch.From)
+		s := fmt.Sprintf("%s %s %s %s %s", ch.Path, ch.Name, ch.Transition, ch.Content, ch.From)
 		if ch.Base != nil {
 			s += fmt.Sprintf(" base=%v/%s/%s/%s", ch.Base.Passed, ch.Base.Actual.Outcome, ch.Base.Actual.Phase, ch.Base.Actual.Code)
 		}
@@ -477,7 +477,7 @@ func TestPathFilter(t *testing.T) {
 	}
 	for _, ch := range c.Changes {
 		if !strings.HasPrefix(ch.RelPath, "positive/") {
-			t.Errorf("%s %s is outside the filter", ch.RelPath, ch.Verdict)
+			t.Errorf("%s %s is outside the filter", ch.RelPath, ch.Transition)
 		}
 	}
 	if c.Delta().Removed != 0 || c.Delta().Regressed != 2 { // render_indexed_draw and broken

@@ -17,7 +17,7 @@ import (
 // by its corpus-relative path; a fixture at a new path whose content (the
 // whole file, else its commands and expectation) equals that of a base
 // fixture whose path is gone is a rename. Base names the baseline in the
-// result. The changes are ordered by model.Verdicts (regressions first),
+// result. The changes are ordered by model.Transitions (regressions first),
 // then by path, so equal inputs give equal output.
 func Compare(base, head *model.Run, name string) *model.Comparison {
 	c := &model.Comparison{
@@ -43,12 +43,12 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 			continue
 		}
 		c.Changes = append(c.Changes, model.Change{RelPath: b.RelPath, Path: b.Path, Name: b.Name,
-			Verdict: model.Removed, Base: side(b)})
+			Transition: model.Removed, Base: side(b)})
 	}
 	sort.SliceStable(c.Changes, func(i, j int) bool {
 		a, b := &c.Changes[i], &c.Changes[j]
-		if a.Verdict != b.Verdict {
-			return a.Verdict.Less(b.Verdict)
+		if a.Transition != b.Transition {
+			return a.Transition.Less(b.Transition)
 		}
 		return a.RelPath < b.RelPath
 	})
@@ -141,22 +141,22 @@ func headChange(h, b, renamedFrom *model.Result) (ch model.Change, changed bool)
 		}
 	}
 	if b == nil {
-		ch.Verdict = model.AddedFailing
+		ch.Transition = model.AddedFailing
 		if h.Passed {
-			ch.Verdict = model.AddedPassing
+			ch.Transition = model.AddedPassing
 		}
 	} else {
 		ch.Base = side(b)
-		ch.Verdict = verdict(b.Passed, h.Passed)
+		ch.Transition = transition(b.Passed, h.Passed)
 	}
-	return ch, ch.Verdict != model.StillPassing || ch.Content != model.ContentSame
+	return ch, ch.Transition != model.StillPassing || ch.Content != model.ContentSame
 }
 
 func side(r *model.Result) *model.Side {
 	return &model.Side{Passed: r.Passed, Expected: r.Expected, Actual: r.Actual}
 }
 
-func verdict(basePassed, headPassed bool) model.Verdict {
+func transition(basePassed, headPassed bool) model.Transition {
 	switch {
 	case basePassed && !headPassed:
 		return model.Regressed

@@ -33,8 +33,8 @@ func FuzzReadReport(f *testing.F) {
 		}
 		c := Compare(run, run, "self")
 		for _, ch := range c.Changes {
-			if ch.Verdict != model.StillFailing {
-				t.Fatalf("a run compared with itself has %s %s", ch.Verdict, ch.RelPath)
+			if ch.Transition != model.StillFailing {
+				t.Fatalf("a run compared with itself has %s %s", ch.Transition, ch.RelPath)
 			}
 		}
 		if c.Delta().Regressed+c.Delta().Fixed+c.Delta().Added()+c.Delta().Removed != 0 {
@@ -66,7 +66,7 @@ func FuzzCompare(f *testing.F) {
 		seen := map[string]bool{}
 		from := map[string]bool{}
 		for _, ch := range c.Changes {
-			if ch.Verdict == model.Removed {
+			if ch.Transition == model.Removed {
 				continue
 			}
 			if seen[ch.RelPath] {

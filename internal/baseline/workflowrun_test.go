@@ -78,7 +78,7 @@ func TestWorkflowRunComparesWithTheBaseBranch(t *testing.T) {
 				t.Errorf("delta %+v: the broken fixture is not a regression", d)
 			}
 			for _, ch := range cmp.Changes {
-				if ch.Verdict != model.Regressed {
+				if ch.Transition != model.Regressed {
 					t.Errorf("change %+v", ch)
 				}
 			}

@@ -25,7 +25,7 @@ func adapterCommand(_ context.Context, args []string, env Env) error {
 	}
 	ge, err := env.gateEnv()
 	if err == nil {
-		err = gate.Serve(ge, gate.Adapter{CommandSchema: commandSchema, FixtureSchema: fixtureSchema, Name: name, In: env.Stdin, Out: env.Stdout})
+		err = gate.Serve(ge, gate.ServeRequest{CommandSchema: commandSchema, FixtureSchema: fixtureSchema, Name: name, In: env.Stdin, Out: env.Stdout})
 	}
 	return fail(cmd, err)
 }

@@ -14,7 +14,7 @@
 //
 // IMPLEMENTATION is the name an implementation gives in its hello, or "*"
 // for every one; NAME@GLOB narrows the entry to the devices whose adapter
-// description (model.Adapter.Description) GLOB matches, case-insensitively,
+// description (model.GPUAdapter.Description) GLOB matches, case-insensitively,
 // '*' matching any text. PATH is corpus-relative; ending in '/', it covers
 // a folder. A malformed line is a finding naming the file and the line,
 // and the rest of the list still applies.

@@ -42,8 +42,8 @@ func holdKnownToBase(_ context.Context, r *Resolved, o *Outcome) error {
 		byPath[run.Results[i].RelPath] = &run.Results[i]
 	}
 	for _, ch := range c.Changes {
-		if res := byPath[ch.RelPath]; res != nil && (ch.Verdict == model.Regressed || ch.Verdict == model.AddedFailing) {
-			h.hold(res, model.Validator, "", ch.Verdict)
+		if res := byPath[ch.RelPath]; res != nil && (ch.Transition == model.Regressed || ch.Transition == model.AddedFailing) {
+			h.hold(res, model.Validator, "", ch.Transition)
 		}
 	}
 	for i := range c.Implementations {
@@ -70,7 +70,7 @@ type baseHold struct {
 // hold decides a new failure of the implementation name on device desc
 // (the validator's: model.Validator, ""): it counts unless an entry
 // excuses it that the base had too. It reports whether it counts.
-func (h *baseHold) hold(res *model.Result, name, desc string, v model.Verdict) bool {
+func (h *baseHold) hold(res *model.Result, name, desc string, v model.Transition) bool {
 	if !res.Excused() {
 		return true
 	}
@@ -117,7 +117,7 @@ func (h *baseHold) holdImplementation(d *model.ImplementationDelta) {
 	for i := range im.Results {
 		byPath[im.Results[i].Path] = &im.Results[i]
 	}
-	keep := func(paths []string, v model.Verdict) []string {
+	keep := func(paths []string, v model.Transition) []string {
 		var out []string
 		for _, p := range paths {
 			if res := byPath[p]; res == nil || h.hold(res, im.Name, desc, v) {
@@ -131,7 +131,7 @@ func (h *baseHold) holdImplementation(d *model.ImplementationDelta) {
 	im.Summary = model.Summarize(im.Summary.Discovered, im.Results, nil)
 }
 
-func newFailureWords(v model.Verdict, base string) string {
+func newFailureWords(v model.Transition, base string) string {
 	if v == model.Regressed {
 		return "fails and passed on the base " + base
 	}

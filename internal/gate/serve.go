@@ -9,9 +9,10 @@ import (
 	"github.com/drp2/drp2-fixtures/runner/drp2"
 )
 
-// Adapter is what the adapter subcommand serves: the harness protocol on
-// In and Out, with the validator of these schemas, under Name.
-type Adapter struct {
+// ServeRequest is what the adapter subcommand asks Serve for: the harness
+// protocol served on In and Out, with the validator of these schemas,
+// under Name.
+type ServeRequest struct {
 	CommandSchema, FixtureSchema, Name string
 	In                                 io.Reader
 	Out                                io.Writer
@@ -20,7 +21,7 @@ type Adapter struct {
 // Serve serves the runtime harness's adapter protocol with the project's
 // own validator: the reference implementation of docs/harness.md. A
 // protocol error is unusable input.
-func Serve(env Env, a Adapter) error {
+func Serve(env Env, a ServeRequest) error {
 	v, err := runner.NewValidator(runner.Config{CommandSchema: a.CommandSchema, FixtureSchema: a.FixtureSchema,
 		WorkDir: env.WorkDir, Checker: drp2.New()})
 	if err != nil {

@@ -61,7 +61,7 @@ type Config struct {
 	Progress *runner.Progress
 	// Expect is what the expectations say of a fixture for the
 	// implementation named name on the device described by desc
-	// (model.Adapter.Description); nil expects every fixture to pass. A
+	// (model.GPUAdapter.Description); nil expects every fixture to pass. A
 	// skipped fixture is not sent; only an unexpected failure is retried.
 	Expect func(name, desc string, r *model.Result) model.Expectation
 	// Retries is how many more times a fixture that fails unexpectedly is
@@ -282,7 +282,7 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 		}
 		if a := s.hello.Adapter; a != nil {
 			c := func(v string) string { return escape.Cap(v, escape.MessageBytes) }
-			im.Adapter = &model.Adapter{Vendor: c(a.Vendor), Architecture: c(a.Architecture), Device: c(a.Device),
+			im.Adapter = &model.GPUAdapter{Vendor: c(a.Vendor), Architecture: c(a.Architecture), Device: c(a.Device),
 				Driver: c(a.Driver), Platform: c(a.Platform)}
 		}
 	}

@@ -60,7 +60,11 @@ func (h *Hello) Claims(phase string) bool {
 	return h.Phases == nil || slices.Contains(h.Phases, phase)
 }
 
-// Adapter is the device an implementation runs on, in its own words.
+// Adapter is the device an implementation runs on, in its own words: the
+// adapter member of its hello (recorded as a model.GPUAdapter). It keeps
+// the name of the member: the codec's error for a member of the wrong
+// type names the Go type ("Go struct field Adapter.adapter.vendor"), and
+// the transcripts pin those words.
 type Adapter struct {
 	Vendor       string `json:"vendor,omitempty"`
 	Architecture string `json:"architecture,omitempty"`
@@ -80,7 +84,10 @@ type Fixture struct {
 	Commands     json.RawMessage `json:"commands"`
 }
 
-// Verdict is an implementation's primary result for one fixture.
+// Verdict is an implementation's primary result for one fixture: the
+// protocol's verdict message. It keeps the message's name: the codec's
+// error for a member of the wrong type names the Go type ("Go struct
+// field Verdict.seq"), and the transcripts pin those words.
 type Verdict struct {
 	Type    string `json:"type"`
 	Seq     int    `json:"seq"`

@@ -37,7 +37,7 @@ func keepFinding(run *model.Run, mode FindingMode) func(model.Finding) bool {
 		touched := map[string]bool{}
 		if c := run.Comparison; c != nil {
 			for _, ch := range c.Changes {
-				if ch.Content != model.ContentSame || ch.Verdict == model.AddedFailing || ch.Verdict == model.AddedPassing {
+				if ch.Content != model.ContentSame || ch.Transition == model.AddedFailing || ch.Transition == model.AddedPassing {
 					touched[ch.Path] = true
 				}
 			}

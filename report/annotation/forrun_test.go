@@ -10,9 +10,9 @@ import (
 // the change added, renamed or edited, and no others; off keeps none.
 func TestKeepFinding(t *testing.T) {
 	run := &model.Run{Comparison: &model.Comparison{Changes: []model.Change{
-		{Path: "f/positive/new.json", Verdict: model.AddedPassing},
-		{Path: "f/positive/edited.json", Verdict: model.StillPassing, Content: model.StreamChanged},
-		{Path: "f/positive/old.json", Verdict: model.StillFailing},
+		{Path: "f/positive/new.json", Transition: model.AddedPassing},
+		{Path: "f/positive/edited.json", Transition: model.StillPassing, Content: model.StreamChanged},
+		{Path: "f/positive/old.json", Transition: model.StillFailing},
 	}}}
 	keep := keepFinding(run, FindingsChanged)
 	for path, want := range map[string]bool{"f/positive/new.json": true, "f/positive/edited.json": true,

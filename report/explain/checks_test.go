@@ -34,15 +34,15 @@ func TestCoverageWords(t *testing.T) {
 
 func TestAdapter(t *testing.T) {
 	for _, c := range []struct {
-		a    *model.Adapter
+		a    *model.GPUAdapter
 		want string
 	}{
 		{nil, ""},
-		{&model.Adapter{}, ""},
-		{&model.Adapter{Vendor: "google", Architecture: "swiftshader", Driver: "SwiftShader driver 5.0.0", Platform: "node 20"}, "google swiftshader, SwiftShader driver 5.0.0 (node 20)"},
-		{&model.Adapter{Device: "llvmpipe", Platform: "dawn"}, "llvmpipe (dawn)"},
-		{&model.Adapter{Platform: "dawn"}, "dawn"},
-		{&model.Adapter{Architecture: "rdna3"}, "rdna3"},
+		{&model.GPUAdapter{}, ""},
+		{&model.GPUAdapter{Vendor: "google", Architecture: "swiftshader", Driver: "SwiftShader driver 5.0.0", Platform: "node 20"}, "google swiftshader, SwiftShader driver 5.0.0 (node 20)"},
+		{&model.GPUAdapter{Device: "llvmpipe", Platform: "dawn"}, "llvmpipe (dawn)"},
+		{&model.GPUAdapter{Platform: "dawn"}, "dawn"},
+		{&model.GPUAdapter{Architecture: "rdna3"}, "rdna3"},
 	} {
 		if got := Adapter(c.a); got != c.want {
 			t.Errorf("Adapter(%+v) = %q, want %q", c.a, got, c.want)
@@ -51,10 +51,10 @@ func TestAdapter(t *testing.T) {
 }
 
 func TestWordsOfTheComparison(t *testing.T) {
-	for v, want := range map[model.Verdict]string{model.Regressed: "Regressed", model.AddedFailing: "Added, failing",
+	for v, want := range map[model.Transition]string{model.Regressed: "Regressed", model.AddedFailing: "Added, failing",
 		model.StillPassing: "Passing, content changed", "other": "other"} {
-		if got := VerdictTitle(v); got != want {
-			t.Errorf("VerdictTitle(%s) = %q, want %q", v, got, want)
+		if got := TransitionTitle(v); got != want {
+			t.Errorf("TransitionTitle(%s) = %q, want %q", v, got, want)
 		}
 	}
 	for c, want := range map[model.ContentChange]string{model.ContentSame: "", model.Broken: "broken",

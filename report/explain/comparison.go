@@ -42,7 +42,7 @@ func Change(ch *model.Change) string {
 	default:
 		parts = append(parts, ContentWords(ch.Content))
 	}
-	if (ch.Verdict == model.Fixed || ch.Verdict == model.Regressed) && ch.Base != nil && ch.Head != nil &&
+	if (ch.Transition == model.Fixed || ch.Transition == model.Regressed) && ch.Base != nil && ch.Head != nil &&
 		ch.Content != model.Broken && sameActual(ch.Base.Actual, ch.Head.Actual) {
 		parts = append(parts, "the result did not move; the expectation did")
 	}
@@ -70,8 +70,8 @@ func sameActual(a, b model.Actual) bool {
 	return a.Outcome == b.Outcome && a.Phase == b.Phase && a.Code == b.Code && index(a.CommandIndex) == index(b.CommandIndex)
 }
 
-// verdictTitles are the human names of the verdicts, for headings.
-var verdictTitles = map[model.Verdict]string{
+// transitionTitles are the human names of the transitions, for headings.
+var transitionTitles = map[model.Transition]string{
 	model.Regressed:    "Regressed",
 	model.Fixed:        "Fixed",
 	model.AddedFailing: "Added, failing",
@@ -81,9 +81,9 @@ var verdictTitles = map[model.Verdict]string{
 	model.StillPassing: "Passing, content changed",
 }
 
-// VerdictTitle is the human name of a verdict, for headings; an unknown
-// verdict is named as it is spelled.
-func VerdictTitle(v model.Verdict) string { return title(verdictTitles, v, string(v)) }
+// TransitionTitle is the human name of a transition, for headings; an
+// unknown transition is named as it is spelled.
+func TransitionTitle(v model.Transition) string { return title(transitionTitles, v, string(v)) }
 
 // ContentWords is a content change in the words every report uses, the
 // same in the headline, the tables and the text report: "expectation
@@ -95,8 +95,8 @@ func ContentWords(c model.ContentChange) string {
 
 // ComparisonHeadline is the delta in one line of plain text, for titles
 // and lead sentences: "2 regressed (1 broken), 3 fixed, 5 added against
-// base abc1234". Each fixture is counted once: by its verdict, with how its
-// file changed in parentheses, or, when its verdict did not move, by the
+// base abc1234". Each fixture is counted once: by its transition, with how
+// its file changed in parentheses, or, when its result did not move, by the
 // change alone ("1 renamed"). Parts that are zero are left out; with no
 // change it says so; "" without a comparison. It names the base as given,
 // so sinks escape it like any other text.
@@ -107,13 +107,13 @@ func ComparisonHeadline(c *model.Comparison) string {
 	if c.Unavailable != "" {
 		return "no comparison with the base"
 	}
-	// content[v] counts the content changes of the fixtures of verdict v,
+	// content[v] counts the content changes of the fixtures of transition v,
 	// in the order of headlineOrder.
-	content := map[model.Verdict]map[model.ContentChange]int{}
-	count := map[model.Verdict]int{}
+	content := map[model.Transition]map[model.ContentChange]int{}
+	count := map[model.Transition]int{}
 	for i := range c.Changes {
 		ch := &c.Changes[i]
-		v := ch.Verdict
+		v := ch.Transition
 		if v == model.AddedPassing {
 			v = model.AddedFailing // one "added" part
 		}
@@ -126,7 +126,7 @@ func ComparisonHeadline(c *model.Comparison) string {
 		}
 	}
 	var parts []string
-	changes := func(v model.Verdict) []string {
+	changes := func(v model.Transition) []string {
 		var out []string
 		for _, cc := range headlineOrder {
 			if n := content[v][cc]; n > 0 {
@@ -135,7 +135,7 @@ func ComparisonHeadline(c *model.Comparison) string {
 		}
 		return out
 	}
-	for _, v := range []model.Verdict{model.Regressed, model.Fixed, model.AddedFailing, model.Removed} {
+	for _, v := range []model.Transition{model.Regressed, model.Fixed, model.AddedFailing, model.Removed} {
 		if count[v] == 0 {
 			continue
 		}
@@ -149,9 +149,9 @@ func ComparisonHeadline(c *model.Comparison) string {
 		}
 		parts = append(parts, part)
 	}
-	// Fixtures whose verdict did not move are counted by their change.
+	// Fixtures whose result did not move are counted by their change.
 	still := map[model.ContentChange]int{}
-	for _, v := range []model.Verdict{model.StillFailing, model.StillPassing} {
+	for _, v := range []model.Transition{model.StillFailing, model.StillPassing} {
 		for cc, n := range content[v] {
 			still[cc] += n
 		}

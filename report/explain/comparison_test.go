@@ -33,12 +33,12 @@ func TestComparisonHeadline(t *testing.T) {
 	}
 }
 
-// changes makes n changes of each verdict: changes(Regressed, 2, Fixed, 1).
+// changes makes n changes of each transition: changes(Regressed, 2, Fixed, 1).
 func changes(counts ...any) []model.Change {
 	var out []model.Change
 	for i := 0; i < len(counts); i += 2 {
 		for n := counts[i+1].(int); n > 0; n-- {
-			out = append(out, model.Change{Verdict: counts[i].(model.Verdict)})
+			out = append(out, model.Change{Transition: counts[i].(model.Transition)})
 		}
 	}
 	return out
@@ -55,16 +55,16 @@ func TestChangeIn(t *testing.T) {
 		ch   model.Change
 		want string
 	}{
-		{model.Change{Verdict: model.Regressed, Base: both, Head: now}, "command schema changed"},
-		{model.Change{Verdict: model.Regressed, Content: model.StreamChanged, Base: both, Head: now}, "stream changed"},
-		{model.Change{Verdict: model.AddedFailing, Head: both}, ""},
-		{model.Change{Verdict: model.Removed, Base: both}, ""},
+		{model.Change{Transition: model.Regressed, Base: both, Head: now}, "command schema changed"},
+		{model.Change{Transition: model.Regressed, Content: model.StreamChanged, Base: both, Head: now}, "stream changed"},
+		{model.Change{Transition: model.AddedFailing, Head: both}, ""},
+		{model.Change{Transition: model.Removed, Base: both}, ""},
 	} {
 		if got := ChangeIn(c, &tc.ch); got != tc.want {
 			t.Errorf("ChangeIn(%+v) = %q, want %q", tc.ch, got, tc.want)
 		}
 	}
-	if got := ChangeIn(&model.Comparison{}, &model.Change{Verdict: model.Regressed, Base: both, Head: now}); got != "" {
+	if got := ChangeIn(&model.Comparison{}, &model.Change{Transition: model.Regressed, Base: both, Head: now}); got != "" {
 		t.Errorf("no schema change: %q", got)
 	}
 	f := &model.SchemaFailure{Message: "CreateBuffer: missing properties: 'usages'", Path: "fixtures/a.json", Fixtures: 300, All: 336}

@@ -10,7 +10,7 @@ import (
 // Adapter names the device an implementation ran on in one line: vendor
 // and architecture (or device), driver, platform; only what is known, ""
 // for none.
-func Adapter(a *model.Adapter) string {
+func Adapter(a *model.GPUAdapter) string {
 	if a == nil {
 		return ""
 	}

@@ -43,7 +43,7 @@ var shown = map[model.Kind]Shown{
 
 // ShowResult is how the result r appears (Show): a flaky fixture that
 // failed is not a plain failure, and shows as skipped.
-func ShowResult(r *model.Result, v model.Verdict) Shown {
+func ShowResult(r *model.Result, v model.Transition) Shown {
 	s := Show(r.Kind(), v)
 	if r.Kind() == model.KindFlaky && !r.Passed {
 		s.JUnit = "skipped"
@@ -54,11 +54,11 @@ func ShowResult(r *model.Result, v model.Verdict) Shown {
 // newFailure is a failure the base did not have (model.NewFailures): a
 // regression, of its own JUnit type so that a dashboard tells new failures
 // from old. A corpus error stays an error.
-var newFailure = map[model.Verdict]string{model.Regressed: "regressed", model.AddedFailing: "new failure"}
+var newFailure = map[model.Transition]string{model.Regressed: "regressed", model.AddedFailing: "new failure"}
 
 // Show is how a result of kind k appears; v is how it newly fails against
 // the base ("" when it does not), from model.NewFailures.
-func Show(k model.Kind, v model.Verdict) Shown {
+func Show(k model.Kind, v model.Transition) Shown {
 	s := shown[k]
 	word, ok := newFailure[v]
 	if !ok || (k != model.KindFailed && k != model.KindCorpusError) {

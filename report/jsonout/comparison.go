@@ -130,7 +130,7 @@ func buildComparison(c *model.Comparison) *Comparison {
 		ch := &c.Changes[i]
 		out.Changes = append(out.Changes, Change{
 			CorpusPath: ch.RelPath, FixturePath: ch.Path, FixtureName: ch.Name,
-			Verdict: string(ch.Verdict), Content: optional(string(ch.Content)), From: optional(ch.From),
+			Verdict: string(ch.Transition), Content: optional(string(ch.Content)), From: optional(ch.From),
 			Base: buildSide(ch.Base), Head: buildSide(ch.Head),
 		})
 	}

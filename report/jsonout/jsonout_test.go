@@ -74,7 +74,7 @@ func TestNoComparison(t *testing.T) {
 // safe for a log as the whole report: no "##[", values capped.
 func TestWriteComparisonIsLogSafeAndCapped(t *testing.T) {
 	long := "##[stop-commands]" + strings.Repeat("n", 100000)
-	c := &model.Comparison{Base: "base.json", Changes: []model.Change{{RelPath: "positive/x.json", Path: long, Name: long, Verdict: model.Regressed}}}
+	c := &model.Comparison{Base: "base.json", Changes: []model.Change{{RelPath: "positive/x.json", Path: long, Name: long, Transition: model.Regressed}}}
 	var b bytes.Buffer
 	// As diff gives it, bounded with the run it came with.
 	if err := WriteComparison(&b, bound.Run(&model.Run{Comparison: c}).Comparison); err != nil {

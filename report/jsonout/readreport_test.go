@@ -24,6 +24,28 @@ func TestReadReportErrors(t *testing.T) {
 	}
 }
 
+// TestReadTypeErrorsKeepTheirWords: a report with a member of the wrong
+// type is refused in the decoder's words, which name Go types: the names
+// stay those it always printed, whatever the types are called now.
+func TestReadTypeErrorsKeepTheirWords(t *testing.T) {
+	const not = "not a drp2-fixtures JSON report: json: cannot unmarshal "
+	for in, want := range map[string]string{
+		`{"results": [], "verdict": {"failed": "yes"}}`:                    "string into Go struct field Verdict.verdict.failed of type bool",
+		`{"results": [], "verdict": {"reasons": [1]}}`:                     "number into Go struct field Verdict.verdict.reasons of type string",
+		`{"results": [], "verdict": 5}`:                                    "number into Go struct field Document.verdict of type jsonout.Verdict",
+		`{"results": [], "implementations": [{"adapter": {"vendor": 1}}]}`: "number into Go struct field Adapter.implementations.adapter.vendor of type string",
+		`{"results": [], "implementations": [{"adapter": []}]}`:            "array into Go struct field Implementation.implementations.adapter of type jsonout.Adapter",
+		`{"results": [], "implementations": [{"restarts": "1"}]}`:          "string into Go struct field Implementation.implementations.restarts of type int",
+		`{"results": 5}`: "number into Go struct field Document.results of type []jsonout.Result",
+		`[]`:             "array into Go value of type jsonout.Document",
+	} {
+		_, err := ReadReport([]byte(in))
+		if err == nil || err.Error() != not+want {
+			t.Errorf("%s: %v\nwant %s", in, err, not+want)
+		}
+	}
+}
+
 // TestSchemaClosureReadBack: a report keeps each schema's closure and its
 // files when read back as a baseline, and a report written before
 // closures (one sha256 per schema) is still read, with none.

@@ -138,7 +138,7 @@ func splitFindings(run *model.Run) (byPath map[string][]model.Finding, loose []m
 
 // classSuite is the suite of one class's fixtures, with the id given; it
 // has no tests when the run has no fixture of the class.
-func classSuite(run *model.Run, class model.Class, id int, regressed map[string]model.Verdict, findings map[string][]model.Finding, strict bool) xmlSuite {
+func classSuite(run *model.Run, class model.Class, id int, regressed map[string]model.Transition, findings map[string][]model.Finding, strict bool) xmlSuite {
 	suite := xmlSuite{Name: suiteName(class), ID: id}
 	var total time.Duration
 	for i := range run.Results {
@@ -191,7 +191,7 @@ func otherSuites(run *model.Run, props []property, firstID int, strict bool) []x
 // caseOf is a result's testcase, as explain.Show maps its kind (v: how it
 // newly fails against the base, "" when it does not), placed in the
 // repository unless strict.
-func caseOf(r *model.Result, v model.Verdict, strict bool) testcase {
+func caseOf(r *model.Result, v model.Transition, strict bool) testcase {
 	tc := testcase{
 		Name:      clean(escape.OneLine(explain.Name(r))),
 		Classname: clean(classname(r)),

@@ -9,14 +9,14 @@ import (
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
 
-// folded are the verdicts whose tables sit under <details>: they repeat
+// folded are the transitions whose tables sit under <details>: they repeat
 // what the base already said, while the others are what this change did.
-var folded = map[model.Verdict]bool{model.StillFailing: true, model.StillPassing: true}
+var folded = map[model.Transition]bool{model.StillFailing: true, model.StillPassing: true}
 
 // lead writes what a report opens with when the run was compared with a
 // baseline or excused known failures: the delta in one line ("2 regressed,
 // 3 fixed, 5 added against base abc1234", the base linked to its commit,
-// then a link comparing base and head), then one table per verdict,
+// then a link comparing base and head), then one table per transition,
 // regressions first. A comparison that could not be made says why.
 func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 	c := run.Comparison
@@ -50,13 +50,13 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 	}
 	schemaLines(b, run.CommandSchema, run.FixtureSchema, c)
 	known(b, &run.Summary)
-	for _, v := range model.Verdicts {
+	for _, v := range model.Transitions {
 		if folded[v] && !l.still {
 			continue
 		}
 		var changes []*model.Change
 		for i := range c.Changes {
-			if c.Changes[i].Verdict == v {
+			if c.Changes[i].Transition == v {
 				changes = append(changes, &c.Changes[i])
 			}
 		}
@@ -163,8 +163,8 @@ func known(b *strings.Builder, s *model.Summary) {
 	}
 }
 
-func changeTable(b *strings.Builder, run *model.Run, v model.Verdict, changes []*model.Change, opts Options, l layout) {
-	title := fmt.Sprintf("%s (%d)", explain.VerdictTitle(v), len(changes))
+func changeTable(b *strings.Builder, run *model.Run, v model.Transition, changes []*model.Change, opts Options, l layout) {
+	title := fmt.Sprintf("%s (%d)", explain.TransitionTitle(v), len(changes))
 	if folded[v] {
 		fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", escape.HTML(title))
 	} else {
@@ -212,7 +212,7 @@ func changeRow(b *strings.Builder, run *model.Run, g []*model.Change, opts Optio
 	if why := explain.SideWhy(heads); why != "" && g[0].Content != model.Broken {
 		now += "<br>" + cell(escape.Cap(why, maxWhy))
 	}
-	if h := g[0].Head; h != nil && !h.Passed && g[0].Verdict != model.Removed {
+	if h := g[0].Head; h != nil && !h.Passed && g[0].Transition != model.Removed {
 		var rs []*model.Result
 		for _, ch := range g {
 			rs = append(rs, &model.Result{Path: ch.Path, RelPath: ch.RelPath})
@@ -253,7 +253,7 @@ func sidesText(sides []*model.Side) string {
 // linked at the base commit, where it still exists.
 func changeFixture(ch *model.Change, c *model.Comparison, opts Options) string {
 	r := &model.Result{Path: ch.Path, RelPath: ch.RelPath, Name: ch.Name}
-	if ch.Verdict == model.Removed {
+	if ch.Transition == model.Removed {
 		opts.SHA = c.Commit
 	}
 	s := location(r, opts)

@@ -332,7 +332,7 @@ func TestDeltaFits(t *testing.T) {
 	c := &model.Comparison{Base: "abc1234"}
 	for _, r := range run.Results {
 		c.Changes = append(c.Changes, model.Change{RelPath: r.RelPath, Path: r.Path, Name: r.Name + sample.Hostile,
-			Verdict: model.Regressed, Content: model.Renamed, From: sample.Hostile,
+			Transition: model.Regressed, Content: model.Renamed, From: sample.Hostile,
 			Base: &model.Side{Passed: true}, Head: &model.Side{Actual: r.Actual, Expected: r.Expected}})
 	}
 	run.Comparison = c

@@ -66,7 +66,7 @@ func TestCommentManifest(t *testing.T) {
 // scans for, unless the verdict's headline tells it already.
 func TestCheckTitleTellsTheComparisonOnce(t *testing.T) {
 	run := sample.Passing()
-	run.Comparison = &model.Comparison{Base: "main", Changes: []model.Change{{RelPath: "positive/a.json", Path: "f/positive/a.json", Verdict: model.Regressed}}}
+	run.Comparison = &model.Comparison{Base: "main", Changes: []model.Change{{RelPath: "positive/a.json", Path: "f/positive/a.json", Transition: model.Regressed}}}
 	compared := explain.ComparisonHeadline(run.Comparison)
 	for _, tc := range []struct {
 		judgement *model.Judgement

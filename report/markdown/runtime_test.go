@@ -52,7 +52,7 @@ func TestNoGreenOnAFailingRun(t *testing.T) {
 	run := sample.SchemaEdit(400)
 	var still []model.Change
 	for _, ch := range run.Comparison.Changes {
-		if ch.Verdict == model.StillFailing {
+		if ch.Transition == model.StillFailing {
 			still = append(still, ch)
 		}
 	}

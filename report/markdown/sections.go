@@ -141,7 +141,7 @@ func listedAbove(run *model.Run, l layout) map[string]bool {
 	}
 	out := map[string]bool{}
 	for _, ch := range c.Changes {
-		if !folded[ch.Verdict] && ch.Head != nil && !ch.Head.Passed {
+		if !folded[ch.Transition] && ch.Head != nil && !ch.Head.Passed {
 			out[ch.RelPath] = true
 		}
 	}

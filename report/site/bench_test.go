@@ -18,7 +18,7 @@ func manyReports(n int) []Report {
 	for k := 0; k < n; k++ {
 		i, round := k%5, k/5
 		im := model.Implementation{Name: fmt.Sprintf("runtime-%d", i), Version: "1.0", DRP2Versions: []string{"2.0"},
-			Adapter: &model.Adapter{Device: fmt.Sprintf("device %d", i)}, Results: make([]model.Result, len(base.Results))}
+			Adapter: &model.GPUAdapter{Device: fmt.Sprintf("device %d", i)}, Results: make([]model.Result, len(base.Results))}
 		for j, r := range base.Results {
 			r.Passed = (j*7+i*3+round)%11 != 0 && j%10 >= i
 			im.Results[j] = r

@@ -111,7 +111,7 @@ const implPage = `<h1>{{.Name}}</h1>
 {{if .Diff}}<p>{{.Diff.Headline}}</p>
 {{if .Diff.Rows}}<div class="wrap"><table><caption>Fixtures whose verdict moved between {{.Diff.Base}} and {{.Diff.Head}}</caption>
 <thead><tr><th scope="col">Fixture</th><th scope="col">Change</th><th scope="col">Now</th></tr></thead>
-<tbody>{{range .Diff.Rows}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td>{{.Verdict}}</td><td>{{.Now}}</td></tr>
+<tbody>{{range .Diff.Rows}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td>{{.Transition}}</td><td>{{.Now}}</td></tr>
 {{end}}</tbody></table></div>{{end}}
 {{else}}<p class="muted">One report only: nothing to compare yet.</p>{{end}}
 <h2>Flaky candidates</h2>

@@ -192,7 +192,7 @@ func cleanAll(list []string) []string {
 // it (report/explain).
 type diffView struct {
 	Headline, Base, Head string
-	Rows                 []struct{ Href, Path, Verdict, Now string }
+	Rows                 []struct{ Href, Path, Transition, Now string }
 }
 
 func viewDiff(d *diff) *diffView {
@@ -202,14 +202,14 @@ func viewDiff(d *diff) *diffView {
 	v := &diffView{Headline: clean(explain.ComparisonHeadline(d.c)), Base: stamp(d.base.started), Head: stamp(d.head.started)}
 	for i := range d.c.Changes {
 		ch := &d.c.Changes[i]
-		if ch.Verdict == model.StillFailing || ch.Verdict == model.StillPassing {
+		if ch.Transition == model.StillFailing || ch.Transition == model.StillPassing {
 			continue
 		}
 		now := ""
 		if ch.Head != nil {
 			now = sideText(ch.Head)
 		}
-		v.Rows = append(v.Rows, struct{ Href, Path, Verdict, Now string }{"../fixture/" + fixtureSlug(ch.RelPath) + ".html", clean(ch.RelPath), clean(explain.VerdictTitle(ch.Verdict)), now})
+		v.Rows = append(v.Rows, struct{ Href, Path, Transition, Now string }{"../fixture/" + fixtureSlug(ch.RelPath) + ".html", clean(ch.RelPath), clean(explain.TransitionTitle(ch.Transition)), now})
 	}
 	return v
 }

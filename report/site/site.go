@@ -244,7 +244,7 @@ func seriesKey(e *entry) string {
 	return name + "\x00" + adapterKey(e.im.Adapter) + "\x00" + e.corpus
 }
 
-func adapterKey(a *model.Adapter) string {
+func adapterKey(a *model.GPUAdapter) string {
 	if a == nil {
 		return ""
 	}
@@ -252,7 +252,7 @@ func adapterKey(a *model.Adapter) string {
 }
 
 // device is the adapter in a few words: the device and what runs it.
-func device(a *model.Adapter) string {
+func device(a *model.GPUAdapter) string {
 	if a == nil {
 		return ""
 	}

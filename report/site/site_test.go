@@ -35,7 +35,7 @@ func sampleReports() []Report {
 		for i := range run.Implementations {
 			im := &run.Implementations[i]
 			if im.Name == sample.Hostile {
-				im.Adapter = &model.Adapter{Vendor: sample.Hostile, Device: sample.Hostile, Platform: "node <b>20</b>"}
+				im.Adapter = &model.GPUAdapter{Vendor: sample.Hostile, Device: sample.Hostile, Platform: "node <b>20</b>"}
 			}
 			if im.Name == "native-vk" && flip {
 				for j := range im.Results {

@@ -77,7 +77,7 @@ func latestText(e *entry) string {
 
 // adapterText is the whole adapter description, as the implementation
 // gave it.
-func adapterText(a *model.Adapter) string {
+func adapterText(a *model.GPUAdapter) string {
 	if a == nil {
 		return ""
 	}

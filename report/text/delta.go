@@ -52,13 +52,13 @@ func (p *printer) comparison(c *model.Comparison) {
 			extra = " (" + Clean(t) + ")"
 		}
 		color := ""
-		switch ch.Verdict {
+		switch ch.Transition {
 		case model.Regressed, model.AddedFailing:
 			color = red
 		case model.Fixed, model.AddedPassing:
 			color = green
 		}
-		p.line(pad(strings.ToLower(explain.VerdictTitle(ch.Verdict))), color, " "+Clean(ch.Path)+extra)
+		p.line(pad(strings.ToLower(explain.TransitionTitle(ch.Transition))), color, " "+Clean(ch.Path)+extra)
 	}
 	for i := range c.Implementations {
 		p.implementationDelta(&c.Implementations[i])
@@ -71,16 +71,16 @@ func (p *printer) comparison(c *model.Comparison) {
 func (p *printer) implementationDelta(d *model.ImplementationDelta) {
 	p.textf("Implementation %s %s", Clean(d.Label), Clean(explain.ImplementationDelta(d)))
 	for _, l := range []struct {
-		verdict model.Verdict
-		color   string
-		paths   []string
+		transition model.Transition
+		color      string
+		paths      []string
 	}{{model.Regressed, red, d.Regressed}, {model.AddedFailing, red, d.AddedFailing}, {model.Fixed, green, d.Fixed}} {
 		for i, path := range l.paths {
 			if i == MaxFailuresRestated {
 				p.textf("  %s", explain.MoreFailures(len(l.paths)-i))
 				break
 			}
-			p.line("  "+pad(strings.ToLower(explain.VerdictTitle(l.verdict))), l.color, " "+Clean(path))
+			p.line("  "+pad(strings.ToLower(explain.TransitionTitle(l.transition))), l.color, " "+Clean(path))
 		}
 	}
 }
@@ -102,7 +102,7 @@ func (p *printer) schemaChange(which string, changed bool, base model.SchemaSour
 	p.textf("%s", line)
 }
 
-// pad widens a verdict so that the paths line up.
+// pad widens a transition's title so that the paths line up.
 func pad(s string) string {
 	const width = 25
 	for len(s) < width {

@@ -10,7 +10,7 @@ import (
 const BaseCommit = "abc1234def5678abc1234def5678abc1234def56"
 
 // Compared returns the sample run compared with a base commit: every
-// verdict and every content change once, a changed command schema, hostile
+// transition and every content change once, a changed command schema, hostile
 // text in a fixture name, and a known failure.
 func Compared() *model.Run {
 	run := Run()
@@ -55,37 +55,37 @@ func Compared() *model.Run {
 			Path: "fixtures/negative/draw_outside_pass.json", Fixtures: 1, All: 1},
 		Changes: []model.Change{
 			{RelPath: "negative/draw_outside_pass.json", Path: "fixtures/negative/draw_outside_pass.json", Name: "draw_outside_pass",
-				Verdict: model.Regressed, Base: side(true, "DRP2_ERR_USAGE"), Head: side(false, "")},
+				Transition: model.Regressed, Base: side(true, "DRP2_ERR_USAGE"), Head: side(false, "")},
 			{RelPath: "positive/texture_upload.json", Path: "fixtures/positive/texture_upload.json", Name: "texture_upload",
-				Verdict: model.Regressed, Content: model.StreamChanged, Base: pos(true), Head: pos(false)},
+				Transition: model.Regressed, Content: model.StreamChanged, Base: pos(true), Head: pos(false)},
 			// The file broke: readable on the base, a corpus error now.
 			{RelPath: "negative/truncated.json", Path: "fixtures/negative/truncated.json", Name: "truncated",
-				Verdict: model.Regressed, Content: model.Broken, Base: side(true, "DRP2_ERR_USAGE"),
+				Transition: model.Regressed, Content: model.Broken, Base: side(true, "DRP2_ERR_USAGE"),
 				Head: &model.Side{Actual: model.Actual{Outcome: model.CorpusError, Phase: model.PhaseEnvelope,
 					Message: "invalid JSON: unexpected end of input at line 7, column 1"}}},
 			// Fixed by moving the expectation to what the validator
 			// already said.
 			{RelPath: "negative/bind_group_unknown_layout.json", Path: "fixtures/negative/bind_group_unknown_layout.json", Name: "bind_group_unknown_layout",
-				Verdict: model.Fixed, Content: model.ExpectationChanged, Base: side(false, "DRP2_ERR_INVALID_ID"),
+				Transition: model.Fixed, Content: model.ExpectationChanged, Base: side(false, "DRP2_ERR_INVALID_ID"),
 				Head: expect(side(true, "DRP2_ERR_INVALID_ID"), "DRP2_ERR_INVALID_ID", 9)},
 			{RelPath: "negative/evil`name].json", Path: "fixtures/negative/evil`name].json", Name: Hostile,
-				Verdict: model.AddedFailing, Head: side(false, "DRP2_ERR_<b>|x")},
+				Transition: model.AddedFailing, Head: side(false, "DRP2_ERR_<b>|x")},
 			{RelPath: "positive/minimal_triangle.json", Path: "fixtures/positive/minimal_triangle.json", Name: "minimal_triangle",
-				Verdict: model.AddedPassing, Head: pos(true)},
+				Transition: model.AddedPassing, Head: pos(true)},
 			{RelPath: "negative/old_rule.json", Path: "fixtures/negative/old_rule.json", Name: "old_rule",
-				Verdict: model.Removed, Base: side(true, "DRP2_ERR_USAGE")},
+				Transition: model.Removed, Base: side(true, "DRP2_ERR_USAGE")},
 			{RelPath: "negative/destroy_twice.json", Path: "fixtures/negative/destroy_twice.json", Name: "destroy_twice",
-				Verdict: model.StillFailing, Base: side(false, "DRP2_ERR_INVALID_STATE"), Head: side(false, "DRP2_ERR_INVALID_STATE")},
+				Transition: model.StillFailing, Base: side(false, "DRP2_ERR_INVALID_STATE"), Head: side(false, "DRP2_ERR_INVALID_STATE")},
 			{RelPath: "negative_schema/missing_cmd.json", Path: "fixtures/negative_schema/missing_cmd.json", Name: "missing_cmd",
-				Verdict: model.StillPassing, Content: model.Renamed, From: "negative_schema/no_cmd.json", Base: pos(true), Head: pos(true)},
+				Transition: model.StillPassing, Content: model.Renamed, From: "negative_schema/no_cmd.json", Base: pos(true), Head: pos(true)},
 		},
 	}
 	run.CommandSchema.Closure = "33" + run.CommandSchema.SHA256[2:]
 	// In report order, as the baseline package orders them.
 	sort.SliceStable(c.Changes, func(i, j int) bool {
 		a, b := &c.Changes[i], &c.Changes[j]
-		if a.Verdict != b.Verdict {
-			return a.Verdict.Less(b.Verdict)
+		if a.Transition != b.Transition {
+			return a.Transition.Less(b.Transition)
 		}
 		return a.RelPath < b.RelPath
 	})

@@ -103,7 +103,7 @@ func WithWebGPU() *model.Run {
 		im := model.Implementation{Command: "node adapters/webgpu/host.js --runtime webgpu.js", Name: "webgpu.js on node/swiftshader",
 			Version: "sha256:612b5aac828a", DRP2Versions: []string{"2.0"}, Executes: true, Protocol: 2,
 			Phases:  []string{"semantic_validation", "capability_validation"},
-			Adapter: &model.Adapter{Vendor: "google", Architecture: "swiftshader", Driver: "SwiftShader driver 5.0.0", Platform: platform},
+			Adapter: &model.GPUAdapter{Vendor: "google", Architecture: "swiftshader", Driver: "SwiftShader driver 5.0.0", Platform: platform},
 			Level2:  map[string]bool{}, Readbacks: map[string][][]byte{}}
 		if k == 1 {
 			im.Command += " --browser chromium"
@@ -152,7 +152,7 @@ func WithExpectations() *model.Run {
 		return &model.Listing{Expect: e, Reason: reason, Entry: fmt.Sprintf("drp2/expect %s.txt:%d", Hostile, line)}
 	}
 	im := model.Implementation{Command: "./bin/rt --drp2-adapter", Name: "rt", Version: "1.0",
-		Adapter: &model.Adapter{Vendor: "Google", Device: "SwiftShader"}}
+		Adapter: &model.GPUAdapter{Vendor: "Google", Device: "SwiftShader"}}
 	n := 0
 	for _, f := range run.Results {
 		if f.IsCorpusError() {

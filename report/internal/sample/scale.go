@@ -125,25 +125,25 @@ func schemaEditComparison(run *model.Run) *model.Comparison {
 			Phase: model.Phase(r.Expected.Phase), Code: r.Expected.Code, CommandIndex: r.Expected.CommandIndex}}
 		switch {
 		case r.Passed:
-			ch.Verdict, ch.Base = model.StillPassing, passed
+			ch.Transition, ch.Base = model.StillPassing, passed
 		case r.IsCorpusError():
-			ch.Verdict, ch.Content, ch.Base = model.Regressed, model.Broken, &model.Side{Passed: true, Expected: model.Expected{Outcome: "success"},
+			ch.Transition, ch.Content, ch.Base = model.Regressed, model.Broken, &model.Side{Passed: true, Expected: model.Expected{Outcome: "success"},
 				Actual: model.Actual{Outcome: model.Success}}
 		case r.Actual.Phase == model.PhaseSchema:
-			ch.Verdict, ch.Base = model.Regressed, passed
+			ch.Transition, ch.Base = model.Regressed, passed
 		case r.Actual.Outcome == model.Success:
-			ch.Verdict, ch.Base = model.StillFailing, ch.Head
+			ch.Transition, ch.Base = model.StillFailing, ch.Head
 		default:
-			ch.Verdict, ch.Head.Passed = model.AddedFailing, false
+			ch.Transition, ch.Head.Passed = model.AddedFailing, false
 		}
-		if ch.Verdict != model.StillPassing {
+		if ch.Transition != model.StillPassing {
 			c.Changes = append(c.Changes, ch)
 		}
 	}
 	sort.SliceStable(c.Changes, func(i, j int) bool {
 		a, b := &c.Changes[i], &c.Changes[j]
-		if a.Verdict != b.Verdict {
-			return a.Verdict.Less(b.Verdict)
+		if a.Transition != b.Transition {
+			return a.Transition.Less(b.Transition)
 		}
 		return a.RelPath < b.RelPath
 	})
