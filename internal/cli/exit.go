@@ -73,7 +73,7 @@ func end(env Env, err error) int {
 	if err != nil && !errors.As(err, &p) && exit.KindOf(err) != exit.Verdict {
 		fmt.Fprintln(env.Stderr, err)
 	}
-	return gate.Code(err)
+	return exit.Code(err)
 }
 
 // flagError is a parse error of a subcommand's flags, printed as one

@@ -33,7 +33,7 @@ func NewEnv(p Env) (Env, error) {
 	if v := getenv("SOURCE_DATE_EPOCH"); v != "" {
 		secs, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return Env{}, Usagef("SOURCE_DATE_EPOCH=%q is not a whole number of seconds", v)
+			return Env{}, usagef("SOURCE_DATE_EPOCH=%q is not a whole number of seconds", v)
 		}
 		t := time.Unix(secs, 0).UTC()
 		now = func() time.Time { return t }

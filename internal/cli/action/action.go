@@ -45,7 +45,7 @@ const (
 )
 
 // Run runs drp2-fixtures as a GitHub Action. It returns nil when the
-// step passes, else an error gate.Code maps to the step's exit code (1 a
+// step passes, else an error exit.Code maps to the step's exit code (1 a
 // failing verdict, 2 unusable input or a record that could not be
 // written, 3 the tool's own failure). The log already says every error it
 // returns, and why the verdict fails.
@@ -122,7 +122,7 @@ func unusableFix(err error) string {
 	case errors.As(err, &nf):
 		return "set `corpus:` on the step to the folder holding `positive/`, `negative/` and `negative_schema/`, relative to the repository root; in datoviz's layout, `corpus: spec/drp2/fixtures`. " +
 			"(`corpus: embedded` runs the corpus built into the action instead, for a runtime testing itself against it.)"
-	case gate.Code(err) == gate.ExitUsage:
+	case exit.Code(err) == exit.Usage:
 		return "correct the input or the file the message names in the workflow (the inputs are listed in the action's docs/action.md, under Inputs) and run the job again."
 	}
 	return "this is the tool's own failure, not your input's: run the job again, and if it fails the same way, report it with this job's log."
@@ -166,11 +166,11 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		a.env.Redactor.Add(in.Token)
 	}
 	if err != nil {
-		return nil, gate.Usagef("%v", err)
+		return nil, exit.Errorf(exit.Input, "%v", err)
 	}
 	d := &delivery{in: in, repo: a.getenv("GITHUB_REPOSITORY")}
 	if d.pacing, err = a.pacing(); err != nil {
-		return nil, gate.Usagef("%v", err)
+		return nil, exit.Errorf(exit.Input, "%v", err)
 	}
 	ge, err := gate.NewEnv(gate.Env{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
 		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun, Sized: a.env.Sized,
