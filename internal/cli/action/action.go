@@ -204,10 +204,10 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	// reports: the commit the check run is on (a pull request's head, not
 	// its test merge commit) and the repository. Only these two of the
 	// environment go in; a value of another shape is left out.
-	if gate.IsCommit(d.tgt.HeadSHA) {
+	if model.IsCommit(d.tgt.HeadSHA) {
 		r.Commit = d.tgt.HeadSHA
 	}
-	if gate.IsRepository(d.repo) {
+	if model.IsRepository(d.repo) {
 		r.Repository = d.repo
 	}
 	if d.out, err = gate.Execute(ctx, r); err != nil {
