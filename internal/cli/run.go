@@ -174,7 +174,7 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) e
 	if note := explain.EmbeddedFallback(out.Run); note != "" {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, note)
 	}
-	for _, w := range append(gate.ErrorLines(out.Err), explain.Judgement(out.Run).Reasons...) {
+	for _, w := range append(exit.Lines(out.Err), explain.Judgement(out.Run).Reasons...) {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
 	return outcomeEnd(out)

@@ -260,7 +260,7 @@ func (a *runAction) deliver(ctx context.Context, d *delivery) error {
 	comment := a.publishComment(ctx, d, gh, check)
 	notesErr := a.logged(a.writeNotes(d, published{checkURL: check.url, commentURL: comment.url,
 		notes: slices.Concat(gh.notes, check.notes, comment.notes)}))
-	for _, w := range append(gate.ErrorLines(d.out.Err), explain.Judgement(d.out.Run).Reasons...) {
+	for _, w := range append(exit.Lines(d.out.Err), explain.Judgement(d.out.Run).Reasons...) {
 		a.errorf("%s", w)
 	}
 	if failed := cmp.Or(logErr, files.err, outputsErr, notesErr); failed != nil {
