@@ -42,15 +42,21 @@ type Outcome struct {
 	judged *model.Run
 }
 
-// ExitCode is the exit code of the outcome: Err's, else the verdict's.
-func (o *Outcome) ExitCode() int {
-	if o.Err != nil {
-		return exit.Code(o.Err)
+// errVerdictFailed ends a command whose run failed by fail-on; the front
+// end prints the verdict's reasons.
+var errVerdictFailed = exit.New(exit.Verdict, errors.New("the run failed by fail-on"))
+
+// End is the error the outcome ends its command with, for the front end
+// to return once it has printed the outcome: Err, what stopped a step
+// after the run, else the verdict's failure; nil when the run passes.
+func (o *Outcome) End() error {
+	switch {
+	case o.Err != nil:
+		return o.Err
+	case o.Verdict != nil && o.Verdict.Failed:
+		return errVerdictFailed
 	}
-	if o.Verdict != nil && o.Verdict.Failed {
-		return exit.Failed
-	}
-	return exit.OK
+	return nil
 }
 
 // step is one stage of Execute. A late step's failure does not stop the

@@ -266,24 +266,7 @@ func (a *runAction) deliver(ctx context.Context, d *delivery) error {
 	if failed := cmp.Or(logErr, files.err, outputsErr, notesErr); failed != nil {
 		return failed
 	}
-	return outcomeErr(d.out)
-}
-
-// errVerdictFailed is the step's error when the verdict fails; the log
-// lists the verdict's reasons.
-var errVerdictFailed = exit.New(exit.Verdict, errors.New("the run failed by fail-on"))
-
-// outcomeErr is the error of an outcome whose record was written: what
-// stopped a step of the job after the run, else the verdict's failure;
-// nil when it passes (gate.Outcome.ExitCode as an error).
-func outcomeErr(o *gate.Outcome) error {
-	switch {
-	case o.Err != nil:
-		return o.Err
-	case o.Verdict != nil && o.Verdict.Failed:
-		return errVerdictFailed
-	}
-	return nil
+	return d.out.End()
 }
 
 // logged writes a record sink's error to the log, and returns it.
