@@ -8,7 +8,6 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -96,10 +95,21 @@ const DefaultFixtureTimeout = 10 * time.Minute
 // reports.
 const DefaultRunTimeout = 2 * time.Hour
 
-// ErrInput marks errors about unusable input (exit code 2): a corpus root
-// that cannot be read, a schema that does not compile, a path outside the
-// corpus.
-var ErrInput = errors.New("unusable input")
+// ErrInput marks errors about unusable input: a corpus root that cannot
+// be read, a schema that does not compile, a path outside the corpus. A
+// command it stops ends with exit code 2 (ExitCode), unless an error that
+// wraps it carries a code of its own.
+var ErrInput error = inputKind{}
+
+// inputKind is ErrInput's type: the exit code of unusable input, read by
+// internal/exit (Code) as any error's ExitCode is, so that the contract
+// imports nothing of the tool (a test holds it to exit.Usage).
+type inputKind struct{}
+
+func (inputKind) Error() string { return "unusable input" }
+
+// ExitCode is 2, the exit code of unusable input.
+func (inputKind) ExitCode() int { return 2 }
 
 func inputError(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))

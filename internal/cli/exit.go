@@ -53,14 +53,11 @@ func (p printed) Unwrap() error { return p.err }
 // subcommand has printed.
 var errVerdict = exit.New(exit.Verdict, errors.New("the run failed"))
 
-// outcomeEnd is how a run ends once its lines are printed: by its error,
-// else by the verdict.
+// outcomeEnd is how a run ends once its lines (its error's and the
+// verdict's reasons) are printed: by the outcome's end (gate.Outcome.End).
 func outcomeEnd(out *gate.Outcome) error {
-	switch {
-	case out.Err != nil:
-		return printed{out.Err}
-	case out.ExitCode() == ExitMismatch:
-		return errVerdict
+	if err := out.End(); err != nil {
+		return printed{err}
 	}
 	return nil
 }
@@ -73,7 +70,7 @@ func end(env Env, err error) int {
 	if err != nil && !errors.As(err, &p) && exit.KindOf(err) != exit.Verdict {
 		fmt.Fprintln(env.Stderr, err)
 	}
-	return gate.Code(err)
+	return exit.Code(err)
 }
 
 // flagError is a parse error of a subcommand's flags, printed as one

@@ -10,6 +10,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
@@ -114,10 +115,10 @@ func (o *runOptions) checkOutput(failOn string) error {
 	if o.job.FailOn, err = gate.ParseFailOn(failOn); err != nil {
 		return fmt.Errorf("--fail-on: %w", err)
 	}
-	if c := o.job.Commit; c != "" && !gate.IsCommit(c) {
+	if c := o.job.Commit; c != "" && !model.IsCommit(c) {
 		return fmt.Errorf("--commit %q: not a commit's hex name (4 to 64 hexadecimal digits)", c)
 	}
-	if r := o.job.Repository; r != "" && !gate.IsRepository(r) {
+	if r := o.job.Repository; r != "" && !model.IsRepository(r) {
 		return fmt.Errorf("--repository %q: not OWNER/NAME (letters, digits, '-', '_' and '.')", r)
 	}
 	return nil
@@ -173,7 +174,7 @@ func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) e
 	if note := explain.EmbeddedFallback(out.Run); note != "" {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, note)
 	}
-	for _, w := range append(gate.ErrorLines(out.Err), explain.Judgement(out.Run).Reasons...) {
+	for _, w := range append(exit.Lines(out.Err), explain.Judgement(out.Run).Reasons...) {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
 	}
 	return outcomeEnd(out)

@@ -3,12 +3,13 @@
 // problem, 1 problems found, 2 bad invocation or unusable input, 3 the
 // tool's own failure), and the errors whose kind says which code they
 // mean. Every layer makes these errors; the front end alone maps them to
-// a code, once.
+// a code, once, and prints them a line each (Lines).
 package exit
 
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // The exit codes.
@@ -103,4 +104,13 @@ func KindOf(err error) Kind {
 		return e.Kind
 	}
 	return Tool
+}
+
+// Lines are the messages of err, one for each joined error: how a front
+// end prints what stopped a command, a line each; none for nil.
+func Lines(err error) []string {
+	if err == nil {
+		return nil
+	}
+	return strings.Split(err.Error(), "\n")
 }

@@ -36,3 +36,14 @@ func TestCode(t *testing.T) {
 		t.Errorf("Errorf: %v, kind %v", err, KindOf(err))
 	}
 }
+
+// A joined error prints a line for each of its errors; nil prints none.
+func TestLines(t *testing.T) {
+	if got := Lines(nil); got != nil {
+		t.Errorf("nil: %q", got)
+	}
+	err := errors.Join(New(Record, errors.New("write a.json: denied")), errors.New("manifest: stale"))
+	if got := fmt.Sprintf("%q", Lines(err)); got != `["write a.json: denied" "manifest: stale"]` {
+		t.Errorf("joined: %s", got)
+	}
+}

@@ -29,7 +29,7 @@ func (r *Resolved) baseImplementations(ctx context.Context, base, head *model.Ru
 	}
 	own, err := harness.ExpandCommands(r.readInput, r.Implementations)
 	if err != nil {
-		return nil, Usagef("%w", err)
+		return nil, usagef("%w", err)
 	}
 	// Only the implementations this job started: one merged from another
 	// job's report runs elsewhere (CompareImplementations leaves it out).

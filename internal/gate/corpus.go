@@ -137,7 +137,7 @@ func fromBase(env Env, head runner.CorpusChoice) (runner.CorpusChoice, error) {
 	}
 	if base.Path != "" {
 		if _, _, _, err := workspace.New(env.WorkDir, true).Folders(base.Path, 1); err != nil {
-			return base, Usagef("the corpus %s, which the search finds at the pull request's base commit %s, is not a folder of this checkout: "+
+			return base, usagef("the corpus %s, which the search finds at the pull request's base commit %s, is not a folder of this checkout: "+
 				"a pull request cannot move or remove the corpus the gate runs; to run another, name it in the workflow's corpus input", base.Path, b.Short())
 		}
 	}

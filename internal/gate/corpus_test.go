@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 )
@@ -67,8 +68,8 @@ func TestChooseCorpusSeveral(t *testing.T) {
 	_, _, err := chooseCorpus(envAt(wd), job{RunRequest: RunRequest{Source: Source{Spelling: FlagSpelling}}})
 	var nf *CorpusNotFound
 	want := "2 DRP2 corpora in the workspace (a/corpus, b/corpus): set --corpus to the one to run. Looked for spec/drp2/fixtures, then ./fixtures, then any folder holding the three, down to 6 folders deep (5 folders searched; hidden folders, node_modules and links skipped)"
-	if !errors.As(err, &nf) || err.Error() != want || Code(err) != ExitUsage {
-		t.Errorf("two corpora: %v (exit %d)\nwant %s", err, Code(err), want)
+	if !errors.As(err, &nf) || err.Error() != want || exit.Code(err) != exit.Usage {
+		t.Errorf("two corpora: %v (exit %d)\nwant %s", err, exit.Code(err), want)
 	}
 }
 

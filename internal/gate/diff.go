@@ -15,10 +15,10 @@ func Diff(env Env, basePath, headPath string) (head *model.Run, regressed bool, 
 	ws := workspace.New(env.WorkDir, false)
 	base, err := baseline.ReadReportFile(ws, basePath, env.ReadReport)
 	if err != nil {
-		return nil, false, Usagef("%w", err)
+		return nil, false, usagef("%w", err)
 	}
 	if head, err = baseline.ReadReportFile(ws, headPath, env.ReadReport); err != nil {
-		return nil, false, Usagef("%w", err)
+		return nil, false, usagef("%w", err)
 	}
 	head.Comparison = baseline.Compare(base, head, basePath)
 	head.Comparison.Implementations = baseline.CompareImplementations(base, head, false)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/workspace"
@@ -33,7 +32,7 @@ func NewEnv(p Env) (Env, error) {
 	if v := getenv("SOURCE_DATE_EPOCH"); v != "" {
 		secs, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return Env{}, Usagef("SOURCE_DATE_EPOCH=%q is not a whole number of seconds", v)
+			return Env{}, usagef("SOURCE_DATE_EPOCH=%q is not a whole number of seconds", v)
 		}
 		t := time.Unix(secs, 0).UTC()
 		now = func() time.Time { return t }
@@ -80,14 +79,6 @@ func run(ctx context.Context, env Env, job job) (*Resolved, *Outcome, error) {
 	}
 	o, err := Execute(ctx, r)
 	return r, o, err
-}
-
-// ErrorLines are the messages of err, one for each joined error.
-func ErrorLines(err error) []string {
-	if err == nil {
-		return nil
-	}
-	return strings.Split(err.Error(), "\n")
 }
 
 // SaveReport writes the report files of a job in the working directory

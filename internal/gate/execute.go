@@ -42,15 +42,21 @@ type Outcome struct {
 	judged *model.Run
 }
 
-// ExitCode is the exit code of the outcome: Err's, else the verdict's.
-func (o *Outcome) ExitCode() int {
-	if o.Err != nil {
-		return Code(o.Err)
+// errVerdictFailed ends a command whose run failed by fail-on; the front
+// end prints the verdict's reasons.
+var errVerdictFailed = exit.New(exit.Verdict, errors.New("the run failed by fail-on"))
+
+// End is the error the outcome ends its command with, for the front end
+// to return once it has printed the outcome: Err, what stopped a step
+// after the run, else the verdict's failure; nil when the run passes.
+func (o *Outcome) End() error {
+	switch {
+	case o.Err != nil:
+		return o.Err
+	case o.Verdict != nil && o.Verdict.Failed:
+		return errVerdictFailed
 	}
-	if o.Verdict != nil && o.Verdict.Failed {
-		return exit.Failed
-	}
-	return exit.OK
+	return nil
 }
 
 // step is one stage of Execute. A late step's failure does not stop the
@@ -124,7 +130,7 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	}
 	commands, err := harness.ExpandCommands(r.readInput, r.Implementations)
 	if err != nil {
-		return Usagef("%w", err)
+		return usagef("%w", err)
 	}
 	fsys := r.corpusSource().FS
 	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
@@ -151,7 +157,7 @@ func mergeResults(_ context.Context, r *Resolved, o *Outcome) error {
 	}
 	merged, err := harness.Merge(reports)
 	if err != nil {
-		return Usagef("%w", err)
+		return usagef("%w", err)
 	}
 	if r.mergeOnly {
 		merged.ToolVersion = r.env.ToolVersion
@@ -199,7 +205,7 @@ func compareBaseline(ctx context.Context, r *Resolved, o *Outcome) error {
 	c, err := baseline.For(ctx, baseline.Options{Spec: r.Baseline, Config: r.Config, Getenv: r.env.Getenv, Decode: r.env.ReadReport,
 		Implementations: r.baseImplementations}, o.Run)
 	if errors.Is(err, baseline.ErrInput) {
-		return Usagef("%w", err)
+		return usagef("%w", err)
 	}
 	if err != nil {
 		return err
@@ -249,7 +255,7 @@ func updateExpectations(_ context.Context, r *Resolved, o *Outcome) error {
 	if from != "" {
 		data, err := r.readInput(from)
 		if err != nil {
-			return Usagef("update-expectations: %w", err)
+			return usagef("update-expectations: %w", err)
 		}
 		src = data
 	}
@@ -318,7 +324,7 @@ func ExploreAfter(ctx context.Context, r *Resolved, o *Outcome) error {
 		if err := writeCandidates(r, r.ExploreOut, rep); err != nil {
 			// A folder the candidates cannot go to is the input's fault,
 			// as explore --out says.
-			return Usagef("explore: candidates below %s: %w", r.ExploreOut, err)
+			return usagef("explore: candidates below %s: %w", r.ExploreOut, err)
 		}
 	}
 	return nil
@@ -349,10 +355,10 @@ func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 	for _, pat := range patterns {
 		matches, err := filepath.Glob(under(r.WorkDir, pat))
 		if err != nil {
-			return nil, Usagef("results %q: %w", pat, err)
+			return nil, usagef("results %q: %w", pat, err)
 		}
 		if len(matches) == 0 {
-			return nil, Usagef("results %q: no such file", pat)
+			return nil, usagef("results %q: no such file", pat)
 		}
 		sort.Strings(matches)
 		for _, m := range matches {
@@ -374,11 +380,11 @@ func readResult(r *Resolved, path string) (harness.Report, error) {
 	name := r.display(path)
 	data, err := r.readInput(path)
 	if err != nil {
-		return harness.Report{}, Usagef("results %s: %w", name, err)
+		return harness.Report{}, usagef("results %s: %w", name, err)
 	}
 	run, err := r.env.ReadReport(data)
 	if err != nil {
-		return harness.Report{}, Usagef("results %s: %w", name, err)
+		return harness.Report{}, usagef("results %s: %w", name, err)
 	}
 	return harness.Report{Source: name, Run: run}, nil
 }

@@ -113,7 +113,7 @@ func exploreFrom(ctx context.Context, r *Resolved, req exploration) (*model.Expl
 	var commands []string
 	if len(r.Implementations) > 0 {
 		if commands, err = harness.ExpandCommands(r.readInput, r.Implementations); err != nil {
-			return nil, Usagef("%w", err)
+			return nil, usagef("%w", err)
 		}
 	}
 	var rules []explore.Rule

@@ -185,11 +185,24 @@ var DefaultFailOn = FailOn{Mismatch: true, Empty: true}
 
 const failOnWords = "mismatch, empty, findings, regressions, level3, unexpected-pass, flaky, or never"
 
+// splitList splits a list written one per line or comma separated.
+func splitList(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		for _, item := range strings.Split(line, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
+}
+
 // ParseFailOn reads a list such as "mismatch,empty" (commas or new lines);
 // "never" alone means nothing fails the run.
 func ParseFailOn(s string) (FailOn, error) {
 	var f FailOn
-	words := SplitList(s)
+	words := splitList(s)
 	if len(words) == 0 {
 		return f, fmt.Errorf("%q names nothing: want a list of %s", s, failOnWords)
 	}
@@ -267,50 +280,4 @@ func ParseShard(s string) (*model.Shard, error) {
 		return nil, fmt.Errorf("%q: the shard must be 1 to %d (shards count from 1)", s, ni)
 	}
 	return &model.Shard{Index: ki, Count: ni}, nil
-}
-
-// SplitList splits a list written one per line or comma separated.
-func SplitList(s string) []string {
-	var out []string
-	for _, line := range strings.Split(s, "\n") {
-		for _, item := range strings.Split(line, ",") {
-			if item = strings.TrimSpace(item); item != "" {
-				out = append(out, item)
-			}
-		}
-	}
-	return out
-}
-
-// IsCommit reports whether s can be a commit's name as Git prints it:
-// 4 to 64 lower- or upper-case hexadecimal digits (SHA-1 or SHA-256).
-func IsCommit(s string) bool {
-	if len(s) < 4 || len(s) > 64 {
-		return false
-	}
-	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
-// IsRepository reports whether s reads as "owner/name" in the characters
-// GitHub allows in both (GITHUB_REPOSITORY's form).
-func IsRepository(s string) bool {
-	owner, name, ok := strings.Cut(s, "/")
-	return ok && repoPart(owner) && repoPart(name)
-}
-
-func repoPart(s string) bool {
-	if s == "" || len(s) > 100 {
-		return false
-	}
-	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return true
 }

@@ -23,7 +23,7 @@ type ManifestCheck struct {
 func (r *Resolved) compareManifest(run *model.Run, path string) (*ManifestCheck, error) {
 	rec, err := r.readManifest(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, Usagef("manifest %s does not exist: write it with drp2-fixtures manifest write", r.display(path))
+		return nil, usagef("manifest %s does not exist: write it with drp2-fixtures manifest write", r.display(path))
 	}
 	if err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func (r *Resolved) compareManifest(run *model.Run, path string) (*ManifestCheck,
 func (r *Resolved) buildManifest(run *model.Run) (*manifest.Manifest, []string, error) {
 	m, unusable, err := manifest.Build(run, r.corpusSource())
 	if err != nil {
-		return nil, nil, Usagef("%w", err)
+		return nil, nil, usagef("%w", err)
 	}
 	return m, unusable, nil
 }
@@ -59,11 +59,11 @@ func (r *Resolved) readManifest(path string) (*manifest.Manifest, error) {
 		return nil, err
 	}
 	if err != nil {
-		return nil, Usagef("manifest: %w", err)
+		return nil, usagef("manifest: %w", err)
 	}
 	rec, err := manifest.Decode(data)
 	if err != nil {
-		return nil, Usagef("manifest %s: %w", r.display(path), err)
+		return nil, usagef("manifest %s: %w", r.display(path), err)
 	}
 	return rec, nil
 }

@@ -109,10 +109,10 @@ func resolve(env Env, job job) (*Resolved, error) {
 		job.MaxFileSize = runner.DefaultMaxFileSize
 	}
 	if job.Shard != nil && job.mergeOnly {
-		return nil, Usagef("merge joins the shards: it runs none itself (--shard is for run and explore)")
+		return nil, usagef("merge joins the shards: it runs none itself (--shard is for run and explore)")
 	}
 	if job.FailOn.Regressions && (job.Baseline == "" || job.Baseline == baseline.Off) {
-		return nil, Usagef("fail-on regressions needs a baseline to compare with (auto, a folder or a JSON report)")
+		return nil, usagef("fail-on regressions needs a baseline to compare with (auto, a folder or a JSON report)")
 	}
 	r := &Resolved{job: job, WorkDir: wd, env: env, CorpusSearch: search, Config: runner.Config{
 		Corpus: corpus, EmbeddedFS: runner.BuiltinCorpus,
@@ -128,7 +128,7 @@ func resolve(env Env, job job) (*Resolved, error) {
 		return nil, err
 	}
 	if job.Retries < 0 {
-		return nil, Usagef("retries %d: want 0 or more", job.Retries)
+		return nil, usagef("retries %d: want 0 or more", job.Retries)
 	}
 	if job.Manifest != "" || job.CheckClean {
 		if r.manifest, err = r.manifestPath(job.Manifest, "--manifest"); err != nil {
@@ -142,7 +142,7 @@ func resolve(env Env, job job) (*Resolved, error) {
 		// Checked before anything runs: the exploration comes after the
 		// reports, when an input can no longer stop the step.
 		if _, inside := r.workspace().Rel(job.ExploreOut); !inside {
-			return nil, Usagef("explore-out %s lies outside the workspace %s: candidates must stay inside it", job.ExploreOut, wd)
+			return nil, usagef("explore-out %s lies outside the workspace %s: candidates must stay inside it", job.ExploreOut, wd)
 		}
 	}
 	return r, nil
@@ -162,22 +162,22 @@ func (r *Resolved) readExpectations() (*expect.List, error) {
 	if r.KnownFailures != "" {
 		data, err := r.readInput(r.KnownFailures)
 		if err != nil {
-			return nil, Usagef("known failures: %w", err)
+			return nil, usagef("known failures: %w", err)
 		}
 		known, err := expect.ParseKnownFailures(bytes.NewReader(data), r.KnownFailures)
 		if err != nil {
-			return nil, Usagef("%w", err)
+			return nil, usagef("%w", err)
 		}
 		l.Add(known)
 	}
 	for _, file := range r.Expectations {
 		data, err := r.readInput(file)
 		if err != nil {
-			return nil, Usagef("expectations: %w", err)
+			return nil, usagef("expectations: %w", err)
 		}
 		list, err := expect.Parse(bytes.NewReader(data), r.display(under(r.WorkDir, file)))
 		if err != nil {
-			return nil, Usagef("expectations: %w", err)
+			return nil, usagef("expectations: %w", err)
 		}
 		l.Add(list)
 	}
@@ -235,7 +235,7 @@ func (r *Resolved) manifestPath(given, flagName string) (string, error) {
 	}
 	src := r.corpusSource()
 	if src.CorpusDir == "" {
-		return "", Usagef("the embedded corpus has no manifest file: name one with %s, or give --corpus", flagName)
+		return "", usagef("the embedded corpus has no manifest file: name one with %s, or give --corpus", flagName)
 	}
 	return filepath.Join(src.CorpusDir, manifestFile), nil
 }

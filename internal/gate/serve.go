@@ -37,7 +37,7 @@ func Serve(env Env, a ServeRequest) error {
 	// not claim Level 2.
 	me := harness.Hello{Name: a.Name, Version: env.ToolVersion, DRP2Versions: []string{"2.0"}}
 	if err := harness.Serve(a.In, a.Out, me, harness.ValidatorJudge(v), harness.DefaultMaxLine); err != nil {
-		return Usagef("%w", err)
+		return usagef("%w", err)
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ const (
 )
 
 // Run runs drp2-fixtures as a GitHub Action. It returns nil when the
-// step passes, else an error gate.Code maps to the step's exit code (1 a
+// step passes, else an error exit.Code maps to the step's exit code (1 a
 // failing verdict, 2 unusable input or a record that could not be
 // written, 3 the tool's own failure). The log already says every error it
 // returns, and why the verdict fails.
@@ -122,7 +122,7 @@ func unusableFix(err error) string {
 	case errors.As(err, &nf):
 		return "set `corpus:` on the step to the folder holding `positive/`, `negative/` and `negative_schema/`, relative to the repository root; in datoviz's layout, `corpus: spec/drp2/fixtures`. " +
 			"(`corpus: embedded` runs the corpus built into the action instead, for a runtime testing itself against it.)"
-	case gate.Code(err) == gate.ExitUsage:
+	case exit.Code(err) == exit.Usage:
 		return "correct the input or the file the message names in the workflow (the inputs are listed in the action's docs/action.md, under Inputs) and run the job again."
 	}
 	return "this is the tool's own failure, not your input's: run the job again, and if it fails the same way, report it with this job's log."
@@ -166,11 +166,11 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		a.env.Redactor.Add(in.Token)
 	}
 	if err != nil {
-		return nil, gate.Usagef("%v", err)
+		return nil, exit.Errorf(exit.Input, "%v", err)
 	}
 	d := &delivery{in: in, repo: a.getenv("GITHUB_REPOSITORY")}
 	if d.pacing, err = a.pacing(); err != nil {
-		return nil, gate.Usagef("%v", err)
+		return nil, exit.Errorf(exit.Input, "%v", err)
 	}
 	ge, err := gate.NewEnv(gate.Env{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
 		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun, Sized: a.env.Sized,
@@ -204,10 +204,10 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	// reports: the commit the check run is on (a pull request's head, not
 	// its test merge commit) and the repository. Only these two of the
 	// environment go in; a value of another shape is left out.
-	if gate.IsCommit(d.tgt.HeadSHA) {
+	if model.IsCommit(d.tgt.HeadSHA) {
 		r.Commit = d.tgt.HeadSHA
 	}
-	if gate.IsRepository(d.repo) {
+	if model.IsRepository(d.repo) {
 		r.Repository = d.repo
 	}
 	if d.out, err = gate.Execute(ctx, r); err != nil {
@@ -260,30 +260,13 @@ func (a *runAction) deliver(ctx context.Context, d *delivery) error {
 	comment := a.publishComment(ctx, d, gh, check)
 	notesErr := a.logged(a.writeNotes(d, published{checkURL: check.url, commentURL: comment.url,
 		notes: slices.Concat(gh.notes, check.notes, comment.notes)}))
-	for _, w := range append(gate.ErrorLines(d.out.Err), explain.Judgement(d.out.Run).Reasons...) {
+	for _, w := range append(exit.Lines(d.out.Err), explain.Judgement(d.out.Run).Reasons...) {
 		a.errorf("%s", w)
 	}
 	if failed := cmp.Or(logErr, files.err, outputsErr, notesErr); failed != nil {
 		return failed
 	}
-	return outcomeErr(d.out)
-}
-
-// errVerdictFailed is the step's error when the verdict fails; the log
-// lists the verdict's reasons.
-var errVerdictFailed = exit.New(exit.Verdict, errors.New("the run failed by fail-on"))
-
-// outcomeErr is the error of an outcome whose record was written: what
-// stopped a step of the job after the run, else the verdict's failure;
-// nil when it passes (gate.Outcome.ExitCode as an error).
-func outcomeErr(o *gate.Outcome) error {
-	switch {
-	case o.Err != nil:
-		return o.Err
-	case o.Verdict != nil && o.Verdict.Failed:
-		return errVerdictFailed
-	}
-	return nil
+	return d.out.End()
 }
 
 // logged writes a record sink's error to the log, and returns it.

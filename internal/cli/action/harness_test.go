@@ -16,7 +16,6 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/cli"
 	"github.com/drp2/drp2-fixtures/internal/cli/action"
 	"github.com/drp2/drp2-fixtures/internal/exit"
-	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/github"
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/secret"
@@ -75,7 +74,7 @@ func runAt(ctx context.Context, w *sandbox, now time.Time) (int, string) {
 	var out bytes.Buffer
 	redactor := secret.NewRedactor()
 	log := redactor.Writer(&out)
-	code := gate.Code(action.Run(ctx, action.Env{Log: log, RawLog: &out, Getenv: func(k string) string { return w.Env[k] },
+	code := exit.Code(action.Run(ctx, action.Env{Log: log, RawLog: &out, Getenv: func(k string) string { return w.Env[k] },
 		Now: func() time.Time { return now }, WorkDir: w.Dir, Redactor: redactor, ToolVersion: version.String(),
 		Pacing: github.Pacing{BaseDelay: 10 * time.Millisecond}}))
 	log.Flush()

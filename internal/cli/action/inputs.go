@@ -69,13 +69,13 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 				Spelling:      gate.InputSpelling,
 			},
 			RequireCorpus: true,
-			Paths:         gate.SplitList(a.GetInput("paths")),
+			Paths:         splitList(a.GetInput("paths")),
 			Name:          a.GetInput("name"),
-			Tags:          gate.SplitList(a.GetInput("tags")),
+			Tags:          splitList(a.GetInput("tags")),
 			Manifest:      a.GetInput("manifest"),
 			// A command line may hold commas: one command a line.
 			Implementations: splitLines(a.GetInput("implementation")),
-			Results:         gate.SplitList(a.GetInput("results")),
+			Results:         splitList(a.GetInput("results")),
 			Baseline:        a.GetInput("baseline"),
 			KnownFailures:   a.GetInput("known-failures"),
 			// Paths may hold commas: one file a line.
@@ -194,6 +194,20 @@ func splitLines(s string) []string {
 	for _, line := range strings.Split(s, "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// splitList splits a list input written one per line or comma separated,
+// as fail-on is (gate.ParseFailOn).
+func splitList(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		for _, item := range strings.Split(line, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
 		}
 	}
 	return out
