@@ -109,10 +109,22 @@ func processName() string {
 	return name
 }
 
-// rename gives the process the name (comm) its first image had.
+// rename gives the process the name (comm) its first image had. The name
+// ps -C and pgrep match is the main thread's, and prctl(PR_SET_NAME)
+// names only the calling thread, which the Go scheduler may have moved
+// this goroutine off: /proc/self/comm names the main thread from any
+// thread of the process. prctl stays the fallback where /proc is not
+// mounted.
 func rename(name string) error {
 	if name == "" {
 		return nil
+	}
+	if fd, err := syscall.Open("/proc/self/comm", syscall.O_WRONLY|syscall.O_CLOEXEC, 0); err == nil {
+		_, werr := syscall.Write(fd, []byte(name))
+		syscall.Close(fd)
+		if werr == nil {
+			return nil
+		}
 	}
 	b := append([]byte(name), 0)
 	if _, _, errno := syscall.Syscall(syscall.SYS_PRCTL, syscall.PR_SET_NAME, uintptr(unsafe.Pointer(&b[0])), 0); errno != 0 {

@@ -2,10 +2,13 @@ package secret
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -97,3 +100,47 @@ func TestHide(t *testing.T) {
 		t.Errorf("the process is named %q after Hide, %q before", rep.Comm, rep.Before)
 	}
 }
+
+// TestRenameNamesTheMainThread: the name ps -C and pgrep match is the main
+// thread's, whichever thread renames the process.
+func TestRenameNamesTheMainThread(t *testing.T) {
+	before, err := os.ReadFile("/proc/self/comm")
+	if err != nil {
+		t.Skipf("SKIPPED: no /proc: %v", err)
+	}
+	old := strings.TrimSpace(string(before))
+	// A goroutine that lands on the main thread keeps it, locked, until
+	// the test ends, so that the next one runs on another thread.
+	release := make(chan struct{})
+	defer close(release)
+	renamed := false
+	for range 8 {
+		done := make(chan error, 1)
+		go func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			if syscall.Gettid() == os.Getpid() {
+				done <- errMainThread
+				<-release
+				return
+			}
+			done <- rename("renamed-test")
+		}()
+		if err := <-done; err == errMainThread {
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		renamed = true
+		break
+	}
+	if !renamed {
+		t.Skip("SKIPPED: no goroutine ran off the main thread")
+	}
+	defer rename(old)
+	if now, _ := os.ReadFile("/proc/self/comm"); strings.TrimSpace(string(now)) != "renamed-test" {
+		t.Errorf("the process is named %q after a rename from another thread", strings.TrimSpace(string(now)))
+	}
+}
+
+var errMainThread = errors.New("on the main thread")
