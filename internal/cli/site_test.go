@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,4 +92,110 @@ func TestSiteCommand(t *testing.T) {
 			t.Errorf("%v: exit %d %q", c.args, code, errs)
 		}
 	}
+}
+
+// TestSiteSeriesBelongToTheirRepository: another repository's report of
+// the same implementation, device and corpus never becomes the victim's
+// latest report or badge. Dated in the future, it is refused naming its
+// file; dated after the victim's, it is a series of its own that says
+// whose it is; a report that records no repository is a series of its
+// own too.
+func TestSiteSeriesBelongToTheirRepository(t *testing.T) {
+	dir := testkit.Corpus(t, passing)
+	run(t, dir, "run", "--json-out", "reports/victim/runtime/v1.json", "--commit", "abcdef12", "--repository", "victim/runtime")
+	good, err := os.ReadFile(filepath.Join(dir, "reports/victim/runtime/v1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	forge := func(name, started, repository string) {
+		var doc map[string]any
+		if err := json.Unmarshal(good, &doc); err != nil {
+			t.Fatal(err)
+		}
+		summary := doc["summary"].(map[string]any)
+		summary["started"] = started
+		if repository == "" {
+			delete(summary, "repository")
+		} else {
+			summary["repository"] = repository
+		}
+		data, _ := json.MarshalIndent(doc, "", "  ")
+		putFile(t, filepath.Join(dir, name), string(data))
+	}
+	forge("reports/attacker/fork/future.json", "2099-01-01T00:00:00Z", "attacker/fork")
+	code, out, errs := run(t, dir, "site", "--out", "site", "reports")
+	if code != ExitOK {
+		t.Fatalf("site: %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "reports/attacker/fork/future.json: started 2099-01-01T00:00:00Z, later than this build's clock") {
+		t.Errorf("the report dated in the future is not refused naming its file:\n%s", errs)
+	}
+	victimBadge(t, dir, "reports/victim/runtime/v1.json")
+
+	if err := os.Remove(filepath.Join(dir, "reports/attacker/fork/future.json")); err != nil {
+		t.Fatal(err)
+	}
+	forge("reports/attacker/fork/later.json", "2026-01-01T06:00:00Z", "attacker/fork")
+	forge("reports/anonymous/later.json", "2026-01-01T03:00:00Z", "")
+	if code, out, errs := run(t, dir, "site", "--out", "site", "reports"); code != ExitOK || errs != "" {
+		t.Fatalf("site: %d\n%s\n%s", code, out, errs)
+	}
+	series := victimBadge(t, dir, "reports/victim/runtime/v1.json")
+	if len(series) != 3 || series["attacker/fork"] != "reports/attacker/fork/later.json" || series[""] != "reports/anonymous/later.json" {
+		t.Errorf("series by repository: %v", series)
+	}
+	index := string(readTree(t, filepath.Join(dir, "site"))["index.html"])
+	for _, want := range []string{"victim/runtime", "attacker/fork", "repository not recorded"} {
+		if !strings.Contains(index, want) {
+			t.Errorf("the index does not say %q", want)
+		}
+	}
+}
+
+// victimBadge checks that the series of victim/runtime has the report
+// source as its latest, and its Level 1 badge that report's date; it
+// returns each series' latest report by repository.
+func victimBadge(t *testing.T, dir, source string) map[string]string {
+	t.Helper()
+	site := readTree(t, filepath.Join(dir, "site"))
+	var index struct {
+		Corpora []struct {
+			Implementations []struct {
+				Repository string   `json:"repository"`
+				Badges     []string `json:"badges"`
+				Latest     struct {
+					Source     string `json:"source"`
+					Repository string `json:"repository"`
+				} `json:"latest"`
+			} `json:"implementations"`
+		} `json:"corpora"`
+	}
+	if err := json.Unmarshal(site["data/index.json"], &index); err != nil {
+		t.Fatal(err)
+	}
+	latest := map[string]string{}
+	for _, c := range index.Corpora {
+		for _, im := range c.Implementations {
+			if im.Repository != im.Latest.Repository {
+				t.Errorf("series of %q has a latest report of %q", im.Repository, im.Latest.Repository)
+			}
+			latest[im.Latest.Repository] = im.Latest.Source
+			if im.Latest.Repository != "victim/runtime" {
+				continue
+			}
+			badge := string(site[im.Badges[0]])
+			if !strings.Contains(badge, "· 2026-01-01") {
+				t.Errorf("the victim's badge:\n%s", badge)
+			}
+		}
+	}
+	if latest["victim/runtime"] != source {
+		t.Errorf("the latest report of victim/runtime is %q, want %q (series: %v)", latest["victim/runtime"], source, latest)
+	}
+	for p, data := range site {
+		if strings.HasPrefix(p, "badges/") && strings.Contains(string(data), "2099") {
+			t.Errorf("%s carries the report dated 2099", p)
+		}
+	}
+	return latest
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
@@ -20,6 +21,12 @@ import (
 // 50,000-fixture corpus is far below it.
 const maxCollectedReport = 256 << 20
 
+// clockSkew is how far ahead of the site build's clock a report may be
+// dated: the clocks of the machines that ran it and of the one building
+// the site differ, but not by days. A report dated later would stay the
+// latest of its series whatever is published after it.
+const clockSkew = 24 * time.Hour
+
 // Collect reads the JSON reports named by inputs, the collect use case
 // of the site: report files, folders (every *.json below them, in path
 // order, hidden folders skipped) and glob patterns. Reports are published
@@ -28,7 +35,9 @@ const maxCollectedReport = 256 << 20
 // others are still read. Files in skip (the site's own folder) are not
 // read. An input that names nothing is a problem too. A report that
 // predates corpus_sha256 gets the digest of its results' files, when
-// every result recorded one.
+// every result recorded one. A report dated more than a day after the
+// build's clock (env.Now, SOURCE_DATE_EPOCH when set) is a problem too:
+// its series would show it as the latest report until that date.
 //
 // Reports are read on every core, and each is handed to add as soon as
 // it is read (under a lock, in no particular order), so that the caller
@@ -170,6 +179,10 @@ func readCollected(ws workspace.Dir, env Env, f string) (*model.Run, error) {
 	run, err := env.ReadReport(data)
 	if err != nil {
 		return nil, err
+	}
+	if now := env.Now; now != nil && run.Started.After(now().Add(clockSkew)) {
+		return nil, fmt.Errorf("started %s, later than this build's clock (%s) by more than a day: a report dated in the future is refused",
+			run.Started.UTC().Format(time.RFC3339), now().UTC().Format(time.RFC3339))
 	}
 	if run.CorpusDigest == "" && allDigested(run.Results) {
 		run.CorpusDigest = runner.DigestOfResults(run.Results)

@@ -32,15 +32,16 @@ type dataReport struct {
 }
 
 type dataSeries struct {
-	Slug    string     `json:"slug"`
-	Name    string     `json:"name"`
-	Device  string     `json:"device"`
-	Corpus  string     `json:"corpus_sha256"`
-	Page    string     `json:"page"`
-	Data    string     `json:"data"`
-	Badges  []string   `json:"badges"`
-	Latest  dataReport `json:"latest"`
-	Reports int        `json:"reports"`
+	Slug       string     `json:"slug"`
+	Name       string     `json:"name"`
+	Repository string     `json:"repository,omitempty"`
+	Device     string     `json:"device"`
+	Corpus     string     `json:"corpus_sha256"`
+	Page       string     `json:"page"`
+	Data       string     `json:"data"`
+	Badges     []string   `json:"badges"`
+	Latest     dataReport `json:"latest"`
+	Reports    int        `json:"reports"`
 }
 
 func rfc3339(t time.Time) string {
@@ -57,7 +58,7 @@ func reportData(e *entry) dataReport {
 }
 
 func seriesData(se *series) dataSeries {
-	d := dataSeries{Slug: se.slug, Name: nameOf(se.latest().im), Device: adapterText(se.latest().im.Adapter), Corpus: se.corpus,
+	d := dataSeries{Slug: se.slug, Name: nameOf(se.latest().im), Repository: se.repository, Device: adapterText(se.latest().im.Adapter), Corpus: se.corpus,
 		Page: "impl/" + se.slug + ".html", Data: "data/impl/" + se.slug + ".json", Latest: reportData(se.latest()), Reports: len(se.entries)}
 	for _, n := range []string{"1", "2", "3"} {
 		d.Badges = append(d.Badges, "badges/"+se.slug+"-level"+n+".json")
@@ -122,12 +123,13 @@ func (s *siteData) implData(se *series) []byte {
 // report that did not run it).
 func (s *siteData) fixtureData(p string) []byte {
 	type row struct {
-		Slug     string   `json:"implementation"`
-		Name     string   `json:"name"`
-		Device   string   `json:"device"`
-		Corpus   string   `json:"corpus_sha256"`
-		Flips    int      `json:"flips"`
-		Verdicts []string `json:"verdicts"`
+		Slug       string   `json:"implementation"`
+		Name       string   `json:"name"`
+		Repository string   `json:"repository,omitempty"`
+		Device     string   `json:"device"`
+		Corpus     string   `json:"corpus_sha256"`
+		Flips      int      `json:"flips"`
+		Verdicts   []string `json:"verdicts"`
 	}
 	d := struct {
 		Path string `json:"corpus_path"`
@@ -135,7 +137,7 @@ func (s *siteData) fixtureData(p string) []byte {
 	}{Path: p, Rows: []row{}}
 	for _, se := range s.series {
 		if vs, ok := s.hist[se].verdicts[p]; ok {
-			d.Rows = append(d.Rows, row{se.slug, se.name, se.device, se.corpus, s.hist[se].flips[p], vs})
+			d.Rows = append(d.Rows, row{se.slug, se.name, se.repository, se.device, se.corpus, s.hist[se].flips[p], vs})
 		}
 	}
 	return encodeData(d)

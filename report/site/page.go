@@ -86,8 +86,8 @@ const indexPage = `<h1>{{.Title}}</h1>
 <p class="muted">{{.About}}</p>
 <div class="wrap"><table>
 <caption>Latest report of each implementation and device on this corpus</caption>
-<thead><tr><th scope="col">Implementation</th><th scope="col">Device</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3 parity</th><th scope="col">Measured</th><th scope="col" class="n">Reports</th></tr></thead>
-<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Version}}</span></th><td>{{.Device}}</td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td>{{.When}}</td><td class="n">{{.Reports}}</td></tr>
+<thead><tr><th scope="col">Implementation</th><th scope="col">Repository</th><th scope="col">Device</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3 parity</th><th scope="col">Measured</th><th scope="col" class="n">Reports</th></tr></thead>
+<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Version}}</span></th><td>{{.Repository}}</td><td>{{.Device}}</td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td>{{.When}}</td><td class="n">{{.Reports}}</td></tr>
 {{end}}</tbody></table></div>
 </section>
 {{end}}
@@ -97,6 +97,7 @@ const indexPage = `<h1>{{.Title}}</h1>
 const implPage = `<h1>{{.Name}}</h1>
 <dl>
 <dt>Version</dt><dd>{{.Version}}</dd>
+<dt>Repository</dt><dd>{{.Repository}}</dd>
 <dt>Device</dt><dd>{{.Device}}</dd>
 <dt>Corpus</dt><dd>{{.Corpus}}</dd>
 <dt>Latest report</dt><dd>{{.Latest}}</dd>
@@ -135,7 +136,7 @@ const implPage = `<h1>{{.Name}}</h1>
 const fixturePage = `<h1 class="path">{{.Path}}</h1>
 {{if .Rows}}<div class="wrap"><table><caption>Each implementation's latest verdict on {{.Path}}, and its history (oldest first{{if .Cut}}, the last {{.Cut}} reports{{end}})</caption>
 <thead><tr><th scope="col">Implementation</th><th scope="col">Latest</th><th scope="col">History</th><th scope="col" class="n">Flips</th><th scope="col">Device</th><th scope="col">Got</th></tr></thead>
-<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a></th><td class="{{.Class}}">{{.Latest}}</td><td class="h">{{range .Cells}}<span class="v {{.Class}}" title="{{.Title}}"></span>{{end}}</td><td class="n">{{.Flips}}</td><td>{{.Device}}</td><td>{{.Got}}</td></tr>
+<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Repository}}</span></th><td class="{{.Class}}">{{.Latest}}</td><td class="h">{{range .Cells}}<span class="v {{.Class}}" title="{{.Title}}"></span>{{end}}</td><td class="n">{{.Flips}}</td><td>{{.Device}}</td><td>{{.Got}}</td></tr>
 {{end}}</tbody></table></div>{{else}}<p>No implementation ran it.</p>{{end}}
 <p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
 `

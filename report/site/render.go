@@ -118,6 +118,14 @@ func corpusAbout(c *corpus) string {
 	return fmt.Sprintf("%s · %d fixtures at %s · DRP2 %s · latest report %s", digest, c.fixtures, clean(orDash(c.root)), orDash(joinClean(c.drp2)), stamp(c.latest))
 }
 
+// repositoryText is the repository a series belongs to, in words.
+func repositoryText(se *series) string {
+	if se.repository == "" {
+		return "repository not recorded"
+	}
+	return clean(se.repository)
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "–"
@@ -137,8 +145,8 @@ func joinClean(list []string) string {
 }
 
 type indexRow struct {
-	Href, Name, Version, Device, L1, L1Class, L2, L3, When string
-	Reports                                                int
+	Href, Name, Version, Repository, Device, L1, L1Class, L2, L3, When string
+	Reports                                                            int
 }
 
 type corpusView struct {
@@ -166,7 +174,7 @@ func (s *siteData) indexView() any {
 			e := se.latest()
 			l1, l1c, l2, l3 := levelTexts(e.level)
 			cv.Rows = append(cv.Rows, indexRow{Href: "impl/" + se.slug + ".html", Name: clean(orDash(nameOf(e.im))), Version: clean(e.im.Version),
-				Device: clean(orDash(se.device)), L1: l1, L1Class: l1c, L2: l2, L3: l3, When: stamp(e.started), Reports: len(se.entries)})
+				Repository: repositoryText(se), Device: clean(orDash(se.device)), L1: l1, L1Class: l1c, L2: l2, L3: l3, When: stamp(e.started), Reports: len(se.entries)})
 		}
 		v.Corpora = append(v.Corpora, cv)
 	}

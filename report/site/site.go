@@ -7,10 +7,13 @@
 // An implementation is known by its name and the device it ran on (its
 // adapter), and measured on one corpus: reports of another corpus digest
 // form another series, shown in a section of their own, never in the same
-// column. Every text a report carries (names, versions, adapter strings,
-// fixture paths, messages) is published by anyone, so every sink escapes
-// it: html/template for pages, XML escaping for badges, encoding/json for
-// data, and file names are made of a slug and a hash only.
+// column. A series belongs to the repository its reports record: anyone
+// can name an implementation as another does, so reports of another
+// repository, or of none, form series of their own. Every text a report
+// carries (names, versions, adapter strings, fixture paths, messages) is
+// published by anyone, so every sink escapes it: html/template for pages,
+// XML escaping for badges, encoding/json for data, and file names are
+// made of a slug and a hash only.
 package site
 
 import (
@@ -80,7 +83,10 @@ type series struct {
 	key, slug    string
 	name, device string
 	corpus       string
-	entries      []*entry
+	// repository is the repository the series' reports record ("" when
+	// they record none).
+	repository string
+	entries    []*entry
 }
 
 func (s *series) latest() *entry { return s.entries[len(s.entries)-1] }
@@ -118,7 +124,8 @@ func (b *Builder) Add(r Report) {
 		key := seriesKey(e)
 		se := b.bySeries[key]
 		if se == nil {
-			se = &series{key: key, slug: slug(e.im.Name+" "+device(e.im.Adapter), key), name: e.im.Name, device: device(e.im.Adapter), corpus: e.corpus}
+			se = &series{key: key, slug: slug(e.im.Name+" "+device(e.im.Adapter), key), name: e.im.Name, device: device(e.im.Adapter), corpus: e.corpus,
+				repository: e.repository}
 			b.bySeries[key] = se
 		}
 		se.entries = append(se.entries, e)
@@ -235,13 +242,21 @@ func measure(im *model.Implementation, parity []model.ParityRow) levels {
 }
 
 // seriesKey is an implementation's identity: its name (its command when
-// it gave none), the device it ran on, and the corpus it was measured on.
+// it gave none), the device it ran on, the corpus it was measured on, and
+// the repository that published it. The name is anyone's to claim; the
+// repository keeps another's reports out of its series. Reports that
+// record no repository keep the key of name, device and corpus alone, so
+// that the file names of their series stay where they were published.
 func seriesKey(e *entry) string {
 	name := e.im.Name
 	if name == "" {
 		name = e.im.Command
 	}
-	return name + "\x00" + adapterKey(e.im.Adapter) + "\x00" + e.corpus
+	key := name + "\x00" + adapterKey(e.im.Adapter) + "\x00" + e.corpus
+	if e.repository != "" {
+		key += "\x00" + e.repository
+	}
+	return key
 }
 
 func adapterKey(a *model.GPUAdapter) string {

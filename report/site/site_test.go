@@ -220,3 +220,29 @@ func TestSameTime(t *testing.T) {
 		}
 	}
 }
+
+// TestSeriesByRepository: reports of the same implementation, device and
+// corpus from another repository, or from none recorded, are series of
+// their own, whatever their dates; the later one never becomes the
+// victim's latest report or badge.
+func TestSeriesByRepository(t *testing.T) {
+	at := func(hours int, repository string) *model.Run {
+		run := sample.Passing()
+		run.Started, run.CorpusDigest, run.Repository = sample.Started.Add(time.Duration(hours)*time.Hour), corpusA, repository
+		return run
+	}
+	all := group([]Report{{"victim.json", at(0, "victim/runtime")}, {"attacker.json", at(2, "attacker/fork")}, {"anonymous.json", at(1, "")}})
+	if len(all) != 3 {
+		t.Fatalf("%d series, want 3", len(all))
+	}
+	slugs := map[string]bool{}
+	for _, se := range all {
+		if len(se.entries) != 1 {
+			t.Errorf("the series of %s holds %d reports", se.latest().source, len(se.entries))
+		}
+		slugs[se.slug] = true
+	}
+	if len(slugs) != 3 {
+		t.Errorf("the series share a file name: %v", slugs)
+	}
+}

@@ -20,21 +20,21 @@ type flakyLine struct {
 type reportLine struct{ When, Version, L1, L1Class, L2, L3, Source string }
 
 type implView struct {
-	Title, Root                           string
-	Name, Version, Device, Corpus, Latest string
-	L1, L1Class, L2, L3, Data             string
-	Badges                                []badgeLink
-	Trend                                 template.HTML
-	Diff                                  *diffView
-	Flaky                                 []flakyLine
-	Fixtures                              []fixtureLine
-	Reports                               []reportLine
+	Title, Root                                       string
+	Name, Version, Repository, Device, Corpus, Latest string
+	L1, L1Class, L2, L3, Data                         string
+	Badges                                            []badgeLink
+	Trend                                             template.HTML
+	Diff                                              *diffView
+	Flaky                                             []flakyLine
+	Fixtures                                          []fixtureLine
+	Reports                                           []reportLine
 }
 
 func (s *siteData) implView(se *series, d *diff) any {
 	e := se.latest()
 	name := clean(orDash(nameOf(e.im)))
-	v := &implView{Title: name, Root: "../", Name: name, Version: clean(orDash(e.im.Version)), Device: clean(orDash(adapterText(e.im.Adapter))),
+	v := &implView{Title: name, Root: "../", Name: name, Version: clean(orDash(e.im.Version)), Repository: repositoryText(se), Device: clean(orDash(adapterText(e.im.Adapter))),
 		Corpus: clean(orDash(se.corpus)), Latest: latestText(e), Trend: trend(se), Diff: viewDiff(d), Data: "../data/impl/" + se.slug + ".json"}
 	v.L1, v.L1Class, v.L2, v.L3 = levelTexts(e.level)
 	for _, l := range []string{"1", "2", "3"} {
@@ -116,9 +116,9 @@ func ran(vs []string) int {
 type cell struct{ Class, Title string }
 
 type fixtureRowView struct {
-	Href, Name, Device, Latest, Class, Got string
-	Flips                                  int
-	Cells                                  []cell
+	Href, Name, Repository, Device, Latest, Class, Got string
+	Flips                                              int
+	Cells                                              []cell
 }
 
 func (s *siteData) fixtureView(p string) any {
@@ -133,7 +133,7 @@ func (s *siteData) fixtureView(p string) any {
 			if !ok {
 				continue
 			}
-			row := fixtureRowView{Href: "../impl/" + se.slug + ".html", Name: clean(orDash(se.name)), Device: clean(orDash(se.device)),
+			row := fixtureRowView{Href: "../impl/" + se.slug + ".html", Name: clean(orDash(se.name)), Repository: repositoryText(se), Device: clean(orDash(se.device)),
 				Flips: s.hist[se].flips[p]}
 			row.Latest = lastVerdict(vs)
 			row.Class = verdictClass(row.Latest)
@@ -200,7 +200,7 @@ func (s *siteData) fixturesView() any {
 // shields.io endpoint JSON, both of its latest report.
 func (s *siteData) badges(se *series) []File {
 	e := se.latest()
-	report := e.source + ", " + stamp(e.started)
+	report := repositoryText(se) + ", " + e.source + ", " + stamp(e.started)
 	l := e.level
 	var out []File
 	for i, m := range []struct{ passed, of int }{{l.L1Passed, l.L1Run}, {l.L2Passed, l.L2Checked}, {l.L3Agreed, l.L3Compared}} {
