@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
 	"reflect"
 	"strings"
@@ -109,5 +111,58 @@ func runWithin(t *testing.T, cfg Config, limit time.Duration) *model.Run {
 	case <-time.After(limit):
 		t.Fatalf("the run did not end within %s", limit)
 		return nil
+	}
+}
+
+// TestSchemaWorkBeyondStepsIsBudgeted: the work of a keyword that grows
+// with the schema's values (an enum of 20,000 numbers that each member of
+// each command is compared with) leaves a fixture whose commands have
+// more members than its budget pays for not judged, naming the fixture
+// schema and the budget, as the exponential schema does; a schema too large to compile in bounded time (a chain of
+// 32,000 references, a megabyte) ends the run as unusable input naming
+// the file and the budget of a compilation, before the library compiles it.
+func TestSchemaWorkBeyondStepsIsBudgeted(t *testing.T) {
+	var enum, chain strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&enum, ",%d", i)
+	}
+	chain.WriteString(`{"$ref":"#/$defs/d0","$defs":{`)
+	for i := range 32000 {
+		fmt.Fprintf(&chain, `"d%d":{"$ref":"#/$defs/d%d"},`, i, i+1)
+	}
+	chain.WriteString(`"d32000":true}}`)
+	schemas := fstest.MapFS{
+		"schema/enum.json": {Data: []byte(`{"properties":{"commands":{"items":{"additionalProperties":` +
+			`{"anyOf":[{"enum":[` + enum.String()[1:] + `]},true]}}}}}`)},
+		"schema/chain.json": {Data: []byte(chain.String())},
+	}
+	corpus := budgetCorpus(t)
+	cfg := Config{EmbeddedFS: corpus, SchemaFS: schemas, CommandSchema: Embedded, FixtureSchema: "schema/enum.json",
+		WorkDir: t.TempDir(), Workers: 2, Now: fixedNow}
+	start := time.Now()
+	run := runWithin(t, cfg, time.Minute)
+	// The two small fixtures cost a few comparisons of a budget, and are
+	// judged as with the embedded schema.
+	for _, r := range run.Results {
+		want := "fixture envelope: not judged: the fixture schema schema/enum.json: schema evaluation exceeded its budget of"
+		exhausted := r.IsCorpusError() && strings.HasPrefix(r.Actual.Message, want)
+		if exhausted != (r.RelPath == "positive/compute_dispatch_with_pipeline.json") {
+			t.Errorf("%s: %s %q", r.RelPath, r.Actual.Outcome, r.Actual.Message)
+		}
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the enum's run took %v", d)
+	}
+
+	cfg.CommandSchema, cfg.FixtureSchema = "schema/chain.json", Embedded
+	start = time.Now()
+	_, err := Run(t.Context(), cfg)
+	want := "unusable input: command schema schema/chain.json: cannot compile file:///schema/chain.json: " +
+		"the schemas and the files they refer to hold more than 4000 schema objects, the budget of a compilation"
+	if !errors.Is(err, ErrInput) || err.Error() != want {
+		t.Errorf("the chain: %v, want %q", err, want)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("refusing the chain took %v", d)
 	}
 }

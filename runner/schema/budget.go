@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"encoding/json"
 	"fmt"
+	"regexp/syntax"
 	"sync"
 	"time"
 
@@ -120,25 +122,150 @@ func (c stepCounter) Compile(_ jsonschema.CompilerContext, obj map[string]any) (
 	}
 	patterns, _ := obj["patternProperties"].(map[string]any)
 	cost.perMember += int64(len(patterns))
+	for p := range patterns {
+		cost.keyPatterns += patternSize(p)
+	}
+	if p, ok := obj["pattern"].(string); ok {
+		cost.pattern = patternSize(p)
+	}
+	// const and enum compare the value with each of their values; the
+	// library parses both numbers of a comparison afresh each time.
+	if v, ok := obj["const"]; ok {
+		cost.comparisons.add(v)
+	}
+	if list, ok := obj["enum"].([]any); ok {
+		for _, v := range list {
+			cost.comparisons.add(v)
+		}
+	}
 	return cost, nil
 }
 
+// Units of the work a keyword does on one value, beyond its step.
+const (
+	// UnitsPerStep is what one step of comparisons or pattern matching
+	// buys: the library spends about as long on it as on one subschema.
+	UnitsPerStep = 1024
+	// A number compared costs as much as numberUnits bytes of other
+	// values, plus one unit a digit: the library formats and parses both
+	// numbers into fractions at each comparison.
+	numberUnits = 64
+)
+
+// patternSize is about the number of instructions of the program the
+// regular expression p compiles to, counted on its syntax tree without
+// compiling it: a match reads each byte of its input once with each live
+// instruction, so its work is at most the bytes read times this. An
+// expression that does not parse costs nothing here, because the schema
+// then does not compile either.
+func patternSize(p string) int64 {
+	re, err := syntax.Parse(p, syntax.Perl)
+	if err != nil {
+		return 0
+	}
+	return instructions(re)
+}
+
+// instructions is an upper bound of the instructions re compiles to,
+// saturating far above any budget.
+func instructions(re *syntax.Regexp) int64 {
+	const most = 1 << 40
+	n := int64(1)
+	switch re.Op {
+	case syntax.OpLiteral:
+		n = int64(len(re.Rune))
+	case syntax.OpConcat, syntax.OpAlternate, syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpCapture:
+		n = 2
+		for _, sub := range re.Sub {
+			n = min(most, n+1+instructions(sub))
+		}
+	case syntax.OpRepeat:
+		times := int64(re.Max)
+		if re.Max == -1 {
+			times = int64(re.Min) + 1
+		}
+		n = min(most, 1+max(times, 1)*instructions(re.Sub[0]))
+	}
+	return n
+}
+
+// comparisons is the work of comparing a value with the values of a const
+// or enum: at most the size of each of theirs, since a comparison stops
+// at the first difference and never reads past the smaller of the two,
+// and for each number the work of parsing the value's own number too.
+type comparisons struct {
+	units   int64 // bytes, members and numbers of the schema's values
+	numbers int64 // numbers among them, each compared with the value's
+}
+
+func (c *comparisons) add(v any) {
+	c.units++
+	switch v := v.(type) {
+	case string:
+		c.units += int64(len(v))
+	case json.Number:
+		c.units += numberUnits + int64(len(v))
+		c.numbers++
+	case float64, int, int64, int32:
+		c.units += numberUnits
+		c.numbers++
+	case map[string]any:
+		for k, x := range v {
+			c.units += int64(len(k))
+			c.add(x)
+		}
+	case []any:
+		for _, x := range v {
+			c.add(x)
+		}
+	}
+}
+
+// of is the units of comparing v with every value of c.
+func (c comparisons) of(v any) int64 {
+	if c.units == 0 {
+		return 0
+	}
+	if n, ok := v.(json.Number); ok {
+		return c.units + c.numbers*int64(len(n))
+	}
+	return c.units
+}
+
 // step is the cost of evaluating one schema object.
+//
+// Beyond its steps, an object pays for the work of its keywords that grows
+// with the size of the value or of the schema rather than with the number
+// of subschemas: comparing the value with const and enum, and matching a
+// string with pattern or the names of an object's members with
+// patternProperties (in units, UnitsPerStep to a step, rounded up).
 type step struct {
 	m         *meter
 	inPlace   int64 // 1 for the object, plus the subschemas it applies in place
 	perMember int64 // subschemas applied to each member of the value
+
+	comparisons comparisons
+	pattern     int64 // instructions of pattern, matched against a string
+	keyPatterns int64 // instructions of patternProperties, against each name
 }
 
 func (s step) Validate(_ jsonschema.ValidationContext, v any) error {
 	n := s.inPlace
+	units := s.comparisons.of(v)
 	switch v := v.(type) {
 	case map[string]any:
 		n += s.perMember * int64(len(v))
+		if s.keyPatterns > 0 {
+			for k := range v {
+				units += (int64(len(k)) + 1) * s.keyPatterns
+			}
+		}
 	case []any:
 		n += s.perMember * int64(len(v))
+	case string:
+		units += (int64(len(v)) + 1) * s.pattern
 	}
-	s.m.charge(n)
+	s.m.charge(n + (units+UnitsPerStep-1)/UnitsPerStep)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -178,4 +179,78 @@ func margin(t *testing.T, set *Set, corpus fs.FS) float64 {
 		t.Errorf("only %d validations measured", count)
 	}
 	return most
+}
+
+// TestBudgetCountsKeywordWork: the work the library does inside one
+// schema object, outside any subschema, is charged too: an enum of 20,000
+// numbers compared with each of 100 numbers (which the library parses
+// afresh at each comparison), and a hundred patterns matched against a
+// mebibyte string, end with the budget exceeded after the first few
+// evaluations instead of seconds of comparing and matching.
+func TestBudgetCountsKeywordWork(t *testing.T) {
+	var enum, patterns []string
+	for i := range 20000 {
+		enum = append(enum, strconv.Itoa(i))
+	}
+	for range 100 {
+		patterns = append(patterns, `{"pattern":"a+b"}`)
+	}
+	numbers := make([]any, 100)
+	for i := range numbers {
+		numbers[i] = json.Number("-1")
+	}
+	for _, c := range []struct {
+		name, schema string
+		value        any
+	}{
+		{"enum", `{"items":{"enum":[` + strings.Join(enum, ",") + `]}}`, numbers},
+		{"pattern", `{"allOf":[` + strings.Join(patterns, ",") + `]}`, strings.Repeat("a", 1<<20)},
+	} {
+		set, err := Compile(Document{URL: "https://example.invalid/" + c.name + ".json", Data: []byte(c.schema)}, EmbeddedFixture())
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		err = set.ValidateCommand(c.value)
+		var out *ExhaustedError
+		if !errors.As(err, &out) {
+			t.Errorf("%s: %v, want the budget exceeded", c.name, err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: the validation took %v", c.name, d)
+		}
+	}
+}
+
+// TestCompilationBudget: schemas whose compilation the library does in
+// time that grows with the square of their objects, a chain of 32,000
+// references (a megabyte) or a megabyte of empty schemas, are refused
+// before the library sees them, naming the file and the budget, while
+// a schema just within the budget compiles.
+func TestCompilationBudget(t *testing.T) {
+	chain := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"$ref":"#/$defs/d0","$defs":{`)
+		for i := range n {
+			fmt.Fprintf(&b, `"d%d":{"$ref":"#/$defs/d%d"},`, i, i+1)
+		}
+		fmt.Fprintf(&b, `"d%d":true}}`, n)
+		return []byte(b.String())
+	}
+	empty := []byte(`{"allOf":[{}` + strings.Repeat(`,{}`, 1<<20/3) + `]}`)
+	for name, data := range map[string][]byte{"chain": chain(32000), "empty": empty} {
+		u := "https://example.invalid/" + name + ".json"
+		start := time.Now()
+		_, err := Compile(Document{URL: u, Data: data}, EmbeddedFixture())
+		want := fmt.Sprintf("command schema: cannot compile %s: the schemas and the files they refer to hold more than %d schema objects, the budget of a compilation", u, MaxObjects)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: refusing took %v", name, d)
+		}
+	}
+	if _, err := Compile(Document{URL: "https://example.invalid/within.json", Data: chain(1000)}, EmbeddedFixture()); err != nil {
+		t.Errorf("a chain of 1,000 references: %v", err)
+	}
 }

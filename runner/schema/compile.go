@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -113,7 +114,7 @@ func isEmbedded(d, e Document) bool {
 
 func compile(command, fixture Document) (*Set, error) {
 	s := &Set{}
-	b := &budget{documents: MaxDocuments, bytes: MaxBytes}
+	b := newBudget()
 	start := time.Now()
 	e, err := build(command, fixture, b, &s.CommandFiles, &s.FixtureFiles)
 	if err != nil {
@@ -157,7 +158,7 @@ func (s *Set) again() (*evaluator, error) {
 		return Document{URL: files[0].URL, Data: files[0].Data, Load: load}
 	}
 	var commandFiles, fixtureFiles []File
-	b := &budget{documents: MaxDocuments, bytes: MaxBytes}
+	b := newBudget()
 	return build(read(s.CommandFiles), read(s.FixtureFiles), b, &commandFiles, &fixtureFiles)
 }
 
@@ -166,15 +167,117 @@ type Loader func(url string) (io.ReadCloser, error)
 
 // Bounds of one compilation, references included: far above the upstream
 // schemas (about 60 documents, 200 KB), far below what would hurt a runner.
+//
+// The schema library's compilation work grows with the square of the
+// schema objects of a document (it scans them all for each one it
+// compiles, and the chain of references that led to it for each
+// reference), so a megabyte of references in a chain, or of empty
+// objects, compiles for minutes. MaxObjects bounds the objects and
+// boolean schemas of all the documents a compilation reads (the upstream
+// schemas use 1,400, counting a file again where two compilations read
+// it): at the bound a compilation takes about two seconds. A regular
+// expression compiles to a program whose size its text does not bound
+// (a{1000}{1000} is a million instructions, seconds and hundreds of
+// megabytes to compile), so MaxPatternSize bounds the instructions of all
+// its patterns, and the library's exact arithmetic makes a number of a
+// million digits, or of a huge exponent, cost seconds at each use, so
+// MaxNumber bounds the characters and the exponent of each number. The
+// counts are made on the documents before the library sees them.
 const (
-	MaxDocuments = 1000
-	MaxBytes     = 64 << 20
+	MaxDocuments   = 1000
+	MaxBytes       = 64 << 20
+	MaxObjects     = 4000
+	MaxPatternSize = 100_000
+	MaxNumber      = 4096
 )
 
 // budget counts what the loaders of one compilation read.
 type budget struct {
 	documents int
 	bytes     int64
+	objects   int
+	patterns  int64
+}
+
+func newBudget() *budget {
+	return &budget{documents: MaxDocuments, bytes: MaxBytes, objects: MaxObjects, patterns: MaxPatternSize}
+}
+
+// count spends the objects and the patterns of the document u on the
+// budget, refusing it when they exceed what is left or it holds a number
+// beyond MaxNumber. A document that is not JSON is the library's to refuse.
+func (b *budget) count(u string, data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc any
+	if dec.Decode(&doc) != nil {
+		return nil
+	}
+	w := countWalk{}
+	w.value(doc)
+	b.objects -= w.objects
+	b.patterns -= w.patterns
+	switch {
+	case w.number != "":
+		return fmt.Errorf("cannot compile %s: the number %.40s… has more than %d characters or an exponent beyond %d, the budget of a compilation", u, w.number, MaxNumber, MaxNumber)
+	case b.objects < 0:
+		return fmt.Errorf("cannot compile %s: the schemas and the files they refer to hold more than %d schema objects, the budget of a compilation", u, MaxObjects)
+	case b.patterns < 0:
+		return fmt.Errorf("cannot compile %s: the patterns of the schemas and the files they refer to compile to more than %d instructions, the budget of a compilation", u, MaxPatternSize)
+	}
+	return nil
+}
+
+// countWalk counts the objects and booleans of a decoded document, each a
+// schema wherever it stands, and the instructions of the patterns of
+// "pattern" and "patternProperties" wherever they stand, and finds a
+// number beyond MaxNumber.
+type countWalk struct {
+	objects  int
+	patterns int64
+	number   string
+}
+
+func (w *countWalk) value(v any) {
+	switch v := v.(type) {
+	case bool:
+		w.objects++
+	case json.Number:
+		if w.number == "" && !numberWithin(string(v)) {
+			w.number = string(v)
+		}
+	case []any:
+		for _, x := range v {
+			w.value(x)
+		}
+	case map[string]any:
+		w.objects++
+		if p, ok := v["pattern"].(string); ok {
+			w.patterns += patternSize(p)
+		}
+		if props, ok := v["patternProperties"].(map[string]any); ok {
+			for p := range props {
+				w.patterns += patternSize(p)
+			}
+		}
+		for _, x := range v {
+			w.value(x)
+		}
+	}
+}
+
+// numberWithin reports whether a JSON number has at most MaxNumber
+// characters and an exponent within ±MaxNumber.
+func numberWithin(n string) bool {
+	if len(n) > MaxNumber {
+		return false
+	}
+	i := strings.IndexAny(n, "eE")
+	if i < 0 {
+		return true
+	}
+	exp, err := strconv.Atoi(strings.TrimPrefix(n[i+1:], "+"))
+	return err == nil && exp >= -MaxNumber && exp <= MaxNumber
 }
 
 // read loads u through load, within the budget.
@@ -199,6 +302,9 @@ func (b *budget) read(load Loader, u string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot load %s: the schemas and the files they refer to exceed %d MiB", u, MaxBytes>>20)
 	}
 	b.bytes -= int64(len(data))
+	if err := b.count(u, data); err != nil {
+		return nil, err
+	}
 	return data, nil
 }
 
@@ -264,6 +370,9 @@ func compileRoot(c *jsonschema.Compiler, f Document) (*jsonschema.Schema, error)
 
 func (e *evaluator) compileCommand(f Document, b *budget, files *[]File) error {
 	record(files, f.URL, f.Data)
+	if err := b.count(f.URL, f.Data); err != nil {
+		return err
+	}
 	c := newCompiler(f.Load, b, files, e.meter)
 	root, err := compileRoot(c, f)
 	if err != nil {
@@ -308,6 +417,9 @@ func (e *evaluator) compileCommand(f Document, b *budget, files *[]File) error {
 
 func (e *evaluator) compileEnvelope(f, command Document, b *budget, files *[]File) error {
 	record(files, f.URL, f.Data)
+	if err := b.count(f.URL, f.Data); err != nil {
+		return err
+	}
 	c := newCompiler(f.Load, b, files, e.meter)
 	load := c.LoadURL
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
