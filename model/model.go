@@ -234,15 +234,13 @@ type Digest struct {
 // known failure, a flaky fixture): the failures that fail a run.
 func (s *Summary) Unexcused() int { return s.Failed - s.KnownFailures - s.FlakyFailed }
 
-// UnexcusedCorpusErrors is the number of corpus errors no known-failures
-// entry excuses: the corpus errors among the failures that fail a run.
-func (s *Summary) UnexcusedCorpusErrors() int { return s.CorpusErrors - s.KnownCorpusErrors }
-
 // Excused says whether the result is a failure an entry excuses: a known
-// failure (a listed corpus error included: KnownFailure is set on every
-// failure a fail entry covers) or a flaky fixture that failed.
+// failure (KnownFailure is set on every failure a fail entry covers, a
+// corpus error never) or a flaky fixture that failed.
 func (r *Result) Excused() bool {
-	if r.Passed {
+	// A report read back may carry a reason on a corpus error; it
+	// excuses nothing there either.
+	if r.Passed || r.IsCorpusError() {
 		return false
 	}
 	k := r.Kind()
@@ -279,6 +277,9 @@ const (
 	// names a fixture that fails now and did not on the base: a change
 	// cannot excuse its own regression, so the failure counts.
 	FindingKnownNotOnBase FindingKind = "known_failure_not_on_base"
+	// FindingExcusesCorpusError: an entry of either list covers a corpus
+	// error, which no entry excuses: the entry has no effect there.
+	FindingExcusesCorpusError FindingKind = "entry_excuses_corpus_error"
 )
 
 // Finding is a warning about the corpus. It never changes a result.
@@ -380,10 +381,8 @@ type Summary struct {
 	NotClaimed int
 	Findings   int
 	// KnownFailures counts the failures a known-failures list excuses;
-	// they are in Failed too. KnownCorpusErrors counts those of them that
-	// are corpus errors (in CorpusErrors too).
-	KnownFailures     int
-	KnownCorpusErrors int
+	// they are in Failed too; a corpus error is never one.
+	KnownFailures int
 	// Flaky counts the flaky fixtures: listed flaky, or passed on a retry
 	// (in Passed or Failed as their last attempt went); FlakyFailed those
 	// of them that failed, excused.
@@ -517,9 +516,6 @@ func Summarize(discovered int, results []Result, findings []Finding) Summary {
 		}
 		if r.IsCorpusError() {
 			s.CorpusErrors++
-			if r.KnownFailure != "" {
-				s.KnownCorpusErrors++
-			}
 		}
 	}
 	for _, class := range Classes {

@@ -122,9 +122,11 @@ window.drp2Ready = true;
 // each of its components is checked to be a directory at every request, and
 // the file is opened with O_NOFOLLOW), and answers 403 to a request whose
 // Host is not its own address, so that a page of another origin (DNS
-// rebinding) cannot read through it, and 404 to any other path. It resolves
-// to {server, url}: url is the page's address.
-export function serveFiles(runtimePath) {
+// rebinding) cannot read through it, and 404 to any other path. A file
+// with more than one name (a hard link, which O_NOFOLLOW does not stop)
+// is refused too, and log says so. It resolves to {server, url}: url is
+// the page's address.
+export function serveFiles(runtimePath, log = (s) => process.stderr.write(s + "\n")) {
   const runtimeDir = realpathSync(dirname(resolve(runtimePath)));
   const components = runtimeDir.split("/").filter((c) => c !== "")
     .map((_, i, all) => "/" + all.slice(0, i + 1).join("/"));
@@ -155,7 +157,7 @@ export function serveFiles(runtimePath) {
       return send(200, "text/javascript", readFileSync(join(here, "core.js")));
     }
     const m = /^runtime\/([A-Za-z0-9_-][A-Za-z0-9_.-]*\.m?js)$/.exec(rest);
-    const body = m ? readRegular(components, runtimeDir, m[1]) : null;
+    const body = m ? readRegular(components, runtimeDir, m[1], log) : null;
     if (body === null) {
       return send(404, "text/plain", "not found");
     }
@@ -172,8 +174,9 @@ export function serveFiles(runtimePath) {
 
 // readRegular reads name in dir, a folder that must still be what it was
 // (every component a directory, none a link), and name a regular file that
-// is no link; null otherwise.
-function readRegular(components, dir, name) {
+// is no link, symbolic or hard; null otherwise. A hard link's content is
+// whatever file of the file system it names, so it is refused, and said.
+function readRegular(components, dir, name, log) {
   let fd = -1;
   try {
     for (const c of components) {
@@ -182,7 +185,12 @@ function readRegular(components, dir, name) {
       }
     }
     fd = openSync(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    if (!fstatSync(fd).isFile()) {
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      return null;
+    }
+    if (st.nlink > 1) {
+      log(`page server: refused ${JSON.stringify(join(dir, name))}: the file has ${st.nlink} names (hard links), and one of them may be a file outside the runtime's folder; copy the file instead of linking it`);
       return null;
     }
     return readFileSync(fd);
@@ -207,7 +215,7 @@ export function chromiumBackend(runtimePath, opts, onLost, log = (s) => process.
   return {
     async open() {
       const { default: puppeteer } = await import("puppeteer-core");
-      const served = await serveFiles(runtimePath);
+      const served = await serveFiles(runtimePath, log);
       server = served.server;
       // One folder holds the profile and Chromium's own temporary files
       // (its TMPDIR, where it makes a socket: the names are short, as the

@@ -21,6 +21,7 @@ func siteCommand(args []string, env Env) error {
 	const name = "drp2-fixtures site"
 	fs := newFlagSet(name, "drp2-fixtures site --out DIR REPORT.json|FOLDER|PATTERN...", env)
 	out := fs.String("out", "", "`DIR` the site is written to (created; files of the same names are replaced)")
+	maxReport := fs.Int("max-report", gate.MaxCollectedReport>>20, "refuse a report file larger than `MiB` (a warning naming it; the rest still builds)")
 	inputs, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError(name, err)
@@ -30,6 +31,9 @@ func siteCommand(args []string, env Env) error {
 	}
 	if len(inputs) == 0 {
 		return usagef(name, "no report given: name JSON reports, folders holding them, or glob patterns")
+	}
+	if *maxReport < 1 || *maxReport > 4096 {
+		return usagef(name, "--max-report %d: want a whole number of MiB from 1 to 4096", *maxReport)
 	}
 	if env.Var("GOMEMLIMIT") == "" {
 		// The binary's soft limit suits a run; a site keeps the verdicts
@@ -45,7 +49,7 @@ func siteCommand(args []string, env Env) error {
 	// Each report goes into the site as soon as it is read: the site keeps
 	// of it only what it shows.
 	b := site.NewBuilder(site.Options{Compare: gate.CompareRuns})
-	problems := gate.Collect(ge, inputs, *out, b.AddRun)
+	problems := gate.Collect(ge, inputs, *out, int64(*maxReport)<<20, b.AddRun)
 	var words []string
 	for _, p := range problems {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures site: warning: %v\n", p)

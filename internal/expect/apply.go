@@ -42,6 +42,9 @@ func (l *List) Apply(run *model.Run) {
 			e = nil
 		}
 		mark(r, e)
+		if e != nil && r.IsCorpusError() && e.Expect != model.ExpectPass {
+			run.Findings = append(run.Findings, excusesNothing(e, r))
+		}
 	}
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
@@ -73,6 +76,23 @@ func unused(e *Entry) model.Finding {
 		Message: fmt.Sprintf("expectation %s (%s) names no fixture of the corpus; remove it from the list", e.Expect, e.Where())}
 }
 
+// excusesNothing is the finding of an entry that covers a corpus error,
+// which no entry excuses: the fixture file itself is unusable, and only
+// fixing it makes the run pass.
+func excusesNothing(e *Entry, r *model.Result) model.Finding {
+	return model.Finding{Kind: model.FindingExcusesCorpusError, Path: r.RelPath, Message: fmt.Sprintf(
+		"%s (%s) has no effect: %s is unusable and fails the run until the file is fixed; fix it, or remove the entry",
+		describe(e), e.Where(), r.RelPath)}
+}
+
+// describe words an entry as its list does.
+func describe(e *Entry) string {
+	if e.Known {
+		return "known failure"
+	}
+	return "expectation " + e.Expect.String()
+}
+
 // mark records the entry e (nil for none) on the result r. A failure
 // expected to fail is a known failure whose reason is the entry's, or the
 // entry's place when it gives none.
@@ -82,8 +102,9 @@ func mark(r *model.Result, e *Entry) {
 		return
 	}
 	r.Listing = &model.Listing{Expect: e.Expect, Reason: e.Reason, Entry: e.Where()}
-	// A listed corpus error is excused too, and stays a corpus error.
-	if k := r.Kind(); e.Expect == model.ExpectFail && !r.Passed && (k == model.KindKnownFailure || k == model.KindCorpusError) {
+	// A listed corpus error keeps its listing, to be shown, but is never
+	// excused (Apply reports the entry as excusing nothing).
+	if k := r.Kind(); e.Expect == model.ExpectFail && !r.Passed && k == model.KindKnownFailure {
 		r.KnownFailure = e.Reason
 		if r.KnownFailure == "" {
 			r.KnownFailure = e.Where()

@@ -17,9 +17,12 @@ import (
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
-// maxCollectedReport bounds one report read for the site: a report of a
-// 50,000-fixture corpus is far below it.
-const maxCollectedReport = 256 << 20
+// MaxCollectedReport is the default bound of one report read for the
+// site. A report of 5 implementations over 125 fixtures is about 300 KB,
+// so a real one is far below it; far above it, reports published by
+// anyone kept the site reading and collecting garbage for half an hour (4
+// of 240 MB), so a larger one is refused, naming the file and the bound.
+const MaxCollectedReport = 32 << 20
 
 // clockSkew is how far ahead of the site build's clock a report may be
 // dated: the clocks of the machines that ran it and of the one building
@@ -32,8 +35,8 @@ const clockSkew = 24 * time.Hour
 // order, hidden folders skipped) and glob patterns. Reports are published
 // by anyone, so one that cannot be read (malformed, truncated, of a major
 // version this build does not read) is a problem naming its file, and the
-// others are still read. Files in skip (the site's own folder) are not
-// read. An input that names nothing is a problem too. A report that
+// others are still read, as is one larger than maxReport bytes. Files in
+// skip (the site's own folder) are not read. An input that names nothing is a problem too. A report that
 // predates corpus_sha256 gets the digest of its results' files, when
 // every result recorded one. A report dated more than a day after the
 // build's clock (env.Now, SOURCE_DATE_EPOCH when set) is a problem too:
@@ -43,7 +46,7 @@ const clockSkew = 24 * time.Hour
 // it is read (under a lock, in no particular order), so that the caller
 // keeps of a thousand reports only what it needs. Problems come back in
 // the order of the inputs.
-func Collect(env Env, inputs []string, skip string, add func(source string, run *model.Run)) (problems []error) {
+func Collect(env Env, inputs []string, skip string, maxReport int64, add func(source string, run *model.Run)) (problems []error) {
 	ws := workspace.New(env.WorkDir, false)
 	files, problems := collectFiles(ws, inputs, skip)
 	errs := make([]error, len(files))
@@ -55,7 +58,7 @@ func Collect(env Env, inputs []string, skip string, add func(source string, run 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				run, err := readCollected(ws, env, files[i])
+				run, err := readCollected(ws, env, files[i], maxReport)
 				if err != nil {
 					errs[i] = fmt.Errorf("%s: %v", ws.Display(files[i]), err)
 					continue
@@ -147,7 +150,8 @@ func expand(ws workspace.Dir, in string) ([]string, error) {
 // jsonBelow lists the *.json files below the folder dir, in path order.
 func jsonBelow(ws workspace.Dir, dir string) ([]string, error) {
 	var files []string
-	err := fs.WalkDir(ws.FS(dir, maxCollectedReport), ".", func(p string, d fs.DirEntry, err error) error {
+	// The walk reads no file: readCollected bounds each read.
+	err := fs.WalkDir(ws.FS(dir, MaxCollectedReport), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -168,8 +172,8 @@ func jsonBelow(ws workspace.Dir, dir string) ([]string, error) {
 	return files, nil
 }
 
-func readCollected(ws workspace.Dir, env Env, f string) (*model.Run, error) {
-	data, err := ws.ReadFile(f, maxCollectedReport)
+func readCollected(ws workspace.Dir, env Env, f string, maxReport int64) (*model.Run, error) {
+	data, err := ws.ReadFile(f, maxReport)
 	if err != nil {
 		return nil, err
 	}

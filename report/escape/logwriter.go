@@ -3,6 +3,7 @@ package escape
 import (
 	"bytes"
 	"io"
+	"strings"
 )
 
 // LogWriter passes what is written to w so that none of its lines can act
@@ -86,3 +87,18 @@ func LogDocument(doc []byte) []byte {
 func LogJSON(encoded []byte) []byte {
 	return bytes.ReplaceAll(encoded, []byte("#["), []byte(`\u0023[`))
 }
+
+// VisibleLogText is s made inert in an Actions log, for text that names
+// every invisible character (Visible): a line-leading "::" reads
+// ":[U+200B]:" and "##[" reads "#[U+200B]#[", so the break is seen and no
+// name of it can start a legacy command again ("##[U+200B]" would).
+func VisibleLogText(s string) string {
+	// Each pass removes a "##" without making one, so this ends.
+	for strings.Contains(s, "##[") {
+		s = strings.ReplaceAll(s, "##[", "#"+visibleBreak+"#[")
+	}
+	return Visible(string(LogDocument([]byte(s))))
+}
+
+// visibleBreak is how Visible names the zero-width space.
+const visibleBreak = "[U+200B]"

@@ -57,3 +57,22 @@ func FuzzLogDocument(f *testing.F) {
 		}
 	})
 }
+
+func TestVisibleLogText(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\n::error::x":    "a\n:[U+200B]:error::x",
+		" \u3000::warning": " \u3000:[U+200B]:warning",
+		"x##[error]y":      "x#[U+200B]#[error]y",
+		"###[x":            "#[U+200B]#[U+200B]#[x",
+		"a\u200bb":         "a[U+200B]b",
+		"a\r::b":           "a\r:[U+200B]:b",
+	} {
+		got := VisibleLogText(in)
+		if got != want {
+			t.Errorf("VisibleLogText(%q) = %q, want %q", in, got, want)
+		}
+		if strings.Contains(got, "##[") || strings.Contains(got, "\u200b") {
+			t.Errorf("VisibleLogText(%q) = %q", in, got)
+		}
+	}
+}

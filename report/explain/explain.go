@@ -413,13 +413,14 @@ func ClassTitle(c model.Class) string { return title(classTitles, c, "Corpus err
 
 // findingTitles are the names of the finding kinds for people.
 var findingTitles = map[model.FindingKind]string{
-	model.FindingFolderClass:    "folder disagrees with class",
-	model.FindingDuplicateName:  "duplicate fixture name",
-	model.FindingNameStem:       "name differs from file name",
-	model.FindingSkippedFile:    "file skipped",
-	model.FindingKnownPassing:   "known failure now passes",
-	model.FindingKnownUnused:    "known failure names no fixture",
-	model.FindingKnownNotOnBase: "known failure not on the base",
+	model.FindingFolderClass:        "folder disagrees with class",
+	model.FindingDuplicateName:      "duplicate fixture name",
+	model.FindingNameStem:           "name differs from file name",
+	model.FindingSkippedFile:        "file skipped",
+	model.FindingKnownPassing:       "known failure now passes",
+	model.FindingKnownUnused:        "known failure names no fixture",
+	model.FindingKnownNotOnBase:     "known failure not on the base",
+	model.FindingExcusesCorpusError: "entry cannot excuse a corpus error",
 }
 
 // FindingTitle names a finding kind for people; a kind without a name

@@ -189,9 +189,9 @@ func judgedCounts(s *model.Summary) string {
 		return fmt.Sprintf("no fixtures run: the filters matched none of the %d fixtures discovered", s.Discovered)
 	case s.Unexcused() > 0:
 		text := fmt.Sprintf("%d of %d %s failed", s.Unexcused(), s.Run, Plural(s.Run, "fixture", "fixtures"))
-		// The unexcused failures split into their own kinds: an excused
-		// corpus error is in neither part.
-		if b := breakdown(s.Unexcused(), s.UnexcusedCorpusErrors()); b != "" {
+		// The unexcused failures split into their own kinds; no entry
+		// excuses a corpus error, so all of them are among these.
+		if b := breakdown(s.Unexcused(), s.CorpusErrors); b != "" {
 			text += " (" + b + ")"
 		}
 		return text + knownNote(s)

@@ -39,7 +39,8 @@ func TestHeadlineOfARunFailingOnlyOnFindings(t *testing.T) {
 }
 
 // The headline's breakdown splits the failures that count: an excused
-// corpus error is in neither part, whichever kind is excused.
+// mismatch is in neither part, and a corpus error is never excused, even
+// when a report read back gives it a reason.
 func TestHeadlineBreakdownLeavesExcusedFailuresOut(t *testing.T) {
 	mismatch := model.Result{Path: "a.json", Actual: model.Actual{Outcome: model.Outcome("error")}}
 	corpusError := model.Result{Path: "b.json", Actual: model.Actual{Outcome: model.CorpusError}}
@@ -48,12 +49,12 @@ func TestHeadlineBreakdownLeavesExcusedFailuresOut(t *testing.T) {
 		results []model.Result
 		want    string
 	}{
-		{"corpus error excused", []model.Result{mismatch, withKnown(corpusError)},
-			"1 of 2 fixtures failed (1 mismatch) (and 1 known failure, excused)"},
+		{"corpus error listed", []model.Result{mismatch, withKnown(corpusError)},
+			"2 of 2 fixtures failed (1 mismatch, 1 corpus error)"},
 		{"mismatch excused", []model.Result{withKnown(mismatch), corpusError},
 			"1 of 2 fixtures failed (0 mismatches, 1 corpus error) (and 1 known failure, excused)"},
-		{"both excused, a third fails", []model.Result{withKnown(mismatch), withKnown(corpusError), mismatch},
-			"1 of 3 fixtures failed (1 mismatch) (and 2 known failures, excused)"},
+		{"both listed, a third fails", []model.Result{withKnown(mismatch), withKnown(corpusError), mismatch},
+			"2 of 3 fixtures failed (1 mismatch, 1 corpus error) (and 1 known failure, excused)"},
 	} {
 		run := &model.Run{Results: tc.results, Judgement: &model.Judgement{Failed: true}}
 		run.Summary = model.Summarize(len(tc.results), run.Results, nil)

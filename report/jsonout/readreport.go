@@ -12,7 +12,8 @@ import (
 
 // ReadReport reads a JSON report, as read from a file, back into a run
 // with Read, the one reader of the format, with the line of a syntax
-// error, so that a hand-edited or truncated report says where it broke.
+// error, so that a hand-edited or truncated report says where it broke,
+// and refuses a report the published schema rejects.
 func ReadReport(data []byte) (*model.Run, error) {
 	run, err := Read(bytes.NewReader(data))
 	// Checked only when reading failed: a site reads a thousand reports,
@@ -21,7 +22,15 @@ func ReadReport(data []byte) (*model.Run, error) {
 		var v any
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: %v", describeJSONError(data, json.Unmarshal(data, &v)))
 	}
-	return run, err
+	if err != nil {
+		return nil, err
+	}
+	// After the reader, whose errors (a version of another major, a key
+	// twice, a line of broken JSON) say more than the schema's would.
+	if err := checkSchema(data); err != nil {
+		return nil, err
+	}
+	return run, nil
 }
 
 // describeJSONError adds the line of a syntax error, so that a hand-edited

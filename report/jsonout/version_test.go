@@ -28,7 +28,9 @@ func TestReportVersion(t *testing.T) {
 		{`"report_version": "1",`, `"1" is not MAJOR.MINOR`},
 		{`"report_version": "1.x",`, `"1.x" is not MAJOR.MINOR`},
 	} {
-		_, err := ReadReport([]byte("{" + c.version + body + "}"))
+		// Read, not ReadReport: the body is cut to what the version
+		// needs, and the schema would refuse it for that.
+		_, err := Read(strings.NewReader("{" + c.version + body + "}"))
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", c.version, err)

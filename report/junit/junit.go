@@ -367,5 +367,9 @@ func seconds(d time.Duration) string {
 	return fmt.Sprintf("%.3f", d.Seconds())
 }
 
-// clean strips what XML cannot carry; the encoder escapes the rest.
-func clean(s string) string { return escape.XMLText(s) }
+// clean strips what XML cannot carry (the encoder escapes the rest) and
+// breaks every workflow command a line could start, visibly, as all
+// invisible characters in the report are named: test-report actions print
+// the report's text into the Actions log, and a fixture's name, which the
+// pull request chooses, may hold line breaks.
+func clean(s string) string { return escape.VisibleLogText(escape.XMLText(s)) }

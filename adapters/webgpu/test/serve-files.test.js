@@ -1,7 +1,7 @@
 // The Chromium mode's page server: what it serves, and to whom. No browser
 // is started; the requests are made as another local client would make them.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,11 @@ mkdirSync(join(runtimeDir, "dir.js"));
 mkdirSync(join(root, "linked"));
 writeFileSync(join(root, "linked", "inner.js"), "export const y = 2;\n");
 symlinkSync(join(root, "linked"), join(runtimeDir, "sub"));
+// A hard link is no symbolic link: it is a second name of the file, and
+// O_NOFOLLOW opens it. Made from the runtime's folder by a build step, or
+// by whoever can write there, it names a file anywhere on the same file
+// system.
+linkSync(join(root, "outside-token.txt"), join(runtimeDir, "hard.js"));
 
 // get asks the server for path with the given Host header.
 function get(url, path, host) {
@@ -62,6 +67,20 @@ test("a link named *.js in the runtime's folder is not followed, nor a folder, n
       assert.equal(r.status, 404, name);
       assert.doesNotMatch(r.body, /secret-token-value/, name);
     }
+  } finally {
+    server.close();
+  }
+});
+
+test("a file with another name (a hard link) is not served: its content may be any file of the file system", async () => {
+  const logged = [];
+  const { server, url } = await serveFiles(join(runtimeDir, "webgpu.js"), (line) => logged.push(line));
+  try {
+    const r = await get(url, new URL(url).pathname + "runtime/hard.js");
+    assert.equal(r.status, 404);
+    assert.doesNotMatch(r.body, /secret-token-value/);
+    assert.equal(logged.length, 1);
+    assert.match(logged[0], /refused ".*\/runtime\/hard\.js": the file has 2 names \(hard links\)/);
   } finally {
     server.close();
   }
