@@ -25,9 +25,9 @@ type Implementation struct {
 	Executes     bool     `json:"executes"`
 	// Protocol is the adapter protocol version it spoke; Phases the
 	// phases it declared (absent: all three); Adapter the device it ran on.
-	Protocol int         `json:"protocol,omitempty"`
-	Phases   []string    `json:"phases,omitempty"`
-	Adapter  *GPUAdapter `json:"adapter,omitempty"`
+	Protocol int      `json:"protocol,omitempty"`
+	Phases   []string `json:"phases,omitempty"`
+	Adapter  *Adapter `json:"adapter,omitempty"`
 	// Capabilities is the capabilities object of its hello, as sent.
 	Capabilities json.RawMessage       `json:"capabilities,omitempty"`
 	Error        *string               `json:"error"`
@@ -44,9 +44,10 @@ type Implementation struct {
 	Readbacks map[string][][]byte `json:"readbacks,omitempty"`
 }
 
-// GPUAdapter is the wire form of model.GPUAdapter: the device an
-// implementation ran on, in its own words.
-type GPUAdapter struct {
+// Adapter is the wire form of model.GPUAdapter: the device an
+// implementation ran on, in its own words. It keeps the name of its member,
+// which the decoder's errors print, as Verdict does.
+type Adapter struct {
 	Vendor       string `json:"vendor,omitempty"`
 	Architecture string `json:"architecture,omitempty"`
 	Device       string `json:"device,omitempty"`
@@ -107,7 +108,7 @@ func implementations(run *model.Run) []Implementation {
 			rec.Capabilities = im.Capabilities
 		}
 		if a := im.Adapter; a != nil {
-			rec.Adapter = &GPUAdapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
+			rec.Adapter = &Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
 		}
 		for j := range im.Results {
 			rec.Results = append(rec.Results, result(&im.Results[j]))
@@ -136,7 +137,7 @@ func Read(r io.Reader) (*model.Run, error) {
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: line %d, column %d: the key %q appears twice in the object at %s", line, col, key, object)
 	}
 	var doc Document
-	if err := decode(data, &doc); err != nil {
+	if err := json.Unmarshal(data, &doc); err != nil {
 		// A report of another major version may not decode as this one:
 		// its reader must hear that, not the decoder's complaint.
 		var probe struct {

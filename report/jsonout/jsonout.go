@@ -44,7 +44,7 @@ type Document struct {
 	Manifest *ManifestCheck `json:"manifest,omitempty"`
 	Coverage *Coverage      `json:"coverage,omitempty"`
 	// Verdict is the gate's verdict, as every other report states it.
-	Verdict *Judgement `json:"verdict,omitempty"`
+	Verdict *Verdict `json:"verdict,omitempty"`
 }
 
 // Summary is RUNNER.md's minimal batch summary plus the run's evidence.
@@ -199,7 +199,7 @@ func Build(run *model.Run) Document {
 	doc.Manifest, doc.Coverage = buildManifest(run.Manifest), buildCoverage(run.Coverage)
 	if j := run.Judgement; j != nil {
 		w := explain.Judgement(run)
-		doc.Verdict = &Judgement{Failed: j.Failed, Conclusion: explain.Conclusion(j), Headline: w.Headline, Reasons: w.Reasons}
+		doc.Verdict = &Verdict{Failed: j.Failed, Conclusion: explain.Conclusion(j), Headline: w.Headline, Reasons: w.Reasons}
 	}
 	return doc
 }
@@ -213,9 +213,12 @@ func started(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// Judgement is the wire form of model.Judgement: the gate's verdict on the
-// run, in the words every other report states it in.
-type Judgement struct {
+// Verdict is the wire form of model.Judgement: the gate's verdict on the
+// run, in the words every other report states it in. It keeps the name of
+// its member: the decoder names the Go type of a mistyped member in its
+// error ("Go struct field Verdict.verdict.failed"), which a refused report
+// has always been told (TestReadTypeErrorsKeepTheirWords).
+type Verdict struct {
 	Failed     bool     `json:"failed"`
 	Conclusion string   `json:"conclusion"`
 	Headline   string   `json:"headline"`

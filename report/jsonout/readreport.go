@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -52,32 +51,4 @@ func describeJSONError(data []byte, err error) string {
 	}
 	line := 1 + bytes.Count(data[:off], []byte("\n"))
 	return fmt.Sprintf("line %d: %v", line, err)
-}
-
-// decode decodes a report into doc. The decoder names the Go type of a
-// mistyped member in its error ("Go struct field Verdict.verdict.failed of
-// type bool"): the report's verdict and adapter are named there as they
-// were before their types took the names of the model's, so that a report
-// is refused in the words it always was.
-func decode(data []byte, doc *Document) error {
-	type (
-		Verdict Judgement
-		Adapter GPUAdapter
-	)
-	err := json.Unmarshal(data, doc)
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		for _, name := range []struct{ now, before reflect.Type }{
-			{reflect.TypeFor[Judgement](), reflect.TypeFor[Verdict]()},
-			{reflect.TypeFor[GPUAdapter](), reflect.TypeFor[Adapter]()},
-		} {
-			if te.Struct == name.now.Name() {
-				te.Struct = name.before.Name()
-			}
-			if te.Type == name.now {
-				te.Type = name.before
-			}
-		}
-	}
-	return err
 }
