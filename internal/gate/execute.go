@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,9 +29,6 @@ type Outcome struct {
 	// Coverage is the validator's rule coverage of the run; nil when not
 	// asked for.
 	Coverage *model.Coverage
-	// Exploration is what the job's exploration found; nil when not asked
-	// for, or when it could not be made (Err says why).
-	Exploration *model.Exploration
 	// Verdict is the one judgement of the outcome (also Run.Judgement).
 	Verdict *model.Judgement
 	// Err is what stopped a step that runs after the run exists (the
@@ -306,10 +304,12 @@ const exploreSeed = 1
 // own), within the job's ExploreTime, and writes the candidates when
 // asked. It is not a step of Execute: a front end writes the run's
 // reports first, and what an exploration finds is a lead that never
-// changes the verdict, so its error is the front end's to tell.
-func ExploreAfter(ctx context.Context, r *Resolved, o *Outcome) error {
+// changes the verdict, so its error is the front end's to tell. It returns
+// what the exploration found (nil when not asked for or not made), with
+// the candidates' error when they could not be written.
+func ExploreAfter(ctx context.Context, r *Resolved, o *Outcome) (*model.Exploration, error) {
 	if r.Explore == 0 {
-		return nil
+		return nil, nil
 	}
 	run := o.judged
 	if len(r.Results) > 0 {
@@ -317,32 +317,41 @@ func ExploreAfter(ctx context.Context, r *Resolved, o *Outcome) error {
 	}
 	rep, err := exploreFrom(ctx, r, exploration{seed: exploreSeed, count: r.Explore, time: r.ExploreTime, run: run})
 	if err != nil {
-		return fmt.Errorf("explore: %w", err)
+		return nil, fmt.Errorf("explore: %w", err)
 	}
-	o.Exploration = rep
 	if r.ExploreOut != "" {
 		if err := writeCandidates(r, r.ExploreOut, rep); err != nil {
 			// A folder the candidates cannot go to is the input's fault,
 			// as explore --out says.
-			return usagef("explore: candidates below %s: %w", r.ExploreOut, err)
+			return rep, usagef("explore: candidates below %s: %w", r.ExploreOut, err)
 		}
 	}
-	return nil
+	return rep, nil
 }
 
-// Fail records a failure that came after the judgement (a report file
-// that could not be written): the outcome's error, and a reason of the
-// judgement, so that every sink that has not shown the verdict yet shows
-// a failed one, for the same reason as the exit code.
-func (o *Outcome) Fail(err error) {
+// FailedBy is the outcome with a failure that came after the judgement (a
+// report file that could not be written): the outcome's error, and a
+// reason of the judgement, in its run too, so that every sink that has not
+// shown the verdict yet shows a failed one, for the same reason as the
+// exit code. o itself is not changed; a nil err returns o.
+func (o *Outcome) FailedBy(err error) *Outcome {
 	if err == nil {
-		return
+		return o
 	}
-	o.Err = errors.Join(o.Err, err)
+	f := *o
+	f.Err = errors.Join(o.Err, err)
 	if o.Verdict != nil && !o.Verdict.Decided(model.ReasonIncomplete) {
-		o.Verdict.Reasons = append(o.Verdict.Reasons, model.Reason{Kind: model.ReasonIncomplete})
-		o.Verdict.Failed = true
+		v := *o.Verdict
+		v.Reasons = append(slices.Clip(o.Verdict.Reasons), model.Reason{Kind: model.ReasonIncomplete})
+		v.Failed = true
+		f.Verdict = &v
 	}
+	if o.Run != nil && o.Run.Judgement == o.Verdict {
+		run := *o.Run
+		run.Judgement = f.Verdict
+		f.Run = &run
+	}
+	return &f
 }
 
 // readResults reads JSON reports named by paths or glob patterns (relative

@@ -145,15 +145,15 @@ type delivery struct {
 	pacing github.Pacing
 	out    *gate.Outcome
 	job    *gate.Resolved // what explore needs of the job
-	run    *model.Run     // out.Run
 	md     markdown.Options
 	plan   plan
 	extras extras
 	anns   annotator
-	// conclusion is the verdict's (a record that could not be written
-	// fails it too: delivery.failedBy).
-	conclusion string
 }
+
+// conclusion is the verdict's (a record that could not be written fails
+// it too: delivery.failedBy).
+func (d *delivery) conclusion() string { return explain.Conclusion(d.out.Verdict) }
 
 // prepare reads the inputs and the event, and runs the job.
 func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
@@ -214,15 +214,13 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		return nil, err
 	}
 	d.job = r
-	d.run = d.out.Run
-	d.conclusion = explain.Conclusion(d.out.Verdict)
 	d.plan = planPublishing(in, d.tgt, d.repo)
 	d.md = a.markdownOptions(d)
 	d.md.Skipped = d.plan.skipped
 	if d.extras, err = newExtras(d.out); err != nil {
 		return nil, err
 	}
-	d.anns = newAnnotator(in.Annotations, a, append(annotation.ForRun(d.run, in.FindingAnnotations), d.extras.annotations...))
+	d.anns = newAnnotator(in.Annotations, a, append(annotation.ForRun(d.out.Run, in.FindingAnnotations), d.extras.annotations...))
 	return d, nil
 }
 
@@ -284,29 +282,9 @@ func (d *delivery) failedBy(err error) *delivery {
 	if err == nil {
 		return d
 	}
-	out := *d.out
-	if out.Verdict != nil {
-		v := *out.Verdict
-		v.Reasons = slices.Clone(v.Reasons)
-		out.Verdict = &v
-	}
-	out.Fail(err)
-	out.Run = withJudgement(d.out.Run, d.out.Verdict, out.Verdict)
 	f := *d
-	f.out, f.run = &out, withJudgement(d.run, d.out.Verdict, out.Verdict)
-	f.conclusion = explain.Conclusion(out.Verdict)
+	f.out = d.out.FailedBy(err)
 	return &f
-}
-
-// withJudgement is a copy of run whose judgement is now instead of was,
-// or run itself when it holds another.
-func withJudgement(run *model.Run, was, now *model.Judgement) *model.Run {
-	if run == nil || run.Judgement != was {
-		return run
-	}
-	r := *run
-	r.Judgement = now
-	return &r
 }
 
 // jobCheckRunElsewhere reports whether the job's own check run belongs to

@@ -45,12 +45,9 @@ func (a *runAction) explore(ctx context.Context, d *delivery) {
 	}
 	var b bytes.Buffer
 	b.WriteString("\n")
-	// The exploration goes in a copy of the outcome: no sink after this
-	// one reads it.
-	explored := *d.out
-	err := gate.ExploreAfter(ctx, d.job, &explored)
-	if explored.Exploration != nil {
-		if werr := report.Lookup("markdown").WriteExplore(&b, explored.Exploration); werr != nil {
+	explored, err := gate.ExploreAfter(ctx, d.job, d.out)
+	if explored != nil {
+		if werr := report.Lookup("markdown").WriteExplore(&b, explored); werr != nil {
 			err = errors.Join(err, werr)
 		}
 	}

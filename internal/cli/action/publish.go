@@ -195,9 +195,9 @@ func (a *runAction) publishCheck(ctx context.Context, d *delivery, gh gitHub) ch
 		d.anns.noCheck()
 		return res
 	}
-	title, summary, text := markdown.CheckOutput(d.run, d.md)
-	if len(d.run.Implementations) > 0 {
-		title, summary = markdown.ImplementationsCheckOutput(d.run, d.md)
+	title, summary, text := markdown.CheckOutput(d.out.Run, d.md)
+	if len(d.out.Run.Implementations) > 0 {
+		title, summary = markdown.ImplementationsCheckOutput(d.out.Run, d.md)
 	}
 	anns, capNote := d.anns.forCheck()
 	if capNote != "" {
@@ -207,7 +207,7 @@ func (a *runAction) publishCheck(ctx context.Context, d *delivery, gh gitHub) ch
 		// check-run-id is the job's own check run (job.check_run_id): Actions
 		// completes it from the step's exit code; only its output is ours.
 		Repo: gh.repo, ID: d.in.CheckRunID, JobRun: d.in.CheckRunID != 0, Name: d.in.ReportName, HeadSHA: d.tgt.HeadSHA,
-		Conclusion: d.conclusion, CompletedAt: d.now(), Title: title, Summary: summary, Text: text, Annotations: anns,
+		Conclusion: d.conclusion(), CompletedAt: d.now(), Title: title, Summary: summary, Text: text, Annotations: anns,
 	})
 	if err == nil {
 		res.url = ownURL(d.md.ServerURL, d.md.Repository, cr.URL)
@@ -253,9 +253,9 @@ func (a *runAction) publishComment(ctx context.Context, d *delivery, gh gitHub, 
 	}
 	md, body := check.linked(d.md), markdown.CommentBody
 	cm, err := gh.gh.PublishComment(ctx, github.Comment{
-		Repo: gh.repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: body(d.run, md),
-		Mode: d.in.Comment, Failing: d.conclusion == "failure",
-		ResultKey: resultKey(md, func(o markdown.Options) string { return body(withoutBaseIdentity(d.run), o) }),
+		Repo: gh.repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: body(d.out.Run, md),
+		Mode: d.in.Comment, Failing: d.conclusion() == "failure",
+		ResultKey: resultKey(md, func(o markdown.Options) string { return body(withoutBaseIdentity(d.out.Run), o) }),
 	})
 	switch {
 	case err != nil && cm.URL != "":

@@ -27,7 +27,7 @@ func (a *runAction) writeLog(d *delivery) error {
 	// count stay in view.
 	// GitHub renders ANSI colour in step logs, though the log is a pipe.
 	o := report.LogOptions(a.getenv)
-	if err := report.Lookup("text").WriteRun(&b, d.run, o); err != nil {
+	if err := report.Lookup("text").WriteRun(&b, d.out.Run, o); err != nil {
 		return fmt.Errorf("write the text report: %w", err)
 	}
 	_, err := io.WriteString(a.log, wrapCommands(b.String(), randomToken()))
@@ -91,7 +91,7 @@ func (a *runAction) writeFiles(d *delivery) reportFiles {
 	if !d.in.NoJobSummary {
 		f.paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
 	}
-	f.err = report.WriteReports(d.run, f.paths, report.FileOptions{Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor.Bytes,
+	f.err = report.WriteReports(d.out.Run, f.paths, report.FileOptions{Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor.Bytes,
 		Write: gate.SaveReport(d.wd, true), JUnitStrict: d.in.JUnitStrict})
 	for _, e := range report.ReportErrors(f.err) {
 		a.errorf("%v", e)
@@ -102,23 +102,23 @@ func (a *runAction) writeFiles(d *delivery) reportFiles {
 // writeResultOutputs writes the step outputs of the run, before anything
 // is published.
 func (a *runAction) writeResultOutputs(d *delivery, files reportFiles) error {
-	s := d.run.Summary
+	s := d.out.Run.Summary
 	outs := []output{
 		{"total", strconv.Itoa(s.Discovered)},
 		{"run", strconv.Itoa(s.Run)},
 		{"passed", strconv.Itoa(s.Passed)},
 		{"failed", strconv.Itoa(s.Failed)},
 		{"corpus-errors", strconv.Itoa(s.CorpusErrors)},
-		{"conclusion", d.conclusion},
+		{"conclusion", d.conclusion()},
 	}
 	for i := range report.ReportFiles {
 		if rf := &report.ReportFiles[i]; rf.Input != "" {
 			outs = append(outs, output{rf.Input, files.written(rf)})
 		}
 	}
-	outs = append(outs, comparisonOutputs(d.run.Comparison)...)
-	outs = append(outs, implementationOutputs(d.run)...)
-	outs = append(outs, expectationOutputs(d.run)...)
+	outs = append(outs, comparisonOutputs(d.out.Run.Comparison)...)
+	outs = append(outs, implementationOutputs(d.out.Run)...)
+	outs = append(outs, expectationOutputs(d.out.Run)...)
 	return writeOutputs(a.getenv("GITHUB_OUTPUT"), outs, a.env.Redactor)
 }
 
