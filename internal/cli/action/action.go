@@ -276,7 +276,7 @@ func (a *runAction) logged(err error) error {
 }
 
 // failedBy is the delivery with a record that could not be written
-// failing its verdict (gate.Outcome.Fail), for the sinks still to come; d
+// failing its verdict (gate.Outcome.FailedBy), for the sinks still to come; d
 // itself is left as it was.
 func (d *delivery) failedBy(err error) *delivery {
 	if err == nil {
