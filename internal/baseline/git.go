@@ -33,6 +33,12 @@ type Unavailable struct{ Reason string }
 
 func (u *Unavailable) Error() string { return u.Reason }
 
+// Cause is the reason without its lead "no comparison with the base", for
+// the other decisions that need the base: what is missing, and what to do.
+func (u *Unavailable) Cause() string {
+	return strings.TrimPrefix(u.Reason, "no comparison with the base: ")
+}
+
 // ShallowHint is what a workflow adds so that the base commit is fetched.
 const ShallowHint = "set `fetch-depth: 2` on actions/checkout for pull requests (for pushes, a depth that reaches the previous commit, or `fetch-depth: 0`)"
 

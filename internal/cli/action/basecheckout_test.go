@@ -1,0 +1,92 @@
+package action_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
+	"github.com/drp2/drp2-fixtures/report/escape"
+)
+
+// gitBinary is the git that makes checkouts as actions/checkout makes
+// them (shallow, blob-less); go-git makes neither.
+func gitBinary(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("SKIPPED: no git on PATH to make a shallow or partial clone")
+	}
+	return bin
+}
+
+// gitRun runs git with args and fails the test on an error.
+func gitRun(t *testing.T, args ...string) {
+	t.Helper()
+	// file:// is refused for submodules unless allowed; the tests clone
+	// only their own repositories.
+	cmd := exec.Command(gitBinary(t), append([]string{"-c", "protocol.file.allow=always"}, args...)...)
+	cmd.Env = append(cmd.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// checkout clones the repository src into the workspace as actions/checkout
+// does with the options given (--depth 1 for its default fetch-depth).
+func checkout(t *testing.T, w *sandbox, src string, options ...string) {
+	t.Helper()
+	gitRun(t, "-C", src, "config", "uploadpack.allowFilter", "true")
+	gitRun(t, append(append([]string{"clone", "--quiet"}, options...), "file://"+src, w.Dir)...)
+}
+
+// With actions/checkout's default depth the base commit is absent: the
+// corpus search cannot read the base, so the pull request's own checkout
+// would choose the corpus (a ./fixtures of its own, green, beside the
+// corpus it broke). The gate refuses, saying what to set.
+func TestShallowCheckoutCannotChooseTheCorpus(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	w.Env["INPUT_CORPUS"] = ""
+	w.Env["INPUT_BASELINE"] = "off"
+	src := filepath.Join(t.TempDir(), "src")
+	searchable(t, filepath.Join(src, "tests/corpus"), 0, 4)
+	base := commitWorkspace(t, src, "base").String()
+	searchable(t, filepath.Join(src, "tests/corpus"), 2, 2)
+	writeCorpus(t, filepath.Join(src, "fixtures"), 0, 1)
+	commitWorkspace(t, src, "head: break the corpus, add another")
+	checkout(t, w, src, "--depth", "1")
+	withBase(t, w, base)
+
+	r := w.Run(t, inProcess)
+	want := "the corpus search cannot read the pull request's base commit"
+	if r.Code != ExitUsage || r.Outputs["conclusion"] != "failure" || !strings.Contains(r.Log, want) {
+		t.Fatalf("a shallow checkout: exit %d, outputs %v, want 2 saying %q\n%s", r.Code, r.Outputs, want, r.Log)
+	}
+	for _, fix := range []string{"set `corpus:`", "`fetch-depth: 2`"} {
+		if !strings.Contains(r.Log, fix) || !strings.Contains(r.Summary, escape.Markdown(fix)) {
+			t.Errorf("the refusal does not say %q:\n%s\n%s", fix, r.Log, r.Summary)
+		}
+	}
+
+	// Named, the corpus needs no search: the broken one runs, red.
+	w.Env["INPUT_CORPUS"] = "tests/corpus"
+	if r := w.Run(t, inProcess); r.Code != ExitMismatch {
+		t.Errorf("the corpus named: exit %d\n%s", r.Code, r.Log)
+	}
+}
+
+// A workspace that is no git checkout at all has no base either: the
+// search refuses the same way.
+func TestCorpusSearchOutsideACheckout(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	w.Env["INPUT_CORPUS"] = ""
+	w.Env["INPUT_BASELINE"] = "off"
+	writeCorpus(t, filepath.Join(w.Dir, "fixtures"), 0, 1)
+	r := w.Run(t, inProcess)
+	if r.Code != ExitUsage || !strings.Contains(r.Log, "is not in a git repository") || !strings.Contains(r.Log, "set `corpus:`") {
+		t.Errorf("no repository: exit %d\n%s", r.Code, r.Log)
+	}
+}
