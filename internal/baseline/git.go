@@ -136,7 +136,7 @@ func baseConfig(cfg runner.Config, repo *git.Repository, tree *object.Tree, root
 	corpusFS, err := loadCorpus(repo, lock, tree, corpusRel, limit)
 	if err != nil {
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return cfg, "", missing(short, err)
+			return cfg, "", partial(short, err)
 		}
 		return cfg, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be read: %v", short, err)}
 	}
@@ -165,7 +165,7 @@ func runBase(ctx context.Context, base runner.Config, short string) (*model.Run,
 	case err == nil:
 		return run, nil
 	case errors.Is(err, plumbing.ErrObjectNotFound):
-		return nil, missing(short, err)
+		return nil, partial(short, err)
 	case ctx.Err() != nil:
 		return nil, err
 	default:
@@ -343,6 +343,15 @@ func missing(name string, err error) error {
 	return &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the base commit %s is not in this checkout, which is probably shallow (%v). To compare with the base, %s.", name, err, ShallowHint)}
 }
 
+// partial is the reason for a base commit that is here without all of its
+// objects: a partial clone, whose missing files git fetches when it needs
+// them. Read as they are, the missing fixtures would be corpus errors at
+// the base, and a fixture the pull request broke "still failing".
+func partial(short string, err error) error {
+	return &Unavailable{Reason: fmt.Sprintf("no comparison with the base: part of base commit %s is not in this checkout (%v), as in a partial clone (`filter: blob:none` on actions/checkout): "+
+		"git fetches such objects when it needs them, and this tool, which reads git's objects itself, cannot. To compare with the base, check out without `filter`, with `fetch-depth: 2`", short, err)}
+}
+
 // maxBaseTotal bounds the bytes a base corpus may hold in all, counted
 // from its tree entries before anything is read: many entries can name one
 // blob that git stores once and compresses well (60 entries naming one
@@ -410,6 +419,9 @@ func (c *commitCorpus) list(t *object.Tree, dir string, total *int64) error {
 			c.index[name] = &fstest.MapFile{Mode: fs.ModeSymlink}
 		case e.Mode.IsFile():
 			size, err := blobSize(c.repo, e.Hash)
+			if errors.Is(err, plumbing.ErrObjectNotFound) {
+				return fmt.Errorf("%s, blob %s: %w", name, e.Hash.String()[:7], err)
+			}
 			if err != nil {
 				// Read as unreadable when the runner opens it.
 				size = 0

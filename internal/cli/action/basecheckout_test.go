@@ -90,3 +90,35 @@ func TestCorpusSearchOutsideACheckout(t *testing.T) {
 		t.Errorf("no repository: exit %d\n%s", r.Code, r.Log)
 	}
 }
+
+// A blob-less clone (filter: blob:none) holds the base's commits and
+// trees but not the blobs of the files the pull request changed, which git
+// fetches on demand and go-git cannot: the comparison is unavailable,
+// naming the missing object and what to set, never "no change", and
+// fail-on: regressions counts every failure.
+func TestBloblessCheckoutHasNoComparison(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	w.Env["INPUT_FAIL-ON"] = "regressions"
+	src := filepath.Join(t.TempDir(), "src")
+	writeCorpus(t, filepath.Join(src, "corpus"), 0, 3)
+	base := commitWorkspace(t, src, "base").String()
+	writeCorpus(t, filepath.Join(src, "corpus"), 1, 2)
+	commitWorkspace(t, src, "head: break a fixture")
+	checkout(t, w, src, "--filter=blob:none")
+	withBase(t, w, base)
+
+	r := w.Run(t, inProcess)
+	if r.Code != ExitMismatch || r.Outputs["conclusion"] != "failure" || r.Outputs["regressed"] != "" {
+		t.Errorf("a blob-less checkout: exit %d, outputs %v\n%s", r.Code, r.Outputs, r.Log)
+	}
+	plain := strings.ReplaceAll(r.Summary, `\`, "")
+	for _, want := range []string{"is not in this checkout", "filter: blob:none"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("the summary does not say %q:\n%.1500s", want, r.Summary)
+		}
+	}
+	if strings.Contains(r.Summary, "no change against base") || !strings.Contains(r.Log, "every failure counts as a regression") {
+		t.Errorf("a blob-less base reads as a comparison:\n%s\n%.1500s", r.Log, r.Summary)
+	}
+}
