@@ -204,31 +204,58 @@ func intoSubmodule(repo *git.Repository, tree *object.Tree, root, corpusRel stri
 		}
 		prefix := strings.Join(parts[:link+1], "/")
 		e, _ := tree.FindEntry(prefix)
-		short := e.Hash.String()[:7]
-		subRoot := filepath.Join(root, filepath.FromSlash(prefix))
-		sub, err := git.PlainOpenWithOptions(subRoot, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+		sub, t, err := openSubmodule(root, prefix, e.Hash)
 		if err != nil {
-			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus lies in the git submodule %s, which is not checked out here (%v), so its base commit %s cannot be read. To compare with the base, check the submodule out (`submodules: true` on actions/checkout)", prefix, err, short)}
-		}
-		wt, err := sub.Worktree()
-		if err != nil {
-			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git submodule %s has no working tree: %v", prefix, err)}
-		}
-		sub = smallCache(sub, wt.Filesystem)
-		c, err := sub.CommitObject(e.Hash)
-		if err != nil {
-			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus lies in the git submodule %s, and its base commit %s is not in the submodule's objects (%v). To compare with the base, fetch the submodule's history (`fetch-depth: 0` on actions/checkout, or `git submodule update` with enough depth)", prefix, short, err)}
-		}
-		t, err := c.Tree()
-		if err != nil {
-			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the tree of commit %s of the git submodule %s cannot be read: %v", short, prefix, err)}
+			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus lies in %v. To compare with the base, %s", err, err.fix)}
 		}
 		rest := strings.Join(parts[link+1:], "/")
 		if rest == "" {
 			rest = "."
 		}
-		repo, tree, root, corpusRel = sub, t, subRoot, rest
+		repo, tree, root, corpusRel = sub, t, filepath.Join(root, filepath.FromSlash(prefix)), rest
 	}
+}
+
+// submoduleError says why the commit a gitlink names cannot be read, and
+// what makes it readable.
+type submoduleError struct {
+	// Path is the submodule's path in its superproject.
+	Path string
+	why  string
+	fix  string
+}
+
+func (e *submoduleError) Error() string { return "the git submodule " + e.Path + ", " + e.why }
+
+// openSubmodule reads commit, which the superproject checked out at root
+// names for its submodule at path (slashes), from the submodule's own
+// objects: its checkout in the working tree, as actions/checkout leaves
+// it with `submodules: true`. It returns the submodule and the commit's
+// tree.
+func openSubmodule(root, path string, commit plumbing.Hash) (*git.Repository, *object.Tree, *submoduleError) {
+	short := commit.String()[:7]
+	sub, err := git.PlainOpenWithOptions(filepath.Join(root, filepath.FromSlash(path)), &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, nil, &submoduleError{Path: path, why: fmt.Sprintf("which is not checked out here (%v), so its commit %s cannot be read", err, short),
+			fix: "check the submodule out (`submodules: true` on actions/checkout)"}
+	}
+	wt, err := sub.Worktree()
+	if err != nil {
+		return nil, nil, &submoduleError{Path: path, why: fmt.Sprintf("which has no working tree (%v)", err),
+			fix: "check the submodule out (`submodules: true` on actions/checkout)"}
+	}
+	sub = smallCache(sub, wt.Filesystem)
+	c, err := sub.CommitObject(commit)
+	if err != nil {
+		return nil, nil, &submoduleError{Path: path, why: fmt.Sprintf("whose commit %s is not in the submodule's objects (%v)", short, err),
+			fix: "fetch the submodule's history (`submodules: true` with `fetch-depth: 0` on actions/checkout, or `git submodule update` with enough depth)"}
+	}
+	t, err := c.Tree()
+	if err != nil {
+		return nil, nil, &submoduleError{Path: path, why: fmt.Sprintf("whose commit %s has a tree that cannot be read (%v)", short, err),
+			fix: "fetch the submodule's history (`submodules: true` with `fetch-depth: 0` on actions/checkout)"}
+	}
+	return sub, t, nil
 }
 
 // objectCache bounds go-git's cache of decoded objects. Each blob is read

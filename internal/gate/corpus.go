@@ -118,14 +118,14 @@ func fromBase(env Env, head runner.CorpusChoice) (runner.CorpusChoice, error) {
 	b, err := baseline.OpenBase(env.Getenv, env.WorkDir)
 	var u *baseline.Unavailable
 	if errors.As(err, &u) {
-		return head, baseUnreadable(u.Cause())
+		return head, baseUnreadable(u.Cause(), "set `corpus:` on the step to the corpus to run, or `fetch-depth: 2` on actions/checkout so that the base commit is there")
 	}
 	if err != nil {
 		return head, err
 	}
 	base, err := b.FindCorpus()
 	if err != nil {
-		return head, baseUnreadable(fmt.Sprintf("at base commit %s, %v", b.Short(), err))
+		return head, baseUnreadable(fmt.Sprintf("at base commit %s, %v", b.Short(), err), "or set `corpus:` on the step to the corpus to run")
 	}
 	if base.Path == "" && len(base.Found) == 0 && !base.Search.Truncated {
 		return head, nil
@@ -144,12 +144,11 @@ func fromBase(env Env, head runner.CorpusChoice) (runner.CorpusChoice, error) {
 }
 
 // baseUnreadable is the error of a pull request whose corpus is not named
-// and whose base commit the search cannot read, saying why and the two
-// ways out.
-func baseUnreadable(cause string) error {
+// and whose base commit the search cannot read, saying why and the ways
+// out.
+func baseUnreadable(cause, ways string) error {
 	return usagef("the corpus input is empty, and the corpus search cannot read the pull request's base commit, which decides the corpus a pull request runs "+
-		"(the pull request must not choose it): %s; set `corpus:` on the step to the corpus to run, or `fetch-depth: 2` on actions/checkout so that the base commit is there",
-		strings.TrimSuffix(cause, "."))
+		"(the pull request must not choose it): %s; %s", strings.TrimSuffix(cause, "."), ways)
 }
 
 // headAnswer is what the search of the checkout found, in a few words.

@@ -26,7 +26,7 @@ func gitRun(t *testing.T, args ...string) {
 	t.Helper()
 	// file:// is refused for submodules unless allowed; the tests clone
 	// only their own repositories.
-	cmd := exec.Command(gitBinary(t), append([]string{"-c", "protocol.file.allow=always"}, args...)...)
+	cmd := exec.Command(gitBinary(t), append([]string{"-c", "protocol.file.allow=always", "-c", "user.name=ci", "-c", "user.email=ci@example.com"}, args...)...)
 	cmd.Env = append(cmd.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -120,5 +120,84 @@ func TestBloblessCheckoutHasNoComparison(t *testing.T) {
 	}
 	if strings.Contains(r.Summary, "no change against base") || !strings.Contains(r.Log, "every failure counts as a regression") {
 		t.Errorf("a blob-less base reads as a comparison:\n%s\n%.1500s", r.Log, r.Summary)
+	}
+}
+
+// superprojectWithCorpus makes a repository whose base commit holds a
+// passing corpus in the git submodule "corpus" (found by search), and
+// whose head bumps the submodule to a commit that breaks two fixtures and
+// adds a green ./fixtures of its own, which the search of the head's
+// checkout takes first. It returns the repository and the base commit.
+func superprojectWithCorpus(t *testing.T) (src, base string) {
+	t.Helper()
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	searchable(t, filepath.Join(sub, "drp2"), 0, 4)
+	good := commitWorkspace(t, sub, "a passing corpus").String()
+	searchable(t, filepath.Join(sub, "drp2"), 2, 2)
+	commitWorkspace(t, sub, "break two fixtures")
+	src = filepath.Join(dir, "super")
+	gitRun(t, "init", "--quiet", src)
+	gitRun(t, "-C", src, "submodule", "--quiet", "add", "file://"+sub, "corpus")
+	gitRun(t, "-C", filepath.Join(src, "corpus"), "checkout", "--quiet", good)
+	gitRun(t, "-C", src, "add", "-A")
+	gitRun(t, "-C", src, "commit", "--quiet", "-m", "base")
+	out, err := exec.Command(gitBinary(t), "-C", src, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base = strings.TrimSpace(string(out))
+	gitRun(t, "-C", filepath.Join(src, "corpus"), "checkout", "--quiet", "master")
+	writeCorpus(t, filepath.Join(src, "fixtures"), 0, 1)
+	gitRun(t, "-C", src, "add", "-A")
+	gitRun(t, "-C", src, "commit", "--quiet", "-m", "head: bump the corpus to a broken commit, add another")
+	return src, base
+}
+
+// A corpus in a git submodule is a folder of the base for the search: the
+// pull request's own ./fixtures does not take its place, and the corpus
+// runs as the pull request bumped it, compared with the submodule's commit
+// the base names, so its regressions show.
+func TestPullRequestCannotHideTheCorpusInASubmodule(t *testing.T) {
+	src, base := superprojectWithCorpus(t)
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	w.Env["INPUT_CORPUS"] = ""
+	w.Env["INPUT_FAIL-ON"] = "regressions"
+	checkout(t, w, src, "--recurse-submodules")
+	withBase(t, w, base)
+
+	r := w.Run(t, inProcess)
+	notice := "corpus corpus/drp2: the only corpus in the workspace, at the pull request's base commit " + base[:7] + " (the pull request's checkout alone would give fixtures)"
+	if r.Code != ExitMismatch || r.Outputs["regressed"] != "2" || !strings.Contains(r.Log, notice) {
+		t.Errorf("a corpus in a submodule: exit %d, outputs %v, want 1 with 2 regressed and %q\n%s", r.Code, r.Outputs, notice, r.Log)
+	}
+}
+
+// When the checkout does not hold the submodule at the commit the base
+// names (not checked out, or fetched too shallow), the search cannot know
+// whether the corpus lies in it, and the gate refuses, naming the
+// submodule and what to set.
+func TestCorpusSearchRefusesAnUnreadableSubmodule(t *testing.T) {
+	src, base := superprojectWithCorpus(t)
+	for _, c := range []struct {
+		name    string
+		options []string
+		want    string
+	}{
+		{"not checked out", nil, "the git submodule corpus, which is not checked out here"},
+		{"too shallow", []string{"--recurse-submodules", "--shallow-submodules"}, "the git submodule corpus, whose commit "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			gh := githubtest.New(t, githubtest.Options{Token: token})
+			w := newWorkspace(t, gh.URL, 7, repoName)
+			w.Env["INPUT_CORPUS"] = ""
+			checkout(t, w, src, c.options...)
+			withBase(t, w, base)
+			r := w.Run(t, inProcess)
+			if r.Code != ExitUsage || !strings.Contains(r.Log, c.want) || !strings.Contains(r.Log, "`submodules: true`") || !strings.Contains(r.Log, "set `corpus:`") {
+				t.Errorf("exit %d, want 2 saying %q and what to set\n%s", r.Code, c.want, r.Log)
+			}
+		})
 	}
 }
