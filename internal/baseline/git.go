@@ -219,40 +219,40 @@ func intoSubmodule(repo *git.Repository, tree *object.Tree, root, corpusRel stri
 // submoduleError says why the commit a gitlink names cannot be read, and
 // what makes it readable.
 type submoduleError struct {
-	// Path is the submodule's path in its superproject.
-	Path string
-	why  string
-	fix  string
+	// at is the submodule's path in its superproject.
+	at  string
+	why string
+	fix string
 }
 
-func (e *submoduleError) Error() string { return "the git submodule " + e.Path + ", " + e.why }
+func (e *submoduleError) Error() string { return "the git submodule " + e.at + ", " + e.why }
 
 // openSubmodule reads commit, which the superproject checked out at root
-// names for its submodule at path (slashes), from the submodule's own
+// names for its submodule at the slash path at, from the submodule's own
 // objects: its checkout in the working tree, as actions/checkout leaves
 // it with `submodules: true`. It returns the submodule and the commit's
 // tree.
-func openSubmodule(root, path string, commit plumbing.Hash) (*git.Repository, *object.Tree, *submoduleError) {
+func openSubmodule(root, at string, commit plumbing.Hash) (*git.Repository, *object.Tree, *submoduleError) {
 	short := commit.String()[:7]
-	sub, err := git.PlainOpenWithOptions(filepath.Join(root, filepath.FromSlash(path)), &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	sub, err := git.PlainOpenWithOptions(filepath.Join(root, filepath.FromSlash(at)), &git.PlainOpenOptions{EnableDotGitCommonDir: true})
 	if err != nil {
-		return nil, nil, &submoduleError{Path: path, why: fmt.Sprintf("which is not checked out here (%v), so its commit %s cannot be read", err, short),
+		return nil, nil, &submoduleError{at: at, why: fmt.Sprintf("which is not checked out here (%v), so its commit %s cannot be read", err, short),
 			fix: "check the submodule out (`submodules: true` on actions/checkout)"}
 	}
 	wt, err := sub.Worktree()
 	if err != nil {
-		return nil, nil, &submoduleError{Path: path, why: fmt.Sprintf("which has no working tree (%v)", err),
+		return nil, nil, &submoduleError{at: at, why: fmt.Sprintf("which has no working tree (%v)", err),
 			fix: "check the submodule out (`submodules: true` on actions/checkout)"}
 	}
 	sub = smallCache(sub, wt.Filesystem)
 	c, err := sub.CommitObject(commit)
 	if err != nil {
-		return nil, nil, &submoduleError{Path: path, why: fmt.Sprintf("whose commit %s is not in the submodule's objects (%v)", short, err),
+		return nil, nil, &submoduleError{at: at, why: fmt.Sprintf("whose commit %s is not in the submodule's objects (%v)", short, err),
 			fix: "fetch the submodule's history (`submodules: true` with `fetch-depth: 0` on actions/checkout, or `git submodule update` with enough depth)"}
 	}
 	t, err := c.Tree()
 	if err != nil {
-		return nil, nil, &submoduleError{Path: path, why: fmt.Sprintf("whose commit %s has a tree that cannot be read (%v)", short, err),
+		return nil, nil, &submoduleError{at: at, why: fmt.Sprintf("whose commit %s has a tree that cannot be read (%v)", short, err),
 			fix: "fetch the submodule's history (`submodules: true` with `fetch-depth: 0` on actions/checkout)"}
 	}
 	return sub, t, nil
