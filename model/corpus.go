@@ -17,10 +17,6 @@ type CorpusSearch struct {
 	// HeadFound is the corpus the pull request's own checkout would have
 	// given, when it differs from the base's ("" when the same, or none).
 	HeadFound string
-	// BaseUnavailable says why a pull request's corpus was found in its
-	// own checkout: its base commit could not be read (a shallow
-	// checkout); "" otherwise.
-	BaseUnavailable string
 }
 
 // CorpusRule is the rule of the discovery that chose a corpus, in the

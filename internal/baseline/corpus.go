@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
@@ -24,6 +25,15 @@ type Base struct {
 	// prefix is the working directory's path in the repository ("" for
 	// its root).
 	prefix string
+	// root is the working tree's root, where the submodules' checkouts
+	// hold their objects.
+	root string
+	// submodules are the trees, at the commits the base names, of the
+	// submodules read so far, by path in the repository.
+	submodules map[string]*object.Tree
+	// unreadable is the first submodule the search reached and could not
+	// read.
+	unreadable *submoduleError
 }
 
 // PullRequestEvent says whether the workflow runs for a pull request, so
@@ -73,28 +83,34 @@ func openAt(wd string, rev Revision) (*Base, error) {
 	if prefix == "." {
 		prefix = ""
 	}
-	return &Base{Commit: commit.Hash.String(), tree: tree, prefix: prefix}, nil
+	return &Base{Commit: commit.Hash.String(), tree: tree, prefix: prefix, root: root, submodules: map[string]*object.Tree{}}, nil
 }
 
 // Short is the commit's short hash, as messages show it.
 func (b *Base) Short() string { return b.Commit[:7] }
 
 // FindCorpus is the corpus search of the working directory as it was at
-// the base commit (runner.FindCorpusIn).
+// the base commit (runner.FindCorpusIn). It follows git submodules into
+// the commits the base names for them, as their checkouts are folders of
+// the working directory; a submodule the search reaches and cannot read
+// may hold the corpus, so the search has no answer then.
 func (b *Base) FindCorpus() (runner.CorpusChoice, error) {
-	return runner.FindCorpusIn(b, runner.CorpusSearchEntries)
+	b.unreadable = nil
+	c, err := runner.FindCorpusIn(b, runner.CorpusSearchEntries)
+	if err == nil && b.unreadable != nil {
+		return c, fmt.Errorf("%v, and the corpus may lie in it: %s", b.unreadable, b.unreadable.fix)
+	}
+	return c, err
 }
 
 // Folders lists the folders of the base's tree directly inside rel
-// (runner.FolderTree): a link or a submodule is never a folder, as a
-// link is not in the working directory's search either.
+// (runner.FolderTree). A submodule is a folder, read at the commit the
+// base names for it; a link is never one, as it is not in the working
+// directory's search either.
 func (b *Base) Folders(rel string, max int) (names []string, read int, full bool, err error) {
-	p := path.Join(b.prefix, path.Clean(rel))
-	t := b.tree
-	if p != "." && p != "" {
-		if t, err = b.tree.Tree(p); err != nil {
-			return nil, 0, false, fmt.Errorf("%s at base %s: %w", rel, b.Short(), err)
-		}
+	t, err := b.folder(path.Join(b.prefix, path.Clean(rel)))
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("%s at base %s: %w", rel, b.Short(), err)
 	}
 	for _, e := range t.Entries {
 		if read == max {
@@ -102,12 +118,57 @@ func (b *Base) Folders(rel string, max int) (names []string, read int, full bool
 			break
 		}
 		read++
-		if e.Mode == filemode.Dir {
+		if e.Mode == filemode.Dir || e.Mode == filemode.Submodule {
 			names = append(names, e.Name)
 		}
 	}
 	sort.Strings(names)
 	return names, read, full, nil
+}
+
+// folder is the tree of the folder at p (a slash path in the repository),
+// entering each submodule on the way at the commit its gitlink names.
+func (b *Base) folder(p string) (*object.Tree, error) {
+	t, at := b.tree, ""
+	if p == "." || p == "" {
+		return t, nil
+	}
+	for _, name := range strings.Split(p, "/") {
+		e, err := t.FindEntry(name)
+		if err != nil {
+			return nil, err
+		}
+		at = path.Join(at, name)
+		switch e.Mode {
+		case filemode.Dir:
+			if t, err = t.Tree(name); err != nil {
+				return nil, err
+			}
+		case filemode.Submodule:
+			if t, err = b.submodule(at, e.Hash); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("%s is not a folder", at)
+		}
+	}
+	return t, nil
+}
+
+// submodule is the tree of the submodule at path p at commit, read once.
+func (b *Base) submodule(p string, commit plumbing.Hash) (*object.Tree, error) {
+	if t, ok := b.submodules[p]; ok {
+		return t, nil
+	}
+	_, t, err := openSubmodule(b.root, p, commit)
+	if err != nil {
+		if b.unreadable == nil {
+			b.unreadable = err
+		}
+		return nil, err
+	}
+	b.submodules[p] = t
+	return t, nil
 }
 
 // ReadFile reads the file at rel (relative to the working directory) as

@@ -33,6 +33,12 @@ type Unavailable struct{ Reason string }
 
 func (u *Unavailable) Error() string { return u.Reason }
 
+// Cause is the reason without its lead "no comparison with the base", for
+// the other decisions that need the base: what is missing, and what to do.
+func (u *Unavailable) Cause() string {
+	return strings.TrimPrefix(u.Reason, "no comparison with the base: ")
+}
+
 // ShallowHint is what a workflow adds so that the base commit is fetched.
 const ShallowHint = "set `fetch-depth: 2` on actions/checkout for pull requests (for pushes, a depth that reaches the previous commit, or `fetch-depth: 0`)"
 
@@ -130,7 +136,7 @@ func baseConfig(cfg runner.Config, repo *git.Repository, tree *object.Tree, root
 	corpusFS, err := loadCorpus(repo, lock, tree, corpusRel, limit)
 	if err != nil {
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return cfg, "", missing(short, err)
+			return cfg, "", partial(short, err)
 		}
 		return cfg, "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus at base commit %s cannot be read: %v", short, err)}
 	}
@@ -159,7 +165,7 @@ func runBase(ctx context.Context, base runner.Config, short string) (*model.Run,
 	case err == nil:
 		return run, nil
 	case errors.Is(err, plumbing.ErrObjectNotFound):
-		return nil, missing(short, err)
+		return nil, partial(short, err)
 	case ctx.Err() != nil:
 		return nil, err
 	default:
@@ -198,31 +204,58 @@ func intoSubmodule(repo *git.Repository, tree *object.Tree, root, corpusRel stri
 		}
 		prefix := strings.Join(parts[:link+1], "/")
 		e, _ := tree.FindEntry(prefix)
-		short := e.Hash.String()[:7]
-		subRoot := filepath.Join(root, filepath.FromSlash(prefix))
-		sub, err := git.PlainOpenWithOptions(subRoot, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+		sub, t, err := openSubmodule(root, prefix, e.Hash)
 		if err != nil {
-			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus lies in the git submodule %s, which is not checked out here (%v), so its base commit %s cannot be read. To compare with the base, check the submodule out (`submodules: true` on actions/checkout)", prefix, err, short)}
-		}
-		wt, err := sub.Worktree()
-		if err != nil {
-			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the git submodule %s has no working tree: %v", prefix, err)}
-		}
-		sub = smallCache(sub, wt.Filesystem)
-		c, err := sub.CommitObject(e.Hash)
-		if err != nil {
-			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus lies in the git submodule %s, and its base commit %s is not in the submodule's objects (%v). To compare with the base, fetch the submodule's history (`fetch-depth: 0` on actions/checkout, or `git submodule update` with enough depth)", prefix, short, err)}
-		}
-		t, err := c.Tree()
-		if err != nil {
-			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the tree of commit %s of the git submodule %s cannot be read: %v", short, prefix, err)}
+			return nil, nil, "", "", &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the corpus lies in %v. To compare with the base, %s", err, err.fix)}
 		}
 		rest := strings.Join(parts[link+1:], "/")
 		if rest == "" {
 			rest = "."
 		}
-		repo, tree, root, corpusRel = sub, t, subRoot, rest
+		repo, tree, root, corpusRel = sub, t, filepath.Join(root, filepath.FromSlash(prefix)), rest
 	}
+}
+
+// submoduleError says why the commit a gitlink names cannot be read, and
+// what makes it readable.
+type submoduleError struct {
+	// at is the submodule's path in its superproject.
+	at  string
+	why string
+	fix string
+}
+
+func (e *submoduleError) Error() string { return "the git submodule " + e.at + ", " + e.why }
+
+// openSubmodule reads commit, which the superproject checked out at root
+// names for its submodule at the slash path at, from the submodule's own
+// objects: its checkout in the working tree, as actions/checkout leaves
+// it with `submodules: true`. It returns the submodule and the commit's
+// tree.
+func openSubmodule(root, at string, commit plumbing.Hash) (*git.Repository, *object.Tree, *submoduleError) {
+	short := commit.String()[:7]
+	sub, err := git.PlainOpenWithOptions(filepath.Join(root, filepath.FromSlash(at)), &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, nil, &submoduleError{at: at, why: fmt.Sprintf("which is not checked out here (%v), so its commit %s cannot be read", err, short),
+			fix: "check the submodule out (`submodules: true` on actions/checkout)"}
+	}
+	wt, err := sub.Worktree()
+	if err != nil {
+		return nil, nil, &submoduleError{at: at, why: fmt.Sprintf("which has no working tree (%v)", err),
+			fix: "check the submodule out (`submodules: true` on actions/checkout)"}
+	}
+	sub = smallCache(sub, wt.Filesystem)
+	c, err := sub.CommitObject(commit)
+	if err != nil {
+		return nil, nil, &submoduleError{at: at, why: fmt.Sprintf("whose commit %s is not in the submodule's objects (%v)", short, err),
+			fix: "fetch the submodule's history (`submodules: true` with `fetch-depth: 0` on actions/checkout, or `git submodule update` with enough depth)"}
+	}
+	t, err := c.Tree()
+	if err != nil {
+		return nil, nil, &submoduleError{at: at, why: fmt.Sprintf("whose commit %s has a tree that cannot be read (%v)", short, err),
+			fix: "fetch the submodule's history (`submodules: true` with `fetch-depth: 0` on actions/checkout)"}
+	}
+	return sub, t, nil
 }
 
 // objectCache bounds go-git's cache of decoded objects. Each blob is read
@@ -337,6 +370,15 @@ func missing(name string, err error) error {
 	return &Unavailable{Reason: fmt.Sprintf("no comparison with the base: the base commit %s is not in this checkout, which is probably shallow (%v). To compare with the base, %s.", name, err, ShallowHint)}
 }
 
+// partial is the reason for a base commit that is here without all of its
+// objects: a partial clone, whose missing files git fetches when it needs
+// them. Read as they are, the missing fixtures would be corpus errors at
+// the base, and a fixture the pull request broke "still failing".
+func partial(short string, err error) error {
+	return &Unavailable{Reason: fmt.Sprintf("no comparison with the base: part of base commit %s is not in this checkout (%v), as in a partial clone (`filter: blob:none` on actions/checkout): "+
+		"git fetches such objects when it needs them, and this tool, which reads git's objects itself, cannot. To compare with the base, check out without `filter`, with `fetch-depth: 2`", short, err)}
+}
+
 // maxBaseTotal bounds the bytes a base corpus may hold in all, counted
 // from its tree entries before anything is read: many entries can name one
 // blob that git stores once and compresses well (60 entries naming one
@@ -404,6 +446,9 @@ func (c *commitCorpus) list(t *object.Tree, dir string, total *int64) error {
 			c.index[name] = &fstest.MapFile{Mode: fs.ModeSymlink}
 		case e.Mode.IsFile():
 			size, err := blobSize(c.repo, e.Hash)
+			if errors.Is(err, plumbing.ErrObjectNotFound) {
+				return fmt.Errorf("%s, blob %s: %w", name, e.Hash.String()[:7], err)
+			}
 			if err != nil {
 				// Read as unreadable when the runner opens it.
 				size = 0

@@ -71,3 +71,36 @@ func TestCorpusInASubmodule(t *testing.T) {
 		t.Errorf("err = %v, want no comparison, naming the submodule", err)
 	}
 }
+
+// The base's corpus search enters a submodule at the commit the base
+// names, as its checkout is a folder of the working directory; a
+// submodule it reaches and cannot read leaves no answer, naming it and
+// what to set.
+func TestBaseSearchEntersASubmodule(t *testing.T) {
+	dir := t.TempDir()
+	sub, err := git.PlainInit(filepath.Join(dir, "corpus"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, filepath.Join(dir, "corpus"), map[string][]byte{"drp2/positive/a": nil, "drp2/negative/a": nil, "drp2/negative_schema/a": nil})
+	b, err := OpenCommit(dir, superproject(t, dir, commitAll(t, sub, "corpus")).String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := b.FindCorpus(); err != nil || c.Path != "corpus/drp2" {
+		t.Errorf("FindCorpus = %+v, %v; want corpus/drp2", c, err)
+	}
+
+	dir2 := t.TempDir()
+	if _, err := git.PlainInit(filepath.Join(dir2, "corpus"), false); err != nil {
+		t.Fatal(err)
+	}
+	b, err = OpenCommit(dir2, superproject(t, dir2, plumbing.NewHash(strings.Repeat("ab", 20))).String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the git submodule corpus, whose commit abababa is not in the submodule's objects"
+	if _, err := b.FindCorpus(); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "`submodules: true`") {
+		t.Errorf("err = %v, want %q and what to set", err, want)
+	}
+}

@@ -111,22 +111,21 @@ func chooseCorpus(env Env, job job) (string, *model.CorpusSearch, error) {
 // first, nor by flooding the search past its bound. The pull request's
 // own answer (head) is kept to be shown beside it when it differs. A base
 // without a corpus leaves the choice to the pull request, which brings the
-// first one; a base that cannot be read (a shallow checkout) leaves it
-// too, and the run says so.
+// first one. A base that cannot be read (a shallow checkout, a submodule
+// not checked out) stops the job: the pull request's own answer would be
+// the very choice the base is read to take from it.
 func fromBase(env Env, head runner.CorpusChoice) (runner.CorpusChoice, error) {
 	b, err := baseline.OpenBase(env.Getenv, env.WorkDir)
 	var u *baseline.Unavailable
 	if errors.As(err, &u) {
-		head.Search.BaseUnavailable = u.Reason
-		return head, nil
+		return head, baseUnreadable(u.Cause(), "set `corpus:` on the step to the corpus to run, or `fetch-depth: 2` on actions/checkout so that the base commit is there")
 	}
 	if err != nil {
 		return head, err
 	}
 	base, err := b.FindCorpus()
 	if err != nil {
-		head.Search.BaseUnavailable = err.Error()
-		return head, nil
+		return head, baseUnreadable(fmt.Sprintf("at base commit %s, %v", b.Short(), err), "or set `corpus:` on the step to the corpus to run")
 	}
 	if base.Path == "" && len(base.Found) == 0 && !base.Search.Truncated {
 		return head, nil
@@ -142,6 +141,14 @@ func fromBase(env Env, head runner.CorpusChoice) (runner.CorpusChoice, error) {
 		}
 	}
 	return base, nil
+}
+
+// baseUnreadable is the error of a pull request whose corpus is not named
+// and whose base commit the search cannot read, saying why and the ways
+// out.
+func baseUnreadable(cause, ways string) error {
+	return usagef("the corpus input is empty, and the corpus search cannot read the pull request's base commit, which decides the corpus a pull request runs "+
+		"(the pull request must not choose it): %s; %s", strings.TrimSuffix(cause, "."), ways)
 }
 
 // headAnswer is what the search of the checkout found, in a few words.

@@ -20,8 +20,6 @@ func CorpusFound(s *model.CorpusSearch) string {
 		return rule + ", at the pull request's base commit " + s.Base + " (the pull request's checkout alone would give " + s.HeadFound + ")"
 	case s.Base != "":
 		return rule + ", at the pull request's base commit " + s.Base
-	case s.BaseUnavailable != "":
-		return rule + ", in the pull request's own checkout (" + s.BaseUnavailable + ")"
 	}
 	return rule
 }
@@ -59,8 +57,6 @@ func CorpusHeadline(root string, s *model.CorpusSearch) string {
 		if s.HeadFound != "" {
 			text += " (this checkout alone would give " + s.HeadFound + ")"
 		}
-	case s.BaseUnavailable != "":
-		text += " in the pull request's own checkout (its base commit could not be read)"
 	case s.Truncated:
 		text += " (the search stopped at its bound: there may be others)"
 	}

@@ -105,49 +105,6 @@ func TestPullRequestCannotFloodTheSearch(t *testing.T) {
 	}
 }
 
-// Without its base commit (a shallow checkout), the pull request's own
-// search decides, and every place says so; the comment is kept for the
-// corpus that ran, so a moved corpus gets a comment of its own and never
-// turns the red one of the corpus it broke green. A search cut short is
-// never taken.
-func TestPullRequestCorpusWithoutItsBase(t *testing.T) {
-	gh := githubtest.New(t, githubtest.Options{Token: token})
-	w := newWorkspace(t, gh.URL, 7, repoName)
-	w.Env["INPUT_CORPUS"] = ""
-	w.Env["INPUT_BASELINE"] = "off"
-	searchable(t, filepath.Join(w.Dir, "tests/corpus"), 1, 3)
-	if r := w.Run(t, inProcess); r.Code != ExitMismatch {
-		t.Fatalf("exit %d\n%s", r.Code, r.Log)
-	}
-	if err := os.RemoveAll(filepath.Join(w.Dir, "tests")); err != nil {
-		t.Fatal(err)
-	}
-	writeCorpus(t, filepath.Join(w.Dir, "fixtures"), 0, 1)
-	r := w.Run(t, inProcess)
-	if r.Code != ExitOK {
-		t.Fatalf("exit %d\n%s", r.Code, r.Log)
-	}
-	if !strings.Contains(r.Summary, escape.MarkdownText("corpus fixtures found by search in the pull request's own checkout (its base commit could not be read)")) {
-		t.Errorf("the headline does not say the pull request's checkout chose the corpus:\n%.800s", r.Summary)
-	}
-	comments := gh.Comments(7)
-	if len(comments) != 2 || !strings.HasPrefix(comments[0].Body, "<!-- drp2-fixtures:comment:tests/corpus -->") || !strings.Contains(comments[0].Body, "❌") ||
-		!strings.HasPrefix(comments[1].Body, "<!-- drp2-fixtures:comment:fixtures -->") {
-		t.Errorf("comments: %+v", comments)
-	}
-
-	// A flood after the pull request's own corpus: a search cut short
-	// finds no "only corpus".
-	if err := os.RemoveAll(filepath.Join(w.Dir, "fixtures")); err != nil {
-		t.Fatal(err)
-	}
-	floodBeside(t, filepath.Join(w.Dir, "a"))
-	r = w.Run(t, inProcess)
-	if r.Code != ExitUsage || !strings.Contains(r.Log, "the search stopped after 20000 entries") {
-		t.Errorf("a flooded search: exit %d\n%s", r.Code, r.Log)
-	}
-}
-
 // paths never re-roots the corpus in the action: a folder named in paths
 // that holds a corpus of the pull request's making is only a filter of
 // the corpus the search found, and lies outside it.

@@ -101,8 +101,9 @@ func jobsOf(wf string) map[string]string {
 		if line != "" && !strings.HasPrefix(line, " ") {
 			break // the next top-level key
 		}
-		if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") && strings.HasSuffix(line, ":") {
-			name = strings.TrimSuffix(strings.TrimSpace(line), ":")
+		head, _, _ := strings.Cut(line, " #") // a comment after the job's name
+		if head = strings.TrimSpace(head); strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") && strings.HasSuffix(head, ":") {
+			name = strings.TrimSuffix(head, ":")
 			continue
 		}
 		jobs[name] += line + "\n"
@@ -135,5 +136,90 @@ func TestDocsRunUntrustedRuntimesWithoutAWriteToken(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Error("no job of the docs runs an implementation: the test checks nothing")
+	}
+}
+
+// docsJobs returns every job the README, docs/*.md and the example
+// workflows show, whole workflows and fragments alike, by file, place and
+// job name, with the events the workflow runs on ("" for a fragment).
+func docsJobs(t *testing.T) map[string]struct{ on, text string } {
+	t.Helper()
+	files, _ := filepath.Glob("../../../docs/*.md")
+	files = append(files, "../../../README.md")
+	block := regexp.MustCompile("(?ms)^```ya?ml\n(.*?)^```")
+	blocks := map[string]string{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range block.FindAllStringSubmatch(string(src), -1) {
+			blocks[fmt.Sprintf("%s-%d", strings.TrimSuffix(filepath.Base(f), ".md"), i)] = m[1]
+		}
+	}
+	examples, _ := filepath.Glob("../../../examples/workflows/*.yml")
+	for _, f := range examples {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks["example-"+filepath.Base(f)] = string(src)
+	}
+	out := map[string]struct{ on, text string }{}
+	for name, b := range blocks {
+		on, _, whole := strings.Cut(b, "\njobs:\n")
+		switch {
+		case !whole && strings.HasPrefix(b, "jobs:\n"):
+			on, b = "", "\n"+b
+		case !whole:
+			// Steps or jobs alone, shown as part of a workflow.
+			on, b = "", "\njobs:\n"+b
+		}
+		for job, text := range jobsOf(b) {
+			out[name+" job "+job] = struct{ on, text string }{on, text}
+		}
+	}
+	return out
+}
+
+// TestDocsGateJobsFetchTheBase: every job the docs show that runs the
+// action and checks the repository out fetches the base the gate reads
+// (the comparison, the corpus search and the base's known failures on a
+// pull request): `fetch-depth: 2` at least, and the whole history on
+// workflow_run, whose base is the pull request's base or the merge base
+// with the default branch, never the checked-out head's parent. No
+// checkout filters objects out: a blob-less clone leaves the base's
+// changed files to be fetched by git, which the action never runs.
+func TestDocsGateJobsFetchTheBase(t *testing.T) {
+	depth := regexp.MustCompile(`fetch-depth: *(\d+)`)
+	checked := 0
+	for name, job := range docsJobs(t) {
+		for _, step := range strings.Split(job.text, "      - ")[1:] {
+			if strings.Contains(step, "actions/checkout@") && strings.Contains(step, "filter:") {
+				t.Errorf("%s: a checkout filters objects out, which the gate cannot fetch:\n%s", name, step)
+			}
+		}
+		if !strings.Contains(job.text, "uses: drp2/drp2-fixtures@") {
+			continue
+		}
+		for _, step := range strings.Split(job.text, "      - ")[1:] {
+			if !strings.Contains(step, "actions/checkout@") || strings.Contains(step, "path:") {
+				continue // another repository's checkout, beside the workspace
+			}
+			checked++
+			m := depth.FindStringSubmatch(step)
+			want := "`fetch-depth: 2` (the base commit)"
+			ok := m != nil && m[1] != "1"
+			if strings.Contains(job.on, "workflow_run:") {
+				want = "`fetch-depth: 0` (the base branch, for the merge base)"
+				ok = m != nil && m[1] == "0"
+			}
+			if !ok {
+				t.Errorf("%s: the gate's checkout does not fetch the base; it needs %s:\n%s", name, want, step)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no job of the docs checks out and runs the gate: the test checks nothing")
 	}
 }
