@@ -88,6 +88,18 @@ func TestPullRequestCannotExcuseItsRuntime(t *testing.T) {
 				}
 			}
 
+			// Under fail-on regressions alone too: the base's list said
+			// the runtime passed the fixture there.
+			w.Env["INPUT_FAIL-ON"] = "regressions"
+			if tc.spec(t).Marks != "" {
+				w.Env["INPUT_IMPLEMENTATION"] = fake(t, tc.spec(t))
+			}
+			r = w.Run(t, inProcess)
+			want := "implementation rt 1.0 fails " + strconv.Itoa(tc.failed) + " fixture"
+			if r.Code != ExitMismatch || !strings.Contains(r.Log, want) {
+				t.Errorf("fail-on regressions: exit %d, want %q\n%s", r.Code, want, r.Log)
+			}
+
 			// The same entry on the base: the runtime's failure was known
 			// there, and the entry excuses it.
 			entry := tc.entry
@@ -210,4 +222,26 @@ func mustRead(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// A base given as a JSON report holds the runtime's own results there, so
+// only its new failures are held: an old failure stays excused by an
+// entry, and a new one is excused by none (the report has no list).
+func TestRuntimeExcusesAgainstABaseReport(t *testing.T) {
+	dir, _ := fakeCorpus(t, 3)
+	writeFile(t, filepath.Join(dir, "rt.txt"), "rt positive/render_case_000.json fail\nrt positive/render_case_001.json fail\n")
+	old := fake(t, fakeSpec{Name: "rt", Fail: []string{"render_case_000"}})
+	if code, out, errs := run(t, dir, "run", "--implementation", old, "--expectations", "rt.txt", "--json-out", "base.json"); code != ExitOK {
+		t.Fatalf("base: exit %d\n%s%s", code, out, errs)
+	}
+	args := []string{"run", "--expectations", "rt.txt", "--baseline", "base.json", "--fail-on", "mismatch,regressions"}
+	if code, out, errs := run(t, dir, append(args, "--implementation", old)...); code != ExitOK {
+		t.Errorf("an old failure: exit %d\n%s%s", code, out, errs)
+	}
+	broken := fake(t, fakeSpec{Name: "rt", Fail: []string{"render_case_000", "render_case_001"}})
+	code, out, errs := run(t, dir, append(args, "--implementation", broken)...)
+	if code != ExitMismatch || !strings.Contains(out, "listed as a known failure for rt (rt.txt:2), but it fails and passed on the base base.json now") ||
+		strings.Contains(out, "(rt.txt:1), but") {
+		t.Errorf("a new failure: exit %d\n%s%s", code, out, errs)
+	}
 }

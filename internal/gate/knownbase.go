@@ -35,9 +35,12 @@ import (
 func holdKnownToBase(_ context.Context, r *Resolved, o *Outcome) error {
 	run := o.Run
 	c := run.Comparison
-	h := baseHold{r: r, run: run, c: c, base: &expect.List{}, change: &model.KnownChange{}}
+	h := baseHold{r: r, run: run, c: c, base: &expect.List{}, change: &model.KnownChange{}, everyExcuse: true}
 	switch {
 	case c != nil && c.Unavailable == "":
+		// A base report holds results of the implementations of its own;
+		// a base commit or folder has the head's, made here.
+		h.everyExcuse = c.Commit != "" || r.workspace().Kind(r.Baseline) == workspace.Folder
 		h.base, h.known = r.baseLists(c)
 		h.why = "the base " + c.Base + " did not list it"
 		if !h.known {
@@ -82,6 +85,10 @@ type baseHold struct {
 	// nothing, for the findings.
 	why    string
 	change *model.KnownChange
+	// everyExcuse holds every excuse of an implementation, not only
+	// those of its new failures: the base's results of it are the head's
+	// own wherever the fixture did not change, or there is no base.
+	everyExcuse bool
 }
 
 // holdValidator holds the built-in validator's new failures, or with no
@@ -114,15 +121,13 @@ func (h *baseHold) holdValidator() {
 	}
 }
 
-// holdImplementation holds every excuse of one implementation's results,
-// then takes the fixtures whose excuse holds out of its new failures.
+// holdImplementation holds the excuses of one implementation's results
+// (every one, or with a base report, whose results of the implementation
+// are its own, those of its new failures), then makes its new failures
+// those that fail now without an excuse the base had: a failure whose
+// excuse does not hold regressed, the base's own list saying it passed
+// there.
 func (h *baseHold) holdImplementation(im *model.Implementation) {
-	desc := im.Adapter.Description()
-	had := func(res *model.Result, holds func(model.Expectation) bool) bool {
-		e := h.base.Match(im.Name, desc, res)
-		return h.known && e != nil && holds(e.Expect)
-	}
-	failing := func(e model.Expectation) bool { return e == model.ExpectFail || e == model.ExpectFlaky }
 	d := h.delta(im.Label())
 	isNew := map[string]model.Transition{}
 	if d != nil {
@@ -133,31 +138,49 @@ func (h *baseHold) holdImplementation(im *model.Implementation) {
 			isNew[p] = model.AddedFailing
 		}
 	}
-	byPath := map[string]*model.Result{}
+	desc := im.Adapter.Description()
+	unheld := map[string]bool{}
 	for i := range im.Results {
 		res := &im.Results[i]
-		byPath[res.Path] = res
-		switch {
-		case res.Actual.Outcome == model.Skipped:
-			if !had(res, func(e model.Expectation) bool { return e == model.ExpectSkip }) {
-				h.unskip(res, im.Name)
-			}
-		case res.Passed && res.Retried() && res.Listed() == model.ExpectPass:
-			if !had(res, failing) {
-				h.unretry(res, im.Name)
-			}
-		case res.Excused():
-			if !had(res, failing) {
-				h.unexcuse(res, im.Name, isNew[res.Path])
-			}
+		if v, ok := isNew[res.Path]; (ok || h.everyExcuse) && h.holdResult(res, im.Name, desc, v) {
+			unheld[res.Path] = true
 		}
 	}
 	im.Summary = model.Summarize(im.Summary.Discovered, im.Results, nil)
-	if d != nil {
-		excused := func(p string) bool { res := byPath[p]; return res != nil && res.Excused() }
-		d.Regressed = slices.DeleteFunc(d.Regressed, excused)
-		d.AddedFailing = slices.DeleteFunc(d.AddedFailing, excused)
+	if d == nil {
+		return
 	}
+	d.Regressed, d.AddedFailing = nil, nil
+	for i := range im.Results {
+		res := &im.Results[i]
+		switch v, ok := isNew[res.Path]; {
+		case res.Passed || res.Excused():
+		case ok && v == model.AddedFailing:
+			d.AddedFailing = append(d.AddedFailing, res.Path)
+		case ok || unheld[res.Path]:
+			d.Regressed = append(d.Regressed, res.Path)
+		}
+	}
+}
+
+// holdResult holds the excuse of one result of the implementation name on
+// device desc to the base's list, and reports whether it did not hold: a
+// skip the base did not have, a pass on a retry it did not list, a
+// failure it did not excuse. v is how the failure is new, "" if it is not.
+func (h *baseHold) holdResult(res *model.Result, name, desc string, v model.Transition) bool {
+	e := h.base.Match(name, desc, res)
+	had := func(kinds ...model.Expectation) bool { return h.known && e != nil && slices.Contains(kinds, e.Expect) }
+	switch {
+	case res.Actual.Outcome == model.Skipped && !had(model.ExpectSkip):
+		h.unskip(res, name)
+	case res.Passed && res.Retried() && res.Listed() == model.ExpectPass && !had(model.ExpectFail, model.ExpectFlaky):
+		h.unretry(res, name)
+	case res.Excused() && !had(model.ExpectFail, model.ExpectFlaky):
+		h.unexcuse(res, name, v)
+	default:
+		return false
+	}
+	return true
 }
 
 // delta is the comparison of the implementation label with itself on the
