@@ -113,8 +113,9 @@ type Comparison struct {
 	// Notes say what of the base could not be read (a corrupt folder of a
 	// base commit), the comparison being made with the rest.
 	Notes []string
-	// Known is how the known-failures list differs from the base's, when
-	// the run has one: only an entry the base had excuses a regression.
+	// Known is how the known-failures list and expectations files differ
+	// from the base's, when the run has them: only an entry the base had
+	// excuses a regression, or any failure of an implementation.
 	Known *KnownChange
 
 	// CommandSchemaChanged and FixtureSchemaChanged: the schema's sha256
@@ -231,8 +232,9 @@ type ImplementationDelta struct {
 // and did not on the base: regressed, and added failing.
 func (d *ImplementationDelta) NewFailures() int { return len(d.Regressed) + len(d.AddedFailing) }
 
-// KnownChange is how a run's known-failures list differs from the one its
-// base had (read at the base commit, or in the base folder).
+// KnownChange is how a run's known-failures list and expectations files
+// differ from the ones its base had (read at the base commit, or in the
+// base folder), and which failures an entry the base did not have excused.
 type KnownChange struct {
 	// Unknown says the base's list cannot be known (a baseline given as
 	// a report, a list outside the repository): then no entry excuses a
@@ -241,10 +243,21 @@ type KnownChange struct {
 	// Added and Removed are the corpus paths listed here and not on the
 	// base, and the reverse, sorted.
 	Added, Removed []string
-	// Unexcused are the corpus paths of the fixtures that fail now and
-	// did not on the base, listed only by an added entry: their failure
+	// Files are the lists that hold the entries added and removed, as
+	// they were given.
+	Files []ListFile
+	// Unexcused are the corpus paths of the failures an entry excused
+	// that the base did not have (or whose base list cannot be read),
+	// fixtures skipped and passes on a retry among them: their failure
 	// counts.
 	Unexcused []string
+}
+
+// ListFile is one list of expectations, named as it was given.
+type ListFile struct {
+	Path string
+	// Known: the known-failures list, not an expectations file.
+	Known bool
 }
 
 // Changed says whether the list differs from the base's.

@@ -38,7 +38,7 @@ func TestRunBaselineFolder(t *testing.T) {
 	list := filepath.Join(head, "known.txt")
 	os.WriteFile(list, []byte("positive/ok.json broken on purpose\n"), 0o644)
 	code, out, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions", "--known-failures", list)
-	if code != ExitMismatch || !strings.Contains(out, "the known-failures list changed against base "+base+" (1 added, 0 removed): 1 new failure no entry of the base excuses counts") {
+	if code != ExitMismatch || !strings.Contains(out, "the known-failures list "+list+" changed against base "+base+" (1 added, 0 removed): 1 failure no entry of the base excuses counts") {
 		t.Errorf("a regression listed by the change alone: exit %d\n%s\n%s", code, out, errOut)
 	}
 	// The base had the entry: the regression is excused.
@@ -51,7 +51,7 @@ func TestRunBaselineFolder(t *testing.T) {
 	expectations := filepath.Join(head, "expect.txt")
 	os.WriteFile(expectations, []byte("drp2-fixtures positive/ok.json fail # broken on purpose\n"), 0o644)
 	code, out, errOut = run(t, head, "run", "--baseline", base, "--fail-on", "regressions", "--expectations", expectations)
-	if code != ExitMismatch || !strings.Contains(out, "1 new failure no entry of the base excuses counts") {
+	if code != ExitMismatch || !strings.Contains(out, "changed against base "+base+" (1 added, 0 removed): 1 failure no entry of the base excuses counts") {
 		t.Errorf("a regression expected to fail by the change alone: exit %d\n%s\n%s", code, out, errOut)
 	}
 	os.WriteFile(filepath.Join(base, "expect.txt"), []byte("drp2-fixtures positive/ok.json fail # broken on purpose\n"), 0o644)
@@ -64,7 +64,7 @@ func TestRunBaselineFolder(t *testing.T) {
 		t.Fatalf("base report: exit %d\n%s", code, errOut)
 	}
 	code, out, errOut = run(t, head, "run", "--baseline", report, "--fail-on", "regressions", "--known-failures", list)
-	if code != ExitMismatch || !strings.Contains(out, "are not known: 1 new failure no entry of the base excuses counts") {
+	if code != ExitMismatch || !strings.Contains(out, "the expectations of base "+report+" are not known: 1 failure no entry of the base excuses counts") {
 		t.Errorf("a report baseline: exit %d\n%s\n%s", code, out, errOut)
 	}
 	// Against itself nothing regressed: the failure is old.

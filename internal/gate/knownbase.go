@@ -8,7 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/internal/expect"
@@ -17,118 +19,241 @@ import (
 )
 
 // holdKnownToBase lets an entry of the known-failures list or of an
-// expectations file excuse a new failure (of the built-in validator, or of
-// an implementation against itself on the base) only when the base had
-// it. The lists are read from the pull request's checkout, so a change
-// that breaks a fixture could otherwise list it and pass: the failure of a
-// fixture that passed on the base (or was not there) and is excused only
-// by an entry the base did not have counts, under every fail-on, and a
-// finding says why. The comparison records how the lists differ from the
-// base's, for the headline.
+// expectations file excuse a failure only when the base had it. The lists
+// are read from the pull request's checkout, so a change that breaks a
+// fixture, or a runtime, could otherwise list it and pass. The validator's
+// new failures (a fixture that passed on the base, or was not there) are
+// held; every excuse of an implementation is, since the base's results of
+// a runtime are the head's own wherever the fixture did not change, so a
+// regression of the runtime is never new: a failure excused by an entry
+// the base did not have, a fixture skipped by one, and a pass on a retry
+// the base did not list as flaky all count as failures (under fail-on
+// mismatch, and a new one under regressions), and a finding says why. On a pull request whose base cannot be read (no
+// comparison asked for, or a checkout without the base commit), no excuse
+// can be held, so every excused failure counts. The comparison records
+// how the lists differ from the base's, for the headline.
 func holdKnownToBase(_ context.Context, r *Resolved, o *Outcome) error {
 	run := o.Run
 	c := run.Comparison
-	if r.expect == nil || len(r.expect.Entries) == 0 || c == nil || c.Unavailable != "" {
-		return nil
-	}
-	h := baseHold{r: r, run: run, c: c}
-	h.base, h.known = r.baseLists(c)
-	h.change = &model.KnownChange{Unknown: !h.known}
-	if h.known {
-		h.change.Added, h.change.Removed = listDiff(r.expect, h.base)
-	}
-	byPath := map[string]*model.Result{}
-	for i := range run.Results {
-		byPath[run.Results[i].RelPath] = &run.Results[i]
-	}
-	for _, ch := range c.Changes {
-		if res := byPath[ch.RelPath]; res != nil && (ch.Transition == model.Regressed || ch.Transition == model.AddedFailing) {
-			h.hold(res, model.Validator, "", ch.Transition)
+	h := baseHold{r: r, run: run, c: c, base: &expect.List{}, change: &model.KnownChange{}, everyExcuse: true}
+	switch {
+	case c != nil && c.Unavailable == "":
+		// A base report holds results of the implementations of its own;
+		// a base commit or folder has the head's, made here.
+		h.everyExcuse = c.Commit != "" || r.workspace().Kind(r.Baseline) == workspace.Folder
+		h.base, h.known = r.baseLists(c)
+		h.why = "the base " + c.Base + " did not list it"
+		if !h.known {
+			h.why = "the expectations of the base " + c.Base + " are not known"
+		} else if r.expect == nil {
+			h.known = false
+			h.why = "this job was given no expectations file to read the base's: give it the files the job that ran it was given"
 		}
+	case r.mergeOnly || !baseline.PullRequestEvent(r.env.Getenv):
+		return nil
+	case c != nil:
+		h.why = "the base's expectations cannot be read (" + strings.TrimSuffix(strings.TrimPrefix(c.Unavailable, "no comparison with the base: "), ".") + ")"
+	default:
+		h.why = "there is no comparison with the base to read its expectations from (compare with baseline auto, with fetch-depth: 2 on actions/checkout)"
 	}
-	for i := range c.Implementations {
-		h.holdImplementation(&c.Implementations[i])
+	h.change.Unknown = !h.known
+	if h.known {
+		h.change.Added, h.change.Removed, h.change.Files = listDiff(r.expect, h.base)
+	}
+	h.holdValidator()
+	for i := range run.Implementations {
+		h.holdImplementation(&run.Implementations[i])
 	}
 	if len(h.change.Unexcused) > 0 {
 		sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
 		run.Summary = model.Summarize(run.Summary.Discovered, run.Results, run.Findings)
 	}
-	c.Known = h.change
+	if c != nil && (r.expect != nil || len(h.change.Unexcused) > 0) {
+		c.Known = h.change
+	}
 	return nil
 }
 
-// baseHold holds one run's excuses of new failures to its base's lists.
+// baseHold holds one run's excuses to its base's lists.
 type baseHold struct {
-	r      *Resolved
-	run    *model.Run
-	c      *model.Comparison
-	base   *expect.List
-	known  bool
+	r     *Resolved
+	run   *model.Run
+	c     *model.Comparison
+	base  *expect.List
+	known bool
+	// why says why an entry the base's list does not match excuses
+	// nothing, for the findings.
+	why    string
 	change *model.KnownChange
+	// everyExcuse holds every excuse of an implementation, not only
+	// those of its new failures: the base's results of it are the head's
+	// own wherever the fixture did not change, or there is no base.
+	everyExcuse bool
 }
 
-// hold decides a new failure of the implementation name on device desc
-// (the validator's: model.Validator, ""): it counts unless an entry
-// excuses it that the base had too. It reports whether it counts.
-func (h *baseHold) hold(res *model.Result, name, desc string, v model.Transition) bool {
-	if !res.Excused() {
-		return true
+// holdValidator holds the built-in validator's new failures, or with no
+// comparison to tell them by, every one of its excused failures.
+func (h *baseHold) holdValidator() {
+	if h.r.expect == nil {
+		return
 	}
-	if had := h.base.Match(name, desc, res); h.known && had != nil && had.Expect != model.ExpectSkip {
+	if h.c == nil || h.c.Unavailable != "" {
+		for i := range h.run.Results {
+			if res := &h.run.Results[i]; res.Excused() {
+				h.unexcuse(res, model.Validator, "")
+			}
+		}
+		return
+	}
+	byPath := map[string]*model.Result{}
+	for i := range h.run.Results {
+		byPath[h.run.Results[i].RelPath] = &h.run.Results[i]
+	}
+	for _, ch := range h.c.Changes {
+		res := byPath[ch.RelPath]
+		if res == nil || !res.Excused() || (ch.Transition != model.Regressed && ch.Transition != model.AddedFailing) {
+			continue
+		}
+		if had := h.base.Match(model.Validator, "", res); h.known && had != nil && had.Expect != model.ExpectSkip {
+			continue
+		}
+		h.unexcuse(res, model.Validator, ch.Transition)
+	}
+}
+
+// holdImplementation holds the excuses of one implementation's results
+// (every one, or with a base report, whose results of the implementation
+// are its own, those of its new failures), then makes its new failures
+// those that fail now without an excuse the base had: a failure whose
+// excuse does not hold regressed, the base's own list saying it passed
+// there.
+func (h *baseHold) holdImplementation(im *model.Implementation) {
+	d := h.delta(im.Label())
+	isNew := map[string]model.Transition{}
+	if d != nil {
+		for _, p := range d.Regressed {
+			isNew[p] = model.Regressed
+		}
+		for _, p := range d.AddedFailing {
+			isNew[p] = model.AddedFailing
+		}
+	}
+	desc := im.Adapter.Description()
+	unheld := map[string]bool{}
+	for i := range im.Results {
+		res := &im.Results[i]
+		if v, ok := isNew[res.Path]; (ok || h.everyExcuse) && h.holdResult(res, im.Name, desc, v) {
+			unheld[res.Path] = true
+		}
+	}
+	im.Summary = model.Summarize(im.Summary.Discovered, im.Results, nil)
+	if d == nil {
+		return
+	}
+	d.Regressed, d.AddedFailing = nil, nil
+	for i := range im.Results {
+		res := &im.Results[i]
+		switch v, ok := isNew[res.Path]; {
+		case res.Passed || res.Excused():
+		case ok && v == model.AddedFailing:
+			d.AddedFailing = append(d.AddedFailing, res.Path)
+		case ok || unheld[res.Path]:
+			d.Regressed = append(d.Regressed, res.Path)
+		}
+	}
+}
+
+// holdResult holds the excuse of one result of the implementation name on
+// device desc to the base's list, and reports whether it did not hold: a
+// skip the base did not have, a pass on a retry it did not list, a
+// failure it did not excuse. v is how the failure is new, "" if it is not.
+func (h *baseHold) holdResult(res *model.Result, name, desc string, v model.Transition) bool {
+	e := h.base.Match(name, desc, res)
+	had := func(kinds ...model.Expectation) bool { return h.known && e != nil && slices.Contains(kinds, e.Expect) }
+	switch {
+	case res.Actual.Outcome == model.Skipped && !had(model.ExpectSkip):
+		h.unskip(res, name)
+	case res.Passed && res.Retried() && res.Listed() == model.ExpectPass && !had(model.ExpectFail, model.ExpectFlaky):
+		h.unretry(res, name)
+	case res.Excused() && !had(model.ExpectFail, model.ExpectFlaky):
+		h.unexcuse(res, name, v)
+	default:
 		return false
 	}
+	return true
+}
+
+// delta is the comparison of the implementation label with itself on the
+// base; nil when there is none.
+func (h *baseHold) delta(label string) *model.ImplementationDelta {
+	if h.c == nil {
+		return nil
+	}
+	for i := range h.c.Implementations {
+		if d := &h.c.Implementations[i]; d.Label == label {
+			return d
+		}
+	}
+	return nil
+}
+
+// unexcuse undoes the excuse of the failure res of the implementation
+// name: neither the reason nor the entry excuses it now, and a finding
+// says why. v is how the failure is new (Regressed, AddedFailing), ""
+// when it is not or cannot be told.
+func (h *baseHold) unexcuse(res *model.Result, name string, v model.Transition) {
 	where := h.r.KnownFailures
 	if res.Listing != nil {
 		where = res.Listing.Entry
 	}
-	// Unmarked: neither the reason nor the entry excuses it now.
 	res.KnownFailure, res.Listing = "", nil
-	h.change.Unexcused = append(h.change.Unexcused, res.RelPath)
-	why := "the base " + h.c.Base + " did not list it"
-	if !h.known {
-		why = "the known failures of the base " + h.c.Base + " are not known"
+	how, what := "it fails now", "a failure"
+	if v != "" {
+		how, what = "it "+newFailureWords(v, h.c.Base)+" now", "a regression"
 	}
-	who := ""
-	if name != model.Validator {
-		who = " for " + name
-	}
-	h.run.Findings = append(h.run.Findings, model.Finding{Kind: model.FindingKnownNotOnBase, Path: res.Path,
-		Message: fmt.Sprintf("listed as a known failure%s (%s), but it %s now and %s: only an entry the base already had excuses a regression; its failure counts",
-			who, where, newFailureWords(v, h.c.Base), why)})
-	return true
+	h.count(res, fmt.Sprintf("listed as a known failure%s (%s), but %s: only an entry the base already had excuses %s, and %s; its failure counts",
+		forName(name), where, how, what, h.why))
 }
 
-// holdImplementation holds the new failures of one implementation's
-// comparison with itself on the base: an excuse the base had takes the
-// fixture out of its new failures, one it did not have is undone.
-func (h *baseHold) holdImplementation(d *model.ImplementationDelta) {
-	var im *model.Implementation
-	for i := range h.run.Implementations {
-		if h.run.Implementations[i].Label() == d.Label {
-			im = &h.run.Implementations[i]
-			break
-		}
+// unskip makes a fixture kept from the implementation by an entry the
+// base did not have a failure: which fixtures a runtime is judged on is
+// the base's choice, or a pull request could skip the ones it breaks.
+func (h *baseHold) unskip(res *model.Result, name string) {
+	where := ""
+	if res.Listing != nil {
+		where = res.Listing.Entry
 	}
-	if im == nil {
-		return
+	res.Listing, res.Passed = nil, false
+	res.Actual = model.Actual{Outcome: model.HarnessError,
+		Message: "not sent: skipped by " + where + ", an entry the base did not have, so it counts as failed"}
+	h.count(res, fmt.Sprintf("skipped%s (%s), but only a skip the base already had keeps a fixture from an implementation, and %s; it counts as failed",
+		forName(name), where, h.why))
+}
+
+// unretry makes a pass on a retry the failure of its first attempt unless
+// the base listed the fixture: a runtime that fails a fixture one run in
+// two has a bug the base did not know of.
+func (h *baseHold) unretry(res *model.Result, name string) {
+	passedOn := len(res.Attempts)
+	// The first attempt alone is its result: "failed on all attempts"
+	// would be untrue, and the finding says it passed later.
+	res.Passed, res.Actual, res.Attempts = false, res.Attempts[0], nil
+	h.count(res, fmt.Sprintf("failed%s and passed on attempt %d, but a pass on a retry is flaky only by an entry the base already had, and %s; its first failure counts",
+		forName(name), passedOn, h.why))
+}
+
+// count records the failure res as one no entry of the base excuses, with
+// the finding that says why.
+func (h *baseHold) count(res *model.Result, message string) {
+	h.change.Unexcused = append(h.change.Unexcused, res.RelPath)
+	h.run.Findings = append(h.run.Findings, model.Finding{Kind: model.FindingKnownNotOnBase, Path: res.Path, Message: message})
+}
+
+func forName(name string) string {
+	if name == model.Validator {
+		return ""
 	}
-	desc := im.Adapter.Description()
-	byPath := map[string]*model.Result{}
-	for i := range im.Results {
-		byPath[im.Results[i].Path] = &im.Results[i]
-	}
-	keep := func(paths []string, v model.Transition) []string {
-		var out []string
-		for _, p := range paths {
-			if res := byPath[p]; res == nil || h.hold(res, im.Name, desc, v) {
-				out = append(out, p)
-			}
-		}
-		return out
-	}
-	d.Regressed = keep(d.Regressed, model.Regressed)
-	d.AddedFailing = keep(d.AddedFailing, model.AddedFailing)
-	im.Summary = model.Summarize(im.Summary.Discovered, im.Results, nil)
+	return " for " + name
 }
 
 func newFailureWords(v model.Transition, base string) string {
@@ -145,15 +270,17 @@ func newFailureWords(v model.Transition, base string) string {
 // nothing in it; a file that does not parse there excuses nothing.
 func (r *Resolved) baseLists(c *model.Comparison) (base *expect.List, known bool) {
 	type file struct {
-		path  string
-		parse func(io.Reader, string) (*expect.List, error)
+		path, name string
+		parse      func(io.Reader, string) (*expect.List, error)
 	}
 	var files []file
 	if r.KnownFailures != "" {
-		files = append(files, file{r.KnownFailures, expect.ParseKnownFailures})
+		files = append(files, file{r.KnownFailures, r.KnownFailures, expect.ParseKnownFailures})
 	}
 	for _, f := range r.Expectations {
-		files = append(files, file{f, expect.Parse})
+		// Named as readExpectations names the head's, so that a file is
+		// one file in the headline.
+		files = append(files, file{f, r.display(under(r.WorkDir, f)), expect.Parse})
 	}
 	base = &expect.List{}
 	read := r.baseReader(c)
@@ -168,7 +295,7 @@ func (r *Resolved) baseLists(c *model.Comparison) (base *expect.List, known bool
 		if !found {
 			continue
 		}
-		if l, err := f.parse(bytes.NewReader(data), f.path); err == nil {
+		if l, err := f.parse(bytes.NewReader(data), f.name); err == nil {
 			base.Add(l)
 		}
 	}
@@ -214,27 +341,44 @@ func (r *Resolved) baseReader(c *model.Comparison) func(file string) (data []byt
 }
 
 // listDiff is the entries of the run's lists not in base, and the
-// reverse, sorted, each as a line names it.
-func listDiff(head, base *expect.List) (added, removed []string) {
-	in, mine := map[string]bool{}, map[string]bool{}
+// reverse, sorted, each as a line names it, and the files that hold them,
+// each once, known-failures list first.
+func listDiff(head, base *expect.List) (added, removed []string, files []model.ListFile) {
+	in, mine := map[string]*expect.Entry{}, map[string]bool{}
 	for i := range base.Entries {
-		in[entryKey(&base.Entries[i])] = true
+		in[entryKey(&base.Entries[i])] = &base.Entries[i]
 	}
-	for i := range head.Entries {
-		k := entryKey(&head.Entries[i])
-		mine[k] = true
-		if !in[k] {
-			added = append(added, k)
+	seen := map[model.ListFile]bool{}
+	file := func(e *expect.Entry) {
+		if f := (model.ListFile{Path: e.File, Known: e.Known}); !seen[f] {
+			seen[f] = true
+			files = append(files, f)
 		}
 	}
-	for k := range in {
+	for i := range head.Entries {
+		e := &head.Entries[i]
+		k := entryKey(e)
+		mine[k] = true
+		if in[k] == nil {
+			added = append(added, k)
+			file(e)
+		}
+	}
+	for k, e := range in {
 		if !mine[k] {
 			removed = append(removed, k)
+			file(e)
 		}
 	}
 	sort.Strings(added)
 	sort.Strings(removed)
-	return added, removed
+	sort.SliceStable(files, func(i, j int) bool {
+		if files[i].Known != files[j].Known {
+			return files[i].Known
+		}
+		return files[i].Path < files[j].Path
+	})
+	return added, removed, files
 }
 
 // entryKey names an entry by what it says, not where: a known failure by

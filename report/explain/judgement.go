@@ -250,10 +250,11 @@ func CleanLine(s string) string {
 	}, s)
 }
 
-// KnownAgainstBase is the headline's note on a known-failures list that
-// differs from the base's, or that excuses no regression because the
-// base's is not known: the list is the one input a change could write to
-// excuse itself, so the reviewer sees it changed. Empty otherwise.
+// KnownAgainstBase is the headline's note on a known-failures list or
+// expectations file that differs from the base's, or on excuses that hold
+// nothing because the base's lists are not known: the lists are the one
+// input a change could write to excuse itself, so the reviewer sees them
+// change. Empty otherwise.
 func KnownAgainstBase(c *model.Comparison) string {
 	if c == nil || c.Known == nil {
 		return ""
@@ -262,14 +263,33 @@ func KnownAgainstBase(c *model.Comparison) string {
 	var text string
 	switch {
 	case k.Changed():
-		text = fmt.Sprintf("the known-failures list changed against base %s (%d added, %d removed)", c.Base, len(k.Added), len(k.Removed))
+		text = fmt.Sprintf("%s changed against base %s (%d added, %d removed)", listNames(k.Files), c.Base, len(k.Added), len(k.Removed))
+	case c.Unavailable != "" && len(k.Unexcused) > 0:
+		text = "the expectations of the base cannot be read"
 	case k.Unknown && len(k.Unexcused) > 0:
-		text = fmt.Sprintf("the known failures of base %s are not known", c.Base)
+		text = fmt.Sprintf("the expectations of base %s are not known", c.Base)
 	default:
 		return ""
 	}
 	if n := len(k.Unexcused); n > 0 {
-		text += fmt.Sprintf(": %d %s no entry of the base excuses %s", n, Plural(n, "new failure", "new failures"), Plural(n, "counts", "count"))
+		text += fmt.Sprintf(": %d %s no entry of the base excuses %s", n, Plural(n, "failure", "failures"), Plural(n, "counts", "count"))
 	}
 	return text
+}
+
+// listNames names lists by what they are: "the known-failures list
+// known.txt and the expectations file rt.txt".
+func listNames(files []model.ListFile) string {
+	var names []string
+	for _, f := range files {
+		if f.Known {
+			names = append(names, "the known-failures list "+f.Path)
+		} else {
+			names = append(names, "the expectations file "+f.Path)
+		}
+	}
+	if len(names) == 0 {
+		return "the expectations"
+	}
+	return strings.Join(names, " and ")
 }

@@ -209,3 +209,23 @@ func reasonKindBlock(t *testing.T, decl ast.Decl) []string {
 	}
 	return names
 }
+
+// The headline names each list that changed by what it is, and says when
+// the base's lists could not be read at all.
+func TestKnownAgainstBaseNamesTheList(t *testing.T) {
+	for _, tc := range []struct {
+		c    *model.Comparison
+		want string
+	}{
+		{&model.Comparison{Base: "abc1234", Known: &model.KnownChange{Added: []string{"rt a.json fail"}, Unexcused: []string{"a.json"},
+			Files: []model.ListFile{{Path: "known.txt", Known: true}, {Path: "rt.txt"}}}},
+			"the known-failures list known.txt and the expectations file rt.txt changed against base abc1234 (1 added, 0 removed): 1 failure no entry of the base excuses counts"},
+		{&model.Comparison{Unavailable: "no comparison with the base: shallow", Known: &model.KnownChange{Unknown: true, Unexcused: []string{"a.json", "b.json"}}},
+			"the expectations of the base cannot be read: 2 failures no entry of the base excuses count"},
+		{&model.Comparison{Base: "abc1234", Known: &model.KnownChange{}}, ""},
+	} {
+		if got := KnownAgainstBase(tc.c); got != tc.want {
+			t.Errorf("got %q\nwant %q", got, tc.want)
+		}
+	}
+}

@@ -143,7 +143,7 @@ func TestPullRequestCannotExcuseItsRegression(t *testing.T) {
 	if r.Code != ExitMismatch || r.Outputs["conclusion"] != "failure" || r.Outputs["regressed"] != "1" {
 		t.Fatalf("a listed regression: exit %d, outputs %v\n%s", r.Code, r.Outputs, r.Log)
 	}
-	note := "the known-failures list changed against base " + short + " (1 added, 0 removed): 1 new failure no entry of the base excuses counts"
+	note := "the known-failures list known-failures.txt changed against base " + short + " (1 added, 0 removed): 1 failure no entry of the base excuses counts"
 	if !strings.Contains(r.Summary, escape.MarkdownText(note)) || !strings.Contains(r.Log, note) {
 		t.Errorf("the headline does not say the list changed:\n%s\n%.1200s", r.Log, r.Summary)
 	}
