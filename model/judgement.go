@@ -72,6 +72,14 @@ const (
 	// ReasonFlaky: implementation Subject had Count flaky fixtures
 	// (fail-on flaky).
 	ReasonFlaky
+	// ReasonUnreported: implementation Subject has no result for Count
+	// of the Of fixtures of the selection (the validator's results that
+	// are not corpus errors): the reports merged left them out (fail-on
+	// mismatch or regressions).
+	ReasonUnreported
+	// ReasonRequiredAbsent: implementation Subject, which the run
+	// requires, has no results at all, whatever fail-on says.
+	ReasonRequiredAbsent
 )
 
 // Reason is one condition that fails a run, with what its words need.

@@ -106,6 +106,7 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 	fs.BoolVar(&o.verbose, "verbose", false, "text output lists passing fixtures and every finding too")
 	fs.StringVar(&o.job.Commit, "commit", "", "record in the JSON report that the run was made on the commit `SHA` (hex), for collectors of published reports")
 	fs.StringVar(&o.job.Repository, "repository", "", "record in the JSON report that the run was made in the repository `OWNER/NAME`")
+	fs.Var((*stringList)(&o.job.RequireImplementations), "require-implementation", "fail unless the implementation `NAME` (its name, \"name version\" or command) reported: a runtime whose job uploaded no report is named, not forgotten (repeatable)")
 	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview), unexpected-pass (a fixture expected to fail passed), flaky (a flaky fixture); or never")
 }
 

@@ -357,7 +357,8 @@ func (o *Outcome) FailedBy(err error) *Outcome {
 // readResults reads JSON reports named by paths or glob patterns (relative
 // to the working directory), in lexical order within each pattern. A
 // pattern that matches nothing is unusable input: a results input
-// pointing nowhere is a mistake, not an empty merge.
+// pointing nowhere is a mistake, not an empty merge. So is a file git
+// tracks, which the checkout, not a job, put there.
 func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 	var reports []harness.Report
 	seen := map[string]bool{}
@@ -387,6 +388,18 @@ func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 
 func readResult(r *Resolved, path string) (harness.Report, error) {
 	name := r.display(path)
+	// A report the checkout holds is the pull request's word for a run,
+	// not a run: a file committed where the artifacts are downloaded
+	// would pass for the job's report when the job uploaded none.
+	tracked, err := baseline.Tracked(path)
+	if err != nil {
+		return harness.Report{}, usagef("results %s: cannot tell whether git tracks it: %w", name, err)
+	}
+	if tracked {
+		return harness.Report{}, usagef("results %s: git tracks this file (the checkout's commit or index holds it): "+
+			"a result must come from the job that made it, as an artifact downloaded into a folder the repository does not track, "+
+			"not from the repository's own files", name)
+	}
 	data, err := r.readInput(path)
 	if err != nil {
 		return harness.Report{}, usagef("results %s: %w", name, err)

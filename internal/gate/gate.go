@@ -78,8 +78,12 @@ type RunRequest struct {
 	Implementations []string
 	Timeout         time.Duration
 	// Results are JSON reports of other jobs or shards (paths or globs)
-	// merged into this run's report.
+	// merged into this run's report; a file git tracks is refused.
 	Results []string
+	// RequireImplementations name the implementations that must report
+	// (by name, "name version" or command): one that none of the run's
+	// implementations is fails the run.
+	RequireImplementations []string
 	// Commit and Repository say what the run is made on (a commit's hex
 	// name, "owner/name"), recorded in the report for collectors of
 	// published reports; empty records none.
@@ -124,7 +128,8 @@ type RunRequest struct {
 // MergeRequest is what merge is asked: the JSON reports of several jobs
 // or shards (paths or globs), judged as one run; it runs no corpus.
 type MergeRequest struct {
-	Results []string
+	Results                []string
+	RequireImplementations []string
 	// Expectations judge every merged result instead of the expectations
 	// their runs applied; none keeps those.
 	Expectations       []string

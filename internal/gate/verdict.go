@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,6 +23,7 @@ func judge(o *Outcome, job job) *model.Judgement {
 		why = append(why, model.Reason{Kind: model.ReasonMismatches, Count: s.Unexcused(), Of: s.Run})
 	}
 	why = append(why, implementationReasons(run, job)...)
+	why = append(why, coverageReasons(run, job)...)
 	why = append(why, expectationReasons(run, job)...)
 	why = append(why, regressionReasons(run, job)...)
 	if job.FailOn.Findings && s.Findings > 0 {
@@ -85,6 +87,45 @@ func implementationReasons(run *model.Run, job job) []model.Reason {
 			// them; failures its expectations excuse fail nothing.
 			why = append(why, model.Reason{Kind: model.ReasonImplementationFailed, Subject: im.Label(), Count: im.Summary.Unexcused(),
 				Of: im.Summary.Run - im.Summary.NotClaimed - im.Summary.Skipped})
+		}
+	}
+	return why
+}
+
+// coverageReasons say which implementations did not report the whole
+// selection (the fixtures the validator judged, corpus errors aside, which
+// no implementation is sent): a report, or a shard's, that leaves out a
+// result it holds against the implementation, or a report of a run of
+// nothing, would otherwise pass by what it does not say. An
+// implementation the run requires and no report holds fails it whatever
+// fail-on says, since the workflow asked for it by name.
+func coverageReasons(run *model.Run, job job) []model.Reason {
+	var why []model.Reason
+	if job.FailOn.Mismatch || job.FailOn.Regressions {
+		selected := map[string]bool{}
+		for i := range run.Results {
+			if !run.Results[i].IsCorpusError() {
+				selected[run.Results[i].RelPath] = true
+			}
+		}
+		for i := range run.Implementations {
+			im := &run.Implementations[i]
+			reported := map[string]bool{}
+			for j := range im.Results {
+				if selected[im.Results[j].RelPath] {
+					reported[im.Results[j].RelPath] = true
+				}
+			}
+			if missing := len(selected) - len(reported); missing > 0 {
+				why = append(why, model.Reason{Kind: model.ReasonUnreported, Subject: im.Label(), Count: missing, Of: len(selected)})
+			}
+		}
+	}
+	for _, name := range job.RequireImplementations {
+		if !slices.ContainsFunc(run.Implementations, func(im model.Implementation) bool {
+			return name == im.Name || name == im.Label() || name == im.Command
+		}) {
+			why = append(why, model.Reason{Kind: model.ReasonRequiredAbsent, Subject: name})
 		}
 	}
 	return why

@@ -64,3 +64,32 @@ func TestJudgeExpectations(t *testing.T) {
 		t.Errorf("one new failure: reasons %v", got)
 	}
 }
+
+// TestJudgeCoverage: an implementation with no result for a fixture of
+// the selection (corpus errors aside, which none is sent) fails the run
+// under mismatch or regressions; a required implementation absent fails
+// it whatever fail-on says, matched by name, label or command.
+func TestJudgeCoverage(t *testing.T) {
+	broken := model.Result{RelPath: "broken", Actual: model.Actual{Outcome: model.CorpusError}}
+	run := &model.Run{Results: []model.Result{{RelPath: "a", Passed: true}, {RelPath: "b", Passed: true}, broken},
+		Implementations: []model.Implementation{{Command: "./rt", Name: "rt", Version: "1", Results: []model.Result{{RelPath: "a", Passed: true}}}}}
+	reasons := func(failOn FailOn, require ...string) []string {
+		var out []string
+		for _, r := range judge(&Outcome{Run: run}, job{RunRequest: RunRequest{FailOn: failOn, RequireImplementations: require}}).Reasons {
+			out = append(out, fmt.Sprintf("%d %s %d/%d", r.Kind, r.Subject, r.Count, r.Of))
+		}
+		return out
+	}
+	unreported := fmt.Sprintf("%d rt 1 1/2", model.ReasonUnreported)
+	for _, failOn := range []FailOn{{Mismatch: true}, {Regressions: true}} {
+		if got := reasons(failOn); strings.Join(got, ";") != unreported {
+			t.Errorf("fail-on %s: %v, want %s", failOn, got, unreported)
+		}
+	}
+	if got := reasons(FailOn{}, "rt", "rt 1", "./rt"); len(got) != 0 {
+		t.Errorf("fail-on never, the implementation there by three names: %v", got)
+	}
+	if got, want := reasons(FailOn{}, "native"), fmt.Sprintf("%d native 0/0", model.ReasonRequiredAbsent); strings.Join(got, ";") != want {
+		t.Errorf("fail-on never, one required absent: %v, want %s", got, want)
+	}
+}

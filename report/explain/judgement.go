@@ -138,6 +138,11 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 		w := fmt.Sprintf("%s passed %d %s expected to fail (fail-on unexpected-pass): remove the stale %s", who(r.Subject), n,
 			Plural(n, "fixture", "fixtures"), Plural(n, "entry", "entries"))
 		return w, fmt.Sprintf("%s: %d unexpected %s", who(r.Subject), n, Plural(n, "pass", "passes"))
+	case model.ReasonUnreported:
+		return unreported(r)
+	case model.ReasonRequiredAbsent:
+		return fmt.Sprintf("implementation %s has no results: the run requires it, and no report of it was given", CleanLine(r.Subject)),
+			fmt.Sprintf("implementation %s has no results", CleanLine(r.Subject))
 	case model.ReasonFlaky:
 		return fmt.Sprintf("%s has %d flaky %s (fail-on flaky)", who(r.Subject), n, Plural(n, "fixture", "fixtures")),
 			fmt.Sprintf("%s: %d flaky", who(r.Subject), n)
@@ -158,6 +163,15 @@ func implementationRegressed(r model.Reason) (long, short string) {
 	n := r.Count + r.Of
 	return fmt.Sprintf("implementation %s fails %s", CleanLine(r.Subject), strings.Join(parts, ", and ")),
 		fmt.Sprintf("implementation %s: %d new %s against base %s", CleanLine(r.Subject), n, Plural(n, "failure", "failures"), r.Detail)
+}
+
+// unreported words an implementation's results that the merged reports
+// left out: Count of the Of fixtures of the selection.
+func unreported(r model.Reason) (long, short string) {
+	name, fixtures := CleanLine(r.Subject), Plural(r.Of, "fixture", "fixtures")
+	return fmt.Sprintf("implementation %s did not report %d of the %d %s of the selection: a fixture it did not report is not a pass; "+
+			"its reports (or a shard's) left the %s out", name, r.Count, r.Of, fixtures, Plural(r.Count, "result", "results")),
+		fmt.Sprintf("implementation %s did not report %d of %d %s", name, r.Count, r.Of, fixtures)
 }
 
 // who names an implementation of a reason: the built-in validator by what

@@ -223,3 +223,62 @@ func TestDocsGateJobsFetchTheBase(t *testing.T) {
 		t.Error("no job of the docs checks out and runs the gate: the test checks nothing")
 	}
 }
+
+// TestDocsReadOnlyReportsTheJobsMade: a workflow of the docs that hands
+// reports to the gate reads them from the folder it downloaded the
+// artifacts into (not one the pull request's checkout could hold, which
+// the action refuses), runs that job even when a job it needs failed (a
+// skipped gate passes a required check), uploads with
+// if-no-files-found: error and never hides a failed build behind
+// `|| true`.
+func TestDocsReadOnlyReportsTheJobsMade(t *testing.T) {
+	results := regexp.MustCompile(`(?m)^\s+results: (\S+)`)
+	downloads := regexp.MustCompile(`(?m)actions/download-artifact@\S+\n\s+with:(?: \{ path: ([^ ,}]+)| *\n\s+path: (\S+))`)
+	// Every yaml block, the fragments that are not whole workflows too.
+	files, _ := filepath.Glob("../../../docs/*.md")
+	block := regexp.MustCompile("(?ms)^```yaml\n(.*?)^```")
+	for _, f := range append(files, "../../../README.md") {
+		src, _ := os.ReadFile(f)
+		for _, m := range block.FindAllStringSubmatch(string(src), -1) {
+			for _, r := range results.FindAllStringSubmatch(m[1], -1) {
+				if strings.HasPrefix(r[1], "artifacts/") {
+					t.Errorf("%s: results %s: read from a folder the checkout could hold", f, r[1])
+				}
+			}
+			// The uploads of a report a gate reads (not of the gate's own).
+			feeds := strings.Contains(m[1], "--implementation") || strings.Contains(m[1], "results:")
+			if strings.Contains(m[1], "|| true") || feeds && strings.Contains(m[1], "upload-artifact@") && !strings.Contains(m[1], "if-no-files-found: error") {
+				t.Errorf("%s: a workflow hides a failed job (|| true, or an upload without if-no-files-found: error):\n%s", f, m[1])
+			}
+		}
+	}
+	checked := 0
+	for name, wf := range docsWorkflows(t) {
+		if strings.Contains(wf, "|| true") {
+			t.Errorf("%s: a step ends in || true", name)
+		}
+		for _, step := range strings.Split(wf, "      - ")[1:] {
+			if strings.Contains(wf, "--implementation") && strings.Contains(step, "actions/upload-artifact@") && !strings.Contains(step, "if-no-files-found: error") {
+				t.Errorf("%s: an upload without if-no-files-found: error:\n%s", name, step)
+			}
+		}
+		for job, text := range jobsOf(wf) {
+			var folders []string
+			for _, m := range downloads.FindAllStringSubmatch(text, -1) {
+				folders = append(folders, m[1]+m[2])
+			}
+			for _, m := range results.FindAllStringSubmatch(text, -1) {
+				checked++
+				if len(folders) == 0 || !strings.HasPrefix(m[1], folders[0]+"/") || folders[0] == "artifacts" {
+					t.Errorf("%s: job %s reads results %s, not from a folder it downloads into that the repository does not track (%v)", name, job, m[1], folders)
+				}
+				if strings.Contains(text, "needs:") && !strings.Contains(text, "if: always()") {
+					t.Errorf("%s: job %s reads results without if: always(): a job it needs that failed skips it", name, job)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no workflow of the docs reads results: the test checks nothing")
+	}
+}

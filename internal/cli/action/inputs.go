@@ -76,8 +76,10 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			// A command line may hold commas: one command a line.
 			Implementations: splitLines(a.GetInput("implementation")),
 			Results:         splitList(a.GetInput("results")),
-			Baseline:        a.GetInput("baseline"),
-			KnownFailures:   a.GetInput("known-failures"),
+			// A command line may hold commas: one name a line.
+			RequireImplementations: splitLines(a.GetInput("require-implementations")),
+			Baseline:               a.GetInput("baseline"),
+			KnownFailures:          a.GetInput("known-failures"),
 			// Paths may hold commas: one file a line.
 			Expectations:       splitLines(a.GetInput("expectations")),
 			UpdateExpectations: a.GetInput("update-expectations"),
