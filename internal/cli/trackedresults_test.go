@@ -4,10 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
-
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
@@ -21,29 +17,6 @@ func streamsCorpus() map[string]string {
 		files["fixtures/positive/"+name+".json"] = testkit.Fixture(name, testkit.Success, testkit.Hello, testkit.Reply)
 	}
 	return files
-}
-
-// commitAll commits everything in dir, a repository made on first use.
-func commitAll(t *testing.T, dir, msg string) {
-	t.Helper()
-	repo, err := git.PlainOpen(dir)
-	if err == git.ErrRepositoryNotExists {
-		repo, err = git.PlainInit(dir, false)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
-		t.Fatal(err)
-	}
-	sig := &object.Signature{Name: "ci", Email: "ci@example.com", When: time.Unix(1767225600, 0)}
-	if _, err := wt.Commit(msg, &git.CommitOptions{Author: sig, Committer: sig, AllowEmptyCommits: true}); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // shardReports writes the reports of four shards of the corpus in dir
