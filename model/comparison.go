@@ -62,6 +62,10 @@ type Side struct {
 	Passed   bool
 	Expected Expected
 	Actual   Actual
+	// KnownFailure says the fixture failed and an entry of that run's
+	// lists excused it: the base's verdict on a fixture the change
+	// removed, which the headline names.
+	KnownFailure bool
 }
 
 // Change is one fixture whose result moved or whose content differs

@@ -153,7 +153,7 @@ func headChange(h, b, renamedFrom *model.Result) (ch model.Change, changed bool)
 }
 
 func side(r *model.Result) *model.Side {
-	return &model.Side{Passed: r.Passed, Expected: r.Expected, Actual: r.Actual}
+	return &model.Side{Passed: r.Passed, Expected: r.Expected, Actual: r.Actual, KnownFailure: !r.Passed && r.Excused()}
 }
 
 func transition(basePassed, headPassed bool) model.Transition {
