@@ -249,3 +249,32 @@ func entryKey(e *expect.Entry) string {
 	}
 	return impl + " " + e.Path + " " + e.Expect.String()
 }
+
+// markRemovedKnown marks each fixture the change removed that failed on
+// the base and that the base's lists excused there, so that the headline
+// tells a known failure removed from a failure removed. The base commit or
+// folder ran without lists; a baseline given as a report carries its own
+// marks.
+func markRemovedKnown(_ context.Context, r *Resolved, o *Outcome) error {
+	c := o.Run.Comparison
+	if c == nil || c.Unavailable != "" || (r.KnownFailures == "" && len(r.Expectations) == 0) {
+		return nil
+	}
+	var base *expect.List
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		if ch.Transition != model.Removed || ch.Base == nil || ch.Base.Passed || ch.Base.KnownFailure ||
+			ch.Base.Actual.Outcome == model.CorpusError {
+			continue
+		}
+		if base == nil {
+			known := false
+			if base, known = r.baseLists(c); !known {
+				return nil
+			}
+		}
+		e := base.Match(model.Validator, "", &model.Result{RelPath: ch.RelPath, Path: ch.Path})
+		ch.Base.KnownFailure = e != nil && (e.Expect == model.ExpectFail || e.Expect == model.ExpectFlaky)
+	}
+	return nil
+}
