@@ -62,9 +62,9 @@ type Side struct {
 	Passed   bool
 	Expected Expected
 	Actual   Actual
-	// KnownFailure says the fixture failed and an entry of that run's
-	// lists excused it: the base's verdict on a fixture the change
-	// removed, which the headline names.
+	// KnownFailure says, of the base's side, that the fixture failed and
+	// an entry of the base's lists excused it: a known failure the change
+	// removed reads apart from a failure removed.
 	KnownFailure bool
 }
 

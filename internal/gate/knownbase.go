@@ -42,8 +42,13 @@ func holdKnownToBase(_ context.Context, r *Resolved, o *Outcome) error {
 		byPath[run.Results[i].RelPath] = &run.Results[i]
 	}
 	for _, ch := range c.Changes {
-		if res := byPath[ch.RelPath]; res != nil && (ch.Transition == model.Regressed || ch.Transition == model.AddedFailing) {
+		res := byPath[ch.RelPath]
+		switch {
+		case res == nil:
+		case ch.Transition == model.Regressed || ch.Transition == model.AddedFailing:
 			h.hold(res, model.Validator, "", ch.Transition)
+		case ch.Content == model.Renamed && !res.Passed:
+			h.holdRenamed(res, ch.From)
 		}
 	}
 	for i := range c.Implementations {
@@ -77,13 +82,6 @@ func (h *baseHold) hold(res *model.Result, name, desc string, v model.Transition
 	if had := h.base.Match(name, desc, res); h.known && had != nil && had.Expect != model.ExpectSkip {
 		return false
 	}
-	where := h.r.KnownFailures
-	if res.Listing != nil {
-		where = res.Listing.Entry
-	}
-	// Unmarked: neither the reason nor the entry excuses it now.
-	res.KnownFailure, res.Listing = "", nil
-	h.change.Unexcused = append(h.change.Unexcused, res.RelPath)
 	why := "the base " + h.c.Base + " did not list it"
 	if !h.known {
 		why = "the known failures of the base " + h.c.Base + " are not known"
@@ -92,10 +90,43 @@ func (h *baseHold) hold(res *model.Result, name, desc string, v model.Transition
 	if name != model.Validator {
 		who = " for " + name
 	}
-	h.run.Findings = append(h.run.Findings, model.Finding{Kind: model.FindingKnownNotOnBase, Path: res.Path,
-		Message: fmt.Sprintf("listed as a known failure%s (%s), but it %s now and %s: only an entry the base already had excuses a regression; its failure counts",
-			who, where, newFailureWords(v, h.c.Base), why)})
+	h.unexcuse(res, func(where string) string {
+		return fmt.Sprintf("listed as a known failure%s (%s), but it %s now and %s: only an entry the base already had excuses a regression; its failure counts",
+			who, where, newFailureWords(v, h.c.Base), why)
+	})
 	return true
+}
+
+// holdRenamed decides the failure of a fixture the change renamed from
+// the base's path from: an entry excuses it only when the base excused it
+// at that path, so that moving a failure into a folder the base excuses
+// does not hide it.
+func (h *baseHold) holdRenamed(res *model.Result, from string) {
+	if !res.Excused() {
+		return
+	}
+	had := h.base.Match(model.Validator, "", &model.Result{RelPath: from, Path: from})
+	if h.known && had != nil && had.Expect != model.ExpectSkip {
+		return
+	}
+	h.unexcuse(res, func(where string) string {
+		return fmt.Sprintf("listed as a known failure (%s), but it fails, renamed from %s, which no entry of the base %s excused: only an entry the base already had excuses a failure; its failure counts",
+			where, from, h.c.Base)
+	})
+}
+
+// unexcuse takes back the excuse of a failure an entry the base did not
+// have excuses, and adds the finding message gives, told where the
+// excuse came from.
+func (h *baseHold) unexcuse(res *model.Result, message func(where string) string) {
+	where := h.r.KnownFailures
+	if res.Listing != nil {
+		where = res.Listing.Entry
+	}
+	// Unmarked: neither the reason nor the entry excuses it now.
+	res.KnownFailure, res.Listing = "", nil
+	h.change.Unexcused = append(h.change.Unexcused, res.RelPath)
+	h.run.Findings = append(h.run.Findings, model.Finding{Kind: model.FindingKnownNotOnBase, Path: res.Path, Message: message(where)})
 }
 
 // holdImplementation holds the new failures of one implementation's

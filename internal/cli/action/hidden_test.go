@@ -101,3 +101,45 @@ func checkHeadline(t *testing.T, gh *githubtest.Server, r testkit.Result, icon, 
 }
 
 func lastWord(s string) string { return s[strings.LastIndex(s, " ")+1:] }
+
+// A failing fixture moved into a folder an entry of the base excuses is
+// still a failure: an entry excuses a renamed fixture only when the base
+// excused it at its old path, and a finding says why it counts. One the
+// base excused where it was stays excused where it went.
+func TestMovedIntoExcusedFolderCounts(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 7, repoName)
+	w.Env["INPUT_EXPECTATIONS"] = "expectations.txt"
+	corpus := filepath.Join(w.Dir, "corpus")
+	positive := filepath.Join(corpus, "positive")
+	writeCorpus(t, corpus, 1, 3)
+	testkit.WriteFiles(t, w.Dir, map[string]string{"expectations.txt": "* positive/wip/ fail # work in progress\n", "corpus/positive/wip/README": "kept\n"})
+	base := commitWorkspace(t, w.Dir, "base")
+	withBase(t, w, base.String())
+	moveInto := func(from, to string) {
+		t.Helper()
+		if err := os.Rename(filepath.Join(positive, from), filepath.Join(positive, to)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	moveInto("render_case_000.json", "wip/render_case_000.json")
+	commitWorkspace(t, w.Dir, "head: the failure moved into the folder the base excuses")
+	r := w.Run(t, inProcess)
+	why := "listed as a known failure (expectations.txt:1), but it fails, renamed from positive/render_case_000.json, which no entry of the base " +
+		base.String()[:7] + " excused: only an entry the base already had excuses a failure; its failure counts"
+	if r.Code != ExitMismatch || r.Outputs["conclusion"] != "failure" || !strings.Contains(r.Log, why) {
+		t.Errorf("exit %d, outputs %v, want 1 and a finding saying %q\n%s", r.Code, r.Outputs, why, r.Log)
+	}
+
+	// Excused on the base where it was: moved on, it stays excused.
+	base = commitWorkspace(t, w.Dir, "base: the failure in the folder")
+	withBase(t, w, base.String())
+	if err := os.MkdirAll(filepath.Join(positive, "wip", "deeper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	moveInto("wip/render_case_000.json", "wip/deeper/render_case_000.json")
+	commitWorkspace(t, w.Dir, "head: moved within the folder")
+	if r := w.Run(t, inProcess); r.Code != ExitOK || strings.Contains(r.Log, "known failure not on the base") {
+		t.Errorf("a failure the base excused where it was: exit %d\n%s", r.Code, r.Log)
+	}
+}
