@@ -116,8 +116,8 @@ func corpusFolders(fsys fs.FS) ([]string, error) {
 	}
 	for _, e := range entries {
 		right, misnamed := rightFolder(e.Name())
-		if !misnamed || !e.IsDir() {
-			continue
+		if !misnamed || !(e.IsDir() || e.Type()&fs.ModeSymlink != 0) {
+			continue // a link is walked to be reported as one
 		}
 		if _, err := lstat(fsys, right); !listed[right] && err == nil {
 			continue // the same folder, on a file system that folds case
@@ -127,8 +127,8 @@ func corpusFolders(fsys fs.FS) ([]string, error) {
 	return folders, nil
 }
 
-// rightFolder is the corpus folder name is named as but for case, and
-// whether it differs from it.
+// rightFolder is the corpus folder whose name equals name but for case,
+// and whether name differs from it ("Positive": "positive", true).
 func rightFolder(name string) (right string, misnamed bool) {
 	for _, f := range Folders {
 		if strings.EqualFold(name, f) {
@@ -141,8 +141,9 @@ func rightFolder(name string) (right string, misnamed bool) {
 // misnamed says why a discovered file is not a fixture as named: its
 // folder is a corpus folder's name but for case, or its extension is
 // .json but for case; "" when it is named right. RUNNER.md names the
-// folders and the extension, and a file system that is case-sensitive
-// (GitHub's runners) tells them apart, so the name is fixed, not guessed.
+// folders and the extension, and a case-sensitive file system (GitHub's
+// runners) tells the names apart: the author renames the file rather than
+// the runner guessing what was meant.
 func misnamed(rel string) string {
 	if right, bad := rightFolder(folderOf(rel)); bad {
 		return fmt.Sprintf("the folder %s/ is not a corpus folder, whose name is %s/ (names are case-sensitive): rename the folder", folderOf(rel), right)

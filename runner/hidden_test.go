@@ -31,7 +31,13 @@ func TestMisnamedFixturesRefused(t *testing.T) {
 		"negative_schemas/h.json":      fixture,
 		"positive/sub/Positive/i.json": fixture,
 	})
+	if err := os.Symlink("positive", filepath.Join(root, "NEGATIVE")); err != nil {
+		t.Fatal(err)
+	}
 	run := runCorpus(t, Config{Corpus: root})
+	if !hasFinding(run, "NEGATIVE", "the class folder is a symbolic link") {
+		t.Errorf("a link named as a corpus folder but for case: no finding in %+v", run.Findings)
+	}
 	want := map[string]string{
 		"positive/a.json":              "",
 		"Positive/b.json":              "the folder Positive/ is not a corpus folder, whose name is positive/ (names are case-sensitive): rename the folder",
@@ -70,4 +76,13 @@ func TestLFSPointerSchemaRefused(t *testing.T) {
 		!strings.Contains(err.Error(), "is a Git LFS pointer, not the schema") || !strings.Contains(err.Error(), "lfs: true") {
 		t.Errorf("err = %v, want unusable input naming the file as an LFS pointer", err)
 	}
+}
+
+func hasFinding(run *model.Run, path, message string) bool {
+	for _, f := range run.Findings {
+		if strings.HasSuffix(f.Path, path) && strings.Contains(f.Message, message) {
+			return true
+		}
+	}
+	return false
 }
