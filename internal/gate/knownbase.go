@@ -45,10 +45,10 @@ func holdKnownToBase(_ context.Context, r *Resolved, o *Outcome) error {
 		res := byPath[ch.RelPath]
 		switch {
 		case res == nil:
+		case ch.Content == model.Renamed && !res.Passed:
+			h.holdRenamed(res, ch.From, ch.Base)
 		case ch.Transition == model.Regressed || ch.Transition == model.AddedFailing:
 			h.hold(res, model.Validator, "", ch.Transition)
-		case ch.Content == model.Renamed && !res.Passed:
-			h.holdRenamed(res, ch.From)
 		}
 	}
 	for i := range c.Implementations {
@@ -98,20 +98,25 @@ func (h *baseHold) hold(res *model.Result, name, desc string, v model.Transition
 }
 
 // holdRenamed decides the failure of a fixture the change renamed from
-// the base's path from: an entry excuses it only when the base excused it
-// at that path, so that moving a failure into a folder the base excuses
-// does not hide it.
-func (h *baseHold) holdRenamed(res *model.Result, from string) {
-	if !res.Excused() {
+// the base's path from, base its result there: an entry excuses it only
+// when the base excused it at that path (its report marked it so, or an
+// entry of its lists covers the path), so that moving a failure into a
+// folder the base excuses does not hide it.
+func (h *baseHold) holdRenamed(res *model.Result, from string, base *model.Side) {
+	if !res.Excused() || (base != nil && base.KnownFailure) {
 		return
 	}
 	had := h.base.Match(model.Validator, "", &model.Result{RelPath: from, Path: from})
 	if h.known && had != nil && had.Expect != model.ExpectSkip {
 		return
 	}
+	why := "which no entry of the base " + h.c.Base + " excused"
+	if !h.known {
+		why = "and the known failures of the base " + h.c.Base + " are not known"
+	}
 	h.unexcuse(res, func(where string) string {
-		return fmt.Sprintf("listed as a known failure (%s), but it fails, renamed from %s, which no entry of the base %s excused: only an entry the base already had excuses a failure; its failure counts",
-			where, from, h.c.Base)
+		return fmt.Sprintf("listed as a known failure (%s), but it fails, renamed from %s, %s: only an entry the base already had excuses a failure; its failure counts",
+			where, from, why)
 	})
 }
 
