@@ -19,6 +19,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/jsoncompact"
 	"github.com/drp2/drp2-fixtures/internal/jsonpos"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/runner/schema"
 )
 
 // DefaultMaxFileSize bounds the size of one fixture file, so that a stray
@@ -58,6 +59,9 @@ type fixture struct {
 func readFixture(fsys fs.FS, rel string, limit int64, mem *fixtureMemory) ([]byte, *corpusError) {
 	if !utf8.ValidString(rel) {
 		return nil, &corpusError{msg: "the file name is not valid UTF-8: rename it", offset: -1}
+	}
+	if why := misnamed(rel); why != "" {
+		return nil, &corpusError{msg: why, offset: -1}
 	}
 	f, err := fsys.Open(rel)
 	if err != nil {
@@ -124,6 +128,9 @@ func unwrapPath(err error) error {
 func decodeFixture(data []byte, mem *fixtureMemory) (*fixture, *corpusError) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &corpusError{msg: "the file is empty: a fixture is one JSON object", offset: 0}
+	}
+	if schema.IsLFSPointer(data) {
+		return nil, &corpusError{msg: "the file is a Git LFS pointer, not the fixture: " + schema.LFSFetch, offset: 0}
 	}
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		return nil, &corpusError{msg: "the file starts with a UTF-8 byte-order mark, which JSON text must not have: save it without BOM", offset: 0}

@@ -287,7 +287,7 @@ func TestCommitDeltaKinds(t *testing.T) {
 	// changed expectation among the fixes.
 	// The command schema lost SetIndexBuffer: the headline names the file
 	// and the error the regressed fixture now fails with.
-	wantHeadline := fmt.Sprintf(`2 regressed (1 broken), 2 fixed (1 expectation changed), 2 added, 1 removed, 1 stream changed, 1 renamed, command schema changed: drp_command.json (1 fixture now fails with: unknown command "SetIndexBuffer": not one of the 46 active commands) against base %s`, baseHash.String()[:7])
+	wantHeadline := fmt.Sprintf(`2 regressed (1 broken), 2 fixed (1 expectation changed), 2 added, 1 removed (passed on the base: negative/removed.json), 1 stream changed, 1 renamed, command schema changed: drp_command.json (1 fixture now fails with: unknown command "SetIndexBuffer": not one of the 46 active commands) against base %s`, baseHash.String()[:7])
 	if h := explain.ComparisonHeadline(c); h != wantHeadline {
 		t.Errorf("headline %q\nwant     %q", h, wantHeadline)
 	}

@@ -43,7 +43,7 @@ func Compare(base, head *model.Run, name string) *model.Comparison {
 			continue
 		}
 		c.Changes = append(c.Changes, model.Change{RelPath: b.RelPath, Path: b.Path, Name: b.Name,
-			Transition: model.Removed, Base: side(b)})
+			Transition: model.Removed, Base: baseSide(b)})
 	}
 	sort.SliceStable(c.Changes, func(i, j int) bool {
 		a, b := &c.Changes[i], &c.Changes[j]
@@ -146,7 +146,7 @@ func headChange(h, b, renamedFrom *model.Result) (ch model.Change, changed bool)
 			ch.Transition = model.AddedPassing
 		}
 	} else {
-		ch.Base = side(b)
+		ch.Base = baseSide(b)
 		ch.Transition = transition(b.Passed, h.Passed)
 	}
 	return ch, ch.Transition != model.StillPassing || ch.Content != model.ContentSame
@@ -154,6 +154,16 @@ func headChange(h, b, renamedFrom *model.Result) (ch model.Change, changed bool)
 
 func side(r *model.Result) *model.Side {
 	return &model.Side{Passed: r.Passed, Expected: r.Expected, Actual: r.Actual}
+}
+
+// baseSide is the base's result, marked when an entry excused its failure
+// there (a baseline given as a report; the gate marks a base commit's).
+// The head's excuses are held to the base after the comparison, so its
+// side is not marked.
+func baseSide(r *model.Result) *model.Side {
+	s := side(r)
+	s.KnownFailure = !r.Passed && r.Excused()
+	return s
 }
 
 func transition(basePassed, headPassed bool) model.Transition {

@@ -62,5 +62,5 @@ func boundSide(s *model.Side) *model.Side {
 		return nil
 	}
 	r := boundResult(model.Result{Expected: s.Expected, Actual: s.Actual})
-	return &model.Side{Passed: s.Passed, Expected: r.Expected, Actual: r.Actual}
+	return &model.Side{Passed: s.Passed, Expected: r.Expected, Actual: r.Actual, KnownFailure: s.KnownFailure}
 }

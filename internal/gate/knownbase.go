@@ -111,6 +111,10 @@ func (h *baseHold) holdValidator() {
 	}
 	for _, ch := range h.c.Changes {
 		res := byPath[ch.RelPath]
+		if res != nil && ch.Content == model.Renamed && !res.Passed {
+			h.holdRenamed(res, ch.From, ch.Base)
+			continue
+		}
 		if res == nil || !res.Excused() || (ch.Transition != model.Regressed && ch.Transition != model.AddedFailing) {
 			continue
 		}
@@ -213,6 +217,28 @@ func (h *baseHold) unexcuse(res *model.Result, name string, v model.Transition) 
 	}
 	h.count(res, fmt.Sprintf("listed as a known failure%s (%s), but %s: only an entry the base already had excuses %s, and %s; its failure counts",
 		forName(name), where, how, what, h.why))
+}
+
+// holdRenamed holds the failure of a fixture the change renamed from
+// the base's path from, base its result there: an entry excuses it only
+// when the base excused it at that path (its report marked it so, or an
+// entry of its lists covers the path), so that moving a failure into a
+// folder the base excuses does not hide it.
+func (h *baseHold) holdRenamed(res *model.Result, from string, base *model.Side) {
+	if !res.Excused() || (base != nil && base.KnownFailure) {
+		return
+	}
+	had := h.base.Match(model.Validator, "", &model.Result{RelPath: from, Path: from})
+	if h.known && had != nil && had.Expect != model.ExpectSkip {
+		return
+	}
+	where := h.r.KnownFailures
+	if res.Listing != nil {
+		where = res.Listing.Entry
+	}
+	res.KnownFailure, res.Listing = "", nil
+	h.count(res, fmt.Sprintf("listed as a known failure (%s), but it fails, renamed from %s: only an entry the base already had excuses a failure at its old path, and %s; its failure counts",
+		where, from, h.why))
 }
 
 // unskip makes a fixture kept from the implementation by an entry the
@@ -392,4 +418,33 @@ func entryKey(e *expect.Entry) string {
 		impl += "@" + e.Device
 	}
 	return impl + " " + e.Path + " " + e.Expect.String()
+}
+
+// markRemovedKnown marks each fixture the change removed that failed on
+// the base and that the base's lists excused there, so that the headline
+// tells a known failure removed from a failure removed. The base commit or
+// folder ran without lists; a baseline given as a report carries its own
+// marks.
+func markRemovedKnown(_ context.Context, r *Resolved, o *Outcome) error {
+	c := o.Run.Comparison
+	if c == nil || c.Unavailable != "" || (r.KnownFailures == "" && len(r.Expectations) == 0) {
+		return nil
+	}
+	var base *expect.List
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		if ch.Transition != model.Removed || ch.Base == nil || ch.Base.Passed || ch.Base.KnownFailure ||
+			ch.Base.Actual.Outcome == model.CorpusError {
+			continue
+		}
+		if base == nil {
+			known := false
+			if base, known = r.baseLists(c); !known {
+				return nil
+			}
+		}
+		e := base.Match(model.Validator, "", &model.Result{RelPath: ch.RelPath, Path: ch.Path})
+		ch.Base.KnownFailure = e != nil && (e.Expect == model.ExpectFail || e.Expect == model.ExpectFlaky)
+	}
+	return nil
 }

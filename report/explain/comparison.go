@@ -147,6 +147,9 @@ func ComparisonHeadline(c *model.Comparison) string {
 		if in := changes(v); len(in) > 0 && v != model.AddedFailing {
 			part += " (" + strings.Join(in, ", ") + ")"
 		}
+		if v == model.Removed {
+			part += " (" + removedNames(c.Changes) + ")"
+		}
 		parts = append(parts, part)
 	}
 	// Fixtures whose result did not move are counted by their change.

@@ -265,13 +265,15 @@ func ChangeGroups(changes []*model.Change) [][]*model.Change {
 }
 
 // sideKey is one side's result for ChangeGroups: absent, passed, or its
-// cause.
+// cause, a known failure apart.
 func sideKey(s *model.Side) string {
 	switch {
 	case s == nil:
 		return "absent"
 	case s.Passed:
 		return "passed"
+	case s.KnownFailure:
+		return "known\x02" + CauseKey(s.Expected, s.Actual, "")
 	}
 	return CauseKey(s.Expected, s.Actual, "")
 }

@@ -29,11 +29,13 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 	}
 	// Green only when the run passes: "no change" on a failing run is no
 	// good news, and the verdict below says what fails.
+	// A fixture that failed on the base and is gone now is no good news
+	// either: it may be hidden rather than fixed.
 	icon := "🟢"
 	switch {
 	case c.Delta().Regressed > 0:
 		icon = "🔴"
-	case runFails(run):
+	case runFails(run) || explain.RemovedFailing(c) > 0:
 		icon = "⚪"
 	}
 	// The headline names the base, the changed schema files and a schema
@@ -177,8 +179,12 @@ func changeTable(b *strings.Builder, run *model.Run, v model.Transition, changes
 	if rows > 0 {
 		b.WriteString("| Fixture | What changed | Base | Now |\n|:--|:--|:--|:--|\n")
 	}
+	groups := explain.ChangeGroups(changes)
+	if v == model.Removed {
+		explain.FailedOnBaseFirst(groups)
+	}
 	shown := 0
-	for i, g := range explain.ChangeGroups(changes) {
+	for i, g := range groups {
 		if i == rows {
 			break
 		}
@@ -283,7 +289,11 @@ func sideText(s *model.Side) string {
 	if s.Actual.Outcome == model.CorpusError {
 		return "❌ " + explain.CorpusError
 	}
-	return "❌ got " + cell(explain.ActualText(&model.Result{Actual: s.Actual, Expected: s.Expected}))
+	known := ""
+	if s.KnownFailure {
+		known = "known failure: "
+	}
+	return "❌ " + known + "got " + cell(explain.ActualText(&model.Result{Actual: s.Actual, Expected: s.Expected}))
 }
 
 // short is the first 12 characters of a hex sum: enough to tell two apart.

@@ -308,7 +308,7 @@ func TestDeltaLeads(t *testing.T) {
 	// Each fixture counted once, how its file changed in parentheses,
 	// the changed schema files and the error the change gives, escaped,
 	// the base linked to its commit.
-	want := "### 🔴 3 regressed (1 broken, 1 stream changed), 1 fixed (1 expectation changed), 2 added, 1 removed, 1 renamed, " +
+	want := "### 🔴 3 regressed (1 broken, 1 stream changed), 1 fixed (1 expectation changed), 2 added, 1 removed (passed on the base: negative/old\\_rule.json), 1 renamed, " +
 		"command schema changed: commands/CreateBuffer.json, common/&lt;b&gt;\\|\\*x\\*\\`.json (1 fixture now fails with: CreateBuffer: missing properties: 'usages' &lt;b&gt;\\|x) " +
 		"against base [`abc1234`](https://github.com/drp2/drp2-fixtures/commit/" + sample.BaseCommit + ")"
 	if lines[1] != want {

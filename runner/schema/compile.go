@@ -205,8 +205,11 @@ func newBudget() *budget {
 
 // count spends the objects and the patterns of the document u on the
 // budget, refusing it when they exceed what is left or it holds a number
-// beyond MaxNumber. A document that is not JSON is the library's to refuse.
+// beyond MaxNumber, or when it is a Git LFS pointer. A document that is not JSON is the library's to refuse.
 func (b *budget) count(u string, data []byte) error {
+	if IsLFSPointer(data) {
+		return fmt.Errorf("cannot compile %s: the file is a Git LFS pointer, not the schema: %s", u, LFSFetch)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var doc any

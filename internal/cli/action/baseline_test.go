@@ -101,7 +101,7 @@ func baselineScenarios(t *testing.T, step stepRunner) {
 				t.Errorf("output %s = %q, want %q", k, r.Outputs[k], v)
 			}
 		}
-		headline := "2 regressed (2 stream changed), 1 added, 1 removed against base [`" + short + "`]"
+		headline := `2 regressed (2 stream changed), 1 added, 1 removed (passed on the base: positive/render\_case\_005.json) against base [` + "`" + short + "`]"
 		if !strings.HasPrefix(r.Summary, "### 🔴 "+headline) {
 			t.Errorf("the job summary does not lead with the delta:\n%.600s", r.Summary)
 		}
