@@ -125,8 +125,8 @@ func TestMovedIntoExcusedFolderCounts(t *testing.T) {
 	moveInto("render_case_000.json", "wip/render_case_000.json")
 	commitWorkspace(t, w.Dir, "head: the failure moved into the folder the base excuses")
 	r := w.Run(t, inProcess)
-	why := "listed as a known failure (expectations.txt:1), but it fails, renamed from positive/render_case_000.json, which no entry of the base " +
-		base.String()[:7] + " excused: only an entry the base already had excuses a failure; its failure counts"
+	why := "listed as a known failure (expectations.txt:1), but it fails, renamed from positive/render_case_000.json: only an entry the base already had excuses a failure at its old path, and the base " +
+		base.String()[:7] + " did not list it; its failure counts"
 	if r.Code != ExitMismatch || r.Outputs["conclusion"] != "failure" || !strings.Contains(r.Log, why) {
 		t.Errorf("exit %d, outputs %v, want 1 and a finding saying %q\n%s", r.Code, r.Outputs, why, r.Log)
 	}
