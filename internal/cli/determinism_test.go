@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/fixtures"
+	"github.com/drp2/drp2-fixtures/internal/corpusgen"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
@@ -43,4 +46,35 @@ func firstDifference(a, b []byte) string {
 		}
 	}
 	return "one is a prefix of the other"
+}
+
+// The text report of four shards merged is the whole run's, byte for byte,
+// its failures' reasons and fixes (the fixture's own words) included: 300
+// fixtures generated from the embedded corpus, every second one a
+// mismatch and every seventh malformed.
+func TestTextReportOfMergedShardsIsTheWholeRuns(t *testing.T) {
+	dir := t.TempDir()
+	if err := corpusgen.Corpus(fixtures.FS, filepath.Join(dir, "corpus"), corpusgen.Options{Count: 300, MismatchEvery: 2, BrokenEvery: 7}); err != nil {
+		t.Fatal(err)
+	}
+	code, whole, errs := run(t, dir, "run", "--corpus", "corpus", "--fail-on", "never")
+	if code != ExitOK {
+		t.Fatalf("whole run: exit %d\n%s", code, errs)
+	}
+	for k := 1; k <= 4; k++ {
+		if code, _, errs := run(t, dir, "run", "--corpus", "corpus", "--shard", fmt.Sprintf("%d/4", k), "--fail-on", "never",
+			"--json-out", fmt.Sprintf("shards/%d.json", k)); code != ExitOK {
+			t.Fatalf("shard %d: exit %d\n%s", k, code, errs)
+		}
+	}
+	code, merged, errs := run(t, dir, "merge", "--fail-on", "never", "shards/*.json")
+	if code != ExitOK {
+		t.Fatalf("merge: exit %d\n%s", code, errs)
+	}
+	if merged != whole {
+		t.Errorf("the merge's text report differs from the whole run's:\n%s", firstDifference([]byte(whole), []byte(merged)))
+	}
+	if n := strings.Count(whole, "fixture's reason: "); n == 0 {
+		t.Errorf("no failure of the corpus has a reason: the test tests nothing")
+	}
 }
