@@ -194,12 +194,17 @@ type published struct {
 }
 
 // writeNotes adds to the job summary what publishing skipped or could not
-// do, and writes the check-run and comment URLs.
-func (a *runAction) writeNotes(d *delivery, p published) error {
+// do, and writes the check-run and comment URLs to the step outputs unless
+// an earlier write of them failed (outputs false): that failure is said
+// once.
+func (a *runAction) writeNotes(d *delivery, p published, outputs bool) error {
 	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" && len(p.notes) > 0 && !d.in.NoJobSummary {
 		if err := workspace.Append(path, a.env.Redactor.Bytes([]byte(markdown.Publishing(p.notes)))); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
+	}
+	if !outputs {
+		return nil
 	}
 	return writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", p.checkURL}, {"comment-url", p.commentURL}}, a.env.Redactor)
 }
