@@ -12,7 +12,9 @@
 //   - a contained workspace (the action) refuses paths outside it; an
 //     uncontained one (the command line) opens them as given, the user's
 //     own choice;
-//   - reads are bounded; writes create the missing folders.
+//   - reads are bounded; writes create the missing folders, and a file
+//     written in place of another replaces it whole (replace.go), so
+//     that no reader, killed process or full disk ever sees a part.
 //
 // The files the Actions runner itself hands the step (the job summary,
 // the outputs and the event payload) are not the pull request's: Append and

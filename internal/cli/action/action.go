@@ -259,14 +259,17 @@ func (a *runAction) deliver(ctx context.Context, d *delivery) error {
 	logErr := a.logged(a.writeLog(d))
 	files := a.writeFiles(d)
 	d = d.failedBy(files.err)
-	a.explore(ctx, d)
+	// A runner's file that could not be written is not tried again: its
+	// failure is said once.
+	summary := files.summaryWritten()
+	a.explore(ctx, d, summary)
 	outputsErr := a.logged(a.writeResultOutputs(d, files))
 	d = d.failedBy(outputsErr)
 	gh := a.connect(d)
 	check := a.publishCheck(ctx, d, gh)
 	comment := a.publishComment(ctx, d, gh, check)
 	notesErr := a.logged(a.writeNotes(d, published{checkURL: check.url, commentURL: comment.url,
-		notes: slices.Concat(gh.notes, check.notes, comment.notes)}, outputsErr == nil))
+		notes: slices.Concat(gh.notes, check.notes, comment.notes)}, summary, outputsErr == nil))
 	for _, w := range append(exit.Lines(runErr), explain.Judgement(d.out.Run).Reasons...) {
 		a.errorf("%s", w)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 )
 
 // errorLines are the log's ::error lines that contain s.
@@ -38,14 +40,17 @@ func TestReportFileErrorSaidOnce(t *testing.T) {
 }
 
 // The files the runner hands the step fail the step alike, exit 2 (a
-// record that could not be written), each error naming its variable and
-// said once; the other one is still written.
+// record that could not be written), each error naming its file and said
+// once (a later write of the same file is not tried); the other one is
+// still written.
 func TestRunnerFileErrorsShareAnExitCode(t *testing.T) {
 	want := map[string]string{"GITHUB_OUTPUT": "write the step outputs to GITHUB_OUTPUT: open ", "GITHUB_STEP_SUMMARY": "write job summary: mkdir "}
 	for _, variable := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
 		t.Run(variable, func(t *testing.T) {
-			w := newWorkspace(t, "http://127.0.0.1:1", 0, "")
-			w.Env["INPUT_GITHUB-TOKEN"] = ""
+			// A read-only token: publishing fails, and its notes would
+			// go to the job summary too.
+			gh := githubtest.New(t, githubtest.Options{Token: token, ReadOnly: true})
+			w := newWorkspace(t, gh.URL, 7, repoName)
 			writeCorpus(t, filepath.Join(w.Dir, "corpus"), 0, 1)
 			// The runner makes the folder of its files.
 			if err := os.MkdirAll(filepath.Dir(w.Output), 0o755); err != nil {
@@ -62,8 +67,9 @@ func TestRunnerFileErrorsShareAnExitCode(t *testing.T) {
 			if code != ExitUsage {
 				t.Errorf("exit %d, want %d\n%s", code, ExitUsage, log)
 			}
-			if said := errorLines(log, blocker); len(said) != 1 || !strings.Contains(said[0], want[variable]) {
-				t.Errorf("the error of %s, said %d times, not %q:\n%s", variable, len(said), want[variable], log)
+			if said := errorLines(log, blocker); strings.Count(log, blocker) != 1 || len(said) != 1 || !strings.Contains(said[0], want[variable]) {
+				t.Errorf("the error of %s: %d ::error lines, %d lines naming the file, want one saying %q:\n%s",
+					variable, len(said), strings.Count(log, blocker), want[variable], log)
 			}
 			for _, other := range written {
 				if st, err := os.Stat(other); err != nil || st.Size() == 0 {
