@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // folder is where a file is replaced: an *os.Root below the workspace
@@ -102,7 +103,8 @@ func fill(f *os.File, data []byte, mode fs.FileMode) (op string, err error) {
 func createTemp(dir folder, name string) (string, *os.File, error) {
 	base := filepath.Base(name)
 	if len(base) > 200 {
-		base = base[:200] // the name's limit is 255 bytes
+		// A name's limit is 255 bytes; the cut keeps whole characters.
+		base = strings.ToValidUTF8(base[:200], "")
 	}
 	for range 100 {
 		var raw [4]byte

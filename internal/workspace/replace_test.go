@@ -229,4 +229,9 @@ func TestReplaceOutsideTheWorkspace(t *testing.T) {
 	if err := ws.WriteFile(os.DevNull, []byte("x")); err != nil {
 		t.Errorf("%s: %v", os.DevNull, err)
 	}
+	// A name near the limit still has room for its temporary file's.
+	long := filepath.Join(dir, "a"+strings.Repeat("é", 126))
+	if err := ws.WriteFile(long, []byte("long")); err != nil {
+		t.Errorf("a name of 253 bytes: %v", err)
+	}
 }
