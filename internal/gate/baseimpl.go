@@ -47,7 +47,7 @@ func (r *Resolved) baseImplementations(ctx context.Context, base, head *model.Ru
 	var ran []model.Implementation
 	if len(sub.Results) > 0 {
 		read := func(rel string) ([]byte, error) { return fs.ReadFile(corpus, rel) }
-		cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout}
+		cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout, Now: r.Config.Now}
 		if ran, err = harness.Run(ctx, cfg, &sub, read); err != nil {
 			return nil, err
 		}

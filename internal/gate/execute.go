@@ -133,8 +133,11 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	}
 	fsys := r.corpusSource().FS
 	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
+	// The run's clock times the implementations as it times the validator:
+	// under SOURCE_DATE_EPOCH every duration is zero and the reports are
+	// the same from run to run.
 	cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress,
-		Expect: r.expect.Expectation, Retries: r.Retries}
+		Expect: r.expect.Expectation, Retries: r.Retries, Now: r.Config.Now}
 	impls, err := harness.Run(ctx, cfg, o.Run, read)
 	if err != nil {
 		return err

@@ -12,7 +12,9 @@
 //   - a contained workspace (the action) refuses paths outside it; an
 //     uncontained one (the command line) opens them as given, the user's
 //     own choice;
-//   - reads are bounded; writes create the missing folders.
+//   - reads are bounded; writes create the missing folders, and a file
+//     written in place of another replaces it whole (replace.go), so
+//     that no reader, killed process or full disk ever sees a part.
 //
 // The files the Actions runner itself hands the step (the job summary,
 // the outputs and the event payload) are not the pull request's: Append and
@@ -230,16 +232,57 @@ func size(n int64) string {
 // WriteFile replaces the file at p with data, creating the missing
 // folders. Below the workspace a link at the file or at any folder on the
 // way is refused, so that a pull request cannot commit a link named like a
-// report and have its target overwritten.
+// report and have its target overwritten. The file is replaced whole
+// (replace): a reader, a killed process or a full disk finds the previous
+// file or the new one, never a part of either.
 func (d Dir) WriteFile(p string, data []byte) error {
-	return d.write(p, data, os.O_TRUNC)
+	abs, rel, inside, err := d.place(p)
+	if err != nil {
+		return err
+	}
+	if !inside {
+		return replaceOutside(abs, p, data)
+	}
+	root, err := os.OpenRoot(d.root)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if err := walk(root, rel, createFile); err != nil {
+		return err
+	}
+	return replace(root, rel, p, data)
 }
 
 // AppendFile appends data to the file at p, creating it and the missing
 // folders, with links refused below the workspace as WriteFile refuses
 // them.
 func (d Dir) AppendFile(p string, data []byte) error {
-	return d.write(p, data, os.O_APPEND)
+	abs, rel, inside, err := d.place(p)
+	if err != nil {
+		return err
+	}
+	var f *os.File
+	if !inside {
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return err
+		}
+		f, err = os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	} else {
+		var root *os.Root
+		if root, err = os.OpenRoot(d.root); err != nil {
+			return err
+		}
+		defer root.Close()
+		if err := walk(root, rel, createFile); err != nil {
+			return err
+		}
+		f, err = root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_APPEND|noFollow, 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	return writeClose(f, data)
 }
 
 // SaveReport writes a report file at p: replaced in d, or appended
@@ -251,36 +294,6 @@ func (d Dir) SaveReport(p string, data []byte, appendTo bool) error {
 		return New(d.root, false).AppendFile(p, data)
 	}
 	return d.WriteFile(p, data)
-}
-
-// write opens the file at p for writing with mode (os.O_TRUNC or
-// os.O_APPEND), creating it, and writes data.
-func (d Dir) write(p string, data []byte, mode int) error {
-	abs, rel, inside, err := d.place(p)
-	if err != nil {
-		return err
-	}
-	var f *os.File
-	if !inside {
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return err
-		}
-		f, err = os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|mode, 0o644)
-	} else {
-		var root *os.Root
-		if root, err = os.OpenRoot(d.root); err != nil {
-			return err
-		}
-		defer root.Close()
-		if err := walk(root, rel, createFile); err != nil {
-			return err
-		}
-		f, err = root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|mode|noFollow, 0o644)
-	}
-	if err != nil {
-		return err
-	}
-	return writeClose(f, data)
 }
 
 // Append appends data to path, creating the file when needed. It is for the

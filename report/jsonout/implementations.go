@@ -246,6 +246,7 @@ func readResult(rec *Result) (model.Result, error) {
 		Expected: expected,
 		Actual: model.Actual{Outcome: model.Outcome(rec.ActualOutcome), Phase: model.Phase(deref(rec.ActualPhase)),
 			Code: deref(rec.ActualCode), CommandIndex: rec.ActualCommandIndex, Message: deref(rec.Message), Rule: deref(rec.Rule)},
+		Reason: deref(rec.Reason), Fix: deref(rec.Fix),
 		Passed: rec.Passed, Span: (*model.Span)(rec.Location), Diagnostics: convert(rec.Diagnostics, fromDiagnostic),
 		// A known failure stays one when read back: diff, a baseline and a
 		// merge judge it as the run that wrote it did.

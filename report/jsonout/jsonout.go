@@ -130,8 +130,13 @@ type Result struct {
 	CorpusError          bool         `json:"corpus_error"`
 	Location             *Span        `json:"location"`
 	Rule                 *string      `json:"rule,omitempty"`
-	Digest               *Digest      `json:"digest,omitempty"`
-	Diagnostics          []Diagnostic `json:"diagnostics,omitempty"`
+	// Reason and Fix are the fixture's own words of a failure: its
+	// reason and fix members, which the text report shows, so that a
+	// report read back (a merge of shards) shows them too.
+	Reason      *string      `json:"reason,omitempty"`
+	Fix         *string      `json:"fix,omitempty"`
+	Digest      *Digest      `json:"digest,omitempty"`
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	// KnownFailure is the known-failures list's reason for a failure it
 	// excuses.
 	KnownFailure *string `json:"known_failure,omitempty"`
@@ -245,6 +250,8 @@ func result(r *model.Result) Result {
 		CorpusError:          r.IsCorpusError(),
 		Location:             (*Span)(r.Span),
 		Rule:                 optional(r.Actual.Rule),
+		Reason:               optional(r.Reason),
+		Fix:                  optional(r.Fix),
 		Digest:               digest(r.Digest),
 		Diagnostics:          convert(r.Diagnostics, toDiagnostic),
 		KnownFailure:         optional(r.KnownFailure),

@@ -21,8 +21,9 @@ func TestReportVersion(t *testing.T) {
 	}{
 		{"", ""},
 		{`"report_version": "1.0",`, ""},
+		{`"report_version": "1.1",`, ""},
 		{`"report_version": "1.7", "a_later_member": {"x": 1},`, ""},
-		{`"report_version": "2.0",`, `report_version 2.0: this drp2-fixtures (report version 1.0) reads version 1 reports only`},
+		{`"report_version": "2.0",`, `report_version 2.0: this drp2-fixtures (report version 1.1) reads version 1 reports only`},
 		{`"report_version": "0.9",`, `report_version 0.9`},
 		{`"report_version": "one",`, `"one" is not MAJOR.MINOR`},
 		{`"report_version": "1",`, `"1" is not MAJOR.MINOR`},
@@ -50,7 +51,7 @@ func TestProvenanceReadBack(t *testing.T) {
 	if err := Write(&b, run); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), `"started": "2026-03-04T04:06:07Z"`) || !strings.HasPrefix(b.String(), "{\n  \"report_version\": \"1.0\",") {
+	if !strings.Contains(b.String(), `"started": "2026-03-04T04:06:07Z"`) || !strings.HasPrefix(b.String(), "{\n  \"report_version\": \""+ReportVersion+"\",") {
 		t.Errorf("the report does not lead with its version or write its start in UTC:\n%s", b.String())
 	}
 	back, err := ReadReport(b.Bytes())

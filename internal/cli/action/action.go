@@ -56,6 +56,11 @@ func Run(ctx context.Context, env Env) error {
 	}
 	// The one writer that is not redacted: ::add-mask:: must name the token.
 	a.gha = githubactions.New(githubactions.WithGetenv(a.getenv), githubactions.WithWriter(orDiscard(a.env.RawLog)))
+	if a.getenv("GITHUB_ACTIONS") == "true" && a.getenv("GITHUB_OUTPUT") == "" {
+		// The runner always sets it; a step that lost it would otherwise
+		// leave every later step reading empty outputs without a word.
+		a.warnf("GITHUB_OUTPUT is not set: the step outputs (conclusion, the counts, the report paths) cannot be written, and later steps read them empty")
+	}
 	st, err := a.prepare(ctx)
 	if err != nil {
 		a.errorf("%v", err)
@@ -110,7 +115,7 @@ func (a *runAction) recordUnusable(err error) {
 		}
 	}
 	if werr := writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"conclusion", "failure"}}, a.env.Redactor); werr != nil {
-		a.warnf("write the step outputs: %v", werr)
+		a.warnf("%v", werr)
 	}
 }
 
@@ -245,20 +250,27 @@ func (a *runAction) markdownOptions(d *delivery) markdown.Options {
 // the first record sink's failure, else the outcome's. Each sink is given what
 // the earlier ones produced that it needs, so their order is the order of
 // these calls: the record of the run exists before any network call, and
-// a report that could not be written fails the verdict of every sink
-// after the files.
+// a report or step outputs that could not be written fail the verdict of
+// every sink after them.
 func (a *runAction) deliver(ctx context.Context, d *delivery) error {
+	// The records' own errors are said where they fail; the run's, with
+	// the verdict's reasons, at the end.
+	runErr := d.out.Err
 	logErr := a.logged(a.writeLog(d))
 	files := a.writeFiles(d)
 	d = d.failedBy(files.err)
-	a.explore(ctx, d)
+	// A runner's file that could not be written is not tried again: its
+	// failure is said once.
+	summary := files.summaryWritten()
+	a.explore(ctx, d, summary)
 	outputsErr := a.logged(a.writeResultOutputs(d, files))
+	d = d.failedBy(outputsErr)
 	gh := a.connect(d)
 	check := a.publishCheck(ctx, d, gh)
 	comment := a.publishComment(ctx, d, gh, check)
 	notesErr := a.logged(a.writeNotes(d, published{checkURL: check.url, commentURL: comment.url,
-		notes: slices.Concat(gh.notes, check.notes, comment.notes)}))
-	for _, w := range append(exit.Lines(d.out.Err), explain.Judgement(d.out.Run).Reasons...) {
+		notes: slices.Concat(gh.notes, check.notes, comment.notes)}, summary, outputsErr == nil))
+	for _, w := range append(exit.Lines(runErr), explain.Judgement(d.out.Run).Reasons...) {
 		a.errorf("%s", w)
 	}
 	if failed := cmp.Or(logErr, files.err, outputsErr, notesErr); failed != nil {

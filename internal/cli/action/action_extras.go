@@ -37,9 +37,10 @@ func newExtras(o *gate.Outcome) (extras, error) {
 
 // explore runs the explore input's exploration once the run's reports and
 // job summary are written, within explore-time, and adds its report to
-// the job summary. What it finds is a lead, never a verdict: an
-// exploration that fails is a warning, in the log and the summary.
-func (a *runAction) explore(ctx context.Context, d *delivery) {
+// the job summary (unless its write failed: summary false). What it finds
+// is a lead, never a verdict: an exploration that fails is a warning, in
+// the log and the summary.
+func (a *runAction) explore(ctx context.Context, d *delivery, summary bool) {
 	if d.job.Explore == 0 {
 		return
 	}
@@ -55,7 +56,7 @@ func (a *runAction) explore(ctx context.Context, d *delivery) {
 		a.warnf("%v", err)
 		fmt.Fprintf(&b, "\n%s\n", escape.MarkdownText(explain.ExploreFailed(err.Error())))
 	}
-	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" && !d.in.NoJobSummary {
+	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" && !d.in.NoJobSummary && summary {
 		if werr := gate.SaveReport(d.wd, false)(path, a.env.Redactor.Bytes(b.Bytes()), true); werr != nil {
 			a.warnf("write job summary: %v", werr)
 		}

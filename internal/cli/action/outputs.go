@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/secret"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 )
@@ -17,7 +18,8 @@ type output struct{ name, value string }
 // form with a random delimiter, so that no value can end its own entry
 // early (go-githubactions uses a fixed one). An empty path (a run outside
 // Actions) writes nothing. Values go through red, like every text the
-// action writes.
+// action writes. A file that cannot be written is a record lost, as a job
+// summary that cannot be written is (exit.Record).
 func writeOutputs(path string, outs []output, red *secret.Redactor) error {
 	if path == "" {
 		return nil
@@ -32,7 +34,7 @@ func writeOutputs(path string, outs []output, red *secret.Redactor) error {
 		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", o.name, delim, o.value, delim)
 	}
 	if err := workspace.Append(path, []byte(b.String())); err != nil {
-		return fmt.Errorf("write step outputs: %w", err)
+		return exit.Errorf(exit.Record, "write the step outputs to GITHUB_OUTPUT: %w", err)
 	}
 	return nil
 }

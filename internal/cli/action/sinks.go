@@ -83,6 +83,17 @@ func (f reportFiles) written(rf *report.ReportFile) string {
 	return *rf.Path(&f.paths)
 }
 
+// summaryWritten reports whether the job summary was written, or was not
+// asked for; false when its write failed.
+func (f reportFiles) summaryWritten() bool {
+	for i := range report.ReportFiles {
+		if rf := &report.ReportFiles[i]; rf.Append {
+			return *rf.Path(&f.paths) == "" || f.written(rf) != ""
+		}
+	}
+	return true
+}
+
 // writeFiles writes the JUnit and JSON reports and the job summary. A
 // report path that cannot be written fails the step, but only after the
 // rest is written; each is written to the log here.
@@ -194,12 +205,17 @@ type published struct {
 }
 
 // writeNotes adds to the job summary what publishing skipped or could not
-// do, and writes the check-run and comment URLs.
-func (a *runAction) writeNotes(d *delivery, p published) error {
-	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" && len(p.notes) > 0 && !d.in.NoJobSummary {
+// do, and writes the check-run and comment URLs to the step outputs, each
+// unless an earlier write of that file failed (summary, outputs false):
+// that failure is said once.
+func (a *runAction) writeNotes(d *delivery, p published, summary, outputs bool) error {
+	if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" && len(p.notes) > 0 && !d.in.NoJobSummary && summary {
 		if err := workspace.Append(path, a.env.Redactor.Bytes([]byte(markdown.Publishing(p.notes)))); err != nil {
 			a.warnf("write job summary: %v", err)
 		}
+	}
+	if !outputs {
+		return nil
 	}
 	return writeOutputs(a.getenv("GITHUB_OUTPUT"), []output{{"check-url", p.checkURL}, {"comment-url", p.commentURL}}, a.env.Redactor)
 }
