@@ -72,6 +72,10 @@ const (
 	// ReasonFlaky: implementation Subject had Count flaky fixtures
 	// (fail-on flaky).
 	ReasonFlaky
+	// ReasonInterrupted: the signal Subject stopped the run after Count
+	// of Of fixtures (Run.Interrupted): whatever the fixtures that ran
+	// say, the others were not judged.
+	ReasonInterrupted
 )
 
 // Reason is one condition that fails a run, with what its words need.

@@ -41,7 +41,12 @@ func Judgement(run *model.Run) Judged {
 		if long != "" {
 			out.Reasons = append(out.Reasons, long)
 		}
-		if short != "" {
+		switch {
+		case r.Kind == model.ReasonInterrupted:
+			// First of all: the counts after it are of a part of the
+			// run, and read as a verdict on the whole without it.
+			parts = append([]string{short}, parts...)
+		case short != "":
 			why = append(why, short)
 		}
 	}
@@ -138,6 +143,10 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 		w := fmt.Sprintf("%s passed %d %s expected to fail (fail-on unexpected-pass): remove the stale %s", who(r.Subject), n,
 			Plural(n, "fixture", "fixtures"), Plural(n, "entry", "entries"))
 		return w, fmt.Sprintf("%s: %d unexpected %s", who(r.Subject), n, Plural(n, "pass", "passes"))
+	case model.ReasonInterrupted:
+		return fmt.Sprintf("the run was interrupted by %s after %d of %d %s: the fixtures that did not run were not judged, and an interrupted run never passes",
+				CleanLine(r.Subject), n, r.Of, Plural(r.Of, "fixture", "fixtures")),
+			fmt.Sprintf("interrupted by %s after %d of %d %s", CleanLine(r.Subject), n, r.Of, Plural(r.Of, "fixture", "fixtures"))
 	case model.ReasonFlaky:
 		return fmt.Sprintf("%s has %d flaky %s (fail-on flaky)", who(r.Subject), n, Plural(n, "fixture", "fixtures")),
 			fmt.Sprintf("%s: %d flaky", who(r.Subject), n)

@@ -114,6 +114,7 @@ var reasonRows = []reasonRow{
 	{"unexpected passes, implementation", model.Reason{Kind: model.ReasonUnexpectedPasses, Subject: "impl 1.0", Count: 2}, model.Summary{Discovered: 3, Run: 3, Passed: 3}},
 	{"flaky, validator", model.Reason{Kind: model.ReasonFlaky, Subject: model.Validator, Count: 1}, model.Summary{Discovered: 3, Run: 3, Passed: 3, Flaky: 1}},
 	{"flaky, implementation", model.Reason{Kind: model.ReasonFlaky, Subject: "impl 1.0", Count: 2}, model.Summary{Discovered: 3, Run: 3, Passed: 3, Flaky: 2}},
+	{"interrupted", model.Reason{Kind: model.ReasonInterrupted, Subject: "SIGTERM", Count: 1, Of: 3}, model.Summary{Discovered: 3, Run: 3, Passed: 3}},
 }
 
 // Every reason the gate can give, in its words: the sentence, the few
