@@ -50,7 +50,7 @@ func startProcess(argv []string, dir string, env []string, stderr *tail, maxLine
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, stderr
 	cmd.WaitDelay = waitDelay
 	ownGroup(cmd)
-	err = cmd.Start()
+	err = startTracked(cmd)
 	// The child holds its own copies of these ends now (or never will).
 	inR.Close()
 	outW.Close()
@@ -63,6 +63,7 @@ func startProcess(argv []string, dir string, env []string, stderr *tail, maxLine
 		max: maxLine, exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
+		untrack(cmd.Process.Pid)
 		close(p.exited)
 	}()
 	return p, nil
@@ -77,6 +78,11 @@ func (p *process) exchange(line []byte, deadline time.Time) ([]byte, error) {
 	if _, err := p.stdin.Write(line); err != nil {
 		return nil, p.ioError("writing to it", err)
 	}
+	return p.read(deadline)
+}
+
+// read reads the next answer line before deadline.
+func (p *process) read(deadline time.Time) ([]byte, error) {
 	if err := p.stdout.SetReadDeadline(deadline); err != nil {
 		return nil, err
 	}
