@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/drp2/drp2-fixtures/runner"
 )
 
 // TestShutdownEndsTheGroup: an implementation that ends normally at
@@ -74,14 +76,24 @@ func TestStoppedRunEndsEverything(t *testing.T) {
 	base, read := embeddedRun(t, "session_handshake_ok", "upload_buffer_write", "render_triangle_draw")
 	ctx, cancel := context.WithCancel(context.Background())
 	hang := base.Results[1].Name
-	time.AfterFunc(time.Second, cancel)
-	start := time.Now()
-	impls, err := Run(ctx, Config{Commands: []string{self(t)}, Env: env("setsid:" + pidFile + ",hang:" + hang), Timeout: time.Minute}, base, read)
+	progress := &runner.Progress{}
+	var stopped time.Time
+	go func() {
+		// Stopped once the first fixture is answered and the second,
+		// which hangs, was sent.
+		for done, _, _ := progress.Counts(); done < 1; done, _, _ = progress.Counts() {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(200 * time.Millisecond)
+		stopped = time.Now()
+		cancel()
+	}()
+	impls, err := Run(ctx, Config{Commands: []string{self(t)}, Env: env("setsid:" + pidFile + ",hang:" + hang), Timeout: time.Minute, Progress: progress}, base, read)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("the stopped run took %v", d)
+	if d := time.Since(stopped); d > 5*time.Second {
+		t.Errorf("the stopped run took %v to return", d)
 	}
 	if len(impls) != 1 || len(impls[0].Results) != 1 || !impls[0].Results[0].Passed {
 		t.Fatalf("%+v", impls)

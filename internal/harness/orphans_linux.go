@@ -72,8 +72,8 @@ func adopted(self, group int) []orphan {
 		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
+		stat := procStat(e.Name())
+		if stat == nil {
 			continue
 		}
 		// After the name in parentheses: state, parent, process group.
@@ -88,6 +88,24 @@ func adopted(self, group int) []orphan {
 		}
 	}
 	return out
+}
+
+// procStat is the kernel's status line of the process pid, from
+// /proc/PID/stat (the kernel's file, not an input: read with a system call
+// of its own); nil when the process is gone.
+func procStat(pid string) []byte {
+	fd, err := syscall.Open("/proc/"+pid+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer syscall.Close(fd)
+	// The line is a few hundred bytes: a name of at most 64 and numbers.
+	buf := make([]byte, 4096)
+	n, err := syscall.Read(fd, buf)
+	if err != nil || n <= 0 || bytes.LastIndexByte(buf[:n], ')') < 0 {
+		return nil
+	}
+	return buf[:n]
 }
 
 // reap waits for the killed orphan pid until deadline, so that it does
