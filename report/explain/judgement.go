@@ -154,6 +154,13 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 	return "", ""
 }
 
+// Interrupted is the sentence of an interrupted run, for a report with no
+// verdict of its own (JUnit): what stopped it and how far it got.
+func Interrupted(in *model.Interruption) string {
+	long, _ := reasonWords(model.Reason{Kind: model.ReasonInterrupted, Subject: in.Signal, Count: in.Done, Of: in.Of}, nil)
+	return long
+}
+
 // implementationRegressed words an implementation's new failures against
 // the base: Count regressed, Of added failing.
 func implementationRegressed(r model.Reason) (long, short string) {
