@@ -81,3 +81,11 @@ func flagError(name string, err error) error {
 	}
 	return usagef(name, "%w (%s -h lists the flags)", err, name)
 }
+
+// Interrupted is the error a signal stops a command with, the cause its
+// context ends with: name is the signal's ("SIGTERM"), number its number.
+// A run stopped by it writes the reports of what ran and exits 128 plus
+// number, as a shell does.
+func Interrupted(name string, number int) error {
+	return &exit.Interruption{Signal: name, Number: number}
+}
