@@ -539,7 +539,7 @@ func (s *session) answeredTwice(answer []byte) bool {
 		return false
 	}
 	a, ok := s.asked[head.Seq]
-	if !ok {
+	if !ok || a.result >= len(s.impl.Results) {
 		return false
 	}
 	res := &s.impl.Results[a.result]
