@@ -159,8 +159,23 @@ func (p *process) kill() {
 	killGroup(p.cmd)
 	p.stdin.Close()
 	p.stdout.Close()
-	<-p.exited
+	// A child that left the group may hold the stderr pipe, and Wait
+	// then waits out waitDelay for it; once the implementation is gone,
+	// that child is an orphan of this process's (endOrphans), ended here
+	// so that a stopped run does not wait for it.
+	for {
+		select {
+		case <-p.exited:
+			return
+		case <-time.After(orphanPoll):
+			endOrphans()
+		}
+	}
 }
+
+// orphanPoll is how often kill looks for the orphans that keep an
+// implementation's Wait from returning.
+const orphanPoll = 50 * time.Millisecond
 
 // tail keeps the last max bytes written to it: an implementation's stderr,
 // kept bounded whatever it prints. Total counts every byte ever written, so
