@@ -545,8 +545,8 @@ func (s *session) answeredTwice(answer []byte) bool {
 	res := &s.impl.Results[a.result]
 	res.Passed = false
 	res.Actual = model.Actual{Outcome: model.HarnessError, Message: fmt.Sprintf(
-		"answered twice: a second verdict for this fixture (seq %d) came while the harness waited for the answer to fixture %s (seq %d); an implementation answers each fixture once",
-		head.Seq, escape.Cap(s.currentCase.base.Name, escape.MessageBytes), s.seq)}
+		"answered twice: implementation %s sent a second verdict for this fixture (seq %d) while the harness waited for its answer to fixture %s (seq %d); an implementation answers each fixture once",
+		escape.Cap(s.impl.Label(), escape.MessageBytes), head.Seq, escape.Cap(s.currentCase.base.Name, escape.MessageBytes), s.seq)}
 	res.Attempts = nil
 	if s.impl.Level2 != nil {
 		s.impl.Level2[res.RelPath] = false

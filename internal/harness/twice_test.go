@@ -21,7 +21,7 @@ func TestAnswerSentTwiceBlamesItsFixture(t *testing.T) {
 	}
 	twice, after := im.Results[0], im.Results[1]
 	if twice.Passed || twice.Actual.Outcome != model.HarnessError || !strings.Contains(twice.Actual.Message, "answered twice") ||
-		!strings.Contains(twice.Actual.Message, "fixture "+next) || twice.Span == nil {
+		!strings.Contains(twice.Actual.Message, "fixture "+next) || !strings.Contains(twice.Actual.Message, "implementation fake 1.0") || twice.Span == nil {
 		t.Errorf("the fixture answered twice: passed %v, %+v", twice.Passed, twice.Actual)
 	}
 	if im.Level2[twice.RelPath] {
