@@ -80,6 +80,10 @@ const (
 	// ReasonRequiredAbsent: implementation Subject, which the run
 	// requires, has no results at all, whatever fail-on says.
 	ReasonRequiredAbsent
+	// ReasonInterrupted: the signal Subject stopped the run after Count
+	// of Of fixtures (Run.Interrupted): whatever the fixtures that ran
+	// say, the others were not judged.
+	ReasonInterrupted
 )
 
 // Reason is one condition that fails a run, with what its words need.

@@ -453,9 +453,23 @@ type Run struct {
 	// Judgement is the gate's verdict on the run; nil before it was
 	// judged (a report read back, a renderer's own test).
 	Judgement *Judgement
+	// Interrupted says that a signal stopped the run before it ended, and
+	// how far it got; nil for a run that ended on its own.
+	Interrupted *Interruption
 	// Bounds is what the gate decided every sink shows of the run; zero
 	// before it was bounded (a report read back, a run being judged).
 	Bounds Bounds
+}
+
+// Interruption is how far a run got before a signal stopped it: the
+// results it holds are those of the fixtures that ran, and the others
+// were never judged.
+type Interruption struct {
+	// Signal names the signal ("SIGTERM").
+	Signal string
+	// Done is how many fixtures every implementation finished (the
+	// built-in validator's, without implementations), of Of.
+	Done, Of int
 }
 
 // Bounds records that a run was bounded for its sinks, once, before any

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"syscall"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/cli"
 	"github.com/drp2/drp2-fixtures/internal/cli/action"
@@ -83,11 +85,63 @@ func main() {
 			debug.SetMemoryLimit(memoryLimit(n))
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stopOnSignal()
 	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, IsTerminal: isTerminal(os.Stdout),
 		StderrIsTerminal: isTerminal(os.Stderr), Sized: sized, Secrets: secret.FromEnviron(os.Environ()), Action: runAction})
 	stop()
 	os.Exit(code)
+}
+
+// interruptGrace is how long a command may go on after SIGINT or SIGTERM
+// ended its context: long enough to end the implementations and write the
+// reports of what ran, and short of the 10 s after which a cancelled
+// GitHub workflow (SIGINT, SIGTERM 7.5 s later, SIGKILL 2.5 s after that)
+// or docker stop kills the process with nothing written.
+const interruptGrace = 8 * time.Second
+
+// stopOnSignal is the command's context, ended by the first SIGINT or
+// SIGTERM with cli.Interrupted as its cause: the run stops starting
+// fixtures, ends its implementations and writes what ran. The process then
+// exits with the signal's code (128 plus its number) on a second signal,
+// or interruptGrace after the first, whatever is still unwritten; stop
+// ends the watch once the command returned by itself.
+func stopOnSignal() (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		var first os.Signal
+		select {
+		case first = <-signals:
+		case <-done:
+			return
+		}
+		name, number := signalName(first)
+		cancel(cli.Interrupted(name, number))
+		select {
+		case again := <-signals:
+			fmt.Fprintf(os.Stderr, "drp2-fixtures: %s again: exiting now, without what is not yet written\n", again)
+		case <-time.After(interruptGrace):
+			fmt.Fprintf(os.Stderr, "drp2-fixtures: not ended %v after %s: exiting without what is not yet written\n", interruptGrace, name)
+		case <-done:
+			return
+		}
+		os.Exit(128 + number)
+	}()
+	return ctx, func() {
+		signal.Stop(signals)
+		close(done)
+	}
+}
+
+// signalName is a stopping signal's name and number, as a shell reports
+// them.
+func signalName(s os.Signal) (string, int) {
+	if s == syscall.SIGTERM {
+		return "SIGTERM", int(syscall.SIGTERM)
+	}
+	return "SIGINT", int(syscall.SIGINT)
 }
 
 // runAction is the action subcommand: the action front end in the

@@ -159,7 +159,7 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 	}
 	for _, c := range commands {
 		if strings.Fields(c.synopsis)[0] == name {
-			return end(env, c.run(ctx, args[1:], env))
+			return end(env, interrupted(ctx, c.run(ctx, args[1:], env)))
 		}
 	}
 	fmt.Fprintf(env.Stderr, "drp2-fixtures: unknown command %q\n\n%s", args[0], usage)

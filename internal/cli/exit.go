@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -80,4 +81,32 @@ func flagError(name string, err error) error {
 		return nil
 	}
 	return usagef(name, "%w (%s -h lists the flags)", err, name)
+}
+
+// Interrupted is the error a signal stops a command with, the cause its
+// context ends with: name is the signal's ("SIGTERM"), number its number.
+// A run stopped by it writes the reports of what ran and exits 128 plus
+// number, as a shell does.
+func Interrupted(name string, number int) error {
+	return &exit.Interruption{Signal: name, Number: number}
+}
+
+// interrupted is err, unless err is only the end of ctx that a signal
+// caused ("context canceled"): then it is the signal, so that a command
+// the signal stopped exits 130 or 143 and says so, never as the tool's own
+// failure.
+func interrupted(ctx context.Context, err error) error {
+	in := exit.InterruptionOf(context.Cause(ctx))
+	if in == nil || err == nil || exit.InterruptionOf(err) != nil || !errors.Is(err, context.Canceled) {
+		return err
+	}
+	var p printed
+	var ce *commandError
+	switch {
+	case errors.As(err, &p):
+		return printed{in}
+	case errors.As(err, &ce):
+		return fail(ce.name, in)
+	}
+	return in
 }

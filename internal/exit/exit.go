@@ -1,7 +1,8 @@
 // Package exit is how a command of drp2-fixtures ends: its exit code, the
 // same for every subcommand and for the action (as actionlint's: 0 no
 // problem, 1 problems found, 2 bad invocation or unusable input, 3 the
-// tool's own failure), and the errors whose kind says which code they
+// tool's own failure; and as a shell's, 128 plus the signal's number for a
+// command a signal stopped: 130 SIGINT, 143 SIGTERM), and the errors whose kind says which code they
 // mean. Every layer makes these errors; the front end alone maps them to
 // a code, once, and prints them a line each (Lines).
 package exit
@@ -44,6 +45,9 @@ const (
 	// Record is a record of the run (a report file, a manifest, a
 	// candidate) that could not be written where the user said.
 	Record
+	// Interrupted is a command a signal stopped (Interruption): neither
+	// the tool's failure nor the input's, and never a pass.
+	Interrupted
 )
 
 // Code is the exit code of an error of kind k.
@@ -53,6 +57,10 @@ func (k Kind) Code() int {
 		return Failed
 	case Invocation, Input, Record:
 		return Usage
+	case Interrupted:
+		// A shell's code for SIGINT, when no Interruption names the
+		// signal.
+		return 128 + 2
 	}
 	return Internal
 }
@@ -97,13 +105,43 @@ func Code(err error) int {
 	return Internal
 }
 
-// KindOf is the kind of err: the first *Error's in its chain, else Tool.
+// KindOf is the kind of err: the first *Error's in its chain, else
+// Interrupted for an Interruption in it, else Tool.
 func KindOf(err error) Kind {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Kind
 	}
+	if errors.As(err, new(*Interruption)) {
+		return Interrupted
+	}
 	return Tool
+}
+
+// Interruption is a command stopped by a signal before it ended on its own
+// (SIGINT from a terminal's Ctrl-C or a cancelled workflow, SIGTERM from a
+// runner or a container's stop). Its exit code is a shell's for the
+// signal, 128 plus its number, so that a script tells it from a verdict
+// and from the tool's own failure.
+type Interruption struct {
+	// Signal is the signal's name ("SIGTERM"); Number its number.
+	Signal string
+	Number int
+}
+
+func (e *Interruption) Error() string { return "interrupted by " + e.Signal }
+
+// ExitCode is 128 plus the signal's number: 130 for SIGINT, 143 for
+// SIGTERM.
+func (e *Interruption) ExitCode() int { return 128 + e.Number }
+
+// InterruptionOf is the Interruption in err's chain; nil when there is none.
+func InterruptionOf(err error) *Interruption {
+	var in *Interruption
+	if errors.As(err, &in) {
+		return in
+	}
+	return nil
 }
 
 // Lines are the messages of err, one for each joined error: how a front

@@ -24,10 +24,16 @@ func TestCode(t *testing.T) {
 		{"tool", New(Tool, base), Internal},
 		{"wrapped", fmt.Errorf("run: %w", New(Record, base)), Usage},
 		{"the first kind of a join", errors.Join(New(Tool, base), New(Record, base)), Internal},
+		{"SIGINT", &Interruption{Signal: "SIGINT", Number: 2}, 130},
+		{"SIGTERM, wrapped", fmt.Errorf("run: %w", &Interruption{Signal: "SIGTERM", Number: 15}), 143},
+		{"SIGTERM before a record", errors.Join(&Interruption{Signal: "SIGTERM", Number: 15}, New(Record, base)), 143},
 	} {
 		if got := Code(c.err); got != c.want {
 			t.Errorf("%s: code %d, want %d", c.name, got, c.want)
 		}
+	}
+	if k := KindOf(fmt.Errorf("run: %w", &Interruption{Signal: "SIGTERM", Number: 15})); k != Interrupted || k.Code() != 130 {
+		t.Errorf("an interruption is of kind %v, code %d", k, k.Code())
 	}
 	if New(Input, nil) != nil {
 		t.Error("New gave nil a kind")

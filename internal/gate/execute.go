@@ -86,12 +86,30 @@ var steps = []step{
 	{"bound what every sink shows", false, boundForSinks},
 }
 
+// skippedWhenInterrupted are the steps an interrupted run leaves out: the
+// baseline would run the base, and the expectations written from a part of
+// the run would drop the entries of the fixtures that did not run.
+var skippedWhenInterrupted = map[string]bool{"compare with the baseline": true, "update the expectations": true}
+
 // Execute runs a resolved job, step by step, and judges the outcome. An
-// error means the run itself could not go on (its exit code: Code).
+// error means the run itself could not go on (its exit code: Code). A
+// signal (ctx's cause an exit.Interruption) once the corpus has run is no
+// such error: the outcome is what ran, interrupted (interrupt), and fails.
 func Execute(ctx context.Context, r *Resolved) (*Outcome, error) {
 	o := &Outcome{}
 	for _, s := range steps {
+		if o.Run != nil && o.Run.Interrupted != nil && skippedWhenInterrupted[s.name] {
+			continue
+		}
 		err := s.run(ctx, r, o)
+		if in := exit.InterruptionOf(context.Cause(ctx)); in != nil {
+			if o.Run == nil {
+				return nil, fmt.Errorf("%w before the corpus had run: no report is written", in)
+			}
+			// The step's error, if any, is the stop's.
+			o.interrupt(in)
+			err = nil
+		}
 		switch {
 		case err == nil:
 		case s.late:
@@ -101,6 +119,28 @@ func Execute(ctx context.Context, r *Resolved) (*Outcome, error) {
 		}
 	}
 	return o, nil
+}
+
+// interrupt records the signal that stopped the run, once, with how far it
+// got: the fixtures every implementation finished (the validator's, when
+// there are none) of those sent to them. Its error comes first in the
+// outcome's, so that the exit code is the signal's.
+func (o *Outcome) interrupt(in *exit.Interruption) {
+	if o.Run.Interrupted != nil {
+		return
+	}
+	of := 0
+	for i := range o.Run.Results {
+		if !o.Run.Results[i].IsCorpusError() {
+			of++
+		}
+	}
+	done := of
+	for i := range o.Run.Implementations {
+		done = min(done, len(o.Run.Implementations[i].Results))
+	}
+	o.Run.Interrupted = &model.Interruption{Signal: in.Signal, Done: done, Of: of}
+	o.Err = errors.Join(fmt.Errorf("%w: the implementations were ended, and the reports hold the fixtures that ran", in), o.Err)
 }
 
 func runCorpus(ctx context.Context, r *Resolved, o *Outcome) error {
@@ -139,9 +179,10 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress,
 		Expect: r.expect.Expectation, Retries: r.Retries, Now: r.Config.Now}
 	impls, err := harness.Run(ctx, cfg, o.Run, read)
-	if err != nil {
+	if err != nil && exit.InterruptionOf(context.Cause(ctx)) == nil {
 		return err
 	}
+	// Stopped by a signal, the implementations hold what ran.
 	o.Run.Implementations = impls
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 )
@@ -16,6 +17,11 @@ func judge(o *Outcome, job job) *model.Judgement {
 	run := o.Run
 	s := run.Summary
 	var why []model.Reason
+	if in := run.Interrupted; in != nil {
+		// Whatever fail-on says: the fixtures that did not run are not
+		// judged, and a run that judged a part never passes the whole.
+		why = append(why, model.Reason{Kind: model.ReasonInterrupted, Subject: in.Signal, Count: in.Done, Of: in.Of})
+	}
 	if job.FailOn.Empty && s.Run == 0 {
 		why = append(why, noneRan(run, job))
 	}
@@ -30,7 +36,7 @@ func judge(o *Outcome, job job) *model.Judgement {
 		why = append(why, model.Reason{Kind: model.ReasonFindings, Count: s.Findings})
 	}
 	why = append(why, o.Manifest.reasons()...)
-	if o.Err != nil {
+	if o.Err != nil && exit.KindOf(o.Err) != exit.Interrupted {
 		// The tool's own trouble, exit code 2 or 3: said, not judged.
 		why = append(why, model.Reason{Kind: model.ReasonIncomplete})
 	}

@@ -76,7 +76,11 @@ type ReadFunc func(rel string) ([]byte, error)
 // implementation, all implementations at once and each one's fixtures in
 // base's order, and returns one Implementation per command in the order
 // given. Corpus errors are left out: they are about the corpus, not the
-// implementations. A Go error means the run could not go on.
+// implementations. A Go error means the run could not go on; when ctx
+// ended it (a signal), the implementations returned with the error hold
+// the fixtures answered before, and no process of theirs is left: not
+// even a child that left their process groups, on Linux, where the
+// harness is their orphans' subreaper.
 func Run(ctx context.Context, cfg Config, base *model.Run, read ReadFunc) ([]model.Implementation, error) {
 	cfg = withDefaults(cfg)
 	cases, err := prepare(base, read)
@@ -84,6 +88,7 @@ func Run(ctx context.Context, cfg Config, base *model.Run, read ReadFunc) ([]mod
 		return nil, err
 	}
 	base.FixtureReadbacks = fixtureReadbacks(cases)
+	becomeSubreaper()
 	cfg.Progress.Add(len(cases) * len(cfg.Commands))
 	impls := make([]model.Implementation, len(cfg.Commands))
 	var wg sync.WaitGroup
@@ -95,13 +100,13 @@ func Run(ctx context.Context, cfg Config, base *model.Run, read ReadFunc) ([]mod
 		}()
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	endOrphans()
 	for i := range impls {
 		impls[i].Summary = model.Summarize(base.Summary.Discovered, impls[i].Results, nil)
 	}
-	return impls, nil
+	// A stopped run still returns what ran: every result it holds is of
+	// a fixture answered before the stop.
+	return impls, ctx.Err()
 }
 
 func withDefaults(cfg Config) Config {
@@ -248,6 +253,18 @@ type session struct {
 	timeouts int
 	// stopped is why no more fixtures are sent, once that is so.
 	stopped string
+	// current is the index in impl.Results of the fixture being sent;
+	// asked is what each seq sent to the running process was about, so
+	// that an answer sent twice is charged to its own fixture.
+	current     int
+	currentCase *testCase
+	asked       map[int]asked
+}
+
+// asked is a fixture sent to the running process: where its result is.
+type asked struct {
+	result int
+	c      *testCase
 }
 
 func runOne(ctx context.Context, cfg Config, command string, cases []testCase) model.Implementation {
@@ -261,7 +278,8 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 	}
 	s.argv = argv
 	if s.stopped == "" {
-		if err := s.start(); err != nil {
+		// A start a stop cut short says nothing of the implementation.
+		if err := s.start(); err != nil && ctx.Err() == nil {
 			im.Error = err.Error()
 			s.stopped = "the implementation could not be started: " + err.Error()
 		}
@@ -294,11 +312,25 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 		if ctx.Err() != nil {
 			break
 		}
+		s.current = len(im.Results)
 		res := s.one(&cases[i])
+		if ctx.Err() != nil {
+			// The fixture in flight when the run was stopped did not
+			// fail: its process was killed for the stop. It is left
+			// out, as the fixtures never sent are.
+			break
+		}
 		im.Results = append(im.Results, res)
 		cfg.Progress.Did(!res.Passed && res.Actual.Outcome != model.NotClaimed)
 	}
-	if s.proc != nil {
+	switch {
+	case s.proc == nil:
+	case ctx.Err() != nil:
+		// A stopped run ends its implementations at once: the time
+		// after a signal is short (a runner kills the job seconds
+		// later) and belongs to the reports.
+		s.proc.kill()
+	default:
 		goodbye, _ := protocol.Encode(protocol.Goodbye{Type: protocol.TypeGoodbye})
 		s.proc.stop(goodbye, time.Second)
 	}
@@ -314,8 +346,12 @@ func (s *session) start() error {
 	if err != nil {
 		return err
 	}
+	s.asked = map[int]asked{}
 	line, _ := protocol.Encode(protocol.Hello{Type: protocol.TypeHello, Protocol: protocol.ProtocolVersion})
+	// A stopped run does not wait out a slow start either.
+	stop := context.AfterFunc(s.ctx, p.kill)
 	answer, err := p.exchange(line, time.Now().Add(s.cfg.StartTimeout))
+	stop()
 	var h *protocol.Hello
 	if err == nil {
 		h, err = protocol.DecodeHello(answer)
@@ -375,6 +411,7 @@ func stderrEnd(out string, cut bool) string {
 // fresh process, until it passes: one that then passes is flaky, and its
 // result keeps every attempt.
 func (s *session) one(c *testCase) (res model.Result) {
+	s.currentCase = c
 	started := s.cfg.Now()
 	defer func() { res.Duration = s.cfg.Now().Sub(started) }()
 	expect := model.ExpectPass
@@ -463,8 +500,15 @@ func (s *session) ask(f protocol.Fixture) (*protocol.Verdict, error) {
 	// An interrupted run does not wait out the timeout: the process is
 	// killed, which ends the exchange at once.
 	p := s.proc
+	s.asked[s.seq] = asked{result: s.current, c: s.currentCase}
 	stop := context.AfterFunc(s.ctx, p.kill)
-	answer, err := p.exchange(msg, time.Now().Add(s.cfg.Timeout))
+	deadline := time.Now().Add(s.cfg.Timeout)
+	answer, err := p.exchange(msg, deadline)
+	for err == nil && s.answeredTwice(answer) {
+		// The extra answer belongs to an earlier fixture, which it
+		// fails; this one is judged on its own answer, still to come.
+		answer, err = p.read(deadline)
+	}
 	stop()
 	var v *protocol.Verdict
 	if err == nil {
@@ -480,6 +524,36 @@ func (s *session) ask(f protocol.Fixture) (*protocol.Verdict, error) {
 	}
 	s.timeouts = 0
 	return v, nil
+}
+
+// answeredTwice reports whether answer is a second verdict for a fixture
+// the running process answered already, and then fails that fixture for
+// it: the extra answer is that fixture's error (its implementation's), not
+// the error of the fixture that was sent next and is waiting for its own.
+func (s *session) answeredTwice(answer []byte) bool {
+	var head struct {
+		Type string `json:"type"`
+		Seq  int    `json:"seq"`
+	}
+	if json.Unmarshal(answer, &head) != nil || head.Type != protocol.TypeVerdict || head.Seq >= s.seq {
+		return false
+	}
+	a, ok := s.asked[head.Seq]
+	if !ok || a.result >= len(s.impl.Results) {
+		return false
+	}
+	res := &s.impl.Results[a.result]
+	res.Passed = false
+	res.Actual = model.Actual{Outcome: model.HarnessError, Message: fmt.Sprintf(
+		"answered twice: implementation %s sent a second verdict for this fixture (seq %d) while the harness waited for its answer to fixture %s (seq %d); an implementation answers each fixture once",
+		escape.Cap(s.impl.Label(), escape.MessageBytes), head.Seq, escape.Cap(s.currentCase.base.Name, escape.MessageBytes), s.seq)}
+	res.Attempts = nil
+	if s.impl.Level2 != nil {
+		s.impl.Level2[res.RelPath] = false
+		delete(s.impl.Readbacks, res.RelPath)
+	}
+	explainFailure(res, a.c, -1)
+	return true
 }
 
 // countTimeout counts a failed exchange that was a timeout (any other

@@ -68,10 +68,15 @@ func fakeAdapter(spec string) int {
 			refusal = name
 		case "caps":
 			caps = json.RawMessage(`{"max_bind_groups":4}`)
-		case "spawn":
+		case "spawn", "setsid":
 			// A child in the adapter's process group that outlives it
-			// unless the harness ends the group; its pid goes to the file.
+			// unless the harness ends the group, or (setsid) one in a
+			// session of its own that outlives the group; its pid goes to
+			// the file.
 			child := exec.Command("sleep", "60")
+			if kind == "setsid" {
+				child = exec.Command("setsid", "sleep", "60")
+			}
 			if err := child.Start(); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				return 1
@@ -116,6 +121,12 @@ func fakeAdapter(spec string) int {
 			verdict.Replies = nil
 		case "wrongcode":
 			verdict.Code = "DRP2_ERR_NOT_THIS_ONE"
+		case "twice":
+			// The verdict goes out here and again when Serve sends it.
+			extra := verdict
+			extra.Type, extra.Seq = TypeVerdict, f.Seq
+			b, _ := encode(extra)
+			os.Stdout.Write(b)
 		}
 		if noPhase {
 			verdict.Phase = ""

@@ -10,6 +10,19 @@ import (
 	"github.com/drp2/drp2-fixtures/runner"
 )
 
+// interruptedOf is the interruption of the first interrupted report: the
+// fixtures an interrupted part did not run are judged nowhere, so the
+// merge is interrupted too, as that part says. Nil when none was.
+func interruptedOf(reports []Report) *model.Interruption {
+	for _, rep := range reports {
+		if in := rep.Run.Interrupted; in != nil {
+			c := *in
+			return &c
+		}
+	}
+	return nil
+}
+
 // Report is one run to merge and where it came from, for messages.
 type Report struct {
 	Source string
@@ -38,7 +51,7 @@ func Merge(reports []Report) (*model.Run, error) {
 	first := reports[0]
 	out := &model.Run{CorpusRoot: first.Run.CorpusRoot, ToolVersion: first.Run.ToolVersion,
 		CommandSchema: first.Run.CommandSchema, FixtureSchema: first.Run.FixtureSchema, Started: first.Run.Started,
-		Commit: first.Run.Commit, Repository: first.Run.Repository}
+		Commit: first.Run.Commit, Repository: first.Run.Repository, Interrupted: interruptedOf(reports)}
 	base := newUnion()
 	findings := map[model.Finding]bool{}
 	impls := map[string]*implUnion{}

@@ -50,7 +50,7 @@ func startProcess(argv []string, dir string, env []string, stderr *tail, maxLine
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, stderr
 	cmd.WaitDelay = waitDelay
 	ownGroup(cmd)
-	err = cmd.Start()
+	err = startTracked(cmd)
 	// The child holds its own copies of these ends now (or never will).
 	inR.Close()
 	outW.Close()
@@ -63,6 +63,7 @@ func startProcess(argv []string, dir string, env []string, stderr *tail, maxLine
 		max: maxLine, exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
+		untrack(cmd.Process.Pid)
 		close(p.exited)
 	}()
 	return p, nil
@@ -77,6 +78,11 @@ func (p *process) exchange(line []byte, deadline time.Time) ([]byte, error) {
 	if _, err := p.stdin.Write(line); err != nil {
 		return nil, p.ioError("writing to it", err)
 	}
+	return p.read(deadline)
+}
+
+// read reads the next answer line before deadline.
+func (p *process) read(deadline time.Time) ([]byte, error) {
 	if err := p.stdout.SetReadDeadline(deadline); err != nil {
 		return nil, err
 	}
@@ -153,8 +159,23 @@ func (p *process) kill() {
 	killGroup(p.cmd)
 	p.stdin.Close()
 	p.stdout.Close()
-	<-p.exited
+	// A child that left the group may hold the stderr pipe, and Wait
+	// then waits out waitDelay for it; once the implementation is gone,
+	// that child is an orphan of this process's (endOrphans), ended here
+	// so that a stopped run does not wait for it.
+	for {
+		select {
+		case <-p.exited:
+			return
+		case <-time.After(orphanPoll):
+			endOrphans()
+		}
+	}
 }
+
+// orphanPoll is how often kill looks for the orphans that keep an
+// implementation's Wait from returning.
+const orphanPoll = 50 * time.Millisecond
 
 // tail keeps the last max bytes written to it: an implementation's stderr,
 // kept bounded whatever it prints. Total counts every byte ever written, so

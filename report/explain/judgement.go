@@ -41,7 +41,12 @@ func Judgement(run *model.Run) Judged {
 		if long != "" {
 			out.Reasons = append(out.Reasons, long)
 		}
-		if short != "" {
+		switch {
+		case r.Kind == model.ReasonInterrupted:
+			// First of all: the counts after it are of a part of the
+			// run, and read as a verdict on the whole without it.
+			parts = append([]string{short}, parts...)
+		case short != "":
 			why = append(why, short)
 		}
 	}
@@ -143,11 +148,22 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 	case model.ReasonRequiredAbsent:
 		return fmt.Sprintf("implementation %s has no results: the run requires it, and no report of it was given", CleanLine(r.Subject)),
 			fmt.Sprintf("implementation %s has no results", CleanLine(r.Subject))
+	case model.ReasonInterrupted:
+		return fmt.Sprintf("the run was interrupted by %s after %d of %d %s: the fixtures that did not run were not judged, and an interrupted run never passes",
+				CleanLine(r.Subject), n, r.Of, Plural(r.Of, "fixture", "fixtures")),
+			fmt.Sprintf("interrupted by %s after %d of %d %s", CleanLine(r.Subject), n, r.Of, Plural(r.Of, "fixture", "fixtures"))
 	case model.ReasonFlaky:
 		return fmt.Sprintf("%s has %d flaky %s (fail-on flaky)", who(r.Subject), n, Plural(n, "fixture", "fixtures")),
 			fmt.Sprintf("%s: %d flaky", who(r.Subject), n)
 	}
 	return "", ""
+}
+
+// Interrupted is the sentence of an interrupted run, for a report with no
+// verdict of its own (JUnit): what stopped it and how far it got.
+func Interrupted(in *model.Interruption) string {
+	long, _ := reasonWords(model.Reason{Kind: model.ReasonInterrupted, Subject: in.Signal, Count: in.Done, Of: in.Of}, nil)
+	return long
 }
 
 // implementationRegressed words an implementation's new failures against

@@ -161,6 +161,7 @@ func Read(r io.Reader) (*model.Run, error) {
 		CommandSchema: fromSchema(doc.Summary.CommandSchema), FixtureSchema: fromSchema(doc.Summary.FixtureSchema),
 		Findings: convert(doc.Findings, fromFinding), FixtureReadbacks: doc.FixtureReadbacks,
 		Commit: doc.Summary.Commit, Repository: doc.Summary.Repository, CorpusDigest: doc.Summary.CorpusSHA256, Shard: (*model.Shard)(doc.Summary.Shard),
+		Interrupted: (*model.Interruption)(doc.Summary.Interrupted),
 	}
 	if doc.Summary.Started != "" {
 		t, err := time.Parse(time.RFC3339, doc.Summary.Started)

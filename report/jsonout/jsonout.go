@@ -78,6 +78,9 @@ type Summary struct {
 	// Shard is the part of the selection the run ran; absent for all of
 	// it.
 	Shard *Shard `json:"shard,omitempty"`
+	// Interrupted says that a signal stopped the run and how far it got;
+	// absent for a run that ended on its own.
+	Interrupted *Interruption `json:"interrupted,omitempty"`
 	// The built-in validator's other counts by its expectations.
 	ExpectationCounts
 }
@@ -95,6 +98,15 @@ type ExpectationCounts struct {
 
 func expectationCounts(s *model.Summary) ExpectationCounts {
 	return ExpectationCounts{Flaky: s.Flaky, FlakyFailed: s.FlakyFailed, UnexpectedPasses: s.UnexpectedPasses, Skipped: s.Skipped}
+}
+
+// Interruption is model.Interruption: the signal that stopped the run, and
+// the fixtures every implementation finished (done) of those it was to run
+// (of).
+type Interruption struct {
+	Signal string `json:"signal"`
+	Done   int    `json:"done"`
+	Of     int    `json:"of"`
 }
 
 // Shard is one part of a sharded run: the index-th (from 1) of count.
@@ -181,6 +193,7 @@ func Build(run *model.Run) Document {
 			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: run.Bounds.LeftOut,
 			ExpectationCounts: expectationCounts(&s),
 			Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, CorpusSHA256: run.CorpusDigest, Shard: (*Shard)(run.Shard),
+			Interrupted: (*Interruption)(run.Interrupted),
 		},
 		Results: make([]Result, 0, len(run.Results)),
 		// Never null: a run without findings has "findings": [].

@@ -108,6 +108,9 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	for _, s := range otherSuites(run, props, len(suites.Suites), opts.Strict) {
 		suites.addSuite(s)
 	}
+	if in := run.Interrupted; in != nil {
+		suites.addSuite(interruptedSuite(in, len(suites.Suites)))
+	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return fmt.Errorf("write junit: %w", err)
 	}
@@ -115,6 +118,17 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 		return fmt.Errorf("write junit: %w", err)
 	}
 	return nil
+}
+
+// interruptedSuite is the suite of a run a signal stopped: one testcase in
+// error, which says so, since the report's other testcases are those of
+// the fixtures that ran and would read as a whole run that passed.
+func interruptedSuite(in *model.Interruption, id int) xmlSuite {
+	reason := explain.Interrupted(in)
+	suite := xmlSuite{Name: "interrupted", ID: id, Time: seconds(0)}
+	suite.addTestcase(testcase{Name: "the run", Classname: "interrupted", Time: seconds(0),
+		Error: &result{Type: "interrupted", Message: clean(escape.OneLine(reason)), Data: clean(reason)}})
+	return suite
 }
 
 // splitFindings sorts the findings, which are warnings: each goes to the
@@ -348,6 +362,9 @@ func properties(run *model.Run, opts Options) []property {
 	add("drp2.fixture_schema.source", run.FixtureSchema.Source)
 	add("drp2.fixture_schema.sha256", run.FixtureSchema.SHA256)
 	add("drp2.fixture_schema.closure_sha256", run.FixtureSchema.Closure)
+	if in := run.Interrupted; in != nil {
+		add("drp2.interrupted", fmt.Sprintf("%s after %d of %d fixtures", in.Signal, in.Done, in.Of))
+	}
 	if n := run.Bounds.LeftOut; n > 0 {
 		// Said where a reader of the XML looks for the run's evidence.
 		add("drp2.detail_left_out", fmt.Sprint(n))

@@ -127,6 +127,8 @@ func unusableFix(err error) string {
 	case errors.As(err, &nf):
 		return "set `corpus:` on the step to the folder holding `positive/`, `negative/` and `negative_schema/`, relative to the repository root; in datoviz's layout, `corpus: spec/drp2/fixtures`. " +
 			"(`corpus: embedded` runs the corpus built into the action instead, for a runtime testing itself against it.)"
+	case exit.KindOf(err) == exit.Interrupted:
+		return "the step was stopped by a signal (a cancelled workflow, a runner shutting down) before any fixture was judged: run the job again."
 	case exit.Code(err) == exit.Usage:
 		return "correct the input or the file the message names in the workflow (the inputs are listed in the action's docs/action.md, under Inputs) and run the job again."
 	}
@@ -262,14 +264,27 @@ func (a *runAction) deliver(ctx context.Context, d *delivery) error {
 	// A runner's file that could not be written is not tried again: its
 	// failure is said once.
 	summary := files.summaryWritten()
-	a.explore(ctx, d, summary)
+	in := d.out.Run.Interrupted
+	if in == nil {
+		a.explore(ctx, d, summary)
+	}
 	outputsErr := a.logged(a.writeResultOutputs(d, files))
 	d = d.failedBy(outputsErr)
-	gh := a.connect(d)
-	check := a.publishCheck(ctx, d, gh)
-	comment := a.publishComment(ctx, d, gh, check)
-	notesErr := a.logged(a.writeNotes(d, published{checkURL: check.url, commentURL: comment.url,
-		notes: slices.Concat(gh.notes, check.notes, comment.notes)}, summary, outputsErr == nil))
+	var pub published
+	if in != nil {
+		// The time after a signal is a runner's few seconds before it
+		// kills the job, and a GitHub request may take all of them: the
+		// record of what ran comes first, and nothing is published.
+		what := fmt.Sprintf("interrupted by %s: nothing was published to GitHub (no check run, no comment)", in.Signal)
+		a.warnf("%s; the job summary, the step outputs and the report files hold the %d of %d fixtures that ran", what, in.Done, in.Of)
+		pub.notes = []markdown.PublishingNote{{What: what}}
+	} else {
+		gh := a.connect(d)
+		check := a.publishCheck(ctx, d, gh)
+		comment := a.publishComment(ctx, d, gh, check)
+		pub = published{checkURL: check.url, commentURL: comment.url, notes: slices.Concat(gh.notes, check.notes, comment.notes)}
+	}
+	notesErr := a.logged(a.writeNotes(d, pub, summary, outputsErr == nil))
 	for _, w := range append(exit.Lines(runErr), explain.Judgement(d.out.Run).Reasons...) {
 		a.errorf("%s", w)
 	}
