@@ -51,6 +51,9 @@ type Fault struct {
 	Reset bool
 	// Times is how many requests the fault answers; 0 means all.
 	Times int
+	// AfterApply applies the request first, as github.com does when an
+	// answer is lost on the way back: the fault then replaces the answer.
+	AfterApply bool
 }
 
 // Annotation is a check run annotation as sent.
@@ -415,7 +418,7 @@ func (s *Server) handler(mux *http.ServeMux) http.Handler {
 		s.mu.Lock()
 		f := s.takeFault(r.Method, path)
 		s.mu.Unlock()
-		if f != nil {
+		if f != nil && !f.AfterApply {
 			s.serveFault(w, r, f)
 			return
 		}
@@ -435,6 +438,11 @@ func (s *Server) handler(mux *http.ServeMux) http.Handler {
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = path
 		r2.Body = io.NopCloser(strings.NewReader(string(body)))
+		if f != nil {
+			mux.ServeHTTP(httptest.NewRecorder(), r2)
+			s.serveFault(w, r, f)
+			return
+		}
 		s.serveChaos(w, r2, mux)
 	})
 }
