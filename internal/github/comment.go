@@ -289,6 +289,9 @@ func (c *Client) PublishComment(ctx context.Context, cm Comment) (CommentResult,
 		return CommentResult{}, err
 	}
 	s := &stickyRun{c: c, cm: cm, body: body}
+	// A write GitHub asks to wait for is not sent unchanged after the
+	// wait: the head and the comments are read again first.
+	ctx = withLookAgain(ctx)
 	began := c.t.p.Now()
 	for attempt := 1; ; attempt++ {
 		res, err := s.try(ctx)

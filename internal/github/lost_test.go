@@ -102,3 +102,20 @@ func TestOlderVerdictsNeverOverwrite(t *testing.T) {
 		t.Errorf("comments %+v", got)
 	}
 }
+
+// A comment write GitHub asks to wait a minute for is not sent unchanged
+// after the wait: the pull request's head is read again, and a push meanwhile
+// leaves the comment to the new head's run.
+func TestCommentAfterALongWaitLooksAgain(t *testing.T) {
+	srv := githubtest.New(t, githubtest.Options{Token: testToken})
+	srv.AddPull(7, "abc")
+	srv.AddFault(githubtest.Fault{Method: "POST", Path: "/repos/acme/widgets/issues/7/comments", Status: 403, Times: 1,
+		Header: map[string]string{"Retry-After": "60"}, Body: `{"message":"` + githubtest.SecondaryLimitMessage + `"}`})
+	srv.OnRequest("POST", "/repos/acme/widgets/issues/7/comments", 1, func() { srv.AddPull(7, "def") })
+	c := newClient(t, srv, testPacing(newClock()))
+	res, err := c.PublishComment(context.Background(), Comment{Repo: repo, Number: 7, Marker: marker, Body: "red", Mode: CommentAlways,
+		Run: CommentRun{Head: "abc", ID: 5, Attempt: 1}})
+	if err != nil || res.Outcome != CommentSuperseded || res.Head != "def" || len(srv.Comments(7)) != 0 {
+		t.Errorf("err %v, result %+v, comments %+v", err, res, srv.Comments(7))
+	}
+}

@@ -132,10 +132,26 @@ type LostAnswerError struct {
 	// 0 when none came.
 	Why        string
 	StatusCode int
+	// Deferred says GitHub did not apply it but asked for a long wait
+	// (a rate limit), after which the caller reads again what the write
+	// depends on before sending it: a minute is time enough for a push.
+	Deferred bool
 }
 
 func (e *LostAnswerError) Error() string {
+	if e.Deferred {
+		return fmt.Sprintf("%s %s: %s; not applied, and sent again only after a fresh look", e.Method, e.Path, e.Why)
+	}
 	return fmt.Sprintf("%s %s: the answer was lost (%s); the request may have been applied", e.Method, e.Path, e.Why)
+}
+
+// lookAgainKey marks, in a request's context, a write whose caller reads
+// again what it depends on after a long wait, rather than have the
+// transport send it again unchanged.
+type lookAgainKey struct{}
+
+func withLookAgain(ctx context.Context) context.Context {
+	return context.WithValue(ctx, lookAgainKey{}, true)
 }
 
 // reserveKey carries, in a request's context, the share of the budget
@@ -161,6 +177,9 @@ func (t *transport) deadline(ctx context.Context) time.Time {
 // when the budget does not allow the wait.
 func (t *transport) pause(ctx context.Context, began time.Time, attempt int, lost *LostAnswerError) error {
 	why := "the answer was lost: " + lost.Why
+	if lost.Deferred {
+		why = lost.Why
+	}
 	wait, _, _ := t.classify(nil, errors.New(why), attempt)
 	if attempt >= maxAttempts || t.p.Now().Add(wait).After(t.deadline(ctx)) {
 		return &GiveUpError{Method: lost.Method, Path: lost.Path, Attempts: attempt, Elapsed: t.p.Now().Sub(began), StatusCode: lost.StatusCode, Last: why}
@@ -269,6 +288,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if err := t.p.Sleep(req.Context(), wait); err != nil {
 			return nil, err
+		}
+		if lookAgain, _ := req.Context().Value(lookAgainKey{}).(bool); lookAgain && isWrite(req.Method) && wait >= LongWait {
+			return nil, &LostAnswerError{Method: req.Method, Path: req.URL.Path, Why: why, StatusCode: lastStatus, Deferred: true}
 		}
 	}
 }
