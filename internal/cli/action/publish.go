@@ -348,8 +348,9 @@ func (a *runAction) pullRequest(ctx context.Context, d *delivery, gh gitHub) (in
 	}
 	n, err := gh.gh.PullForSHA(ctx, gh.repo, d.tgt.HeadSHA)
 	if err != nil {
-		a.warnf("Pull request comment not published: %s", apiText(err))
-		return 0, []markdown.PublishingNote{note("Pull request comment not published", err)}
+		what := "Pull request comment not published, as its pull request could not be found; it still shows " + commentShows(github.CommentResult{})
+		a.warnf("%s: %s", what, apiText(err))
+		return 0, []markdown.PublishingNote{note(what, err)}
 	}
 	if n == 0 {
 		return 0, []markdown.PublishingNote{{What: fmt.Sprintf("Pull request comment skipped: no open pull request has the head commit %s.", d.tgt.HeadSHA)}}
