@@ -6,7 +6,6 @@
 package github
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -38,6 +37,7 @@ func (r Repo) String() string { return r.Owner + "/" + r.Name }
 // Client talks to the GitHub REST API at one base URL.
 type Client struct {
 	gh *gh.Client
+	t  *transport
 	// author is the login that owns the sticky comments, found once.
 	author string
 }
@@ -70,16 +70,14 @@ func New(opts Options) (*Client, error) {
 	if err != nil || (base.Scheme != "https" && base.Scheme != "http") || base.Host == "" {
 		return nil, fmt.Errorf("GitHub API URL %q is not an http(s) URL", api)
 	}
-	hc := &http.Client{
-		Transport:     newTransport(opts.Base, opts.Token, opts.Pacing, base, opts.Redact),
-		CheckRedirect: checkRedirect(base),
-	}
+	t := newTransport(opts.Base, opts.Token, opts.Pacing, base, opts.Redact)
+	hc := &http.Client{Transport: t, CheckRedirect: checkRedirect(base)}
 	gh := gh.NewClient(hc)
 	// BaseURL is set as given rather than through WithEnterpriseURLs, which
 	// would append /api/v3 to any host that lacks it.
 	gh.BaseURL = base
 	gh.UploadURL = base
-	return &Client{gh: gh}, nil
+	return &Client{gh: gh, t: t}, nil
 }
 
 // Check is a check run to publish.
@@ -97,7 +95,11 @@ type Check struct {
 	// to a check run of their own named Name on HeadSHA, completed with
 	// Conclusion. Without JobRun, a check run named by ID is completed
 	// with Conclusion.
-	JobRun      bool
+	JobRun bool
+	// ExternalID marks a check run this client creates as this run's own
+	// (the action's run and a nonce), so that a create whose answer was
+	// lost is found on the commit rather than made twice.
+	ExternalID  string
 	Name        string
 	HeadSHA     string
 	Conclusion  string // "success" or "failure"
@@ -106,95 +108,6 @@ type Check struct {
 	Summary     string
 	Text        string
 	Annotations []annotation.Annotation
-}
-
-// CheckResult tells what PublishCheck did.
-type CheckResult struct {
-	ID  int64
-	URL string
-	// Requests is the number of create/update requests sent.
-	Requests int
-}
-
-// PublishCheck creates a check run, or completes an existing one, and
-// attaches the annotations in batches the API accepts.
-func (c *Client) PublishCheck(ctx context.Context, chk Check) (CheckResult, error) {
-	var res CheckResult
-	batches := batchAnnotations(chk.Annotations)
-	output := func(batch []*gh.CheckRunAnnotation) *gh.CheckRunOutput {
-		return &gh.CheckRunOutput{
-			Title:       gh.String(escape.Clip(chk.Title, escape.CheckTitleChars)),
-			Summary:     gh.String(truncateBytes(chk.Summary, escape.CheckOutputBytes)),
-			Text:        optional(truncateBytes(chk.Text, escape.CheckOutputBytes)),
-			Annotations: batch,
-		}
-	}
-	completed := &gh.Timestamp{Time: chk.CompletedAt.UTC()}
-	name := chk.Name
-	var run *gh.CheckRun
-	create := func() error {
-		created, _, err := c.gh.Checks.CreateCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, gh.CreateCheckRunOptions{
-			Name:        name,
-			HeadSHA:     chk.HeadSHA,
-			Status:      gh.String("completed"),
-			Conclusion:  gh.String(chk.Conclusion),
-			CompletedAt: completed,
-			Output:      output(batches[0]),
-		})
-		if err != nil {
-			return fmt.Errorf("create check run %q on %s: %w", name, chk.HeadSHA, unwrapURL(err))
-		}
-		res.Requests++
-		run = created
-		return nil
-	}
-	if chk.ID == 0 {
-		if err := create(); err != nil {
-			return res, err
-		}
-	} else {
-		// UpdateCheckRunOptions.Name has no omitempty in go-github v60: an
-		// update always sends a name, so it must be the current one.
-		current, _, err := c.gh.Checks.GetCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, chk.ID)
-		if err != nil {
-			return res, fmt.Errorf("read check run %d: %w", chk.ID, unwrapURL(err))
-		}
-		name = current.GetName()
-		opts := gh.UpdateCheckRunOptions{Name: name, Output: output(batches[0])}
-		if !chk.JobRun {
-			opts.Status, opts.Conclusion, opts.CompletedAt = gh.String("completed"), gh.String(chk.Conclusion), completed
-		}
-		updated, _, err := c.gh.Checks.UpdateCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, chk.ID, opts)
-		switch {
-		case err != nil && chk.JobRun && otherAppsCheckRun(err):
-			// A GitHub App's token may not touch the job's check run,
-			// which GitHub Actions' App created: the results get a check
-			// run of their own, under the name the caller gave.
-			name = chk.Name
-			if err := create(); err != nil {
-				return res, err
-			}
-		case err != nil:
-			return res, fmt.Errorf("update check run %d: %w", chk.ID, actionsOwned(chk.ID, unwrapURL(err)))
-		default:
-			res.Requests++
-			run = updated
-		}
-	}
-	res.ID, res.URL = run.GetID(), run.GetHTMLURL()
-	// Annotations beyond the first batch are appended by further updates
-	// (Checks API: "to add more than 50, make multiple requests").
-	for i, batch := range batches[1:] {
-		_, _, err := c.gh.Checks.UpdateCheckRun(ctx, chk.Repo.Owner, chk.Repo.Name, res.ID, gh.UpdateCheckRunOptions{
-			Name:   name,
-			Output: output(batch),
-		})
-		if err != nil {
-			return res, fmt.Errorf("add annotation batch %d of %d to check run %d: %w", i+2, len(batches), res.ID, actionsOwned(res.ID, unwrapURL(err)))
-		}
-		res.Requests++
-	}
-	return res, nil
 }
 
 func optional(s string) *string {
@@ -340,6 +253,10 @@ func unwrapURL(err error) error {
 	var re *RedirectError
 	if errors.As(ue.Err, &re) {
 		return re
+	}
+	var le *LostAnswerError
+	if errors.As(ue.Err, &le) {
+		return le
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package github
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,7 +40,14 @@ type Pacing struct {
 	Sleep          func(ctx context.Context, d time.Duration) error
 	// Logf receives one line per retry. Nil discards them.
 	Logf func(format string, args ...any)
+	// Waitf receives, besides, one line for every wait of LongWait or
+	// more (a secondary rate limit asks for a minute), so that a step
+	// that seems stuck says why. Nil discards them.
+	Waitf func(format string, args ...any)
 }
+
+// LongWait is the least wait before a retry that Pacing.Waitf is told of.
+const LongWait = 5 * time.Second
 
 func (p Pacing) withDefaults() Pacing {
 	if p.Budget <= 0 {
@@ -71,6 +79,9 @@ func (p Pacing) withDefaults() Pacing {
 	}
 	if p.Logf == nil {
 		p.Logf = func(string, ...any) {}
+	}
+	if p.Waitf == nil {
+		p.Waitf = func(string, ...any) {}
 	}
 	return p
 }
@@ -106,6 +117,75 @@ type GiveUpError struct {
 func (e *GiveUpError) Error() string {
 	return fmt.Sprintf("%s %s: gave up after %d attempt(s) in %s: %s",
 		e.Method, e.Path, e.Attempts, e.Elapsed.Round(time.Millisecond), e.Last)
+}
+
+// LostAnswerError is a write whose outcome is unknown: the connection
+// broke or stalled after the request was sent, GitHub (or a proxy in front
+// of it) answered 5xx, or it answered success with a body that is not
+// JSON. GitHub may have applied it. A create or an annotation batch sent
+// again would then be applied twice, so the transport never repeats such
+// a write: the caller looks whether it landed, and sends it again only if
+// it did not.
+type LostAnswerError struct {
+	Method, Path string
+	// Why says what became of the answer; StatusCode is its status, or
+	// 0 when none came.
+	Why        string
+	StatusCode int
+	// Deferred says GitHub did not apply it but asked for a long wait
+	// (a rate limit), after which the caller reads again what the write
+	// depends on before sending it: a minute is time enough for a push.
+	Deferred bool
+}
+
+func (e *LostAnswerError) Error() string {
+	if e.Deferred {
+		return fmt.Sprintf("%s %s: %s; not applied, and sent again only after a fresh look", e.Method, e.Path, e.Why)
+	}
+	return fmt.Sprintf("%s %s: the answer was lost (%s); the request may have been applied", e.Method, e.Path, e.Why)
+}
+
+// lookAgainKey marks, in a request's context, a write whose caller reads
+// again what it depends on after a long wait, rather than have the
+// transport send it again unchanged.
+type lookAgainKey struct{}
+
+func withLookAgain(ctx context.Context) context.Context {
+	return context.WithValue(ctx, lookAgainKey{}, true)
+}
+
+// reserveKey carries, in a request's context, the share of the budget
+// its caller keeps for later requests.
+type reserveKey struct{}
+
+// WithReserve returns ctx whose requests stop share (0 to 1) of the
+// budget before its end, keeping that time for requests made without it:
+// a check run whose annotation batches meet a slow API never spends the
+// time the sticky comment needs.
+func WithReserve(ctx context.Context, share float64) context.Context {
+	return context.WithValue(ctx, reserveKey{}, min(max(share, 0), 1))
+}
+
+// deadline is when requests in ctx must have ended.
+func (t *transport) deadline(ctx context.Context) time.Time {
+	share, _ := ctx.Value(reserveKey{}).(float64)
+	return t.start.Add(t.p.Budget - time.Duration(share*float64(t.p.Budget)))
+}
+
+// pause waits before the next try of a write whose answer was lost:
+// backoff, within the budget. It returns a GiveUpError, naming the write,
+// when the budget does not allow the wait.
+func (t *transport) pause(ctx context.Context, began time.Time, attempt int, lost *LostAnswerError) error {
+	why := "the answer was lost: " + lost.Why
+	if lost.Deferred {
+		why = lost.Why
+	}
+	wait, _, _ := t.classify(nil, errors.New(why), attempt)
+	if attempt >= maxAttempts || t.p.Now().Add(wait).After(t.deadline(ctx)) {
+		return &GiveUpError{Method: lost.Method, Path: lost.Path, Attempts: attempt, Elapsed: t.p.Now().Sub(began), StatusCode: lost.StatusCode, Last: why}
+	}
+	t.p.Logf("GitHub API %s %s: %s; looking whether it landed in %s (attempt %d)", lost.Method, lost.Path, why, wait, attempt+1)
+	return t.p.Sleep(ctx, wait)
 }
 
 // transport retries, paces and authenticates requests. It is the only
@@ -155,7 +235,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if body != nil {
 		body = t.redact.Bytes(body)
 	}
-	deadline := t.start.Add(t.p.Budget)
+	deadline := t.deadline(req.Context())
 	began := t.p.Now()
 	var last string
 	lastStatus := 0
@@ -184,6 +264,13 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 		wait, retry, why := t.classify(resp, err, attempt)
+		if retry && isWrite(req.Method) && req.Method != http.MethodDelete && !unapplied(resp) {
+			lost := &LostAnswerError{Method: req.Method, Path: req.URL.Path, Why: why}
+			if resp != nil {
+				lost.StatusCode = resp.StatusCode
+			}
+			return nil, lost
+		}
 		if !retry {
 			return resp, err
 		}
@@ -196,8 +283,14 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				Elapsed: t.p.Now().Sub(began), StatusCode: lastStatus, Last: why}
 		}
 		t.p.Logf("GitHub API %s %s: %s; retrying in %s (attempt %d)", req.Method, req.URL.Path, why, wait, attempt+1)
+		if wait >= LongWait {
+			t.p.Waitf("GitHub API %s %s: %s; waiting %s before attempt %d", req.Method, req.URL.Path, why, wait.Round(time.Second), attempt+1)
+		}
 		if err := t.p.Sleep(req.Context(), wait); err != nil {
 			return nil, err
+		}
+		if lookAgain, _ := req.Context().Value(lookAgainKey{}).(bool); lookAgain && isWrite(req.Method) && wait >= LongWait {
+			return nil, &LostAnswerError{Method: req.Method, Path: req.URL.Path, Why: why, StatusCode: lastStatus, Deferred: true}
 		}
 	}
 }
@@ -261,6 +354,8 @@ func (t *transport) classify(resp *http.Response, err error, attempt int) (wait 
 	}
 	status := fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
 	switch {
+	case resp.StatusCode < 300 && malformed(resp):
+		return backoff, true, status + " with a body that is not JSON"
 	case resp.StatusCode >= 500:
 		if d, ok := t.hintedWait(resp); ok {
 			return d, true, status
@@ -277,6 +372,22 @@ func (t *transport) classify(resp *http.Response, err error, attempt int) (wait 
 		return max(rl, backoff), true, status + " (rate limited)"
 	}
 	return 0, false, ""
+}
+
+// malformed reports whether a success carries a body that is not JSON:
+// every answer the client reads is JSON, and one cut short or replaced by
+// a proxy's page would otherwise be taken for an empty answer or fail to
+// decode without a second try.
+func malformed(resp *http.Response) bool {
+	b, err := io.ReadAll(resp.Body)
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	return err != nil || (len(bytes.TrimSpace(b)) > 0 && !json.Valid(b))
+}
+
+// unapplied reports whether a failed write's answer says GitHub did not
+// apply it: a rate limit refuses the request before it acts on it.
+func unapplied(resp *http.Response) bool {
+	return resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusForbidden)
 }
 
 // hintedWait reads the server's own word on when to come back: Retry-After

@@ -355,6 +355,10 @@ func (a *runAction) pacing() (github.Pacing, error) {
 		*v.dst = d
 	}
 	p.Logf = a.debugf
+	// A long wait is said plainly, so that a step that seems stuck says why.
+	p.Waitf = func(format string, args ...any) {
+		fmt.Fprintln(a.log, escape.LogLine(escape.OneLine(fmt.Sprintf(format, args...))))
+	}
 	return p, nil
 }
 

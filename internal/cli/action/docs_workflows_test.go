@@ -282,3 +282,23 @@ func TestDocsReadOnlyReportsTheJobsMade(t *testing.T) {
 		t.Error("no workflow of the docs reads results: the test checks nothing")
 	}
 }
+
+// TestDocsWorkflowsRunOnePerPullRequest: every workflow the docs show
+// that runs for a pull request keeps one run per pull request at a time,
+// cancelling the run of a superseded commit, so an older verdict never
+// lands after a newer one.
+func TestDocsWorkflowsRunOnePerPullRequest(t *testing.T) {
+	group := regexp.MustCompile(`(?m)^concurrency:\n(?:  #.*\n)*  group: (.*)\n  cancel-in-progress: true\n`)
+	for name, wf := range docsWorkflows(t) {
+		if !strings.Contains(wf, "\n  pull_request:") && !strings.Contains(wf, "\n  workflow_run:") {
+			continue
+		}
+		m := group.FindStringSubmatch(wf)
+		switch {
+		case m == nil:
+			t.Errorf("%s: no concurrency group with cancel-in-progress: true", name)
+		case !strings.Contains(m[1], "pull_request.number") && !strings.Contains(m[1], "workflow_run.head_branch"):
+			t.Errorf("%s: the concurrency group %s is not one per pull request", name, m[1])
+		}
+	}
+}

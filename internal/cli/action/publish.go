@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -73,6 +74,9 @@ type gitHub struct {
 	gh    publisher
 	repo  github.Repo
 	notes []markdown.PublishingNote
+	// run is this run as the check run's external id and the comment's
+	// hidden line record it: the workflow run, its attempt and a nonce.
+	run github.CommentRun
 }
 
 // checkRun is what publishing the check run produced.
@@ -82,9 +86,10 @@ type checkRun struct {
 	url string
 	// refused says the check run was tried and received nothing.
 	refused bool
-	// unavailable says the API is out of reach for the rest of the run,
-	// readOnly that the token was refused as read-only.
-	unavailable, readOnly bool
+	// readOnly says the token was refused as read-only: the comment,
+	// with the same token, is not tried. A check run that gave up
+	// otherwise never stops the comment.
+	readOnly bool
 	// notes say what failed or was left out, for the job summary.
 	notes []markdown.PublishingNote
 }
@@ -122,6 +127,9 @@ type annotator interface {
 	forCheck() ([]annotation.Annotation, string)
 	// noCheck is called when no check run carries them.
 	noCheck()
+	// notAttached is called when the check run carries only the first
+	// attached of them.
+	notAttached(attached int)
 }
 
 func newAnnotator(mode AnnotationMode, a *runAction, anns []annotation.Annotation) annotator {
@@ -140,6 +148,7 @@ type noAnnotations struct{}
 
 func (noAnnotations) forCheck() ([]annotation.Annotation, string) { return nil, "" }
 func (noAnnotations) noCheck()                                    {}
+func (noAnnotations) notAttached(int)                             {}
 
 // checkRunAnnotations go on the check run, and to the log when it is not
 // published.
@@ -157,6 +166,10 @@ func (c *checkRunAnnotations) forCheck() ([]annotation.Annotation, string) {
 }
 
 func (c *checkRunAnnotations) noCheck() { c.a.writeCommands(c.anns) }
+
+func (c *checkRunAnnotations) notAttached(attached int) {
+	c.a.writeCommands(c.anns[min(attached, len(c.anns)):])
+}
 
 // writeCommands prints annotations as workflow commands.
 func (a *runAction) writeCommands(anns []annotation.Annotation) {
@@ -184,8 +197,22 @@ func (a *runAction) connect(d *delivery) gitHub {
 		a.warnf("GitHub not updated: %v", err)
 		return gitHub{notes: []markdown.PublishingNote{note("Check run and pull request comment skipped", err)}}
 	}
-	return gitHub{gh: c, repo: repo}
+	return gitHub{gh: c, repo: repo, run: github.CommentRun{Head: d.tgt.HeadSHA, Nonce: github.NewNonce(),
+		ID: positive(a.getenv("GITHUB_RUN_ID")), Attempt: positive(a.getenv("GITHUB_RUN_ATTEMPT"))}}
 }
+
+// positive is a run's id or attempt, 0 when it is not a number.
+func positive(s string) int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// checkShare is the share of the API budget the check run may spend: the
+// rest stays for the sticky comment, whatever the check run meets.
+const checkShare = 2.0 / 3
 
 // publishCheck sends the check run: the verdict's conclusion, title and
 // summary, and the annotations. Every failure is a warning and a note.
@@ -203,17 +230,29 @@ func (a *runAction) publishCheck(ctx context.Context, d *delivery, gh gitHub) ch
 	if capNote != "" {
 		res.notes = append(res.notes, markdown.PublishingNote{What: capNote})
 	}
-	cr, err := gh.gh.PublishCheck(ctx, github.Check{
+	cr, err := gh.gh.PublishCheck(github.WithReserve(ctx, 1-checkShare), github.Check{
 		// check-run-id is the job's own check run (job.check_run_id): Actions
 		// completes it from the step's exit code; only its output is ours.
 		Repo: gh.repo, ID: d.in.CheckRunID, JobRun: d.in.CheckRunID != 0, Name: d.in.ReportName, HeadSHA: d.tgt.HeadSHA,
+		ExternalID: fmt.Sprintf("drp2-fixtures run %d.%d %s", gh.run.ID, gh.run.Attempt, gh.run.Nonce),
 		Conclusion: d.conclusion(), CompletedAt: d.now(), Title: title, Summary: summary, Text: text, Annotations: anns,
 	})
-	if err == nil {
+	var partial *github.PartialCheckError
+	switch {
+	case err == nil:
 		res.url = ownURL(d.md.ServerURL, d.md.Repository, cr.URL)
 		return res
+	case errors.As(err, &partial) && cr.URL != "":
+		// The verdict is on the check run; only annotations are missing.
+		res.url = ownURL(d.md.ServerURL, d.md.Repository, cr.URL)
+		what := fmt.Sprintf("Check run published without all its annotations: it shows the conclusion, title and summary and the first %d of %d annotations; the other %d are in the log",
+			partial.Attached, partial.Total, partial.Total-partial.Attached)
+		a.warnf("%s: %s", what, apiText(err))
+		res.notes = append(res.notes, note(what, err))
+		d.anns.notAttached(partial.Attached)
+		return res
 	}
-	res.refused, res.unavailable = true, isUnavailable(err)
+	res.refused = true
 	what := "Check run not published"
 	switch {
 	case github.ActionsOwned(err):
@@ -222,6 +261,9 @@ func (a *runAction) publishCheck(ctx context.Context, d *delivery, gh gitHub) ch
 		what, res.readOnly = readOnlyNote(what), true
 	case github.Forbidden(err):
 		what += " (the token may not write checks: grant it checks: write, or run from a workflow whose token can)"
+	}
+	if !res.readOnly {
+		what += "; the commit has no check run of this run, and the annotations are in the log"
 	}
 	a.warnf("%s: %s", what, apiText(err))
 	res.notes = append(res.notes, note(what, err))
@@ -238,9 +280,6 @@ func (a *runAction) publishComment(ctx context.Context, d *delivery, gh gitHub, 
 	switch {
 	case !d.plan.comment || gh.gh == nil:
 		return res
-	case check.unavailable:
-		res.notes = append(res.notes, markdown.PublishingNote{What: "Pull request comment skipped: the GitHub API did not answer within the time allowed."})
-		return res
 	case check.readOnly:
 		// The same token would be refused again.
 		res.notes = append(res.notes, markdown.PublishingNote{What: "Pull request comment skipped: the token is read-only."})
@@ -254,14 +293,15 @@ func (a *runAction) publishComment(ctx context.Context, d *delivery, gh gitHub, 
 	md, body := check.linked(d.md), markdown.CommentBody
 	cm, err := gh.gh.PublishComment(ctx, github.Comment{
 		Repo: gh.repo, Number: number, Marker: markdown.Marker(md.CorpusKey), Body: body(d.out.Run, md),
-		Mode: d.in.Comment, Failing: d.conclusion() == "failure",
+		Mode: d.in.Comment, Failing: d.conclusion() == "failure", Run: gh.run,
 		ResultKey: resultKey(md, func(o markdown.Options) string { return body(withoutBaseIdentity(d.out.Run), o) }),
 	})
+	var dup *github.DuplicatesError
 	switch {
-	case err != nil && cm.URL != "":
-		// The comment exists; only the check for a racing duplicate failed.
-		a.warnf("Pull request comment published, but settling a race with a concurrent run failed: %v", err)
-		res.notes = append(res.notes, note("Pull request comment published, but settling a race with a concurrent run failed", err))
+	case errors.As(err, &dup):
+		// The comment is written; only removing older copies failed.
+		a.warnf("Pull request comment published, but %v", err)
+		res.notes = append(res.notes, note("Pull request comment published, but removing its duplicates failed", err))
 	case err != nil:
 		what := "Pull request comment not published"
 		if github.Forbidden(err) && a.readOnlyToken() {
@@ -269,11 +309,34 @@ func (a *runAction) publishComment(ctx context.Context, d *delivery, gh gitHub, 
 		} else if github.Forbidden(err) {
 			what += " (the token may not write comments: grant it pull-requests: write)"
 		}
+		what += "; it still shows " + commentShows(cm)
 		a.warnf("%s: %s", what, apiText(err))
 		res.notes = append(res.notes, note(what, err))
+		return res
+	case cm.Outcome == github.CommentSuperseded:
+		a.noticef("Pull request comment left to the run of the head: this run judged %s, superseded by %s, the pull request's head now", d.tgt.HeadSHA, cm.Head)
+		res.notes = append(res.notes, markdown.PublishingNote{What: fmt.Sprintf("Pull request comment left as it is: this run judged %s, superseded by %s, the pull request's head now.", d.tgt.HeadSHA, cm.Head)})
+		return res
+	case cm.Outcome == github.CommentKept:
+		a.noticef("Pull request comment left as it is: it shows %s, a later run than this one", commentShows(cm))
+		return res
 	}
 	res.url = ownURL(md.ServerURL, md.Repository, cm.URL)
 	return res
+}
+
+// commentShows says what the sticky comment shows, as far as the last
+// reading of it tells.
+func commentShows(cm github.CommentResult) string {
+	switch {
+	case !cm.Listed:
+		return "what an earlier run wrote, if any"
+	case cm.ID == 0:
+		return "nothing: there is no comment yet"
+	case cm.Shown == nil:
+		return "the verdict of an earlier run"
+	}
+	return fmt.Sprintf("the verdict of commit %.7s from run %d (attempt %d)", cm.Shown.Head, cm.Shown.ID, cm.Shown.Attempt)
 }
 
 // pullRequest is the pull request the comment goes to: the event's, else
@@ -285,21 +348,14 @@ func (a *runAction) pullRequest(ctx context.Context, d *delivery, gh gitHub) (in
 	}
 	n, err := gh.gh.PullForSHA(ctx, gh.repo, d.tgt.HeadSHA)
 	if err != nil {
-		a.warnf("Pull request comment not published: %s", apiText(err))
-		return 0, []markdown.PublishingNote{note("Pull request comment not published", err)}
+		what := "Pull request comment not published, as its pull request could not be found; it still shows " + commentShows(github.CommentResult{})
+		a.warnf("%s: %s", what, apiText(err))
+		return 0, []markdown.PublishingNote{note(what, err)}
 	}
 	if n == 0 {
 		return 0, []markdown.PublishingNote{{What: fmt.Sprintf("Pull request comment skipped: no open pull request has the head commit %s.", d.tgt.HeadSHA)}}
 	}
 	return n, nil
-}
-
-// isUnavailable reports whether err means the API is out of reach for the
-// rest of the run (retries exhausted, budget spent), so that the next call
-// is not even tried.
-func isUnavailable(err error) bool {
-	var ge *github.GiveUpError
-	return errors.As(err, &ge)
 }
 
 // note is a job-summary line for a failure: what was not done, and the

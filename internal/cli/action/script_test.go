@@ -12,6 +12,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -68,9 +69,11 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 	for _, r := range gh.Requests() {
 		requests = append(requests, testkit.Request{Method: r.Method, Path: r.Path, RawQuery: r.RawQuery, Body: r.Body})
 	}
-	// The job summary quotes the API's address escaped for Markdown.
+	// The job summary quotes the API's address escaped for Markdown; the
+	// run's nonce, in the check run's external id and the comment's hidden
+	// line, differs on every run.
 	clean := testkit.Scrubber(py, "$PYTHON_EXAMPLE", adapter, "$ADAPTER", ws, "$WORKSPACE", root, "$ROOT", gh.URL, "$API",
-		escape.Markdown(gh.URL), "$API", escape.MarkdownText(gh.URL), "$API")
+		escape.Markdown(gh.URL), "$API", escape.MarkdownText(gh.URL), "$API", runNonce(requests), "$NONCE")
 	return testkit.ScriptGot(t, a, ws, testkit.ScriptSinks{Code: code, Stdout: log, OutputFile: output, SummaryFile: summary, Requests: requests}, clean)
 }
 
@@ -96,4 +99,16 @@ func actionEnv(t *testing.T, apiURL, ws, output, summary string) map[string]stri
 		env["INPUT_"+strings.ToUpper(name)] = def
 	}
 	return env
+}
+
+// runNonce is the nonce the run sent in its requests, or a string no text
+// holds when it sent none.
+func runNonce(requests []testkit.Request) string {
+	nonce := regexp.MustCompile(`(?:nonce=|drp2-fixtures run [0-9]+\.[0-9]+ )([0-9a-f]{16})`)
+	for _, r := range requests {
+		if m := nonce.FindSubmatch(r.Body); m != nil {
+			return string(m[1])
+		}
+	}
+	return "\x00no nonce\x00"
 }

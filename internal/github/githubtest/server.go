@@ -51,6 +51,9 @@ type Fault struct {
 	Reset bool
 	// Times is how many requests the fault answers; 0 means all.
 	Times int
+	// AfterApply applies the request first, as github.com does when an
+	// answer is lost on the way back: the fault then replaces the answer.
+	AfterApply bool
 }
 
 // Annotation is a check run annotation as sent.
@@ -71,6 +74,7 @@ type Annotation struct {
 type checkRunBody struct {
 	Name        *string `json:"name"`
 	HeadSHA     string  `json:"head_sha"`
+	ExternalID  *string `json:"external_id"`
 	Status      *string `json:"status"`
 	Conclusion  *string `json:"conclusion"`
 	CompletedAt *string `json:"completed_at"`
@@ -87,6 +91,7 @@ type CheckRun struct {
 	ID          int64
 	Name        string
 	HeadSHA     string
+	ExternalID  string
 	Status      string
 	Conclusion  string
 	CompletedAt string
@@ -124,6 +129,7 @@ type Server struct {
 	app      string // the slug of the App whose installation token this is
 	pageSize int
 	pulls    map[int]string // open pull request number → head SHA
+	chaos    *chaos
 	requests []Request
 	checks   map[int64]*CheckRun
 	comments []*Comment
@@ -132,6 +138,7 @@ type Server struct {
 	hooks    []*hook
 	writes   []time.Time // when recent writes arrived, for the secondary limit
 	readOnly bool
+	now      func() time.Time
 	gone     chan struct{}
 }
 
@@ -171,6 +178,10 @@ type Options struct {
 	// GITHUB_TOKEN (a Dependabot or fork pull request): 403 "Resource not
 	// accessible by integration".
 	ReadOnly bool
+	// Now is the clock of the secondary limit on writes; nil means
+	// time.Now. A test whose client waits on a virtual clock gives the
+	// fake the same one.
+	Now func() time.Time
 }
 
 // New starts a fake GitHub that is closed when the test ends.
@@ -182,6 +193,7 @@ func New(t testing.TB, opts Options) *Server {
 		app:      opts.App,
 		pageSize: opts.PageSize,
 		readOnly: opts.ReadOnly,
+		now:      opts.Now,
 		pulls:    map[int]string{},
 		checks:   map[int64]*CheckRun{},
 		nextID:   1000,
@@ -189,6 +201,9 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	if s.pageSize <= 0 {
 		s.pageSize = 100
+	}
+	if s.now == nil {
+		s.now = time.Now
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /user", s.user)
@@ -202,6 +217,8 @@ func New(t testing.TB, opts Options) *Server {
 	mux.HandleFunc("PATCH /repos/{owner}/{repo}/issues/comments/{id}", s.editComment)
 	mux.HandleFunc("DELETE /repos/{owner}/{repo}/issues/comments/{id}", s.deleteComment)
 	mux.HandleFunc("GET /repos/{owner}/{repo}/pulls", s.listPulls)
+	mux.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}", s.getPull)
+	mux.HandleFunc("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", s.commitChecks)
 	s.srv = httptest.NewServer(s.handler(mux))
 	s.URL = s.srv.URL + s.prefix
 	t.Cleanup(s.Close)
@@ -288,7 +305,8 @@ func (s *Server) removeComment(id int64) bool {
 	return false
 }
 
-// AddPull adds an open pull request.
+// AddPull adds an open pull request, or moves the head of one: a push to
+// its branch.
 func (s *Server) AddPull(number int, headSHA string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -400,7 +418,7 @@ func (s *Server) handler(mux *http.ServeMux) http.Handler {
 		s.mu.Lock()
 		f := s.takeFault(r.Method, path)
 		s.mu.Unlock()
-		if f != nil {
+		if f != nil && !f.AfterApply {
 			s.serveFault(w, r, f)
 			return
 		}
@@ -413,14 +431,19 @@ func (s *Server) handler(mux *http.ServeMux) http.Handler {
 				"documentation_url": "https://docs.github.com/rest"})
 			return
 		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead && !s.allowWrite(time.Now()) {
-			writeJSON(w, http.StatusForbidden, map[string]string{"message": SecondaryLimitMessage})
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && !s.allowWrite(s.now()) {
+			writeSecondaryLimit(w)
 			return
 		}
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = path
 		r2.Body = io.NopCloser(strings.NewReader(string(body)))
-		mux.ServeHTTP(w, r2)
+		if f != nil {
+			mux.ServeHTTP(httptest.NewRecorder(), r2)
+			s.serveFault(w, r, f)
+			return
+		}
+		s.serveChaos(w, r2, mux)
 	})
 }
 
@@ -485,6 +508,14 @@ func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f *Fault) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(f.Status)
 	io.WriteString(w, f.Body)
+}
+
+// writeSecondaryLimit refuses a request as github.com refuses one past a
+// secondary rate limit: 403, Retry-After, and the message.
+func writeSecondaryLimit(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "60")
+	writeJSON(w, http.StatusForbidden, map[string]string{"message": SecondaryLimitMessage,
+		"documentation_url": "https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits"})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -618,8 +649,9 @@ func (c *CheckRun) apply(b *checkRunBody) {
 
 func checkJSON(c *CheckRun, owner, repo string) map[string]any {
 	return map[string]any{
-		"id": c.ID, "name": c.Name, "head_sha": c.HeadSHA, "status": c.Status, "conclusion": c.Conclusion,
+		"id": c.ID, "name": c.Name, "head_sha": c.HeadSHA, "external_id": c.ExternalID, "status": c.Status, "conclusion": c.Conclusion,
 		"html_url": fmt.Sprintf("%s/%s/%s/runs/%d", WebURL, owner, repo, c.ID),
+		"output":   map[string]any{"title": c.Title, "summary": c.Summary, "annotations_count": len(c.Annotations)},
 	}
 }
 
@@ -640,6 +672,9 @@ func (s *Server) createCheck(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.nextID++
 	c := &CheckRun{ID: s.nextID, Name: *b.Name, HeadSHA: b.HeadSHA}
+	if b.ExternalID != nil {
+		c.ExternalID = *b.ExternalID
+	}
 	c.apply(&b)
 	s.checks[c.ID] = c
 	out := checkJSON(c, r.PathValue("owner"), r.PathValue("repo"))
@@ -695,6 +730,9 @@ func (s *Server) updateCheck(w http.ResponseWriter, r *http.Request) {
 	// including an empty one; tests assert that the name survives.
 	if b.Name != nil {
 		c.Name = *b.Name
+	}
+	if b.ExternalID != nil {
+		c.ExternalID = *b.ExternalID
 	}
 	c.apply(&b)
 	writeJSON(w, http.StatusOK, checkJSON(c, r.PathValue("owner"), r.PathValue("repo")))
@@ -857,4 +895,54 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	from, to := s.paginate(w, r, len(all))
 	writeJSON(w, http.StatusOK, append([]map[string]any{}, all[from:to]...))
+}
+
+// getPull answers GET /repos/{owner}/{repo}/pulls/{number} with the pull
+// request's number, state and head, or 404.
+func (s *Server) getPull(w http.ResponseWriter, r *http.Request) {
+	number, _ := strconv.Atoi(r.PathValue("number"))
+	s.mu.Lock()
+	sha, ok := s.pulls[number]
+	s.mu.Unlock()
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		return
+	}
+	full := r.PathValue("owner") + "/" + r.PathValue("repo")
+	writeJSON(w, http.StatusOK, map[string]any{"number": number, "state": "open",
+		"head": map[string]any{"sha": sha, "repo": map[string]any{"full_name": full}}})
+}
+
+// commitChecks answers GET /repos/{owner}/{repo}/commits/{ref}/check-runs:
+// the check runs of a commit (ref a full SHA here), newest first, those
+// named check_name only when it is given; filter=latest (the default)
+// keeps the newest of each name, as github.com does.
+func (s *Server) commitChecks(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	s.mu.Lock()
+	var runs []*CheckRun
+	for _, c := range s.checks {
+		if c.HeadSHA == r.PathValue("ref") && (q.Get("check_name") == "" || c.Name == q.Get("check_name")) {
+			runs = append(runs, c)
+		}
+	}
+	sort.Slice(runs, func(i, j int) bool { return runs[i].ID > runs[j].ID })
+	if q.Get("filter") != "all" {
+		seen := map[string]bool{}
+		latest := runs[:0]
+		for _, c := range runs {
+			if !seen[c.Name] {
+				seen[c.Name] = true
+				latest = append(latest, c)
+			}
+		}
+		runs = latest
+	}
+	all := make([]map[string]any, 0, len(runs))
+	for _, c := range runs {
+		all = append(all, checkJSON(c, r.PathValue("owner"), r.PathValue("repo")))
+	}
+	s.mu.Unlock()
+	from, to := s.paginate(w, r, len(all))
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(all), "check_runs": all[from:to]})
 }

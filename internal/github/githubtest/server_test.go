@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -167,5 +168,30 @@ func TestAppInstallationToken(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("Enterprise Server /api/graphql: %d", resp.StatusCode)
+	}
+}
+
+// Chaos draws the same faults for the same requests under one seed, and
+// a fault after apply changes the fake's state though the answer is lost.
+func TestChaosIsRepeatableAndAppliesFirst(t *testing.T) {
+	draws := func() ([]ChaosEvent, int) {
+		s := New(t, Options{Token: token})
+		s.SetChaos(Chaos{Seed: 7, Rate: 0.5, Kinds: []ChaosKind{DropAfterApply, ServerErrorAfterApply, Malformed}})
+		for range 20 {
+			req, _ := http.NewRequest("POST", s.URL+"/repos/o/r/issues/1/comments", strings.NewReader(`{"body":"x"}`))
+			req.Header.Set("Authorization", "Bearer "+token)
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}
+		return s.ChaosEvents(), len(s.Comments(1))
+	}
+	first, n := draws()
+	again, _ := draws()
+	if len(first) == 0 || len(first) == 20 || fmt.Sprint(first) != fmt.Sprint(again) {
+		t.Errorf("draws %v then %v", first, again)
+	}
+	if n != 20 {
+		t.Errorf("%d comments, want 20: every fault here comes after the request is applied", n)
 	}
 }
