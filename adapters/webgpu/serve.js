@@ -20,8 +20,9 @@ export const USAGE = `usage: drp2-webgpu-host --runtime PATH/webgpu.js [--browse
                       requireExplicitPipelineMetadata) for every fixture; off by default, since a
                       host cannot know a fixture's class, and a negative fixture then fails at its
                       first command without the metadata instead of with its own error
-  --name NAME         the name reported in hello (default: the runtime's file name, the mode and the
-                      adapter's architecture, such as "webgpu.js on node/swiftshader")
+  --name NAME         the name reported in hello, which reports and expectations entries use
+                      (default: the runtime's file name, the mode and the adapter's architecture,
+                      such as webgpu.js/node/swiftshader)
   --memory-limit MiB  the memory the host's processes (Chromium's included) may use while a fixture
                       runs (default ${DEFAULT_MEMORY_LIMIT}); past it the fixture fails with DRP2_ERR_OOM and
                       the next one gets a fresh process
@@ -82,14 +83,17 @@ export function runtimeVersion(path) {
 }
 
 // helloName is --name, else the runtime's file name, the mode and the
-// adapter's architecture ("webgpu.js on node/swiftshader"): runs on two
-// drivers are two implementations in a merged report, not one.
+// adapter's architecture ("webgpu.js/node/swiftshader"): runs on two
+// drivers are two implementations in a merged report, not one. The default
+// is one word an expectations entry holds without quotes: what would end
+// or split an entry's first field (white space, '#', '@', a quote, a
+// backslash, a control character) becomes '_'.
 export function helloName(meta, adapter) {
   if (meta.name) {
     return meta.name;
   }
   const arch = adapter?.architecture || adapter?.vendor || adapter?.device;
-  return `${meta.runtime} on ${meta.mode}` + (arch ? `/${arch}` : "");
+  return [meta.runtime, meta.mode, arch].filter(Boolean).map((part) => String(part).replace(/[\s#@"\\\p{C}]/gu, "_")).join("/");
 }
 
 // serve speaks the protocol over lines until goodbye or the end of input.

@@ -419,3 +419,83 @@ func TestMergeExpectations(t *testing.T) {
 		t.Errorf("merge with an empty list: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestUpdateExpectationsQuotesNames: an implementation's name with
+// spaces, '#', '@' and quotes, as a host may give in its hello, is
+// written quoted, read back, and keeps the next run green.
+func TestUpdateExpectationsQuotesNames(t *testing.T) {
+	dir, names := fakeCorpus(t, 3)
+	name := `webgpu.js on node/swiftshader #2 @"lab"\x`
+	spec := fakeSpec{Name: name, Fail: []string{names[1]}}
+	args := []string{"run", "--implementation", fake(t, spec), "--update-expectations", "rt.txt"}
+	code, stdout, stderr := run(t, dir, args...)
+	if code != ExitMismatch {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "rt.txt"))
+	want := `"webgpu.js on node/swiftshader #2 @\"lab\"\\x" ` + rel(names[1]) + " fail # new\n"
+	if string(got) != want {
+		t.Fatalf("written:\n%s\nwant:\n%s\nstdout:\n%s", got, want, stdout)
+	}
+	code, stdout, stderr = run(t, dir, append(args, "--expectations", "rt.txt", "--json-out", "out.json")...)
+	if code != ExitOK || !strings.Contains(stdout, "Expectations written to rt.txt: unchanged") {
+		t.Fatalf("second run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if s := readExpectReport(t, filepath.Join(dir, "out.json")).Implementations[0].Summary; s.KnownFailures != 1 {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+// TestUpdateExpectationsWritesFlaky: with retries, a fixture that failed
+// and then passed is written flaky and one that failed every attempt
+// fail; the next run, whichever way the flaky one goes, is green and
+// changes nothing.
+func TestUpdateExpectationsWritesFlaky(t *testing.T) {
+	dir, names := fakeCorpus(t, 4)
+	for i := 0; i < 3; i++ {
+		spec := fakeSpec{Name: "rt", First: []string{names[1]}, Fail: []string{names[2]}, Marks: t.TempDir()}
+		if i == 2 {
+			// This time the flaky fixture fails every attempt.
+			spec.Fail = append(spec.Fail, names[1])
+		}
+		args := []string{"run", "--implementation", fake(t, spec), "--retries", "1", "--update-expectations", "rt.txt"}
+		if i > 0 {
+			args = append(args, "--expectations", "rt.txt")
+		}
+		code, stdout, stderr := run(t, dir, args...)
+		if i > 0 && (code != ExitOK || !strings.Contains(stdout, "Expectations written to rt.txt: unchanged")) {
+			t.Errorf("run %d: exit %d\n%s\n%s", i, code, stdout, stderr)
+		}
+		got, _ := os.ReadFile(filepath.Join(dir, "rt.txt"))
+		want := "rt " + rel(names[1]) + " flaky # new\nrt " + rel(names[2]) + " fail # new\n"
+		if string(got) != want {
+			t.Fatalf("run %d wrote:\n%s\nwant:\n%s\nstdout:\n%s", i, got, want, stdout)
+		}
+	}
+}
+
+// TestExpectationsTakeReportPaths: a fixture's path as the reports print
+// it (under the corpus's folder) is taken relative to the corpus, and an
+// entry naming a fixture under another folder is told how to write it.
+func TestExpectationsTakeReportPaths(t *testing.T) {
+	dir, names := fakeCorpus(t, 3)
+	writeFile(t, filepath.Join(dir, "rt.txt"), "rt fixtures/"+rel(names[0])+" fail\n"+
+		"rt elsewhere/fixtures/"+rel(names[1])+" fail\n")
+	spec := fakeSpec{Name: "rt", Fail: []string{names[0]}}
+	code, stdout, stderr := run(t, dir, "run", "--implementation", fake(t, spec), "--expectations", "rt.txt", "--json-out", "out.json")
+	if code != ExitOK || !strings.Contains(stdout, "fixtures/"+rel(names[0])) {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	rep := readExpectReport(t, filepath.Join(dir, "out.json"))
+	if s := rep.Implementations[0].Summary; s.KnownFailures != 1 {
+		t.Errorf("summary %+v", s)
+	}
+	var findings []string
+	for _, f := range rep.Findings {
+		findings = append(findings, f.Message)
+	}
+	want := "expectation fail (rt.txt:2) names no fixture of the corpus; paths are written relative to the corpus: write " + rel(names[1])
+	if strings.Join(findings, "\n") != want {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(findings, "\n"), want)
+	}
+}

@@ -57,9 +57,13 @@ func (l *List) Apply(run *model.Run) {
 	run.Findings = append(run.Findings, l.Problems...)
 	// A filtered run leaves listed fixtures out on purpose.
 	if run.Summary.Run == run.Summary.Discovered {
+		var paths map[string]bool
 		for i := range l.Entries {
 			if e := &l.Entries[i]; !used[e] {
-				run.Findings = append(run.Findings, unused(e))
+				if paths == nil {
+					paths = fixturePaths(run.Results)
+				}
+				run.Findings = append(run.Findings, unused(e, paths))
 			}
 		}
 	}
@@ -67,13 +71,49 @@ func (l *List) Apply(run *model.Run) {
 	run.Summary = model.Summarize(run.Summary.Discovered, run.Results, run.Findings)
 }
 
-func unused(e *Entry) model.Finding {
+// unused is the finding of an entry that covers no fixture of the
+// corpus (paths, fixturePaths): the entry is stale, unless its path ends
+// with a fixture's, as a path copied from a report run in another folder
+// does, and then the advice is to write that fixture's path.
+func unused(e *Entry, paths map[string]bool) model.Finding {
 	if e.Known {
 		return model.Finding{Kind: model.FindingKnownUnused, Path: e.Path,
 			Message: fmt.Sprintf("listed as a known failure (%s) but no fixture has this path; remove it from the list", e.Where())}
 	}
+	if rel := endingFixture(e.Path, paths); rel != "" {
+		return model.Finding{Kind: FindingUnused, Path: e.Path, Message: fmt.Sprintf(
+			"expectation %s (%s) names no fixture of the corpus; paths are written relative to the corpus: write %s", e.Expect, e.Where(), rel)}
+	}
 	return model.Finding{Kind: FindingUnused, Path: e.Path,
 		Message: fmt.Sprintf("expectation %s (%s) names no fixture of the corpus; remove it from the list", e.Expect, e.Where())}
+}
+
+// fixturePaths are the corpus-relative paths of the fixtures of results
+// and of the folders that hold them ("positive/draw/").
+func fixturePaths(results []model.Result) map[string]bool {
+	out := map[string]bool{}
+	for i := range results {
+		rel := results[i].RelPath
+		out[rel] = true
+		for j := range len(rel) {
+			if rel[j] == '/' {
+				out[rel[:j+1]] = true
+			}
+		}
+	}
+	return out
+}
+
+// endingFixture is the longest of paths that p ends with after a '/', ""
+// when there is none: one look-up for each '/' of p, so that a list of
+// many stale entries costs no more than reading it.
+func endingFixture(p string, paths map[string]bool) string {
+	for i := 0; i < len(p)-1; i++ {
+		if p[i] == '/' && paths[p[i+1:]] {
+			return p[i+1:]
+		}
+	}
+	return ""
 }
 
 // excusesNothing is the finding of an entry that covers a corpus error,

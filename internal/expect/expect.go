@@ -11,13 +11,17 @@
 //	my-runtime        negative/bad_index.json  fail         # bug 12
 //	my-runtime@*swiftshader*  positive/draw/   flaky
 //	*                 positive/huge.json       skip         # too slow for CI
+//	"webgpu.js on node"  negative/x.json       fail
 //
 // IMPLEMENTATION is the name an implementation gives in its hello, or "*"
 // for every one; NAME@GLOB narrows the entry to the devices whose adapter
 // description (model.GPUAdapter.Description) GLOB matches, case-insensitively,
-// '*' matching any text. PATH is corpus-relative; ending in '/', it covers
-// a folder. A malformed line is a finding naming the file and the line,
-// and the rest of the list still applies.
+// '*' matching any text. A double-quoted part of a field is a Go string
+// literal, so that a name with spaces, '#' or '@' can be written. PATH is
+// corpus-relative, or under the corpus's folder as the reports print it
+// (ParseUnder); ending in '/', it covers a folder. A malformed line is a
+// finding naming the file and the line, and the rest of the list still
+// applies.
 package expect
 
 import (
@@ -80,10 +84,18 @@ const FindingUnused model.FindingKind = "expectation_unused"
 // on with the entries that are well formed. An error means the file could
 // not be read.
 func Parse(r io.Reader, name string) (*List, error) {
+	return ParseUnder(r, name, "")
+}
+
+// ParseUnder is Parse for a run whose reports print the fixtures' paths
+// under corpus (its path from the working directory, slash separated): an
+// entry's path under it is taken relative to the corpus.
+func ParseUnder(r io.Reader, name, corpus string) (*List, error) {
 	l := &List{}
 	seen := map[string]int{}
+	corpus = cleanPath(corpus)
 	err := eachLine(r, name, func(n int, text string) error {
-		e, problem := parseLine(text)
+		e, problem := parseLine(text, corpus)
 		switch {
 		case problem != "":
 			l.Problems = append(l.Problems, model.Finding{Kind: FindingMalformed, Path: name,
@@ -110,35 +122,138 @@ func Parse(r io.Reader, name string) (*List, error) {
 }
 
 // parseLine reads one line: an entry, nil for a blank or comment line, or
-// what is wrong with it.
-func parseLine(text string) (*Entry, string) {
+// what is wrong with it. corpus is the corpus's path as the reports print
+// it ("" when they print corpus-relative paths): a path under it is taken
+// relative to the corpus, so that a path copied from a report names its
+// fixture.
+func parseLine(text, corpus string) (*Entry, string) {
 	if !utf8.ValidString(text) {
 		return nil, "not valid UTF-8"
 	}
-	body, reason, _ := strings.Cut(text, "#")
-	fields := strings.Fields(body)
-	if len(fields) == 0 {
+	fields, reason, problem := splitFields(text)
+	switch {
+	case problem != "":
+		return nil, problem
+	case len(fields) == 0:
 		return nil, ""
-	}
-	if len(fields) != 3 {
+	case len(fields) > 3 && isExpectation(fields[len(fields)-1]) && !isExpectation(fields[len(fields)-2]):
+		// The line ends as an entry does: what comes before the path is
+		// most likely a name with spaces.
+		return nil, fmt.Sprintf("%d fields, want IMPLEMENTATION PATH EXPECTATION [# reason]; quote a name with spaces, '#' or '@' (\"a name\")", len(fields))
+	case len(fields) != 3:
 		return nil, fmt.Sprintf("%d fields, want IMPLEMENTATION PATH EXPECTATION [# reason]", len(fields))
 	}
-	e := &Entry{Implementation: fields[0], Path: cleanPath(fields[1]), Reason: strings.TrimSpace(reason)}
-	if name, device, ok := strings.Cut(fields[0], "@"); ok {
-		if name == "" || device == "" {
-			return nil, fmt.Sprintf("%q: want NAME@DEVICE-GLOB, both non-empty", fields[0])
+	name := fields[0]
+	e := &Entry{Implementation: name.text, Path: underCorpus(cleanPath(fields[1].text), corpus), Reason: reason}
+	if name.at >= 0 {
+		e.Implementation, e.Device = name.text[:name.at], name.text[name.at+1:]
+		if e.Implementation == "" || e.Device == "" {
+			return nil, fmt.Sprintf("%q: want NAME@DEVICE-GLOB, both non-empty", name.text)
 		}
-		e.Implementation, e.Device = name, device
 	}
-	exp, ok := model.ParseExpectation(fields[2])
+	if e.Implementation == "" {
+		return nil, "the implementation's name is empty"
+	}
+	exp, ok := model.ParseExpectation(fields[2].text)
 	if !ok {
-		return nil, fmt.Sprintf("expectation %q is not fail, flaky or skip", fields[2])
+		return nil, fmt.Sprintf("expectation %q is not fail, flaky or skip", fields[2].text)
 	}
 	e.Expect = exp
 	if e.Path == "" || strings.HasPrefix(e.Path, "/") || strings.HasPrefix(e.Path, "../") {
-		return nil, fmt.Sprintf("path %q is not relative to the corpus root", fields[1])
+		return nil, fmt.Sprintf("path %q is not relative to the corpus root", fields[1].text)
 	}
 	return e, ""
+}
+
+func isExpectation(f field) bool {
+	_, ok := model.ParseExpectation(f.text)
+	return ok
+}
+
+// underCorpus is p relative to the corpus when it lies under corpus (the
+// corpus's path as the reports print it), else p.
+func underCorpus(p, corpus string) string {
+	if corpus == "" || corpus == "." {
+		return p
+	}
+	if rest, ok := strings.CutPrefix(p, corpus+"/"); ok && rest != "" {
+		return rest
+	}
+	return p
+}
+
+// field is one field of an entry's line, its quotes taken off; at is
+// where in text the first '@' outside quotes lies (the device separator
+// of the first field), -1 for none.
+type field struct {
+	text string
+	at   int
+}
+
+// splitFields splits a line into white-space separated fields and the
+// reason after the first '#' outside quotes. A double-quoted part of a
+// field is taken as a Go string literal (\" for a quote, \\ for a
+// backslash, \t, \n or \u0007 for a control character), so that any name
+// a hello may give can be written: white space, '#' and '@' inside quotes
+// are text.
+func splitFields(text string) (fields []field, reason, problem string) {
+	var cur *field
+	var b strings.Builder
+	end := func() {
+		if cur != nil {
+			cur.text = b.String()
+			fields = append(fields, *cur)
+			cur = nil
+			b.Reset()
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '#':
+			end()
+			return fields, strings.TrimSpace(text[i+1:]), ""
+		case c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f':
+			end()
+			continue
+		case cur == nil:
+			cur = &field{at: -1}
+		}
+		switch c {
+		case '"':
+			n := quotedLen(text[i:])
+			s, err := strconv.Unquote(text[i : i+n])
+			if err != nil {
+				return nil, "", fmt.Sprintf("quoted text %s is not closed or has an unknown escape; write a quote as \\\" and a backslash as \\\\", text[i:i+n])
+			}
+			b.WriteString(s)
+			i += n - 1
+		case '@':
+			if cur.at < 0 {
+				cur.at = b.Len()
+			}
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	end()
+	return fields, "", ""
+}
+
+// quotedLen is the length of the quoted text s starts with, its quotes
+// included: up to the first quote no backslash escapes, or all of s when
+// none closes it.
+func quotedLen(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(s)
 }
 
 // cleanPath is an entry's path as the reports print it: slash separated,
@@ -241,17 +356,20 @@ func Glob(pattern, text string) bool {
 	return pi == len(p)
 }
 
-// Writable says whether an implementation's name can be written as an
-// entry's first field: a name with white space, '#', '@' or a control
-// character would be read back as another entry.
-func Writable(name string) bool {
+// EntryName is an implementation's name as an entry's first field:
+// itself when it reads back as itself, else quoted (a name with white
+// space, '#', '@', a quote, a backslash or a character that does not
+// print, which the quotes show as an escape). ok is
+// false for a name no entry can hold: "" (an implementation that gave no
+// hello) and "*", which means every implementation.
+func EntryName(name string) (text string, ok bool) {
 	if name == "" || name == "*" {
-		return false
+		return "", false
 	}
 	for _, c := range name {
-		if unicode.IsSpace(c) || unicode.IsControl(c) || c == '#' || c == '@' || c == utf8.RuneError {
-			return false
+		if c == ' ' || !unicode.IsPrint(c) || strings.ContainsRune("#@\"\\", c) || c == utf8.RuneError {
+			return strconv.Quote(name), true
 		}
 	}
-	return true
+	return name, true
 }

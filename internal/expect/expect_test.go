@@ -1,6 +1,7 @@
 package expect
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,12 +114,73 @@ func TestMatch(t *testing.T) {
 	}
 }
 
-func TestWritable(t *testing.T) {
-	for name, want := range map[string]bool{"rt": true, "my-runtime_2.0": true, "": false, "*": false, "a b": false,
-		"a#b": false, "a@b": false, "a\nb": false, "\u202e": true} {
-		if Writable(name) != want {
-			t.Errorf("Writable(%q) = %v", name, !want)
+// TestEntryName: a name that would read back as another entry is
+// quoted, and every name written reads back as itself.
+func TestEntryName(t *testing.T) {
+	for name, want := range map[string]string{"rt": "rt", "my-runtime_2.0": "my-runtime_2.0", "": "", "*": "",
+		"a b": `"a b"`, "a#b": `"a#b"`, "a@b": `"a@b"`, "a\nb": `"a\nb"`, "\u202e": `"\u202e"`, `say "hi"\`: `"say \"hi\"\\"`,
+		"webgpu.js on node/swiftshader": `"webgpu.js on node/swiftshader"`, "a\u00a0b": `"a\u00a0b"`} {
+		got, ok := EntryName(name)
+		if got != want || ok != (want != "") {
+			t.Errorf("EntryName(%q) = %s, %v; want %s", name, got, ok, want)
+			continue
 		}
+		if !ok {
+			continue
+		}
+		l, _ := Parse(strings.NewReader(got+"@*gpu* positive/a.json fail # why\n"), "e.txt")
+		if len(l.Entries) != 1 || l.Entries[0].Implementation != name || l.Entries[0].Device != "*gpu*" || l.Entries[0].Reason != "why" {
+			t.Errorf("%s read back as %+v %v", got, l.Entries, l.Problems)
+		}
+	}
+}
+
+// TestParseQuoted: quotes hold white space, '#' and '@' in a field; a
+// quote that is not closed, or an unknown escape, is a problem.
+func TestParseQuoted(t *testing.T) {
+	in := `"webgpu.js on node/swiftshader" negative/a.json fail # the host's default name` + "\n" +
+		`"lab #2 @ home"@"*Google SwiftShader*" negative/b.json flaky` + "\n" +
+		`"open negative/c.json fail` + "\n" +
+		`"bad \q" negative/c.json fail` + "\n" +
+		`"" negative/c.json fail` + "\n" +
+		`webgpu.js on node/swiftshader negative/c.json fail` + "\n"
+	l, _ := Parse(strings.NewReader(in), "e.txt")
+	want := []Entry{
+		{Implementation: "webgpu.js on node/swiftshader", Path: "negative/a.json", Expect: model.ExpectFail, Reason: "the host's default name", File: "e.txt", Line: 1},
+		{Implementation: "lab #2 @ home", Device: "*Google SwiftShader*", Path: "negative/b.json", Expect: model.ExpectFlaky, File: "e.txt", Line: 2},
+	}
+	if !slices.Equal(l.Entries, want) {
+		t.Errorf("entries %+v", l.Entries)
+	}
+	var problems []string
+	for _, p := range l.Problems {
+		problems = append(problems, p.Message)
+	}
+	wantProblems := []string{
+		`e.txt:3: quoted text "open negative/c.json fail is not closed or has an unknown escape; write a quote as \" and a backslash as \\; the line is left out`,
+		`e.txt:4: quoted text "bad \q" is not closed or has an unknown escape; write a quote as \" and a backslash as \\; the line is left out`,
+		"e.txt:5: the implementation's name is empty; the line is left out",
+		`e.txt:6: 5 fields, want IMPLEMENTATION PATH EXPECTATION [# reason]; quote a name with spaces, '#' or '@' ("a name"); the line is left out`,
+	}
+	if !slices.Equal(problems, wantProblems) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(problems, "\n"), strings.Join(wantProblems, "\n"))
+	}
+}
+
+// TestParseUnderCorpus: a path as the reports print it, under the
+// corpus's folder, is taken relative to the corpus.
+func TestParseUnderCorpus(t *testing.T) {
+	in := "rt spec/drp2/fixtures/negative/a.json fail\nrt spec/drp2/fixtures/negative/ flaky\nrt ./spec/drp2/fixtures/negative/a.json fail\nrt spec/drp2/other/b.json fail\n"
+	l, _ := ParseUnder(strings.NewReader(in), "e.txt", "./spec/drp2/fixtures")
+	var paths []string
+	for _, e := range l.Entries {
+		paths = append(paths, e.Path)
+	}
+	if want := []string{"negative/a.json", "negative/", "spec/drp2/other/b.json"}; !slices.Equal(paths, want) {
+		t.Errorf("paths %q, want %q", paths, want)
+	}
+	if len(l.Problems) != 1 || !strings.Contains(l.Problems[0].Message, "e.txt:3: negative/a.json is already listed for rt on line 1") {
+		t.Errorf("problems %+v", l.Problems)
 	}
 }
 
@@ -146,13 +208,13 @@ func TestUpdate(t *testing.T) {
 	out, diff := Update([]byte(src), "e.txt", l, run)
 	want := "# head\nrt negative/a.json fail # bug 1\n\n# tail\nother negative/a.json fail\n" +
 		"1\n2\n3\n4\n5\n6\n7\n8\nend\n" +
-		"drp2-fixtures negative/a.json fail # new\nrt negative/d.json fail # new\n"
+		"drp2-fixtures negative/a.json fail # new\nrt negative/d.json fail # new\n\"bad name\" negative/a.json fail # new\n"
 	if string(out) != want {
 		t.Errorf("updated:\n%s\nwant:\n%s", out, want)
 	}
 	wantDiff := "--- e.txt\n+++ e.txt\n" +
 		"@@ -1,6 +1,5 @@\n # head\n rt negative/a.json fail # bug 1\n-rt negative/b.json fail\n \n # tail\n other negative/a.json fail\n" +
-		"@@ -12,5 +11,6 @@\n 6\n 7\n 8\n-rt negative/c.json fail # far away\n end\n+drp2-fixtures negative/a.json fail # new\n+rt negative/d.json fail # new\n"
+		"@@ -12,5 +11,7 @@\n 6\n 7\n 8\n-rt negative/c.json fail # far away\n end\n+drp2-fixtures negative/a.json fail # new\n+rt negative/d.json fail # new\n+\"bad name\" negative/a.json fail # new\n"
 	if diff != wantDiff {
 		t.Errorf("diff:\n%s\nwant:\n%s", diff, wantDiff)
 	}

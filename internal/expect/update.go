@@ -13,7 +13,8 @@ const NewReason = "new"
 // Update is the expectations file src, named file, as it should be after
 // run: the entries of file that expected a failure where every result
 // they cover passed (their unexpected passes) removed, an entry added at
-// the end for every failure no entry excuses ("NAME PATH fail # new"),
+// the end for every failure no entry excuses ("NAME PATH fail # new",
+// "NAME PATH flaky # new" when a retry passed),
 // and everything else (comments, order, reasons, blank lines) kept byte
 // for byte. The same file and run give the same bytes. diff is the change
 // as a unified diff, "" when there is none.
@@ -81,18 +82,30 @@ func staleLines(l *List, file string, run *model.Run) map[int]bool {
 	return out
 }
 
-// newEntries are the entries of the failures no entry excuses, in the
-// run's order: the built-in validator's, then each implementation's.
-// Corpus errors are the corpus's, for no list to excuse, and a name that
-// cannot be written as an entry (Writable) gets none.
+// newEntries are the entries of the results no entry covers that did not
+// pass at the first try, in the run's order: the built-in validator's,
+// then each implementation's. What the attempts showed is written: a
+// fixture that failed and then passed on a retry is flaky, one that never
+// passed fails. Corpus errors are the corpus's, for no list to excuse, and
+// an implementation without a name (it gave no hello) gets none.
 func newEntries(run *model.Run) []string {
 	var out []string
 	seen := map[string]bool{}
 	each(run, func(name string, r *model.Result) {
-		if k := r.Kind(); (k != model.KindFailed && k != model.KindHarnessError) || !Writable(name) {
+		exp := model.ExpectFail
+		switch k := r.Kind(); {
+		case r.Listing != nil:
+			return
+		case k == model.KindFlaky && r.Passed && r.Retried():
+			exp = model.ExpectFlaky
+		case k != model.KindFailed && k != model.KindHarnessError:
 			return
 		}
-		line := fmt.Sprintf("%s %s fail # %s", name, r.RelPath, NewReason)
+		text, ok := EntryName(name)
+		if !ok {
+			return
+		}
+		line := fmt.Sprintf("%s %s %s # %s", text, r.RelPath, exp, NewReason)
 		if !seen[line] {
 			seen[line] = true
 			out = append(out, line)

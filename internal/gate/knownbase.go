@@ -306,7 +306,7 @@ func (r *Resolved) baseLists(c *model.Comparison) (base *expect.List, known bool
 	for _, f := range r.Expectations {
 		// Named as readExpectations names the head's, so that a file is
 		// one file in the headline.
-		files = append(files, file{f, r.display(under(r.WorkDir, f)), expect.Parse})
+		files = append(files, file{f, r.display(under(r.WorkDir, f)), r.parseExpectations})
 	}
 	base = &expect.List{}
 	read := r.baseReader(c)

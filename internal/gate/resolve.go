@@ -2,6 +2,7 @@ package gate
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -175,13 +176,24 @@ func (r *Resolved) readExpectations() (*expect.List, error) {
 		if err != nil {
 			return nil, usagef("expectations: %w", err)
 		}
-		list, err := expect.Parse(bytes.NewReader(data), r.display(under(r.WorkDir, file)))
+		list, err := r.parseExpectations(bytes.NewReader(data), r.display(under(r.WorkDir, file)))
 		if err != nil {
 			return nil, usagef("expectations: %w", err)
 		}
 		l.Add(list)
 	}
 	return l, nil
+}
+
+// parseExpectations reads an expectations file named name (expect.Parse),
+// taking a path under the corpus's folder, as the reports print a
+// fixture's, relative to the corpus.
+func (r *Resolved) parseExpectations(rd io.Reader, name string) (*expect.List, error) {
+	corpus := ""
+	if r.Config.Corpus != "" {
+		corpus = r.display(under(r.WorkDir, r.Config.Corpus))
+	}
+	return expect.ParseUnder(rd, name, corpus)
 }
 
 // corpusAbove is the nearest folder at or above p that holds a fixture

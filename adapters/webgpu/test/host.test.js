@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { NoAdapterError, PHASES, Session, bufferBytes, errorVerdict, foldReadbacks, helloAnswer, textureBytes } from "../core.js";
 import { fakeDawn, fakeDevice } from "./fake-dawn.js";
 import { nodeBackend } from "../node.js";
-import { parseArgs, serve } from "../serve.js";
+import { helloName, parseArgs, serve } from "../serve.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fakeRuntime = join(here, "fake-runtime.js");
@@ -119,10 +119,12 @@ test("serve answers hello with protocol 2, the phases and the adapter, then verd
   const lines = [JSON.stringify({ type: "hello", protocol: 2 }), "", JSON.stringify(fixture(1, [])), JSON.stringify({ type: "goodbye" }), "never read"];
   const code = await serve(lines, (m) => out.push(m), { open: async () => session }, { runtime: "webgpu.js", mode: "node", version: "sha256:x" });
   assert.equal(code, 0);
-  assert.deepEqual(out[0], { type: "hello", protocol: 2, name: "webgpu.js on node/acme", version: "sha256:x", drp2_versions: ["2.0"],
+  assert.deepEqual(out[0], { type: "hello", protocol: 2, name: "webgpu.js/node/acme", version: "sha256:x", drp2_versions: ["2.0"],
     executes: true, phases: PHASES, adapter: { vendor: "acme", platform: "test" }, capabilities: { max_bind_groups: 4 } });
   assert.deepEqual(out[1], { type: "verdict", seq: 1, outcome: "success", seen: 1 });
   assert.equal(out.length, 2);
+  assert.equal(helloName({ runtime: "my runtime#2@x.js", mode: "node" }, { architecture: "gen 12\t\"a\"" }), "my_runtime_2_x.js/node/gen_12__a_");
+  assert.equal(helloName({ name: "lab #2 @ home", runtime: "webgpu.js", mode: "node" }, {}), "lab #2 @ home");
   assert.deepEqual(helloAnswer({ name: "n", env: { adapter: {} } }).phases, ["semantic_validation", "capability_validation"]);
 });
 
@@ -131,7 +133,7 @@ test("serve refuses the session in hello when there is no adapter", async () => 
   const backend = { open: async () => { throw new NoAdapterError("no WebGPU adapter: tried vulkan"); } };
   const code = await serve([JSON.stringify({ type: "hello", protocol: 2 }), JSON.stringify(fixture(1, []))], (m) => out.push(m), backend, { runtime: "webgpu.js", mode: "node" });
   assert.equal(code, 1);
-  assert.deepEqual(out, [{ type: "hello", protocol: 2, name: "webgpu.js on node", error: "no WebGPU adapter: tried vulkan" }]);
+  assert.deepEqual(out, [{ type: "hello", protocol: 2, name: "webgpu.js/node", error: "no WebGPU adapter: tried vulkan" }]);
 });
 
 test("serve refuses what is not the protocol", async () => {
