@@ -64,8 +64,9 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	var expectations stringList
 	fs.Var(&expectations, "expectations", "expectations `FILE`: IMPLEMENTATION PATH fail|flaky|skip [# reason] a line, for the implementations and the built-in validator (drp2-fixtures); repeatable")
 	fs.StringVar(&j.UpdateExpectations, "update-expectations", "", "write the expectations as they should be after this run to `FILE`: stale entries removed, new failures added")
-	fs.IntVar(&j.Retries, "retries", 0, "send a fixture an implementation fails unexpectedly up to `N` more times, each to a fresh process; one that then passes is flaky")
-	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", gate.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
+	retriesFlag(fs, &j.Retries)
+	j.MaxFileSize = gate.DefaultMaxFileSize
+	maxFixtureSizeFlag(fs, &j.MaxFileSize)
 	workersFlag(fs, &j.Workers)
 	parsedFlag(fs, "shard", "run only the `K/N` part of the selected fixtures, the K-th of N (by a hash of each fixture's path: one corpus, N jobs, merged by drp2-fixtures merge)", &j.Shard, gate.ParseShard)
 	fs.StringVar(&j.Manifest, "manifest", "", "compare the corpus with the manifest `FILE`; a frozen manifest's violations fail the run")
@@ -80,14 +81,8 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	j.Tags = tags
 	j.Implementations = impls
 	j.Expectations = expectations
-	if j.Retries < 0 {
-		return nil, fmt.Errorf("--retries must be 0 or more")
-	}
 	if j.Timeout <= 0 {
 		return nil, fmt.Errorf("--timeout must be positive")
-	}
-	if j.MaxFileSize <= 0 {
-		return nil, fmt.Errorf("--max-fixture-size must be positive")
 	}
 	if err := o.checkOutput(failOn); err != nil {
 		return nil, err
