@@ -84,7 +84,7 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	if j.Timeout <= 0 {
 		return nil, fmt.Errorf("--timeout must be positive")
 	}
-	if err := o.checkOutput(failOn); err != nil {
+	if err := o.checkOutput(failOn, env); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -105,9 +105,18 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview), unexpected-pass (a fixture expected to fail passed), flaky (a flaky fixture); or never")
 }
 
-// checkOutput checks the values of outputFlags.
-func (o *runOptions) checkOutput(failOn string) error {
+// checkOutput checks the values of outputFlags. In GitHub Actions, the
+// commit and the repository the flags leave out come from the environment,
+// as the action's report takes them (gate.ActionsOrigin).
+func (o *runOptions) checkOutput(failOn string, env Env) error {
 	var err error
+	commit, repository := gate.ActionsOrigin(env.Var)
+	if o.job.Commit == "" {
+		o.job.Commit = commit
+	}
+	if o.job.Repository == "" {
+		o.job.Repository = repository
+	}
 	if o.job.FailOn, err = gate.ParseFailOn(failOn); err != nil {
 		return fmt.Errorf("--fail-on: %w", err)
 	}
