@@ -158,3 +158,25 @@ func TestDiffWithOneArgument(t *testing.T) {
 		t.Errorf("exit %d, %q", code, stderr)
 	}
 }
+
+// An implementation whose program is not executable is named with the fix:
+// chmod +x, or its interpreter in the command (node for the WebGPU host's
+// scripts, python3 for a Python adapter), not "permission denied" alone.
+func TestImplementationNotExecutable(t *testing.T) {
+	dir := testkit.Corpus(t, passing)
+	for name, want := range map[string]string{
+		"runtime":    `./runtime is not executable: chmod +x ./runtime, or start it with its interpreter`,
+		"adapter.py": `./adapter.py is not executable: chmod +x ./adapter.py, or start it with its interpreter: python3 ./adapter.py`,
+		"host.js":    `./host.js is not executable: chmod +x ./host.js, or start it with its interpreter: node ./host.js`,
+		"adapter.sh": `./adapter.sh is not executable: chmod +x ./adapter.sh, or start it with its interpreter: sh ./adapter.sh`,
+	} {
+		putFile(t, filepath.Join(dir, name), "#!/bin/sh\nexit 1\n")
+		if err := os.Chmod(filepath.Join(dir, name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stdout, stderr := run(t, dir, "run", "--implementation", "./"+name+" --flag")
+		if !strings.Contains(stderr, want) || !strings.Contains(stdout, want) {
+			t.Errorf("%s: want %q in standard output and error:\n%s\n%s", name, want, stdout, stderr)
+		}
+	}
+}
