@@ -98,3 +98,38 @@ func (v workersValue) Set(s string) error {
 func workersFlag(fs *flag.FlagSet, n *int) {
 	fs.Var(workersValue{n}, "workers", "fixtures run at once, at least 1 (default: one per core)")
 }
+
+// countValue is a flag of a whole number of at least min, whose error says
+// what is wanted (flag's own says only "parse error"): want names the unit
+// and an example, "a whole number of retries, 0 or more, such as 2".
+type countValue[T int | int64] struct {
+	n    *T
+	min  T
+	want string
+}
+
+func (v countValue[T]) String() string {
+	if v.n == nil || *v.n == 0 {
+		return ""
+	}
+	return strconv.FormatInt(int64(*v.n), 10)
+}
+
+func (v countValue[T]) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < int64(v.min) || int64(T(n)) != n {
+		return fmt.Errorf("want %s", v.want)
+	}
+	*v.n = T(n)
+	return nil
+}
+
+func retriesFlag(fs *flag.FlagSet, n *int) {
+	fs.Var(countValue[int]{n, 0, "a whole number of retries, 0 or more, such as 2"}, "retries",
+		"send a fixture an implementation fails unexpectedly up to `N` more times, each to a fresh process; one that then passes is flaky")
+}
+
+func maxFixtureSizeFlag(fs *flag.FlagSet, n *int64) {
+	fs.Var(countValue[int64]{n, 1, "a whole number of bytes, at least 1, such as 1048576"}, "max-fixture-size",
+		"largest fixture file read, in `BYTES`")
+}

@@ -49,7 +49,8 @@ func corpusFlags(fs *flag.FlagSet, j *gate.Source) {
 	fs.StringVar(&j.Corpus, "corpus", "", "corpus root `DIR` (default: as for run, the working directory's, else the embedded corpus)")
 	fs.StringVar(&j.CommandSchema, "command-schema", "", "command schema `FILE`, or \"embedded\" (default: as for run)")
 	fs.StringVar(&j.FixtureSchema, "fixture-schema", "", "fixture envelope schema `FILE`, or \"embedded\" (default: as for run)")
-	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", gate.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
+	j.MaxFileSize = gate.DefaultMaxFileSize
+	maxFixtureSizeFlag(fs, &j.MaxFileSize)
 	workersFlag(fs, &j.Workers)
 }
 
@@ -61,9 +62,6 @@ func parseNoArgs(fs *flag.FlagSet, args []string, j *gate.Source) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q: this command reads the whole corpus", fs.Arg(0))
-	}
-	if j.MaxFileSize <= 0 {
-		return fmt.Errorf("--max-fixture-size must be positive")
 	}
 	return nil
 }

@@ -83,6 +83,10 @@ func TestFlagErrorsAreOneLine(t *testing.T) {
 		{[]string{"run", "--workers", "-3"}, `for flag -workers: want a whole number of at least 1`},
 		{[]string{"coverage", "--workers", "0"}, `for flag -workers: want a whole number of at least 1`},
 		{[]string{"manifest", "write", "--workers", "0"}, `for flag -workers: want a whole number of at least 1`},
+		{[]string{"run", "--retries", "two"}, `invalid value "two" for flag -retries: want a whole number of retries, 0 or more, such as 2`},
+		{[]string{"run", "--retries", "-1"}, `invalid value "-1" for flag -retries: want a whole number of retries, 0 or more`},
+		{[]string{"run", "--max-fixture-size", "1MB"}, `invalid value "1MB" for flag -max-fixture-size: want a whole number of bytes, at least 1, such as 1048576`},
+		{[]string{"manifest", "write", "--max-fixture-size", "big"}, `for flag -max-fixture-size: want a whole number of bytes, at least 1`},
 		{[]string{"run", "--nope"}, `flag provided but not defined: -nope`},
 		{[]string{"merge", "--nope"}, `flag provided but not defined: -nope`},
 		{[]string{"diff", "--nope"}, `flag provided but not defined: -nope`},
@@ -152,5 +156,27 @@ func TestDiffWithOneArgument(t *testing.T) {
 	code, _, stderr := run(t, t.TempDir(), "diff", "head.json")
 	if code != ExitUsage || !strings.Contains(stderr, "head.json is one report; diff needs two, BASE.json HEAD.json") {
 		t.Errorf("exit %d, %q", code, stderr)
+	}
+}
+
+// An implementation whose program is not executable is named with the fix:
+// chmod +x, or its interpreter in the command (node for the WebGPU host's
+// scripts, python3 for a Python adapter), not "permission denied" alone.
+func TestImplementationNotExecutable(t *testing.T) {
+	dir := testkit.Corpus(t, passing)
+	for name, want := range map[string]string{
+		"runtime":    `./runtime is not executable: chmod +x ./runtime, or start it with its interpreter`,
+		"adapter.py": `./adapter.py is not executable: chmod +x ./adapter.py, or start it with its interpreter: python3 ./adapter.py`,
+		"host.js":    `./host.js is not executable: chmod +x ./host.js, or start it with its interpreter: node ./host.js`,
+		"adapter.sh": `./adapter.sh is not executable: chmod +x ./adapter.sh, or start it with its interpreter: sh ./adapter.sh`,
+	} {
+		putFile(t, filepath.Join(dir, name), "#!/bin/sh\nexit 1\n")
+		if err := os.Chmod(filepath.Join(dir, name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stdout, stderr := run(t, dir, "run", "--implementation", "./"+name+" --flag")
+		if !strings.Contains(stderr, want) || !strings.Contains(stdout, want) {
+			t.Errorf("%s: want %q in standard output and error:\n%s\n%s", name, want, stdout, stderr)
+		}
 	}
 }

@@ -64,8 +64,9 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	var expectations stringList
 	fs.Var(&expectations, "expectations", "expectations `FILE`: IMPLEMENTATION PATH fail|flaky|skip [# reason] a line, for the implementations and the built-in validator (drp2-fixtures); repeatable")
 	fs.StringVar(&j.UpdateExpectations, "update-expectations", "", "write the expectations as they should be after this run to `FILE`: stale entries removed, new failures added")
-	fs.IntVar(&j.Retries, "retries", 0, "send a fixture an implementation fails unexpectedly up to `N` more times, each to a fresh process; one that then passes is flaky")
-	fs.Int64Var(&j.MaxFileSize, "max-fixture-size", gate.DefaultMaxFileSize, "largest fixture file read, in `BYTES`")
+	retriesFlag(fs, &j.Retries)
+	j.MaxFileSize = gate.DefaultMaxFileSize
+	maxFixtureSizeFlag(fs, &j.MaxFileSize)
 	workersFlag(fs, &j.Workers)
 	parsedFlag(fs, "shard", "run only the `K/N` part of the selected fixtures, the K-th of N (by a hash of each fixture's path: one corpus, N jobs, merged by drp2-fixtures merge)", &j.Shard, gate.ParseShard)
 	fs.StringVar(&j.Manifest, "manifest", "", "compare the corpus with the manifest `FILE`; a frozen manifest's violations fail the run")
@@ -80,16 +81,10 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	j.Tags = tags
 	j.Implementations = impls
 	j.Expectations = expectations
-	if j.Retries < 0 {
-		return nil, fmt.Errorf("--retries must be 0 or more")
-	}
 	if j.Timeout <= 0 {
 		return nil, fmt.Errorf("--timeout must be positive")
 	}
-	if j.MaxFileSize <= 0 {
-		return nil, fmt.Errorf("--max-fixture-size must be positive")
-	}
-	if err := o.checkOutput(failOn); err != nil {
+	if err := o.checkOutput(failOn, env); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -110,9 +105,18 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview), unexpected-pass (a fixture expected to fail passed), flaky (a flaky fixture); or never")
 }
 
-// checkOutput checks the values of outputFlags.
-func (o *runOptions) checkOutput(failOn string) error {
+// checkOutput checks the values of outputFlags. In GitHub Actions, the
+// commit and the repository the flags leave out come from the environment,
+// as the action's report takes them (gate.ActionsOrigin).
+func (o *runOptions) checkOutput(failOn string, env Env) error {
 	var err error
+	commit, repository := gate.ActionsOrigin(env.Var)
+	if o.job.Commit == "" {
+		o.job.Commit = commit
+	}
+	if o.job.Repository == "" {
+		o.job.Repository = repository
+	}
 	if o.job.FailOn, err = gate.ParseFailOn(failOn); err != nil {
 		return fmt.Errorf("--fail-on: %w", err)
 	}

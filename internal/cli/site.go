@@ -55,6 +55,11 @@ func siteCommand(args []string, env Env) error {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures site: warning: %v\n", p)
 		words = append(words, p.Error())
 	}
+	for _, note := range b.Notes() {
+		// The same start twice is a report published twice or runs dated by
+		// one SOURCE_DATE_EPOCH: the series' latest is a guess.
+		fmt.Fprintf(env.Stderr, "drp2-fixtures site: warning: %s (a report published twice, or runs under one SOURCE_DATE_EPOCH)\n", note)
+	}
 	n := b.Reports()
 	if n == 0 {
 		return fail(name, exit.Errorf(exit.Input, "no usable report among the inputs"))

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -57,7 +59,7 @@ func startProcess(argv []string, dir string, env []string, stderr *tail, maxLine
 	if err != nil {
 		inW.Close()
 		outR.Close()
-		return nil, err
+		return nil, startError(argv[0], err)
 	}
 	p := &process{cmd: cmd, stdin: inW, stdout: outR, reader: bufio.NewReaderSize(outR, 64<<10),
 		max: maxLine, exited: make(chan struct{})}
@@ -257,3 +259,22 @@ func childEnv(env []string) []string {
 var fileCommands = map[string]bool{
 	"GITHUB_ENV": true, "GITHUB_PATH": true, "GITHUB_OUTPUT": true, "GITHUB_STEP_SUMMARY": true, "GITHUB_STATE": true,
 }
+
+// startError explains a program that could not be started. One without
+// the permission to execute it is the common case of a script just
+// written or checked out without its mode: the fix is its mode or its
+// interpreter, which the system's "permission denied" names neither.
+func startError(program string, err error) error {
+	if !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	hint := "chmod +x " + program + ", or start it with its interpreter"
+	if interp := interpreters[strings.ToLower(filepath.Ext(program))]; interp != "" {
+		hint += ": " + interp + " " + program
+	}
+	return fmt.Errorf("%s is not executable: %s (%v)", program, hint, err)
+}
+
+// interpreters are the programs that run a script by its extension: the
+// WebGPU host's scripts, the Python example adapter, shell scripts.
+var interpreters = map[string]string{".js": "node", ".mjs": "node", ".cjs": "node", ".py": "python3", ".sh": "sh"}

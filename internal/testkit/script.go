@@ -26,7 +26,10 @@ const (
 	ScriptEvent  = "event.json" // the event payload (the action's default: pull request 7)
 	ScriptFiles  = "files"      // report files the run writes in the workspace, one path a line
 	ScriptFaults = "faults"     // refusals of the fake GitHub, "METHOD PATH STATUS BODY" a line
-	ScriptWant   = "want/"      // the golden members
+	// ScriptToolVersion is the version line the run records instead of
+	// this test binary's "(devel)": what a release build shows.
+	ScriptToolVersion = "tool-version"
+	ScriptWant        = "want/" // the golden members
 )
 
 // RunScripts runs every script the glob matches as a subtest: run returns
@@ -79,7 +82,7 @@ func ScriptWorkspace(t testing.TB, a *Archive, ws string) {
 	files := map[string]string{}
 	for _, f := range a.Files {
 		switch {
-		case f.Name == ScriptArgs, f.Name == ScriptEnv, f.Name == ScriptEvent, f.Name == ScriptFiles, f.Name == ScriptFaults, strings.HasPrefix(f.Name, ScriptWant):
+		case f.Name == ScriptArgs, f.Name == ScriptEnv, f.Name == ScriptEvent, f.Name == ScriptFiles, f.Name == ScriptFaults, f.Name == ScriptToolVersion, strings.HasPrefix(f.Name, ScriptWant):
 		default:
 			files[f.Name] = string(f.Data)
 		}

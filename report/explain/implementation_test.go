@@ -48,3 +48,25 @@ func TestExpectedVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestReproduceNamesTheBuild: the command names the build that made the
+// report, never @latest: a release, a clone's pseudo-version or a stamped
+// commit pins go run; a development build or one with local changes has
+// nothing to pin, and the line says to use one built from the same source.
+func TestReproduceNamesTheBuild(t *testing.T) {
+	const source = "  # made by a development build: use one built from the same source"
+	for _, c := range []struct{ version, want string }{
+		{"v1.2.3 (commit 0123456789ab)", "go run " + Module + "@v1.2.3 run x.json"},
+		{"v1.2.3", "go run " + Module + "@v1.2.3 run x.json"},
+		{"v0.0.0-20261130193818-459f3dd871de (commit 459f3dd871de)", "go run " + Module + "@v0.0.0-20261130193818-459f3dd871de run x.json"},
+		{"(devel) (commit 459f3dd871de)", "go run " + Module + "@459f3dd871de run x.json"},
+		{"(devel)", "drp2-fixtures run x.json" + source},
+		{"", "drp2-fixtures run x.json" + source},
+		{"(devel) (commit 459f3dd871de, modified)", "drp2-fixtures run x.json" + source},
+		{"v0.0.0-20261130193818-459f3dd871de+dirty (commit 459f3dd871de)", "drp2-fixtures run x.json" + source},
+	} {
+		if got := Reproduce(c.version, []string{"x.json"}); got != c.want {
+			t.Errorf("%q:\ngot  %s\nwant %s", c.version, got, c.want)
+		}
+	}
+}

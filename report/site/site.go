@@ -132,6 +132,12 @@ func (b *Builder) Add(r Report) {
 	}
 }
 
+// Notes are what the index says of reports it could use but had to
+// order by a guess: two reports of one series with the same start, whose
+// latest is the file names' choice. The command line prints them too, so
+// that a build's log shows what its index does.
+func (b *Builder) Notes() []string { return sameTimeNotes(b.series()) }
+
 // Files renders the site: every page, badge and data file, in path
 // order. problems are the reports that could not be used, each naming
 // its file, for the index to list.

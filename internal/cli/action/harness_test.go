@@ -71,11 +71,16 @@ func inProcess(t *testing.T, w *sandbox) (int, string) {
 // adds its token), the raw log beside it for the ::add-mask:: line, and
 // the GitHub API paced for a fake on loopback.
 func runAt(ctx context.Context, w *sandbox, now time.Time) (int, string) {
+	return runVersion(ctx, w, now, version.String())
+}
+
+// runVersion is runAt by a build whose version line is tool.
+func runVersion(ctx context.Context, w *sandbox, now time.Time, tool string) (int, string) {
 	var out bytes.Buffer
 	redactor := secret.NewRedactor()
 	log := redactor.Writer(&out)
 	code := exit.Code(action.Run(ctx, action.Env{Log: log, RawLog: &out, Getenv: func(k string) string { return w.Env[k] },
-		Now: func() time.Time { return now }, WorkDir: w.Dir, Redactor: redactor, ToolVersion: version.String(),
+		Now: func() time.Time { return now }, WorkDir: w.Dir, Redactor: redactor, ToolVersion: tool,
 		Pacing: github.Pacing{BaseDelay: 10 * time.Millisecond}}))
 	log.Flush()
 	return code, out.String()

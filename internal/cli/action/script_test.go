@@ -20,6 +20,7 @@ import (
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
 	"github.com/drp2/drp2-fixtures/internal/golden"
 	"github.com/drp2/drp2-fixtures/internal/testkit"
+	"github.com/drp2/drp2-fixtures/internal/version"
 	"github.com/drp2/drp2-fixtures/report/escape"
 )
 
@@ -60,7 +61,11 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 	testkit.SetScriptEnv(a, env)
 	adapter := selfAdapter(t)
 	py := testkit.ScriptPlaceholders(t, a, ws, nil, env, adapter)
-	code, log := runAt(context.Background(), &sandbox{Dir: ws, Env: env}, fixedNow)
+	tool := version.String()
+	if v, ok := a.File(testkit.ScriptToolVersion); ok {
+		tool = strings.TrimSpace(string(v))
+	}
+	code, log := runVersion(context.Background(), &sandbox{Dir: ws, Env: env}, fixedNow, tool)
 	// The ::add-mask:: line is the one place the token may appear.
 	if strings.Contains(strings.Replace(log, "::add-mask::"+scriptToken+"\n", "", 1), scriptToken) {
 		t.Errorf("the token appears in the log")

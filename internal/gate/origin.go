@@ -1,0 +1,65 @@
+package gate
+
+import (
+	"encoding/json"
+
+	"github.com/drp2/drp2-fixtures/internal/workspace"
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// ActionsOrigin is the commit and the repository a run in GitHub Actions
+// is made on, for the report when the command line names neither: the
+// repository is GITHUB_REPOSITORY; the commit is a pull request's head
+// (the event payload's pull_request.head.sha, or workflow_run.head_sha), as
+// the action records it, since GITHUB_SHA is then a test merge commit no
+// one pushed; else GITHUB_SHA. Outside Actions, or for a value of another
+// shape, the part is empty: a report names no commit rather than a wrong
+// one.
+func ActionsOrigin(getenv func(string) string) (commit, repository string) {
+	if getenv == nil || getenv("GITHUB_ACTIONS") != "true" {
+		return "", ""
+	}
+	commit = getenv("GITHUB_SHA")
+	if head := payloadHead(getenv("GITHUB_EVENT_PATH")); head != "" {
+		commit = head
+	}
+	if !model.IsCommit(commit) {
+		commit = ""
+	}
+	if repository = getenv("GITHUB_REPOSITORY"); !model.IsRepository(repository) {
+		repository = ""
+	}
+	return commit, repository
+}
+
+// payloadHead is the head commit the event payload at path names for a
+// pull request or a workflow run, or empty.
+func payloadHead(path string) string {
+	if path == "" {
+		return ""
+	}
+	data, err := workspace.ReadOwn(path, workspace.MaxInputFile)
+	if err != nil {
+		return ""
+	}
+	var ev struct {
+		PullRequest *struct {
+			Head struct {
+				SHA string `json:"sha"`
+			} `json:"head"`
+		} `json:"pull_request"`
+		WorkflowRun *struct {
+			HeadSHA string `json:"head_sha"`
+		} `json:"workflow_run"`
+	}
+	if json.Unmarshal(data, &ev) != nil {
+		return ""
+	}
+	switch {
+	case ev.PullRequest != nil:
+		return ev.PullRequest.Head.SHA
+	case ev.WorkflowRun != nil:
+		return ev.WorkflowRun.HeadSHA
+	}
+	return ""
+}
