@@ -40,6 +40,36 @@ func Groups(results []*model.Result) []Group {
 	return out
 }
 
+// ImplementationGroups splits an implementation's failing results into
+// groups by cause, as Groups does the validator's, then joins those that
+// differ in their message alone: a runtime's message is its own free text,
+// naming each fixture's command and object ("[Buffer "b3"] used in
+// submit", "[Texture "t1"] destroyed"), and one wrong error code is one
+// cause however it words it. Its words are kept as examples (Group.Why).
+// An answer that is no verdict (a crash, a timeout) keeps its message: it
+// is the one thing that tells them apart.
+func ImplementationGroups(results []*model.Result) []Group {
+	var out []Group
+	at := map[string]int{}
+	for _, g := range Groups(results) {
+		r := g.Results[0]
+		a, e := r.Actual, r.Expected
+		if r.IsCorpusError() || a.Outcome == model.HarnessError {
+			out = append(out, g)
+			continue
+		}
+		k := strings.Join([]string{string(a.Outcome), string(a.Phase), a.Code, r.KnownFailure, oneLine(a.Rule), e.Outcome, e.Phase, e.Code}, "\x00")
+		if i, ok := at[k]; ok {
+			out[i].Results = append(out[i].Results, g.Results...)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, g)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Results) > len(out[j].Results) })
+	return out
+}
+
 // CauseKey is what the results of one cause share: the actual outcome,
 // phase and code, and whether the failure is known, with its reason; then
 // the rule applied with the expected outcome, phase and code, when the
