@@ -27,6 +27,9 @@ func TestMergedRuntimeBrokenAgainstBase(t *testing.T) {
 	for _, failOn := range []string{"mismatch,empty", "regressions"} {
 		w.Env["INPUT_FAIL-ON"] = failOn
 		r := w.Run(t, inProcess)
+		if dir := os.Getenv("DRP2_RENDER_DIR"); dir != "" {
+			os.WriteFile(filepath.Join(dir, "merged-runtime-summary-"+failOn+".md"), []byte(r.Summary), 0o644)
+		}
 		if r.Code != ExitMismatch || r.Outputs["conclusion"] != "failure" {
 			t.Fatalf("fail-on %s: exit %d, outputs %v\n%s", failOn, r.Code, r.Outputs, r.Log)
 		}
