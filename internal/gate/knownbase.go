@@ -63,6 +63,7 @@ func holdKnownToBase(_ context.Context, r *Resolved, o *Outcome) error {
 	h.holdValidator()
 	for i := range run.Implementations {
 		h.holdImplementation(&run.Implementations[i])
+		h.deltaByLists(&run.Implementations[i])
 	}
 	if len(h.change.Unexcused) > 0 {
 		sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
@@ -164,6 +165,40 @@ func (h *baseHold) holdImplementation(im *model.Implementation) {
 		case ok || unheld[res.Path]:
 			d.Regressed = append(d.Regressed, res.Path)
 		}
+	}
+}
+
+// deltaByLists compares with the base an implementation that has no
+// results on it: one merged from another job's report (docs/webgpu.md's
+// two jobs), which ran on the head alone. The base's lists are the base's
+// statement of what the implementation fails there, so each failure that
+// no entry of the base excuses (after holdImplementation) is one the pull
+// request made: it regressed, or was added failing when the fixture is
+// not on the base. A job given no list reads none of the base's: the base
+// listed nothing, and every failure is new. When the base's lists cannot
+// be read, nothing is said.
+func (h *baseHold) deltaByLists(im *model.Implementation) {
+	if !h.everyExcuse || h.c == nil || h.c.Unavailable != "" || (!h.known && h.r.expect != nil) || h.delta(im.Label()) != nil {
+		return
+	}
+	added := map[string]bool{}
+	for _, ch := range h.c.Changes {
+		if ch.Transition == model.AddedFailing || ch.Transition == model.AddedPassing {
+			added[ch.RelPath] = true
+		}
+	}
+	d := model.ImplementationDelta{Label: im.Label()}
+	for i := range im.Results {
+		switch res := &im.Results[i]; {
+		case res.Kind() != model.KindFailed && res.Kind() != model.KindHarnessError:
+		case added[res.RelPath]:
+			d.AddedFailing = append(d.AddedFailing, res.Path)
+		default:
+			d.Regressed = append(d.Regressed, res.Path)
+		}
+	}
+	if d.NewFailures() > 0 {
+		h.c.Implementations = append(h.c.Implementations, d)
 	}
 }
 

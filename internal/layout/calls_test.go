@@ -28,7 +28,7 @@ var callBudgets = []struct {
 	entry string // package path in the module, then the function
 	max   int
 }{
-	{"report/markdown.CommentBody", 79},
+	{"report/markdown.CommentBody", 82},
 	{"report/markdown.CheckOutput", 52},
 	{"report/text.Write", 39},
 	{"report/junit.Write", 28},

@@ -40,18 +40,57 @@ func Groups(results []*model.Result) []Group {
 	return out
 }
 
+// ImplementationGroups splits an implementation's failing results into
+// groups by cause, as Groups does the validator's, then joins those that
+// differ in their message alone: a runtime's message is its own free text,
+// naming each fixture's command and object ("[Buffer "b3"] used in
+// submit", "[Texture "t1"] destroyed"), and one wrong error code is one
+// cause however it words it. Its words are kept as examples (Group.Why).
+// An answer that is no verdict (a crash, a timeout) keeps its message: it
+// is the one thing that tells them apart.
+func ImplementationGroups(results []*model.Result) []Group {
+	var out []Group
+	at := map[string]int{}
+	for _, g := range Groups(results) {
+		r := g.Results[0]
+		a, e := r.Actual, r.Expected
+		if r.IsCorpusError() || a.Outcome == model.HarnessError {
+			out = append(out, g)
+			continue
+		}
+		k := strings.Join([]string{string(a.Outcome), string(a.Phase), a.Code, r.KnownFailure, oneLine(a.Rule), e.Outcome, e.Phase, e.Code}, "\x00")
+		if i, ok := at[k]; ok {
+			out[i].Results = append(out[i].Results, g.Results...)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, g)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Results) > len(out[j].Results) })
+	return out
+}
+
 // CauseKey is what the results of one cause share: the actual outcome,
-// phase and code, the rule applied, the message with its numbers and
-// quoted values set aside (they name the fixture's commands, sizes and
-// ids), and whether the failure is known, with its reason. The command
-// index is left out: one schema edit fails each fixture at its own
-// command. The expected block counts only when the tool said nothing
-// (no message, no rule): "got success" for fixtures that each expect
-// their own error is as many causes as there are expectations.
+// phase and code, and whether the failure is known, with its reason; then
+// the rule applied with the expected outcome, phase and code, when the
+// tool names a rule: the message of one rule names each fixture's own
+// command and object kind ("DestroyBuffer: buffer …", "DestroyTexture:
+// texture …"), and is one decision all the same. Without a rule, the
+// message with its numbers and quoted values set aside (they name the
+// fixture's commands, sizes and ids). The command index is left out: one
+// schema edit fails each fixture at its own command. The expected block
+// counts too when the tool said nothing (no message, no rule): "got
+// success" for fixtures that each expect their own error is as many
+// causes as there are expectations.
 func CauseKey(e model.Expected, a model.Actual, known string) string {
+	parts := []string{string(a.Outcome), string(a.Phase), a.Code, known}
 	msg := oneLine(message(a))
-	parts := []string{string(a.Outcome), string(a.Phase), a.Code, oneLine(a.Rule), shape(msg), known}
-	if msg == "" && a.Rule == "" {
+	switch rule := oneLine(a.Rule); {
+	case rule != "":
+		parts = append(parts, rule, e.Outcome, e.Phase, e.Code)
+	case msg != "":
+		parts = append(parts, shape(msg))
+	default:
 		parts = append(parts, e.Outcome, e.Phase, e.Code)
 	}
 	return strings.Join(parts, "\x00")
@@ -122,13 +161,31 @@ func (g Group) expectedText() string {
 // Why is the group's one message and rule in one line, as Why words a
 // single fixture's, with the parts that differ from fixture to fixture
 // shown as "…" ("command …: CreateBuffer: /size: … not multipleOf 256").
+// Fixtures of one rule whose messages differ in their words keep them as
+// examples, the wording of most fixtures first: "DestroyBuffer: buffer …
+// still referenced; e.g. also DestroyTexture: texture … still referenced
+// (LIFETIMES.md … rule 5)".
 func (g Group) Why() string {
-	msgs := make([]string, len(g.Results))
-	for i, r := range g.Results {
-		msgs[i] = oneLine(Message(r))
+	var order []string
+	byShape := map[string][]string{}
+	for _, r := range g.Results {
+		m := oneLine(Message(r))
+		k := shape(m)
+		if _, ok := byShape[k]; !ok {
+			order = append(order, k)
+		}
+		byShape[k] = append(byShape[k], m)
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(byShape[order[i]]) > len(byShape[order[j]]) })
+	msg := Template(byShape[order[0]])
+	if n := len(order); n > 1 {
+		msg += "; e.g. also " + Template(byShape[order[1]])
+		if n > 2 {
+			msg += " and " + Count(n-2, "other wording", "other wordings")
+		}
 	}
 	r := *g.Results[0]
-	r.Actual.Message, r.Actual.Rule = Template(msgs), oneLine(r.Actual.Rule)
+	r.Actual.Message, r.Actual.Rule = msg, oneLine(r.Actual.Rule)
 	return Why(&r)
 }
 

@@ -65,3 +65,40 @@ func TestTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestOneRuleIsOneCause: fixtures that fail by one rule with the same
+// expected and actual results are one cause, though each message names
+// its own command and object kind; the other wordings stay as examples.
+func TestOneRuleIsOneCause(t *testing.T) {
+	const rule = "LIFETIMES.md Submission And Destruction Safety rule 5"
+	exp := model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_INVALID_STATE"}
+	var failing []*model.Result
+	for i, m := range []string{
+		"command 4: DestroyBuffer: buffer 3 is still referenced by recorded work",
+		"command 6: DestroyTexture: texture 2 is still referenced by recorded work",
+		"command 5: DestroySampler: sampler 9 is still referenced by a pending submission",
+		"command 7: DestroyBindGroup: bind group 1 is still referenced by recorded work",
+		"command 3: DestroyBuffer: buffer 8 is still referenced by recorded work",
+		"command 8: DestroyQuerySet: query set 4 is still referenced by recorded work",
+	} {
+		failing = append(failing, &model.Result{Path: "negative/x" + string(rune('a'+i)) + ".json", Expected: exp,
+			Actual: model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_USAGE", Message: m + " (" + rule + ")", Rule: rule}})
+	}
+	other := &model.Result{Path: "negative/y.json", Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_LAYOUT"},
+		Actual: failing[0].Actual}
+	groups := Groups(append(failing, other))
+	if len(groups) != 2 || len(groups[0].Results) != 6 {
+		var sizes []int
+		for _, g := range groups {
+			sizes = append(sizes, len(g.Results))
+		}
+		t.Fatalf("groups of %v, want 6 by the rule and 1 expecting another code", sizes)
+	}
+	want := "command …: DestroyBuffer: buffer … is still referenced by recorded work; e.g. also command 6: DestroyTexture: texture 2 is still referenced by recorded work and 3 other wordings (" + rule + ")"
+	if got := groups[0].Why(); got != want {
+		t.Errorf("the rule's message reads\n%q, want\n%q", got, want)
+	}
+	if got, want := groups[0].Cause(), rule+": expected DRP2_ERR_INVALID_STATE, got DRP2_ERR_USAGE"; got != want {
+		t.Errorf("the cause reads %q, want %q", got, want)
+	}
+}

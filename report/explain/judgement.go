@@ -5,6 +5,7 @@ package explain
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -34,6 +35,11 @@ func Judgement(run *model.Run) Judged {
 		// nothing about the repository, so the headline says whose they are.
 		parts[0] += " (the corpus embedded in drp2-fixtures)"
 	}
+	// What the pull request broke comes first, whatever fail-on judges:
+	// "all 125 fixtures passed" leading a run whose runtime it broke
+	// reads as good news.
+	broke := ImplementationsBroken(run.Comparison)
+	parts = append(slices.Clip(broke), parts...)
 	var out Judged
 	var why []string
 	for _, r := range j.Reasons {
@@ -42,6 +48,7 @@ func Judgement(run *model.Run) Judged {
 			out.Reasons = append(out.Reasons, long)
 		}
 		switch {
+		case slices.Contains(broke, short):
 		case r.Kind == model.ReasonInterrupted:
 			// First of all: the counts after it are of a part of the
 			// run, and read as a verdict on the whole without it.
@@ -71,6 +78,25 @@ func Judgement(run *model.Run) Judged {
 		parts = append(parts, c)
 	}
 	out.Headline = strings.Join(parts, "; ")
+	return out
+}
+
+// ImplementationsBroken words each implementation's new failures against
+// the base, as the headline leads with them: "implementation x 1.0: 18
+// new failures against base abc1234".
+func ImplementationsBroken(c *model.Comparison) []string {
+	if c == nil || c.Unavailable != "" {
+		return nil
+	}
+	var out []string
+	for i := range c.Implementations {
+		d := &c.Implementations[i]
+		if d.NewFailures() > 0 {
+			_, short := implementationRegressed(model.Reason{Kind: model.ReasonImplementationRegressed, Subject: d.Label,
+				Count: len(d.Regressed), Of: len(d.AddedFailing), Detail: c.Base})
+			out = append(out, short)
+		}
+	}
 	return out
 }
 

@@ -33,7 +33,7 @@ func lead(b *strings.Builder, run *model.Run, opts Options, l layout) {
 	// either: it may be hidden rather than fixed.
 	icon := "🟢"
 	switch {
-	case c.Delta().Regressed > 0:
+	case c.Delta().Regressed > 0 || len(explain.ImplementationsBroken(c)) > 0:
 		icon = "🔴"
 	case runFails(run) || explain.RemovedFailing(c) > 0:
 		icon = "⚪"

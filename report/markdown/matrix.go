@@ -38,8 +38,10 @@ type matrixLayout struct {
 }
 
 // Matrix renders the implementations of a run, best first: a counts table
-// (passed, failed, no verdict, Level 2), the matrix of the fixtures that
-// failed for at least one of them, and each one's failing fixtures, folded.
+// (passed, failed, no verdict, Level 2), each one's failing fixtures by
+// cause, shown whole when they have few causes, the matrix of the fixtures
+// that failed for at least one of them, and the failures of many causes
+// folded. What the pull request broke against the base leads.
 // It degrades to fit fits, and returns "" for a run without
 // implementations.
 func Matrix(run *model.Run, opts Options, fits func(string) bool) string {
@@ -143,7 +145,13 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 	if ImplementationsFailed(run) > 0 {
 		icon = "❌"
 	}
-	fmt.Fprintf(&b, "%s\n\n%s **%s**\n\n", implementationsH2, icon, escape.Markdown(implementationsVerdict(run)))
+	b.WriteString(implementationsH2 + "\n\n")
+	// What the pull request broke first: the counts below say how each
+	// implementation fares, not what changed.
+	for _, broke := range explain.ImplementationsBroken(run.Comparison) {
+		fmt.Fprintf(&b, "🔴 **%s**\n\n", escape.Markdown(broke))
+	}
+	fmt.Fprintf(&b, "%s **%s**\n\n", icon, escape.Markdown(implementationsVerdict(run)))
 	if l.provenance != "" {
 		b.WriteString(l.provenance + "\n\n")
 	}
@@ -175,6 +183,8 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		}
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", n+1, mark(&im.Summary, im.Error != ""), who, level1Cell(im), level2, level3)
 	}
+
+	writeUnfolded(&b, run, order, number, opts, l)
 
 	ix := indexOf(run)
 	failing := failingAnywhere(run, ix)
@@ -209,6 +219,27 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 	return b.String()
 }
 
+// writeUnfolded shows the failures of the implementations whose failures
+// have few causes whole, as the validator's are in its table, before the
+// matrix that marks them one fixture at a time.
+func writeUnfolded(b *strings.Builder, run *model.Run, order []int, number map[string]int, opts Options, l matrixLayout) {
+	for _, i := range order {
+		// Failures of few causes, as many as the validator's table of
+		// the comment shows at most.
+		im := &run.Implementations[i]
+		if g, _ := causes(im); im.Error != "" || len(g) == 0 || len(g) > maxCompactCauses {
+			continue
+		}
+		fmt.Fprintf(b, "\n### %d. %s: %s\n\n", number[im.Label()], escape.Markdown(escape.Clip(im.Label(), maxLabelChars)),
+			escape.Markdown(count(im.Summary.Unexcused(), "failing fixture", "failing fixtures")))
+		writeCauses(b, run, im, opts, l.failing)
+		if l.stderr && im.Stderr != "" {
+			fmt.Fprintf(b, "\n<details><summary>The end of its standard error</summary>\n\n%s\n</details>\n",
+				escape.MarkdownFence(lastLines(im.Stderr, maxStderrLines)))
+		}
+	}
+}
+
 // writeFailing shows each failing implementation's failures by cause,
 // with the end of its standard error; an unusable one says why.
 func writeFailing(b *strings.Builder, run *model.Run, order []int, number map[string]int, opts Options, l matrixLayout) {
@@ -217,6 +248,9 @@ func writeFailing(b *strings.Builder, run *model.Run, order []int, number map[st
 		writeExpected(b, im, number[im.Label()], opts, l.failing)
 		if im.Summary.Unexcused() == 0 && im.Error == "" {
 			continue
+		}
+		if g, _ := causes(im); im.Error == "" && len(g) <= maxCompactCauses {
+			continue // shown above the matrix
 		}
 		what := explain.Unusable
 		if im.Error == "" {
@@ -236,17 +270,22 @@ func writeFailing(b *strings.Builder, run *model.Run, order []int, number map[st
 	}
 }
 
+// causes are an implementation's failures that fail it, by cause.
+func causes(im *model.Implementation) (groups []explain.Group, failing int) {
+	var rs []*model.Result
+	for j := range im.Results {
+		if r := &im.Results[j]; fails(r) && unexcused(r) {
+			rs = append(rs, r)
+		}
+	}
+	return explain.ImplementationGroups(rs), len(rs)
+}
+
 // writeCauses lists an implementation's failing fixtures by cause, at
 // most max causes: what differs, the one message, a few fixtures linked
 // and the command that reproduces the first through the implementation.
 func writeCauses(b *strings.Builder, run *model.Run, im *model.Implementation, opts Options, max int) {
-	var failing []*model.Result
-	for j := range im.Results {
-		if r := &im.Results[j]; fails(r) && unexcused(r) {
-			failing = append(failing, r)
-		}
-	}
-	groups := explain.Groups(failing)
+	groups, failing := causes(im)
 	shown := 0
 	for k, g := range groups {
 		if k == max {
@@ -266,7 +305,7 @@ func writeCauses(b *strings.Builder, run *model.Run, im *model.Implementation, o
 		item += "<br>" + strings.Join(locs, " · ") + "<br>Reproduce: " + codeCell(explain.ReproduceImplementation(run.ToolVersion, im.Command, paths))
 		b.WriteString("- " + item + "\n")
 	}
-	if rest := len(failing) - shown; rest > 0 {
+	if rest := failing - shown; rest > 0 {
 		fmt.Fprintf(b, "- …and %d more %s, of %s: the JSON and JUnit reports list every one.\n",
 			rest, explain.Plural(rest, "fixture", "fixtures"), count(len(groups)-max, "other cause", "other causes"))
 	}
