@@ -99,7 +99,8 @@ func implementationCounts(im *model.Implementation) string {
 // MaxCausesShown is how many causes of an implementation's unexpected
 // failures the terminal gives, and MaxExamplesShown how many fixtures of
 // each: as the validator's failures restated, the end of the output stays
-// what a reader came for at 3 failures and at 50,000.
+// what a reader came for at 3 failures and at 50,000. The Level 3
+// preview lists as many readbacks that are not alike.
 const (
 	MaxCausesShown   = 10
 	MaxExamplesShown = 3
@@ -112,18 +113,10 @@ const (
 // not listed: their entries say they are known.
 func (p *printer) implementationFailures(im *model.Implementation) {
 	var failing []*model.Result
-	leftOut, full := 0, 0
 	for j := range im.Results {
-		r := &im.Results[j]
-		if !r.Passed && !r.DetailLeftOut {
-			full++
-		}
-		switch {
-		case r.Passed || r.Excused() || r.Kind() == model.KindNotClaimed || r.Kind() == model.KindSkipped:
-		case r.DetailLeftOut:
-			// The gate kept the verdict alone: no message to group by.
-			leftOut++
-		default:
+		// A failure the gate kept without its detail (past the first
+		// escape.FullFailures) still has its verdict to group by.
+		if r := &im.Results[j]; !r.Passed && !r.Excused() && r.Kind() != model.KindNotClaimed && r.Kind() != model.KindSkipped {
 			failing = append(failing, r)
 		}
 	}
@@ -140,9 +133,6 @@ func (p *printer) implementationFailures(im *model.Implementation) {
 	if rest := len(failing) - shown; rest > 0 {
 		p.textf("      ... and %d more failing %s of %s: the JSON report lists every one",
 			rest, explain.Plural(rest, "fixture", "fixtures"), explain.Count(len(groups)-MaxCausesShown, "other cause", "other causes"))
-	}
-	if leftOut > 0 {
-		p.textf("      ... and %s", explain.MoreLeftOut(leftOut, full))
 	}
 }
 
@@ -218,11 +208,16 @@ func (p *printer) parity(run *model.Run, rows []model.ParityRow) {
 	differ := model.ParityDiffering(rows)
 	p.section("Level 3 preview (readback bytes; information only)")
 	p.textf("%d readbacks compared, %d agree, %d differ", len(rows), len(rows)-differ, differ)
+	shown, unlike := 0, 0
 	for i := range rows {
 		r := &rows[i]
 		if r.Agree() && len(r.Unusable) == 0 {
 			continue
 		}
+		if unlike++; shown == MaxCausesShown {
+			continue
+		}
+		shown++
 		var groups []string
 		for _, g := range r.Groups {
 			text := fmt.Sprintf("%s: %d bytes", strings.Join(g.Sources, ", "), g.Size)
@@ -235,6 +230,9 @@ func (p *printer) parity(run *model.Run, rows []model.ParityRow) {
 			groups = append(groups, src+": not comparable (not base64, or over 1 MiB)")
 		}
 		p.textf("  %s readback %d: %s", Clean(r.Path), r.Readback, Clean(strings.Join(groups, " | ")))
+	}
+	if rest := unlike - shown; rest > 0 {
+		p.textf("  ... and %d more %s not alike: the JSON report lists every one", rest, explain.Plural(rest, "readback", "readbacks"))
 	}
 	p.endGroup()
 }
