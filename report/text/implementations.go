@@ -42,7 +42,7 @@ func (p *printer) implementations(run *model.Run) {
 			p.line(label, color, fmt.Sprintf("%s [%s]: %s, restarts %d", Clean(im.Label()), Clean(im.Command), explain.Unusable, im.Restarts))
 		} else {
 			p.line(label, color, fmt.Sprintf("%s [%s]: %s, no verdict %d, restarts %d, %s",
-				Clean(im.Label()), Clean(im.Command), implementationCounts(im), im.HarnessErrors(), im.Restarts, level2))
+				Clean(im.Label()), Clean(im.Command), implementationCounts(&im.Summary, im.Phases), im.HarnessErrors(), im.Restarts, level2))
 		}
 		if a := explain.Adapter(im.Adapter); a != "" {
 			p.textf("      adapter: %s", Clean(a))
@@ -62,8 +62,7 @@ func (p *printer) implementations(run *model.Run) {
 // up: "passed 19 of 22 fixtures, failed 3 (all known failures), 16
 // unexpected passes". The failures excused are a part of those failed;
 // unexpected passes, flaky passes and skips are not failures at all.
-func implementationCounts(im *model.Implementation) string {
-	s := &im.Summary
+func implementationCounts(s *model.Summary, phases []string) string {
 	text := fmt.Sprintf("passed %d of %s, failed %d", s.Passed, explain.Count(s.Run, "fixture", "fixtures"), s.Failed)
 	if excused := s.KnownFailures + s.FlakyFailed; excused > 0 {
 		var parts []string
@@ -91,7 +90,7 @@ func implementationCounts(im *model.Implementation) string {
 		text += fmt.Sprintf(", skipped %d", s.Skipped)
 	}
 	if s.NotClaimed > 0 {
-		text += fmt.Sprintf(", not claimed %d (it performs only %s)", s.NotClaimed, strings.Join(im.Phases, ", "))
+		text += fmt.Sprintf(", not claimed %d (it performs only %s)", s.NotClaimed, strings.Join(phases, ", "))
 	}
 	return text
 }
