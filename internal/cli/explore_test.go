@@ -47,7 +47,7 @@ func TestExploreCommand(t *testing.T) {
 	// fails each one.
 	code, out, _ = run(t, dir, "run", "--corpus", "found", "--implementation", py, "--format", "text")
 	if code != ExitMismatch || !strings.Contains(out, "all "+strconv.Itoa(len(files)-1)+" fixtures passed") ||
-		!strings.Contains(out, "passed 0 of "+strconv.Itoa(len(files)-1)+", failed") {
+		!strings.Contains(out, "passed 0 of "+strconv.Itoa(len(files)-1)+" fixtures, failed") {
 		t.Fatalf("run over the candidates: exit %d\n%s", code, out)
 	}
 

@@ -38,6 +38,11 @@ type Outcome struct {
 	// named for the sinks and it was bounded: what a use case that goes on
 	// from the run reads (a manifest, an exploration), never a sink.
 	judged *model.Run
+	// commands are the implementations' command lines, expanded before
+	// the corpus runs, and announced how many fixtures the progress total
+	// counts for each of them already.
+	commands  []string
+	announced int
 }
 
 // errVerdictFailed ends a command whose run failed by fail-on; the front
@@ -147,8 +152,24 @@ func runCorpus(ctx context.Context, r *Resolved, o *Outcome) error {
 	if r.mergeOnly {
 		return nil
 	}
+	commands, err := harness.ExpandCommands(r.readInput, r.Implementations)
+	if err != nil {
+		return usagef("%w", err)
+	}
+	o.commands = commands
 	cfg := r.Config
-	cfg.Progress, cfg.Sized = r.env.Progress, r.env.Sized
+	cfg.Progress = r.env.Progress
+	cfg.Sized = func(fixtures int) {
+		// Every fixture is sent to every implementation after the
+		// validator has run them all: the total counts that work from the
+		// start, or the line reads 50000/50000 while the implementations
+		// start and jumps to /100000.
+		o.announced = fixtures
+		r.env.Progress.Add(fixtures * len(commands))
+		if r.env.Sized != nil {
+			r.env.Sized(fixtures)
+		}
+	}
 	if r.coverage != nil {
 		// The head run only: the base runs with the plain validator.
 		cfg.Checker = r.coverage.counter
@@ -167,16 +188,12 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	if len(r.Implementations) == 0 || o.Run == nil {
 		return nil
 	}
-	commands, err := harness.ExpandCommands(r.readInput, r.Implementations)
-	if err != nil {
-		return usagef("%w", err)
-	}
 	fsys := r.corpusSource().FS
 	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
 	// The run's clock times the implementations as it times the validator:
 	// under SOURCE_DATE_EPOCH every duration is zero and the reports are
 	// the same from run to run.
-	cfg := harness.Config{Commands: commands, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress,
+	cfg := harness.Config{Commands: o.commands, Announced: o.announced, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress,
 		Expect: r.expect.Expectation, Retries: r.Retries, Now: r.Config.Now}
 	impls, err := harness.Run(ctx, cfg, o.Run, read)
 	if err != nil && exit.InterruptionOf(context.Cause(ctx)) == nil {

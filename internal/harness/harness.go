@@ -59,6 +59,11 @@ type Config struct {
 	// Progress, when set, counts each fixture sent to each implementation
 	// as it is answered.
 	Progress *runner.Progress
+	// Announced is how many fixtures the caller has already added to
+	// Progress for each implementation, so that its total is whole from
+	// the start; the run adds only the difference (no corpus error is
+	// sent).
+	Announced int
 	// Expect is what the expectations say of a fixture for the
 	// implementation named name on the device described by desc
 	// (model.GPUAdapter.Description); nil expects every fixture to pass. A
@@ -89,7 +94,7 @@ func Run(ctx context.Context, cfg Config, base *model.Run, read ReadFunc) ([]mod
 	}
 	base.FixtureReadbacks = fixtureReadbacks(cases)
 	becomeSubreaper()
-	cfg.Progress.Add(len(cases) * len(cfg.Commands))
+	cfg.Progress.Add((len(cases) - cfg.Announced) * len(cfg.Commands))
 	impls := make([]model.Implementation, len(cfg.Commands))
 	var wg sync.WaitGroup
 	for i, command := range cfg.Commands {

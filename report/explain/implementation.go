@@ -116,3 +116,22 @@ func Attempts(r *model.Result) string {
 	}
 	return "failed on all " + strconv.Itoa(n) + " attempts"
 }
+
+// ImplementationResult says in a few words how one implementation did,
+// for a verdict line that states every implementation's result whatever
+// decided the run: "implementation x 1.0 failed 3 of 125 fixtures (and 2
+// known failures, excused)", "implementation x 1.0 passed 125 of 125
+// fixtures", "implementation x could not be used". The fixtures counted
+// are those it claims and is sent, as the verdict counts them.
+func ImplementationResult(im *model.Implementation) string {
+	name := "implementation " + CleanLine(im.Label())
+	if im.Error != "" {
+		return name + " " + Unusable
+	}
+	s := &im.Summary
+	of := Count(s.Run-s.NotClaimed-s.Skipped, "fixture", "fixtures")
+	if n := s.Unexcused(); n > 0 {
+		return name + " failed " + strconv.Itoa(n) + " of " + of + knownNote(s)
+	}
+	return name + " passed " + strconv.Itoa(s.Passed) + " of " + of + knownNote(s)
+}

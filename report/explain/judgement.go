@@ -133,7 +133,7 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 	case model.ReasonNoneRan:
 		return noneRan(r), ""
 	case model.ReasonMismatches:
-		return fmt.Sprintf("%d of %d fixtures failed", n, r.Of) + knownNote(s), ""
+		return fmt.Sprintf("%d of %s failed", n, Count(r.Of, "fixture", "fixtures")) + knownNote(s), ""
 	case model.ReasonLevel3:
 		return fmt.Sprintf("Level 3 preview: readback %d of %s differs across %s", r.Readback, CleanLine(r.Subject), CleanLine(r.Detail)),
 			fmt.Sprintf("Level 3 preview: readback %d of %s differs", r.Readback, CleanLine(r.Subject))
@@ -141,10 +141,10 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 		return fmt.Sprintf("implementation %s could not be used: %s", CleanLine(r.Subject), CleanLine(r.Detail)),
 			fmt.Sprintf("implementation %s could not be used", CleanLine(r.Subject))
 	case model.ReasonImplementationFailed:
-		w := fmt.Sprintf("implementation %s failed %d of %d fixtures", CleanLine(r.Subject), n, r.Of)
+		w := fmt.Sprintf("implementation %s failed %d of %s", CleanLine(r.Subject), n, Count(r.Of, "fixture", "fixtures"))
 		return w, w
 	case model.ReasonNoComparison:
-		return fmt.Sprintf("%d of %d fixtures failed, and with no comparison with the base every failure counts as a regression", n, r.Of),
+		return fmt.Sprintf("%d of %s failed, and with no comparison with the base every failure counts as a regression", n, Count(r.Of, "fixture", "fixtures")),
 			"no comparison with the base: every failure counts as a regression"
 	case model.ReasonRegressed:
 		return fmt.Sprintf("%d %s passed on base %s and %s now", n, Plural(n, "fixture", "fixtures"), r.Subject, Plural(n, "fails", "fail")),

@@ -20,7 +20,7 @@ func TestExpectations(t *testing.T) {
 	}
 	out := b.String()
 	golden.Check(t, "expectations.txt", []byte(out))
-	for _, want := range []string{"(1 known failure, 2 flaky, 1 unexpected pass, 1 skipped)", "STALE ", "flaky: failed, then passed on attempt 2",
+	for _, want := range []string{"failed 3 (1 unexpected, 1 known failure, 1 flaky), 1 unexpected pass, 1 flaky passed, skipped 1", "STALE ", "1 flaky, passed this run",
 		"Expectations written to", "-rt negative/a.json fail"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report without %q", want)

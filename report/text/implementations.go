@@ -36,22 +36,13 @@ func (p *printer) implementations(run *model.Run) {
 			// Nothing failed, but Level 1 covers every fixture.
 			label, color = "PART ", yellow
 		}
-		claimed := ""
-		if s.NotClaimed > 0 {
-			claimed = fmt.Sprintf(", not claimed %d (it performs only %s)", s.NotClaimed, strings.Join(im.Phases, ", "))
-		}
 		// Capped by the gate (internal/bound), like a fixture's words.
 		if im.Error != "" {
 			// None of its fixtures ran: no count of them means anything.
 			p.line(label, color, fmt.Sprintf("%s [%s]: %s, restarts %d", Clean(im.Label()), Clean(im.Command), explain.Unusable, im.Restarts))
 		} else {
-			expected := ""
-			if e := explain.Expectations(&s); e != "" {
-				expected = " (" + e + ")"
-			}
-			p.line(label, color, fmt.Sprintf("%s [%s]: passed %d of %d, failed %d%s%s, no verdict %d, restarts %d, %s",
-				Clean(im.Label()), Clean(im.Command),
-				s.Passed, s.Run, s.Failed, expected, claimed, im.HarnessErrors(), im.Restarts, level2))
+			p.line(label, color, fmt.Sprintf("%s [%s]: %s, no verdict %d, restarts %d, %s",
+				Clean(im.Label()), Clean(im.Command), implementationCounts(&im.Summary, im.Phases), im.HarnessErrors(), im.Restarts, level2))
 		}
 		if a := explain.Adapter(im.Adapter); a != "" {
 			p.textf("      adapter: %s", Clean(a))
@@ -60,46 +51,150 @@ func (p *printer) implementations(run *model.Run) {
 			p.textf("      %s: %s", explain.Unusable, Clean(im.Error))
 			continue
 		}
-		for j := range im.Results {
-			p.implementationResult(&im.Results[j])
-		}
+		p.implementationFailures(im)
+		p.implementationEntries(im)
 	}
 	p.endGroup()
 	p.parity(run, parity)
 }
 
-// implementationResult prints one of an implementation's results that is
-// not a plain pass: a failure (known or flaky said so), a flaky pass with
-// its attempts, an unexpected pass with its stale entry.
-func (p *printer) implementationResult(r *model.Result) {
-	switch k := r.Kind(); {
-	case k == model.KindUnexpectedPass:
-		p.textf("      %s: %s", Clean(explain.Location(r)), Clean(explain.StaleEntry(r)))
-		return
-	case k == model.KindFlaky && r.Passed && r.Retried():
-		p.textf("      %s: flaky: %s", Clean(explain.Location(r)), Clean(explain.Attempts(r)))
-		return
-	case k == model.KindFlaky && r.Passed:
-		p.textf("      %s: flaky (%s): passed", Clean(explain.Location(r)), Clean(r.Listing.Entry))
-		return
-	case r.Passed || k == model.KindNotClaimed || k == model.KindSkipped:
-		return
+// implementationCounts words an implementation's counts so that they add
+// up: "passed 19 of 22 fixtures, failed 3 (all known failures), 16
+// unexpected passes". The failures excused are a part of those failed;
+// unexpected passes, flaky passes and skips are not failures at all.
+func implementationCounts(s *model.Summary, phases []string) string {
+	text := fmt.Sprintf("passed %d of %s, failed %d", s.Passed, explain.Count(s.Run, "fixture", "fixtures"), s.Failed)
+	if excused := s.KnownFailures + s.FlakyFailed; excused > 0 {
+		var parts []string
+		if u := s.Unexcused(); u > 0 {
+			parts = append(parts, fmt.Sprintf("%d unexpected", u))
+		}
+		if s.KnownFailures > 0 {
+			parts = append(parts, explain.Count(s.KnownFailures, "known failure", "known failures"))
+		}
+		if s.FlakyFailed > 0 {
+			parts = append(parts, fmt.Sprintf("%d flaky", s.FlakyFailed))
+		}
+		if len(parts) == 1 && s.Failed > 1 {
+			parts[0] = "all " + parts[0]
+		}
+		text += " (" + strings.Join(parts, ", ") + ")"
 	}
-	note := ""
-	switch r.Kind() {
-	case model.KindKnownFailure:
-		note = " (known failure: " + r.KnownFailure + ")"
-	case model.KindFlaky:
-		note = " (flaky)"
-	default:
-		if a := explain.Attempts(r); a != "" {
-			note = " (" + a + ")"
+	if s.UnexpectedPasses > 0 {
+		text += ", " + explain.Count(s.UnexpectedPasses, "unexpected pass", "unexpected passes")
+	}
+	if flakyPassed := s.Flaky - s.FlakyFailed; flakyPassed > 0 {
+		text += fmt.Sprintf(", %d flaky passed", flakyPassed)
+	}
+	if s.Skipped > 0 {
+		text += fmt.Sprintf(", skipped %d", s.Skipped)
+	}
+	if s.NotClaimed > 0 {
+		text += fmt.Sprintf(", not claimed %d (it performs only %s)", s.NotClaimed, strings.Join(phases, ", "))
+	}
+	return text
+}
+
+// MaxCausesShown is how many causes of an implementation's unexpected
+// failures the terminal gives, and MaxExamplesShown how many fixtures of
+// each: as the validator's failures restated, the end of the output stays
+// what a reader came for at 3 failures and at 50,000. The Level 3
+// preview lists as many readbacks that are not alike.
+const (
+	MaxCausesShown   = 10
+	MaxExamplesShown = 3
+)
+
+// implementationFailures prints an implementation's unexpected failures
+// grouped by cause, the largest first: the cause, its message once, a few
+// fixtures and how many more. A runtime exception that fails 117 fixtures
+// is one cause. Known and flaky failures are counted on the head line,
+// not listed: their entries say they are known.
+func (p *printer) implementationFailures(im *model.Implementation) {
+	var failing []*model.Result
+	for j := range im.Results {
+		// A failure the gate kept without its detail (past the first
+		// escape.FullFailures) still has its verdict to group by.
+		if r := &im.Results[j]; !r.Passed && !r.Excused() && r.Kind() != model.KindNotClaimed && r.Kind() != model.KindSkipped {
+			failing = append(failing, r)
 		}
 	}
-	p.textf("      %s: %s%s", Clean(explain.Location(r)), Clean(explain.Headline(r)), Clean(note))
-	if r.Actual.Outcome == model.HarnessError || (r.Actual.Message != "" && !strings.Contains(explain.Headline(r), r.Actual.Message)) {
-		p.textf("        %s", Clean(r.Actual.Message))
+	groups := explain.Groups(failing)
+	if len(groups) > 1 {
+		p.textf("      %s in %s:", explain.Count(len(failing), "unexpected failure", "unexpected failures"),
+			explain.Count(len(groups), "cause", "causes"))
 	}
+	shown := 0
+	for _, g := range groups[:min(len(groups), MaxCausesShown)] {
+		shown += len(g.Results)
+		p.implementationCause(g)
+	}
+	if rest := len(failing) - shown; rest > 0 {
+		p.textf("      ... and %d more failing %s of %s: the JSON report lists every one",
+			rest, explain.Plural(rest, "fixture", "fixtures"), explain.Count(len(groups)-MaxCausesShown, "other cause", "other causes"))
+	}
+}
+
+// implementationCause prints one cause: what differs, the message the
+// fixtures share (what varies shown as "…"), and the first fixtures.
+func (p *printer) implementationCause(g explain.Group) {
+	cause := g.Cause()
+	if len(g.Results) > 1 {
+		cause = explain.Count(len(g.Results), "fixture", "fixtures") + ": " + cause
+	}
+	p.textf("      %s", Clean(cause))
+	if why := g.Why(); why != "" && !strings.Contains(cause, why) {
+		p.textf("        %s", Clean(why))
+	}
+	first := g.Results[:min(len(g.Results), MaxExamplesShown)]
+	for _, r := range first {
+		place := explain.Location(r)
+		if a := explain.Attempts(r); a != "" {
+			place += " (" + a + ")"
+		}
+		p.textf("        %s", Clean(place))
+	}
+	if rest := len(g.Results) - len(first); rest > 0 {
+		p.textf("        ... and %d more", rest)
+	}
+}
+
+// implementationEntries prints what an implementation's expectations
+// should hear of, one line each kind: the stale entries to remove and
+// the flaky fixtures that passed on a retry, a few fixtures named.
+func (p *printer) implementationEntries(im *model.Implementation) {
+	var stale, flaky []string
+	for j := range im.Results {
+		r := &im.Results[j]
+		switch k := r.Kind(); {
+		case k == model.KindUnexpectedPass && r.Listing != nil:
+			// The entry's file and line: where the edit goes.
+			stale = append(stale, explain.DisplayPath(r)+" ("+r.Listing.Entry+")")
+		case k == model.KindUnexpectedPass:
+			stale = append(stale, explain.DisplayPath(r))
+		case k == model.KindFlaky && r.Passed && r.Retried():
+			flaky = append(flaky, fmt.Sprintf("%s (passed on attempt %d)", explain.DisplayPath(r), len(r.Attempts)))
+		case k == model.KindFlaky && r.Passed:
+			flaky = append(flaky, explain.DisplayPath(r))
+		}
+	}
+	if len(stale) > 0 {
+		p.textf("      %s: expected to fail, %s; remove %s (--update-expectations does): %s",
+			explain.Count(len(stale), "unexpected pass", "unexpected passes"), explain.Plural(len(stale), "it passed", "they passed"),
+			explain.Plural(len(stale), "its entry", "their entries"), Clean(firstFew(stale)))
+	}
+	if len(flaky) > 0 {
+		p.textf("      %d flaky, passed this run (its entry or a retry allows a failure): %s", len(flaky), Clean(firstFew(flaky)))
+	}
+}
+
+// firstFew joins the first MaxExamplesShown paths and counts the rest.
+func firstFew(paths []string) string {
+	text := strings.Join(paths[:min(len(paths), MaxExamplesShown)], ", ")
+	if rest := len(paths) - MaxExamplesShown; rest > 0 {
+		text += fmt.Sprintf(" and %d more", rest)
+	}
+	return text
 }
 
 // parity prints the Level 3 preview's readbacks that differ across their
@@ -112,11 +207,16 @@ func (p *printer) parity(run *model.Run, rows []model.ParityRow) {
 	differ := model.ParityDiffering(rows)
 	p.section("Level 3 preview (readback bytes; information only)")
 	p.textf("%d readbacks compared, %d agree, %d differ", len(rows), len(rows)-differ, differ)
+	shown, unlike := 0, 0
 	for i := range rows {
 		r := &rows[i]
 		if r.Agree() && len(r.Unusable) == 0 {
 			continue
 		}
+		if unlike++; shown == MaxCausesShown {
+			continue
+		}
+		shown++
 		var groups []string
 		for _, g := range r.Groups {
 			text := fmt.Sprintf("%s: %d bytes", strings.Join(g.Sources, ", "), g.Size)
@@ -129,6 +229,9 @@ func (p *printer) parity(run *model.Run, rows []model.ParityRow) {
 			groups = append(groups, src+": not comparable (not base64, or over 1 MiB)")
 		}
 		p.textf("  %s readback %d: %s", Clean(r.Path), r.Readback, Clean(strings.Join(groups, " | ")))
+	}
+	if rest := unlike - shown; rest > 0 {
+		p.textf("  ... and %d more %s not alike: the JSON report lists every one", rest, explain.Plural(rest, "readback", "readbacks"))
 	}
 	p.endGroup()
 }

@@ -47,7 +47,7 @@ func TestWebGPUSection(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"PART webgpu.js on node/swiftshader sha256:612b5aac828a [node adapters/webgpu/host.js --runtime webgpu.js]: passed 6 of 8, failed 0, not claimed 2 (it performs only semantic_validation, capability_validation)",
+		"PART webgpu.js on node/swiftshader sha256:612b5aac828a [node adapters/webgpu/host.js --runtime webgpu.js]: passed 6 of 8 fixtures, failed 0, not claimed 2 (it performs only semantic_validation, capability_validation)",
 		"adapter: google swiftshader, SwiftShader driver 5.0.0 (node 20.20.2, dawn (npm webgpu 0.6.2))",
 		"Level 3 preview 1 of 2 readbacks equal to the reference",
 		"2 readbacks compared, 1 agree, 1 differ",

@@ -399,10 +399,42 @@ func (p *printer) final(run *model.Run) {
 			color = yellow
 		}
 	}
+	for _, im := range unstated(run) {
+		text += "; " + Clean(explain.ImplementationResult(im))
+		if run.Judgement != nil && !run.Judgement.Failed && im.Summary.Unexcused() > 0 {
+			text += ", not failing the run (fail-on " + Clean(run.Judgement.FailOn) + ")"
+		}
+		if (im.Error != "" || im.Summary.Unexcused() > 0) && color == green {
+			// The run passes, but not every implementation did.
+			color = yellow
+		}
+	}
 	if !p.opts.Group {
 		p.textf("")
 	}
 	p.line("DRP2 conformance:", color+bold, " "+text)
+}
+
+// unstated are the implementations, best first, whose result the
+// verdict's headline does not state: it names only those that decided the
+// run, and a last line that says "all 125 fixtures passed" of a run whose
+// one implementation failed every fixture reads as a pass of it.
+func unstated(run *model.Run) []*model.Implementation {
+	stated := map[string]bool{}
+	if j := run.Judgement; j != nil {
+		for _, r := range j.Reasons {
+			if r.Kind == model.ReasonImplementationFailed || r.Kind == model.ReasonUnusable {
+				stated[r.Subject] = true
+			}
+		}
+	}
+	var out []*model.Implementation
+	for _, i := range model.RankImplementations(run.Implementations) {
+		if im := &run.Implementations[i]; !stated[im.Label()] {
+			out = append(out, im)
+		}
+	}
+	return out
 }
 
 // counts says how the run went by its counts alone, for a run that was
