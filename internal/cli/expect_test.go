@@ -484,7 +484,7 @@ func TestExpectationsTakeReportPaths(t *testing.T) {
 		"rt elsewhere/fixtures/"+rel(names[1])+" fail\n")
 	spec := fakeSpec{Name: "rt", Fail: []string{names[0]}}
 	code, stdout, stderr := run(t, dir, "run", "--implementation", fake(t, spec), "--expectations", "rt.txt", "--json-out", "out.json")
-	if code != ExitOK || !strings.Contains(stdout, "fixtures/"+rel(names[0])) {
+	if code != ExitOK || !strings.Contains(stdout, "(1 known failure)") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	rep := readExpectReport(t, filepath.Join(dir, "out.json"))
