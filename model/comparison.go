@@ -83,6 +83,20 @@ type Change struct {
 	// Base and Head are the two results; nil on the side where the
 	// fixture does not exist.
 	Base, Head *Side
+	// Stream says which commands differ, for a StreamChanged fixture
+	// whose base and head files could both be read; nil otherwise.
+	Stream *StreamDiff
+}
+
+// StreamDiff is how the commands of one fixture changed: everything from
+// the first command that differs up to the last, counted as commands
+// changed in place and commands added or removed.
+type StreamDiff struct {
+	// First is the index of the first command that differs.
+	First int
+	// BaseCommands and HeadCommands are the lengths of the two streams.
+	BaseCommands, HeadCommands int
+	Changed, Added, Removed    int
 }
 
 // Delta counts a comparison's changes. ExpectationChanged, StreamChanged,

@@ -6,7 +6,10 @@
 package baseline
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 
@@ -258,4 +261,80 @@ func schemaPhase(p model.Phase) bool { return p == model.PhaseSchema || p == mod
 // failure rather than a new schema error.
 func sameVerdictLeftOut(base, head *model.Side) bool {
 	return base.Actual.Message == "" && !base.Passed && base.Actual.Phase == head.Actual.Phase && base.Actual.Code == head.Actual.Code
+}
+
+// maxStreamsDescribed bounds the fixtures whose two files are read again
+// to say which commands changed: the reports show a few rows of changes,
+// and a corpus rewritten wholesale must not be read twice more.
+const maxStreamsDescribed = 200
+
+// DescribeStreams sets Stream on the first maxStreamsDescribed changes
+// whose stream changed, from their files in base and head (each rooted at
+// its corpus), so that a report says which commands changed rather than
+// that some did. Either may be nil (a base given as a report has no
+// files); a file that cannot be read or decoded leaves its change as it
+// was.
+func DescribeStreams(c *model.Comparison, base, head fs.FS) {
+	if c == nil || base == nil || head == nil {
+		return
+	}
+	described := 0
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		if ch.Content != model.StreamChanged || described == maxStreamsDescribed {
+			continue
+		}
+		described++
+		b, okB := commandsOf(base, ch.RelPath)
+		h, okH := commandsOf(head, ch.RelPath)
+		if okB && okH {
+			ch.Stream = diffStreams(b, h)
+		}
+	}
+}
+
+// commandsOf is the fixture's commands, each without the white space
+// between its tokens, as the digests compare them.
+func commandsOf(fsys fs.FS, rel string) ([]string, bool) {
+	data, err := fs.ReadFile(fsys, rel)
+	if err != nil {
+		return nil, false
+	}
+	var fx struct {
+		Commands []json.RawMessage `json:"commands"`
+	}
+	if json.Unmarshal(data, &fx) != nil {
+		return nil, false
+	}
+	out := make([]string, len(fx.Commands))
+	var buf bytes.Buffer
+	for i, raw := range fx.Commands {
+		buf.Reset()
+		if json.Compact(&buf, raw) != nil {
+			return nil, false
+		}
+		out[i] = buf.String()
+	}
+	return out, true
+}
+
+// diffStreams finds the commands the two streams share at their start
+// and at their end; what lies between is changed in place as far as both
+// have commands there, and added or removed beyond that. Nil when the
+// streams are equal.
+func diffStreams(base, head []string) *model.StreamDiff {
+	prefix := 0
+	for prefix < len(base) && prefix < len(head) && base[prefix] == head[prefix] {
+		prefix++
+	}
+	suffix := 0
+	for suffix < len(base)-prefix && suffix < len(head)-prefix && base[len(base)-1-suffix] == head[len(head)-1-suffix] {
+		suffix++
+	}
+	midBase, midHead := len(base)-prefix-suffix, len(head)-prefix-suffix
+	if midBase == 0 && midHead == 0 {
+		return nil
+	}
+	return &model.StreamDiff{First: prefix, BaseCommands: len(base), HeadCommands: len(head),
+		Changed: min(midBase, midHead), Added: max(0, midHead-midBase), Removed: max(0, midBase-midHead)}
 }

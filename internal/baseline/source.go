@@ -72,6 +72,7 @@ func For(ctx context.Context, opts Options, head *model.Run) (*model.Comparison,
 		}
 	}
 	c := Compare(base, head, name)
+	DescribeStreams(c, corpus, headCorpus(opts.Config))
 	c.Commit = commit
 	c.Notes = notes
 	c.Implementations = CompareImplementations(base, head, made)
@@ -148,6 +149,15 @@ func folderCorpus(cfg runner.Config, dir string) fs.FS {
 		return nil
 	}
 	return workspace.New(dir, cfg.Contained).FS(filepath.Join(dir, rel), workspace.MaxInputFile)
+}
+
+// headCorpus is the head run's corpus folder, or nil for the corpus built
+// into the tool.
+func headCorpus(cfg runner.Config) fs.FS {
+	if cfg.Corpus == "" || cfg.Corpus == runner.Embedded {
+		return nil
+	}
+	return workspace.New(cfg.WorkDir, cfg.Contained).FS(workspace.Resolve(cfg.WorkDir, cfg.Corpus), workspace.MaxInputFile)
 }
 
 // FromDir runs cfg's corpus as it is in dir, a second checkout of the

@@ -28,8 +28,10 @@ var callBudgets = []struct {
 	entry string // package path in the module, then the function
 	max   int
 }{
-	{"report/markdown.CommentBody", 82},
-	{"report/markdown.CheckOutput", 52},
+	// The comment and the check run find a broken fixture's line among
+	// the run's results (changeFixture, brokenSpan).
+	{"report/markdown.CommentBody", 84},
+	{"report/markdown.CheckOutput", 54},
 	// 44: an implementation's failures grouped by cause, its entries to
 	// edit, and every implementation's result on the last line.
 	{"report/text.Write", 44},

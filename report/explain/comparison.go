@@ -15,7 +15,8 @@ const ThisChange = " (this change)"
 // Change says in words how a fixture of a comparison changed, the same in
 // every report: how its file changed ("expectation changed: code
 // DRP2_ERR_X → DRP2_ERR_Y (this change)", "broken: invalid JSON: ...",
-// "renamed from old/path.json", "stream changed"), and, for a fixture that
+// "renamed from old/path.json", "stream changed from command 2: 1 added,
+// 2 → 3 commands"), and, for a fixture that
 // was fixed or regressed though its result did not move, that the
 // expectation moved instead. Empty for a file that did not change. Plain
 // text; each sink escapes it.
@@ -39,6 +40,8 @@ func Change(ch *model.Change) string {
 			}
 		}
 		parts = append(parts, s)
+	case model.StreamChanged:
+		parts = append(parts, ContentWords(ch.Content)+StreamWords(ch.Stream))
 	default:
 		parts = append(parts, ContentWords(ch.Content))
 	}
@@ -47,6 +50,30 @@ func Change(ch *model.Change) string {
 		parts = append(parts, "the result did not move; the expectation did")
 	}
 	return strings.Join(parts, "; ")
+}
+
+// StreamWords says which commands of a changed stream differ, after
+// "stream changed": " from command 2: 1 changed, 1 added, 12 → 13
+// commands" ("9 commands" when both have as many); "" when that is not
+// known.
+func StreamWords(d *model.StreamDiff) string {
+	if d == nil {
+		return ""
+	}
+	var counts []string
+	for _, c := range []struct {
+		n    int
+		verb string
+	}{{d.Changed, "changed"}, {d.Added, "added"}, {d.Removed, "removed"}} {
+		if c.n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", c.n, c.verb))
+		}
+	}
+	length := fmt.Sprintf("%d%s%d commands", d.BaseCommands, Arrow, d.HeadCommands)
+	if d.BaseCommands == d.HeadCommands {
+		length = fmt.Sprintf("%d commands", d.HeadCommands)
+	}
+	return fmt.Sprintf(" from command %d: %s, %s", d.First, strings.Join(counts, ", "), length)
 }
 
 // ExpectationMoves lists each member of the expected block that differs

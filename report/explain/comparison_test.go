@@ -57,6 +57,12 @@ func TestChangeIn(t *testing.T) {
 	}{
 		{model.Change{Transition: model.Regressed, Base: both, Head: now}, "command schema changed"},
 		{model.Change{Transition: model.Regressed, Content: model.StreamChanged, Base: both, Head: now}, "stream changed"},
+		{model.Change{Transition: model.Regressed, Content: model.StreamChanged, Base: both, Head: now,
+			Stream: &model.StreamDiff{First: 3, BaseCommands: 12, HeadCommands: 11, Changed: 1, Removed: 1}},
+			"stream changed from command 3: 1 changed, 1 removed, 12 → 11 commands"},
+		{model.Change{Transition: model.Regressed, Content: model.StreamChanged, Base: both, Head: now,
+			Stream: &model.StreamDiff{First: 6, BaseCommands: 9, HeadCommands: 9, Changed: 1}},
+			"stream changed from command 6: 1 changed, 9 commands"},
 		{model.Change{Transition: model.AddedFailing, Head: both}, ""},
 		{model.Change{Transition: model.Removed, Base: both}, ""},
 	} {

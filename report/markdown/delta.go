@@ -203,11 +203,11 @@ func changeTable(b *strings.Builder, run *model.Run, v model.Transition, changes
 // with its message and the command that reproduces it.
 func changeRow(b *strings.Builder, run *model.Run, g []*model.Change, opts Options) {
 	c := run.Comparison
-	fixture := changeFixture(g[0], c, opts)
+	fixture := changeFixture(run, g[0], opts)
 	if len(g) > 1 {
 		// A few, in every rendering: the column is narrow, and the
 		// failures' tables and details below list each one.
-		locs := firstOf(len(g), maxCompactListed, func(i int) string { return changeFixture(g[i], c, opts) })
+		locs := firstOf(len(g), maxCompactListed, func(i int) string { return changeFixture(run, g[i], opts) })
 		fixture = fmt.Sprintf("**%d fixtures**<br>", len(g)) + strings.Join(locs, " · ")
 	}
 	var bases, heads []*model.Side
@@ -256,17 +256,31 @@ func sidesText(sides []*model.Side) string {
 }
 
 // changeFixture is the fixture's location and name. A removed fixture is
-// linked at the base commit, where it still exists.
-func changeFixture(ch *model.Change, c *model.Comparison, opts Options) string {
+// linked at the base commit, where it still exists. A fixture broken by
+// the change is linked at the line where its file stops being readable:
+// the comment has no failures' table to point there instead.
+func changeFixture(run *model.Run, ch *model.Change, opts Options) string {
 	r := &model.Result{Path: ch.Path, RelPath: ch.RelPath, Name: ch.Name}
 	if ch.Transition == model.Removed {
-		opts.SHA = c.Commit
+		opts.SHA = run.Comparison.Commit
+	} else if ch.Content == model.Broken {
+		r.Span = brokenSpan(run, ch.RelPath)
 	}
 	s := location(r, opts)
 	if n := explain.ShownName(r); n != "" {
 		s += "<br>" + bold(n) // the name only when it is not the file's
 	}
 	return s
+}
+
+// brokenSpan is where the run's corpus error at relPath lies, or nil.
+func brokenSpan(run *model.Run, relPath string) *model.Span {
+	for i := range run.Results {
+		if r := &run.Results[i]; r.RelPath == relPath && r.IsCorpusError() {
+			return r.Span
+		}
+	}
+	return nil
 }
 
 // contentText is how the fixture's file, or else the schema, changed, in

@@ -344,3 +344,14 @@ func TestDeltaFits(t *testing.T) {
 		t.Errorf("the headline or the note on left-out rows is missing:\n%.600s", body)
 	}
 }
+
+// TestDeltaBrokenRowLinksItsLine: the row of a fixture broken by the
+// change links the line where its file stops being readable, as the
+// failures' table of the job summary does, so the comment (which has no
+// such table) still points at it.
+func TestDeltaBrokenRowLinksItsLine(t *testing.T) {
+	want := "[negative\\/<wbr>truncated\\.<wbr>json:7](https://github.com/drp2/drp2-fixtures/blob/0123456789abcdef0123456789abcdef01234567/fixtures/negative/truncated.json#L7) | broken"
+	if body := Comment(sample.Compared(), linked); !strings.Contains(body, want) {
+		t.Errorf("the broken fixture's row does not link its line; want %q in:\n%s", want, body)
+	}
+}

@@ -104,7 +104,7 @@ const implPage = `<h1>{{.Name}}</h1>
 <dt>Levels</dt><dd>Level 1 <span class="{{.L1Class}}">{{.L1}}</span> · Level 2 {{.L2}} · Level 3 parity {{.L3}}</dd>
 </dl>
 <h2>Badges</h2>
-<p>{{range .Badges}}<img src="{{.SVG}}" alt="{{.Alt}}" height="20"> {{end}}</p>
+<p class="wrap">{{range .Badges}}<img src="{{.SVG}}" alt="{{.Alt}}" height="20"> {{end}}</p>
 <p class="muted">Static SVGs in <code>badges/</code>, and shields.io endpoint JSON beside them ({{range $i, $b := .Badges}}{{if $i}}, {{end}}<a href="{{$b.JSON}}">{{$b.Level}}</a>{{end}}).</p>
 <h2>Pass rate over time</h2>
 {{.Trend}}

@@ -109,6 +109,12 @@ func baselineScenarios(t *testing.T, step stepRunner) {
 		if len(comments) != 1 || !strings.Contains(comments[0].Body, " -->\n### 🔴 "+headline) {
 			t.Errorf("the comment does not lead with the delta: %+v", comments)
 		}
+		// The streams that changed say which of their commands did: one
+		// appended after the two of the handshake (one row for both).
+		if stream := "stream changed from command 2\\: 1 added\\, 2 → 3 commands"; len(comments) != 1 ||
+			!strings.Contains(comments[0].Body, stream) {
+			t.Errorf("the comment does not say which commands changed (%q): %+v", stream, comments)
+		}
 		runs := gh.CheckRuns()
 		if len(runs) != 1 || !strings.Contains(runs[0].Summary, headline) {
 			t.Errorf("the check-run summary does not carry the delta: %+v", runs)

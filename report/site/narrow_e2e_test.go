@@ -1,0 +1,101 @@
+//go:build e2e
+
+package site
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// narrowScreen is the width of a phone held upright (CSS pixels): every
+// page must fit it, a table or a figure scrolling inside its own box
+// rather than the page scrolling sideways.
+const narrowScreen = 390
+
+// widthReport is what the harness's script writes for a page that is
+// wider than its frame: the page, its width, and the element reaching
+// furthest right outside a box that scrolls.
+var widthReport = regexp.MustCompile(`(?m)^WIDE (.*)$`)
+
+// TestPagesFitANarrowScreen loads every page of the sample site in
+// headless Chromium, each in a frame 390 px wide, and fails for a page
+// wider than its frame, naming the element that widens it.
+func TestPagesFitANarrowScreen(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("no chromium")
+	}
+	dir := t.TempDir()
+	var pages []string
+	for _, f := range build(sampleReports()) {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(f.Path, ".html") {
+			pages = append(pages, f.Path)
+		}
+	}
+	// The pages have no script; the harness's measures each frame once
+	// every frame has loaded (the parent's load event waits for them) and
+	// writes what it found into its own page, which --dump-dom prints.
+	var harness strings.Builder
+	harness.WriteString("<!doctype html><title>every page, narrow</title><style>iframe{width:390px;height:300px;border:0;display:block}</style><main>\n")
+	for _, p := range pages {
+		harness.WriteString(`<iframe src="` + p + `"></iframe>` + "\n")
+	}
+	harness.WriteString(`</main><pre id="out"></pre><script>
+addEventListener("load", () => {
+  const lines = [];
+  for (const f of document.querySelectorAll("iframe")) {
+    const d = f.contentDocument, w = d.documentElement.scrollWidth;
+    if (w <= d.documentElement.clientWidth) continue;
+    let widest = null, right = 0;
+    for (const e of d.body.querySelectorAll("*")) {
+      let inside = false;
+      for (let p = e.parentElement; p && p !== d.body; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX;
+        if (o === "auto" || o === "scroll" || o === "hidden") { inside = true; break; }
+      }
+      const r = e.getBoundingClientRect().right;
+      if (!inside && r > right) { right = r; widest = e; }
+    }
+    const name = widest ? widest.tagName.toLowerCase() + (widest.className ? "." + widest.className : "") + " " + JSON.stringify((widest.textContent || "").slice(0, 60)) : "?";
+    lines.push("WIDE " + f.getAttribute("src") + " is " + w + " px wide; widest: " + name + " reaching " + Math.round(right) + " px");
+  }
+  document.getElementById("out").textContent = "\n" + lines.join("\n") + "\nMEASURED\n";
+});
+</script>
+`)
+	harnessPath := filepath.Join(dir, "every-page-narrow.html")
+	if err := os.WriteFile(harnessPath, []byte(harness.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	// From file:// frames are cross-origin to the harness; the flag lets
+	// it read them, as it could over HTTP from one server.
+	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+		"--disable-web-security", "--user-data-dir="+t.TempDir(), "--window-size=390,900", "--dump-dom", "file://"+harnessPath)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(string(out), "MEASURED") {
+		t.Fatalf("the harness did not measure the pages:\n%.600s\n%s", out, stderr.String())
+	}
+	for _, m := range widthReport.FindAllStringSubmatch(string(out), -1) {
+		t.Errorf("at %d px, %s", narrowScreen, m[1])
+	}
+}
