@@ -24,7 +24,7 @@ func mergeCommand(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return flagError(name, err)
 	}
-	if err := o.checkOutput(failOn, env); err != nil {
+	if err := o.checkOutput(failOn); err != nil {
 		return fail(name, exit.New(exit.Invocation, err))
 	}
 	if len(patterns) == 0 {

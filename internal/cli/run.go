@@ -84,7 +84,7 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	if j.Timeout <= 0 {
 		return nil, fmt.Errorf("--timeout must be positive")
 	}
-	if err := o.checkOutput(failOn, env); err != nil {
+	if err := o.checkOutput(failOn); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -106,17 +106,10 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 }
 
 // checkOutput checks the values of outputFlags. In GitHub Actions, the
-// commit and the repository the flags leave out come from the environment,
-// as the action's report takes them (gate.ActionsOrigin).
-func (o *runOptions) checkOutput(failOn string, env Env) error {
+// gate takes the commit and the repository the flags leave out from the
+// environment.
+func (o *runOptions) checkOutput(failOn string) error {
 	var err error
-	commit, repository := gate.ActionsOrigin(env.Var)
-	if o.job.Commit == "" {
-		o.job.Commit = commit
-	}
-	if o.job.Repository == "" {
-		o.job.Repository = repository
-	}
 	if o.job.FailOn, err = gate.ParseFailOn(failOn); err != nil {
 		return fmt.Errorf("--fail-on: %w", err)
 	}

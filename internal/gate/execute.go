@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -233,11 +234,15 @@ func provenance(_ context.Context, r *Resolved, o *Outcome) error {
 	if o.Run == nil {
 		return nil
 	}
-	if r.Commit != "" {
-		o.Run.Commit = r.Commit
+	// In GitHub Actions, what the request leaves out comes from the
+	// environment, as the action's own report takes it: a runtime's CLI
+	// job records its commit without flags.
+	commit, repository := actionsOrigin(r.env.Getenv)
+	if c := cmp.Or(r.Commit, commit); c != "" {
+		o.Run.Commit = c
 	}
-	if r.Repository != "" {
-		o.Run.Repository = r.Repository
+	if rep := cmp.Or(r.Repository, repository); rep != "" {
+		o.Run.Repository = rep
 	}
 	if o.Run.CorpusDigest == "" {
 		// The runner's digest covers the whole selection, the other

@@ -7,7 +7,7 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-// ActionsOrigin is the commit and the repository a run in GitHub Actions
+// actionsOrigin is the commit and the repository a run in GitHub Actions
 // is made on, for the report when the command line names neither: the
 // repository is GITHUB_REPOSITORY; the commit is a pull request's head
 // (the event payload's pull_request.head.sha, or workflow_run.head_sha), as
@@ -15,7 +15,7 @@ import (
 // one pushed; else GITHUB_SHA. Outside Actions, or for a value of another
 // shape, the part is empty: a report names no commit rather than a wrong
 // one.
-func ActionsOrigin(getenv func(string) string) (commit, repository string) {
+func actionsOrigin(getenv func(string) string) (commit, repository string) {
 	if getenv == nil || getenv("GITHUB_ACTIONS") != "true" {
 		return "", ""
 	}
