@@ -102,3 +102,24 @@ func TestOneRuleIsOneCause(t *testing.T) {
 		t.Errorf("the cause reads %q, want %q", got, want)
 	}
 }
+
+// TestCauseOfMisplacedFailures: fixtures that fail with the code they
+// expect, each at another command than the one it names, read as that,
+// not as "expected X, got X".
+func TestCauseOfMisplacedFailures(t *testing.T) {
+	at := func(i int) *int { return &i }
+	var failing []*model.Result
+	for i, idx := range [][2]int{{3, 2}, {5, 4}} {
+		failing = append(failing, &model.Result{Path: "negative/m" + string(rune('a'+i)) + ".json",
+			Expected: model.Expected{Outcome: "error", Phase: "semantic_validation", Code: "DRP2_ERR_USAGE", CommandIndex: at(idx[0])},
+			Actual:   model.Actual{Outcome: model.Error, Phase: model.PhaseSemantic, Code: "DRP2_ERR_USAGE", CommandIndex: at(idx[1]), Message: "x"}})
+	}
+	groups := Groups(failing)
+	if len(groups) != 1 {
+		t.Fatalf("%d groups, want 1", len(groups))
+	}
+	want := "expected semantic_validation DRP2_ERR_USAGE, got it at another command than each fixture names"
+	if got := groups[0].Cause(); got != want {
+		t.Errorf("the cause reads %q, want %q", got, want)
+	}
+}
