@@ -82,7 +82,6 @@ var steps = []step{
 	{"apply the expectations", false, applyExpectations},
 	{"compare with the baseline", false, compareBaseline},
 	{"hold the known failures to the base", false, holdKnownToBase},
-	{"mark the base's known failures the change removed", false, markRemovedKnown},
 	{"hide the secrets", false, redact},
 	{"compare with the manifest", true, compareManifest},
 	{"count the rule coverage", true, countCoverage},

@@ -42,6 +42,9 @@ func holdKnownToBase(_ context.Context, r *Resolved, o *Outcome) error {
 		// a base commit or folder has the head's, made here.
 		h.everyExcuse = c.Commit != "" || r.workspace().Kind(r.Baseline) == workspace.Folder
 		h.base, h.known = r.baseLists(c)
+		if h.known {
+			markRemovedKnown(c, h.base)
+		}
 		h.why = "the base " + c.Base + " did not list it"
 		if !h.known {
 			h.why = "the expectations of the base " + c.Base + " are not known"
@@ -241,17 +244,25 @@ func (h *baseHold) delta(label string) *model.ImplementationDelta {
 // says why. v is how the failure is new (Regressed, AddedFailing), ""
 // when it is not or cannot be told.
 func (h *baseHold) unexcuse(res *model.Result, name string, v model.Transition) {
-	where := h.r.KnownFailures
-	if res.Listing != nil {
-		where = res.Listing.Entry
-	}
-	res.KnownFailure, res.Listing = "", nil
+	where := h.takeExcuse(res)
 	how, what := "it fails now", "a failure"
 	if v != "" {
 		how, what = "it "+newFailureWords(v, h.c.Base)+" now", "a regression"
 	}
 	h.count(res, fmt.Sprintf("listed as a known failure%s (%s), but %s: only an entry the base already had excuses %s, and %s; its failure counts",
 		forName(name), where, how, what, h.why))
+}
+
+// takeExcuse unmarks res, which neither the reason nor the entry excuses
+// now, and says where its excuse came from: the entry, else the
+// known-failures list.
+func (h *baseHold) takeExcuse(res *model.Result) (where string) {
+	where = h.r.KnownFailures
+	if res.Listing != nil {
+		where = res.Listing.Entry
+	}
+	res.KnownFailure, res.Listing = "", nil
+	return where
 }
 
 // holdRenamed holds the failure of a fixture the change renamed from
@@ -267,11 +278,7 @@ func (h *baseHold) holdRenamed(res *model.Result, from string, base *model.Side)
 	if h.known && had != nil && had.Expect != model.ExpectSkip {
 		return
 	}
-	where := h.r.KnownFailures
-	if res.Listing != nil {
-		where = res.Listing.Entry
-	}
-	res.KnownFailure, res.Listing = "", nil
+	where := h.takeExcuse(res)
 	h.count(res, fmt.Sprintf("listed as a known failure (%s), but it fails, renamed from %s: only an entry the base already had excuses a failure at its old path, and %s; its failure counts",
 		where, from, h.why))
 }
@@ -460,26 +467,14 @@ func entryKey(e *expect.Entry) string {
 // tells a known failure removed from a failure removed. The base commit or
 // folder ran without lists; a baseline given as a report carries its own
 // marks.
-func markRemovedKnown(_ context.Context, r *Resolved, o *Outcome) error {
-	c := o.Run.Comparison
-	if c == nil || c.Unavailable != "" || (r.KnownFailures == "" && len(r.Expectations) == 0) {
-		return nil
-	}
-	var base *expect.List
+func markRemovedKnown(c *model.Comparison, base *expect.List) {
 	for i := range c.Changes {
 		ch := &c.Changes[i]
 		if ch.Transition != model.Removed || ch.Base == nil || ch.Base.Passed || ch.Base.KnownFailure ||
 			ch.Base.Actual.Outcome == model.CorpusError {
 			continue
 		}
-		if base == nil {
-			known := false
-			if base, known = r.baseLists(c); !known {
-				return nil
-			}
-		}
 		e := base.Match(model.Validator, "", &model.Result{RelPath: ch.RelPath, Path: ch.Path})
 		ch.Base.KnownFailure = e != nil && (e.Expect == model.ExpectFail || e.Expect == model.ExpectFlaky)
 	}
-	return nil
 }
