@@ -12,6 +12,22 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
+// A Tracker says which files git tracks (Tracked), for the many files of
+// one reading (every report a results pattern matches), reading each
+// repository's index and HEAD tree once.
+type Tracker struct{ repos map[string]*trackedRepo }
+
+// trackedRepo is what a Tracker read of one repository: the paths of its
+// index, and its HEAD commit's tree (nil before the first commit).
+type trackedRepo struct {
+	repo  *git.Repository
+	index []string
+	head  *object.Tree
+}
+
+// NewTracker is a Tracker that has read no repository yet.
+func NewTracker() *Tracker { return &Tracker{repos: map[string]*trackedRepo{}} }
+
 // Tracked says whether git tracks the file at path: whether the HEAD
 // commit's tree or the index of the repository holding it has the file,
 // or a link or submodule on its way. A file git tracks came with the
@@ -20,12 +36,13 @@ import (
 // path (links resolved) is held to the same rule. A file in no git
 // repository is not tracked. A repository that cannot be read is an
 // error: the question must not be answered "no" for want of an answer.
-func Tracked(path string) (bool, error) {
+// What it reads of a repository is kept for the next file.
+func (t *Tracker) Tracked(path string) (bool, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return false, err
 	}
-	tracked, err := trackedAt(abs)
+	tracked, err := t.trackedAt(abs)
 	if tracked || err != nil {
 		return tracked, err
 	}
@@ -34,11 +51,11 @@ func Tracked(path string) (bool, error) {
 		// A file that is gone was never read; the reader says so.
 		return false, nil
 	}
-	return trackedAt(resolved)
+	return t.trackedAt(resolved)
 }
 
 // trackedAt is Tracked for one absolute path, as it is spelled.
-func trackedAt(abs string) (bool, error) {
+func (t *Tracker) trackedAt(abs string) (bool, error) {
 	repo, err := git.PlainOpenWithOptions(filepath.Dir(abs), &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return false, nil
@@ -53,40 +70,60 @@ func trackedAt(abs string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("the git repository holding it has no working tree: %w", err)
 	}
-	rel, ok := inRepo(wt.Filesystem.Root(), abs)
+	root := wt.Filesystem.Root()
+	rel, ok := inRepo(root, abs)
 	if !ok || rel == "." {
 		return false, nil
 	}
-	idx, err := repo.Storer.Index()
-	if err != nil {
-		return false, fmt.Errorf("the git index cannot be read: %w", err)
+	r := t.repos[root]
+	if r == nil {
+		if r, err = readTracked(repo); err != nil {
+			return false, err
+		}
+		t.repos[root] = r
 	}
-	for _, e := range idx.Entries {
-		if e.Name == rel || strings.HasPrefix(rel, e.Name+"/") {
+	for _, name := range r.index {
+		if name == rel || strings.HasPrefix(rel, name+"/") {
 			return true, nil
 		}
 	}
-	return inHead(repo, rel)
+	return r.inHead(rel)
+}
+
+// readTracked reads the index and the HEAD tree of repo.
+func readTracked(repo *git.Repository) (*trackedRepo, error) {
+	idx, err := repo.Storer.Index()
+	if err != nil {
+		return nil, fmt.Errorf("the git index cannot be read: %w", err)
+	}
+	r := &trackedRepo{repo: repo}
+	for _, e := range idx.Entries {
+		r.index = append(r.index, e.Name)
+	}
+	ref, err := repo.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return r, nil // no commit yet
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the git HEAD cannot be read: %w", err)
+	}
+	commit, err := repo.CommitObject(ref.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("the HEAD commit cannot be read: %w", err)
+	}
+	if r.head, err = commit.Tree(); err != nil {
+		return nil, fmt.Errorf("the HEAD commit's tree cannot be read: %w", err)
+	}
+	return r, nil
 }
 
 // inHead says whether the HEAD commit's tree has rel, or a file, link or
 // submodule at a folder on its way. A repository with no commit yet has
 // none.
-func inHead(repo *git.Repository, rel string) (bool, error) {
-	ref, err := repo.Head()
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+func (r *trackedRepo) inHead(rel string) (bool, error) {
+	tree := r.head
+	if tree == nil {
 		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("the git HEAD cannot be read: %w", err)
-	}
-	commit, err := repo.CommitObject(ref.Hash())
-	if err != nil {
-		return false, fmt.Errorf("the HEAD commit cannot be read: %w", err)
-	}
-	tree, err := commit.Tree()
-	if err != nil {
-		return false, fmt.Errorf("the HEAD commit's tree cannot be read: %w", err)
 	}
 	for parts := strings.Split(rel, "/"); ; parts = parts[1:] {
 		entry := entryNamed(tree, parts[0])
@@ -96,7 +133,8 @@ func inHead(repo *git.Repository, rel string) (bool, error) {
 		case len(parts) == 1 || entry.Mode != filemode.Dir:
 			return true, nil
 		}
-		if tree, err = repo.TreeObject(entry.Hash); err != nil {
+		var err error
+		if tree, err = r.repo.TreeObject(entry.Hash); err != nil {
 			return false, fmt.Errorf("the HEAD commit's tree cannot be read: %w", err)
 		}
 	}

@@ -22,7 +22,7 @@ func TestTracked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := Tracked(filepath.Join(dir, "none-yet.json")); got || err != nil {
+	if got, err := NewTracker().Tracked(filepath.Join(dir, "none-yet.json")); got || err != nil {
 		t.Errorf("a repository with no commit: %v, %v", got, err)
 	}
 	writeTree(t, dir, map[string][]byte{"artifacts/x/committed.json": []byte("{}"), "elsewhere/y.json": []byte("{}")})
@@ -54,7 +54,7 @@ func TestTracked(t *testing.T) {
 		{filepath.Join(dir, "artifacts/link/made.json"), true},
 		{filepath.Join(dir, "elsewhere/made.json"), false},
 	} {
-		if got, err := Tracked(c.path); got != c.want || err != nil {
+		if got, err := NewTracker().Tracked(c.path); got != c.want || err != nil {
 			t.Errorf("%s: %v, %v; want %v", c.path, got, err, c.want)
 		}
 	}
@@ -77,10 +77,10 @@ func TestTrackedBelowASubmodule(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeTree(t, dir, map[string][]byte{"artifacts/x/y.json": []byte("{}"), "artifacts/z/y.json": []byte("{}")})
-	if got, err := Tracked(filepath.Join(dir, "artifacts/x/y.json")); !got || err != nil {
+	if got, err := NewTracker().Tracked(filepath.Join(dir, "artifacts/x/y.json")); !got || err != nil {
 		t.Errorf("below a gitlink: %v, %v", got, err)
 	}
-	if got, err := Tracked(filepath.Join(dir, "artifacts/z/y.json")); got || err != nil {
+	if got, err := NewTracker().Tracked(filepath.Join(dir, "artifacts/z/y.json")); got || err != nil {
 		t.Errorf("beside a gitlink: %v, %v", got, err)
 	}
 }

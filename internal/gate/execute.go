@@ -428,6 +428,7 @@ func (o *Outcome) FailedBy(err error) *Outcome {
 func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 	var reports []harness.Report
 	seen := map[string]bool{}
+	tracker := baseline.NewTracker()
 	for _, pat := range patterns {
 		matches, err := filepath.Glob(under(r.WorkDir, pat))
 		if err != nil {
@@ -442,7 +443,7 @@ func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 				continue
 			}
 			seen[m] = true
-			rep, err := readResult(r, m)
+			rep, err := readResult(r, tracker, m)
 			if err != nil {
 				return nil, err
 			}
@@ -452,12 +453,12 @@ func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 	return reports, nil
 }
 
-func readResult(r *Resolved, path string) (harness.Report, error) {
+func readResult(r *Resolved, tracker *baseline.Tracker, path string) (harness.Report, error) {
 	name := r.display(path)
 	// A report the checkout holds is the pull request's word for a run,
 	// not a run: a file committed where the artifacts are downloaded
 	// would pass for the job's report when the job uploaded none.
-	tracked, err := baseline.Tracked(path)
+	tracked, err := tracker.Tracked(path)
 	if err != nil {
 		return harness.Report{}, usagef("results %s: cannot tell whether git tracks it: %w", name, err)
 	}
