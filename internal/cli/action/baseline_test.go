@@ -7,37 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
 // commitWorkspace commits everything in dir (a repository made on first
 // use) and returns the commit.
 func commitWorkspace(t *testing.T, dir, msg string) plumbing.Hash {
-	t.Helper()
-	repo, err := git.PlainOpen(dir)
-	if err == git.ErrRepositoryNotExists {
-		repo, err = git.PlainInit(dir, false)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
-		t.Fatal(err)
-	}
-	sig := &object.Signature{Name: "ci", Email: "ci@example.com", When: fixedNow}
-	h, err := wt.Commit(msg, &git.CommitOptions{Author: sig, Committer: sig, AllowEmptyCommits: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return testkit.CommitAll(t, dir, msg, fixedNow)
 }
 
 // withBase writes the pull request's base commit into the event payload.
