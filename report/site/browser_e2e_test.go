@@ -30,21 +30,12 @@ func TestPagesLoadInChromium(t *testing.T) {
 	if err != nil {
 		t.Skip("no chromium")
 	}
-	dir := t.TempDir()
+	dir, html := writeSampleSite(t)
 	var pages []string
-	for _, f := range build(sampleReports()) {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasSuffix(f.Path, ".html") {
-			pages = append(pages, f.Path)
-			if m := regexp.MustCompile(`(?:src|href)="(?:https?:)?//`).FindString(string(f.Data)); m != "" {
-				t.Errorf("%s refers to another host: %s", f.Path, m)
-			}
+	for _, f := range html {
+		pages = append(pages, f.Path)
+		if m := regexp.MustCompile(`(?:src|href)="(?:https?:)?//`).FindString(string(f.Data)); m != "" {
+			t.Errorf("%s refers to another host: %s", f.Path, m)
 		}
 	}
 	// One Chromium loads every page, each in a frame of one harness page
@@ -110,4 +101,24 @@ func TestPagesLoadInChromium(t *testing.T) {
 	if len(failed) > 0 {
 		t.Errorf("requests for files the site does not have: %v", failed)
 	}
+}
+
+// writeSampleSite writes the sample site into a new folder and returns it
+// with the site's pages, for Chromium to load.
+func writeSampleSite(t *testing.T) (dir string, pages []File) {
+	t.Helper()
+	dir = t.TempDir()
+	for _, f := range build(sampleReports()) {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(f.Path, ".html") {
+			pages = append(pages, f)
+		}
+	}
+	return dir, pages
 }

@@ -31,19 +31,10 @@ func TestPagesFitANarrowScreen(t *testing.T) {
 	if err != nil {
 		t.Skip("no chromium")
 	}
-	dir := t.TempDir()
+	dir, html := writeSampleSite(t)
 	var pages []string
-	for _, f := range build(sampleReports()) {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasSuffix(f.Path, ".html") {
-			pages = append(pages, f.Path)
-		}
+	for _, f := range html {
+		pages = append(pages, f.Path)
 	}
 	// The pages have no script; the harness's measures each frame once
 	// every frame has loaded (the parent's load event waits for them) and
