@@ -1,0 +1,136 @@
+package action_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5"
+
+	"github.com/drp2/drp2-fixtures/internal/github/githubtest"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
+	"github.com/drp2/drp2-fixtures/report/escape"
+)
+
+// mergeGroupPayload is the merge_group webhook payload GitHub sends when
+// a merge queue asks for checks (action checks_requested): the queue's
+// commit (head_sha, head_commit) on its branch gh-readonly-queue/..., and
+// the commit of the branch it is to be merged into it was built on.
+func mergeGroupPayload(head, base string) map[string]any {
+	return map[string]any{
+		"action": "checks_requested",
+		"merge_group": map[string]any{
+			"head_sha": head,
+			"head_ref": "refs/heads/gh-readonly-queue/main/pr-7-" + base,
+			"base_sha": base,
+			"base_ref": "refs/heads/main",
+			"head_commit": map[string]any{
+				"id": head, "tree_id": "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+				"message":   "Merge pull request #7 from acme/feature\n\nRender the widget",
+				"timestamp": "2026-01-01T00:00:00Z",
+				"author":    map[string]any{"name": "Ada", "email": "ada@example.com"},
+				"committer": map[string]any{"name": "GitHub", "email": "noreply@github.com"},
+			},
+		},
+		"repository": map[string]any{"id": 1296269, "node_id": "R_kgDOABCDEF", "name": "widgets", "full_name": repoName,
+			"private": false, "owner": map[string]any{"login": "acme", "id": 1, "type": "Organization"}, "default_branch": "main"},
+		"sender": map[string]any{"login": "github-merge-queue[bot]", "id": 118344674, "type": "Bot"},
+	}
+}
+
+// A merge queue entry is gated as its pull request was: on merge_group the
+// action compares with the payload's base_sha, not HEAD^ (here the commit
+// of another pull request queued before it in the same group), chooses the
+// corpus from that base, publishes the check run on head_sha, the commit
+// the required check waits for, and writes no comment, as there is no
+// pull request; the log says so once. The pull request ahead broke the
+// corpus and brought a green one where the search looks first: compared
+// with HEAD^, or with the corpus HEAD^ chooses, the queue would pass.
+func TestMergeQueueEntry(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 0, repoName)
+	w.Env["INPUT_CORPUS"] = ""
+	searchable(t, filepath.Join(w.Dir, "tests/corpus"), 0, 4)
+	base := commitWorkspace(t, w.Dir, "main").String()
+	searchable(t, filepath.Join(w.Dir, "tests/corpus"), 2, 2)
+	writeCorpus(t, filepath.Join(w.Dir, "fixtures"), 0, 1)
+	ahead := commitWorkspace(t, w.Dir, "queue: pull request 6").String()
+	testkit.WriteFiles(t, w.Dir, map[string]string{"NOTES.md": "pull request 7\n"})
+	head := commitWorkspace(t, w.Dir, "queue: pull request 7").String()
+	if parent := firstParent(t, w.Dir); parent != ahead || parent == base {
+		t.Fatalf("HEAD^ is %s, want the queued commit %s, not the base %s", parent, ahead, base)
+	}
+	data, _ := json.Marshal(mergeGroupPayload(head, base))
+	if err := os.WriteFile(w.Event, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.Env["GITHUB_EVENT_NAME"] = "merge_group"
+	w.Env["GITHUB_SHA"] = head
+	w.Env["GITHUB_REF"] = "refs/heads/gh-readonly-queue/main/pr-7-" + base
+
+	r := w.Run(t, inProcess)
+	if r.Code != ExitMismatch || r.Outputs["total"] != "4" || r.Outputs["failed"] != "2" || r.Outputs["regressed"] != "2" {
+		t.Fatalf("exit %d, outputs %v: want the base's corpus, two of its fixtures regressed\n%s", r.Code, r.Outputs, r.Log)
+	}
+	var doc struct {
+		Commit     string `json:"commit"`
+		Comparison struct {
+			Base, Commit string
+		} `json:"comparison"`
+	}
+	report, err := os.ReadFile(filepath.Join(w.Dir, "drp2-fixtures.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(report, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Comparison.Commit != base || doc.Comparison.Base != base[:7] {
+		t.Errorf("compared with %+v, want base_sha %s (HEAD^ is %s)", doc.Comparison, base, ahead)
+	}
+	headline := "corpus tests/corpus found by search at base " + base[:7] + " (this checkout alone would give fixtures)"
+	if !strings.Contains(r.Summary, escape.MarkdownText(headline)) {
+		t.Errorf("the corpus is not the base's:\n%.800s", r.Summary)
+	}
+	runs := gh.CheckRuns()
+	if len(runs) == 0 {
+		t.Fatalf("no check run\n%s", r.Log)
+	}
+	for _, cr := range runs {
+		if cr.HeadSHA != head || cr.Conclusion != "failure" {
+			t.Errorf("check run %q on %s, %s: want a failure on head_sha %s", cr.Name, cr.HeadSHA, cr.Conclusion, head)
+		}
+	}
+	for _, req := range gh.Requests() {
+		if strings.Contains(req.Path, "/issues/") || strings.Contains(req.Path, "/pulls") {
+			t.Errorf("%s %s: a merge queue entry has no pull request to comment on or look up", req.Method, req.Path)
+		}
+	}
+	said := "merge queue entry refs/heads/gh-readonly-queue/main/pr-7-" + base + " at " + head + ": it belongs to no pull request, so no pull request comment is written"
+	if n := strings.Count(r.Log, "merge queue entry"); n != 1 || !strings.Contains(r.Log, said) {
+		t.Errorf("the log says %d times that there is no pull request, want once %q:\n%s", n, said, r.Log)
+	}
+	if !strings.Contains(r.Summary, escape.Markdown("this run is a merge queue entry, which belongs to no pull request")) {
+		t.Errorf("the job summary does not say why there is no comment:\n%s", r.Summary)
+	}
+}
+
+// firstParent is HEAD^ of the repository at dir.
+func firstParent(t *testing.T, dir string) string {
+	t.Helper()
+	repo, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := repo.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := repo.CommitObject(ref.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.ParentHashes[0].String()
+}
