@@ -134,3 +134,43 @@ func firstParent(t *testing.T, dir string) string {
 	}
 	return c.ParentHashes[0].String()
 }
+
+// TestDocsWorkflowsRunInMergeQueues: every workflow of the docs and
+// examples that gates pull requests also runs on merge_group, where a
+// required check that never runs stalls the queue; and its concurrency
+// group falls back to github.ref, the queue entry's own, when there is no
+// pull request number. TestDocsGateJobsFetchTheBase holds their checkouts to
+// the history the queue's base needs.
+func TestDocsWorkflowsRunInMergeQueues(t *testing.T) {
+	topLevel := func(wf, key string) string {
+		_, body, ok := strings.Cut("\n"+wf, "\n"+key+":\n")
+		if !ok {
+			return ""
+		}
+		var b strings.Builder
+		for _, line := range strings.Split(body, "\n") {
+			if line != "" && !strings.HasPrefix(line, " ") {
+				break
+			}
+			b.WriteString(line + "\n")
+		}
+		return b.String()
+	}
+	gating := 0
+	for name, wf := range docsWorkflows(t) {
+		on := topLevel(wf, "on")
+		if !strings.Contains(on, "\n  pull_request:") && !strings.HasPrefix(on, "  pull_request:") {
+			continue
+		}
+		gating++
+		if !strings.Contains(on, "  merge_group:") {
+			t.Errorf("%s runs on pull_request but not on merge_group:\n%s", name, on)
+		}
+		if group := topLevel(wf, "concurrency"); strings.Contains(group, "pull_request.number") && !strings.Contains(group, "|| github.ref }}") {
+			t.Errorf("%s: the concurrency group has no github.ref for a merge queue entry:\n%s", name, group)
+		}
+	}
+	if gating < 3 {
+		t.Errorf("%d workflows gate pull requests, want the README's, the shards' and the WebGPU one at least", gating)
+	}
+}
