@@ -62,13 +62,7 @@ func TestMergeQueueEntry(t *testing.T) {
 	if parent := firstParent(t, w.Dir); parent != ahead || parent == base {
 		t.Fatalf("HEAD^ is %s, want the queued commit %s, not the base %s", parent, ahead, base)
 	}
-	data, _ := json.Marshal(mergeGroupPayload(head, base))
-	if err := os.WriteFile(w.Event, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	w.Env["GITHUB_EVENT_NAME"] = "merge_group"
-	w.Env["GITHUB_SHA"] = head
-	w.Env["GITHUB_REF"] = "refs/heads/gh-readonly-queue/main/pr-7-" + base
+	enqueue(t, w, head, base)
 
 	r := w.Run(t, inProcess)
 	if r.Code != ExitMismatch || r.Outputs["total"] != "4" || r.Outputs["failed"] != "2" || r.Outputs["regressed"] != "2" {
@@ -114,6 +108,50 @@ func TestMergeQueueEntry(t *testing.T) {
 	}
 	if !strings.Contains(r.Summary, escape.Markdown("this run is a merge queue entry, which belongs to no pull request")) {
 		t.Errorf("the job summary does not say why there is no comment:\n%s", r.Summary)
+	}
+}
+
+// enqueue makes w the step of a merge_group workflow run for the queue's
+// commit head, built on base, with the payload and the variables GitHub
+// gives it.
+func enqueue(t *testing.T, w *sandbox, head, base string) {
+	t.Helper()
+	data, _ := json.Marshal(mergeGroupPayload(head, base))
+	if err := os.WriteFile(w.Event, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.Env["GITHUB_EVENT_NAME"] = "merge_group"
+	w.Env["GITHUB_SHA"] = head
+	w.Env["GITHUB_REF"] = "refs/heads/gh-readonly-queue/main/pr-7-" + base
+}
+
+// A queue entry cannot excuse a regression of the pull requests it holds:
+// an entry another queued pull request added to the known-failures list,
+// with the failure it excuses, is held to the list of the queue's base,
+// which did not have it. Compared with HEAD^, that pull request's commit,
+// nothing would have changed and the queue would pass.
+func TestMergeQueueEntryCannotExcuseARegression(t *testing.T) {
+	gh := githubtest.New(t, githubtest.Options{Token: token})
+	w := newWorkspace(t, gh.URL, 0, repoName)
+	w.Env["INPUT_FAIL-ON"] = "mismatch,empty,regressions"
+	w.Env["INPUT_KNOWN-FAILURES"] = "known-failures.txt"
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 0, 3)
+	testkit.WriteFiles(t, w.Dir, map[string]string{"known-failures.txt": "# none yet\n"})
+	base := commitWorkspace(t, w.Dir, "main").String()
+	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 1, 2)
+	testkit.WriteFiles(t, w.Dir, map[string]string{"known-failures.txt": "positive/render_case_000.json  fixing it later\n"})
+	commitWorkspace(t, w.Dir, "queue: pull request 6 breaks a fixture and lists it")
+	testkit.WriteFiles(t, w.Dir, map[string]string{"NOTES.md": "pull request 7\n"})
+	head := commitWorkspace(t, w.Dir, "queue: pull request 7").String()
+	enqueue(t, w, head, base)
+
+	r := w.Run(t, inProcess)
+	if r.Code != ExitMismatch || r.Outputs["conclusion"] != "failure" || r.Outputs["regressed"] != "1" {
+		t.Fatalf("a regression listed in the queue: exit %d, outputs %v\n%s", r.Code, r.Outputs, r.Log)
+	}
+	note := "the known-failures list known-failures.txt changed against base " + base[:7] + " (1 added, 0 removed): 1 failure no entry of the base excuses counts"
+	if !strings.Contains(r.Log, note) {
+		t.Errorf("the log does not say the list changed against the queue's base:\n%s", r.Log)
 	}
 }
 
