@@ -389,8 +389,9 @@ func TestShallowCheckout(t *testing.T) {
 	}
 }
 
-// TestAutoRevision: the base commit of a pull request, the commit before a
-// push, HEAD^ outside Actions, and none for a push that made a branch.
+// TestAutoRevision: the base commit of a pull request or a merge queue
+// entry, the commit before a push, HEAD^ outside Actions, and none for a
+// push that made a branch.
 func TestAutoRevision(t *testing.T) {
 	dir := t.TempDir()
 	write := func(s string) string {
@@ -418,6 +419,11 @@ func TestAutoRevision(t *testing.T) {
 		{"workflow_run", `{"workflow_run":{"head_sha":"fff","pull_requests":[{"number":3,"base":{"sha":"eee","ref":"main"}}]},"repository":{"default_branch":"main"}}`, Revision{Rev: "eee"}, ""},
 		{"workflow_run", `{"workflow_run":{"head_sha":"fff","pull_requests":[]},"repository":{"default_branch":"trunk"}}`, Revision{MergeBaseOf: "trunk"}, ""},
 		{"workflow_run", `{"workflow_run":{"head_sha":"fff","pull_requests":[]}}`, Revision{}, "names no pull request"},
+		// merge_group: HEAD is the queue's temporary commit, whose first
+		// parent may be another queued pull request's: the group's base.
+		{"merge_group", `{"action":"checks_requested","merge_group":{"head_sha":"999","head_ref":"refs/heads/gh-readonly-queue/main/pr-7-888","base_sha":"888","base_ref":"refs/heads/main"}}`, Revision{Rev: "888"}, ""},
+		{"merge_group", `{"action":"checks_requested","merge_group":{"head_sha":"999"}}`, Revision{}, "names no base_sha"},
+		{"merge_group", "", Revision{}, "GITHUB_EVENT_PATH is not set"},
 	} {
 		env := map[string]string{"GITHUB_EVENT_NAME": c.event}
 		if c.payload != "" {

@@ -38,11 +38,13 @@ type Base struct {
 
 // PullRequestEvent says whether the workflow runs for a pull request, so
 // that the workspace holds the pull request's own files: a pull_request or
-// pull_request_target event, or a workflow_run (which runs after one, a
-// fork's included).
+// pull_request_target event, a workflow_run (which runs after one, a
+// fork's included), or a merge_group (a merge queue entry, which holds
+// pull requests' files on its base: what a pull request cannot choose,
+// its queue entry cannot either).
 func PullRequestEvent(getenv func(string) string) bool {
 	switch getenv("GITHUB_EVENT_NAME") {
-	case "pull_request", "pull_request_target", "workflow_run":
+	case "pull_request", "pull_request_target", "workflow_run", "merge_group":
 		return true
 	}
 	return false

@@ -40,7 +40,7 @@ func (u *Unavailable) Cause() string {
 }
 
 // ShallowHint is what a workflow adds so that the base commit is fetched.
-const ShallowHint = "set `fetch-depth: 2` on actions/checkout for pull requests (for pushes, a depth that reaches the previous commit, or `fetch-depth: 0`)"
+const ShallowHint = "set `fetch-depth: 2` on actions/checkout for pull requests (for pushes and merge queues, a depth that reaches the commit before them, or `fetch-depth: 0`)"
 
 // FromCommit runs cfg's corpus as it was at revision rev of the git
 // repository holding cfg.WorkDir, reading the corpus and schema files from

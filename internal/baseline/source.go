@@ -249,19 +249,22 @@ type Revision struct {
 
 // AutoRevision names the base commit for Auto: the pull request's base
 // commit (pull_request, pull_request_target, and workflow_run when the run
-// names its pull request), the commit before a push, the merge base of HEAD
-// and the default branch on a workflow_run that names no pull request (a
-// fork's), else the first parent of HEAD (a run outside GitHub Actions).
-// On workflow_run, HEAD is the pull request's head, so its first parent is
-// a commit of the pull request itself: it is never the base there.
+// names its pull request), a merge queue entry's base_sha (merge_group),
+// the commit before a push, the merge base of HEAD and the default branch
+// on a workflow_run that names no pull request (a fork's), else the first
+// parent of HEAD (a run outside GitHub Actions). On workflow_run, HEAD is
+// the pull request's head, and on merge_group the queue's temporary
+// commit, whose first parent may be another pull request's commit queued
+// in the same group or one of several commits the queue rebased: HEAD^ is
+// never the base there.
 func AutoRevision(getenv func(string) string) (Revision, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
 	event, payloadPath := getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")
 	if payloadPath == "" {
-		if event == "workflow_run" {
-			return Revision{}, &Unavailable{Reason: "no comparison with the base: on workflow_run the base is named by the event payload, and GITHUB_EVENT_PATH is not set"}
+		if event == "workflow_run" || event == "merge_group" {
+			return Revision{}, &Unavailable{Reason: "no comparison with the base: on " + event + " the base is named by the event payload, and GITHUB_EVENT_PATH is not set"}
 		}
 		return Revision{Rev: "HEAD^"}, nil
 	}
@@ -280,6 +283,9 @@ func AutoRevision(getenv func(string) string) (Revision, error) {
 		WorkflowRun *struct {
 			PullRequests []pull `json:"pull_requests"`
 		} `json:"workflow_run"`
+		MergeGroup *struct {
+			BaseSHA string `json:"base_sha"`
+		} `json:"merge_group"`
 		Repository struct {
 			DefaultBranch string `json:"default_branch"`
 		} `json:"repository"`
@@ -290,6 +296,11 @@ func AutoRevision(getenv func(string) string) (Revision, error) {
 	switch {
 	case ev.PullRequest != nil && ev.PullRequest.Base.SHA != "":
 		return Revision{Rev: ev.PullRequest.Base.SHA}, nil
+	case event == "merge_group" || ev.MergeGroup != nil:
+		if ev.MergeGroup == nil || ev.MergeGroup.BaseSHA == "" {
+			return Revision{}, &Unavailable{Reason: "no comparison with the base: the merge_group event names no base_sha, and HEAD^ may be a commit of the queue itself"}
+		}
+		return Revision{Rev: ev.MergeGroup.BaseSHA}, nil
 	case event == "workflow_run" || ev.WorkflowRun != nil:
 		if ev.WorkflowRun != nil && len(ev.WorkflowRun.PullRequests) > 0 && ev.WorkflowRun.PullRequests[0].Base.SHA != "" {
 			return Revision{Rev: ev.WorkflowRun.PullRequests[0].Base.SHA}, nil

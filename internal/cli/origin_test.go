@@ -11,12 +11,17 @@ import (
 
 // In GitHub Actions the report of run and merge names the commit and the
 // repository without flags, as the action's does: a pull request's head
-// (not the test merge commit in GITHUB_SHA), else GITHUB_SHA. The flags
+// (not the test merge commit in GITHUB_SHA), a merge queue entry's
+// head_sha, else GITHUB_SHA. The flags
 // win; outside Actions nothing is taken from the environment.
 func TestReportOriginFromActions(t *testing.T) {
 	const merge, head = "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"
 	event := filepath.Join(t.TempDir(), "event.json")
 	if err := os.WriteFile(event, []byte(`{"pull_request": {"number": 7, "head": {"sha": "`+head+`"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	queue := filepath.Join(t.TempDir(), "queue.json")
+	if err := os.WriteFile(queue, []byte(`{"action": "checks_requested", "merge_group": {"head_sha": "`+head+`", "base_sha": "`+merge+`"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	actions := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_SHA": merge, "GITHUB_REPOSITORY": "acme/runtime"}
@@ -37,6 +42,7 @@ func TestReportOriginFromActions(t *testing.T) {
 	}{
 		{"push", with(map[string]string{"GITHUB_EVENT_NAME": "push"}), nil, merge, "acme/runtime"},
 		{"pull request", with(map[string]string{"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event}), nil, head, "acme/runtime"},
+		{"merge queue entry", with(map[string]string{"GITHUB_EVENT_NAME": "merge_group", "GITHUB_EVENT_PATH": queue}), nil, head, "acme/runtime"},
 		{"flags win", with(nil), []string{"--commit", "abcdef12", "--repository", "o/r"}, "abcdef12", "o/r"},
 		{"a value of another shape", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_SHA": "main", "GITHUB_REPOSITORY": "no-slash"}, nil, "", ""},
 		{"outside Actions", map[string]string{"GITHUB_SHA": merge, "GITHUB_REPOSITORY": "acme/runtime"}, nil, "", ""},

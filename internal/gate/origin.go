@@ -10,9 +10,11 @@ import (
 // actionsOrigin is the commit and the repository a run in GitHub Actions
 // is made on, for the report when the command line names neither: the
 // repository is GITHUB_REPOSITORY; the commit is a pull request's head
-// (the event payload's pull_request.head.sha, or workflow_run.head_sha), as
-// the action records it, since GITHUB_SHA is then a test merge commit no
-// one pushed; else GITHUB_SHA. Outside Actions, or for a value of another
+// (the event payload's pull_request.head.sha, or workflow_run.head_sha),
+// as the action records it, since GITHUB_SHA is then a test merge commit
+// no one pushed; a merge queue entry's merge_group.head_sha, where the
+// check runs a required check waits for go; else GITHUB_SHA. Outside
+// Actions, or for a value of another
 // shape, the part is empty: a report names no commit rather than a wrong
 // one.
 func actionsOrigin(getenv func(string) string) (commit, repository string) {
@@ -33,7 +35,7 @@ func actionsOrigin(getenv func(string) string) (commit, repository string) {
 }
 
 // payloadHead is the head commit the event payload at path names for a
-// pull request or a workflow run, or empty.
+// pull request, a workflow run or a merge queue entry, or empty.
 func payloadHead(path string) string {
 	if path == "" {
 		return ""
@@ -51,6 +53,9 @@ func payloadHead(path string) string {
 		WorkflowRun *struct {
 			HeadSHA string `json:"head_sha"`
 		} `json:"workflow_run"`
+		MergeGroup *struct {
+			HeadSHA string `json:"head_sha"`
+		} `json:"merge_group"`
 	}
 	if json.Unmarshal(data, &ev) != nil {
 		return ""
@@ -60,6 +65,8 @@ func payloadHead(path string) string {
 		return ev.PullRequest.Head.SHA
 	case ev.WorkflowRun != nil:
 		return ev.WorkflowRun.HeadSHA
+	case ev.MergeGroup != nil:
+		return ev.MergeGroup.HeadSHA
 	}
 	return ""
 }

@@ -200,6 +200,9 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		// The results still matter without a pull request to comment on.
 		a.warnf("%v; results are reported for %s without a pull request", err, orDefault(d.tgt.HeadSHA, "this commit"))
 	}
+	if d.tgt.Queue != "" {
+		fmt.Fprintln(a.log, escape.LogLine(escape.OneLine(fmt.Sprintf("merge queue entry %s at %s: it belongs to no pull request, so no pull request comment is written", d.tgt.Queue, d.tgt.HeadSHA))))
+	}
 	if d.in.CheckRunID != 0 && jobCheckRunElsewhere(a.getenv("GITHUB_EVENT_NAME")) {
 		// This job's own check run belongs to the commit the workflow ran
 		// on (the default branch), not to the pull request's head: the

@@ -187,11 +187,26 @@ func docsJobs(t *testing.T) map[string]struct{ on, text string } {
 // (the comparison, the corpus search and the base's known failures on a
 // pull request): `fetch-depth: 2` at least, and the whole history on
 // workflow_run, whose base is the pull request's base or the merge base
-// with the default branch, never the checked-out head's parent. No
+// with the default branch, never the checked-out head's parent, and on
+// merge_group, whose base_sha may lie several queued commits back. No
 // checkout filters objects out: a blob-less clone leaves the base's
 // changed files to be fetched by git, which the action never runs.
 func TestDocsGateJobsFetchTheBase(t *testing.T) {
 	depth := regexp.MustCompile(`fetch-depth: *(\d+)`)
+	// The depth one event needs, another's otherwise.
+	byEvent := regexp.MustCompile(`fetch-depth: \$\{\{ github\.event_name == '(\w+)' && '(\d+)' \|\| '(\d+)' \}\}`)
+	depthOn := func(step, event string) string {
+		if m := byEvent.FindStringSubmatch(step); m != nil {
+			if m[1] == event {
+				return m[2]
+			}
+			return m[3]
+		}
+		if m := depth.FindStringSubmatch(step); m != nil {
+			return m[1]
+		}
+		return ""
+	}
 	checked := 0
 	for name, job := range docsJobs(t) {
 		for _, step := range strings.Split(job.text, "      - ")[1:] {
@@ -207,15 +222,13 @@ func TestDocsGateJobsFetchTheBase(t *testing.T) {
 				continue // another repository's checkout, beside the workspace
 			}
 			checked++
-			m := depth.FindStringSubmatch(step)
-			want := "`fetch-depth: 2` (the base commit)"
-			ok := m != nil && m[1] != "1"
-			if strings.Contains(job.on, "workflow_run:") {
-				want = "`fetch-depth: 0` (the base branch, for the merge base)"
-				ok = m != nil && m[1] == "0"
+			if d := depthOn(step, "pull_request"); d == "" || d == "1" {
+				t.Errorf("%s: the gate's checkout does not fetch the base; it needs `fetch-depth: 2` (the base commit):\n%s", name, step)
 			}
-			if !ok {
-				t.Errorf("%s: the gate's checkout does not fetch the base; it needs %s:\n%s", name, want, step)
+			for _, event := range []string{"workflow_run", "merge_group"} {
+				if strings.Contains(job.on, event+":") && depthOn(step, event) != "0" {
+					t.Errorf("%s: the gate's checkout does not fetch the base on %s; it needs `fetch-depth: 0` there (the base branch, for the merge base; a merge queue's base, several commits back):\n%s", name, event, step)
+				}
 			}
 		}
 	}

@@ -20,6 +20,9 @@ type target struct {
 	// Fork names the head repository of a pull request from a fork, whose
 	// GITHUB_TOKEN is read-only; empty otherwise.
 	Fork string
+	// Queue is the ref of a merge queue entry (merge_group's head_ref),
+	// which belongs to no pull request; empty otherwise.
+	Queue string
 }
 
 // event is the part of an event payload the action reads.
@@ -39,6 +42,10 @@ type event struct {
 			Number int `json:"number"`
 		} `json:"pull_requests"`
 	} `json:"workflow_run"`
+	MergeGroup *struct {
+		HeadSHA string `json:"head_sha"`
+		HeadRef string `json:"head_ref"`
+	} `json:"merge_group"`
 }
 
 // readTarget reads the event payload at path. Only pull_request gets a
@@ -85,6 +92,14 @@ func readTarget(eventName, path, repository, sha string) (target, error) {
 		} else {
 			t.LookupPR = true
 		}
+	case eventName == "merge_group" && ev.MergeGroup != nil:
+		// The commit a required check waits for: the queue's own, which
+		// GITHUB_SHA names too, read from the payload as on the others.
+		mg := ev.MergeGroup
+		if mg.HeadSHA != "" {
+			t.HeadSHA = mg.HeadSHA
+		}
+		t.Queue = orDefault(mg.HeadRef, "a merge queue entry")
 	}
 	return t, nil
 }

@@ -61,7 +61,11 @@ func planPublishing(in Inputs, tgt target, repository string) plan {
 		p.skipped = append(p.skipped, fmt.Sprintf("Check run and pull request comment skipped: the pull request comes from the fork %s, "+
 			"whose GITHUB_TOKEN is read-only. The results are in this job summary and the annotations in the log; a workflow_run workflow can publish them.", tgt.Fork))
 	}
-	if p.comment && tgt.PR == 0 && !tgt.LookupPR {
+	switch {
+	case p.comment && tgt.Queue != "":
+		p.comment = false
+		p.skipped = append(p.skipped, "Pull request comment skipped: this run is a merge queue entry, which belongs to no pull request; the results are on the check run of the queue's commit.")
+	case p.comment && tgt.PR == 0 && !tgt.LookupPR:
 		p.comment = false
 		p.skipped = append(p.skipped, "Pull request comment skipped: this run belongs to no pull request.")
 	}

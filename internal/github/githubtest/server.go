@@ -776,8 +776,24 @@ func (s *Server) paginate(w http.ResponseWriter, r *http.Request, n int) (from, 
 	return from, to
 }
 
+// issueNumber is the {number} of an issue's path, or false (and a 404
+// written, as github.com answers) when it names no issue: a comment needs a
+// pull request or an issue, and a run that belongs to none (a push, a
+// merge queue entry) has no number to give.
+func issueNumber(w http.ResponseWriter, r *http.Request) (int, bool) {
+	number, err := strconv.Atoi(r.PathValue("number"))
+	if err != nil || number <= 0 {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		return 0, false
+	}
+	return number, true
+}
+
 func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
-	number, _ := strconv.Atoi(r.PathValue("number"))
+	number, ok := issueNumber(w, r)
+	if !ok {
+		return
+	}
 	s.mu.Lock()
 	var all []map[string]any
 	for _, c := range s.comments {
@@ -827,7 +843,10 @@ const ActionsBot = "github-actions[bot]"
 const actionsAppID = 15368
 
 func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
-	number, _ := strconv.Atoi(r.PathValue("number"))
+	number, ok := issueNumber(w, r)
+	if !ok {
+		return
+	}
 	body, ok := s.commentBody(w, r)
 	if !ok {
 		return

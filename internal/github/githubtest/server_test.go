@@ -195,3 +195,22 @@ func TestChaosIsRepeatableAndAppliesFirst(t *testing.T) {
 		t.Errorf("%d comments, want 20: every fault here comes after the request is applied", n)
 	}
 }
+
+// A comment needs an issue to belong to: a run that belongs to no pull
+// request has no number, and github.com answers 404 to what the path
+// would then hold.
+func TestCommentNeedsAnIssue(t *testing.T) {
+	s := New(t, Options{Token: token})
+	for _, number := range []string{"0", "-7", "", "null"} {
+		path := "/repos/o/r/issues/" + number + "/comments"
+		if code, body := send(t, s, "POST", path, `{"body":"hello"}`); code != http.StatusNotFound {
+			t.Errorf("POST %s: %d %s, want 404", path, code, body)
+		}
+		if code, body := send(t, s, "GET", path, ""); code != http.StatusNotFound {
+			t.Errorf("GET %s: %d %s, want 404", path, code, body)
+		}
+	}
+	if code, body := send(t, s, "POST", "/repos/o/r/issues/7/comments", `{"body":"hello"}`); code != http.StatusCreated || len(s.Comments(7)) != 1 {
+		t.Errorf("a comment on pull request 7: %d %s", code, body)
+	}
+}
