@@ -94,3 +94,16 @@ func Shard(sh *model.Shard) string {
 	}
 	return fmt.Sprintf("%d/%d (the fixtures whose path hashes to it; merge the reports of all %d for the whole run)", sh.Index, sh.Count, sh.Count)
 }
+
+// Rerun says what a re-run of what failed sent again and carried over,
+// naming the earlier report as from, which the caller writes as its format
+// quotes a path: "10 fixtures sent to the implementations again, 4990
+// carried over from out/first.json (passed there, unchanged since)"; ""
+// for a run of everything.
+func Rerun(r *model.Rerun, from string) string {
+	if r == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s sent to the implementations again, %d carried over from %s (passed there, unchanged since)",
+		Count(r.Ran, "fixture", "fixtures"), r.Carried, from)
+}

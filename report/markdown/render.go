@@ -276,6 +276,9 @@ func evidence(b *strings.Builder, run *model.Run, timing bool) {
 		// Words and numbers of the tool's own: nothing to escape.
 		fmt.Fprintf(b, "- Shard: %s\n", sh)
 	}
+	if rr := run.Rerun; rr != nil {
+		fmt.Fprintf(b, "- Re-run: %s\n", explain.Rerun(rr, code(rr.From)))
+	}
 	if run.ToolVersion != "" {
 		fmt.Fprintf(b, "- drp2-fixtures %s\n", code(run.ToolVersion))
 	}
