@@ -95,6 +95,10 @@ func render(run *model.Run, opts Options, l layout) string {
 		} else {
 			counts(&b, run, l)
 		}
+		if rr := run.Rerun; rr != nil {
+			// What the counts above hold of the earlier report.
+			fmt.Fprintf(&b, "*%s.*\n\n", explain.Rerun(rr, code(rr.From), opts.Attempt))
+		}
 	}
 	for _, sec := range sectionsOf(run, l, true) {
 		if l.tables {
@@ -275,9 +279,6 @@ func evidence(b *strings.Builder, run *model.Run, timing bool) {
 	if sh := explain.Shard(run.Shard); sh != "" {
 		// Words and numbers of the tool's own: nothing to escape.
 		fmt.Fprintf(b, "- Shard: %s\n", sh)
-	}
-	if rr := run.Rerun; rr != nil {
-		fmt.Fprintf(b, "- Re-run: %s\n", explain.Rerun(rr, code(rr.From)))
 	}
 	if run.ToolVersion != "" {
 		fmt.Fprintf(b, "- drp2-fixtures %s\n", code(run.ToolVersion))

@@ -345,7 +345,7 @@ func (p *printer) details(run *model.Run) {
 		p.textf("Shard: %s", sh)
 	}
 	if rr := run.Rerun; rr != nil {
-		p.textf("Re-run: %s", explain.Rerun(rr, Clean(rr.From)))
+		p.textf("%s", explain.Rerun(rr, Clean(rr.From), 0))
 	}
 	if run.ToolVersion != "" {
 		p.textf("Tool version: %s", Clean(run.ToolVersion))
