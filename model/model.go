@@ -218,6 +218,10 @@ type Result struct {
 	// digest, but not its message, rule, span, diagnostics or the
 	// fixture's prose. A report read back keeps it so.
 	DetailLeftOut bool
+	// Carried says that the result was not run again but taken from the
+	// earlier report a re-run of what failed was made from (Run.Rerun):
+	// it passed there, on a fixture unchanged since.
+	Carried bool
 }
 
 // Digest holds SHA-256 sums (lower-case hex) of a fixture file as written
@@ -456,6 +460,9 @@ type Run struct {
 	// Interrupted says that a signal stopped the run before it ended, and
 	// how far it got; nil for a run that ended on its own.
 	Interrupted *Interruption
+	// Rerun says that the run ran again only what an earlier report did
+	// not pass, and how much it carried over; nil for a run of everything.
+	Rerun *Rerun
 	// Bounds is what the gate decided every sink shows of the run; zero
 	// before it was bounded (a report read back, a run being judged).
 	Bounds Bounds

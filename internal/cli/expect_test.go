@@ -29,6 +29,9 @@ type fakeSpec struct {
 	Fail   []string `json:"fail,omitempty"`
 	First  []string `json:"first,omitempty"`
 	Marks  string   `json:"marks,omitempty"`
+	// Log, when set, is a file the fake appends the name of every
+	// fixture it is sent to, a line each: what the harness sent.
+	Log string `json:"log,omitempty"`
 }
 
 // fakeImplementation speaks the adapter protocol (docs/harness.md) on
@@ -56,6 +59,7 @@ func fakeImplementation(spec fakeSpec) int {
 			}
 			_ = out.Encode(hello)
 		case "fixture":
+			logSent(spec.Log, msg.Name)
 			v := map[string]any{"type": "verdict", "seq": msg.Seq, "outcome": "success"}
 			if fakeFails(spec, msg.Name) {
 				v = map[string]any{"type": "verdict", "seq": msg.Seq, "outcome": "error", "phase": "semantic_validation",
@@ -67,6 +71,19 @@ func fakeImplementation(spec fakeSpec) int {
 		}
 	}
 	return 0
+}
+
+// logSent appends name to the fake's log, when it keeps one.
+func logSent(log, name string) {
+	if log == "" {
+		return
+	}
+	f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	_, _ = f.WriteString(name + "\n")
+	_ = f.Close()
 }
 
 // fakeFails says whether the fake fails the fixture name now: always, or

@@ -65,6 +65,7 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	fs.Var(&expectations, "expectations", "expectations `FILE`: IMPLEMENTATION PATH fail|flaky|skip [# reason] a line, for the implementations and the built-in validator (drp2-fixtures); repeatable")
 	fs.StringVar(&j.UpdateExpectations, "update-expectations", "", "write the expectations as they should be after this run to `FILE`: stale entries removed, new failures added")
 	retriesFlag(fs, &j.Retries)
+	fs.StringVar(&j.RerunFailed, "rerun-failed", "", "send the implementations only the fixtures the earlier JSON `REPORT` of this run did not pass (failed, did not report, or changed since), and carry its other results over into a complete report; a report of another corpus, selection, schema, commit or set of implementations is refused")
 	j.MaxFileSize = gate.DefaultMaxFileSize
 	maxFixtureSizeFlag(fs, &j.MaxFileSize)
 	workersFlag(fs, &j.Workers)

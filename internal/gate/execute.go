@@ -44,6 +44,9 @@ type Outcome struct {
 	// counts for each of them already.
 	commands  []string
 	announced int
+	// rerun is what a re-run of what failed sends again; nil for a run
+	// of everything.
+	rerun *rerunPlan
 }
 
 // errVerdictFailed ends a command whose run failed by fail-on; the front
@@ -76,7 +79,9 @@ type step struct {
 // from the whole run, and the run made into what every sink shows, once.
 var steps = []step{
 	{"run the corpus", false, runCorpus},
+	{"plan the re-run", false, planRerun},
 	{"run the implementations", false, runImplementations},
+	{"carry over the earlier results", false, carryOver},
 	{"merge the results", false, mergeResults},
 	{"record the provenance", false, provenance},
 	{"apply the expectations", false, applyExpectations},
@@ -195,7 +200,9 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	// the same from run to run.
 	cfg := harness.Config{Commands: o.commands, Announced: o.announced, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress,
 		Expect: r.expect.Expectation, Retries: r.Retries, Now: r.Config.Now}
-	impls, err := harness.Run(ctx, cfg, o.Run, read)
+	sent := o.rerun.sentAgain(o.Run)
+	impls, err := harness.Run(ctx, cfg, sent, read)
+	o.Run.FixtureReadbacks = sent.FixtureReadbacks
 	if err != nil && exit.InterruptionOf(context.Cause(ctx)) == nil {
 		return err
 	}
@@ -443,7 +450,7 @@ func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 				continue
 			}
 			seen[m] = true
-			rep, err := readResult(r, tracker, m)
+			rep, err := readResult(r, tracker, m, "results")
 			if err != nil {
 				return nil, err
 			}
@@ -453,27 +460,29 @@ func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 	return reports, nil
 }
 
-func readResult(r *Resolved, tracker *baseline.Tracker, path string) (harness.Report, error) {
+// readResult reads one JSON report, named in messages as the setting
+// what that names it.
+func readResult(r *Resolved, tracker *baseline.Tracker, path, what string) (harness.Report, error) {
 	name := r.display(path)
 	// A report the checkout holds is the pull request's word for a run,
 	// not a run: a file committed where the artifacts are downloaded
 	// would pass for the job's report when the job uploaded none.
 	tracked, err := tracker.Tracked(path)
 	if err != nil {
-		return harness.Report{}, usagef("results %s: cannot tell whether git tracks it: %w", name, err)
+		return harness.Report{}, usagef(what+" %s: cannot tell whether git tracks it: %w", name, err)
 	}
 	if tracked {
-		return harness.Report{}, usagef("results %s: git tracks this file (the checkout's commit or index holds it): "+
+		return harness.Report{}, usagef(what+" %s: git tracks this file (the checkout's commit or index holds it): "+
 			"a result must come from the job that made it, as an artifact downloaded into a folder the repository does not track, "+
 			"not from the repository's own files", name)
 	}
 	data, err := r.readInput(path)
 	if err != nil {
-		return harness.Report{}, usagef("results %s: %w", name, err)
+		return harness.Report{}, usagef(what+" %s: %w", name, err)
 	}
 	run, err := r.env.ReadReport(data)
 	if err != nil {
-		return harness.Report{}, usagef("results %s: %w", name, err)
+		return harness.Report{}, usagef(what+" %s: %w", name, err)
 	}
 	return harness.Report{Source: name, Run: run}, nil
 }

@@ -103,6 +103,11 @@ type RunRequest struct {
 	Expectations       []string
 	UpdateExpectations string
 	Retries            int
+	// RerunFailed is an earlier JSON report of the same selection, run
+	// and implementations: only the fixtures it did not pass (or did not
+	// report, or that changed since) are sent to the implementations, and
+	// their other results are carried over from it. Empty runs everything.
+	RerunFailed string
 	// Contained holds every file the job reads by a path it was given
 	// inside the working directory, and never through a link: the action,
 	// where the pull request lays out the workspace.
@@ -156,13 +161,15 @@ type Spelling struct {
 	// Corpus names the corpus setting; CorpusExample sets it to the
 	// upstream layout.
 	Corpus, CorpusExample string
+	// Rerun names the earlier report a re-run of what failed is made from.
+	Rerun string
 }
 
 var (
 	FlagSpelling = Spelling{Name: "--name", Tag: "--tag", Paths: "PATH",
-		Corpus: "--corpus", CorpusExample: "--corpus " + runner.UpstreamCorpus}
+		Corpus: "--corpus", CorpusExample: "--corpus " + runner.UpstreamCorpus, Rerun: "--rerun-failed"}
 	InputSpelling = Spelling{Name: "input name", Tag: "input tags", Paths: "input paths",
-		Corpus: "the corpus input", CorpusExample: "corpus: " + runner.UpstreamCorpus}
+		Corpus: "the corpus input", CorpusExample: "corpus: " + runner.UpstreamCorpus, Rerun: "input rerun-from"}
 )
 
 // FailOn is the set of outcomes that fail a run (exit code 1).

@@ -94,3 +94,19 @@ func Shard(sh *model.Shard) string {
 	}
 	return fmt.Sprintf("%d/%d (the fixtures whose path hashes to it; merge the reports of all %d for the whole run)", sh.Index, sh.Count, sh.Count)
 }
+
+// Rerun says what a re-run of what failed sent the implementations again
+// and carried over, naming the earlier report as from, which the caller
+// writes as its format quotes a path: "Re-run: 10 fixtures run, 4990
+// carried over from out/first.json", or in a workflow's re-run attempt
+// (attempt above 1) "Re-run attempt 2: 10 fixtures run, 4990 carried over
+// from attempt 1 (prev/drp2.json)"; "" for a run of everything.
+func Rerun(r *model.Rerun, from string, attempt int) string {
+	switch {
+	case r == nil:
+		return ""
+	case attempt > 1:
+		return fmt.Sprintf("Re-run attempt %d: %s run, %d carried over from attempt %d (%s)", attempt, Count(r.Ran, "fixture", "fixtures"), r.Carried, attempt-1, from)
+	}
+	return fmt.Sprintf("Re-run: %s run, %d carried over from %s", Count(r.Ran, "fixture", "fixtures"), r.Carried, from)
+}

@@ -161,7 +161,7 @@ func Read(r io.Reader) (*model.Run, error) {
 		CommandSchema: fromSchema(doc.Summary.CommandSchema), FixtureSchema: fromSchema(doc.Summary.FixtureSchema),
 		Findings: convert(doc.Findings, fromFinding), FixtureReadbacks: doc.FixtureReadbacks,
 		Commit: doc.Summary.Commit, Repository: doc.Summary.Repository, CorpusDigest: doc.Summary.CorpusSHA256, Shard: (*model.Shard)(doc.Summary.Shard),
-		Interrupted: (*model.Interruption)(doc.Summary.Interrupted),
+		Interrupted: (*model.Interruption)(doc.Summary.Interrupted), Rerun: (*model.Rerun)(doc.Summary.Rerun),
 	}
 	if doc.Summary.Started != "" {
 		t, err := time.Parse(time.RFC3339, doc.Summary.Started)
@@ -254,6 +254,7 @@ func readResult(rec *Result) (model.Result, error) {
 		KnownFailure:  deref(rec.KnownFailure),
 		DetailLeftOut: rec.DetailLeftOut && !rec.Passed,
 		Attempts:      readAttempts(rec.Attempts),
+		Carried:       rec.Carried,
 	}
 	var err error
 	if r.Listing, err = readListing(rec.Expectation); err != nil {

@@ -81,6 +81,9 @@ type Summary struct {
 	// Interrupted says that a signal stopped the run and how far it got;
 	// absent for a run that ended on its own.
 	Interrupted *Interruption `json:"interrupted,omitempty"`
+	// Rerun says that the implementations ran again only what an earlier
+	// report did not pass; absent for a run of everything.
+	Rerun *Rerun `json:"rerun,omitempty"`
 	// The built-in validator's other counts by its expectations.
 	ExpectationCounts
 }
@@ -107,6 +110,15 @@ type Interruption struct {
 	Signal string `json:"signal"`
 	Done   int    `json:"done"`
 	Of     int    `json:"of"`
+}
+
+// Rerun is model.Rerun: the earlier report (from), the fixtures sent to
+// the implementations again (ran), and those whose results were carried
+// over from it (carried).
+type Rerun struct {
+	From    string `json:"from"`
+	Ran     int    `json:"ran"`
+	Carried int    `json:"carried"`
 }
 
 // Shard is one part of a sharded run: the index-th (from 1) of count.
@@ -161,6 +173,9 @@ type Result struct {
 	// Attempts are every attempt of a fixture sent more than once, in
 	// order, the last one the result's own.
 	Attempts []Attempt `json:"attempts,omitempty"`
+	// Carried: the result was taken from the earlier report of a re-run
+	// (summary.rerun), not run again.
+	Carried bool `json:"carried,omitempty"`
 }
 
 // Expectation is an expectations entry: "fail", "flaky" or "skip", its
@@ -193,7 +208,7 @@ func Build(run *model.Run) Document {
 			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: run.Bounds.LeftOut,
 			ExpectationCounts: expectationCounts(&s),
 			Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, CorpusSHA256: run.CorpusDigest, Shard: (*Shard)(run.Shard),
-			Interrupted: (*Interruption)(run.Interrupted),
+			Interrupted: (*Interruption)(run.Interrupted), Rerun: (*Rerun)(run.Rerun),
 		},
 		Results: make([]Result, 0, len(run.Results)),
 		// Never null: a run without findings has "findings": [].
@@ -271,6 +286,7 @@ func result(r *model.Result) Result {
 		Expectation:          expectation(r.Listing),
 		Attempts:             attempts(r.Attempts),
 		DetailLeftOut:        r.DetailLeftOut,
+		Carried:              r.Carried,
 	}
 }
 

@@ -31,6 +31,9 @@ const maxSummaryBytes = escape.StepSummaryBytes / 2
 
 // Options carries what the renderers cannot know from the run.
 type Options struct {
+	// Attempt is the workflow run's attempt (GITHUB_RUN_ATTEMPT), which a
+	// re-run of what failed names; 0 outside Actions.
+	Attempt int
 	// ServerURL, Repository and SHA link file paths to the file at the PR
 	// head commit, when all three are set ("https://github.com",
 	// "owner/repo", the head SHA). SHA is also the commit the report says

@@ -95,6 +95,10 @@ func render(run *model.Run, opts Options, l layout) string {
 		} else {
 			counts(&b, run, l)
 		}
+		if rr := run.Rerun; rr != nil {
+			// What the counts above hold of the earlier report.
+			fmt.Fprintf(&b, "*%s.*\n\n", explain.Rerun(rr, code(rr.From), opts.Attempt))
+		}
 	}
 	for _, sec := range sectionsOf(run, l, true) {
 		if l.tables {

@@ -344,6 +344,9 @@ func (p *printer) details(run *model.Run) {
 	if sh := explain.Shard(run.Shard); sh != "" {
 		p.textf("Shard: %s", sh)
 	}
+	if rr := run.Rerun; rr != nil {
+		p.textf("%s", explain.Rerun(rr, Clean(rr.From), 0))
+	}
 	if run.ToolVersion != "" {
 		p.textf("Tool version: %s", Clean(run.ToolVersion))
 	}

@@ -18,8 +18,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -220,8 +223,12 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	if model.IsRepository(d.repo) {
 		r.Repository = d.repo
 	}
+	r.RerunFailed = a.rerunFrom(in, r.WorkDir)
 	if d.out, err = gate.Execute(ctx, r); err != nil {
 		return nil, err
+	}
+	if rr := d.out.Run.Rerun; rr != nil {
+		a.noticef("%s", explain.Rerun(rr, rr.From, a.attempt()))
 	}
 	d.job = r
 	d.plan = planPublishing(in, d.tgt, d.repo)
@@ -241,7 +248,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 // pull request sends it nothing, and a read-only token is refused.
 func (a *runAction) markdownOptions(d *delivery) markdown.Options {
 	serverURL := orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com")
-	md := markdown.Options{ServerURL: serverURL, Repository: d.repo, SHA: d.tgt.HeadSHA, FullComment: d.in.FullComment, NoJobSummary: d.in.NoJobSummary,
+	md := markdown.Options{Attempt: a.attempt(), ServerURL: serverURL, Repository: d.repo, SHA: d.tgt.HeadSHA, FullComment: d.in.FullComment, NoJobSummary: d.in.NoJobSummary,
 		CorpusKey:      reportKey(d.in.ReportName, corpusRan(d)),
 		WorkflowRunURL: workflowRunURL(serverURL, d.repo, a.getenv("GITHUB_RUN_ID"), a.getenv("GITHUB_RUN_ATTEMPT")),
 	}
@@ -315,6 +322,41 @@ func (d *delivery) failedBy(err error) *delivery {
 	f := *d
 	f.out = d.out.FailedBy(err)
 	return &f
+}
+
+// attempt is the workflow run's attempt, GITHUB_RUN_ATTEMPT: 1 for the
+// first, 0 outside Actions or when it is not a number.
+func (a *runAction) attempt() int {
+	n, err := strconv.Atoi(a.getenv("GITHUB_RUN_ATTEMPT"))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// rerunFrom is the report a re-run attempt carries over from: the
+// rerun-from input on an attempt after the first, when the workflow kept
+// the previous attempt's report there; else none, and everything runs.
+// The gate refuses a report git tracks (a pull request must not plant one
+// that carries passes over) or one of another commit.
+func (a *runAction) rerunFrom(in Inputs, wd string) string {
+	attempt := a.attempt()
+	switch {
+	case in.RerunFrom == "":
+		return ""
+	case attempt <= 1:
+		a.debugf("rerun-from %s: read on a re-run only, and this is attempt %d: every fixture runs", in.RerunFrom, attempt)
+		return ""
+	}
+	path := in.RerunFrom
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(wd, path)
+	}
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		a.noticef("re-run attempt %d: no report of the previous attempt at %s (rerun-from): every fixture runs", attempt, in.RerunFrom)
+		return ""
+	}
+	return in.RerunFrom
 }
 
 // jobCheckRunElsewhere reports whether the job's own check run belongs to

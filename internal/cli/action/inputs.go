@@ -50,6 +50,9 @@ type Inputs struct {
 	// FindingAnnotations says which findings become annotations: all, or
 	// only those on files the change touched (changed), or none.
 	FindingAnnotations annotation.FindingMode
+	// RerunFrom is the previous attempt's JSON report, read on a re-run
+	// attempt only (rerunFrom).
+	RerunFrom string
 }
 
 // defaultCheckName is the check-name default of action.yml, used when the
@@ -88,6 +91,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		Token:      a.GetInput("github-token"),
 		CheckName:  a.GetInput("check-name"),
 		ReportName: a.GetInput("report-name"),
+		RerunFrom:  a.GetInput("rerun-from"),
 	}
 	for i := range report.ReportFiles {
 		if rf := &report.ReportFiles[i]; rf.Input != "" {
