@@ -194,7 +194,7 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	// under SOURCE_DATE_EPOCH every duration is zero and the reports are
 	// the same from run to run.
 	cfg := harness.Config{Commands: o.commands, Announced: o.announced, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress,
-		Expect: r.expect.Expectation, Retries: r.Retries, Now: r.Config.Now}
+		Expect: r.expect.Expectation, Retries: r.Retries, Now: r.Config.Now, ExpectAdapter: r.ExpectAdapter}
 	impls, err := harness.Run(ctx, cfg, o.Run, read)
 	if err != nil && exit.InterruptionOf(context.Cause(ctx)) == nil {
 		return err
