@@ -94,3 +94,26 @@ func TestRequireDevice(t *testing.T) {
 		t.Errorf("--require with no name: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestSitePending: site --require marks a device no collected report ran
+// on pending on the index and exits 1, naming it, after writing the site;
+// with every requirement met it exits 0.
+func TestSitePending(t *testing.T) {
+	dir, _ := fakeCorpus(t, 2)
+	spec := fakeSpec{Name: "rt", Vendor: "Google", Device: "SwiftShader Device (Subzero)"}
+	if code, _, stderr := run(t, dir, "run", "--implementation", fake(t, spec), "--json-out", "reports/swiftshader.json"); code != ExitOK {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr := run(t, dir, "site", "--out", "site", "--require", "rt@*swiftshader*", "--require", "rt@*NVIDIA*", "--require", "other", "reports")
+	want := "drp2-fixtures site: pending: no report of rt on a device matching *NVIDIA*\ndrp2-fixtures site: pending: no report of other\n"
+	if code != ExitMismatch || !strings.HasSuffix(stderr, want) {
+		t.Errorf("exit %d, want %q\n%s", code, want, stderr)
+	}
+	index, err := os.ReadFile(filepath.Join(dir, "site/index.html"))
+	if err != nil || !strings.Contains(string(index), "<li>rt on a device matching *NVIDIA*: pending</li>") || strings.Contains(string(index), "swiftshader*") {
+		t.Errorf("index (%v):\n%s", err, index)
+	}
+	if code, _, stderr := run(t, dir, "site", "--out", "site", "--require", "rt@*swiftshader*", "reports"); code != ExitOK {
+		t.Errorf("every requirement met: exit %d\n%s", code, stderr)
+	}
+}

@@ -109,16 +109,21 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 // requireFlags are --require and its older spelling --require-implementation,
 // which names an implementation alone, as written, '@' and all.
 func requireFlags(fs *flag.FlagSet, dst *[]model.Requirement) {
-	fs.Func("require", "fail unless the implementation `NAME[@GLOB]` (its name, \"name version\" or command) reported from a device its adapter description matches by GLOB ('*' any text, case-insensitive; none: any device): a job that never uploaded its report, or ran on another device, is named, not forgotten (repeatable)", func(s string) error {
+	requireFlag(fs, dst, "fail unless the implementation `NAME[@GLOB]` (its name, \"name version\" or command) reported from a device its adapter description matches by GLOB ('*' any text, case-insensitive; none: any device): a job that never uploaded its report, or ran on another device, is named, not forgotten (repeatable)")
+	fs.Func("require-implementation", "fail unless the implementation `NAME` reported, on any device (--require NAME@ as written; repeatable)", func(s string) error {
+		*dst = append(*dst, model.Requirement{Name: s})
+		return nil
+	})
+}
+
+// requireFlag is --require NAME[@GLOB] (model.ParseRequirement).
+func requireFlag(fs *flag.FlagSet, dst *[]model.Requirement, usage string) {
+	fs.Func("require", usage, func(s string) error {
 		r, err := model.ParseRequirement(s)
 		if err != nil {
 			return err
 		}
 		*dst = append(*dst, r)
-		return nil
-	})
-	fs.Func("require-implementation", "fail unless the implementation `NAME` reported, on any device (--require NAME@ as written; repeatable)", func(s string) error {
-		*dst = append(*dst, model.Requirement{Name: s})
 		return nil
 	})
 }
