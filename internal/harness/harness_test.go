@@ -577,15 +577,17 @@ func TestRefusal(t *testing.T) {
 // TestExpectAdapter: an implementation whose hello names another device
 // than the run expects (a GPU job fallen back to SwiftShader) is sent no
 // fixture, at once, and its error says what it runs on; one on the device
-// expected runs as before. Each fake hangs on any fixture it is sent, so
-// that one sent would show as a timeout too.
+// expected runs as before. The fake on the wrong device hangs on any
+// fixture it is sent, so that one sent would show as a timeout too.
 func TestExpectAdapter(t *testing.T) {
 	base, read := embeddedRun(t)
 	sent := filepath.Join(t.TempDir(), "sent")
 	cfg := Config{Commands: []string{self(t)}, Env: env("name:rt,adapter:Google/SwiftShader Device (Subzero),hangall,sentlog:" + sent),
 		ExpectAdapter: "*NVIDIA*", Timeout: 5 * time.Second}
 	var im model.Implementation
+	wall := time.Now()
 	cpu := testkit.CPUTime(func() { im = runHarness(t, cfg, base, read)[0] })
+	elapsed := time.Since(wall)
 	want := "implementation rt 1.0 runs on Google SwiftShader Device (Subzero), not *NVIDIA* (the adapter the run expects): no fixture was sent to it"
 	if im.Error != want || im.Restarts != 0 {
 		t.Fatalf("error %q, %d restarts; want %q", im.Error, im.Restarts, want)
@@ -604,6 +606,7 @@ func TestExpectAdapter(t *testing.T) {
 	if cpu > 2*time.Second {
 		t.Errorf("refusing the device took %v of CPU, want under 2s", cpu)
 	}
+	t.Logf("refused in %v of CPU (%v on the clock), no fixture of %d sent", cpu, elapsed, len(base.Results))
 
 	cfg.Env = env("name:rt,adapter:NVIDIA/GeForce RTX 4090,sentlog:" + sent)
 	im = runHarness(t, cfg, base, read)[0]
