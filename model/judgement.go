@@ -78,7 +78,9 @@ const (
 	// mismatch or regressions).
 	ReasonUnreported
 	// ReasonRequiredAbsent: implementation Subject, which the run
-	// requires, has no results at all, whatever fail-on says.
+	// requires (on a device matching the glob Detail, when not ""), has
+	// no results there, whatever fail-on says; Devices are the devices it
+	// reported from instead.
 	ReasonRequiredAbsent
 	// ReasonInterrupted: the signal Subject stopped the run after Count
 	// of Of fixtures (Run.Interrupted): whatever the fixtures that ran
@@ -93,6 +95,7 @@ type Reason struct {
 	Subject, Detail string
 	Readback        int
 	Filters         []Filter
+	Devices         []string
 }
 
 // Filter is one filter a run was given, as its user spelled it.

@@ -34,7 +34,7 @@ func mergeCommand(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return fail(name, err)
 	}
-	out, err := gate.Merge(ctx, ge, gate.MergeRequest{Results: patterns, RequireImplementations: o.job.RequireImplementations, Expectations: expectations, FailOn: o.job.FailOn,
+	out, err := gate.Merge(ctx, ge, gate.MergeRequest{Results: patterns, Require: o.job.Require, Expectations: expectations, FailOn: o.job.FailOn,
 		Commit: o.job.Commit, Repository: o.job.Repository, Spelling: gate.FlagSpelling})
 	if err != nil {
 		return fail(name, err)

@@ -75,6 +75,7 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	fs.Var(&impls, "implementation", "also run the fixtures through the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")
 	j.Timeout = gate.DefaultTimeout
 	fs.Var(durationValue{&j.Timeout}, "timeout", "longest wait for an implementation's answer to one fixture, a `DURATION` such as 10s")
+	fs.StringVar(&j.ExpectAdapter, "expect-adapter", "", "fail an implementation whose hello names a device its adapter description does not match by `GLOB` ('*' any text, case-insensitive), before it is sent a fixture: a GPU job fallen back to a software adapter")
 	var err error
 	if j.Paths, err = parseInterspersed(fs, args); err != nil {
 		return nil, err
@@ -102,8 +103,30 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 	fs.BoolVar(&o.verbose, "verbose", false, "text output lists passing fixtures and every finding too")
 	fs.StringVar(&o.job.Commit, "commit", "", "record in the JSON report that the run was made on the commit `SHA` (hex), for collectors of published reports")
 	fs.StringVar(&o.job.Repository, "repository", "", "record in the JSON report that the run was made in the repository `OWNER/NAME`")
-	fs.Var((*stringList)(&o.job.RequireImplementations), "require-implementation", "fail unless the implementation `NAME` (its name, \"name version\" or command) reported: a runtime whose job uploaded no report is named, not forgotten (repeatable)")
+	requireFlags(fs, &o.job.Require)
 	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview), unexpected-pass (a fixture expected to fail passed), flaky (a flaky fixture); or never")
+}
+
+// requireFlags are --require and its older spelling --require-implementation,
+// which names an implementation alone, as written, '@' and all.
+func requireFlags(fs *flag.FlagSet, dst *[]model.Requirement) {
+	requireFlag(fs, dst, "fail unless the implementation `NAME[@GLOB]` (its name, \"name version\" or command) reported from a device its adapter description matches by GLOB ('*' any text, case-insensitive; none: any device): a job that never uploaded its report, or ran on another device, is named, not forgotten (repeatable)")
+	fs.Func("require-implementation", "fail unless the implementation `NAME` reported, on any device (--require NAME@ as written; repeatable)", func(s string) error {
+		*dst = append(*dst, model.Requirement{Name: s})
+		return nil
+	})
+}
+
+// requireFlag is --require NAME[@GLOB] (model.ParseRequirement).
+func requireFlag(fs *flag.FlagSet, dst *[]model.Requirement, usage string) {
+	fs.Func("require", usage, func(s string) error {
+		r, err := model.ParseRequirement(s)
+		if err != nil {
+			return err
+		}
+		*dst = append(*dst, r)
+		return nil
+	})
 }
 
 // checkOutput checks the values of outputFlags. In GitHub Actions, the

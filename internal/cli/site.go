@@ -7,6 +7,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/site"
 )
 
@@ -22,6 +23,8 @@ func siteCommand(args []string, env Env) error {
 	fs := newFlagSet(name, "drp2-fixtures site --out DIR REPORT.json|FOLDER|PATTERN...", env)
 	out := fs.String("out", "", "`DIR` the site is written to (created; files of the same names are replaced)")
 	maxReport := fs.Int("max-report", gate.MaxCollectedReport>>20, "refuse a report file larger than `MiB` (a warning naming it; the rest still builds)")
+	var require []model.Requirement
+	requireFlag(fs, &require, "mark the implementation `NAME[@GLOB]` pending on the index, and exit 1, until a report of it from a device its adapter description matches by GLOB ('*' any text, case-insensitive; none: any device) is among the inputs (repeatable)")
 	inputs, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError(name, err)
@@ -48,7 +51,7 @@ func siteCommand(args []string, env Env) error {
 	}
 	// Each report goes into the site as soon as it is read: the site keeps
 	// of it only what it shows.
-	b := site.NewBuilder(site.Options{Compare: gate.CompareRuns})
+	b := site.NewBuilder(site.Options{Compare: gate.CompareRuns, Require: require})
 	problems := gate.Collect(ge, inputs, *out, int64(*maxReport)<<20, b.AddRun)
 	var words []string
 	for _, p := range problems {
@@ -72,5 +75,13 @@ func siteCommand(args []string, env Env) error {
 		}
 	}
 	fmt.Fprintf(env.Stdout, "drp2-fixtures site: %d reports, %d files in %s\n", n, len(files), *out)
+	// The site is written all the same: its index shows what is pending.
+	pending := b.Pending()
+	for _, p := range pending {
+		fmt.Fprintf(env.Stderr, "%s: pending: no report of %s\n", name, p)
+	}
+	if len(pending) > 0 {
+		return fail(name, exit.Errorf(exit.Verdict, "%d required reports pending", len(pending)))
+	}
 	return nil
 }

@@ -288,7 +288,7 @@ func (e *Entry) applies(name, desc string) bool {
 	if e.Implementation != "*" && e.Implementation != name {
 		return false
 	}
-	return e.Device == "" || Glob(e.Device, desc)
+	return e.Device == "" || model.Glob(e.Device, desc)
 }
 
 // Match is the entry that decides the expectation of the fixture of r for
@@ -325,35 +325,6 @@ func specificity(e *Entry) int {
 		s++
 	}
 	return s
-}
-
-// Glob matches text against pattern, '*' matching any text (none
-// included), case-insensitively; anything else matches itself.
-func Glob(pattern, text string) bool {
-	p, t := []rune(strings.ToLower(pattern)), []rune(strings.ToLower(text))
-	// The classic two-pointer wildcard match: linear in practice, no
-	// backtracking blow-up on hostile patterns.
-	pi, ti, star, mark := 0, 0, -1, 0
-	for ti < len(t) {
-		switch {
-		case pi < len(p) && p[pi] == '*':
-			star, mark = pi, ti
-			pi++
-		case pi < len(p) && p[pi] == t[ti]:
-			pi++
-			ti++
-		case star >= 0:
-			pi = star + 1
-			mark++
-			ti = mark
-		default:
-			return false
-		}
-	}
-	for pi < len(p) && p[pi] == '*' {
-		pi++
-	}
-	return pi == len(p)
 }
 
 // EntryName is an implementation's name as an entry's first field:

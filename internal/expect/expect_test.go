@@ -58,28 +58,6 @@ func TestParseEntries(t *testing.T) {
 	}
 }
 
-func TestGlob(t *testing.T) {
-	for _, c := range []struct {
-		pattern, text string
-		want          bool
-	}{
-		{"*", "", true},
-		{"*swiftshader*", "Google SwiftShader Device (Subzero)", true},
-		{"*SWIFTSHADER*", "google swiftshader", true},
-		{"nvidia*", "Google SwiftShader", false},
-		{"a*b*c", "aXbYc", true},
-		{"a*b*c", "aXbYcd", false},
-		{"", "", true},
-		{"", "x", false},
-		{"a?c", "abc", false}, // '?' is itself
-		{strings.Repeat("*a", 50) + "b", strings.Repeat("a", 5000), false},
-	} {
-		if got := Glob(c.pattern, c.text); got != c.want {
-			t.Errorf("Glob(%q, %.20q) = %v", c.pattern, c.text, got)
-		}
-	}
-}
-
 // TestMatch: the most specific entry decides, then the first listed.
 func TestMatch(t *testing.T) {
 	l, _ := Parse(strings.NewReader(

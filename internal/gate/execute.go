@@ -199,7 +199,7 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	// under SOURCE_DATE_EPOCH every duration is zero and the reports are
 	// the same from run to run.
 	cfg := harness.Config{Commands: o.commands, Announced: o.announced, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress,
-		Expect: r.expect.Expectation, Retries: r.Retries, Now: r.Config.Now}
+		Expect: r.expect.Expectation, Retries: r.Retries, Now: r.Config.Now, ExpectAdapter: r.ExpectAdapter}
 	sent := o.rerun.sentAgain(o.Run)
 	impls, err := harness.Run(ctx, cfg, sent, read)
 	o.Run.FixtureReadbacks = sent.FixtureReadbacks

@@ -80,10 +80,15 @@ type RunRequest struct {
 	// Results are JSON reports of other jobs or shards (paths or globs)
 	// merged into this run's report; a file git tracks is refused.
 	Results []string
-	// RequireImplementations name the implementations that must report
-	// (by name, "name version" or command): one that none of the run's
-	// implementations is fails the run.
-	RequireImplementations []string
+	// Require names the implementations that must report, each on a
+	// device its glob matches (model.Requirement): one that none of the
+	// run's implementations meets fails the run, whatever FailOn says.
+	Require []model.Requirement
+	// ExpectAdapter is a glob the adapter description of every
+	// implementation the run starts must match (model.Glob): one on
+	// another device (a fallback to a software adapter) is sent no
+	// fixture, and fails the run whatever FailOn says. "" expects none.
+	ExpectAdapter string
 	// Commit and Repository say what the run is made on (a commit's hex
 	// name, "owner/name"), recorded in the report for collectors of
 	// published reports; empty records none.
@@ -133,8 +138,8 @@ type RunRequest struct {
 // MergeRequest is what merge is asked: the JSON reports of several jobs
 // or shards (paths or globs), judged as one run; it runs no corpus.
 type MergeRequest struct {
-	Results                []string
-	RequireImplementations []string
+	Results []string
+	Require []model.Requirement
 	// Expectations judge every merged result instead of the expectations
 	// their runs applied; none keeps those.
 	Expectations       []string

@@ -80,12 +80,16 @@ func implementationReasons(run *model.Run, job job) []model.Reason {
 			}
 		}
 	}
-	if !job.FailOn.Mismatch {
-		return why
-	}
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
 		switch {
+		case !job.FailOn.Mismatch:
+			// The run named the device with --expect-adapter: one on
+			// another fails it whatever fail-on says, as a required
+			// implementation absent does.
+			if im.Error != "" && job.ExpectAdapter != "" && !model.Glob(job.ExpectAdapter, im.Adapter.Description()) {
+				why = append(why, model.Reason{Kind: model.ReasonUnusable, Subject: im.Label(), Detail: im.Error})
+			}
 		case im.Error != "":
 			why = append(why, model.Reason{Kind: model.ReasonUnusable, Subject: im.Label(), Detail: im.Error})
 		case im.Summary.Unexcused() > 0:
@@ -127,14 +131,27 @@ func coverageReasons(run *model.Run, job job) []model.Reason {
 			}
 		}
 	}
-	for _, name := range job.RequireImplementations {
-		if !slices.ContainsFunc(run.Implementations, func(im model.Implementation) bool {
-			return name == im.Name || name == im.Label() || name == im.Command
-		}) {
-			why = append(why, model.Reason{Kind: model.ReasonRequiredAbsent, Subject: name})
+	for _, req := range job.Require {
+		if !slices.ContainsFunc(run.Implementations, func(im model.Implementation) bool { return req.MetBy(&im) }) {
+			why = append(why, model.Reason{Kind: model.ReasonRequiredAbsent, Subject: req.Name, Detail: req.Device,
+				Devices: devicesOf(run, req.Name)})
 		}
 	}
 	return why
+}
+
+// devicesOf are the devices the implementation name reported from, as
+// their adapters described them ("" for none), each once in report order,
+// for a requirement of another device to say what came instead.
+func devicesOf(run *model.Run, name string) []string {
+	var devices []string
+	anyDevice := model.Requirement{Name: name}
+	for i := range run.Implementations {
+		if im := &run.Implementations[i]; anyDevice.MetBy(im) && !slices.Contains(devices, im.Adapter.Description()) {
+			devices = append(devices, im.Adapter.Description())
+		}
+	}
+	return devices
 }
 
 // expectationReasons are the reasons fail-on unexpected-pass and fail-on

@@ -68,15 +68,28 @@ func TestJudgeExpectations(t *testing.T) {
 // TestJudgeCoverage: an implementation with no result for a fixture of
 // the selection (corpus errors aside, which none is sent) fails the run
 // under mismatch or regressions; a required implementation absent fails
-// it whatever fail-on says, matched by name, label or command.
+// it whatever fail-on says, matched by name, label or command, and by the
+// device its glob names.
 func TestJudgeCoverage(t *testing.T) {
 	broken := model.Result{RelPath: "broken", Actual: model.Actual{Outcome: model.CorpusError}}
 	run := &model.Run{Results: []model.Result{{RelPath: "a", Passed: true}, {RelPath: "b", Passed: true}, broken},
-		Implementations: []model.Implementation{{Command: "./rt", Name: "rt", Version: "1", Results: []model.Result{{RelPath: "a", Passed: true}}}}}
+		Implementations: []model.Implementation{{Command: "./rt", Name: "rt", Version: "1", Results: []model.Result{{RelPath: "a", Passed: true}},
+			Adapter: &model.GPUAdapter{Vendor: "Google", Device: "SwiftShader Device"}}}}
 	reasons := func(failOn FailOn, require ...string) []string {
+		var reqs []model.Requirement
+		for _, s := range require {
+			r, err := model.ParseRequirement(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs = append(reqs, r)
+		}
 		var out []string
-		for _, r := range judge(&Outcome{Run: run}, job{RunRequest: RunRequest{FailOn: failOn, RequireImplementations: require}}).Reasons {
+		for _, r := range judge(&Outcome{Run: run}, job{RunRequest: RunRequest{FailOn: failOn, Require: reqs}}).Reasons {
 			out = append(out, fmt.Sprintf("%d %s %d/%d", r.Kind, r.Subject, r.Count, r.Of))
+			if r.Detail != "" || r.Devices != nil {
+				out = append(out, fmt.Sprintf("on %s, not %q", r.Devices, r.Detail))
+			}
 		}
 		return out
 	}
@@ -91,5 +104,12 @@ func TestJudgeCoverage(t *testing.T) {
 	}
 	if got, want := reasons(FailOn{}, "native"), fmt.Sprintf("%d native 0/0", model.ReasonRequiredAbsent); strings.Join(got, ";") != want {
 		t.Errorf("fail-on never, one required absent: %v, want %s", got, want)
+	}
+	if got := reasons(FailOn{}, "rt@*swiftshader*", "rt 1@google*", "./rt@*"); len(got) != 0 {
+		t.Errorf("fail-on never, the implementation there on the device required: %v", got)
+	}
+	want := fmt.Sprintf("%d rt 0/0;on [Google SwiftShader Device], not \"*NVIDIA*\"", model.ReasonRequiredAbsent)
+	if got := reasons(FailOn{}, "rt@*NVIDIA*"); strings.Join(got, ";") != want {
+		t.Errorf("fail-on never, the implementation there on another device: %v, want %s", got, want)
 	}
 }

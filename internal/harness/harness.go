@@ -72,6 +72,11 @@ type Config struct {
 	// Retries is how many more times a fixture that fails unexpectedly is
 	// sent, each time to a fresh process; it stops at the first pass.
 	Retries int
+	// ExpectAdapter is a glob (model.Glob) its hello's adapter description
+	// must match: an implementation on another device (a GPU job fallen
+	// back to a software adapter) is sent no fixture, and its Error says
+	// what it runs on. "" accepts any device.
+	ExpectAdapter string
 }
 
 // ReadFunc returns the bytes of a fixture by its corpus-relative path.
@@ -290,23 +295,10 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 		}
 	}
 	if s.hello != nil {
-		im.Name, im.Version = escape.Cap(s.hello.Name, escape.MessageBytes), escape.Cap(s.hello.Version, escape.MessageBytes)
-		for _, v := range s.hello.DRP2Versions {
-			im.DRP2Versions = append(im.DRP2Versions, escape.Cap(v, escape.MessageBytes))
-		}
-		im.Executes = s.hello.Executes
-		im.Protocol = s.hello.Protocol
-		if c := s.hello.Capabilities; len(c) > 0 && len(c) <= maxCapabilities {
-			im.Capabilities = append([]byte(nil), c...)
-		}
-		im.Phases = append([]string(nil), s.hello.Phases...)
-		if s.hello.Phases == nil {
-			im.Phases = nil
-		}
-		if a := s.hello.Adapter; a != nil {
-			c := func(v string) string { return escape.Cap(v, escape.MessageBytes) }
-			im.Adapter = &model.GPUAdapter{Vendor: c(a.Vendor), Architecture: c(a.Architecture), Device: c(a.Device),
-				Driver: c(a.Driver), Platform: c(a.Platform)}
+		recordHello(&im, s.hello)
+		if s.stopped == "" && cfg.ExpectAdapter != "" && !model.Glob(cfg.ExpectAdapter, im.Adapter.Description()) {
+			im.Error = wrongDevice(&im, cfg.ExpectAdapter)
+			s.stopped = im.Error
 		}
 	}
 	if im.Executes {
@@ -342,6 +334,39 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 	im.Stderr = s.stderr.String()
 	im.Duration = cfg.Now().Sub(start)
 	return im
+}
+
+// recordHello keeps what the implementation said of itself, each text
+// bounded.
+func recordHello(im *model.Implementation, h *protocol.Hello) {
+	im.Name, im.Version = escape.Cap(h.Name, escape.MessageBytes), escape.Cap(h.Version, escape.MessageBytes)
+	for _, v := range h.DRP2Versions {
+		im.DRP2Versions = append(im.DRP2Versions, escape.Cap(v, escape.MessageBytes))
+	}
+	im.Executes = h.Executes
+	im.Protocol = h.Protocol
+	if c := h.Capabilities; len(c) > 0 && len(c) <= maxCapabilities {
+		im.Capabilities = append([]byte(nil), c...)
+	}
+	im.Phases = append([]string(nil), h.Phases...)
+	if h.Phases == nil {
+		im.Phases = nil
+	}
+	if a := h.Adapter; a != nil {
+		c := func(v string) string { return escape.Cap(v, escape.MessageBytes) }
+		im.Adapter = &model.GPUAdapter{Vendor: c(a.Vendor), Architecture: c(a.Architecture), Device: c(a.Device),
+			Driver: c(a.Driver), Platform: c(a.Platform)}
+	}
+}
+
+// wrongDevice says what an implementation on a device the run does not
+// expect runs on, and what was expected instead.
+func wrongDevice(im *model.Implementation, glob string) string {
+	on := im.Adapter.Description()
+	if on == "" {
+		on = "a device its hello does not name"
+	}
+	return fmt.Sprintf("implementation %s runs on %s, not %s (the adapter the run expects): no fixture was sent to it", im.Label(), on, glob)
 }
 
 // start starts the implementation and completes the handshake.

@@ -3,10 +3,12 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -14,6 +16,8 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/fixtures"
+	"github.com/drp2/drp2-fixtures/internal/protocol"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/runner"
 	"github.com/drp2/drp2-fixtures/runner/drp2"
@@ -36,8 +40,9 @@ func fakeAdapter(spec string) int {
 	faults := map[string]string{} // fixture name -> kind
 	executes, myName, noPhase, hangAll := false, "fake", false, false
 	var phases []string
-	refusal := ""
+	refusal, sentLog := "", ""
 	var caps json.RawMessage
+	var adapter *protocol.Adapter
 	for _, f := range strings.Split(spec, ",") {
 		kind, name, _ := strings.Cut(f, ":")
 		switch kind {
@@ -68,6 +73,13 @@ func fakeAdapter(spec string) int {
 			refusal = name
 		case "caps":
 			caps = json.RawMessage(`{"max_bind_groups":4}`)
+		case "adapter":
+			// "adapter:VENDOR/DEVICE", the device its hello names.
+			vendor, device, _ := strings.Cut(name, "/")
+			adapter = &protocol.Adapter{Vendor: vendor, Device: device}
+		case "sentlog":
+			// Each fixture's name is appended to the file as it arrives.
+			sentLog = name
 		case "spawn", "setsid":
 			// A child in the adapter's process group that outlives it
 			// unless the harness ends the group, or (setsid) one in a
@@ -96,6 +108,12 @@ func fakeAdapter(spec string) int {
 	}
 	valid := ValidatorJudge(v)
 	judge := func(f *Fixture) Verdict {
+		if sentLog != "" {
+			if err := appendLine(sentLog, f.Name); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
 		if hangAll {
 			time.Sleep(time.Hour)
 		}
@@ -133,12 +151,21 @@ func fakeAdapter(spec string) int {
 		}
 		return verdict
 	}
-	me := Hello{Name: myName, Version: "1.0", DRP2Versions: []string{"2.0"}, Executes: executes, Phases: phases, Error: refusal, Capabilities: caps}
+	me := Hello{Name: myName, Version: "1.0", DRP2Versions: []string{"2.0"}, Executes: executes, Phases: phases, Error: refusal, Capabilities: caps, Adapter: adapter}
 	if err := Serve(os.Stdin, os.Stdout, me, judge, DefaultMaxLine); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return 0
+}
+
+func appendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f, line)
+	return errors.Join(err, f.Close())
 }
 
 // mirror is what a correct executing implementation replies: one
@@ -544,6 +571,48 @@ func TestRefusal(t *testing.T) {
 		if r.Actual.Outcome != model.HarnessError || !strings.HasPrefix(r.Actual.Message, "not run: ") {
 			t.Errorf("%s: %+v", r.Name, r.Actual)
 		}
+	}
+}
+
+// TestExpectAdapter: an implementation whose hello names another device
+// than the run expects (a GPU job fallen back to SwiftShader) is sent no
+// fixture, at once, and its error says what it runs on; one on the device
+// expected runs as before. The fake on the wrong device hangs on any
+// fixture it is sent, so that one sent would show as a timeout too.
+func TestExpectAdapter(t *testing.T) {
+	base, read := embeddedRun(t)
+	sent := filepath.Join(t.TempDir(), "sent")
+	cfg := Config{Commands: []string{self(t)}, Env: env("name:rt,adapter:Google/SwiftShader Device (Subzero),hangall,sentlog:" + sent),
+		ExpectAdapter: "*NVIDIA*", Timeout: 5 * time.Second}
+	var im model.Implementation
+	wall := time.Now()
+	cpu := testkit.CPUTime(func() { im = runHarness(t, cfg, base, read)[0] })
+	elapsed := time.Since(wall)
+	want := "implementation rt 1.0 runs on Google SwiftShader Device (Subzero), not *NVIDIA* (the adapter the run expects): no fixture was sent to it"
+	if im.Error != want || im.Restarts != 0 {
+		t.Fatalf("error %q, %d restarts; want %q", im.Error, im.Restarts, want)
+	}
+	if b, err := os.ReadFile(sent); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("fixtures sent: %q (%v)", b, err)
+	}
+	if len(im.Results) != len(base.Results) || im.HarnessErrors() != len(base.Results) {
+		t.Errorf("%d results, %d harness errors, want %d of each", len(im.Results), im.HarnessErrors(), len(base.Results))
+	}
+	for _, r := range im.Results {
+		if !strings.HasPrefix(r.Actual.Message, "not run: "+want) {
+			t.Fatalf("%s: %+v", r.Name, r.Actual)
+		}
+	}
+	if cpu > 2*time.Second {
+		t.Errorf("refusing the device took %v of CPU, want under 2s", cpu)
+	}
+	t.Logf("refused in %v of CPU (%v on the clock), no fixture of %d sent", cpu, elapsed, len(base.Results))
+
+	cfg.Env = env("name:rt,adapter:NVIDIA/GeForce RTX 4090,sentlog:" + sent)
+	im = runHarness(t, cfg, base, read)[0]
+	b, _ := os.ReadFile(sent)
+	if im.Error != "" || im.Summary.Passed == 0 || strings.Count(string(b), "\n") != len(base.Results) {
+		t.Errorf("on the device expected: error %q, %d passed, %d of %d fixtures sent", im.Error, im.Summary.Passed, strings.Count(string(b), "\n"), len(base.Results))
 	}
 }
 

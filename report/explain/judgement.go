@@ -172,8 +172,7 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 	case model.ReasonUnreported:
 		return unreported(r)
 	case model.ReasonRequiredAbsent:
-		return fmt.Sprintf("implementation %s has no results: the run requires it, and no report of it was given", CleanLine(r.Subject)),
-			fmt.Sprintf("implementation %s has no results", CleanLine(r.Subject))
+		return requiredAbsent(r)
 	case model.ReasonInterrupted:
 		return fmt.Sprintf("the run was interrupted by %s after %d of %d %s: the fixtures that did not run were not judged, and an interrupted run never passes",
 				CleanLine(r.Subject), n, r.Of, Plural(r.Of, "fixture", "fixtures")),
@@ -205,6 +204,39 @@ func implementationRegressed(r model.Reason) (long, short string) {
 	n := r.Count + r.Of
 	return fmt.Sprintf("implementation %s fails %s", CleanLine(r.Subject), strings.Join(parts, ", and ")),
 		fmt.Sprintf("implementation %s: %d new %s against base %s", CleanLine(r.Subject), n, Plural(n, "failure", "failures"), r.Detail)
+}
+
+// maxDevicesNamed bounds the devices a reason names: the merged reports
+// are anyone's, and the rest are counted.
+const maxDevicesNamed = 3
+
+// requiredAbsent words a required implementation with no results, or none
+// on the device its glob Detail names, and the devices it reported from
+// instead.
+func requiredAbsent(r model.Reason) (long, short string) {
+	name := CleanLine(r.Subject)
+	if r.Detail == "" {
+		return fmt.Sprintf("implementation %s has no results: the run requires it, and no report of it was given", name),
+			fmt.Sprintf("implementation %s has no results", name)
+	}
+	where := "a device matching " + CleanLine(r.Detail)
+	short = fmt.Sprintf("implementation %s has no results on %s", name, where)
+	if len(r.Devices) == 0 {
+		return short + ": the run requires it there, and no report of it was given", short
+	}
+	var on []string
+	for i, d := range r.Devices {
+		if i == maxDevicesNamed {
+			on = append(on, fmt.Sprintf("%d other %s", len(r.Devices)-i, Plural(len(r.Devices)-i, "device", "devices")))
+			break
+		}
+		if d == "" {
+			d = "a device it did not name"
+		}
+		on = append(on, CleanLine(d))
+	}
+	return fmt.Sprintf("%s: the run requires it there, and it reported from %s instead (a fallback to another adapter, or the wrong runner)",
+		short, strings.Join(on, "; ")), short
 }
 
 // unreported words an implementation's results that the merged reports

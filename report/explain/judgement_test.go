@@ -117,6 +117,9 @@ var reasonRows = []reasonRow{
 	{"unreported, one", model.Reason{Kind: model.ReasonUnreported, Subject: "impl 1.0", Count: 1, Of: 6}, model.Summary{Discovered: 6, Run: 6, Passed: 6}},
 	{"unreported, all", model.Reason{Kind: model.ReasonUnreported, Subject: "impl\x01 1.0", Count: 3, Of: 3}, model.Summary{Discovered: 3, Run: 3, Passed: 3}},
 	{"required absent", model.Reason{Kind: model.ReasonRequiredAbsent, Subject: "native-runtime"}, model.Summary{Discovered: 3, Run: 3, Passed: 3}},
+	{"required absent on a device", model.Reason{Kind: model.ReasonRequiredAbsent, Subject: "native-runtime", Detail: "*NVIDIA*"}, model.Summary{Discovered: 3, Run: 3, Passed: 3}},
+	{"required absent, other devices", model.Reason{Kind: model.ReasonRequiredAbsent, Subject: "native-runtime", Detail: "*NVIDIA*",
+		Devices: []string{"Google SwiftShader Device (Subzero)", ""}}, model.Summary{Discovered: 3, Run: 3, Passed: 3}},
 	{"interrupted", model.Reason{Kind: model.ReasonInterrupted, Subject: "SIGTERM", Count: 1, Of: 3}, model.Summary{Discovered: 3, Run: 3, Passed: 3}},
 }
 

@@ -80,7 +80,8 @@ func (s *siteData) data() []File {
 		Fixtures []string     `json:"fixtures"`
 		Problems []string     `json:"reports_left_out"`
 		Notes    []string     `json:"notes"`
-	}{Fixtures: s.fixtures, Problems: orEmpty(s.problems), Notes: orEmpty(s.notes)}
+		Pending  []string     `json:"pending,omitempty"`
+	}{Fixtures: s.fixtures, Problems: orEmpty(s.problems), Notes: orEmpty(s.notes), Pending: s.pending}
 	for _, c := range s.corpora {
 		cd := corpusData{Digest: c.digest, Root: c.root, DRP2: orEmpty(c.drp2), Fixtures: c.fixtures, Latest: rfc3339(c.latest)}
 		for _, se := range c.series {

@@ -79,7 +79,8 @@ func page(body string, v any) []byte {
 
 const indexPage = `<h1>{{.Title}}</h1>
 <p>{{.Lead}}</p>
-{{if .Problems}}<section class="note"><h2>Reports left out</h2><ul>{{range .Problems}}<li>{{.}}</li>{{end}}</ul></section>{{end}}
+{{if .Pending}}<section class="note"><h2>Pending</h2><p>No report yet of what the site requires:</p><ul>{{range .Pending}}<li>{{.}}: pending</li>{{end}}</ul></section>
+{{end}}{{if .Problems}}<section class="note"><h2>Reports left out</h2><ul>{{range .Problems}}<li>{{.}}</li>{{end}}</ul></section>{{end}}
 {{if .Notes}}<section class="note"><h2>Notes</h2><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul></section>{{end}}
 {{range .Corpora}}<section>
 <h2>{{.Heading}}</h2>

@@ -19,6 +19,7 @@ type siteData struct {
 	corpora  []*corpus
 	problems []string
 	notes    []string
+	pending  []string
 	fixtures []string
 	diffs    []*diff
 	hist     map[*series]*history
@@ -158,8 +159,9 @@ func (s *siteData) indexView() any {
 	v := struct {
 		Title, Lead, Root string
 		Problems, Notes   []string
+		Pending           []string
 		Corpora           []corpusView
-	}{Title: "DRP2 conformance", Root: "", Notes: cleanAll(s.notes), Problems: cleanAll(s.problems)}
+	}{Title: "DRP2 conformance", Root: "", Notes: cleanAll(s.notes), Problems: cleanAll(s.problems), Pending: cleanAll(s.pending)}
 	reports := map[string]bool{}
 	for _, se := range s.series {
 		for _, e := range se.entries {

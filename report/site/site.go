@@ -41,6 +41,10 @@ type Options struct {
 	// Problems are the reports that could not be used, each naming its
 	// file; the index lists them.
 	Problems []string
+	// Require are the implementations, and devices, whose reports the
+	// site waits for: one no report meets is pending, on the index and in
+	// Pending, as a release campaign waits for each machine it expects.
+	Require []model.Requirement
 }
 
 // File is one file of the site, by its slash path below the site's root.
@@ -138,6 +142,34 @@ func (b *Builder) Add(r Report) {
 // that a build's log shows what its index does.
 func (b *Builder) Notes() []string { return sameTimeNotes(b.series()) }
 
+// Pending words the requirements no report added meets, in the order
+// given: "NAME", or "NAME on a device matching GLOB".
+func (b *Builder) Pending() []string {
+	var out []string
+	for _, req := range b.o.Require {
+		if !b.met(req) {
+			words := req.Name
+			if req.Device != "" {
+				words += " on a device matching " + req.Device
+			}
+			out = append(out, words)
+		}
+	}
+	return out
+}
+
+// met says whether a report of any series meets req.
+func (b *Builder) met(req model.Requirement) bool {
+	for _, se := range b.bySeries {
+		for _, e := range se.entries {
+			if req.MetBy(e.im) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Files renders the site: every page, badge and data file, in path
 // order. problems are the reports that could not be used, each naming
 // its file, for the index to list.
@@ -145,6 +177,7 @@ func (b *Builder) Files(problems []string) []File {
 	all := b.series()
 	s := &siteData{series: all, corpora: corpora(all), problems: problems, fixtures: fixturesOf(all)}
 	s.notes = sameTimeNotes(all)
+	s.pending = b.Pending()
 	for _, se := range all {
 		s.diffs = append(s.diffs, difference(se, b.o.Compare))
 	}

@@ -246,3 +246,39 @@ func TestSeriesByRepository(t *testing.T) {
 		t.Errorf("the series share a file name: %v", slugs)
 	}
 }
+
+// TestPending: a required implementation, or device, that no report meets
+// is pending on the index and in data/index.json, in the order required;
+// one met is not named, and with none pending neither page says so.
+func TestPending(t *testing.T) {
+	var require []model.Requirement
+	for _, s := range []string{"native-vk", "native-vk@*NVIDIA*", "drp2-fixtures", "android-gles@*adreno*"} {
+		r, err := model.ParseRequirement(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		require = append(require, r)
+	}
+	b := NewBuilder(Options{Require: require})
+	for _, r := range sampleReports() {
+		b.Add(r)
+	}
+	want := []string{"native-vk on a device matching *NVIDIA*", "android-gles on a device matching *adreno*"}
+	if got := b.Pending(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("pending %q, want %q", got, want)
+	}
+	files := b.Files(nil)
+	index, data := string(find(files, "index.html").Data), string(find(files, "data/index.json").Data)
+	for _, w := range want {
+		if !strings.Contains(index, "<li>"+w+": pending</li>") || !strings.Contains(data, `"`+w+`"`) {
+			t.Errorf("%q is not pending on the index or in its data", w)
+		}
+	}
+	if !strings.Contains(data, `"pending":[`) {
+		t.Errorf("data/index.json has no pending list:\n%s", data)
+	}
+	files = build(sampleReports())
+	if strings.Contains(string(find(files, "index.html").Data), "Pending") || strings.Contains(string(find(files, "data/index.json").Data), "pending") {
+		t.Error("a site that requires nothing says something is pending")
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/internal/github"
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/annotation"
 )
@@ -79,10 +80,9 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			// A command line may hold commas: one command a line.
 			Implementations: splitLines(a.GetInput("implementation")),
 			Results:         splitList(a.GetInput("results")),
-			// A command line may hold commas: one name a line.
-			RequireImplementations: splitLines(a.GetInput("require-implementations")),
-			Baseline:               a.GetInput("baseline"),
-			KnownFailures:          a.GetInput("known-failures"),
+			ExpectAdapter:   a.GetInput("expect-adapter"),
+			Baseline:        a.GetInput("baseline"),
+			KnownFailures:   a.GetInput("known-failures"),
 			// Paths may hold commas: one file a line.
 			Expectations:       splitLines(a.GetInput("expectations")),
 			UpdateExpectations: a.GetInput("update-expectations"),
@@ -119,6 +119,9 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		return in, err
 	}
 	if err := readNumbers(a, &in); err != nil {
+		return in, err
+	}
+	if in.RunRequest.Require, err = readRequire(a); err != nil {
 		return in, err
 	}
 	if in.FailOn, err = gate.ParseFailOn(orDefault(a.GetInput("fail-on"), gate.DefaultFailOn.String())); err != nil {
@@ -185,6 +188,24 @@ func readChoices(a *githubactions.Action, in *Inputs) error {
 	in.Annotations, in.FindingAnnotations = AnnotationMode(annotations), annotation.FindingMode(findings)
 	in.FullComment, in.NoJobSummary, in.Coverage, in.JUnitStrict = style == "full", summary == "false", coverage == "true", strict == "true"
 	return nil
+}
+
+// readRequire reads require (NAME@GLOB, one per line or comma separated)
+// and its older spelling require-implementations (a name, one per line,
+// since a command line may hold commas).
+func readRequire(a *githubactions.Action) ([]model.Requirement, error) {
+	var out []model.Requirement
+	for _, s := range splitList(a.GetInput("require")) {
+		r, err := model.ParseRequirement(s)
+		if err != nil {
+			return nil, fmt.Errorf("input require: %q: %w", s, err)
+		}
+		out = append(out, r)
+	}
+	for _, name := range splitLines(a.GetInput("require-implementations")) {
+		out = append(out, model.Requirement{Name: name})
+	}
+	return out, nil
 }
 
 func orDefault(v, def string) string {
