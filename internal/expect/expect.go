@@ -45,6 +45,9 @@ type Entry struct {
 	// Path is a corpus-relative fixture path, or a folder ending in "/".
 	Path   string
 	Expect model.Expectation
+	// Conditions are the entry's key=value fields: it applies only where
+	// they hold, and says who owns it and until when.
+	Conditions
 	Reason string
 	// File and Line place the entry (1-based line).
 	File string
@@ -105,7 +108,7 @@ func ParseUnder(r io.Reader, name, corpus string) (*List, error) {
 			return nil
 		}
 		e.File, e.Line = name, n
-		key := e.Implementation + "@" + e.Device + " " + e.Path
+		key := e.Implementation + "@" + e.Device + " " + e.Path + " " + e.Platform + "\x00" + e.Version
 		if first, dup := seen[key]; dup {
 			l.Problems = append(l.Problems, model.Finding{Kind: FindingMalformed, Path: name,
 				Message: fmt.Sprintf("%s:%d: %s is already listed for %s on line %d; the line is left out", name, n, e.Path, e.Implementation, first)})
@@ -139,9 +142,9 @@ func parseLine(text, corpus string) (*Entry, string) {
 	case len(fields) > 3 && isExpectation(fields[len(fields)-1]) && !isExpectation(fields[len(fields)-2]):
 		// The line ends as an entry does: what comes before the path is
 		// most likely a name with spaces.
-		return nil, fmt.Sprintf("%d fields, want IMPLEMENTATION PATH EXPECTATION [# reason]; quote a name with spaces, '#' or '@' (\"a name\")", len(fields))
-	case len(fields) != 3:
-		return nil, fmt.Sprintf("%d fields, want IMPLEMENTATION PATH EXPECTATION [# reason]", len(fields))
+		return nil, fmt.Sprintf("%d fields, want IMPLEMENTATION PATH EXPECTATION [KEY=VALUE...] [# reason]; quote a name with spaces, '#' or '@' (\"a name\")", len(fields))
+	case len(fields) < 3 || len(fields) > 3 && !isExpectation(fields[2]):
+		return nil, fmt.Sprintf("%d fields, want IMPLEMENTATION PATH EXPECTATION [KEY=VALUE...] [# reason]", len(fields))
 	}
 	name := fields[0]
 	e := &Entry{Implementation: name.text, Path: underCorpus(cleanPath(fields[1].text), corpus), Reason: reason}
@@ -159,6 +162,11 @@ func parseLine(text, corpus string) (*Entry, string) {
 		return nil, fmt.Sprintf("expectation %q is not fail, flaky or skip", fields[2].text)
 	}
 	e.Expect = exp
+	for _, f := range fields[3:] {
+		if problem := e.Conditions.set(f.text); problem != "" {
+			return nil, problem
+		}
+	}
 	if e.Path == "" || strings.HasPrefix(e.Path, "/") || strings.HasPrefix(e.Path, "../") {
 		return nil, fmt.Sprintf("path %q is not relative to the corpus root", fields[1].text)
 	}
@@ -282,28 +290,18 @@ func (e *Entry) covers(r *model.Result) bool {
 	return r.RelPath == e.Path
 }
 
-// applies says whether the entry is for the implementation name on the
-// device described by desc.
-func (e *Entry) applies(name, desc string) bool {
-	if e.Implementation != "*" && e.Implementation != name {
-		return false
-	}
-	return e.Device == "" || Glob(e.Device, desc)
-}
-
 // Match is the entry that decides the expectation of the fixture of r for
-// implementation name on device desc, or nil: of the entries that cover
-// it, the most specific (a file over a folder, a longer folder over a
-// shorter, a name over "*", a device over any device), then the first
-// listed.
-func (l *List) Match(name, desc string, r *model.Result) *Entry {
+// target t, or nil: of the entries that cover it, the most specific (a
+// file over a folder, a longer folder over a shorter, a name over "*", a
+// device over any device, a condition over none), then the first listed.
+func (l *List) Match(t Target, r *model.Result) *Entry {
 	if l == nil {
 		return nil
 	}
 	var best *Entry
 	for i := range l.Entries {
 		e := &l.Entries[i]
-		if !e.covers(r) || !e.applies(name, desc) {
+		if !e.covers(r) || !e.applies(t) {
 			continue
 		}
 		if best == nil || specificity(e) > specificity(best) {
@@ -314,15 +312,14 @@ func (l *List) Match(name, desc string, r *model.Result) *Entry {
 }
 
 func specificity(e *Entry) int {
-	s := len(e.Path) * 4
+	s := len(e.Path) * 16
 	if !strings.HasSuffix(e.Path, "/") {
-		s += 1 << 20
+		s += 1 << 24
 	}
-	if e.Implementation != "*" {
-		s += 2
-	}
-	if e.Device != "" {
-		s++
+	for i, narrowed := range []bool{e.Version != "", e.Platform != "", e.Device != "", e.Implementation != "*"} {
+		if narrowed {
+			s += 1 << i
+		}
 	}
 	return s
 }
