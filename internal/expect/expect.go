@@ -7,11 +7,12 @@
 //
 // An expectations file holds one entry a line, '#' starting a comment:
 //
-//	# IMPLEMENTATION  PATH                     EXPECTATION  [# reason]
+//	# IMPLEMENTATION  PATH                     EXPECTATION  [KEY=VALUE...] [# reason]
 //	my-runtime        negative/bad_index.json  fail         # bug 12
 //	my-runtime@*swiftshader*  positive/draw/   flaky
 //	*                 positive/huge.json       skip         # too slow for CI
 //	"webgpu.js on node"  negative/x.json       fail
+//	my-runtime@*nvidia*  negative/y.json  fail  platform=*windows* version=2.* owner=ana expires=2027-03-31 # bug 13
 //
 // IMPLEMENTATION is the name an implementation gives in its hello, or "*"
 // for every one; NAME@GLOB narrows the entry to the devices whose adapter
@@ -19,9 +20,23 @@
 // '*' matching any text. A double-quoted part of a field is a Go string
 // literal, so that a name with spaces, '#' or '@' can be written. PATH is
 // corpus-relative, or under the corpus's folder as the reports print it
-// (ParseUnder); ending in '/', it covers a folder. A malformed line is a
-// finding naming the file and the line, and the rest of the list still
-// applies.
+// (ParseUnder); ending in '/', it covers a folder. After the expectation,
+// KEY=VALUE fields (Conditions) may narrow the entry to a platform
+// (platform=GLOB, over the adapter's platform) and an implementation
+// version (version=GLOB), and say who owns it (owner=) and until when it
+// is meant to be needed (expires=YYYY-MM-DD, reported as a finding once
+// passed); a list written without them reads as before. A malformed line
+// is a finding naming the file and the line, and the rest of the list
+// still applies.
+//
+// A list is kept from evidence two ways: Update, after one run, removes
+// the entries that run saw pass and adds its new failures, narrowed to the
+// device the implementation named; Roll, from the reports of many runs,
+// devices and days, narrows each entry to the devices that failed, writes
+// flaky only where one fixture both failed and passed at one body and
+// version, retires an entry after RetireAfter passes in a row on every
+// device it decides, and leaves the lines between "# KEEP" and
+// "# KEEP END" alone.
 package expect
 
 import (
