@@ -121,7 +121,7 @@ func expectationsUpdate(args []string, env Env) error {
 			return fail(name, exit.Errorf(exit.Record, "write %s: %w", f.write, err))
 		}
 	}
-	fmt.Fprintf(env.Stderr, "%s: %d reports, %d entries added, %d retired\n", name, len(sources), rolled.Added, rolled.Retired)
+	fmt.Fprintf(env.Stderr, "%s: %d reports, %d entries added, %d retired, %d made flaky\n", name, len(sources), rolled.Added, rolled.Retired, rolled.Flaky)
 	return listProblems(env, name, rolled.Problems, rolled.Unlinked > 0)
 }
 

@@ -152,6 +152,44 @@ func retiredLines(l *List, ev *evidence, keep map[int]bool, retireAfter int) map
 	return out
 }
 
+// flakyNow are the lines of the fail entries of l, outside the kept
+// lines and those retired, to write flaky: on a device they decided, a
+// fixture they cover both failed and passed at one body and version. A
+// fail entry there would only collect unexpected passes.
+func flakyNow(l *List, ev *evidence, keep, retired map[int]bool) map[int]string {
+	out := map[int]string{}
+	for i := range l.Entries {
+		e := &l.Entries[i]
+		if keep[e.Line] || retired[e.Line] || e.Known || e.Expect != model.ExpectFail {
+			continue
+		}
+		for ref := range ev.covered[e] {
+			if ev.histories[ref].expectation() == model.ExpectFlaky {
+				out[e.Line] = rewritten(e, model.ExpectFlaky)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// rewritten is the entry e written anew with the expectation exp, its
+// device, conditions and reason kept.
+func rewritten(e *Entry, exp model.Expectation) string {
+	name := "*"
+	if e.Implementation != "*" {
+		name, _ = EntryName(e.Implementation)
+	}
+	if e.Device != "" {
+		name += "@" + quoteField(e.Device)
+	}
+	line := fmt.Sprintf("%s %s %s%s", name, quoteField(e.Path), exp, e.Conditions)
+	if e.Reason != "" {
+		line += " # " + e.Reason
+	}
+	return line
+}
+
 // proposals are the entries to add, in the order of implementation name,
 // fixture path and device: for every fixture failing on a device that no
 // entry kept excuses.

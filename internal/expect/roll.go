@@ -44,8 +44,9 @@ type Rolled struct {
 	// the file with itself ("" when there is none).
 	Out  []byte
 	Diff string
-	// Added and Retired count the entries added and removed.
-	Added, Retired int
+	// Added and Retired count the entries added and removed, Flaky the
+	// fail entries written flaky.
+	Added, Retired, Flaky int
 	// Problems are the list's own problems, each naming file:line: lines
 	// that are not entries, entries expired, and entries without the bug
 	// link BugPattern asks for (Unlinked counts those).
@@ -66,6 +67,8 @@ type Rolled struct {
 //   - the entry is flaky only when the fixture both failed and passed on
 //     that device with the same commands and expected block and the same
 //     implementation version (the attempts of one run count), else fail;
+//     a fail entry whose fixture did so on a device it decides is written
+//     flaky, its device, conditions and reason kept;
 //   - the lines between "# KEEP" and "# KEEP END" are kept as they are,
 //     and everything else outside the retired entries byte for byte.
 //
@@ -81,17 +84,24 @@ func Roll(src []byte, file string, sources []Source, o RollOptions) *Rolled {
 	keep := keptLines(src)
 	ev := gather(l, sortSources(sources))
 	retired := retiredLines(l, ev, keep, o.RetireAfter)
+	flaky := flakyNow(l, ev, keep, retired)
 	added := ev.proposals(l, retired, o)
 	lines := splitLines(string(src))
 	var out []string
 	var ops []op
 	for i, line := range lines {
-		if retired[i+1] {
+		switch now, ok := flaky[i+1]; {
+		case retired[i+1]:
 			ops = append(ops, op{'-', line})
 			continue
+		case ok:
+			ops = append(ops, op{'-', line})
+			line = now
+			ops = append(ops, op{'+', line})
+		default:
+			ops = append(ops, op{' ', line})
 		}
 		out = append(out, line)
-		ops = append(ops, op{' ', line})
 	}
 	for _, line := range added {
 		out = append(out, line)
@@ -101,7 +111,7 @@ func Roll(src []byte, file string, sources []Source, o RollOptions) *Rolled {
 	if len(out) > 0 {
 		text += "\n"
 	}
-	rolled := &Rolled{Out: []byte(text), Diff: unified(file, ops), Added: len(added), Retired: len(retired)}
+	rolled := &Rolled{Out: []byte(text), Diff: unified(file, ops), Added: len(added), Retired: len(retired), Flaky: len(flaky)}
 	proposed, _ := Parse(strings.NewReader(text), file)
 	rolled.Problems, rolled.Unlinked = Lint(proposed, o)
 	return rolled

@@ -215,10 +215,12 @@ func TestRollRetiresAfterPasses(t *testing.T) {
 	}
 	sources = append(sources, run(3, 1, false))
 	got := Roll([]byte(list), "rt.txt", sources, RollOptions{RetireAfter: 3, BugPattern: regexp.MustCompile(`https://bugs\.example/\d+`)})
-	if !strings.Contains(string(got.Out), "rt positive/a.json fail # bug 1") {
-		t.Errorf("a failure since kept its entry retired:\n%s", got.Out)
+	// The failure since keeps the entry, flaky now: the fixture both
+	// passed and failed there.
+	if !strings.Contains(string(got.Out), "rt positive/a.json flaky # bug 1") {
+		t.Errorf("a failure since kept its entry retired, or fail:\n%s", got.Out)
 	}
-	want := "rt.txt:2: expectation fail for positive/a.json has no bug link matching https://bugs\\.example/\\d+ in its reason"
+	want := "rt.txt:2: expectation flaky for positive/a.json has no bug link matching https://bugs\\.example/\\d+ in its reason"
 	if got.Unlinked != 1 || strings.Join(got.Problems, "\n") != want {
 		t.Errorf("problems %d %q, want %q", got.Unlinked, got.Problems, want)
 	}
@@ -230,5 +232,35 @@ func BenchmarkRoll(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		Roll(nil, "rt.txt", sources, RollOptions{})
+	}
+}
+
+// TestRollMakesFlaky: a fail entry whose fixture both failed and passed at
+// one body and version on a device it decides is written flaky, its
+// device, conditions and reason kept; a failure and a pass at two
+// different bodies (the fixture was edited) is no flake; a KEEP entry is
+// never rewritten.
+func TestRollMakesFlaky(t *testing.T) {
+	list := `rt@"*NVIDIA*" positive/a.json fail platform=*linux* owner=ana # bug 9` + "\n" +
+		"rt positive/b.json fail # bug 10\n# KEEP\nrt positive/c.json fail # bug 11\n# KEEP END\n"
+	var sources []Source
+	for i, passed := range []bool{false, true, false} {
+		a := devices[1]
+		im := model.Implementation{Name: "rt", Version: "1.0", Adapter: &a}
+		for _, p := range []string{"positive/a.json", "positive/b.json", "positive/c.json"} {
+			r := synthetic(p, []bool{passed})
+			if p == "positive/b.json" {
+				r.Digest.Commands += fmt.Sprint(i) // edited between runs
+			}
+			im.Results = append(im.Results, r)
+		}
+		sources = append(sources, Source{Name: fmt.Sprint(i), Run: &model.Run{Started: time.Unix(int64(i), 0),
+			Implementations: []model.Implementation{im}}})
+	}
+	got := Roll([]byte(list), "rt.txt", sources, RollOptions{})
+	want := `rt@*NVIDIA* positive/a.json flaky platform=*linux* owner=ana # bug 9` + "\n" +
+		"rt positive/b.json fail # bug 10\n# KEEP\nrt positive/c.json fail # bug 11\n# KEEP END\n"
+	if string(got.Out) != want || got.Flaky != 1 {
+		t.Errorf("rolled (%d flaky):\n%s\nwant:\n%s", got.Flaky, got.Out, want)
 	}
 }
