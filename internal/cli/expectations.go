@@ -114,7 +114,10 @@ func expectationsUpdate(args []string, env Env) error {
 	if len(sources) == 0 {
 		return fail(name, exit.Errorf(exit.Input, "no usable report among the inputs"))
 	}
-	rolled := expect.Roll(src, listName(f), sources, o)
+	rolled, err := expect.Roll(src, listName(f), sources, o)
+	if err != nil {
+		return fail(name, exit.New(exit.Input, err))
+	}
 	fmt.Fprint(env.Stdout, rolled.Diff)
 	if f.write != "" {
 		if err := gate.SaveReport(ge.WorkDir, false)(f.write, env.Redactor().Bytes(rolled.Out), false); err != nil {

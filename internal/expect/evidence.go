@@ -3,6 +3,7 @@ package expect
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -84,10 +85,10 @@ func gather(l *List, sources []Source) *evidence {
 		}
 		for i := range run.Implementations {
 			im := &run.Implementations[i]
-			if im.Name == "" {
+			t := TargetOf(im)
+			if im.Name == "" || len(t.Name)+len(t.Device) > maxField {
 				continue
 			}
-			t := TargetOf(im)
 			for j := range im.Results {
 				ev.add(l, t, im.Adapter, &im.Results[j])
 			}
@@ -100,6 +101,11 @@ func gather(l *List, sources []Source) *evidence {
 func (ev *evidence) add(l *List, t Target, a *model.GPUAdapter, r *model.Result) {
 	switch r.Actual.Outcome {
 	case model.Skipped, model.NotClaimed, model.CorpusError:
+		return
+	}
+	if !listable(r.RelPath) {
+		// A report is another job's word: a path no entry could hold is
+		// left out rather than written as a line that does not read back.
 		return
 	}
 	d := device{t.Name, t.Device}
@@ -124,6 +130,17 @@ func (ev *evidence) add(l *List, t Target, a *model.GPUAdapter, r *model.Result)
 		}
 		ev.covered[e][ref] = true
 	}
+}
+
+// maxField bounds the text a roll takes from a report into one field of
+// a line: quoted, at most four times as long, a line of three stays well
+// within maxLine.
+const maxField = maxLine / 16
+
+// listable says whether p is a fixture's path as an entry holds it:
+// corpus-relative, clean, and of a length a line can carry.
+func listable(p string) bool {
+	return p != "" && len(p) <= maxField && cleanPath(p) == p && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "../")
 }
 
 // retiredLines are the lines of the fail and flaky entries of l, outside

@@ -72,15 +72,19 @@ type Rolled struct {
 //   - the lines between "# KEEP" and "# KEEP END" are kept as they are,
 //     and everything else outside the retired entries byte for byte.
 //
-// The same list and reports give the same bytes.
-func Roll(src []byte, file string, sources []Source, o RollOptions) *Rolled {
+// The same list and reports give the same bytes. An error means the list
+// could not be read (a line over the longest a list may have).
+func Roll(src []byte, file string, sources []Source, o RollOptions) (*Rolled, error) {
 	if o.RetireAfter < 1 {
 		o.RetireAfter = DefaultRetireAfter
 	}
 	if o.Reason == "" {
 		o.Reason = NewReason
 	}
-	l, _ := Parse(bytes.NewReader(src), file)
+	l, err := Parse(bytes.NewReader(src), file)
+	if err != nil {
+		return nil, err
+	}
 	keep := keptLines(src)
 	ev := gather(l, sortSources(sources))
 	retired := retiredLines(l, ev, keep, o.RetireAfter)
@@ -112,9 +116,14 @@ func Roll(src []byte, file string, sources []Source, o RollOptions) *Rolled {
 		text += "\n"
 	}
 	rolled := &Rolled{Out: []byte(text), Diff: unified(file, ops), Added: len(added), Retired: len(retired), Flaky: len(flaky)}
-	proposed, _ := Parse(strings.NewReader(text), file)
+	// Every line added reads back as an entry (quoted where it must be,
+	// and only of paths a list can hold), so this reads what was read.
+	proposed, err := Parse(strings.NewReader(text), file)
+	if err != nil {
+		return nil, err
+	}
 	rolled.Problems, rolled.Unlinked = Lint(proposed, o)
-	return rolled
+	return rolled, nil
 }
 
 // sortSources orders the reports as they ran: by start, then by name, so

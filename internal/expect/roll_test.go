@@ -121,7 +121,7 @@ func TestRollConverges(t *testing.T) {
 	sawFixedFlake := false
 	for day := 1; day <= 20; day++ {
 		n := day * 10
-		rolled := Roll(list, "rt.txt", ordered[:n], RollOptions{})
+		rolled := mustRoll(t, list, ordered[:n], RollOptions{})
 		list = rolled.Out
 		if day == 6 {
 			sawFixedFlake = strings.Contains(string(list), "positive/fixed_flake.json flaky")
@@ -137,7 +137,7 @@ func TestRollConverges(t *testing.T) {
 		t.Fatalf("converged to:\n%s\nwant:\n%s", list, want)
 	}
 	// Rolled again from nothing over everything: the same list.
-	if again := Roll(nil, "rt.txt", sources, RollOptions{}); string(again.Out) != want {
+	if again := mustRoll(t, nil, sources, RollOptions{}); string(again.Out) != want {
 		t.Errorf("one roll over every report gives:\n%s", again.Out)
 	}
 	l, err := Parse(strings.NewReader(string(list)), "rt.txt")
@@ -205,7 +205,7 @@ func TestRollRetiresAfterPasses(t *testing.T) {
 	var sources []Source
 	for day := range 3 {
 		sources = append(sources, run(day, 0, true), run(day, 1, true))
-		got := Roll([]byte(list), "rt.txt", sources, RollOptions{RetireAfter: 3})
+		got := mustRoll(t, []byte(list), sources, RollOptions{RetireAfter: 3})
 		if retired := !strings.Contains(string(got.Out), "positive/a.json"); retired != (day == 2) {
 			t.Errorf("after %d passes on each device: retired %v\n%s", day+1, retired, got.Out)
 		}
@@ -214,7 +214,7 @@ func TestRollRetiresAfterPasses(t *testing.T) {
 		}
 	}
 	sources = append(sources, run(3, 1, false))
-	got := Roll([]byte(list), "rt.txt", sources, RollOptions{RetireAfter: 3, BugPattern: regexp.MustCompile(`https://bugs\.example/\d+`)})
+	got := mustRoll(t, []byte(list), sources, RollOptions{RetireAfter: 3, BugPattern: regexp.MustCompile(`https://bugs\.example/\d+`)})
 	// The failure since keeps the entry, flaky now: the fixture both
 	// passed and failed there.
 	if !strings.Contains(string(got.Out), "rt positive/a.json flaky # bug 1") {
@@ -231,7 +231,9 @@ func BenchmarkRoll(b *testing.B) {
 	sources := syntheticRuns()
 	b.ResetTimer()
 	for range b.N {
-		Roll(nil, "rt.txt", sources, RollOptions{})
+		if _, err := Roll(nil, "rt.txt", sources, RollOptions{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -257,10 +259,43 @@ func TestRollMakesFlaky(t *testing.T) {
 		sources = append(sources, Source{Name: fmt.Sprint(i), Run: &model.Run{Started: time.Unix(int64(i), 0),
 			Implementations: []model.Implementation{im}}})
 	}
-	got := Roll([]byte(list), "rt.txt", sources, RollOptions{})
+	got := mustRoll(t, []byte(list), sources, RollOptions{})
 	want := `rt@*NVIDIA* positive/a.json flaky platform=*linux* owner=ana # bug 9` + "\n" +
 		"rt positive/b.json fail # bug 10\n# KEEP\nrt positive/c.json fail # bug 11\n# KEEP END\n"
 	if string(got.Out) != want || got.Flaky != 1 {
 		t.Errorf("rolled (%d flaky):\n%s\nwant:\n%s", got.Flaky, got.Out, want)
+	}
+}
+
+func mustRoll(t *testing.T, list []byte, sources []Source, o RollOptions) *Rolled {
+	t.Helper()
+	rolled, err := Roll(list, "rt.txt", sources, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rolled
+}
+
+// TestRollHostileReport: what a report says is data: a name and a device
+// with a line break, quotes and '#', and a path with a line break, are
+// written quoted and read back as one entry each; a path that is not
+// corpus-relative, and a name too long for a line, are left out.
+func TestRollHostileReport(t *testing.T) {
+	a := &model.GPUAdapter{Vendor: "Evil\n# KEEP END", Device: `"quoted" @ #x`}
+	run := &model.Run{Implementations: []model.Implementation{
+		{Name: "rt\nrt negative/x.json skip", Version: "1", Adapter: a, Results: []model.Result{
+			synthetic("positive/a\nb.json", []bool{false}),
+			synthetic("../outside.json", []bool{false}),
+			synthetic("/abs.json", []bool{false}),
+		}},
+		{Name: strings.Repeat("n", maxLine), Results: []model.Result{synthetic("positive/a.json", []bool{false})}},
+	}}
+	got := mustRoll(t, nil, []Source{{Name: "evil.json", Run: run}}, RollOptions{})
+	l, err := Parse(strings.NewReader(string(got.Out)), "rt.txt")
+	if err != nil || len(l.Problems) > 0 || len(l.Entries) != 1 || len(got.Problems) > 0 {
+		t.Fatalf("%v %v %v\n%s", err, l.Problems, got.Problems, got.Out)
+	}
+	if e := l.Entries[0]; e.Implementation != "rt\nrt negative/x.json skip" || e.Path != "positive/a\nb.json" || !Glob(e.Device, a.Description()) {
+		t.Errorf("read back as %+v", e)
 	}
 }
