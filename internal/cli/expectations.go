@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/expect"
@@ -37,11 +38,12 @@ const maxListSize = 16 << 20
 // expectationsCommand is "drp2-fixtures expectations update|check".
 func expectationsCommand(_ context.Context, args []string, env Env) error {
 	const name = "drp2-fixtures expectations"
-	if len(args) == 0 || helpAsked(args[:1]) {
+	if len(args) == 0 {
+		fmt.Fprint(env.Stderr, expectationsUsage)
+		return usagef(name, "want update or check")
+	}
+	if helpAsked(args[:1]) {
 		fmt.Fprint(env.Stdout, expectationsUsage)
-		if len(args) == 0 {
-			return usagef(name, "want update or check")
-		}
 		return nil
 	}
 	switch args[0] {
@@ -76,6 +78,8 @@ func parseUpdate(name string, args []string, env Env) (*updateFlags, []string, e
 		return nil, nil, usagef(name, "no report given: name JSON reports, folders holding them, or glob patterns")
 	case f.retireAfter < 1:
 		return nil, nil, usagef(name, "--retire-after %d: want 1 or more passes", f.retireAfter)
+	case strings.ContainsAny(f.reason, "\r\n"):
+		return nil, nil, usagef(name, "--reason %q: one line, a comment cannot hold a line break", f.reason)
 	case f.maxReport < 1 || f.maxReport > 4096:
 		return nil, nil, usagef(name, "--max-report %d: want a whole number of MiB from 1 to 4096", f.maxReport)
 	}
