@@ -1,6 +1,6 @@
 // Package cli is the one front end of drp2-fixtures: the table of
-// subcommands (run, action, manifest, coverage, merge, adapter, explore,
-// diff, site, version) and their flags. run's flags and the action's INPUT_*
+// subcommands (run, action, manifest, coverage, merge, expectations,
+// adapter, explore, diff, site, version) and their flags. run's flags and the action's INPUT_*
 // variables (internal/cli/action) both become a gate.RunRequest for the
 // gate (internal/gate), the one door: every subcommand builds the request
 // of one of its use cases and renders the outcome with the table of
@@ -36,6 +36,7 @@ var commands = []command{
 	{"manifest write|check", "record the corpus in a manifest, or compare", manifestCommand},
 	{"coverage [flags]", "which validator rules the corpus exercises", coverageCommand},
 	{"merge REPORT.json...", "merge the JSON reports of several jobs or shards", mergeCommand},
+	{"expectations update|check", "roll an expectations list from reports, or lint one", expectationsCommand},
 	{"adapter [flags]", "serve the harness protocol with this validator", adapterCommand},
 	{"explore [flags]", "find generated streams implementations disagree on", exploreCommand},
 	{"diff BASE.json HEAD.json", "compare two JSON reports fixture by fixture",

@@ -404,7 +404,7 @@ func TestExpectationsDeviceAndSkip(t *testing.T) {
 	}
 	want := []string{
 		"expectation fail (rt.txt:4) names no fixture of the corpus; remove it from the list",
-		"rt.txt:3: 4 fields, want IMPLEMENTATION PATH EXPECTATION [# reason]; the line is left out",
+		"rt.txt:3: \"fail\" after the expectation: want KEY=VALUE, KEY one of platform, version, owner, expires; the line is left out",
 		"rt.txt:5: expectation \"sometimes\" is not fail, flaky or skip; the line is left out",
 	}
 	if strings.Join(findings, "\n") != strings.Join(want, "\n") {
@@ -515,5 +515,30 @@ func TestExpectationsTakeReportPaths(t *testing.T) {
 	want := "expectation fail (rt.txt:2) names no fixture of the corpus; paths are written relative to the corpus: write " + rel(names[1])
 	if strings.Join(findings, "\n") != want {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(findings, "\n"), want)
+	}
+}
+
+// TestUpdateExpectationsNamesTheDevice: an entry written for a failure
+// names the device the implementation described in its hello, quoted as
+// the list needs it, so that the list written on SwiftShader keeps the
+// same failure on another GPU unexcused.
+func TestUpdateExpectationsNamesTheDevice(t *testing.T) {
+	dir, names := fakeCorpus(t, 3)
+	spec := fakeSpec{Name: "rt", Vendor: "Google", Device: "SwiftShader Device (Subzero)", Fail: []string{names[1]}}
+	code, stdout, stderr := run(t, dir, "run", "--implementation", fake(t, spec), "--update-expectations", "rt.txt")
+	if code != ExitMismatch {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "rt.txt"))
+	want := `rt@"*Google*SwiftShader Device (Subzero)*" ` + rel(names[1]) + " fail # new\n"
+	if string(got) != want {
+		t.Fatalf("wrote:\n%s\nwant:\n%s", got, want)
+	}
+	if code, stdout, stderr = run(t, dir, "run", "--implementation", fake(t, spec), "--expectations", "rt.txt"); code != ExitOK {
+		t.Errorf("same device: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	spec.Vendor, spec.Device = "NVIDIA", "GeForce RTX 4090"
+	if code, stdout, stderr = run(t, dir, "run", "--implementation", fake(t, spec), "--expectations", "rt.txt"); code != ExitMismatch {
+		t.Errorf("another device: exit %d, want its failure unexcused\n%s\n%s", code, stdout, stderr)
 	}
 }

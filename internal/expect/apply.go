@@ -7,11 +7,11 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-// Expectation is the expectation of the fixture of r for implementation
-// name on device desc: ExpectPass when no entry covers it. The harness
-// asks it to skip fixtures and to decide which failures to retry.
-func (l *List) Expectation(name, desc string, r *model.Result) model.Expectation {
-	if e := l.Match(name, desc, r); e != nil {
+// Expectation is the expectation of the fixture of r for the
+// implementation im: ExpectPass when no entry covers it. The harness asks
+// it to skip fixtures and to decide which failures to retry.
+func (l *List) Expectation(im *model.Implementation, r *model.Result) model.Expectation {
+	if e := l.Match(TargetOf(im), r); e != nil {
 		return e.Expect
 	}
 	return model.ExpectPass
@@ -19,7 +19,8 @@ func (l *List) Expectation(name, desc string, r *model.Result) model.Expectation
 
 // Apply marks every result of run with the entry that covers it: the
 // run's own, as the built-in validator's, and each implementation's, by
-// its name and device. It adds the malformed lines and, when the whole
+// its name, version and adapter. It adds the malformed lines, the entries
+// expired on the day the run started and, when the whole
 // corpus ran, every entry that names no fixture of it as findings, and
 // recomputes the summaries. A nil list leaves the run as it is (a merged
 // report keeps the marks its own job gave it).
@@ -35,7 +36,7 @@ func (l *List) Apply(run *model.Run) {
 				used[&l.Entries[j]] = true
 			}
 		}
-		e := l.Match(model.Validator, "", r)
+		e := l.Match(ValidatorTarget, r)
 		if e != nil && e.Expect == model.ExpectSkip {
 			// The validator is the run itself: it has already run every
 			// selected fixture, and a filter, not an entry, leaves one out.
@@ -48,13 +49,20 @@ func (l *List) Apply(run *model.Run) {
 	}
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
-		desc := im.Adapter.Description()
+		t := TargetOf(im)
 		for j := range im.Results {
-			mark(&im.Results[j], l.Match(im.Name, desc, &im.Results[j]))
+			mark(&im.Results[j], l.Match(t, &im.Results[j]))
 		}
 		im.Summary = model.Summarize(im.Summary.Discovered, im.Results, nil)
 	}
 	run.Findings = append(run.Findings, l.Problems...)
+	for i := range l.Entries {
+		// The run's own start (SOURCE_DATE_EPOCH when set) is the day an
+		// entry is judged on, so that a report read again says the same.
+		if e := &l.Entries[i]; e.ExpiredOn(run.Started) {
+			run.Findings = append(run.Findings, expired(e))
+		}
+	}
 	// A filtered run leaves listed fixtures out on purpose.
 	if run.Summary.Run == run.Summary.Discovered {
 		var paths map[string]bool

@@ -7,11 +7,12 @@
 //
 // An expectations file holds one entry a line, '#' starting a comment:
 //
-//	# IMPLEMENTATION  PATH                     EXPECTATION  [# reason]
+//	# IMPLEMENTATION  PATH                     EXPECTATION  [KEY=VALUE...] [# reason]
 //	my-runtime        negative/bad_index.json  fail         # bug 12
 //	my-runtime@*swiftshader*  positive/draw/   flaky
 //	*                 positive/huge.json       skip         # too slow for CI
 //	"webgpu.js on node"  negative/x.json       fail
+//	my-runtime@*nvidia*  negative/y.json  fail  platform=*windows* version=2.* owner=ana expires=2027-03-31 # bug 13
 //
 // IMPLEMENTATION is the name an implementation gives in its hello, or "*"
 // for every one; NAME@GLOB narrows the entry to the devices whose adapter
@@ -19,9 +20,23 @@
 // '*' matching any text. A double-quoted part of a field is a Go string
 // literal, so that a name with spaces, '#' or '@' can be written. PATH is
 // corpus-relative, or under the corpus's folder as the reports print it
-// (ParseUnder); ending in '/', it covers a folder. A malformed line is a
-// finding naming the file and the line, and the rest of the list still
-// applies.
+// (ParseUnder); ending in '/', it covers a folder. After the expectation,
+// KEY=VALUE fields (Conditions) may narrow the entry to a platform
+// (platform=GLOB, over the adapter's platform) and an implementation
+// version (version=GLOB), and say who owns it (owner=) and until when it
+// is meant to be needed (expires=YYYY-MM-DD, reported as a finding once
+// passed); a list written without them reads as before. A malformed line
+// is a finding naming the file and the line, and the rest of the list
+// still applies.
+//
+// A list is kept from evidence two ways: Update, after one run, removes
+// the entries that run saw pass and adds its new failures, narrowed to the
+// device the implementation named; Roll, from the reports of many runs,
+// devices and days, narrows each entry to the devices that failed, writes
+// flaky only where one fixture both failed and passed at one body and
+// version, retires an entry after RetireAfter passes in a row on every
+// device it decides, and leaves the lines between "# KEEP" and
+// "# KEEP END" alone.
 package expect
 
 import (
@@ -45,6 +60,9 @@ type Entry struct {
 	// Path is a corpus-relative fixture path, or a folder ending in "/".
 	Path   string
 	Expect model.Expectation
+	// Conditions are the entry's key=value fields: it applies only where
+	// they hold, and says who owns it and until when.
+	Conditions
 	Reason string
 	// File and Line place the entry (1-based line).
 	File string
@@ -105,7 +123,7 @@ func ParseUnder(r io.Reader, name, corpus string) (*List, error) {
 			return nil
 		}
 		e.File, e.Line = name, n
-		key := e.Implementation + "@" + e.Device + " " + e.Path
+		key := e.Implementation + "@" + e.Device + " " + e.Path + " " + e.Platform + "\x00" + e.Version
 		if first, dup := seen[key]; dup {
 			l.Problems = append(l.Problems, model.Finding{Kind: FindingMalformed, Path: name,
 				Message: fmt.Sprintf("%s:%d: %s is already listed for %s on line %d; the line is left out", name, n, e.Path, e.Implementation, first)})
@@ -139,9 +157,9 @@ func parseLine(text, corpus string) (*Entry, string) {
 	case len(fields) > 3 && isExpectation(fields[len(fields)-1]) && !isExpectation(fields[len(fields)-2]):
 		// The line ends as an entry does: what comes before the path is
 		// most likely a name with spaces.
-		return nil, fmt.Sprintf("%d fields, want IMPLEMENTATION PATH EXPECTATION [# reason]; quote a name with spaces, '#' or '@' (\"a name\")", len(fields))
-	case len(fields) != 3:
-		return nil, fmt.Sprintf("%d fields, want IMPLEMENTATION PATH EXPECTATION [# reason]", len(fields))
+		return nil, fmt.Sprintf("%d fields, want IMPLEMENTATION PATH EXPECTATION [KEY=VALUE...] [# reason]; quote a name with spaces, '#' or '@' (\"a name\")", len(fields))
+	case len(fields) < 3 || len(fields) > 3 && !isExpectation(fields[2]):
+		return nil, fmt.Sprintf("%d fields, want IMPLEMENTATION PATH EXPECTATION [KEY=VALUE...] [# reason]", len(fields))
 	}
 	name := fields[0]
 	e := &Entry{Implementation: name.text, Path: underCorpus(cleanPath(fields[1].text), corpus), Reason: reason}
@@ -159,6 +177,11 @@ func parseLine(text, corpus string) (*Entry, string) {
 		return nil, fmt.Sprintf("expectation %q is not fail, flaky or skip", fields[2].text)
 	}
 	e.Expect = exp
+	for _, f := range fields[3:] {
+		if problem := e.Conditions.set(f.text); problem != "" {
+			return nil, problem
+		}
+	}
 	if e.Path == "" || strings.HasPrefix(e.Path, "/") || strings.HasPrefix(e.Path, "../") {
 		return nil, fmt.Sprintf("path %q is not relative to the corpus root", fields[1].text)
 	}
@@ -282,28 +305,18 @@ func (e *Entry) covers(r *model.Result) bool {
 	return r.RelPath == e.Path
 }
 
-// applies says whether the entry is for the implementation name on the
-// device described by desc.
-func (e *Entry) applies(name, desc string) bool {
-	if e.Implementation != "*" && e.Implementation != name {
-		return false
-	}
-	return e.Device == "" || model.Glob(e.Device, desc)
-}
-
 // Match is the entry that decides the expectation of the fixture of r for
-// implementation name on device desc, or nil: of the entries that cover
-// it, the most specific (a file over a folder, a longer folder over a
-// shorter, a name over "*", a device over any device), then the first
-// listed.
-func (l *List) Match(name, desc string, r *model.Result) *Entry {
+// target t, or nil: of the entries that cover it, the most specific (a
+// file over a folder, a longer folder over a shorter, a name over "*", a
+// device over any device, a condition over none), then the first listed.
+func (l *List) Match(t Target, r *model.Result) *Entry {
 	if l == nil {
 		return nil
 	}
 	var best *Entry
 	for i := range l.Entries {
 		e := &l.Entries[i]
-		if !e.covers(r) || !e.applies(name, desc) {
+		if !e.covers(r) || !e.applies(t) {
 			continue
 		}
 		if best == nil || specificity(e) > specificity(best) {
@@ -314,15 +327,14 @@ func (l *List) Match(name, desc string, r *model.Result) *Entry {
 }
 
 func specificity(e *Entry) int {
-	s := len(e.Path) * 4
+	s := len(e.Path) * 16
 	if !strings.HasSuffix(e.Path, "/") {
-		s += 1 << 20
+		s += 1 << 24
 	}
-	if e.Implementation != "*" {
-		s += 2
-	}
-	if e.Device != "" {
-		s++
+	for i, narrowed := range []bool{e.Version != "", e.Platform != "", e.Device != "", e.Implementation != "*"} {
+		if narrowed {
+			s += 1 << i
+		}
 	}
 	return s
 }

@@ -50,7 +50,7 @@ func TestParseEntries(t *testing.T) {
 		`exp.txt:7: "rt@": want NAME@DEVICE-GLOB, both non-empty; the line is left out`,
 		`exp.txt:8: path "/abs.json" is not relative to the corpus root; the line is left out`,
 		`exp.txt:9: path "../up.json" is not relative to the corpus root; the line is left out`,
-		"exp.txt:10: 2 fields, want IMPLEMENTATION PATH EXPECTATION [# reason]; the line is left out",
+		"exp.txt:10: 2 fields, want IMPLEMENTATION PATH EXPECTATION [KEY=VALUE...] [# reason]; the line is left out",
 		"exp.txt:11: not valid UTF-8; the line is left out",
 	}
 	if strings.Join(problems, "\n") != strings.Join(wantProblems, "\n") {
@@ -81,7 +81,7 @@ func TestMatch(t *testing.T) {
 		{"rt", "", "negative/z.json", 0},
 		{"rt", "", "positive", 0},
 	} {
-		e := l.Match(c.name, c.desc, r(c.rel))
+		e := l.Match(Target{Name: c.name, Device: c.desc}, r(c.rel))
 		got := 0
 		if e != nil {
 			got = e.Line
@@ -138,7 +138,7 @@ func TestParseQuoted(t *testing.T) {
 		`e.txt:3: quoted text "open negative/c.json fail is not closed or has an unknown escape; write a quote as \" and a backslash as \\; the line is left out`,
 		`e.txt:4: quoted text "bad \q" is not closed or has an unknown escape; write a quote as \" and a backslash as \\; the line is left out`,
 		"e.txt:5: the implementation's name is empty; the line is left out",
-		`e.txt:6: 5 fields, want IMPLEMENTATION PATH EXPECTATION [# reason]; quote a name with spaces, '#' or '@' ("a name"); the line is left out`,
+		`e.txt:6: 5 fields, want IMPLEMENTATION PATH EXPECTATION [KEY=VALUE...] [# reason]; quote a name with spaces, '#' or '@' ("a name"); the line is left out`,
 	}
 	if !slices.Equal(problems, wantProblems) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(problems, "\n"), strings.Join(wantProblems, "\n"))

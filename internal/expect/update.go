@@ -59,7 +59,7 @@ func splitLines(s string) []string {
 // saw only passes: at least one result they cover, none failing.
 func staleLines(l *List, file string, run *model.Run) map[int]bool {
 	passed, failed := map[string]bool{}, map[string]bool{}
-	each(run, func(_ string, r *model.Result) {
+	each(run, func(_ *model.Implementation, r *model.Result) {
 		if r.Listing == nil || r.Listing.Expect != model.ExpectFail {
 			return
 		}
@@ -86,12 +86,15 @@ func staleLines(l *List, file string, run *model.Run) map[int]bool {
 // pass at the first try, in the run's order: the built-in validator's,
 // then each implementation's. What the attempts showed is written: a
 // fixture that failed and then passed on a retry is flaky, one that never
-// passed fails. Corpus errors are the corpus's, for no list to excuse, and
-// an implementation without a name (it gave no hello) gets none.
+// passed fails. An implementation's entry names the device it described in
+// its hello (DeviceGlob), so that a list written on one device does not
+// excuse the same failures on another. Corpus errors are the corpus's, for
+// no list to excuse, and an implementation without a name (it gave no
+// hello) gets none.
 func newEntries(run *model.Run) []string {
 	var out []string
 	seen := map[string]bool{}
-	each(run, func(name string, r *model.Result) {
+	each(run, func(im *model.Implementation, r *model.Result) {
 		exp := model.ExpectFail
 		switch k := r.Kind(); {
 		case r.Listing != nil:
@@ -101,7 +104,11 @@ func newEntries(run *model.Run) []string {
 		case k != model.KindFailed && k != model.KindHarnessError:
 			return
 		}
-		text, ok := EntryName(name)
+		name, device := model.Validator, ""
+		if im != nil {
+			name, device = im.Name, DeviceGlob(im.Adapter)
+		}
+		text, ok := entryField(name, device)
 		if !ok {
 			return
 		}
@@ -114,15 +121,16 @@ func newEntries(run *model.Run) []string {
 	return out
 }
 
-// each calls f on every result of run with the name of what ran it.
-func each(run *model.Run, f func(name string, r *model.Result)) {
+// each calls f on every result of run with the implementation that ran
+// it, nil for the built-in validator.
+func each(run *model.Run, f func(im *model.Implementation, r *model.Result)) {
 	for i := range run.Results {
-		f(model.Validator, &run.Results[i])
+		f(nil, &run.Results[i])
 	}
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
 		for j := range im.Results {
-			f(im.Name, &im.Results[j])
+			f(im, &im.Results[j])
 		}
 	}
 }

@@ -122,7 +122,7 @@ func (h *baseHold) holdValidator() {
 		if res == nil || !res.Excused() || (ch.Transition != model.Regressed && ch.Transition != model.AddedFailing) {
 			continue
 		}
-		if had := h.base.Match(model.Validator, "", res); h.known && had != nil && had.Expect != model.ExpectSkip {
+		if had := h.base.Match(expect.ValidatorTarget, res); h.known && had != nil && had.Expect != model.ExpectSkip {
 			continue
 		}
 		h.unexcuse(res, model.Validator, ch.Transition)
@@ -146,11 +146,11 @@ func (h *baseHold) holdImplementation(im *model.Implementation) {
 			isNew[p] = model.AddedFailing
 		}
 	}
-	desc := im.Adapter.Description()
+	target := expect.TargetOf(im)
 	unheld := map[string]bool{}
 	for i := range im.Results {
 		res := &im.Results[i]
-		if v, ok := isNew[res.Path]; (ok || h.everyExcuse) && h.holdResult(res, im.Name, desc, v) {
+		if v, ok := isNew[res.Path]; (ok || h.everyExcuse) && h.holdResult(res, target, v) {
 			unheld[res.Path] = true
 		}
 	}
@@ -205,12 +205,13 @@ func (h *baseHold) deltaByLists(im *model.Implementation) {
 	}
 }
 
-// holdResult holds the excuse of one result of the implementation name on
-// device desc to the base's list, and reports whether it did not hold: a
+// holdResult holds the excuse of one result of the implementation target
+// to the base's list, and reports whether it did not hold: a
 // skip the base did not have, a pass on a retry it did not list, a
 // failure it did not excuse. v is how the failure is new, "" if it is not.
-func (h *baseHold) holdResult(res *model.Result, name, desc string, v model.Transition) bool {
-	e := h.base.Match(name, desc, res)
+func (h *baseHold) holdResult(res *model.Result, target expect.Target, v model.Transition) bool {
+	name := target.Name
+	e := h.base.Match(target, res)
 	had := func(kinds ...model.Expectation) bool { return h.known && e != nil && slices.Contains(kinds, e.Expect) }
 	switch {
 	case res.Actual.Outcome == model.Skipped && !had(model.ExpectSkip):
@@ -274,7 +275,7 @@ func (h *baseHold) holdRenamed(res *model.Result, from string, base *model.Side)
 	if !res.Excused() || (base != nil && base.KnownFailure) {
 		return
 	}
-	had := h.base.Match(model.Validator, "", &model.Result{RelPath: from, Path: from})
+	had := h.base.Match(expect.ValidatorTarget, &model.Result{RelPath: from, Path: from})
 	if h.known && had != nil && had.Expect != model.ExpectSkip {
 		return
 	}
@@ -474,7 +475,7 @@ func markRemovedKnown(c *model.Comparison, base *expect.List) {
 			ch.Base.Actual.Outcome == model.CorpusError {
 			continue
 		}
-		e := base.Match(model.Validator, "", &model.Result{RelPath: ch.RelPath, Path: ch.Path})
+		e := base.Match(expect.ValidatorTarget, &model.Result{RelPath: ch.RelPath, Path: ch.Path})
 		ch.Base.KnownFailure = e != nil && (e.Expect == model.ExpectFail || e.Expect == model.ExpectFlaky)
 	}
 }

@@ -65,10 +65,10 @@ type Config struct {
 	// sent).
 	Announced int
 	// Expect is what the expectations say of a fixture for the
-	// implementation named name on the device described by desc
-	// (model.GPUAdapter.Description); nil expects every fixture to pass. A
-	// skipped fixture is not sent; only an unexpected failure is retried.
-	Expect func(name, desc string, r *model.Result) model.Expectation
+	// implementation im, as its hello described it (name, version and
+	// adapter); nil expects every fixture to pass. A skipped fixture is not
+	// sent; only an unexpected failure is retried.
+	Expect func(im *model.Implementation, r *model.Result) model.Expectation
 	// Retries is how many more times a fixture that fails unexpectedly is
 	// sent, each time to a fresh process; it stops at the first pass.
 	Retries int
@@ -139,7 +139,7 @@ func withDefaults(cfg Config) Config {
 		cfg.Env = os.Environ()
 	}
 	if cfg.Expect == nil {
-		cfg.Expect = func(string, string, *model.Result) model.Expectation { return model.ExpectPass }
+		cfg.Expect = func(*model.Implementation, *model.Result) model.Expectation { return model.ExpectPass }
 	}
 	cfg.Env = childEnv(cfg.Env)
 	return cfg
@@ -446,7 +446,7 @@ func (s *session) one(c *testCase) (res model.Result) {
 	defer func() { res.Duration = s.cfg.Now().Sub(started) }()
 	expect := model.ExpectPass
 	if s.hello != nil {
-		expect = s.cfg.Expect(s.impl.Name, s.impl.Adapter.Description(), c.base)
+		expect = s.cfg.Expect(s.impl, c.base)
 	}
 	if expect == model.ExpectSkip {
 		res = fresh(c.base)
