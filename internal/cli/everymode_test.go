@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,7 +26,9 @@ func TestEveryModeWritesOnlyDescribedMembers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s was not written: %v", name, err)
 		}
-		memberPaths(t, name, data, seen)
+		if err := testkit.MemberPaths(data, "", seen); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
 	}
 	builtInModes(t, collect, seen)
 	implementationModes(t, collect)
@@ -106,10 +107,8 @@ func builtInModes(t *testing.T, collect func(dir, name string), seen map[string]
 		if code == ExitUsage || !strings.HasPrefix(out, "{") {
 			t.Fatalf("%v: exit %d %s", c.args, code, errs)
 		}
-		prefixed := map[string]bool{}
-		memberPaths(t, c.name, []byte(out), prefixed)
-		for m := range prefixed {
-			seen[c.name+m] = true
+		if err := testkit.MemberPaths([]byte(out), c.name, seen); err != nil {
+			t.Fatalf("%v: %v", c.args, err)
 		}
 	}
 }
@@ -145,32 +144,4 @@ func implementationModes(t *testing.T, collect func(dir, name string)) {
 		t.Fatalf("baseline report: %s", errs)
 	}
 	collect(dir, "impl-baseline.json")
-}
-
-// memberPaths adds the members of a JSON document to seen, as JSON
-// pointers with * for an array's index. The members of maps keyed by a
-// fixture's path (level2, readbacks) are left out.
-func memberPaths(t *testing.T, name string, data []byte, seen map[string]bool) {
-	t.Helper()
-	var doc any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	var walk func(at string, v any)
-	walk = func(at string, v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, x := range v {
-				seen[at+"/"+k] = true
-				if k != "level2" && k != "readbacks" && k != "fixture_readbacks" {
-					walk(at+"/"+k, x)
-				}
-			}
-		case []any:
-			for _, x := range v {
-				walk(at+"/*", x)
-			}
-		}
-	}
-	walk("", doc)
 }

@@ -150,3 +150,33 @@ func UndescribedMembers(schema []byte) ([]string, error) {
 	sort.Strings(out)
 	return out, nil
 }
+
+// MemberPaths adds the members a JSON document holds to seen, as JSON
+// pointers with * for an array's index, each prefixed with prefix: what a
+// test asks of the documents it wrote, to know that a mode was reached.
+// The members of maps keyed by a fixture's path (level2, readbacks,
+// fixture_readbacks) are left out.
+func MemberPaths(data []byte, prefix string, seen map[string]bool) error {
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return err
+	}
+	var walk func(at string, v any)
+	walk = func(at string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				seen[at+"/"+k] = true
+				if k != "level2" && k != "readbacks" && k != "fixture_readbacks" {
+					walk(at+"/"+k, x)
+				}
+			}
+		case []any:
+			for _, x := range v {
+				walk(at+"/*", x)
+			}
+		}
+	}
+	walk(prefix, doc)
+	return nil
+}
