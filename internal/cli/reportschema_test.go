@@ -11,60 +11,73 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 )
 
-// The JSON report's schema, docs/report.schema.json, compiled once. Every
-// JSON report a test of this package writes (--json-out, and run's and
-// merge's --format json) is validated against it by run, so that the
-// schema published for collectors says what the tool writes.
-var reportSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+// The JSON report's schema, docs/report.schema.json, closed to members it
+// does not describe (testkit.StrictSchema), compiled once for each
+// document: the whole report, and the member that diff, coverage and
+// manifest check write alone with --format json. Every JSON document a
+// test of this package writes (--json-out, and --format json) is
+// validated by run, so that the schema published for collectors says all
+// the tool writes.
+var reportSchemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
 	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "report.schema.json"))
 	if err != nil {
 		return nil, err
 	}
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	if err := c.AddResource("report.schema.json", bytes.NewReader(data)); err != nil {
-		return nil, err
+	out := map[string]*jsonschema.Schema{}
+	for command, pointer := range map[string]string{"run": "", "merge": "", "diff": "#/$defs/comparison", "coverage": "#/$defs/coverage", "manifest": "#/$defs/manifest"} {
+		if out[command], err = testkit.StrictSchema(data, pointer); err != nil {
+			return nil, err
+		}
 	}
-	return c.Compile("report.schema.json")
+	return out, nil
 })
 
-// checkReportSchema validates the JSON reports the command line args wrote.
+// reportSchema is the whole report's.
+func reportSchema() (*jsonschema.Schema, error) {
+	s, err := reportSchemas()
+	return s["run"], err
+}
+
+// checkReportSchema validates the JSON documents the command line args
+// wrote.
 func checkReportSchema(t *testing.T, dir string, args []string, stdout string) {
 	t.Helper()
-	if len(args) == 0 || (args[0] != "run" && args[0] != "merge") {
+	if len(args) == 0 {
 		return
 	}
 	for i, a := range args {
 		switch {
-		case a == "--json-out" && i+1 < len(args):
+		case a == "--json-out" && i+1 < len(args) && (args[0] == "run" || args[0] == "merge"):
 			p := args[i+1]
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(dir, p)
 			}
 			if data, err := os.ReadFile(p); err == nil {
-				validateReport(t, args[i+1], data)
+				validateDocument(t, args[0], args[i+1], data)
 			}
 		case a == "--format" && i+1 < len(args) && args[i+1] == "json" && strings.HasPrefix(stdout, "{"):
-			validateReport(t, "standard output", []byte(stdout))
+			validateDocument(t, args[0], "standard output", []byte(stdout))
 		}
 	}
 }
 
-func validateReport(t *testing.T, name string, data []byte) {
+// validateDocument validates what command wrote as name.
+func validateDocument(t *testing.T, command, name string, data []byte) {
 	t.Helper()
-	s, err := reportSchema()
+	schemas, err := reportSchemas()
 	if err != nil {
 		t.Fatalf("docs/report.schema.json: %v", err)
 	}
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Errorf("report %s: %v", name, err)
+	s := schemas[command]
+	if s == nil {
 		return
 	}
-	if err := s.Validate(v); err != nil {
-		t.Errorf("report %s does not validate against docs/report.schema.json: %#v", name, err)
+	if err := testkit.ValidateJSON(s, data); err != nil {
+		t.Errorf("%s's %s does not validate against docs/report.schema.json, closed to members it does not describe:\n%v", command, name, err)
 	}
 	reportsValidated.Add(1)
 }

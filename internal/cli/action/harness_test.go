@@ -63,19 +63,33 @@ func newWorkspace(t *testing.T, apiURL string, pr int, headRepo string) *sandbox
 
 // inProcess runs the action in the workspace at fixedNow.
 func inProcess(t *testing.T, w *sandbox) (int, string) {
-	return runAt(context.Background(), w, fixedNow)
+	return runAt(t, context.Background(), w, fixedNow)
 }
 
 // runAt runs action.Run as the command line's action subcommand does: the
 // log behind a redactor of the process's secrets (none here; the action
 // adds its token), the raw log beside it for the ::add-mask:: line, and
 // the GitHub API paced for a fake on loopback.
-func runAt(ctx context.Context, w *sandbox, now time.Time) (int, string) {
-	return runVersion(ctx, w, now, version.String())
+func runAt(t *testing.T, ctx context.Context, w *sandbox, now time.Time) (int, string) {
+	t.Helper()
+	return runVersion(t, ctx, w, now, version.String())
 }
 
-// runVersion is runAt by a build whose version line is tool.
-func runVersion(ctx context.Context, w *sandbox, now time.Time, tool string) (int, string) {
+// runVersion is runAt by a build whose version line is tool. The JSON
+// report the run writes is held to the report schema closed to members it
+// does not describe.
+func runVersion(t *testing.T, ctx context.Context, w *sandbox, now time.Time, tool string) (int, string) {
+	t.Helper()
+	report := ""
+	if p := w.Env["INPUT_JSON-PATH"]; p != "" && !filepath.IsAbs(p) {
+		report = filepath.Join(w.Dir, p)
+	}
+	before, _ := os.ReadFile(report)
+	defer func() {
+		if after, err := os.ReadFile(report); err == nil && !bytes.Equal(before, after) {
+			validateReport(t, "the action's "+w.Env["INPUT_JSON-PATH"], after)
+		}
+	}()
 	var out bytes.Buffer
 	redactor := secret.NewRedactor()
 	log := redactor.Writer(&out)
@@ -109,6 +123,17 @@ func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr str
 		return ""
 	}}
 	code = cli.Main(context.Background(), args, env)
+	for i, a := range args {
+		if a == "--json-out" && i+1 < len(args) && (args[0] == "run" || args[0] == "merge") {
+			p := args[i+1]
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			if data, err := os.ReadFile(p); err == nil {
+				validateReport(t, args[0]+"'s "+args[i+1], data)
+			}
+		}
+	}
 	return code, out.String(), errb.String()
 }
 

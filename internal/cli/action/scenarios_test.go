@@ -356,7 +356,7 @@ func TestContextCancelledStopsPublishing(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	runAt(ctx, w, fixedNow)
+	runAt(t, ctx, w, fixedNow)
 	if time.Since(start) > 5*time.Second {
 		t.Errorf("cancellation did not stop publishing")
 	}
@@ -371,7 +371,7 @@ func TestChangesModeLeavesAnUnchangedComment(t *testing.T) {
 	writeCorpus(t, filepath.Join(w.Dir, "corpus"), 2, 1)
 	at := func(now time.Time) stepRunner {
 		return func(t *testing.T, w *sandbox) (int, string) {
-			return runAt(context.Background(), w, now)
+			return runAt(t, context.Background(), w, now)
 		}
 	}
 	w.Run(t, at(fixedNow))

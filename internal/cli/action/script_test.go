@@ -65,7 +65,7 @@ func runScript(t *testing.T, a *testkit.Archive) []testkit.File {
 	if v, ok := a.File(testkit.ScriptToolVersion); ok {
 		tool = strings.TrimSpace(string(v))
 	}
-	code, log := runVersion(context.Background(), &sandbox{Dir: ws, Env: env}, fixedNow, tool)
+	code, log := runVersion(t, context.Background(), &sandbox{Dir: ws, Env: env}, fixedNow, tool)
 	// The ::add-mask:: line is the one place the token may appear.
 	if strings.Contains(strings.Replace(log, "::add-mask::"+scriptToken+"\n", "", 1), scriptToken) {
 		t.Errorf("the token appears in the log")

@@ -37,7 +37,7 @@ sleep 300`)
 	}()
 	defer cancel(nil)
 	start := time.Now()
-	r := w.Run(t, func(t *testing.T, w *sandbox) (int, string) { return runAt(ctx, w, fixedNow) })
+	r := w.Run(t, func(t *testing.T, w *sandbox) (int, string) { return runAt(t, ctx, w, fixedNow) })
 	if d := time.Since(start); d > time.Minute {
 		t.Errorf("the step took %v", d)
 	}
