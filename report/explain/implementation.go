@@ -135,3 +135,21 @@ func ImplementationResult(im *model.Implementation) string {
 	}
 	return name + " passed " + strconv.Itoa(s.Passed) + " of " + of + knownNote(s)
 }
+
+// Missing words the reasons of run's verdict that name implementations the
+// counts of its results cannot show: one the run requires that reported
+// from no matching device, one whose reports left fixtures out. A matrix
+// of the implementations that did report reads as a pass without them.
+func Missing(run *model.Run) []string {
+	if run.Judgement == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range run.Judgement.Reasons {
+		if r.Kind == model.ReasonRequiredAbsent || r.Kind == model.ReasonUnreported {
+			long, _ := reasonWords(r, &run.Summary)
+			out = append(out, long)
+		}
+	}
+	return out
+}

@@ -141,17 +141,7 @@ func corpusLine(s *model.Summary) string {
 func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 	var b strings.Builder
 	order := model.RankImplementations(run.Implementations)
-	icon := "✅"
-	if ImplementationsFailed(run) > 0 {
-		icon = "❌"
-	}
-	b.WriteString(implementationsH2 + "\n\n")
-	// What the pull request broke first: the counts below say how each
-	// implementation fares, not what changed.
-	for _, broke := range explain.ImplementationsBroken(run.Comparison) {
-		fmt.Fprintf(&b, "🔴 **%s**\n\n", escape.Markdown(broke))
-	}
-	fmt.Fprintf(&b, "%s **%s**\n\n", icon, escape.Markdown(implementationsVerdict(run)))
+	writeMatrixHeadline(&b, run)
 	if l.provenance != "" {
 		b.WriteString(l.provenance + "\n\n")
 	}
@@ -618,4 +608,28 @@ func cutToFit(s string, fits func(string) bool) string {
 		out += closing
 	}
 	return out + note
+}
+
+// writeMatrixHeadline writes the heading of the implementations' section
+// and its verdict: what the pull request broke first (the counts below say
+// how each implementation fares, not what changed), then who is missing,
+// which the counts of those that reported cannot say, then the counts.
+func writeMatrixHeadline(b *strings.Builder, run *model.Run) {
+	icon := "✅"
+	absent := explain.Missing(run)
+	if ImplementationsFailed(run) > 0 || len(absent) > 0 {
+		icon = "❌"
+	}
+	b.WriteString(implementationsH2 + "\n\n")
+	for _, broke := range explain.ImplementationsBroken(run.Comparison) {
+		fmt.Fprintf(b, "🔴 **%s**\n\n", escape.Markdown(broke))
+	}
+	for _, missing := range absent {
+		fmt.Fprintf(b, "🔴 **%s**\n\n", escape.Markdown(missing))
+	}
+	verdict := implementationsVerdict(run)
+	if len(absent) > 0 {
+		verdict = "What the run requires is missing (above); " + strings.ToLower(verdict[:1]) + verdict[1:]
+	}
+	fmt.Fprintf(b, "%s **%s**\n\n", icon, escape.Markdown(verdict))
 }

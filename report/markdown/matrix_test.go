@@ -33,6 +33,14 @@ func TestMatrixGolden(t *testing.T) {
 	all.Implementations = all.Implementations[1:]
 	golden.Check(t, "matrix-passing.md", []byte(Matrix(all, Options{}, func(string) bool { return true })))
 	golden.Check(t, "matrix-webgpu.md", []byte(ImplementationsComment(sample.WithWebGPU(), matrixOpts)))
+	// Every implementation that reported passes, but one the run requires
+	// on a GPU did not report from it: the comment says so first, and its
+	// icon is the verdict's, not the counts'.
+	all.Judgement = &model.Judgement{Failed: true, Reasons: []model.Reason{
+		{Kind: model.ReasonRequiredAbsent, Subject: "native-runtime", Detail: "*NVIDIA*", Devices: []string{"Google SwiftShader Device (Subzero)"}},
+		{Kind: model.ReasonUnreported, Subject: "native-runtime 1.0", Count: 2, Of: 6},
+	}}
+	golden.Check(t, "matrix-required-absent.md", []byte(ImplementationsComment(all, matrixOpts)))
 }
 
 // TestMatrixWebGPU: phases not performed are not claimed (neither passed
