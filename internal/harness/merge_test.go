@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
@@ -52,6 +53,10 @@ func shard(base *model.Run, k, n int) *model.Run {
 func TestMergeShards(t *testing.T) {
 	base, read := embeddedRun(t)
 	cfg := Config{Commands: []string{self(t), "env " + adapterEnv + "=name:other,executes,wrong:invalid_identity_duplicate_buffer_id " + self(t)}, Env: env("")}
+	// A clock that stands still, as under SOURCE_DATE_EPOCH: every
+	// implementation's durations are 0 in the whole run and the shards.
+	frozen := time.Unix(1700000000, 0)
+	cfg.Now = func() time.Time { return frozen }
 	impls := runHarness(t, cfg, base, read)
 	whole := *base
 	whole.Implementations = impls

@@ -66,6 +66,9 @@ type Summary struct {
 	Started    string `json:"started,omitempty"`
 	Commit     string `json:"commit,omitempty"`
 	Repository string `json:"repository,omitempty"`
+	// DurationMS is how long the run took (a merge of shards: the
+	// longest shard), in milliseconds; 0 under SOURCE_DATE_EPOCH.
+	DurationMS json.Number `json:"duration_ms"`
 	// CorpusSHA256 is the digest of the fixtures the run's filters select,
 	// before sharding (model.Run.CorpusDigest).
 	CorpusSHA256 string `json:"corpus_sha256,omitempty"`
@@ -109,10 +112,27 @@ type Interruption struct {
 	Of     int    `json:"of"`
 }
 
-// Shard is one part of a sharded run: the index-th (from 1) of count.
+// Shard is one part of a sharded run: the index-th (from 1) of count;
+// Timings, the SHA-256 of the timings report the parts were balanced by
+// (--shard-timings), absent for parts by path hash.
 type Shard struct {
-	Index int `json:"index"`
-	Count int `json:"count"`
+	Index   int    `json:"index"`
+	Count   int    `json:"count"`
+	Timings string `json:"timings,omitempty"`
+}
+
+func toShard(s *model.Shard) *Shard {
+	if s == nil {
+		return nil
+	}
+	return &Shard{Index: s.Index, Count: s.Count, Timings: s.Timings}
+}
+
+func fromShard(s *Shard) *model.Shard {
+	if s == nil {
+		return nil
+	}
+	return &model.Shard{Index: s.Index, Count: s.Count, Timings: s.Timings}
 }
 
 // ClassCount counts one class.
@@ -161,6 +181,10 @@ type Result struct {
 	// Attempts are every attempt of a fixture sent more than once, in
 	// order, the last one the result's own.
 	Attempts []Attempt `json:"attempts,omitempty"`
+	// DurationMS is how long the fixture took, in milliseconds (to the
+	// microsecond); 0 under SOURCE_DATE_EPOCH. Timed shards
+	// (--shard-timings) and the slowest fixtures are read from it.
+	DurationMS json.Number `json:"duration_ms"`
 }
 
 // Expectation is an expectations entry: "fail", "flaky" or "skip", its
@@ -192,7 +216,7 @@ func Build(run *model.Run) Document {
 			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
 			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: run.Bounds.LeftOut,
 			ExpectationCounts: expectationCounts(&s),
-			Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, CorpusSHA256: run.CorpusDigest, Shard: (*Shard)(run.Shard),
+			Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, DurationMS: millis(run.Duration), CorpusSHA256: run.CorpusDigest, Shard: toShard(run.Shard),
 			Interrupted: (*Interruption)(run.Interrupted),
 		},
 		Results: make([]Result, 0, len(run.Results)),
@@ -271,6 +295,7 @@ func result(r *model.Result) Result {
 		Expectation:          expectation(r.Listing),
 		Attempts:             attempts(r.Attempts),
 		DetailLeftOut:        r.DetailLeftOut,
+		DurationMS:           millis(r.Duration),
 	}
 }
 
