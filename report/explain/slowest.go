@@ -54,11 +54,11 @@ func Slowest(run *model.Run, n int) []Slow {
 
 // InAll is what the heading of a table of slowest fixtures says after
 // who ran them: ", 1.2 s in all", or nothing when the total is unknown.
-func (s Slow) InAll() string {
-	if s.Total <= 0 {
+func InAll(total time.Duration) string {
+	if total <= 0 {
 		return ""
 	}
-	return ", " + Took(s.Total) + " in all"
+	return ", " + Took(total) + " in all"
 }
 
 // Took is a duration as the slowest fixtures' tables give it: in

@@ -313,7 +313,7 @@ func slowest(b *strings.Builder, run *model.Run) {
 	}
 	b.WriteString("<details><summary>Slowest fixtures</summary>\n\n")
 	for _, s := range slow {
-		fmt.Fprintf(b, "%s%s:\n\n| Fixture | Took |\n|---|---:|\n", escape.Markdown(escape.OneLine(s.Who)), s.InAll())
+		fmt.Fprintf(b, "%s%s:\n\n| Fixture | Took |\n|---|---:|\n", escape.Markdown(escape.OneLine(s.Who)), explain.InAll(s.Total))
 		for _, r := range s.Results {
 			fmt.Fprintf(b, "| %s | %s |\n", codeCell(explain.DisplayPath(r)), explain.Took(r.Duration))
 		}

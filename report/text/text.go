@@ -385,7 +385,7 @@ func (p *printer) slowest(run *model.Run) {
 	}
 	p.section("Slowest fixtures")
 	for _, s := range slow {
-		p.textf("%s%s:", Clean(s.Who), s.InAll())
+		p.textf("%s%s:", Clean(s.Who), explain.InAll(s.Total))
 		for _, r := range s.Results {
 			p.textf("  %10s  %s", explain.Took(r.Duration), Clean(explain.DisplayPath(r)))
 		}
