@@ -117,3 +117,24 @@ func TestMergeRefusesDisagreement(t *testing.T) {
 		t.Errorf("%v %+v", err, merged.Summary)
 	}
 }
+
+// TestMergeKeepsDurations: each result keeps its duration, an
+// implementation's durations add up over the reports, and the run took as
+// long as its longest part.
+func TestMergeKeepsDurations(t *testing.T) {
+	part := func(path string, took time.Duration) *model.Run {
+		r := model.Result{RelPath: path, Path: "fixtures/" + path, Passed: true, Duration: took}
+		return &model.Run{Duration: took, Results: []model.Result{r},
+			Implementations: []model.Implementation{{Name: "rt", Version: "1", Duration: 2 * took, Results: []model.Result{r}}}}
+	}
+	merged, err := Merge([]Report{{Source: "a", Run: viaJSON(t, part("positive/a.json", time.Second))},
+		{Source: "b", Run: viaJSON(t, part("positive/b.json", 3*time.Millisecond))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := merged.Implementations[0]
+	if merged.Duration != time.Second || im.Duration != 2*time.Second+6*time.Millisecond ||
+		merged.Results[1].Duration != 3*time.Millisecond || im.Results[0].Duration != time.Second {
+		t.Errorf("merged: run %v, implementation %v, results %v and %v", merged.Duration, im.Duration, merged.Results[1].Duration, im.Results[0].Duration)
+	}
+}
