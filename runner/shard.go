@@ -22,9 +22,19 @@ func ShardOf(relPath string, count int) int {
 }
 
 // InShard reports whether the fixture at relPath belongs to the shard;
-// every fixture belongs to no shard at all (nil).
+// every fixture belongs to no shard at all (nil). A shard balanced by
+// timings places the fixtures they name (PlaceByTimings), and the others
+// by the hash of their path.
 func InShard(s *model.Shard, relPath string) bool {
-	return s == nil || ShardOf(relPath, s.Count) == s.Index
+	if s == nil {
+		return true
+	}
+	if s.Placement != nil {
+		if k, ok := s.Placement.Parts[relPath]; ok {
+			return k == s.Index
+		}
+	}
+	return ShardOf(relPath, s.Count) == s.Index
 }
 
 // CorpusDigest is the SHA-256 (lower-case hex) of a selection of fixtures,

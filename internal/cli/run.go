@@ -69,7 +69,8 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	j.MaxFileSize = gate.DefaultMaxFileSize
 	maxFixtureSizeFlag(fs, &j.MaxFileSize)
 	workersFlag(fs, &j.Workers)
-	parsedFlag(fs, "shard", "run only the `K/N` part of the selected fixtures, the K-th of N (by a hash of each fixture's path: one corpus, N jobs, merged by drp2-fixtures merge)", &j.Shard, gate.ParseShard)
+	parsedFlag(fs, "shard", "run only the `K/N` part of the selected fixtures, the K-th of N (by a hash of each fixture's path: one corpus, N jobs, merged by drp2-fixtures merge); auto (or auto/N) reads K and N from the CI system (docs/shards.md)", &j.Shard, gate.ParseShard)
+	fs.StringVar(&j.ShardTimings, "shard-timings", "", "balance the shards of --shard by the durations of an earlier JSON `REPORT` (the fixtures it names by time, the others by path hash)")
 	fs.StringVar(&j.Manifest, "manifest", "", "compare the corpus with the manifest `FILE`; a frozen manifest's violations fail the run")
 	fs.BoolVar(&j.CheckClean, "check-clean", false, "fail the run on any difference from the manifest (default --manifest: <corpus>/manifest.json)")
 	fs.Var(&impls, "implementation", "also run the fixtures through the DRP2 implementation started by `CMD` (a command line speaking docs/harness.md; repeatable; @FILE reads one command a line)")

@@ -58,8 +58,12 @@ type RunRequest struct {
 
 	// Shard runs one part of the selected fixtures (runner.ShardOf), or of
 	// the exploration's streams; nil runs all of them. ParseShard reads
-	// "K/N".
+	// "K/N", and "auto" or "auto/N", whose index Resolve reads from the
+	// CI system's variables.
 	Shard *model.Shard
+	// ShardTimings is a JSON report whose durations balance the shards
+	// (runner.PlaceByTimings); empty places them by path hash.
+	ShardTimings string
 
 	// FailOn says which outcomes fail the run.
 	FailOn FailOn
@@ -283,14 +287,19 @@ func (f FailOn) String() string {
 // (GitHub allows 256 jobs a matrix), low enough that a typo is caught.
 const maxShards = 1024
 
-// ParseShard reads a shard as "K/N": the K-th (from 1) of N parts.
+// ParseShard reads a shard as "K/N": the K-th (from 1) of N parts; or as
+// "auto" (or "auto/N", N parts), whose index, and total, the CI system
+// running the job gives (shardFromCI).
 func ParseShard(s string) (*model.Shard, error) {
+	if sh, auto, err := parseAutoShard(s); auto {
+		return sh, err
+	}
 	k, n, ok := strings.Cut(strings.TrimSpace(s), "/")
 	ki, kerr := strconv.Atoi(k)
 	ni, nerr := strconv.Atoi(n)
 	switch {
 	case !ok || kerr != nil || nerr != nil:
-		return nil, fmt.Errorf("%q is not a shard: want K/N, such as 2/4 (the second of four parts)", s)
+		return nil, fmt.Errorf("%q is not a shard: want K/N, such as 2/4 (the second of four parts), or auto", s)
 	case ni < 1 || ni > maxShards:
 		return nil, fmt.Errorf("%q: the number of shards must be 1 to %d", s, maxShards)
 	case ki < 1 || ki > ni:

@@ -125,6 +125,9 @@ func resolve(env Env, job job) (*Resolved, error) {
 	if job.noSemantics {
 		r.Config.Checker = nil
 	}
+	if err := r.resolveShard(); err != nil {
+		return nil, err
+	}
 	if r.expect, err = r.readExpectations(); err != nil {
 		return nil, err
 	}

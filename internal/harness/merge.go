@@ -285,6 +285,7 @@ func checkShards(reports []Report) error {
 type split struct {
 	first *Report
 	seen  map[int]string // shard index → the report's source
+	held  map[string]*Report
 }
 
 // splitKey is what makes shards one split: the implementations they ran
@@ -308,11 +309,44 @@ func (sp *split) add(rep *Report) error {
 		return fmt.Errorf("%s and %s are both shard %d/%d%s: merge each shard once", sp.seen[sh.Index], rep.Source, sh.Index, sh.Count, sp.of())
 	}
 	sp.seen[sh.Index] = rep.Source
+	if sh.Timings != fs.Timings {
+		return fmt.Errorf("%s was split %s and %s %s: merge the shards of one split", sp.first.Source, splitRule(fs), rep.Source, splitRule(sh))
+	}
+	if sh.Timings != "" {
+		return sp.holdOnce(rep)
+	}
 	for _, r := range rep.Run.Results {
 		if k := runner.ShardOf(r.RelPath, sh.Count); k != sh.Index {
 			return fmt.Errorf("%s, shard %d/%d, holds %s, which is in shard %d/%d: it was not made by --shard of this split",
 				rep.Source, sh.Index, sh.Count, r.RelPath, k, sh.Count)
 		}
+	}
+	return nil
+}
+
+// splitRule says how a shard's fixtures were chosen, for an error.
+func splitRule(sh *model.Shard) string {
+	if sh.Timings == "" {
+		return "by path hash"
+	}
+	return "by the timings report sha256 " + short(sh.Timings)
+}
+
+// holdOnce checks that no fixture of a shard balanced by timings is in
+// another shard of its split. Which shard a fixture is in depends on the
+// timings report, which merge does not read: it trusts each shard to hold
+// its own, as every shard of the split records the same timings, and
+// refuses a fixture two shards hold.
+func (sp *split) holdOnce(rep *Report) error {
+	if sp.held == nil {
+		sp.held = map[string]*Report{}
+	}
+	for _, r := range rep.Run.Results {
+		if other := sp.held[r.RelPath]; other != nil {
+			return fmt.Errorf("%s, shard %d/%d, and %s, shard %d/%d, both hold %s: a fixture is in one shard of a split",
+				other.Source, other.Run.Shard.Index, other.Run.Shard.Count, rep.Source, rep.Run.Shard.Index, rep.Run.Shard.Count, r.RelPath)
+		}
+		sp.held[r.RelPath] = rep
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/jsonout"
@@ -52,6 +53,10 @@ func shard(base *model.Run, k, n int) *model.Run {
 func TestMergeShards(t *testing.T) {
 	base, read := embeddedRun(t)
 	cfg := Config{Commands: []string{self(t), "env " + adapterEnv + "=name:other,executes,wrong:invalid_identity_duplicate_buffer_id " + self(t)}, Env: env("")}
+	// A clock that stands still, as under SOURCE_DATE_EPOCH: every
+	// implementation's durations are 0 in the whole run and the shards.
+	frozen := time.Unix(1700000000, 0)
+	cfg.Now = func() time.Time { return frozen }
 	impls := runHarness(t, cfg, base, read)
 	whole := *base
 	whole.Implementations = impls
@@ -110,5 +115,26 @@ func TestMergeRefusesDisagreement(t *testing.T) {
 	merged, err := Merge([]Report{{"a.json", base}, {"a-again.json", viaJSON(t, base)}})
 	if err != nil || merged.Summary.Run != 2 {
 		t.Errorf("%v %+v", err, merged.Summary)
+	}
+}
+
+// TestMergeKeepsDurations: each result keeps its duration, an
+// implementation's durations add up over the reports, and the run took as
+// long as its longest part.
+func TestMergeKeepsDurations(t *testing.T) {
+	part := func(path string, took time.Duration) *model.Run {
+		r := model.Result{RelPath: path, Path: "fixtures/" + path, Passed: true, Duration: took}
+		return &model.Run{Duration: took, Results: []model.Result{r},
+			Implementations: []model.Implementation{{Name: "rt", Version: "1", Duration: 2 * took, Results: []model.Result{r}}}}
+	}
+	merged, err := Merge([]Report{{Source: "a", Run: viaJSON(t, part("positive/a.json", time.Second))},
+		{Source: "b", Run: viaJSON(t, part("positive/b.json", 3*time.Millisecond))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := merged.Implementations[0]
+	if merged.Duration != time.Second || im.Duration != 2*time.Second+6*time.Millisecond ||
+		merged.Results[1].Duration != 3*time.Millisecond || im.Results[0].Duration != time.Second {
+		t.Errorf("merged: run %v, implementation %v, results %v and %v", merged.Duration, im.Duration, merged.Results[1].Duration, im.Results[0].Duration)
 	}
 }

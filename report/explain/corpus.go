@@ -92,6 +92,9 @@ func Shard(sh *model.Shard) string {
 	if sh == nil {
 		return ""
 	}
+	if sh.Timings != "" {
+		return fmt.Sprintf("%d/%d (balanced by the timings report sha256 %.12s; merge the reports of all %d for the whole run)", sh.Index, sh.Count, sh.Timings, sh.Count)
+	}
 	return fmt.Sprintf("%d/%d (the fixtures whose path hashes to it; merge the reports of all %d for the whole run)", sh.Index, sh.Count, sh.Count)
 }
 

@@ -33,8 +33,11 @@ type Implementation struct {
 	Error        *string               `json:"error"`
 	Summary      ImplementationSummary `json:"summary"`
 	Restarts     int                   `json:"restarts"`
-	Stderr       string                `json:"stderr"`
-	Results      []Result              `json:"results"`
+	// DurationMS is how long its run took, in milliseconds (a merge of
+	// shards: their sum); 0 under SOURCE_DATE_EPOCH.
+	DurationMS json.Number `json:"duration_ms"`
+	Stderr     string      `json:"stderr"`
+	Results    []Result    `json:"results"`
 	// Level2 maps each fixture whose readback replies were checked to
 	// whether they mirrored the requests (keys sorted by the encoder).
 	Level2 map[string]bool `json:"level2,omitempty"`
@@ -92,7 +95,7 @@ func implementations(run *model.Run) []Implementation {
 		rec := Implementation{
 			Command: im.Command, Name: im.Name, Version: im.Version,
 			DRP2Versions: append([]string{}, im.DRP2Versions...), Executes: im.Executes,
-			Error: optional(im.Error), Restarts: im.Restarts, Stderr: im.Stderr,
+			Error: optional(im.Error), Restarts: im.Restarts, DurationMS: millis(im.Duration), Stderr: im.Stderr,
 			Summary: ImplementationSummary{Run: im.Summary.Run, Passed: im.Summary.Passed, Failed: im.Summary.Failed,
 				HarnessErrors: im.HarnessErrors(), NotClaimed: im.NotClaimedCount(), Level1: im.Level1(),
 				Level2Checked: checked, Level2Passed: passed, Level3Compared: compared, Level3Agreed: agreed,
@@ -119,8 +122,8 @@ func implementations(run *model.Run) []Implementation {
 }
 
 // Read reads a JSON report back into a run, for merging the reports of
-// several jobs or shards. What the format does not carry (tags, durations,
-// the fixtures' prose) stays empty; the summaries are
+// several jobs or shards. What the format does not carry (tags, the
+// fixtures' prose) stays empty; the summaries are
 // computed again from the results.
 func Read(r io.Reader) (*model.Run, error) {
 	data, err := io.ReadAll(r)
@@ -160,7 +163,7 @@ func Read(r io.Reader) (*model.Run, error) {
 		CorpusRoot: doc.Summary.Corpus, ToolVersion: doc.Summary.ToolVersion,
 		CommandSchema: fromSchema(doc.Summary.CommandSchema), FixtureSchema: fromSchema(doc.Summary.FixtureSchema),
 		Findings: convert(doc.Findings, fromFinding), FixtureReadbacks: doc.FixtureReadbacks,
-		Commit: doc.Summary.Commit, Repository: doc.Summary.Repository, CorpusDigest: doc.Summary.CorpusSHA256, Shard: (*model.Shard)(doc.Summary.Shard),
+		Commit: doc.Summary.Commit, Repository: doc.Summary.Repository, CorpusDigest: doc.Summary.CorpusSHA256, Shard: fromShard(doc.Summary.Shard),
 		Interrupted: (*model.Interruption)(doc.Summary.Interrupted), Rerun: (*model.Rerun)(doc.Summary.Rerun),
 	}
 	if doc.Summary.Started != "" {
@@ -170,11 +173,17 @@ func Read(r io.Reader) (*model.Run, error) {
 		}
 		run.Started = t.UTC()
 	}
+	if run.Duration, err = readMillis(doc.Summary.DurationMS); err != nil {
+		return nil, fmt.Errorf("not a drp2-fixtures JSON report: summary: %v", err)
+	}
 	if d := run.CorpusDigest; d != "" && !isSHA256(d) {
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: summary.corpus_sha256 %.80q is not a SHA-256 in hex", d)
 	}
 	if sh := run.Shard; sh != nil && (sh.Count < 1 || sh.Index < 1 || sh.Index > sh.Count) {
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: summary.shard is %d of %d, not a shard", sh.Index, sh.Count)
+	}
+	if sh := run.Shard; sh != nil && sh.Timings != "" && !isSHA256(sh.Timings) {
+		return nil, fmt.Errorf("not a drp2-fixtures JSON report: summary.shard.timings %.80q is not a SHA-256 in hex", sh.Timings)
 	}
 	for i := range doc.Results {
 		res, err := readResult(&doc.Results[i])
@@ -205,6 +214,10 @@ func readImplementation(rec *Implementation, discovered int) (model.Implementati
 	}
 	if rec.Error != nil {
 		im.Error = *rec.Error
+	}
+	var err error
+	if im.Duration, err = readMillis(rec.DurationMS); err != nil {
+		return im, err
 	}
 	if im.Executes && im.Level2 == nil {
 		im.Level2 = map[string]bool{}
@@ -257,6 +270,9 @@ func readResult(rec *Result) (model.Result, error) {
 		Carried:       rec.Carried,
 	}
 	var err error
+	if r.Duration, err = readMillis(rec.DurationMS); err != nil {
+		return model.Result{}, fmt.Errorf("%s: %v", rec.FixturePath, err)
+	}
 	if r.Listing, err = readListing(rec.Expectation); err != nil {
 		return model.Result{}, fmt.Errorf("%s: %v", rec.FixturePath, err)
 	}

@@ -66,6 +66,9 @@ type Summary struct {
 	Started    string `json:"started,omitempty"`
 	Commit     string `json:"commit,omitempty"`
 	Repository string `json:"repository,omitempty"`
+	// DurationMS is how long the run took (a merge of shards: the
+	// longest shard), in milliseconds; 0 under SOURCE_DATE_EPOCH.
+	DurationMS json.Number `json:"duration_ms"`
 	// CorpusSHA256 is the digest of the fixtures the run's filters select,
 	// before sharding (model.Run.CorpusDigest).
 	CorpusSHA256 string `json:"corpus_sha256,omitempty"`
@@ -121,10 +124,27 @@ type Rerun struct {
 	Carried int    `json:"carried"`
 }
 
-// Shard is one part of a sharded run: the index-th (from 1) of count.
+// Shard is one part of a sharded run: the index-th (from 1) of count;
+// Timings, the SHA-256 of the timings report the parts were balanced by
+// (--shard-timings), absent for parts by path hash.
 type Shard struct {
-	Index int `json:"index"`
-	Count int `json:"count"`
+	Index   int    `json:"index"`
+	Count   int    `json:"count"`
+	Timings string `json:"timings,omitempty"`
+}
+
+func toShard(s *model.Shard) *Shard {
+	if s == nil {
+		return nil
+	}
+	return &Shard{Index: s.Index, Count: s.Count, Timings: s.Timings}
+}
+
+func fromShard(s *Shard) *model.Shard {
+	if s == nil {
+		return nil
+	}
+	return &model.Shard{Index: s.Index, Count: s.Count, Timings: s.Timings}
 }
 
 // ClassCount counts one class.
@@ -176,6 +196,10 @@ type Result struct {
 	// Carried: the result was taken from the earlier report of a re-run
 	// (summary.rerun), not run again.
 	Carried bool `json:"carried,omitempty"`
+	// DurationMS is how long the fixture took, in milliseconds (to the
+	// microsecond); 0 under SOURCE_DATE_EPOCH. Timed shards
+	// (--shard-timings) and the slowest fixtures are read from it.
+	DurationMS json.Number `json:"duration_ms"`
 }
 
 // Expectation is an expectations entry: "fail", "flaky" or "skip", its
@@ -207,7 +231,7 @@ func Build(run *model.Run) Document {
 			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
 			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: run.Bounds.LeftOut,
 			ExpectationCounts: expectationCounts(&s),
-			Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, CorpusSHA256: run.CorpusDigest, Shard: (*Shard)(run.Shard),
+			Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, DurationMS: millis(run.Duration), CorpusSHA256: run.CorpusDigest, Shard: toShard(run.Shard),
 			Interrupted: (*Interruption)(run.Interrupted), Rerun: (*Rerun)(run.Rerun),
 		},
 		Results: make([]Result, 0, len(run.Results)),
@@ -287,6 +311,7 @@ func result(r *model.Result) Result {
 		Attempts:             attempts(r.Attempts),
 		DetailLeftOut:        r.DetailLeftOut,
 		Carried:              r.Carried,
+		DurationMS:           millis(r.Duration),
 	}
 }
 

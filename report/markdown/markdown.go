@@ -81,7 +81,7 @@ func Summary(run *model.Run, opts Options) string {
 		run = &model.Run{}
 	}
 	l := full()
-	l.timing = true
+	l.timing, l.slowest = true, true
 	return fit(run, opts, l, func(s string) bool { return len(s) <= maxSummaryBytes })
 }
 

@@ -32,6 +32,9 @@ type layout struct {
 	// comment leaves them out: they change on every run, and the comment's
 	// "changes" mode must see an unchanged result as an unchanged body.
 	timing bool
+	// slowest adds the slowest fixtures of the validator and of each
+	// implementation (the job summary's, when the fixtures took time).
+	slowest bool
 	// selfLink: the rendering is the check run's own output, which need
 	// not link to itself, nor repeat its title as a heading.
 	selfLink bool
@@ -122,6 +125,9 @@ func render(run *model.Run, opts Options, l layout) string {
 	}
 	if l.evidence {
 		evidence(&b, run, l.timing)
+	}
+	if l.slowest && l.evidence {
+		slowest(&b, run)
 	}
 	if l.notes {
 		for _, note := range opts.Skipped {
@@ -299,4 +305,23 @@ func evidence(b *strings.Builder, run *model.Run, timing bool) {
 		fmt.Fprintf(b, "- Started: %s, took %s\n", run.Started.UTC().Format(time.RFC3339), run.Duration.Round(time.Millisecond))
 	}
 	b.WriteString("\n</details>\n\n")
+}
+
+// slowest is a folded table of the slowest fixtures of the validator and
+// of each implementation, as gotestsum's slowest tool lists tests; none
+// when the fixtures took no time (SOURCE_DATE_EPOCH stops the clock).
+func slowest(b *strings.Builder, run *model.Run) {
+	slow := explain.Slowest(run, explain.SlowestShown)
+	if len(slow) == 0 {
+		return
+	}
+	b.WriteString("<details><summary>Slowest fixtures</summary>\n\n")
+	for _, s := range slow {
+		fmt.Fprintf(b, "%s%s:\n\n| Fixture | Took |\n|---|---:|\n", escape.Markdown(escape.OneLine(s.Who)), explain.InAll(s.Total))
+		for _, r := range s.Results {
+			fmt.Fprintf(b, "| %s | %s |\n", codeCell(explain.DisplayPath(r)), explain.Took(r.Duration))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("</details>\n\n")
 }

@@ -53,6 +53,9 @@ func Write(w io.Writer, run *model.Run, opts Options) error {
 	p.results(run)
 	p.findings(run.Findings)
 	p.details(run)
+	if opts.Verbose {
+		p.slowest(run)
+	}
 	p.implementations(run)
 	p.comparison(run.Comparison)
 	p.manifest(run.Manifest)
@@ -371,6 +374,24 @@ func (p *printer) details(run *model.Run) {
 	}
 	if u := run.ExpectationsUpdate; u != nil {
 		p.expectationsUpdate(u)
+	}
+	p.endGroup()
+}
+
+// slowest lists the slowest fixtures of the validator and of each
+// implementation, as gotestsum's slowest tool does; nothing for a run
+// whose fixtures took no time (under SOURCE_DATE_EPOCH).
+func (p *printer) slowest(run *model.Run) {
+	slow := explain.Slowest(run, explain.SlowestShown)
+	if len(slow) == 0 {
+		return
+	}
+	p.section("Slowest fixtures")
+	for _, s := range slow {
+		p.textf("%s%s:", Clean(s.Who), explain.InAll(s.Total))
+		for _, r := range s.Results {
+			p.textf("  %10s  %s", explain.Took(r.Duration), Clean(explain.DisplayPath(r)))
+		}
 	}
 	p.endGroup()
 }

@@ -118,8 +118,9 @@ func TestGroups(t *testing.T) {
 			}
 		}
 	}
-	// Passes, findings, run details and the commands that reproduce.
-	if depth != 0 || strings.Count(out, "::group::") != 4 {
+	// Passes, findings, run details, the slowest fixtures and the
+	// commands that reproduce.
+	if depth != 0 || strings.Count(out, "::group::") != 5 {
 		t.Errorf("groups: %d opened, depth %d at the end", strings.Count(out, "::group::"), depth)
 	}
 	for _, l := range strings.Split(render(t, sample.Run(), Options{Verbose: true}), "\n") {
