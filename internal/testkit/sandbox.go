@@ -116,7 +116,7 @@ func stepEnv(apiURL, webURL, eventName string, w *Workspace) map[string]string {
 		"RUNNER_OS": "Linux", "RUNNER_TEMP": "/home/runner/work/_temp",
 		// action.yml defaults, as the runner passes them, hyphens kept.
 		"INPUT_CORPUS": "corpus", "INPUT_COMMAND-SCHEMA": "", "INPUT_FIXTURE-SCHEMA": "",
-		"INPUT_PATHS": "", "INPUT_NAME": "", "INPUT_TAGS": "", "INPUT_SHARD": "",
+		"INPUT_PATHS": "", "INPUT_NAME": "", "INPUT_TAGS": "", "INPUT_SHARD": "", "INPUT_SHARD-TIMINGS": "",
 		"INPUT_JUNIT-PATH": "drp2-fixtures-junit.xml", "INPUT_JUNIT-STRICT": "false", "INPUT_JSON-PATH": "drp2-fixtures.json",
 		"INPUT_GITHUB-TOKEN": Token, "INPUT_CHECK-NAME": "DRP2 fixtures", "INPUT_CHECK-RUN-ID": "",
 		"INPUT_REPORT-NAME": "", "INPUT_COMMENT": "always", "INPUT_ANNOTATIONS": "check-run", "INPUT_FAIL-ON": "mismatch,empty",

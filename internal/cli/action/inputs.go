@@ -81,6 +81,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			Implementations: splitLines(a.GetInput("implementation")),
 			Results:         splitList(a.GetInput("results")),
 			ExpectAdapter:   a.GetInput("expect-adapter"),
+			ShardTimings:    a.GetInput("shard-timings"),
 			Baseline:        a.GetInput("baseline"),
 			KnownFailures:   a.GetInput("known-failures"),
 			// Paths may hold commas: one file a line.
