@@ -2,7 +2,8 @@
 // and runs the host proper (the runtime under Node, or the process that
 // drives Chromium) as a child, which it watches: while a fixture runs, the
 // memory of the child and everything it started (Chromium's processes
-// included) is measured several times a second, and past the limit the
+// included) is measured (every 200 ms, less often while it stays flat and
+// far below the limit; see watch and nextCheck), and past the limit the
 // child is killed, the fixture gets an error verdict that says so, and the
 // next fixture starts a new child, as the harness restarts a crashed
 // implementation. Whatever else the child does (answer, exit) is passed on
@@ -279,7 +280,7 @@ async function next(c) {
 // kept on c across fixtures: a fixture is measured at its start unless
 // one was made less than pollMs before, so that a run of short fixtures
 // is measured every pollMs, not once each, and any fixture that lasts
-// pollMs is measured while it runs.
+// pollMs is measured while it runs, then as nextCheck says.
 async function watch(c, limit, every) {
   const answer = next(c);
   if (limit === Infinity) {
@@ -287,6 +288,7 @@ async function watch(c, limit, every) {
     return line === null ? {} : { line };
   }
   let timer;
+  let first = true; // the first measure in this fixture
   const over = new Promise((resolve) => {
     const check = () => {
       let bytes = 0;
@@ -306,7 +308,10 @@ async function watch(c, limit, every) {
         return;
       }
       const now = performance.now();
-      const delay = nextCheck(c.measured ?? null, bytes, now, limit, every);
+      // Each fixture starts at pollMs: the wait a quiet one before it
+      // reached is no reason to measure a new one less often.
+      const delay = first ? every.pollMs : nextCheck(c.measured, bytes, now, limit, every);
+      first = false;
       c.measured = { bytes, at: now, delay };
       timer = setTimeout(check, delay);
     };
