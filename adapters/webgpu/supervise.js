@@ -2,13 +2,14 @@
 // and runs the host proper (the runtime under Node, or the process that
 // drives Chromium) as a child, which it watches: while a fixture runs, the
 // memory of the child and everything it started (Chromium's processes
-// included) is measured several times a second, and past the limit the
+// included) is measured (every 200 ms, less often while it stays flat and
+// far below the limit; see watch and nextCheck), and past the limit the
 // child is killed, the fixture gets an error verdict that says so, and the
 // next fixture starts a new child, as the harness restarts a crashed
 // implementation. Whatever else the child does (answer, exit) is passed on
 // as it is.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -18,8 +19,43 @@ const MiB = 1024 * 1024;
 // treeMemory is the memory of pid and its descendants: the sum of their
 // resident sets, or with proportional, of their proportional set sizes
 // (shared pages counted once across them; slower to read, and no larger),
-// where the kernel gives them. It returns the pids too, to kill.
-export function treeMemory(root, proportional = false) {
+// where the kernel gives them. It returns the pids too, to kill. With
+// deep, the tree may hold other programs (Chromium's processes) that must
+// be found even on a kernel that keeps no lists of children.
+export function treeMemory(root, { proportional = false, deep = true } = {}) {
+  const pids = descendants(root, deep);
+  let bytes = 0;
+  for (const pid of pids) {
+    bytes += processMemory(pid, proportional);
+  }
+  return { bytes, pids };
+}
+
+// The kernel's list of each thread's children (CONFIG_PROC_CHILDREN, on in
+// the kernels of Debian, Ubuntu and GitHub's runners).
+const childrenLists = existsSync(`/proc/self/task/${process.pid}/children`);
+
+// descendants lists root and the processes below it, read from the
+// kernel's lists of each thread's children (/proc/PID/task/TID/children):
+// the cost grows with the tree, never with the machine, so that a host on
+// a busy runner does not pay for every other process at each fixture.
+// Without those lists, the root alone when not deep (the host proper
+// under Node starts no process), and otherwise the parents of all of
+// /proc, the one other way to find Chromium's processes.
+export function descendants(root, deep = true) {
+  if (!childrenLists) {
+    return deep ? scanDescendants(root) : [root];
+  }
+  const pids = [];
+  for (const queue = [root]; queue.length > 0;) {
+    const pid = queue.shift();
+    pids.push(pid);
+    queue.push(...childrenOf(pid));
+  }
+  return pids;
+}
+
+function scanDescendants(root) {
   const children = new Map();
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) {
@@ -44,11 +80,31 @@ export function treeMemory(root, proportional = false) {
     pids.push(pid);
     queue.push(...(children.get(pid) ?? []));
   }
-  let bytes = 0;
-  for (const pid of pids) {
-    bytes += processMemory(pid, proportional);
+  return pids;
+}
+
+function childrenOf(pid) {
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return []; // Gone.
   }
-  return { bytes, pids };
+  const found = [];
+  for (const tid of tasks) {
+    let list;
+    try {
+      list = readFileSync(`/proc/${pid}/task/${tid}/children`, "latin1");
+    } catch {
+      continue; // The thread ended, or the kernel keeps no such list.
+    }
+    for (const child of list.split(" ")) {
+      if (child !== "" && child !== "\n") {
+        found.push(Number(child));
+      }
+    }
+  }
+  return found;
 }
 
 function processMemory(pid, proportional) {
@@ -73,11 +129,11 @@ function processMemory(pid, proportional) {
 // killTree kills pid and its descendants, each by its id (Chromium's
 // processes are in a process group of their own), and waits up to ms for
 // them to be gone (dead or a zombie), so that none writes into a folder
-// about to be removed.
-export function killTree(pid, ms = 3000) {
+// about to be removed. deep is as for treeMemory.
+export function killTree(pid, { ms = 3000, deep = true } = {}) {
   let pids = [pid];
   try {
-    pids = treeMemory(pid).pids;
+    pids = descendants(pid, deep);
   } catch {
     // No /proc: the child alone.
   }
@@ -111,8 +167,10 @@ export function removeFolder(dir) {
 
 // supervise runs the protocol on lines (the harness's requests) and write
 // (answers), with the host proper started by start() -> {child, lines,
-// profile}. limit is in bytes; pollMs how often the memory is measured.
-export async function supervise(lines, write, { start, limit, pollMs = 200, log = (s) => process.stderr.write(s + "\n") }) {
+// profile, detached}. limit is in bytes. The memory is measured when a
+// fixture starts, then every pollMs, and less often, up to every
+// maxPollMs, while it stays far below the limit (see nextCheck).
+export async function supervise(lines, write, { start, limit, pollMs = 200, maxPollMs = 5 * pollMs, log = (s) => process.stderr.write(s + "\n") }) {
   let current = null; // {child, answers (async iterator), exited (promise), profile}
   let hello = null; // the harness's hello, sent again to each new child
 
@@ -134,7 +192,7 @@ export async function supervise(lines, write, { start, limit, pollMs = 200, log 
   };
   const stop = () => {
     if (current !== null) {
-      killTree(current.child.pid);
+      killTree(current.child.pid, { deep: current.detached });
       if (current.profile) {
         removeFolder(current.profile);
       }
@@ -169,7 +227,7 @@ export async function supervise(lines, write, { start, limit, pollMs = 200, log 
         }
         return status === null ? 0 : status.code ?? 1;
       }
-      const answer = await watch(current, msg?.type === "fixture" ? limit : Infinity, pollMs);
+      const answer = await watch(current, msg?.type === "fixture" ? limit : Infinity, { pollMs, maxPollMs });
       if (answer.line !== undefined) {
         write(answer.line);
         if (msg?.type === "hello" && parse(answer.line)?.error !== undefined) {
@@ -218,38 +276,71 @@ async function next(c) {
 }
 
 // watch waits for the child's answer while measuring its memory: {line},
-// {over: bytes} past limit, or {} when it exits first.
-async function watch(c, limit, pollMs) {
+// {over: bytes} past limit, or {} when it exits first. The last measure is
+// kept on c across fixtures: a fixture is measured at its start unless
+// one was made less than pollMs before, so that a run of short fixtures
+// is measured every pollMs, not once each, and any fixture that lasts
+// pollMs is measured while it runs, then as nextCheck says.
+async function watch(c, limit, every) {
   const answer = next(c);
   if (limit === Infinity) {
     const line = await answer;
     return line === null ? {} : { line };
   }
   let timer;
+  let first = true; // the first measure in this fixture
   const over = new Promise((resolve) => {
     const check = () => {
       let bytes = 0;
+      // A detached child is the Chromium mode's, whose tree holds
+      // Chromium's processes.
+      const deep = c.detached;
       try {
-        bytes = treeMemory(c.child.pid).bytes;
+        bytes = treeMemory(c.child.pid, { deep }).bytes;
         if (bytes > limit) {
-          bytes = treeMemory(c.child.pid, true).bytes;
+          bytes = treeMemory(c.child.pid, { proportional: true, deep }).bytes;
         }
       } catch {
         return; // No /proc to measure with: this fixture runs unwatched.
       }
       if (bytes > limit) {
         resolve({ over: bytes });
-      } else {
-        timer = setTimeout(check, pollMs);
+        return;
       }
+      const now = performance.now();
+      // Each fixture starts at pollMs: the wait a quiet one before it
+      // reached is no reason to measure a new one less often.
+      const delay = first ? every.pollMs : nextCheck(c.measured, bytes, now, limit, every);
+      first = false;
+      c.measured = { bytes, at: now, delay };
+      timer = setTimeout(check, delay);
     };
-    timer = setTimeout(check, 0);
+    const since = c.measured ? performance.now() - c.measured.at : Infinity;
+    if (since >= every.pollMs) {
+      check();
+    } else {
+      timer = setTimeout(check, every.pollMs - since);
+    }
   });
   try {
     return await Promise.race([answer.then((line) => (line === null ? {} : { line })), over]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+// nextCheck is how long to wait before the next measure: pollMs after the
+// first, then, while the memory is below half the limit, twice the last
+// wait (up to maxPollMs) as long as the growth seen since the last measure
+// would not reach the limit within twice the wait. A fixture that grows
+// fast, or is near the limit, is measured every pollMs.
+export function nextCheck(last, bytes, now, limit, { pollMs, maxPollMs }) {
+  if (last === null || bytes > limit / 2) {
+    return pollMs;
+  }
+  const longer = Math.min(maxPollMs, 2 * last.delay);
+  const rate = Math.max(0, bytes - last.bytes) / Math.max(1, now - last.at);
+  return bytes + rate * 2 * longer < limit ? longer : pollMs;
 }
 
 // childStarter returns start() for supervise: the host proper is this

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { test } from "node:test";
 
-import { supervise } from "../supervise.js";
+import { descendants, killTree, nextCheck, supervise } from "../supervise.js";
 
 const stand_in = `
 const rl = require("node:readline").createInterface({ input: process.stdin });
@@ -61,4 +61,42 @@ test("a process that exits without answering makes the outer one exit with its s
     (l) => out.push(l), { start, limit: 1 << 30 });
   assert.equal(code, 3);
   assert.equal(out.length, 1);
+});
+
+test("the tree is the child and what it started, grandchildren included, and no other process", async () => {
+  const child = spawn("sh", ["-c", "sleep 30 & sleep 30 & wait"], { stdio: "ignore" });
+  const other = spawn("sleep", ["30"], { stdio: "ignore" });
+  try {
+    let pids = [];
+    for (const deadline = Date.now() + 5000; pids.length < 3 && Date.now() < deadline;) {
+      await new Promise((r) => setTimeout(r, 20));
+      pids = descendants(child.pid);
+    }
+    assert.equal(pids.length, 3, `want the shell and its two sleeps: ${pids}`);
+    assert.equal(pids[0], child.pid);
+    assert.ok(!pids.includes(other.pid), "a process this one started outside the tree");
+    assert.ok(descendants(process.pid).includes(pids[2]), "a grandchild is found from further up");
+  } finally {
+    killTree(child.pid);
+    other.kill("SIGKILL");
+  }
+});
+
+test("the memory is measured less often while it stays far below the limit, and every pollMs when it grows or nears it", () => {
+  const every = { pollMs: 200, maxPollMs: 1000 };
+  const MiB = 1 << 20;
+  const limit = 1024 * MiB;
+  assert.equal(nextCheck(null, 100 * MiB, 0, limit, every), 200, "the first wait");
+  let last = { bytes: 100 * MiB, at: 0, delay: 200 };
+  const waits = [];
+  for (let i = 0; i < 5; i++) {
+    const delay = nextCheck(last, 100 * MiB, last.at + last.delay, limit, every);
+    waits.push(delay);
+    last = { bytes: 100 * MiB, at: last.at + last.delay, delay };
+  }
+  assert.deepEqual(waits, [400, 800, 1000, 1000, 1000], "flat and far below: backs off to maxPollMs");
+  assert.equal(nextCheck(last, 300 * MiB, last.at + 1000, limit, every), 1000, "growing 200 MiB a second: 1024 MiB is 3.6 s away");
+  assert.equal(nextCheck(last, 450 * MiB, last.at + 1000, limit, every), 200, "growing 350 MiB a second: every pollMs");
+  assert.equal(nextCheck(last, 110 * MiB, last.at + 1000, limit, every), 1000, "slow growth far below: no sooner");
+  assert.equal(nextCheck({ ...last, bytes: 600 * MiB }, 600 * MiB, last.at + 1000, limit, every), 200, "past half the limit: every pollMs");
 });
