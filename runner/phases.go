@@ -28,6 +28,7 @@ type fixtureJob struct {
 	checker   Checker
 	now       func() time.Time
 	limit     int64
+	largest   *largestSeen
 	name      string
 	tags      []string
 	budget    time.Duration // <= 0: none
@@ -202,6 +203,7 @@ func (j *fixtureJob) validateEnvelope(doc map[string]any) error {
 // sums sum its digest into out.
 func (j *fixtureJob) readAndDecode(rel string, mem *fixtureMemory, sums *digester, out *model.Digest) ([]byte, *fixture, *corpusError) {
 	data, cerr := readFixture(j.corpus.fsys, rel, j.limit, mem)
+	j.largest.saw(int64(len(data)))
 	sums.start(data, out)
 	var fx *fixture
 	if cerr == nil {

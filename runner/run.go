@@ -65,6 +65,11 @@ type Config struct {
 	// once they are selected and before any runs: main scales the soft
 	// memory limit with it.
 	Sized func(fixtures int)
+	// LargestFixture, when set, is told the size in bytes of each fixture
+	// file read that is larger than any read before it in the run: main
+	// scales the soft memory limit with it, as a long stream's heap grows
+	// with its commands. It may be called from several workers at once.
+	LargestFixture func(bytes int64)
 	// Checker runs the semantic and capability phases. Nil stops every
 	// stream after the command schema (a schema-only run).
 	Checker Checker
@@ -256,7 +261,7 @@ func newFixtureJob(cfg Config, c *corpus, sch *schemas, now func() time.Time) *f
 		budget = DefaultFixtureTimeout
 	}
 	return &fixtureJob{corpus: c, schemas: sch, commands: newCommandPhase(sch), envelopes: newEnvelopeShapes(sch),
-		checker: cfg.Checker, now: now, limit: limit, name: cfg.Name, tags: cfg.Tags, budget: budget, progress: cfg.Progress,
+		checker: cfg.Checker, now: now, limit: limit, largest: &largestSeen{tell: cfg.LargestFixture}, name: cfg.Name, tags: cfg.Tags, budget: budget, progress: cfg.Progress,
 		overBudget: fmt.Errorf("the wall-clock limit of %s for one fixture was reached", budget)}
 }
 

@@ -5,9 +5,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
 	"time"
 
@@ -23,13 +25,23 @@ import (
 // fixed 112 MiB a run of 20,000 failing fixtures spent three quarters of
 // its processor time collecting a heap it could not shrink. So the limit
 // is 112 MiB plus 8 KiB a fixture, once the run knows its fixtures, and at
-// most 1 GiB: a long stream (one fixture) or a small corpus stays under
-// the 112 MiB that keeps a small runner's memory safe, and 50,000 fixtures
-// get 503 MiB, which a 7 GB hosted runner holds many times over.
+// most 1 GiB: a small corpus stays under the 112 MiB that keeps a small
+// runner's memory safe, and 50,000 fixtures get 503 MiB, which a 7 GB
+// hosted runner holds many times over.
+//
+// A long stream is one fixture whose heap grows with its commands: about
+// 27 bytes a command stay alive (the file itself, 93 bytes a command, is
+// mapped outside the heap), so GOGC=200 lets the heap reach about 0.85
+// times the file. Under the fixed limit a 10M-command stream (934 MB)
+// spent 2.2 times the processor time of the same run without it, all of
+// it collecting. So each fixture file from largeFixture bytes on adds its
+// size to the limit, beyond the ceiling: the file was already allowed by
+// --max-fixture-size and is in memory anyway.
 const (
 	softMemoryLimit    = 112 << 20
 	memoryPerFixture   = 8 << 10
 	maxSoftMemoryLimit = 1 << 30
+	largeFixture       = 16 << 20
 )
 
 // GOGC is 200 at first: a long stream's heap is mostly garbage, and
@@ -53,9 +65,70 @@ func gcPercent(n int) int {
 	return startGCPercent
 }
 
-// memoryLimit is the soft memory limit of a run of n fixtures.
-func memoryLimit(n int) int64 {
-	return min(softMemoryLimit+memoryPerFixture*int64(max(n, 0)), maxSoftMemoryLimit)
+// memoryLimit is the soft memory limit of a run of n fixtures whose
+// largest file is largest bytes.
+func memoryLimit(n int, largest int64) int64 {
+	limit := min(softMemoryLimit+memoryPerFixture*int64(max(n, 0)), maxSoftMemoryLimit)
+	if largest >= largeFixture {
+		limit += largest
+	}
+	return limit
+}
+
+// memorySettings sets GOGC and the soft memory limit as a run learns its
+// size, each unless its variable was set, and says on stderr when a large
+// fixture raises the limit.
+type memorySettings struct {
+	gogc, limit bool
+	stderr      io.Writer
+	mu          sync.Mutex
+	fixtures    int
+	largest     int64
+	// said is the limit last said on stderr; it is said again only once
+	// it has doubled, so a corpus of growing fixtures says it a few times
+	// at most.
+	said int64
+}
+
+// start sets the values of a run that knows nothing yet.
+func (m *memorySettings) start() {
+	if m.gogc {
+		debug.SetGCPercent(startGCPercent)
+	}
+	if m.limit {
+		debug.SetMemoryLimit(softMemoryLimit)
+	}
+}
+
+// sized is cli.Env.Sized: the run is about to run n fixtures.
+func (m *memorySettings) sized(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.fixtures = n
+	if m.gogc {
+		debug.SetGCPercent(gcPercent(n))
+	}
+	if m.limit {
+		debug.SetMemoryLimit(memoryLimit(m.fixtures, m.largest))
+	}
+}
+
+// largestFixture is cli.Env.LargestFixture: the run read a fixture of
+// this many bytes, more than any before it.
+func (m *memorySettings) largestFixture(bytes int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.largest = max(m.largest, bytes)
+	if !m.limit || m.largest < largeFixture {
+		return
+	}
+	limit := memoryLimit(m.fixtures, m.largest)
+	debug.SetMemoryLimit(limit)
+	if m.said == 0 || limit >= 2*m.said {
+		m.said = limit
+		fmt.Fprintf(m.stderr, "drp2-fixtures: the soft memory limit is now %d MiB, raised for a fixture of %d MiB (GOMEMLIMIT sets another)\n",
+			limit>>20, m.largest>>20)
+	}
 }
 
 func main() {
@@ -66,28 +139,15 @@ func main() {
 		fmt.Fprintf(os.Stderr, "drp2-fixtures: warning: the secrets in the environment could not be hidden from child processes: %v\n", err)
 	}
 	// GOGC (gcPercent) and the soft memory limit (memoryLimit) are set at
-	// start and again once the run knows its fixtures. The soft limit
-	// makes the collector work harder only near it, so that the slack
-	// GOGC=200 allows never takes a long stream past a small runner's
-	// memory. GOGC and GOMEMLIMIT, when set, still win.
-	gogc, memLimit := os.Getenv("GOGC") == "", os.Getenv("GOMEMLIMIT") == ""
-	if gogc {
-		debug.SetGCPercent(startGCPercent)
-	}
-	if memLimit {
-		debug.SetMemoryLimit(softMemoryLimit)
-	}
-	sized := func(n int) {
-		if gogc {
-			debug.SetGCPercent(gcPercent(n))
-		}
-		if memLimit {
-			debug.SetMemoryLimit(memoryLimit(n))
-		}
-	}
+	// start and again once the run knows its fixtures and meets a large
+	// one. The soft limit makes the collector work harder only near it,
+	// so that the slack GOGC=200 allows never takes a long stream past a
+	// small runner's memory. GOGC and GOMEMLIMIT, when set, still win.
+	mem := &memorySettings{gogc: os.Getenv("GOGC") == "", limit: os.Getenv("GOMEMLIMIT") == "", stderr: os.Stderr}
+	mem.start()
 	ctx, stop := stopOnSignal()
 	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, IsTerminal: isTerminal(os.Stdout),
-		StderrIsTerminal: isTerminal(os.Stderr), Sized: sized, Secrets: secret.FromEnviron(os.Environ()), Action: runAction})
+		StderrIsTerminal: isTerminal(os.Stderr), Sized: mem.sized, LargestFixture: mem.largestFixture, Secrets: secret.FromEnviron(os.Environ()), Action: runAction})
 	stop()
 	os.Exit(code)
 }
@@ -149,7 +209,8 @@ func signalName(s os.Signal) (string, int) {
 // side and meet only here.
 func runAction(ctx context.Context, e cli.Env) error {
 	return action.Run(ctx, action.Env{Log: e.Stdout, RawLog: e.RawStdout(), Getenv: e.Var, Now: e.Now,
-		WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: e.ToolVersion(), Sized: e.Sized})
+		WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: e.ToolVersion(), Sized: e.Sized,
+		LargestFixture: e.LargestFixture})
 }
 
 // isTerminal reports whether f is a character device (a terminal): on

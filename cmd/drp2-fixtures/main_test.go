@@ -3,21 +3,31 @@ package main
 import "testing"
 
 // TestMemoryLimit: the soft limit grows with the fixtures of a run from
-// the small-run default, and stops at its ceiling.
+// the small-run default and stops at its ceiling, and a large fixture adds
+// its size beyond that ceiling, so that a long stream's heap is collected
+// at GOGC's pace rather than without end.
 func TestMemoryLimit(t *testing.T) {
 	for _, c := range []struct {
 		fixtures int
+		largest  int64
 		want     int64
 	}{
-		{-1, 112 << 20},
-		{0, 112 << 20},
-		{1, 112<<20 + 8<<10},
-		{20000, 112<<20 + 20000*8<<10},
-		{50000, 112<<20 + 50000*8<<10},
-		{1 << 30, 1 << 30},
+		{-1, 0, 112 << 20},
+		{0, 0, 112 << 20},
+		{1, 0, 112<<20 + 8<<10},
+		{20000, 0, 112<<20 + 20000*8<<10},
+		{50000, 0, 112<<20 + 50000*8<<10},
+		{1 << 30, 0, 1 << 30},
+		// Fixtures under largeFixture leave it to the base.
+		{1, 1 << 20, 112<<20 + 8<<10},
+		{1, largeFixture - 1, 112<<20 + 8<<10},
+		{1, largeFixture, 112<<20 + 8<<10 + largeFixture},
+		// A 10M-command stream: its 934 MB file.
+		{1, 933743834, 112<<20 + 8<<10 + 933743834},
+		{1 << 30, 2 << 30, 3 << 30},
 	} {
-		if got := memoryLimit(c.fixtures); got != c.want {
-			t.Errorf("memoryLimit(%d) = %d MiB, want %d MiB", c.fixtures, got>>20, c.want>>20)
+		if got := memoryLimit(c.fixtures, c.largest); got != c.want {
+			t.Errorf("memoryLimit(%d, %d) = %d MiB, want %d MiB", c.fixtures, c.largest, got>>20, c.want>>20)
 		}
 	}
 }

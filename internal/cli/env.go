@@ -43,6 +43,10 @@ type Env struct {
 	// they run: main scales the soft memory limit with it. Nil tells
 	// nothing.
 	Sized func(fixtures int)
+	// LargestFixture is told each fixture size larger than any before it
+	// in a run: main scales the soft memory limit with it too. Nil tells
+	// nothing.
+	LargestFixture func(bytes int64)
 	// Secrets are values the process holds that no text it writes or
 	// posts may show (main passes the variables named like secrets; the
 	// action adds its token).
@@ -93,7 +97,8 @@ func (e Env) ToolVersion() string { return version.String() }
 // gateEnv is the gate's view of the process.
 func (e Env) gateEnv() (gate.Env, error) {
 	return gate.NewEnv(gate.Env{WorkDir: e.WorkDir, Getenv: e.Var, Now: e.Now, ToolVersion: e.ToolVersion(),
-		Redact: e.redact.Value, RedactBytes: e.redact.Bytes, ReadReport: report.ReadRun, Sized: e.Sized})
+		Redact: e.redact.Value, RedactBytes: e.redact.Bytes, ReadReport: report.ReadRun, Sized: e.Sized,
+		LargestFixture: e.LargestFixture})
 }
 
 // Redactor is the redactor of env's secrets, once Protect has run.

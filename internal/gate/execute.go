@@ -175,6 +175,7 @@ func runCorpus(ctx context.Context, r *Resolved, o *Outcome) error {
 			r.env.Sized(fixtures)
 		}
 	}
+	cfg.LargestFixture = r.env.LargestFixture
 	if r.coverage != nil {
 		// The head run only: the base runs with the plain validator.
 		cfg.Checker = r.coverage.counter

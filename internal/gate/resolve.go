@@ -42,6 +42,9 @@ type Env struct {
 	// Sized, when set, is told the number of fixtures of the run before
 	// they run (runner.Config.Sized); nil tells nothing.
 	Sized func(fixtures int)
+	// LargestFixture, when set, is told each fixture size larger than any
+	// before it (runner.Config.LargestFixture); nil tells nothing.
+	LargestFixture func(bytes int64)
 	// Progress, when set, counts the fixtures of the run and of its
 	// implementations as they are done (not the baseline's), for a
 	// progress line; nil counts nothing.
