@@ -31,6 +31,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-wei
 svg{max-width:100%;height:auto}
 code{overflow-wrap:anywhere}
 td.h{white-space:nowrap}
+code.digest{white-space:nowrap;overflow-wrap:normal}
 h1.path{font-size:1.3rem}
 @media (max-width:40rem){body{font-size:14px}td,th{padding:.25rem .35rem}}
 `
@@ -86,7 +87,7 @@ const indexPage = `<h1>{{.Title}}</h1>
 <div class="wrap"><table>
 <caption>Latest report of each implementation and device, and the corpus version it ran on</caption>
 <thead><tr><th scope="col">Implementation</th><th scope="col">Repository</th><th scope="col">Device</th><th scope="col">Corpus</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3 parity</th><th scope="col">Measured</th><th scope="col" class="n">Reports</th></tr></thead>
-<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Version}}</span></th><td>{{.Repository}}</td><td>{{.Device}}</td><td><code>{{.Corpus}}</code>{{if .CorpusNote}} <span class="muted">{{.CorpusNote}}</span>{{end}}</td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td>{{.When}}</td><td class="n">{{.Reports}}</td></tr>
+<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Version}}</span></th><td>{{.Repository}}</td><td>{{.Device}}</td><td><code class="digest">{{.Corpus}}</code>{{if .CorpusNote}} <span class="muted">{{.CorpusNote}}</span>{{end}}</td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td>{{.When}}</td><td class="n">{{.Reports}}</td></tr>
 {{end}}</tbody></table></div>
 </section>
 <section>
@@ -94,7 +95,7 @@ const indexPage = `<h1>{{.Title}}</h1>
 <div class="wrap"><table>
 <caption>The corpus versions the reports ran on, the latest first: a new version continues each implementation's history</caption>
 <thead><tr><th scope="col">Corpus</th><th scope="col" class="n">Fixtures</th><th scope="col">Folder</th><th scope="col">DRP2</th><th scope="col">First report</th><th scope="col">Latest report</th><th scope="col" class="n">Reports</th><th scope="col" class="n">Latest of</th></tr></thead>
-<tbody>{{range .Corpora}}<tr><th scope="row"><code title="sha256 {{.Full}}">{{.Digest}}</code></th><td class="n">{{.Fixtures}}</td><td class="path">{{.Root}}</td><td>{{.DRP2}}</td><td>{{.First}}</td><td>{{.Latest}}</td><td class="n">{{.Reports}}</td><td class="n">{{.LatestOf}}</td></tr>
+<tbody>{{range .Corpora}}<tr><th scope="row"><code class="digest" title="sha256 {{.Full}}">{{.Digest}}</code></th><td class="n">{{.Fixtures}}</td><td class="path">{{.Root}}</td><td>{{.DRP2}}</td><td>{{.First}}</td><td>{{.Latest}}</td><td class="n">{{.Reports}}</td><td class="n">{{.LatestOf}}</td></tr>
 {{end}}</tbody></table></div>
 </section>
 <section><h2>Fixtures</h2><p><a href="fixtures.html">Every fixture</a>, with each implementation's latest verdict and history. The same content as JSON: <a href="data/index.json">data/index.json</a>.</p></section>
@@ -139,7 +140,7 @@ const implPage = `<h1>{{.Name}}</h1>
 <h2>Reports</h2>
 <div class="wrap"><table><caption>Every report of {{.Name}} on this device, newest first</caption>
 <thead><tr><th scope="col">Started</th><th scope="col">Version</th><th scope="col">Corpus</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3</th><th scope="col">Report</th></tr></thead>
-<tbody>{{range .Reports}}<tr><th scope="row">{{.When}}</th><td>{{.Version}}</td><td><code>{{.Corpus}}</code></td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td class="path">{{.Source}}</td></tr>
+<tbody>{{range .Reports}}<tr><th scope="row">{{.When}}</th><td>{{.Version}}</td><td><code class="digest">{{.Corpus}}</code></td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td class="path">{{.Source}}</td></tr>
 {{end}}</tbody></table></div>
 <p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
 `

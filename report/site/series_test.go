@@ -110,14 +110,14 @@ func TestDayFour(t *testing.T) {
 		t.Errorf("fixtures.html does not count 4 implementations:\n%s", fixtures)
 	}
 	index := string(find(files, "index.html").Data)
-	if strings.Count(index, `<th scope="row"><a href="impl/`) != 4 || strings.Count(index, "<th scope=\"row\"><code title=\"sha256 ") != 3 {
+	if strings.Count(index, `<th scope="row"><a href="impl/`) != 4 || strings.Count(index, "<th scope=\"row\"><code class=\"digest\" title=\"sha256 ") != 3 {
 		t.Errorf("the index does not show 4 implementations on 3 corpus versions:\n%s", index)
 	}
 	pages := 0
 	for _, f := range files {
 		if strings.HasPrefix(f.Path, "impl/") {
 			pages++
-			if !strings.Contains(string(f.Data), "3 corpus versions over these reports (2 changes)") {
+			if !strings.Contains(string(f.Data), "3 corpus versions over these reports (2 changes, each a dashed line on the trend)") {
 				t.Errorf("%s does not show the corpus changes", f.Path)
 			}
 		}
@@ -199,18 +199,7 @@ func TestHonestTransitions(t *testing.T) {
 // a known failure with its entry's reason, its http(s) link a link and
 // its other text escaped; a link of another scheme stays text.
 func TestVerdictsAsTold(t *testing.T) {
-	rep := reportOf("alpha", "1.0", 1, []fixtureRun{
-		{path: "positive/known.json", file: "1"}, {path: "positive/flaky.json", file: "2"}, {path: "positive/skip.json", file: "3"},
-		{path: "positive/unclaimed.json", file: "4"}, {path: "positive/harness.json", file: "5"}, {path: "positive/script.json", file: "6"},
-	})
-	rs := rep.Run.Implementations[0].Results
-	rs[0].Listing = &model.Listing{Expect: model.ExpectFail, Reason: "crashes <b>here</b> https://bugs.example/issues/12?a=1&b=2.", Entry: "expect.txt:3"}
-	rs[0].KnownFailure = rs[0].Listing.Reason
-	rs[1].Listing = &model.Listing{Expect: model.ExpectFlaky, Entry: "expect.txt:4"}
-	rs[2].Listing, rs[2].Actual = &model.Listing{Expect: model.ExpectSkip, Entry: "expect.txt:5"}, model.Actual{Outcome: model.Skipped}
-	rs[3].Actual = model.Actual{Outcome: model.NotClaimed}
-	rs[4].Actual = model.Actual{Outcome: model.HarnessError}
-	rs[5].Listing = &model.Listing{Expect: model.ExpectFail, Reason: "javascript:alert(1)", Entry: "expect.txt:6"}
+	rep := verdictsReport("crashes <b>here</b> https://bugs.example/issues/12?a=1&b=2.")
 	page := string(find(build([]Report{rep}), "impl/").Data)
 	for _, want := range []string{
 		`<td class="known">known failure<br><span class="muted">crashes &lt;b&gt;here&lt;/b&gt; <a href="https://bugs.example/issues/12?a=1&amp;b=2" rel="nofollow">https://bugs.example/issues/12?a=1&amp;b=2</a>. (expect.txt:3)</span>`,
@@ -227,4 +216,22 @@ func TestVerdictsAsTold(t *testing.T) {
 	if strings.Contains(page, `href="javascript`) {
 		t.Errorf("a javascript: reason is a link")
 	}
+}
+
+// verdictsReport is a report of every kind of verdict, the known failure's
+// entry giving reason.
+func verdictsReport(reason string) Report {
+	rep := reportOf("alpha", "1.0", 1, []fixtureRun{
+		{path: "positive/known.json", file: "1"}, {path: "positive/flaky.json", file: "2"}, {path: "positive/skip.json", file: "3"},
+		{path: "positive/unclaimed.json", file: "4"}, {path: "positive/harness.json", file: "5"}, {path: "positive/script.json", file: "6"},
+	})
+	rs := rep.Run.Implementations[0].Results
+	rs[0].Listing = &model.Listing{Expect: model.ExpectFail, Reason: reason, Entry: "expect.txt:3"}
+	rs[0].KnownFailure = rs[0].Listing.Reason
+	rs[1].Listing = &model.Listing{Expect: model.ExpectFlaky, Entry: "expect.txt:4"}
+	rs[2].Listing, rs[2].Actual = &model.Listing{Expect: model.ExpectSkip, Entry: "expect.txt:5"}, model.Actual{Outcome: model.Skipped}
+	rs[3].Actual = model.Actual{Outcome: model.NotClaimed}
+	rs[4].Actual = model.Actual{Outcome: model.HarnessError}
+	rs[5].Listing = &model.Listing{Expect: model.ExpectFail, Reason: "javascript:alert(1)", Entry: "expect.txt:6"}
+	return rep
 }

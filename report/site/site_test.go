@@ -200,7 +200,7 @@ func TestHistory(t *testing.T) {
 	}
 	files := build(sampleReports())
 	idx := string(find(files, "index.html").Data)
-	if !strings.Contains(idx, `<code title="sha256 `+corpusB+`">bbbbbbbbbbbb</code>`) || !strings.Contains(idx, `<code title="sha256 `+corpusA+`">aaaaaaaaaaaa</code>`) {
+	if !strings.Contains(idx, `<code class="digest" title="sha256 `+corpusB+`">bbbbbbbbbbbb</code>`) || !strings.Contains(idx, `<code class="digest" title="sha256 `+corpusA+`">aaaaaaaaaaaa</code>`) {
 		t.Errorf("the index does not list the two corpus versions")
 	}
 	if !strings.Contains(idx, "reports/bad.json: not a drp2-fixtures JSON report") {

@@ -146,7 +146,7 @@ func corporaText(se *series) string {
 	if len(changes) == 0 {
 		return "every report on this corpus"
 	}
-	return fmt.Sprintf("%s over these reports (%s), each an event on the trend",
+	return fmt.Sprintf("%s over these reports (%s, each a dashed line on the trend)",
 		count(len(changes)+1, "corpus version", "corpus versions"), count(len(changes), "change", "changes"))
 }
 
