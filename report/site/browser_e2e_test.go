@@ -108,7 +108,16 @@ func TestPagesLoadInChromium(t *testing.T) {
 func writeSampleSite(t *testing.T) (dir string, pages []File) {
 	t.Helper()
 	dir = t.TempDir()
-	for _, f := range build(sampleReports()) {
+	if keep := os.Getenv("SITE_SAMPLE_DIR"); keep != "" {
+		// To look at the pages the test loads.
+		dir = keep
+	}
+	// The sample's reports, the day-4 scenario's and one of every kind of
+	// verdict (its bug link a bug number: a link to another host is what
+	// the test above refuses).
+	reports := append(append(sampleReports(), dayFourReports()...), verdictsReport("crashes, bug 12"))
+	reports[len(reports)-1].Run.Implementations[0].Name = "every-verdict"
+	for _, f := range build(reports) {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
