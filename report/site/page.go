@@ -40,7 +40,9 @@ h1.path{font-size:1.3rem}
 // for them.
 var layout = sync.OnceValue(func() *template.Template {
 	t := template.Must(template.New("page").Parse(pageLayout))
-	for name, body := range map[string]string{"index": indexPage, "impl": implPage, "fixture": fixturePage, "fixtures": fixturesPage} {
+	template.Must(t.New("pairSide").Parse(pairSideTemplate))
+	for name, body := range map[string]string{"index": indexPage, "impl": implPage, "fixture": fixturePage, "fixtures": fixturesPage,
+		"grid": gridPage, "pair": pairPage, "diffs": diffsPage} {
 		template.Must(t.New(name).Parse(body))
 	}
 	return t
@@ -52,10 +54,11 @@ const pageLayout = `<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} · DRP2 conformance</title>
-<style>` + style + `</style>
+<style>` + style + findStyle + `</style>
 </head>
 <body>
-<header><a href="{{.Root}}index.html">DRP2 conformance</a></header>
+<header><a href="{{.Root}}index.html">DRP2 conformance</a>
+<nav><a href="{{.Root}}grid.html">Grid</a><a href="{{.Root}}fixtures.html">Fixtures</a><a href="{{.Root}}diffs.html">Differences</a></nav></header>
 <main>
 {{template "body" .}}
 </main>
@@ -127,8 +130,8 @@ const implPage = `<h1>{{.Name}}</h1>
 {{end}}</tbody></table></div>
 <h2>Reports</h2>
 <div class="wrap"><table><caption>Every report of {{.Name}} on this device and corpus, newest first</caption>
-<thead><tr><th scope="col">Started</th><th scope="col">Version</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3</th><th scope="col">Report</th></tr></thead>
-<tbody>{{range .Reports}}<tr><th scope="row">{{.When}}</th><td>{{.Version}}</td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td class="path">{{.Source}}</td></tr>
+<thead><tr><th scope="col">Started</th><th scope="col">Version</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3</th><th scope="col">Report</th><th scope="col">Commit</th><th scope="col">Since the one before</th></tr></thead>
+<tbody>{{range .Reports}}<tr><th scope="row">{{.When}}</th><td>{{.Version}}</td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td class="path">{{.Source}}</td><td>{{if .CommitURL}}<a href="{{.CommitURL}}">{{.Commit}}</a>{{else}}{{.Commit}}{{end}}</td><td>{{if .Diff}}<a href="{{.Diff}}">differences</a>{{end}}</td></tr>
 {{end}}</tbody></table></div>
 <p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
 `

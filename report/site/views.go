@@ -17,7 +17,7 @@ type flakyLine struct {
 	Flips, Runs               int
 }
 
-type reportLine struct{ When, Version, L1, L1Class, L2, L3, Source string }
+type reportLine struct{ When, Version, L1, L1Class, L2, L3, Source, Commit, CommitURL, Diff string }
 
 type implView struct {
 	Title, Root                                       string
@@ -56,7 +56,9 @@ func (s *siteData) implView(se *series, d *diff) any {
 	for i := len(se.entries) - 1; i >= 0; i-- {
 		x := se.entries[i]
 		l1, l1c, l2, l3 := levelTexts(x.level)
-		v.Reports = append(v.Reports, reportLine{When: stamp(x.started), Version: clean(x.im.Version), L1: l1, L1Class: l1c, L2: l2, L3: l3, Source: clean(x.source)})
+		line := reportLine{When: stamp(x.started), Version: clean(x.im.Version), L1: l1, L1Class: l1c, L2: l2, L3: l3, Source: clean(x.source)}
+		line.Commit, line.CommitURL, line.Diff = side(x).Commit, commitURL(x), diffLink(se, i)
+		v.Reports = append(v.Reports, line)
 	}
 	return v
 }

@@ -1,0 +1,128 @@
+package site
+
+import (
+	_ "embed"
+	"html/template"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/drp2/drp2-fixtures/model"
+)
+
+// findScript filters the grid's rows and resolves the diff index's
+// chooser, in the page, over what the page holds (find.js says how).
+//
+//go:embed find.js
+var findScript string
+
+// vNotRun is the grid's word for a fixture an implementation's latest
+// report did not run.
+const vNotRun = "not run"
+
+type gridColumn struct{ Href, Name, Device, When string }
+
+type gridCell struct{ Class, Verdict string }
+
+type gridRow struct {
+	Href, Path string
+	Cells      []gridCell
+}
+
+type gridView struct {
+	Title, Root, NotRun string
+	Columns             []gridColumn
+	Rows                []gridRow
+	Verdicts            []string
+	Script              template.JS
+}
+
+// columns are the series of the grid and the diff index: corpus by
+// corpus, as the index lists them.
+func (s *siteData) columns() []*series {
+	var out []*series
+	for _, c := range s.corpora {
+		out = append(out, c.series...)
+	}
+	return out
+}
+
+// gridView is every fixture against the latest report of every
+// implementation and device: one row a fixture, one column a series, a
+// cell the verdict the site gives that report's result.
+func (s *siteData) gridView() any {
+	cols := s.columns()
+	v := &gridView{Title: "Fixtures × implementations", NotRun: vNotRun, Script: template.JS(findScript)}
+	latest := make([]map[string]string, len(cols))
+	seen := map[string]bool{vNotRun: true}
+	for i, se := range cols {
+		e := se.latest()
+		v.Columns = append(v.Columns, gridColumn{Href: "impl/" + se.slug + ".html", Name: clean(orDash(nameOf(e.im))), Device: clean(se.device),
+			When: day(e.started)})
+		latest[i] = make(map[string]string, len(e.im.Results))
+		for j := range e.im.Results {
+			r := &e.im.Results[j]
+			word := verdictOf(r)
+			latest[i][r.RelPath] = word
+			seen[word] = true
+		}
+	}
+	v.Rows = make([]gridRow, 0, len(s.fixtures))
+	for _, p := range s.fixtures {
+		row := gridRow{Href: "fixture/" + fixtureSlug(p) + ".html", Path: clean(p), Cells: make([]gridCell, len(cols))}
+		for i := range cols {
+			word, ok := latest[i][p]
+			if !ok {
+				word = vNotRun
+			}
+			row.Cells[i] = gridCell{Class: gridClass(word), Verdict: word}
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	for word := range seen {
+		v.Verdicts = append(v.Verdicts, word)
+	}
+	sort.Strings(v.Verdicts)
+	return v
+}
+
+func gridClass(word string) string {
+	if word == vNotRun {
+		return "absent"
+	}
+	return verdictClass(word)
+}
+
+// commitURL is the page of the commit a report was made on, when the
+// report names both a GitHub repository and a commit of the shapes the
+// gate records; "" otherwise, so that no text a report carries becomes a
+// link of its own making.
+func commitURL(e *entry) string {
+	if !model.IsRepository(e.repository) || !model.IsCommit(e.commit) {
+		return ""
+	}
+	return "https://github.com/" + e.repository + "/commit/" + e.commit
+}
+
+// shellWord quotes a report's file name for a POSIX shell, so that the
+// command line the diff index shows can be pasted as it is.
+func shellWord(s string) string {
+	s = clean(s)
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./:@%+=,-", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain && s[0] != '-' {
+		return s
+	}
+	if plain {
+		// Not a flag of diff's.
+		return "./" + s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
