@@ -29,7 +29,13 @@
       }
       shown.textContent = n + " of " + rows.length + " fixtures shown";
     };
-    find.addEventListener("input", apply);
+    // Keys typed within one frame filter once.
+    let pending = false;
+    find.addEventListener("input", () => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => { pending = false; apply(); });
+    });
     find.addEventListener("submit", e => e.preventDefault());
     find.hidden = false;
     apply();

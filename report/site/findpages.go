@@ -7,8 +7,10 @@ nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin-top:.25rem}nav a{font-wei
 form.find{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end;margin:.5rem 0}
 form.find label{display:flex;flex-direction:column;font-size:.85em;font-weight:600;max-width:100%}
 form.find input,form.find select{font:inherit;font-weight:400;max-width:100%;min-width:0}
-.grid td{white-space:nowrap;font-size:.85em}
-.grid th.col{font-weight:400;font-size:.85em;white-space:normal;min-width:6rem;vertical-align:bottom}
+.grid{table-layout:fixed;min-width:0}col.fixture{width:15rem}col.verdict{width:6.5rem}
+.grid td{white-space:nowrap;font-size:.85em;overflow:hidden;text-overflow:ellipsis}
+.grid th.col{font-weight:400;font-size:.85em;white-space:normal;overflow-wrap:anywhere;vertical-align:bottom}
+.grid th.col>*{display:block;max-height:4.4em;overflow:hidden}
 .grid tbody th{position:sticky;left:0;background:#fff}
 td.absent{color:#8c959f}
 pre.cmd{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;padding:.5rem;border-radius:6px}
@@ -22,8 +24,9 @@ const gridPage = `<h1>{{.Title}}</h1>
 <label>Implementation <select name="impl"><option value="">any</option>{{range $i, $c := .Columns}}<option value="{{$i}}">{{$c.Name}}{{if $c.Device}} · {{$c.Device}}{{end}}</option>{{end}}</select></label>
 <output id="shown" aria-live="polite"></output>
 </form>
-<div class="wrap"><table class="grid" id="grid"><caption>{{len .Rows}} fixtures × {{len .Columns}} implementations and devices</caption>
-<thead><tr><th scope="col">Fixture</th>{{range .Columns}}<th scope="col" class="col"><a href="{{.Href}}">{{.Name}}</a>{{if .Device}}<br><span class="muted">{{.Device}}</span>{{end}}<br><span class="muted">{{.When}}</span></th>{{end}}</tr></thead>
+<div class="wrap"><table class="grid" id="grid" style="width:{{.Width}}rem"><caption>{{len .Rows}} fixtures × {{len .Columns}} implementations and devices</caption>
+<colgroup><col class="fixture">{{range .Columns}}<col class="verdict">{{end}}</colgroup>
+<thead><tr><th scope="col">Fixture</th>{{range .Columns}}<th scope="col" class="col"><a href="{{.Href}}" title="{{.Name}}">{{.Name}}</a>{{if .Device}}<span class="muted" title="{{.Device}}">{{.Device}}</span>{{end}}<span class="muted">{{.When}}</span></th>{{end}}</tr></thead>
 <tbody>{{range .Rows}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th>{{range .Cells}}<td class="{{.Class}}">{{.Verdict}}</td>{{end}}</tr>
 {{end}}</tbody></table></div>
 <script>{{.Script}}</script>
@@ -56,7 +59,7 @@ const diffsPage = `<h1>{{.Title}}</h1>
 </form>
 <p>Any two reports, whichever their implementations, compare on the command line, from the folder the site was built in:</p>
 <pre class="cmd" id="pair-command">drp2-fixtures diff BASE.json HEAD.json</pre>
-{{range .Series}}<section><h2><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Device}} · {{.Repository}}</span></h2>
+{{range .Series}}<section><h2><a href="{{.Href}}">{{.Name}}</a> <small class="muted">{{if ne .Device "–"}}{{.Device}} · {{end}}{{.Repository}}</small></h2>
 <ul>{{range .Reports}}<li>{{if .Page}}<a href="{{.Page}}">{{.Short}}</a>{{else}}{{.Short}} <span class="muted">(the first report)</span>{{end}}</li>
 {{end}}</ul></section>
 {{end}}<script>{{.Script}}</script>

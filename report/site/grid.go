@@ -31,10 +31,13 @@ type gridRow struct {
 
 type gridView struct {
 	Title, Root, NotRun string
-	Columns             []gridColumn
-	Rows                []gridRow
-	Verdicts            []string
-	Script              template.JS
+	// Width is the table's in rem: a fixed layout, which a browser lays
+	// out from the columns' widths without measuring 10,000 rows' cells.
+	Width    string
+	Columns  []gridColumn
+	Rows     []gridRow
+	Verdicts []string
+	Script   template.JS
 }
 
 // columns are the series of the grid and the diff index: corpus by
@@ -67,6 +70,7 @@ func (s *siteData) gridView() any {
 			seen[word] = true
 		}
 	}
+	v.Width = strconv.FormatFloat(15+6.5*float64(len(cols)), 'f', -1, 64)
 	v.Rows = make([]gridRow, 0, len(s.fixtures))
 	for _, p := range s.fixtures {
 		row := gridRow{Href: "fixture/" + fixtureSlug(p) + ".html", Path: clean(p), Cells: make([]gridCell, len(cols))}
