@@ -17,8 +17,8 @@ import (
 )
 
 // consoleLine is a message a page wrote to the console, as Chromium logs
-// it with --enable-logging=stderr: the pages have no script, so any is a
-// fault (a refused load, a parse error).
+// it with --enable-logging=stderr: the pages write none, so any is a
+// fault (a refused load, a parse error, a script's error).
 var consoleLine = regexp.MustCompile(`:CONSOLE[:(]`)
 
 // TestPagesLoadInChromium loads every page of the sample site in headless

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/drp2/drp2-fixtures/internal/golden"
+	"github.com/drp2/drp2-fixtures/internal/testkit"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
@@ -184,14 +185,22 @@ func manyFixtures(n, implementations int) []Report {
 }
 
 // TestGridOfTenThousandFixtures: the grid of 10,000 fixtures and 20
-// implementations holds every row and stays within 8 MiB.
+// implementations holds every row, stays within 8 MiB and renders in
+// seconds of CPU.
 func TestGridOfTenThousandFixtures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
 	s := &siteData{series: group(manyFixtures(10000, 20))}
 	s.corpora, s.fixtures = corpora(s.series), fixturesOf(s.series)
-	html := page("grid", s.gridView())
+	var html []byte
+	cpu := testkit.CPUTime(func() { html = page("grid", s.gridView()) })
+	// Under a second on the project's machine; a bound that only a grid
+	// grown quadratic, or a template per cell, would pass.
+	if cpu > 8*time.Second {
+		t.Errorf("the grid took %v of CPU", cpu)
+	}
+	t.Logf("rendered in %v of CPU", cpu)
 	if n := bytes.Count(html, []byte(`<tr><th scope="row" class="path">`)); n != 10000 {
 		t.Errorf("%d rows", n)
 	}
