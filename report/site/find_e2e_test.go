@@ -161,3 +161,24 @@ func quoteJS(s string) string {
 	data, _ := json.Marshal(s)
 	return string(data)
 }
+
+// TestPagesWholeWithoutScript: with script off, the grid shows every row
+// and neither page shows a form that could not work.
+func TestPagesWholeWithoutScript(t *testing.T) {
+	dir, _ := writeSampleSite(t)
+	b := startBrowser(t, 1280, 900)
+	b.call("Emulation.setScriptExecutionDisabled", map[string]any{"value": true}, nil)
+	for _, c := range []struct{ page, form string }{{"grid.html", "find"}, {"diffs.html", "compare"}} {
+		b.open("file://" + filepath.Join(dir, c.page))
+		var got struct {
+			Form        string
+			Rows, Shown int
+		}
+		_ = json.Unmarshal(b.eval(`({Form: getComputedStyle(document.getElementById("`+c.form+`")).display,
+  Rows: document.querySelectorAll("#grid tbody tr").length,
+  Shown: Array.from(document.querySelectorAll("#grid tbody tr")).filter(r => r.getClientRects().length > 0).length})`), &got)
+		if got.Form != "none" || got.Rows != got.Shown {
+			t.Errorf("%s without script: %+v", c.page, got)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package site
 // findStyle is the stylesheet of the grid, the diff pages and the forms
 // that filter and choose, added to every page's.
 const findStyle = `
+[hidden]{display:none!important}
 nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin-top:.25rem}nav a{font-weight:400;color:#0969da}
 form.find{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end;margin:.5rem 0}
 form.find label{display:flex;flex-direction:column;font-size:.85em;font-weight:600;max-width:100%}
