@@ -41,7 +41,9 @@ h1.path{font-size:1.3rem}
 // for them.
 var layout = sync.OnceValue(func() *template.Template {
 	t := template.Must(template.New("page").Parse(pageLayout))
-	for name, body := range map[string]string{"index": indexPage, "impl": implPage, "fixture": fixturePage, "fixtures": fixturesPage, "reason": reasonPage} {
+	template.Must(t.New("pairSide").Parse(pairSideTemplate))
+	for name, body := range map[string]string{"index": indexPage, "impl": implPage, "fixture": fixturePage, "fixtures": fixturesPage, "reason": reasonPage,
+		"grid": gridPage, "pair": pairPage, "diffs": diffsPage} {
 		template.Must(t.New(name).Parse(body))
 	}
 	return t
@@ -53,10 +55,11 @@ const pageLayout = `<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} · DRP2 conformance</title>
-<style>` + style + `</style>
+<style>` + style + findStyle + `</style>
 </head>
 <body>
-<header><a href="{{.Root}}index.html">DRP2 conformance</a></header>
+<header><a href="{{.Root}}index.html">DRP2 conformance</a>
+<nav><a href="{{.Root}}grid.html">Grid</a><a href="{{.Root}}fixtures.html">Fixtures</a><a href="{{.Root}}diffs.html">Differences</a></nav></header>
 <main>
 {{template "body" .}}
 </main>
@@ -64,12 +67,23 @@ const pageLayout = `<!DOCTYPE html>
 </html>
 `
 
+// bodies are the layout around each page's body, cloned and parsed once:
+// a site of ten thousand reports draws as many pages of differences, and
+// parsing for each took most of its render.
+var bodies = sync.OnceValue(func() map[string]*template.Template {
+	out := map[string]*template.Template{}
+	for _, body := range []string{"index", "impl", "fixture", "fixtures", "grid", "pair", "diffs"} {
+		t := template.Must(layout().Clone())
+		template.Must(t.New("body").Parse(`{{template "` + body + `" .}}`))
+		out[body] = t
+	}
+	return out
+})
+
 // page renders one page: the layout around the named body.
 func page(body string, v any) []byte {
-	t := template.Must(layout().Clone())
-	template.Must(t.New("body").Parse(`{{template "` + body + `" .}}`))
 	var b bytes.Buffer
-	if err := t.ExecuteTemplate(&b, "page", v); err != nil {
+	if err := bodies()[body].ExecuteTemplate(&b, "page", v); err != nil {
 		// The templates are the package's own and the views plain data:
 		// an error is a bug of this package, shown in the page itself.
 		b.Reset()
@@ -140,8 +154,8 @@ const implPage = `<h1>{{.Name}}</h1>
 {{end}}</tbody></table></div>
 <h2>Reports</h2>
 <div class="wrap"><table><caption>Every report of {{.Name}} on this device, newest first</caption>
-<thead><tr><th scope="col">Started</th><th scope="col">Version</th><th scope="col">Corpus</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3</th><th scope="col">Report</th></tr></thead>
-<tbody>{{range .Reports}}<tr><th scope="row">{{.When}}</th><td>{{.Version}}</td><td><code class="digest">{{.Corpus}}</code></td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td class="path">{{.Source}}</td></tr>
+<thead><tr><th scope="col">Started</th><th scope="col">Version</th><th scope="col">Corpus</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3</th><th scope="col">Report</th><th scope="col">Commit</th><th scope="col">Since the one before</th></tr></thead>
+<tbody>{{range .Reports}}<tr><th scope="row">{{.When}}</th><td>{{.Version}}</td><td><code class="digest">{{.Corpus}}</code></td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td class="path">{{.Source}}</td><td>{{if .CommitURL}}<a href="{{.CommitURL}}">{{.Commit}}</a>{{else}}{{.Commit}}{{end}}</td><td>{{if .Diff}}<a href="{{.Diff}}">differences</a>{{end}}</td></tr>
 {{end}}</tbody></table></div>
 <p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
 `

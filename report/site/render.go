@@ -30,7 +30,9 @@ func (s *siteData) render() []File {
 	for _, se := range s.series {
 		s.hist[se] = historyOf(se)
 	}
-	files := []File{{"index.html", page("index", s.indexView())}, {"fixtures.html", page("fixtures", s.fixturesView())}}
+	files := []File{{"index.html", page("index", s.indexView())}, {"fixtures.html", page("fixtures", s.fixturesView())},
+		{"grid.html", page("grid", s.gridView())}, {"diffs.html", page("diffs", s.diffsView())}}
+	files = append(files, s.pairPages()...)
 	for i, se := range s.series {
 		files = append(files, File{"impl/" + se.slug + ".html", page("impl", s.implView(se, s.diffs[i]))})
 		files = append(files, s.badges(se)...)

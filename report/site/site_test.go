@@ -125,7 +125,9 @@ func TestHostileTextIsEscaped(t *testing.T) {
 		if strings.ContainsAny(f.Path, "<>`&\"' \\") || strings.Contains(f.Path, "..") {
 			t.Errorf("file name %q", f.Path)
 		}
-		s := string(f.Data)
+		// The grid's and the diff index's one script is the package's own
+		// (TestScriptIsInert); no other may appear.
+		s := strings.Replace(string(f.Data), "<script>"+findScript+"</script>", "", 1)
 		switch {
 		case strings.HasSuffix(f.Path, ".json"):
 			var v any
