@@ -18,7 +18,7 @@ pre.cmd{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;padding:.
 `
 
 const gridPage = `<h1>{{.Title}}</h1>
-<p>Every fixture against the latest report of each implementation and device: that report's verdict as the gate told it (a known or flaky one names its expectations entry's reason when pointed at, and links its bug), "{{.NotRun}}" where the report did not run the fixture.</p>
+<p>Every fixture against the latest report of each implementation and device: that report's verdict as the gate told it (one an expectations entry covers names the entry's reason when pointed at, and links the bug it names), "{{.NotRun}}" where the report did not run the fixture.</p>
 <form class="find" id="find" role="search" hidden data-not-run="{{.NotRun}}">
 <label>Fixture path contains <input name="path" type="search" autocomplete="off" spellcheck="false"></label>
 <label>Verdict <select name="verdict"><option value="">any</option>{{range .Verdicts}}<option>{{.}}</option>{{end}}</select></label>

@@ -22,9 +22,9 @@ const vNotRun = "not run"
 
 type gridColumn struct{ Href, Name, Device, When string }
 
-// gridCell is a verdict as the gate told it; a known or flaky one names
-// its expectations entry's reason in its title, and links the bug the
-// reason names.
+// gridCell is a verdict as the gate told it; one an expectations entry
+// covers (known, flaky, skipped) names the entry's reason in its title,
+// and links the bug the reason names.
 type gridCell struct{ Class, Verdict, Reason, Bug string }
 
 type gridRow struct {
