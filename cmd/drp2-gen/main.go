@@ -4,7 +4,7 @@
 //	drp2-gen corpus -out DIR -count N [-seed DIR] [-mismatch-every K] [-broken-every K]
 //	drp2-gen stream -out FILE -commands N
 //	drp2-gen numbers -out FILE -bytes N
-//	drp2-gen reports -out DIR -seed REPORT.json [-count N] [-implementations K]
+//	drp2-gen reports -out DIR -seed REPORT.json [-count N] [-implementations K] [-every DURATION] [-corpus-every ROUNDS]
 //	drp2-gen floor [-workers N] DIR
 package main
 
@@ -76,6 +76,8 @@ func run(args []string) error {
 		count := fset.Int("count", 1000, "reports to write")
 		impls := fset.Int("implementations", 5, "implementations the reports are spread over")
 		seed := fset.String("seed", "", "the JSON report of a real run, whose results every report perturbs")
+		every := fset.Duration("every", 6*time.Hour, "time between one implementation's reports")
+		corpusEvery := fset.Int("corpus-every", 0, "reports of one implementation per corpus version (0: one corpus throughout)")
 		if err := fset.Parse(args[1:]); err != nil {
 			return err
 		}
@@ -87,7 +89,7 @@ func run(args []string) error {
 			return err
 		}
 		return corpusgen.Reports(data, *out, corpusgen.ReportOptions{Count: *count, Implementations: *impls,
-			Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+			Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Every: *every, CorpusEvery: *corpusEvery})
 	case "floor":
 		// The benchmark's yardstick (scripts/bench): read every .json file
 		// below DIR once and check its syntax once.

@@ -162,34 +162,30 @@ func victimBadge(t *testing.T, dir, source string) map[string]string {
 	t.Helper()
 	site := readTree(t, filepath.Join(dir, "site"))
 	var index struct {
-		Corpora []struct {
-			Implementations []struct {
-				Repository string   `json:"repository"`
-				Badges     []string `json:"badges"`
-				Latest     struct {
-					Source     string `json:"source"`
-					Repository string `json:"repository"`
-				} `json:"latest"`
-			} `json:"implementations"`
-		} `json:"corpora"`
+		Implementations []struct {
+			Repository string   `json:"repository"`
+			Badges     []string `json:"badges"`
+			Latest     struct {
+				Source     string `json:"source"`
+				Repository string `json:"repository"`
+			} `json:"latest"`
+		} `json:"implementations"`
 	}
 	if err := json.Unmarshal(site["data/index.json"], &index); err != nil {
 		t.Fatal(err)
 	}
 	latest := map[string]string{}
-	for _, c := range index.Corpora {
-		for _, im := range c.Implementations {
-			if im.Repository != im.Latest.Repository {
-				t.Errorf("series of %q has a latest report of %q", im.Repository, im.Latest.Repository)
-			}
-			latest[im.Latest.Repository] = im.Latest.Source
-			if im.Latest.Repository != "victim/runtime" {
-				continue
-			}
-			badge := string(site[im.Badges[0]])
-			if !strings.Contains(badge, "· 2026-01-01") {
-				t.Errorf("the victim's badge:\n%s", badge)
-			}
+	for _, im := range index.Implementations {
+		if im.Repository != im.Latest.Repository {
+			t.Errorf("series of %q has a latest report of %q", im.Repository, im.Latest.Repository)
+		}
+		latest[im.Latest.Repository] = im.Latest.Source
+		if im.Latest.Repository != "victim/runtime" {
+			continue
+		}
+		badge := string(site[im.Badges[0]])
+		if !strings.Contains(badge, "· 2026-01-01") {
+			t.Errorf("the victim's badge:\n%s", badge)
 		}
 	}
 	if latest["victim/runtime"] != source {

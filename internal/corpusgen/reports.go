@@ -14,9 +14,15 @@ type ReportOptions struct {
 	// Count reports in all, spread over Implementations implementations,
 	// one implementation a report, as each publishes its own.
 	Count, Implementations int
-	// Start is the first report's start; each round of reports is six
-	// hours after the one before.
+	// Start is the first report's start; each round of reports is Every
+	// (six hours when zero) after the one before.
 	Start time.Time
+	Every time.Duration
+	// CorpusEvery is how many rounds one corpus version lasts (0: the
+	// seed's corpus throughout). Each new version edits one fixture: its
+	// file always, and every other version its commands too, so that a
+	// site sees both a description-only edit and a changed fixture.
+	CorpusEvery int
 }
 
 // Reports writes a history of JSON reports to out (report-NNNNN.json),
@@ -40,12 +46,25 @@ func Reports(seed []byte, out string, o ReportOptions) error {
 		return err
 	}
 	impls := max(o.Implementations, 1)
+	every := o.Every
+	if every <= 0 {
+		every = 6 * time.Hour
+	}
+	seedCorpus := summary["corpus_sha256"]
 	for k := 0; k < o.Count; k++ {
 		i, round := k%impls, k/impls
-		summary["started"] = o.Start.Add(time.Duration(round)*6*time.Hour + time.Duration(i)*time.Minute).UTC().Format(time.RFC3339)
+		summary["started"] = o.Start.Add(time.Duration(round)*every + time.Duration(i)*time.Minute).UTC().Format(time.RFC3339)
+		version := 0
+		if o.CorpusEvery > 0 {
+			version = round / o.CorpusEvery
+		}
+		summary["corpus_sha256"] = seedCorpus
+		if version > 0 {
+			summary["corpus_sha256"] = fmt.Sprintf("%016x%016x%016x%016x", hash("corpus", version, 0, "a"), hash("corpus", version, 0, "b"), hash("corpus", version, 0, "c"), hash("corpus", version, 0, "d"))
+		}
 		summary["commit"] = fmt.Sprintf("%016x%016x%08x", hash("commit", i, round, ""), hash("commit", i, round, "b"), uint32(hash("commit", i, round, "c")))
 		summary["repository"] = fmt.Sprintf("runtime-%d/runtime", i)
-		doc["implementations"] = []any{implementation(results, i, round)}
+		doc["implementations"] = []any{implementation(edited(results, version), i, round)}
 		data, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			return err
@@ -104,4 +123,35 @@ func implementation(results []any, i, round int) map[string]any {
 		"summary":  map[string]any{"run": len(out), "passed": passed, "failed": failed, "harness_errors": 0, "not_claimed": 0, "level1": failed == 0, "level2_checked": 0, "level2_passed": 0, "level3_compared": 0, "level3_agreed": 0, "failing_paths": failing},
 		"restarts": 0, "stderr": "", "results": out,
 	}
+}
+
+// edited are the results of corpus version: fixture (v*7) mod n of each
+// version v up to it edited, its file digest changed, and at even
+// versions its commands digest too.
+func edited(results []any, version int) []any {
+	if version == 0 {
+		return results
+	}
+	out := make([]any, len(results))
+	copy(out, results)
+	for v := 1; v <= version; v++ {
+		j := (v * 7) % len(results)
+		rec := map[string]any{}
+		for k, x := range out[j].(map[string]any) {
+			rec[k] = x
+		}
+		digest := map[string]any{}
+		if d, ok := rec["digest"].(map[string]any); ok {
+			for k, x := range d {
+				digest[k] = x
+			}
+		}
+		digest["file"] = fmt.Sprintf("%016x%016x%016x%016x", hash("file", v, j, "a"), hash("file", v, j, "b"), hash("file", v, j, "c"), hash("file", v, j, "d"))
+		if v%2 == 0 {
+			digest["commands"] = fmt.Sprintf("%016x%016x%016x%016x", hash("commands", v, j, "a"), hash("commands", v, j, "b"), hash("commands", v, j, "c"), hash("commands", v, j, "d"))
+		}
+		rec["digest"] = digest
+		out[j] = rec
+	}
+	return out
 }

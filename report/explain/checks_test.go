@@ -43,6 +43,8 @@ func TestAdapter(t *testing.T) {
 		{&model.GPUAdapter{Device: "llvmpipe", Platform: "dawn"}, "llvmpipe (dawn)"},
 		{&model.GPUAdapter{Platform: "dawn"}, "dawn"},
 		{&model.GPUAdapter{Architecture: "rdna3"}, "rdna3"},
+		{&model.GPUAdapter{Vendor: "Google", Device: "SwiftShader"}, "Google SwiftShader"},
+		{&model.GPUAdapter{Vendor: "google", Architecture: "swiftshader", Device: "SwiftShader", Driver: "5.0"}, "google swiftshader, 5.0"},
 	} {
 		if got := Adapter(c.a); got != c.want {
 			t.Errorf("Adapter(%+v) = %q, want %q", c.a, got, c.want)

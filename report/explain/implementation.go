@@ -7,17 +7,18 @@ import (
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-// Adapter names the device an implementation ran on in one line: vendor
-// and architecture (or device), driver, platform; only what is known, ""
-// for none.
+// Adapter names the device an implementation ran on in one line: vendor,
+// architecture and device, driver, platform; only what is known, ""
+// for none. A device that repeats the words before it is not repeated
+// ("google swiftshader" with device "SwiftShader").
 func Adapter(a *model.GPUAdapter) string {
 	if a == nil {
 		return ""
 	}
 	var parts []string
 	name := strings.TrimSpace(a.Vendor + " " + a.Architecture)
-	if name == "" {
-		name = a.Device
+	if a.Device != "" && !strings.Contains(strings.ToLower(name), strings.ToLower(a.Device)) {
+		name = strings.TrimSpace(name + " " + a.Device)
 	}
 	for _, p := range []string{name, a.Driver} {
 		if p != "" {

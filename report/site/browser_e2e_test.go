@@ -17,8 +17,8 @@ import (
 )
 
 // consoleLine is a message a page wrote to the console, as Chromium logs
-// it with --enable-logging=stderr: the pages have no script, so any is a
-// fault (a refused load, a parse error).
+// it with --enable-logging=stderr: the pages write none, so any is a
+// fault (a refused load, a parse error, a script's error).
 var consoleLine = regexp.MustCompile(`:CONSOLE[:(]`)
 
 // TestPagesLoadInChromium loads every page of the sample site in headless
@@ -34,8 +34,14 @@ func TestPagesLoadInChromium(t *testing.T) {
 	var pages []string
 	for _, f := range html {
 		pages = append(pages, f.Path)
-		if m := regexp.MustCompile(`(?:src|href)="(?:https?:)?//`).FindString(string(f.Data)); m != "" {
-			t.Errorf("%s refers to another host: %s", f.Path, m)
+		if m := regexp.MustCompile(`(?:src="|<link[^>]*href="|url\()(?:https?:)?//`).FindString(string(f.Data)); m != "" {
+			t.Errorf("%s loads from another host: %s", f.Path, m)
+		}
+		// A link away is only to the commit a report was made on.
+		for _, m := range regexp.MustCompile(`href="((?:[a-z]+:)?//[^"]*)"`).FindAllStringSubmatch(string(f.Data), -1) {
+			if !strings.HasPrefix(m[1], "https://github.com/owner/runtime/commit/") {
+				t.Errorf("%s links to another host: %s", f.Path, m[1])
+			}
 		}
 	}
 	// One Chromium loads every page, each in a frame of one harness page
@@ -94,7 +100,14 @@ func TestPagesLoadInChromium(t *testing.T) {
 		}
 	}
 	// Each kind of page on its own, over HTTP and from file://.
-	for _, p := range []string{"index.html", "fixtures.html", pages[len(pages)-1]} {
+	kinds := []string{"index.html", "fixtures.html", "grid.html", "diffs.html", pages[len(pages)-1]}
+	for _, p := range pages {
+		if strings.HasPrefix(p, "diff/") {
+			kinds = append(kinds, p)
+			break
+		}
+	}
+	for _, p := range kinds {
 		load(srv.URL + "/" + p)
 		load("file://" + filepath.Join(dir, filepath.FromSlash(p)))
 	}
@@ -108,7 +121,16 @@ func TestPagesLoadInChromium(t *testing.T) {
 func writeSampleSite(t *testing.T) (dir string, pages []File) {
 	t.Helper()
 	dir = t.TempDir()
-	for _, f := range build(sampleReports()) {
+	if keep := os.Getenv("SITE_SAMPLE_DIR"); keep != "" {
+		// To look at the pages the test loads.
+		dir = keep
+	}
+	// The sample's reports, the day-4 scenario's and one of every kind of
+	// verdict (its bug link a bug number: a link to another host is what
+	// the test above refuses).
+	reports := append(append(sampleReports(), dayFourReports()...), verdictsReport("crashes, bug 12"))
+	reports[len(reports)-1].Run.Implementations[0].Name = "every-verdict"
+	for _, f := range build(reports) {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,24 +24,33 @@ const narrowScreen = 390
 // furthest right outside a box that scrolls.
 var widthReport = regexp.MustCompile(`(?m)^WIDE (.*)$`)
 
-// TestPagesFitANarrowScreen loads every page of the sample site in
-// headless Chromium, each in a frame 390 px wide, and fails for a page
-// wider than its frame, naming the element that widens it.
+// TestPagesFitANarrowScreen loads every page of the sample site (the
+// grid, the diff index and the diff pages among them) in headless
+// Chromium, each in a frame 390 px wide, then 1280 px wide as a laptop's,
+// and fails for a page wider than its frame, naming the element that
+// widens it.
 func TestPagesFitANarrowScreen(t *testing.T) {
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("no chromium")
 	}
 	dir, html := writeSampleSite(t)
+	for _, width := range []int{narrowScreen, 1280} {
+		fitWidth(t, chromium, dir, html, width)
+	}
+}
+
+func fitWidth(t *testing.T, chromium, dir string, html []File, width int) {
+	px := strconv.Itoa(width)
 	var pages []string
 	for _, f := range html {
 		pages = append(pages, f.Path)
 	}
-	// The pages have no script; the harness's measures each frame once
+	// The harness's script measures each frame once
 	// every frame has loaded (the parent's load event waits for them) and
 	// writes what it found into its own page, which --dump-dom prints.
 	var harness strings.Builder
-	harness.WriteString("<!doctype html><title>every page, narrow</title><style>iframe{width:390px;height:300px;border:0;display:block}</style><main>\n")
+	harness.WriteString("<!doctype html><title>every page, narrow</title><style>iframe{width:` + px + `px;height:300px;border:0;display:block}</style><main>\n")
 	for _, p := range pages {
 		harness.WriteString(`<iframe src="` + p + `"></iframe>` + "\n")
 	}
@@ -67,7 +77,7 @@ addEventListener("load", () => {
 });
 </script>
 `)
-	harnessPath := filepath.Join(dir, "every-page-narrow.html")
+	harnessPath := filepath.Join(dir, "every-page-"+px+".html")
 	if err := os.WriteFile(harnessPath, []byte(harness.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +86,7 @@ addEventListener("load", () => {
 	// From file:// frames are cross-origin to the harness; the flag lets
 	// it read them, as it could over HTTP from one server.
 	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
-		"--disable-web-security", "--user-data-dir="+t.TempDir(), "--window-size=390,900", "--dump-dom", "file://"+harnessPath)
+		"--disable-web-security", "--user-data-dir="+t.TempDir(), "--window-size="+px+",900", "--dump-dom", "file://"+harnessPath)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -87,6 +97,6 @@ addEventListener("load", () => {
 		t.Fatalf("the harness did not measure the pages:\n%.600s\n%s", out, stderr.String())
 	}
 	for _, m := range widthReport.FindAllStringSubmatch(string(out), -1) {
-		t.Errorf("at %d px, %s", narrowScreen, m[1])
+		t.Errorf("at %d px, %s", width, m[1])
 	}
 }

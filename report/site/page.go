@@ -21,9 +21,9 @@ th,td{border-bottom:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertic
 thead th{background:#f6f8fa;white-space:nowrap}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .path{overflow-wrap:anywhere;min-width:13rem;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85em}
-.pass{color:#1a7f37}.fail{color:#cf222e}.none{color:#6e7781}
+.pass{color:#1a7f37}.fail{color:#cf222e}.none{color:#6e7781}.known{color:#9a6700}.flaky{color:#8250df}
 .v{display:inline-block;width:.45rem;height:1rem;margin-right:1px;vertical-align:middle}
-.v.pass{background:#2da44e}.v.fail{background:#cf222e}.v.none{background:#d0d7de}.v.absent{background:#fff;outline:1px solid #eaeef2}
+.v.pass{background:#2da44e}.v.fail{background:#cf222e}.v.none{background:#d0d7de}.v.known{background:#d4a72c}.v.flaky{background:#8250df}.v.absent{background:#fff;outline:1px solid #eaeef2}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
 .note{background:#fff8c5;border:1px solid #d4a72c;padding:.5rem .75rem;border-radius:6px;margin:1rem 0}
 .note h2{margin:.25rem 0;font-size:1.1rem}
@@ -31,6 +31,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-wei
 svg{max-width:100%;height:auto}
 code{overflow-wrap:anywhere}
 td.h{white-space:nowrap}
+code.digest{white-space:nowrap;overflow-wrap:normal}
 h1.path{font-size:1.3rem}
 @media (max-width:40rem){body{font-size:14px}td,th{padding:.25rem .35rem}}
 `
@@ -40,7 +41,9 @@ h1.path{font-size:1.3rem}
 // for them.
 var layout = sync.OnceValue(func() *template.Template {
 	t := template.Must(template.New("page").Parse(pageLayout))
-	for name, body := range map[string]string{"index": indexPage, "impl": implPage, "fixture": fixturePage, "fixtures": fixturesPage} {
+	template.Must(t.New("pairSide").Parse(pairSideTemplate))
+	for name, body := range map[string]string{"index": indexPage, "impl": implPage, "fixture": fixturePage, "fixtures": fixturesPage, "reason": reasonPage,
+		"grid": gridPage, "pair": pairPage, "diffs": diffsPage} {
 		template.Must(t.New(name).Parse(body))
 	}
 	return t
@@ -52,10 +55,11 @@ const pageLayout = `<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} · DRP2 conformance</title>
-<style>` + style + `</style>
+<style>` + style + findStyle + `</style>
 </head>
 <body>
-<header><a href="{{.Root}}index.html">DRP2 conformance</a></header>
+<header><a href="{{.Root}}index.html">DRP2 conformance</a>
+<nav><a href="{{.Root}}grid.html">Grid</a><a href="{{.Root}}fixtures.html">Fixtures</a><a href="{{.Root}}diffs.html">Differences</a></nav></header>
 <main>
 {{template "body" .}}
 </main>
@@ -63,12 +67,23 @@ const pageLayout = `<!DOCTYPE html>
 </html>
 `
 
+// bodies are the layout around each page's body, cloned and parsed once:
+// a site of ten thousand reports draws as many pages of differences, and
+// parsing for each took most of its render.
+var bodies = sync.OnceValue(func() map[string]*template.Template {
+	out := map[string]*template.Template{}
+	for _, body := range []string{"index", "impl", "fixture", "fixtures", "grid", "pair", "diffs"} {
+		t := template.Must(layout().Clone())
+		template.Must(t.New("body").Parse(`{{template "` + body + `" .}}`))
+		out[body] = t
+	}
+	return out
+})
+
 // page renders one page: the layout around the named body.
 func page(body string, v any) []byte {
-	t := template.Must(layout().Clone())
-	template.Must(t.New("body").Parse(`{{template "` + body + `" .}}`))
 	var b bytes.Buffer
-	if err := t.ExecuteTemplate(&b, "page", v); err != nil {
+	if err := bodies()[body].ExecuteTemplate(&b, "page", v); err != nil {
 		// The templates are the package's own and the views plain data:
 		// an error is a bug of this package, shown in the page itself.
 		b.Reset()
@@ -82,16 +97,22 @@ const indexPage = `<h1>{{.Title}}</h1>
 {{if .Pending}}<section class="note"><h2>Pending</h2><p>No report yet of what the site requires:</p><ul>{{range .Pending}}<li>{{.}}: pending</li>{{end}}</ul></section>
 {{end}}{{if .Problems}}<section class="note"><h2>Reports left out</h2><ul>{{range .Problems}}<li>{{.}}</li>{{end}}</ul></section>{{end}}
 {{if .Notes}}<section class="note"><h2>Notes</h2><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul></section>{{end}}
-{{range .Corpora}}<section>
-<h2>{{.Heading}}</h2>
-<p class="muted">{{.About}}</p>
+<section>
+<h2>Implementations</h2>
 <div class="wrap"><table>
-<caption>Latest report of each implementation and device on this corpus</caption>
-<thead><tr><th scope="col">Implementation</th><th scope="col">Repository</th><th scope="col">Device</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3 parity</th><th scope="col">Measured</th><th scope="col" class="n">Reports</th></tr></thead>
-<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Version}}</span></th><td>{{.Repository}}</td><td>{{.Device}}</td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td>{{.When}}</td><td class="n">{{.Reports}}</td></tr>
+<caption>Latest report of each implementation and device, and the corpus version it ran on</caption>
+<thead><tr><th scope="col">Implementation</th><th scope="col">Repository</th><th scope="col">Device</th><th scope="col">Corpus</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3 parity</th><th scope="col">Measured</th><th scope="col" class="n">Reports</th></tr></thead>
+<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Version}}</span></th><td>{{.Repository}}</td><td>{{.Device}}</td><td><code class="digest">{{.Corpus}}</code>{{if .CorpusNote}} <span class="muted">{{.CorpusNote}}</span>{{end}}</td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td>{{.When}}</td><td class="n">{{.Reports}}</td></tr>
 {{end}}</tbody></table></div>
 </section>
-{{end}}
+<section>
+<h2>Corpus versions</h2>
+<div class="wrap"><table>
+<caption>The corpus versions the reports ran on, the latest first: a new version continues each implementation's history</caption>
+<thead><tr><th scope="col">Corpus</th><th scope="col" class="n">Fixtures</th><th scope="col">Folder</th><th scope="col">DRP2</th><th scope="col">First report</th><th scope="col">Latest report</th><th scope="col" class="n">Reports</th><th scope="col" class="n">Latest of</th></tr></thead>
+<tbody>{{range .Corpora}}<tr><th scope="row"><code class="digest" title="sha256 {{.Full}}">{{.Digest}}</code></th><td class="n">{{.Fixtures}}</td><td class="path">{{.Root}}</td><td>{{.DRP2}}</td><td>{{.First}}</td><td>{{.Latest}}</td><td class="n">{{.Reports}}</td><td class="n">{{.LatestOf}}</td></tr>
+{{end}}</tbody></table></div>
+</section>
 <section><h2>Fixtures</h2><p><a href="fixtures.html">Every fixture</a>, with each implementation's latest verdict and history. The same content as JSON: <a href="data/index.json">data/index.json</a>.</p></section>
 `
 
@@ -100,7 +121,7 @@ const implPage = `<h1>{{.Name}}</h1>
 <dt>Version</dt><dd>{{.Version}}</dd>
 <dt>Repository</dt><dd>{{.Repository}}</dd>
 <dt>Device</dt><dd>{{.Device}}</dd>
-<dt>Corpus</dt><dd>{{.Corpus}}</dd>
+<dt>Corpus</dt><dd><code>{{.Corpus}}</code> · {{.Corpora}}</dd>
 <dt>Latest report</dt><dd>{{.Latest}}</dd>
 <dt>Levels</dt><dd>Level 1 <span class="{{.L1Class}}">{{.L1}}</span> · Level 2 {{.L2}} · Level 3 parity {{.L3}}</dd>
 </dl>
@@ -116,31 +137,40 @@ const implPage = `<h1>{{.Name}}</h1>
 <tbody>{{range .Diff.Rows}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td>{{.Transition}}</td><td>{{.Now}}</td></tr>
 {{end}}</tbody></table></div>{{end}}
 {{else}}<p class="muted">One report only: nothing to compare yet.</p>{{end}}
-<h2>Flaky candidates</h2>
-{{if .Flaky}}<div class="wrap"><table><caption>Fixtures whose verdict flipped between reports</caption>
-<thead><tr><th scope="col">Fixture</th><th scope="col" class="n">Flips</th><th scope="col" class="n">Reports</th><th scope="col">Latest</th></tr></thead>
-<tbody>{{range .Flaky}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td class="n">{{.Flips}}</td><td class="n">{{.Runs}}</td><td class="{{.Class}}">{{.Latest}}</td></tr>
-{{end}}</tbody></table></div>{{else}}<p class="muted">No fixture changed its verdict across these reports.</p>{{end}}
+<h2>Flaky</h2>
+{{if .Flaky}}<div class="wrap"><table><caption>Fixtures whose verdict flipped back and forth at one version and fixture digest</caption>
+<thead><tr><th scope="col">Fixture</th><th scope="col" class="n">Flips</th><th scope="col">At version</th><th scope="col" class="n">Reports</th><th scope="col">Latest</th></tr></thead>
+<tbody>{{range .Flaky}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td class="n">{{.Flips}}</td><td>{{.Version}}</td><td class="n">{{.Runs}}</td><td class="{{.Class}}">{{.Latest}}</td></tr>
+{{end}}</tbody></table></div>{{else}}<p class="muted">No fixture flipped back and forth at one version: a change of verdict with a new version or a changed fixture is a fix or a regression, below.</p>{{end}}
+<h2>Fixes and regressions</h2>
+{{if .Changes}}<div class="wrap"><table><caption>Changes of verdict, newest first{{if .ChangesCut}} (the latest {{len .Changes}}; {{.ChangesCut}} older in the data){{end}}</caption>
+<thead><tr><th scope="col">Report</th><th scope="col">Fixture</th><th scope="col">Change</th><th scope="col">Between the two reports</th></tr></thead>
+<tbody>{{range .Changes}}<tr><td>{{.When}}</td><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td class="{{.Class}}">{{.Change}}</td><td>{{.Why}}</td></tr>
+{{end}}</tbody></table></div>{{else}}<p class="muted">No fixture changed its verdict.</p>{{end}}
 <h2>Latest result per fixture</h2>
 <div class="wrap"><table><caption>{{.Name}} on each fixture, in its latest report</caption>
-<thead><tr><th scope="col">Fixture</th><th scope="col">Verdict</th><th scope="col">Expected</th><th scope="col">Got</th></tr></thead>
-<tbody>{{range .Fixtures}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td class="{{.Class}}">{{.Verdict}}</td><td>{{.Expected}}</td><td>{{.Got}}</td></tr>
+<thead><tr><th scope="col">Fixture</th><th scope="col">Verdict</th><th scope="col">Expected</th><th scope="col">Got</th><th scope="col">First passed in</th></tr></thead>
+<tbody>{{range .Fixtures}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a>{{if .Since}}<br><span class="muted">{{.Since}}</span>{{end}}</th><td class="{{.Class}}">{{.Verdict}}{{template "reason" .Entry}}</td><td>{{.Expected}}</td><td>{{.Got}}</td><td>{{.FirstPass}}</td></tr>
 {{end}}</tbody></table></div>
 <h2>Reports</h2>
-<div class="wrap"><table><caption>Every report of {{.Name}} on this device and corpus, newest first</caption>
-<thead><tr><th scope="col">Started</th><th scope="col">Version</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3</th><th scope="col">Report</th></tr></thead>
-<tbody>{{range .Reports}}<tr><th scope="row">{{.When}}</th><td>{{.Version}}</td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td class="path">{{.Source}}</td></tr>
+<div class="wrap"><table><caption>Every report of {{.Name}} on this device, newest first</caption>
+<thead><tr><th scope="col">Started</th><th scope="col">Version</th><th scope="col">Corpus</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3</th><th scope="col">Report</th><th scope="col">Commit</th><th scope="col">Since the one before</th></tr></thead>
+<tbody>{{range .Reports}}<tr><th scope="row">{{.When}}</th><td>{{.Version}}</td><td><code class="digest">{{.Corpus}}</code></td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td class="path">{{.Source}}</td><td>{{if .CommitURL}}<a href="{{.CommitURL}}">{{.Commit}}</a>{{else}}{{.Commit}}{{end}}</td><td>{{if .Diff}}<a href="{{.Diff}}">differences</a>{{end}}</td></tr>
 {{end}}</tbody></table></div>
 <p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
 `
 
 const fixturePage = `<h1 class="path">{{.Path}}</h1>
-{{if .Rows}}<div class="wrap"><table><caption>Each implementation's latest verdict on {{.Path}}, and its history (oldest first{{if .Cut}}, the last {{.Cut}} reports{{end}})</caption>
-<thead><tr><th scope="col">Implementation</th><th scope="col">Latest</th><th scope="col">History</th><th scope="col" class="n">Flips</th><th scope="col">Device</th><th scope="col">Got</th></tr></thead>
-<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Repository}}</span></th><td class="{{.Class}}">{{.Latest}}</td><td class="h">{{range .Cells}}<span class="v {{.Class}}" title="{{.Title}}"></span>{{end}}</td><td class="n">{{.Flips}}</td><td>{{.Device}}</td><td>{{.Got}}</td></tr>
+{{if .Rows}}<div class="wrap"><table><caption>Each implementation's latest verdict on {{.Path}}, and its history (oldest first{{if .Cut}}, the last {{.Cut}} reports{{end}}; since the fixture's commands and expectation are as now)</caption>
+<thead><tr><th scope="col">Implementation</th><th scope="col">Latest</th><th scope="col">History</th><th scope="col" class="n">Flips</th><th scope="col">First passed in</th><th scope="col">Device</th><th scope="col">Got</th></tr></thead>
+<tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Repository}}</span>{{if .Since}}<br><span class="muted">{{.Since}}</span>{{end}}</th><td class="{{.Class}}">{{.Latest}}{{template "reason" .Entry}}</td><td class="h">{{range .Cells}}<span class="v {{.Class}}" title="{{.Title}}"></span>{{end}}</td><td class="n">{{.Flips}}</td><td>{{.FirstPass}}</td><td>{{.Device}}</td><td>{{.Got}}</td></tr>
 {{end}}</tbody></table></div>{{else}}<p>No implementation ran it.</p>{{end}}
 <p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
 `
+
+// reasonPage is an expectations entry's reason under a verdict, its bug
+// link a link.
+const reasonPage = `{{if or .Before .URL}}<br><span class="muted">{{.Before}}{{if .URL}}<a href="{{.URL}}" rel="nofollow">{{.URL}}</a>{{end}}{{.After}}</span>{{end}}`
 
 const fixturesPage = `<h1>Fixtures</h1>
 <div class="wrap"><table><caption>Every fixture of the reports, with how many implementations pass it in their latest report</caption>

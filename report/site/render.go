@@ -30,7 +30,9 @@ func (s *siteData) render() []File {
 	for _, se := range s.series {
 		s.hist[se] = historyOf(se)
 	}
-	files := []File{{"index.html", page("index", s.indexView())}, {"fixtures.html", page("fixtures", s.fixturesView())}}
+	files := []File{{"index.html", page("index", s.indexView())}, {"fixtures.html", page("fixtures", s.fixturesView())},
+		{"grid.html", page("grid", s.gridView())}, {"diffs.html", page("diffs", s.diffsView())}}
+	files = append(files, s.pairPages()...)
 	for i, se := range s.series {
 		files = append(files, File{"impl/" + se.slug + ".html", page("impl", s.implView(se, s.diffs[i]))})
 		files = append(files, s.badges(se)...)
@@ -94,29 +96,27 @@ func levelTexts(l levels) (l1, l1class, l2, l3 string) {
 
 func verdictClass(v string) string {
 	switch v {
-	case vPass:
+	case vPass, vUnexpectedPass:
 		return "pass"
 	case vFail, vCorpusError:
 		return "fail"
+	case vKnown:
+		return "known"
+	case vFlakyPassed, vFlakyFailed:
+		return "flaky"
 	}
 	return "none"
 }
 
-// corpusHeading names a corpus by its digest, or says the reports did
-// not record one.
-func corpusHeading(c *corpus) string {
-	if c.digest == "" {
-		return "Corpus not identified"
-	}
-	return "Corpus " + c.digest[:min(12, len(c.digest))]
+// corpusLine is one corpus version in the index.
+type corpusLine struct {
+	Digest, Full, Root, DRP2, First, Latest string
+	Fixtures, Reports, LatestOf             int
 }
 
-func corpusAbout(c *corpus) string {
-	digest := "sha256 " + c.digest
-	if c.digest == "" {
-		digest = "reports written before corpus_sha256 was recorded, whose results carry no file digests"
-	}
-	return fmt.Sprintf("%s · %d fixtures at %s · DRP2 %s · latest report %s", digest, c.fixtures, clean(orDash(c.root)), orDash(joinClean(c.drp2)), stamp(c.latest))
+func corpusLineOf(c *corpus) corpusLine {
+	return corpusLine{Digest: shortDigest(c.digest), Full: orDash(c.digest), Root: clean(orDash(c.root)), DRP2: orDash(joinClean(c.drp2)),
+		First: stamp(c.first), Latest: stamp(c.latest), Fixtures: c.fixtures, Reports: c.reports, LatestOf: len(c.series)}
 }
 
 // repositoryText is the repository a series belongs to, in words.
@@ -146,21 +146,20 @@ func joinClean(list []string) string {
 }
 
 type indexRow struct {
-	Href, Name, Version, Repository, Device, L1, L1Class, L2, L3, When string
-	Reports                                                            int
+	Href, Name, Version, Repository, Device, Corpus, CorpusNote, L1, L1Class, L2, L3, When string
+	Reports                                                                                int
 }
 
-type corpusView struct {
-	Heading, About string
-	Rows           []indexRow
-}
-
+// indexView is the index: the latest report of each implementation and
+// device, whatever corpus it ran on (named in its row), and the corpus
+// versions the reports ran on.
 func (s *siteData) indexView() any {
 	v := struct {
 		Title, Lead, Root string
 		Problems, Notes   []string
 		Pending           []string
-		Corpora           []corpusView
+		Rows              []indexRow
+		Corpora           []corpusLine
 	}{Title: "DRP2 conformance", Root: "", Notes: cleanAll(s.notes), Problems: cleanAll(s.problems), Pending: cleanAll(s.pending)}
 	reports := map[string]bool{}
 	for _, se := range s.series {
@@ -169,16 +168,23 @@ func (s *siteData) indexView() any {
 		}
 	}
 	v.Lead = fmt.Sprintf("%s, from %s on %s.", count(len(s.series), "implementation and device", "implementations and devices"),
-		count(len(reports), "report", "reports"), count(len(s.corpora), "corpus", "corpora"))
-	for _, c := range s.corpora {
-		cv := corpusView{Heading: corpusHeading(c), About: corpusAbout(c)}
-		for _, se := range c.series {
-			e := se.latest()
-			l1, l1c, l2, l3 := levelTexts(e.level)
-			cv.Rows = append(cv.Rows, indexRow{Href: "impl/" + se.slug + ".html", Name: clean(orDash(nameOf(e.im))), Version: clean(e.im.Version),
-				Repository: repositoryText(se), Device: clean(orDash(se.device)), L1: l1, L1Class: l1c, L2: l2, L3: l3, When: stamp(e.started), Reports: len(se.entries)})
+		count(len(reports), "report", "reports"), count(len(s.corpora), "corpus version", "corpus versions"))
+	newest := ""
+	if len(s.corpora) > 0 {
+		newest = s.corpora[0].digest
+	}
+	for _, se := range ranked(s.series) {
+		e := se.latest()
+		l1, l1c, l2, l3 := levelTexts(e.level)
+		row := indexRow{Href: "impl/" + se.slug + ".html", Name: clean(orDash(nameOf(e.im))), Version: clean(e.im.Version),
+			Repository: repositoryText(se), Device: clean(orDash(se.device)), Corpus: shortDigest(e.corpus), L1: l1, L1Class: l1c, L2: l2, L3: l3, When: stamp(e.started), Reports: len(se.entries)}
+		if e.corpus != newest {
+			row.CorpusNote = "not the latest corpus"
 		}
-		v.Corpora = append(v.Corpora, cv)
+		v.Rows = append(v.Rows, row)
+	}
+	for _, c := range s.corpora {
+		v.Corpora = append(v.Corpora, corpusLineOf(c))
 	}
 	return v
 }

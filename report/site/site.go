@@ -5,15 +5,17 @@
 // reports and writes the files.
 //
 // An implementation is known by its name and the device it ran on (its
-// adapter), and measured on one corpus: reports of another corpus digest
-// form another series, shown in a section of their own, never in the same
-// column. A series belongs to the repository its reports record: anyone
-// can name an implementation as another does, so reports of another
-// repository, or of none, form series of their own. Every text a report
-// carries (names, versions, adapter strings, fixture paths, messages) is
-// published by anyone, so every sink escapes it: html/template for pages,
-// XML escaping for badges, encoding/json for data, and file names are
-// made of a slug and a hash only.
+// adapter's vendor, device and driver): its reports form one series
+// across corpus versions, a corpus change being an event of the series,
+// and a fixture's history runs on while its commands and expectation
+// stay the same (a description edit changes neither). A series belongs
+// to the repository its reports record: anyone can name an
+// implementation as another does, so reports of another repository, or
+// of none, form series of their own. Every text a report carries (names,
+// versions, adapter strings, fixture paths, messages) is published by
+// anyone, so every sink escapes it: html/template for pages, XML escaping
+// for badges, encoding/json for data, and file names are made of a slug
+// and a hash only.
 package site
 
 import (
@@ -63,7 +65,11 @@ type entry struct {
 	started                  time.Time
 	commit, repository, tool string
 	corpus, corpusRoot       string
-	im                       *model.Implementation
+	// im is the implementation without its prose; its Results are kept
+	// for the series' last two reports only (the latest verdicts and the
+	// comparison of the two), marks hold every report's verdicts.
+	im    *model.Implementation
+	marks []mark
 	// commandSchema and fixtureSchema are the report's, for comparisons.
 	commandSchema, fixtureSchema model.SchemaSource
 	level                        levels
@@ -81,27 +87,46 @@ type levels struct {
 	Failed, NoVerdict, NC int
 }
 
-// series is one implementation on one device measured on one corpus,
+// mark is one fixture's verdict in one report, all a history needs: its
+// texts are interned, so that ten thousand reports of the same fixtures
+// share them.
+type mark struct {
+	path string
+	// digest is the fixture's verdict-relevant digest: its commands and
+	// expected block, not its file, whose description may change alone.
+	digest  string
+	verdict string
+	// got is what the implementation got; reason the expectations entry's
+	// reason and place, for a result an entry covers.
+	got, reason string
+}
+
+// series is one implementation on one device, across corpus versions,
 // its entries oldest first.
 type series struct {
 	key, slug    string
 	name, device string
-	corpus       string
 	// repository is the repository the series' reports record ("" when
 	// they record none).
 	repository string
 	entries    []*entry
+	// withResults are the entries that still hold their results: the
+	// latest two added so far.
+	withResults []*entry
 }
 
 func (s *series) latest() *entry { return s.entries[len(s.entries)-1] }
 
-// corpus is the series measured on one corpus digest.
+// corpus is one version of the corpus, by its digest: the reports
+// measured on it.
 type corpus struct {
-	digest, root string
-	drp2         []string
-	fixtures     int
-	latest       time.Time
-	series       []*series
+	digest, root  string
+	drp2          []string
+	fixtures      int
+	first, latest time.Time
+	reports       int
+	// series are those whose latest report is on this corpus.
+	series []*series
 }
 
 // Builder gathers reports one at a time, keeping of each only what the
@@ -110,6 +135,7 @@ type Builder struct {
 	o        Options
 	bySeries map[string]*series
 	reports  int
+	interned map[string]string
 }
 
 // AddRun adds the run read from the file source (Add).
@@ -119,21 +145,57 @@ func (b *Builder) AddRun(source string, run *model.Run) { b.Add(Report{Source: s
 func (b *Builder) Reports() int { return b.reports }
 
 // NewBuilder starts a site.
-func NewBuilder(o Options) *Builder { return &Builder{o: o, bySeries: map[string]*series{}} }
+func NewBuilder(o Options) *Builder {
+	return &Builder{o: o, bySeries: map[string]*series{}, interned: map[string]string{}}
+}
+
+// intern is s, shared with every equal text the builder holds.
+func (b *Builder) intern(s string) string {
+	if v, ok := b.interned[s]; ok {
+		return v
+	}
+	b.interned[s] = s
+	return s
+}
 
 // Add adds one report. The order reports are added in does not matter.
 func (b *Builder) Add(r Report) {
 	b.reports++
 	for _, e := range entries(r) {
+		e.marks = b.marksOf(e.im.Results)
 		key := seriesKey(e)
 		se := b.bySeries[key]
 		if se == nil {
-			se = &series{key: key, slug: slug(e.im.Name+" "+device(e.im.Adapter), key), name: e.im.Name, device: device(e.im.Adapter), corpus: e.corpus,
+			se = &series{key: key, slug: slug(e.im.Name+" "+device(e.im.Adapter), key), name: e.im.Name, device: device(e.im.Adapter),
 				repository: e.repository}
 			b.bySeries[key] = se
 		}
 		se.entries = append(se.entries, e)
+		se.keepLastResults()
 	}
+}
+
+func (b *Builder) marksOf(results []model.Result) []mark {
+	out := make([]mark, len(results))
+	for i := range results {
+		r := &results[i]
+		out[i] = mark{path: b.intern(r.RelPath), digest: b.intern(r.Digest.Commands + " " + r.Digest.Expected), verdict: verdictOf(r),
+			got: b.intern(gotText(r.Actual)), reason: b.intern(listingText(r))}
+	}
+	return out
+}
+
+// keepLastResults drops the results of every entry but the two latest:
+// the marks hold what the history needs, and a thousand reports' results
+// would not fit in the memory the site is built in.
+func (se *series) keepLastResults() {
+	se.withResults = append(se.withResults, se.entries[len(se.entries)-1])
+	if len(se.withResults) <= 2 {
+		return
+	}
+	sort.Slice(se.withResults, func(a, b int) bool { return before(se.withResults[a], se.withResults[b]) })
+	se.withResults[0].im.Results = nil
+	se.withResults = se.withResults[1:]
 }
 
 // Notes are what the index says of reports it could use but had to
@@ -255,8 +317,9 @@ func entries(r Report) []*entry {
 }
 
 // slim is what the site keeps of an implementation's results: who it is
-// and each fixture's verdict, expectation and digests, without the prose
-// (messages, diagnostics, stderr, readback bytes) no page shows.
+// and each fixture's verdict, expectation, expectations entry and
+// digests, without the prose (messages, diagnostics, stderr, readback
+// bytes) no page shows.
 func slim(im *model.Implementation) *model.Implementation {
 	out := &model.Implementation{Command: im.Command, Name: im.Name, Version: im.Version, DRP2Versions: im.DRP2Versions,
 		Adapter: im.Adapter, Error: im.Error, Results: make([]model.Result, len(im.Results))}
@@ -265,7 +328,7 @@ func slim(im *model.Implementation) *model.Implementation {
 		a := r.Actual
 		a.Message, a.Rule = "", ""
 		out.Results[i] = model.Result{Path: r.RelPath, RelPath: r.RelPath, Folder: r.Folder, Name: r.Name, Class: r.Class,
-			Expected: r.Expected, Actual: a, Passed: r.Passed, Digest: r.Digest}
+			Expected: r.Expected, Actual: a, Passed: r.Passed, Digest: r.Digest, KnownFailure: r.KnownFailure, Listing: r.Listing, Attempts: r.Attempts}
 	}
 	return out
 }
@@ -281,45 +344,55 @@ func measure(im *model.Implementation, parity []model.ParityRow) levels {
 }
 
 // seriesKey is an implementation's identity: its name (its command when
-// it gave none), the device it ran on, the corpus it was measured on, and
-// the repository that published it. The name is anyone's to claim; the
-// repository keeps another's reports out of its series. Reports that
-// record no repository keep the key of name, device and corpus alone, so
-// that the file names of their series stay where they were published.
+// it gave none), the device it ran on (vendor, device, driver), and the
+// repository that published it; not the corpus, whose versions a series
+// spans. The name is anyone's to claim; the repository keeps another's
+// reports out of its series.
 func seriesKey(e *entry) string {
 	name := e.im.Name
 	if name == "" {
 		name = e.im.Command
 	}
-	key := name + "\x00" + adapterKey(e.im.Adapter) + "\x00" + e.corpus
+	key := name + "\x00" + adapterKey(e.im.Adapter)
 	if e.repository != "" {
 		key += "\x00" + e.repository
 	}
 	return key
 }
 
+// adapterKey is the device a series is on: an architecture or platform
+// named differently by another release of the same driver does not start
+// another series.
 func adapterKey(a *model.GPUAdapter) string {
 	if a == nil {
 		return ""
 	}
-	return strings.Join([]string{a.Vendor, a.Architecture, a.Device, a.Driver, a.Platform}, "\x00")
+	return strings.Join([]string{a.Vendor, a.Device, a.Driver}, "\x00")
 }
 
-// device is the adapter in a few words: the device and what runs it.
+// device is the adapter in a few words: vendor and device (the
+// architecture when it named no device), and driver.
 func device(a *model.GPUAdapter) string {
 	if a == nil {
 		return ""
 	}
-	var parts []string
-	for _, p := range []string{a.Device, a.Platform} {
-		if p != "" {
-			parts = append(parts, p)
+	name := a.Device
+	if name == "" {
+		name = a.Architecture
+	}
+	if a.Vendor != "" && !strings.Contains(strings.ToLower(name), strings.ToLower(a.Vendor)) {
+		name = strings.TrimSpace(a.Vendor + " " + name)
+	}
+	if a.Driver != "" {
+		if name == "" {
+			return a.Driver
 		}
+		return name + " (" + a.Driver + ")"
 	}
-	if len(parts) == 0 {
-		parts = append(parts, a.Vendor, a.Architecture)
+	if name == "" {
+		return a.Platform
 	}
-	return strings.TrimSpace(strings.Join(parts, ", "))
+	return name
 }
 
 // slug names a page or badge file: a few safe characters of the text it
@@ -350,28 +423,38 @@ func slug(text, key string) string {
 	return b.String() + "-" + hex.EncodeToString(sum[:4])
 }
 
-// corpora groups the series by corpus, the most recently measured first.
+// corpora are the corpus versions the reports were measured on, the most
+// recently measured first; each lists the series whose latest report is
+// on it.
 func corpora(all []*series) []*corpus {
 	by := map[string]*corpus{}
+	sources := map[string]map[string]bool{}
 	for _, se := range all {
-		c := by[se.corpus]
-		if c == nil {
-			c = &corpus{digest: se.corpus}
-			by[se.corpus] = c
-		}
-		last := se.latest()
-		if last.started.After(c.latest) || c.root == "" {
-			c.root = last.corpusRoot
-		}
-		if last.started.After(c.latest) {
-			c.latest = last.started
-		}
-		c.fixtures = max(c.fixtures, len(last.im.Results))
-		for _, v := range last.im.DRP2Versions {
-			if !contains(c.drp2, v) {
-				c.drp2 = append(c.drp2, v)
+		for _, e := range se.entries {
+			c := by[e.corpus]
+			if c == nil {
+				c = &corpus{digest: e.corpus, first: e.started, latest: e.started, root: e.corpusRoot}
+				by[e.corpus], sources[e.corpus] = c, map[string]bool{}
+			}
+			if !sources[e.corpus][e.source] {
+				// A report of several implementations is one report.
+				sources[e.corpus][e.source] = true
+				c.reports++
+			}
+			if e.started.Before(c.first) {
+				c.first = e.started
+			}
+			if e.started.After(c.latest) || e.started.Equal(c.latest) && c.root == "" {
+				c.latest, c.root = e.started, e.corpusRoot
+			}
+			c.fixtures = max(c.fixtures, len(e.marks))
+			for _, v := range e.im.DRP2Versions {
+				if !contains(c.drp2, v) {
+					c.drp2 = append(c.drp2, v)
+				}
 			}
 		}
+		c := by[se.latest().corpus]
 		c.series = append(c.series, se)
 	}
 	out := make([]*corpus, 0, len(by))
@@ -386,6 +469,25 @@ func corpora(all []*series) []*corpus {
 		}
 		return out[a].digest < out[b].digest
 	})
+	return out
+}
+
+// ranked are the series in the index's order (rankBefore).
+func ranked(all []*series) []*series {
+	out := append([]*series(nil), all...)
+	sort.SliceStable(out, func(a, b int) bool { return rankBefore(out[a], out[b]) })
+	return out
+}
+
+// corpusChanges are the indexes of a series' entries measured on another
+// corpus than the entry before.
+func corpusChanges(se *series) []int {
+	var out []int
+	for i := 1; i < len(se.entries); i++ {
+		if se.entries[i].corpus != se.entries[i-1].corpus {
+			out = append(out, i)
+		}
+	}
 	return out
 }
 

@@ -34,6 +34,12 @@ func trend(se *series) template.HTML {
 		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#d0d7de"/>`, chartLeft, chartW-chartRight, y(g), y(g))
 		fmt.Fprintf(&b, `<text x="%d" y="%.1f" font-size="11" text-anchor="end" fill="#57606a">%d%%</text>`, chartLeft-6, y(g)+4, int(g*100))
 	}
+	for _, i := range corpusChanges(se) {
+		// A corpus change is an event of the series, not a new one: a
+		// dashed line where the reports start running the new version.
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#9a6700" stroke-dasharray="3 3"><title>%s</title></line>`, x(i), x(i), chartTop, chartH-chartBot,
+			html.EscapeString(stamp(se.entries[i].started)+": corpus "+shortDigest(se.entries[i-1].corpus)+" → "+shortDigest(se.entries[i].corpus)))
+	}
 	var pts []string
 	for i, e := range se.entries {
 		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i), y(rate(e.level.L1Passed, e.level.L1Run))))
@@ -55,9 +61,9 @@ func trend(se *series) template.HTML {
 
 func trendTitle(se *series) string {
 	first, last := se.entries[0], se.latest()
-	return fmt.Sprintf("Level 1 pass rate of %s over %d reports, %s to %s: from %s to %s",
+	return fmt.Sprintf("Level 1 pass rate of %s over %d reports, %s to %s: from %s to %s; %s",
 		clean(se.name), len(se.entries), day(first.started), day(last.started),
-		percent(first.level.L1Passed, first.level.L1Run), percent(last.level.L1Passed, last.level.L1Run))
+		percent(first.level.L1Passed, first.level.L1Run), percent(last.level.L1Passed, last.level.L1Run), count(len(corpusChanges(se)), "corpus change", "corpus changes"))
 }
 
 // badge is one level's badge of a series' latest report.
