@@ -6,6 +6,7 @@
 //	drp2-gen numbers -out FILE -bytes N
 //	drp2-gen reports -out DIR -seed REPORT.json [-count N] [-implementations K] [-every DURATION] [-corpus-every ROUNDS]
 //	drp2-gen floor [-workers N] DIR
+//	drp2-gen pair [-label L] [-rounds R] [-max X] -- TEST ARGS... -- REFERENCE ARGS...
 package main
 
 import (
@@ -24,6 +25,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "pair" {
+		os.Exit(pair(os.Args[2:]))
+	}
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "drp2-gen:", err)
 		os.Exit(2)
@@ -32,7 +36,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: drp2-gen corpus|stream|numbers|reports|floor [flags]")
+		return fmt.Errorf("usage: drp2-gen corpus|stream|numbers|reports|floor|pair [flags]")
 	}
 	fset := flag.NewFlagSet("drp2-gen "+args[0], flag.ContinueOnError)
 	out := fset.String("out", "", "output folder (corpus) or file (stream)")
@@ -107,7 +111,7 @@ func run(args []string) error {
 		fmt.Printf("%d files, %d bytes, %d not valid JSON\n", r.Files, r.Bytes, r.Invalid)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q: want corpus, stream, numbers, reports or floor", args[0])
+	return fmt.Errorf("unknown command %q: want corpus, stream, numbers, reports, floor or pair", args[0])
 }
 
 // writeFile creates the file out, with its folders, and fills it with
