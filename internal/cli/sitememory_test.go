@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+// The limit follows the live heap: with 160 MiB kept alive it rises above
+// twice that, never falls, and stays put when GOMEMLIMIT was set.
+func TestSiteMemoryFollowsTheLiveHeap(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(before) })
+
+	off := newSiteMemory(false)
+	if off.limit != 0 || debug.SetMemoryLimit(-1) != before {
+		t.Fatalf("GOMEMLIMIT set: the limit moved to %d", debug.SetMemoryLimit(-1))
+	}
+
+	m := newSiteMemory(true)
+	if got := debug.SetMemoryLimit(-1); got < siteMemoryFloor {
+		t.Fatalf("limit %d below the floor", got)
+	}
+	kept := make([]byte, 160<<20)
+	for i := range kept {
+		kept[i] = 1
+	}
+	runtime.GC()
+	for range siteMemoryEvery {
+		m.added()
+	}
+	raised := debug.SetMemoryLimit(-1)
+	if raised < 2*160<<20+siteMemorySlack {
+		t.Fatalf("with 160 MiB live, the limit is %d MiB", raised>>20)
+	}
+	runtime.KeepAlive(kept)
+	kept = nil
+	runtime.GC()
+	m.follow()
+	if got := debug.SetMemoryLimit(-1); got != raised {
+		t.Fatalf("the limit fell from %d to %d", raised, got)
+	}
+}
