@@ -44,3 +44,20 @@ func TestSiteMemoryFollowsTheLiveHeap(t *testing.T) {
 		t.Fatalf("the limit fell from %d to %d", raised, got)
 	}
 }
+
+// Near 1 GiB the room shrinks to a quarter of the live heap, never less.
+func TestSiteMemoryLimit(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct{ live, want int64 }{
+		{0, 256 * mib},
+		{100 * mib, 264 * mib},
+		{400 * mib, 864 * mib},
+		{600 * mib, 1024 * mib},
+		{800 * mib, 1064 * mib},
+		{2048 * mib, 2624 * mib},
+	} {
+		if got := siteMemoryLimit(c.live); got != c.want {
+			t.Errorf("live %d MiB: limit %d MiB, want %d", c.live/mib, got/mib, c.want/mib)
+		}
+	}
+}
