@@ -3,16 +3,12 @@ package cli
 import (
 	"fmt"
 	"path"
-	"runtime/debug"
 
 	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/site"
 )
-
-// siteMemoryLimit is the soft memory limit of the site command.
-const siteMemoryLimit = 768 << 20
 
 // siteCommand builds the conformance site from published JSON reports:
 // "drp2-fixtures site --out DIR INPUT...". A report that cannot be read
@@ -38,14 +34,10 @@ func siteCommand(args []string, env Env) error {
 	if *maxReport < 1 || *maxReport > 4096 {
 		return usagef(name, "--max-report %d: want a whole number of MiB from 1 to 4096", *maxReport)
 	}
-	if env.Var("GOMEMLIMIT") == "" {
-		// The binary's soft limit suits a run; a site keeps the verdicts
-		// of ten thousand reports alive (about 250 MiB) while it reads
-		// more, and under a limit near that would collect garbage without
-		// end. Below the 1 GiB the site is measured against
-		// (docs/site.md).
-		debug.SetMemoryLimit(siteMemoryLimit)
-	}
+	// The binary's soft limit suits a run; a site keeps the verdicts of
+	// thousands of reports alive while it reads more, and under a fixed
+	// limit would collect garbage without end. GOMEMLIMIT, when set, wins.
+	memory := newSiteMemory(env.Var("GOMEMLIMIT") == "")
 	ge, err := env.gateEnv()
 	if err != nil {
 		return fail(name, err)
@@ -53,7 +45,10 @@ func siteCommand(args []string, env Env) error {
 	// Each report goes into the site as soon as it is read: the site keeps
 	// of it only what it shows.
 	b := site.NewBuilder(site.Options{Compare: gate.CompareRuns, Require: require})
-	problems := gate.Collect(ge, inputs, *out, int64(*maxReport)<<20, b.AddRun)
+	problems := gate.Collect(ge, inputs, *out, int64(*maxReport)<<20, func(source string, run *model.Run) {
+		b.AddRun(source, run)
+		memory.added()
+	})
 	var words []string
 	for _, p := range problems {
 		fmt.Fprintf(env.Stderr, "drp2-fixtures site: warning: %v\n", p)
@@ -68,7 +63,11 @@ func siteCommand(args []string, env Env) error {
 	if n == 0 {
 		return fail(name, exit.Errorf(exit.Input, "no usable report among the inputs"))
 	}
+	memory.follow()
 	files := b.Files(words)
+	if hit, limit := memory.thrashed(); hit {
+		fmt.Fprintf(env.Stderr, "drp2-fixtures site: warning: the soft memory limit (%d MiB) held the collector to its share of processor time: the build was slowed by memory, not by its work (GOMEMLIMIT sets another limit)\n", limit>>20)
+	}
 	save := gate.SaveReport(ge.WorkDir, false)
 	for _, f := range files {
 		if err := save(path.Join(*out, f.Path), f.Data, false); err != nil {
