@@ -39,3 +39,13 @@ func repoPart(s string) bool {
 	}
 	return true
 }
+
+// ShortSum is the first 12 digits of a hex digest (a file's, a corpus's,
+// a schema's): enough to tell two apart where a report names one in
+// passing.
+func ShortSum(sum string) string {
+	if len(sum) > 12 {
+		return sum[:12]
+	}
+	return sum
+}

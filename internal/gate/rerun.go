@@ -51,9 +51,9 @@ func rerunMismatch(rep, run *model.Run, commit string, implementations int) stri
 	case shardWords(rep.Shard) != shardWords(run.Shard):
 		return fmt.Sprintf("it ran %s of the selection, this run %s", shardWords(rep.Shard), shardWords(run.Shard))
 	case model.SchemaChanged(rep.CommandSchema, run.CommandSchema):
-		return fmt.Sprintf("it was made with another command schema (sha256 %s there, %s here)", short(rep.CommandSchema.SHA256), short(run.CommandSchema.SHA256))
+		return fmt.Sprintf("it was made with another command schema (sha256 %s there, %s here)", shortOrUnknown(rep.CommandSchema.SHA256), shortOrUnknown(run.CommandSchema.SHA256))
 	case model.SchemaChanged(rep.FixtureSchema, run.FixtureSchema):
-		return fmt.Sprintf("it was made with another fixture schema (sha256 %s there, %s here)", short(rep.FixtureSchema.SHA256), short(run.FixtureSchema.SHA256))
+		return fmt.Sprintf("it was made with another fixture schema (sha256 %s there, %s here)", shortOrUnknown(rep.FixtureSchema.SHA256), shortOrUnknown(run.FixtureSchema.SHA256))
 	case commit != "" && !sameCommit(rep.Commit, commit):
 		return fmt.Sprintf("it was made on commit %s, this run on %s", cmp.Or(rep.Commit, "unknown (it records none)"), commit)
 	case len(rep.Implementations) != implementations:
@@ -92,7 +92,7 @@ func selectionMismatch(rep, run *model.Run) string {
 	if len(gone) == 0 && len(added) == 0 {
 		return ""
 	}
-	why := fmt.Sprintf("it ran another selection of fixtures (corpus sha256 %s there, %s here)", short(rep.CorpusDigest), short(run.CorpusDigest))
+	why := fmt.Sprintf("it ran another selection of fixtures (corpus sha256 %s there, %s here)", shortOrUnknown(rep.CorpusDigest), shortOrUnknown(run.CorpusDigest))
 	if len(gone) > 0 {
 		why += fmt.Sprintf("; %d of its fixtures are not selected here, %s first", len(gone), gone[0])
 	}
@@ -114,13 +114,6 @@ func shardWords(sh *model.Shard) string {
 func sameCommit(a, b string) bool {
 	a, b = strings.ToLower(a), strings.ToLower(b)
 	return a != "" && b != "" && (strings.HasPrefix(a, b) || strings.HasPrefix(b, a))
-}
-
-func short(sum string) string {
-	if len(sum) > 12 {
-		return sum[:12]
-	}
-	return cmp.Or(sum, "unknown")
 }
 
 func implementationCount(n int) string {
@@ -258,3 +251,6 @@ func (p *rerunPlan) carry(im, from *model.Implementation, order map[string]int, 
 	slices.SortStableFunc(im.Results, func(a, b model.Result) int { return cmp.Compare(order[a.RelPath], order[b.RelPath]) })
 	im.Summary = model.Summarize(discovered, im.Results, nil)
 }
+
+// shortOrUnknown is model.ShortSum, or "unknown" for a digest not recorded.
+func shortOrUnknown(sum string) string { return cmp.Or(model.ShortSum(sum), "unknown") }

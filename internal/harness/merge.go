@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -224,19 +225,9 @@ func sameSchema(a, b model.SchemaSource) bool {
 // recorded.
 func schemaSum(s model.SchemaSource) string {
 	if s.Closure != "" {
-		return "closure " + short(s.Closure)
+		return "closure " + shortOrUnknown(s.Closure)
 	}
-	return short(s.SHA256)
-}
-
-func short(sum string) string {
-	if len(sum) > 12 {
-		return sum[:12]
-	}
-	if sum == "" {
-		return "unknown"
-	}
-	return sum
+	return shortOrUnknown(s.SHA256)
 }
 
 // checkShards holds the shards among reports to making wholes. A split is
@@ -260,7 +251,7 @@ func checkShards(reports []Report) error {
 		}
 		if rep.Run.CorpusDigest != first.Run.CorpusDigest {
 			return fmt.Errorf("%s and %s are shards of different corpora (corpus sha256 %s and %s): merge the shards of one run of one corpus",
-				first.Source, rep.Source, short(first.Run.CorpusDigest), short(rep.Run.CorpusDigest))
+				first.Source, rep.Source, shortOrUnknown(first.Run.CorpusDigest), shortOrUnknown(rep.Run.CorpusDigest))
 		}
 		key := splitKey(rep.Run)
 		sp := splits[key]
@@ -329,7 +320,7 @@ func splitRule(sh *model.Shard) string {
 	if sh.Timings == "" {
 		return "by path hash"
 	}
-	return "by the timings report sha256 " + short(sh.Timings)
+	return "by the timings report sha256 " + shortOrUnknown(sh.Timings)
 }
 
 // holdOnce checks that no fixture of a shard balanced by timings is in
@@ -397,3 +388,6 @@ func mergedDigest(reports []Report, results []model.Result) string {
 	}
 	return runner.DigestOfResults(results)
 }
+
+// shortOrUnknown is model.ShortSum, or "unknown" for a digest not recorded.
+func shortOrUnknown(sum string) string { return cmp.Or(model.ShortSum(sum), "unknown") }

@@ -61,19 +61,11 @@ func ForManifest(c *model.ManifestCheck, where ManifestWhere) []Annotation {
 // recorded no closure.
 func schemaSums(s model.ManifestSchema) string {
 	if s.RecordedClosure == "" || s.CurrentClosure == "" {
-		return fmt.Sprintf("sha256 %s → %s", shortSum(s.RecordedSHA256), shortSum(s.CurrentSHA256))
+		return fmt.Sprintf("sha256 %s → %s", model.ShortSum(s.RecordedSHA256), model.ShortSum(s.CurrentSHA256))
 	}
-	out := fmt.Sprintf("closure sha256 %s → %s", shortSum(s.RecordedClosure), shortSum(s.CurrentClosure))
+	out := fmt.Sprintf("closure sha256 %s → %s", model.ShortSum(s.RecordedClosure), model.ShortSum(s.CurrentClosure))
 	if len(s.Files) > 0 {
 		out += "; files: " + explain.SchemaFiles(s.Files, escape.OneLine)
 	}
 	return out
-}
-
-// shortSum is a sum's first 12 digits, as the manifest's headline shows it.
-func shortSum(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }

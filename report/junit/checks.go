@@ -40,7 +40,7 @@ func manifestSuite(m *model.ManifestCheck, id int) xmlSuite {
 		suite.addTestcase(testcase{Name: "the corpus matches its manifest", Classname: "manifest", Time: seconds(0)})
 	}
 	for _, s := range m.Schemas {
-		add(s.Which+" schema", s.Violation, s.RecordedPath+" (sha256 "+short(s.RecordedSHA256)+") → "+s.CurrentPath+" (sha256 "+short(s.CurrentSHA256)+")")
+		add(s.Which+" schema", s.Violation, s.RecordedPath+" (sha256 "+model.ShortSum(s.RecordedSHA256)+") → "+s.CurrentPath+" (sha256 "+model.ShortSum(s.CurrentSHA256)+")")
 	}
 	if m.CurrentVersion != "" {
 		add("DRP2 version", m.Frozen, m.DRP2Version+" → "+m.CurrentVersion)
@@ -84,11 +84,4 @@ func coverageProperties(c *model.Coverage) []property {
 		}
 	}
 	return p
-}
-
-func short(sum string) string {
-	if len(sum) > 12 {
-		return sum[:12]
-	}
-	return sum
 }

@@ -62,7 +62,7 @@ func Manifest(w io.Writer, m *model.ManifestCheck) error {
 	}
 	for _, s := range m.Schemas {
 		row(s.Violation, escape.Markdown(s.Which+" schema"),
-			escape.Markdown(fmt.Sprintf("%s (sha256 %s) → %s (sha256 %s)", s.RecordedPath, short(s.RecordedSHA256), s.CurrentPath, short(s.CurrentSHA256))))
+			escape.Markdown(fmt.Sprintf("%s (sha256 %s) → %s (sha256 %s)", s.RecordedPath, model.ShortSum(s.RecordedSHA256), s.CurrentPath, model.ShortSum(s.CurrentSHA256))))
 	}
 	if m.CurrentVersion != "" {
 		row(m.Frozen, "DRP2 version", escape.Markdown(m.DRP2Version+" → "+m.CurrentVersion))

@@ -110,7 +110,7 @@ func schemaLines(b *strings.Builder, command, fixture model.SchemaSource, c *mod
 		if base.Closure != "" && head.Closure != "" {
 			what, from, to = "closure sha256", base.Closure, head.Closure
 		}
-		fmt.Fprintf(b, "- %s changed: %s %s%s%s", label, what, code(short(from)), explain.Arrow, code(short(to)))
+		fmt.Fprintf(b, "- %s changed: %s %s%s%s", label, what, code(model.ShortSum(from)), explain.Arrow, code(model.ShortSum(to)))
 		if len(files) > 0 {
 			fmt.Fprintf(b, "; files: %s", explain.SchemaFiles(files, code))
 		}
@@ -308,12 +308,4 @@ func sideText(s *model.Side) string {
 		known = "known failure: "
 	}
 	return "❌ " + known + "got " + cell(explain.ActualText(&model.Result{Actual: s.Actual, Expected: s.Expected}))
-}
-
-// short is the first 12 characters of a hex sum: enough to tell two apart.
-func short(sum string) string {
-	if len(sum) > 12 {
-		return sum[:12]
-	}
-	return sum
 }
