@@ -84,4 +84,12 @@ type ImageCheck struct {
 	// Attempts is how many times the fixture ran for this image (1 unless
 	// repeats were asked for).
 	Attempts int
+	// Against is the best ranked implementation with the same image
+	// decoded, which this one was compared with under that one's
+	// tolerance (Level 3 across runtimes), AgainstVerdict and
+	// AgainstExceeded the outcome; "" when there was none to compare
+	// with (or this is it). Information: it fails nothing.
+	Against         string
+	AgainstVerdict  ImageVerdict
+	AgainstExceeded string
 }

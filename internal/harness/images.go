@@ -40,6 +40,15 @@ func CheckImages(opts ImageOptions, impls []model.Implementation, read ReadFunc)
 			first = err
 		}
 	}
+	var ranked []*model.Implementation
+	for _, i := range model.RankImplementations(impls) {
+		if len(impls[i].Images) > 0 {
+			ranked = append(ranked, &impls[i])
+		}
+	}
+	if len(ranked) > 1 {
+		c.Parity(ranked[0], ranked[1:])
+	}
 	return first
 }
 

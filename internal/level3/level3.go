@@ -293,3 +293,62 @@ func (c *Checker) writeRef(p *pending, backend, key string) error {
 	p.Updated = file
 	return nil
 }
+
+// Parity compares the images of every implementation of others with the
+// same image of ref (the best ranked), under the tolerance of ref's
+// backend, so that the runtimes are held to one another as well as to
+// their references. Images either could not decode, or found
+// nondeterministic, are not compared.
+func (c *Checker) Parity(ref *model.Implementation, others []*model.Implementation) {
+	mine := map[imageKey]raster.Image{}
+	for _, ch := range ref.Images {
+		if img, ok := c.decoded(ref, &ch); ok {
+			mine[imageKey{ch.Path, ch.Readback}] = img
+		}
+	}
+	backend := Backend(ref)
+	for _, im := range others {
+		for i := range im.Images {
+			ch := &im.Images[i]
+			want, ok := mine[imageKey{ch.Path, ch.Readback}]
+			if !ok {
+				continue
+			}
+			got, ok := c.decoded(im, ch)
+			if !ok {
+				continue
+			}
+			cmp, err := raster.Compare(got, want, toleranceFor(c.rules, backend, ch.Path))
+			if err != nil {
+				continue
+			}
+			ch.Against, ch.AgainstVerdict, ch.AgainstExceeded = ref.Label(), model.ImageVerdict(cmp.Outcome), cmp.Exceeded
+		}
+	}
+}
+
+// imageKey is one readback of one fixture.
+type imageKey struct {
+	path     string
+	readback int
+}
+
+// decoded is the image of a check decoded again from the readback it was
+// made from; false for one that was not decoded.
+func (c *Checker) decoded(im *model.Implementation, ch *model.ImageCheck) (raster.Image, bool) {
+	if ch.Verdict == model.ImageUndecodable || ch.Verdict == model.ImageNondeterministic || c.tolErr != "" {
+		return raster.Image{}, false
+	}
+	d := c.description(ch.Path)
+	data := im.Readbacks[ch.Path]
+	if d == nil || d.err != "" || ch.Readback >= len(data) {
+		return raster.Image{}, false
+	}
+	for _, desc := range d.images {
+		if desc.Readback == ch.Readback {
+			img, err := raster.Decode(desc.Description, data[ch.Readback])
+			return img, err == nil
+		}
+	}
+	return raster.Image{}, false
+}

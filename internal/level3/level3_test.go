@@ -310,3 +310,40 @@ func TestParseKey(t *testing.T) {
 		}
 	}
 }
+
+// TestParity: two runtimes' images of one fixture are compared with each
+// other under the tolerance of the first one's backend, whatever their
+// references say.
+func TestParity(t *testing.T) {
+	c := newCorpus(squareDescription)
+	a, b, same := impl(square()), impl(square()), impl(square())
+	b.Name, same.Name = "dawn-native", "wgpu"
+	b.Readbacks[fixture][0][2]++
+	checker := New(c.options(false))
+	for _, im := range []*model.Implementation{a, b, same} {
+		if err := checker.Check(im, 1, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checker.Parity(a, []*model.Implementation{b, same})
+	if got := b.Images[0]; got.Against != "webgpu-node 1.0" || got.AgainstVerdict != model.ImageExceeded || got.AgainstExceeded != "max_channel_delta 1 > 0" {
+		t.Errorf("off by one: %+v", got)
+	}
+	if got := same.Images[0]; got.AgainstVerdict != model.ImageIdentical || got.Verdict != model.ImageMissing {
+		t.Errorf("the same image: %+v", got)
+	}
+	if a.Images[0].Against != "" {
+		t.Errorf("the reference was compared with itself: %+v", a.Images[0])
+	}
+	c.files[tolerancesPath] = []byte(`{"tolerances": [{"backend": "webgpu-node", "max_channel_delta": 1}]}`)
+	checker = New(c.options(false))
+	for _, im := range []*model.Implementation{a, b} {
+		if err := checker.Check(im, 1, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checker.Parity(a, []*model.Implementation{b})
+	if got := b.Images[0]; got.AgainstVerdict != model.ImageWithin {
+		t.Errorf("within the first one's tolerance: %+v", got)
+	}
+}

@@ -43,6 +43,11 @@ type ImageCheck struct {
 	Diff            string  `json:"diff,omitempty"`
 	Updated         string  `json:"updated,omitempty"`
 	Attempts        int     `json:"attempts"`
+	// Against, AgainstVerdict and AgainstFailure compare the image with
+	// the best ranked implementation's (Level 3 across runtimes).
+	Against        string `json:"against,omitempty"`
+	AgainstVerdict string `json:"against_verdict,omitempty"`
+	AgainstFailure string `json:"against_failure,omitempty"`
 }
 
 func imageChecks(checks []model.ImageCheck) []ImageCheck {
@@ -54,7 +59,8 @@ func imageChecks(checks []model.ImageCheck) []ImageCheck {
 			Width: c.Width, Height: c.Height, Format: c.Format, RefWidth: c.RefWidth, RefHeight: c.RefHeight, RefFormat: c.RefFormat,
 			Pixels: c.Pixels, DifferentPixels: c.DifferentPixels, ChangedPixels: c.ChangedPixels, ChangedFraction: c.ChangedFraction,
 			MaxChannelDelta: c.MaxChannelDelta, MaxULP: c.MaxULP,
-			Reference: c.Reference, Actual: c.Actual, Diff: c.Diff, Updated: c.Updated, Attempts: c.Attempts}
+			Reference: c.Reference, Actual: c.Actual, Diff: c.Diff, Updated: c.Updated, Attempts: c.Attempts,
+			Against: c.Against, AgainstVerdict: string(c.AgainstVerdict), AgainstFailure: c.AgainstExceeded}
 		if c.MaxAbs != 0 {
 			rec.MaxAbs = strconv.FormatFloat(c.MaxAbs, 'g', -1, 64)
 		}
@@ -72,7 +78,8 @@ func readImageChecks(recs []ImageCheck) ([]model.ImageCheck, error) {
 			Width: r.Width, Height: r.Height, Format: r.Format, RefWidth: r.RefWidth, RefHeight: r.RefHeight, RefFormat: r.RefFormat,
 			Pixels: r.Pixels, DifferentPixels: r.DifferentPixels, ChangedPixels: r.ChangedPixels, ChangedFraction: r.ChangedFraction,
 			MaxChannelDelta: r.MaxChannelDelta, MaxULP: r.MaxULP,
-			Reference: r.Reference, Actual: r.Actual, Diff: r.Diff, Updated: r.Updated, Attempts: r.Attempts}
+			Reference: r.Reference, Actual: r.Actual, Diff: r.Diff, Updated: r.Updated, Attempts: r.Attempts,
+			Against: r.Against, AgainstVerdict: model.ImageVerdict(r.AgainstVerdict), AgainstExceeded: r.AgainstFailure}
 		if c.Verdict == model.ImageExceeded || c.Verdict == model.ImageDimensions || c.Verdict == model.ImageFormat {
 			// Exceeded is what the failure words for a compared image.
 			c.Exceeded = r.Failure

@@ -89,6 +89,7 @@ func (p *printer) images(run *model.Run) {
 			}
 		}
 		p.textf("%s: %d %s: %s", Clean(im.Label()), len(im.Images), explain.Plural(len(im.Images), "image", "images"), strings.Join(parts, ", "))
+		p.imageParity(im)
 		shown := 0
 		for j := range im.Images {
 			c := &im.Images[j]
@@ -105,6 +106,34 @@ func (p *printer) images(run *model.Run) {
 		}
 	}
 	p.endGroup()
+}
+
+// imageParity says how the implementation's images compare with the
+// best ranked implementation's, and names those that exceed its
+// tolerance (at most MaxCausesShown).
+func (p *printer) imageParity(im *model.Implementation) {
+	compared, match := 0, 0
+	against := ""
+	var differ []string
+	for _, c := range im.Images {
+		if c.Against == "" {
+			continue
+		}
+		compared++
+		against = c.Against
+		if c.AgainstVerdict.Pass() {
+			match++
+		} else if len(differ) < MaxCausesShown {
+			differ = append(differ, fmt.Sprintf("%s readback %d: %s", c.Path, c.Readback, c.AgainstExceeded))
+		}
+	}
+	if compared == 0 {
+		return
+	}
+	p.textf("  across runtimes: %d of %d images match %s's under its tolerance", match, compared, Clean(against))
+	for _, d := range differ {
+		p.textf("    %s", Clean(d))
+	}
 }
 
 // image prints one image check that is not identical.

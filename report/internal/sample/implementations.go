@@ -224,6 +224,7 @@ func WithImages() *model.Run {
 	chromium.Images = []model.ImageCheck{
 		{Path: "positive/minimal_triangle.json", Readback: 0, Backend: "webgpu.js-on-chromium-swiftshader", PlatformKey: "google-swiftshader",
 			Verdict: model.ImageMissing, Tolerance: "exact", Width: 64, Height: 64, Format: "rgba8unorm", Attempts: 1,
+			Against: node.Label(), AgainstVerdict: model.ImageExceeded, AgainstExceeded: "changed_pixels 12 > 10",
 			Actual: "webgpu.js-on-chromium-swiftshader/google-swiftshader/positive/minimal_triangle/0.actual.png"},
 		{Path: "positive/texture_upload.json", Readback: 0, Backend: "webgpu.js-on-chromium-swiftshader", PlatformKey: "google-swiftshader",
 			Verdict: model.ImageUndecodable, Format: "rgba8unorm", Attempts: 1,
