@@ -89,7 +89,7 @@ func (p *printer) images(run *model.Run) {
 			}
 		}
 		p.textf("%s: %d %s: %s", Clean(im.Label()), len(im.Images), explain.Plural(len(im.Images), "image", "images"), strings.Join(parts, ", "))
-		p.imageParity(im)
+		p.imageParity(im.Images)
 		shown := 0
 		for j := range im.Images {
 			c := &im.Images[j]
@@ -111,11 +111,11 @@ func (p *printer) images(run *model.Run) {
 // imageParity says how the implementation's images compare with the
 // best ranked implementation's, and names those that exceed its
 // tolerance (at most MaxCausesShown).
-func (p *printer) imageParity(im *model.Implementation) {
+func (p *printer) imageParity(images []model.ImageCheck) {
 	compared, match := 0, 0
 	against := ""
 	var differ []string
-	for _, c := range im.Images {
+	for _, c := range images {
 		if c.Against == "" {
 			continue
 		}
