@@ -63,6 +63,16 @@ type Implementation struct {
 	// Level 3 preview (see Parity). A readback over MaxParityBytes is
 	// kept as nil.
 	Readbacks map[string][][]byte
+	// Images are its readbacks that fixtures describe as images,
+	// compared with their references (Level 3), in corpus order, then
+	// readback order.
+	Images []ImageCheck
+	// ImageRuns is how many times each fixture with images was sent (a
+	// repeat); Unstable maps those whose readbacks differed between the
+	// attempts to the readbacks that did. Neither is in a report: the
+	// image checks say it.
+	ImageRuns int
+	Unstable  map[string][]int
 }
 
 // GPUAdapter is the GPU adapter (WebGPU's GPUAdapter: the device and its

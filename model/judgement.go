@@ -86,6 +86,10 @@ const (
 	// of Of fixtures (Run.Interrupted): whatever the fixtures that ran
 	// say, the others were not judged.
 	ReasonInterrupted
+	// ReasonImage: implementation Implementation's image of readback
+	// Readback of the fixture Subject fails Level 3 (fail-on level3), as
+	// Image says.
+	ReasonImage
 )
 
 // Reason is one condition that fails a run, with what its words need.
@@ -94,6 +98,8 @@ type Reason struct {
 	Count, Of       int
 	Subject, Detail string
 	Readback        int
+	Implementation  string
+	Image           *ImageCheck
 	Filters         []Filter
 	Devices         []string
 }

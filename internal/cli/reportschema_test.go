@@ -103,7 +103,7 @@ func TestReportSchemaCatchesADifference(t *testing.T) {
 	}
 	for _, edit := range []struct{ from, to string }{
 		{`"passed": true`, `"passed": "yes"`},
-		{`"report_version": "1.2"`, `"report_version": "2.0"`},
+		{`"report_version": "1.3"`, `"report_version": "2.0"`},
 		{`"fixture_path"`, `"fixture_paths"`},
 		{`"started": "2026-01-01T00:00:00Z"`, `"started": "1 Jan 2026"`},
 	} {
@@ -138,7 +138,7 @@ func TestUnknownMajorVersionRefused(t *testing.T) {
 		t.Fatalf("run: %d %s", code, errs)
 	}
 	good, _ := os.ReadFile(filepath.Join(dir, "r.json"))
-	next := bytes.Replace(good, []byte(`"report_version": "1.2"`), []byte(`"report_version": "2.0"`), 1)
+	next := bytes.Replace(good, []byte(`"report_version": "1.3"`), []byte(`"report_version": "2.0"`), 1)
 	if err := os.WriteFile(filepath.Join(dir, "next.json"), next, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -77,9 +77,14 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 	j.Timeout = gate.DefaultTimeout
 	fs.Var(durationValue{&j.Timeout}, "timeout", "longest wait for an implementation's answer to one fixture, a `DURATION` such as 10s")
 	fs.StringVar(&j.ExpectAdapter, "expect-adapter", "", "fail an implementation whose hello names a device its adapter description does not match by `GLOB` ('*' any text, case-insensitive), before it is sent a fixture: a GPU job fallen back to a software adapter")
+	level3Flags(fs, j)
 	var err error
 	if j.Paths, err = parseInterspersed(fs, args); err != nil {
 		return nil, err
+	}
+	if j.ImagesOut == "" && o.files.JSON != "" {
+		// Beside the JSON report, as its artifact.
+		j.ImagesOut = o.files.JSON + ".images"
 	}
 	j.Tags = tags
 	j.Implementations = impls
@@ -91,6 +96,14 @@ func parseRun(args []string, env Env) (*runOptions, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// level3Flags are the flags of Level 3's images (docs/level3.md).
+func level3Flags(fs *flag.FlagSet, j *gate.RunRequest) {
+	fs.StringVar(&j.ImagesOut, "images-out", "", "write the actual and diff images of the Level 3 checks that do not match exactly below `DIR` (default: <json-out>.images when --json-out is given, else none)")
+	fs.BoolVar(&j.UpdateRefs, "update-refs", false, "write the images that do not match their references (or have none) as the references of the platform that ran, below the corpus's level3/refs; never done without it")
+	fs.StringVar(&j.ImageKey, "platform-key", "", "the `PARTS` of an implementation's hello its platform key is made of, most significant first: name, version, vendor, architecture, device, driver, platform (default vendor,device)")
+	fs.IntVar(&j.Level3Repeat, "level3-repeat", 0, "send each fixture with images `R` times in all (every other attempt in a fresh process) and flag an image that differs between attempts as nondeterministic")
 }
 
 // outputFlags are the flags of run and merge that say where the results
@@ -105,7 +118,7 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 	fs.StringVar(&o.job.Commit, "commit", "", "record in the JSON report that the run was made on the commit `SHA` (hex), for collectors of published reports")
 	fs.StringVar(&o.job.Repository, "repository", "", "record in the JSON report that the run was made in the repository `OWNER/NAME`")
 	requireFlags(fs, &o.job.Require)
-	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview), unexpected-pass (a fixture expected to fail passed), flaky (a flaky fixture); or never")
+	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview, or an image fails its reference: docs/level3.md), unexpected-pass (a fixture expected to fail passed), flaky (a flaky fixture); or never")
 }
 
 // requireFlags are --require and its older spelling --require-implementation,

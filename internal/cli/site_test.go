@@ -43,7 +43,7 @@ func TestSiteCommand(t *testing.T) {
 	good, _ := os.ReadFile(filepath.Join(dir, "reports/a.json"))
 	for name, data := range map[string][]byte{
 		"reports/truncated.json": good[:len(good)/2],
-		"reports/next.json":      bytes.Replace(good, []byte(`"report_version": "1.2"`), []byte(`"report_version": "2.0"`), 1),
+		"reports/next.json":      bytes.Replace(good, []byte(`"report_version": "1.3"`), []byte(`"report_version": "2.0"`), 1),
 		"reports/other.json":     []byte(`{"name": "not a report"}`),
 		"more/c.json":            good,
 	} {

@@ -81,6 +81,7 @@ var steps = []step{
 	{"run the corpus", false, runCorpus},
 	{"plan the re-run", false, planRerun},
 	{"run the implementations", false, runImplementations},
+	{"check the images", true, checkImages},
 	{"carry over the earlier results", false, carryOver},
 	{"merge the results", false, mergeResults},
 	{"record the provenance", false, provenance},
@@ -200,7 +201,7 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	// under SOURCE_DATE_EPOCH every duration is zero and the reports are
 	// the same from run to run.
 	cfg := harness.Config{Commands: o.commands, Announced: o.announced, Dir: r.WorkDir, Timeout: r.Timeout, Progress: r.env.Progress,
-		Expect: r.expect.Expectation, Retries: r.Retries, Now: r.Config.Now, ExpectAdapter: r.ExpectAdapter}
+		Expect: r.expect.Expectation, Retries: r.Retries, Now: r.Config.Now, ExpectAdapter: r.ExpectAdapter, Repeat: r.Level3Repeat}
 	sent := o.rerun.sentAgain(o.Run)
 	impls, err := harness.Run(ctx, cfg, sent, read)
 	o.Run.FixtureReadbacks = sent.FixtureReadbacks
@@ -209,6 +210,35 @@ func runImplementations(ctx context.Context, r *Resolved, o *Outcome) error {
 	}
 	// Stopped by a signal, the implementations hold what ran.
 	o.Run.Implementations = impls
+	return nil
+}
+
+// checkImages compares the images the corpus describes (level3/) with
+// their references, for the implementations this run ran, writing the
+// actual and diff images below ImagesOut and, on request alone, the
+// references. A file that cannot be written fails the run; the checks are
+// reported all the same.
+func checkImages(_ context.Context, r *Resolved, o *Outcome) error {
+	if len(r.Implementations) == 0 || o.Run == nil || len(o.Run.Implementations) == 0 {
+		return nil
+	}
+	fsys := r.corpusSource().FS
+	read := func(rel string) ([]byte, error) { return fs.ReadFile(fsys, rel) }
+	ws := r.workspace()
+	opts := harness.ImageOptions{Key: r.imageKey}
+	if r.ImagesOut != "" {
+		opts.WriteImage = func(rel string, data []byte) error {
+			return ws.WriteFile(filepath.Join(r.ImagesOut, filepath.FromSlash(rel)), data)
+		}
+	}
+	if r.UpdateRefs {
+		opts.WriteRef = func(rel string, data []byte) error {
+			return ws.WriteFile(filepath.Join(r.Config.Corpus, filepath.FromSlash(rel)), data)
+		}
+	}
+	if err := harness.CheckImages(opts, o.Run.Implementations, read); err != nil {
+		return exit.Errorf(exit.Record, "level 3 images: %w", err)
+	}
 	return nil
 }
 

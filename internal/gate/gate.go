@@ -129,6 +129,20 @@ type RunRequest struct {
 	// says so (Run.CorpusSearch).
 	RequireCorpus bool
 
+	// Level 3 (level3.md): ImagesOut is the folder below which the
+	// actual and diff images of the readbacks the corpus describes as
+	// images are written ("" writes none); UpdateRefs writes the
+	// references of the platform that ran below the corpus's level3/refs
+	// (never on a normal run); ImageKey is the parts of the hello a
+	// platform key is made of ("" for the adapter's vendor and device);
+	// Level3Repeat is how many times in all a fixture with images is
+	// sent, to find the images that differ between attempts (under 2:
+	// once).
+	ImagesOut    string
+	UpdateRefs   bool
+	ImageKey     string
+	Level3Repeat int
+
 	// Explore is the number of generated streams to explore after the
 	// run (ExploreAfter), from its corpus, with its implementations (0:
 	// none), with the one seed exploreSeed, for at most ExploreTime (0:
@@ -193,7 +207,9 @@ type FailOn struct {
 	// Regressions: a fixture that passed on the baseline fails now.
 	Regressions bool
 	// Level3: readback bytes differ across the fixture's data and the
-	// implementations (the Level 3 preview, information otherwise).
+	// implementations, or an image described in the corpus's level3/
+	// folder does not match its reference, has none, cannot be decoded
+	// or differs between attempts (information otherwise).
 	Level3 bool
 	// UnexpectedPass: a fixture expected to fail passed (a stale entry).
 	UnexpectedPass bool

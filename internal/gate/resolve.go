@@ -9,6 +9,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/baseline"
 	"github.com/drp2/drp2-fixtures/internal/expect"
+	"github.com/drp2/drp2-fixtures/internal/harness"
 	"github.com/drp2/drp2-fixtures/internal/manifest"
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
@@ -78,6 +79,9 @@ type Resolved struct {
 	manifest string
 	// coverage counts the rules the head run exercises; nil without.
 	coverage *coverageRun
+	// imageKey is the platform key's parts (ImageKey), nil for the
+	// default.
+	imageKey []string
 }
 
 // manifestFile is the manifest's file name in the corpus root, where
@@ -145,6 +149,9 @@ func resolve(env Env, job job) (*Resolved, error) {
 	if job.Coverage {
 		r.coverage = newCoverage()
 	}
+	if err := r.resolveImages(); err != nil {
+		return nil, err
+	}
 	if job.ExploreOut != "" && job.Contained {
 		// Checked before anything runs: the exploration comes after the
 		// reports, when an input can no longer stop the step.
@@ -154,6 +161,36 @@ func resolve(env Env, job job) (*Resolved, error) {
 	}
 	return r, nil
 }
+
+// resolveImages checks the Level 3 settings before anything runs: the
+// platform key's parts, a repeat count, references written only into a
+// corpus on disk, and, in the action, images written inside the
+// workspace.
+func (r *Resolved) resolveImages() error {
+	if r.ImageKey != "" {
+		key, err := harness.ParseImageKey(r.ImageKey)
+		if err != nil {
+			return usagef("platform key: %w", err)
+		}
+		r.imageKey = key
+	}
+	switch {
+	case r.Level3Repeat < 0 || r.Level3Repeat > maxRepeat:
+		return usagef("level3-repeat %d: want 0 to %d", r.Level3Repeat, maxRepeat)
+	case r.UpdateRefs && r.Config.Corpus == "":
+		return usagef("update-refs writes into the corpus's level3/refs: the embedded corpus has no folder to write to (name one with %s)", r.Spelling.Corpus)
+	}
+	if r.ImagesOut != "" && r.Contained {
+		if _, inside := r.workspace().Rel(r.ImagesOut); !inside {
+			return usagef("images-out %s lies outside the workspace %s: images must stay inside it", r.ImagesOut, r.WorkDir)
+		}
+	}
+	return nil
+}
+
+// maxRepeat bounds level3-repeat: enough to find a rare difference, far
+// from a typo's cost.
+const maxRepeat = 100
 
 // readExpectations reads the run's expectations: the known-failures list
 // (the built-in validator's expected failures) and every expectations

@@ -79,6 +79,7 @@ func implementationReasons(run *model.Run, job job) []model.Reason {
 				why = append(why, model.Reason{Kind: model.ReasonLevel3, Readback: row.Readback, Subject: row.Path, Detail: paritySources(row)})
 			}
 		}
+		why = append(why, imageReasons(run)...)
 	}
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
@@ -173,6 +174,23 @@ func expectationReasons(run *model.Run, job job) []model.Reason {
 	add(model.Validator, &run.Summary)
 	for i := range run.Implementations {
 		add(run.Implementations[i].Label(), &run.Implementations[i].Summary)
+	}
+	return why
+}
+
+// imageReasons are the images that fail Level 3, implementation by
+// implementation in report order: each names the bound it exceeded, or
+// what kept it from comparison.
+func imageReasons(run *model.Run) []model.Reason {
+	var why []model.Reason
+	for i := range run.Implementations {
+		im := &run.Implementations[i]
+		for j := range im.Images {
+			if c := &im.Images[j]; c.Verdict.Fails() {
+				why = append(why, model.Reason{Kind: model.ReasonImage, Implementation: im.Label(), Subject: c.Path,
+					Readback: c.Readback, Image: c})
+			}
+		}
 	}
 	return why
 }

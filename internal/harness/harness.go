@@ -77,6 +77,12 @@ type Config struct {
 	// back to a software adapter) is sent no fixture, and its Error says
 	// what it runs on. "" accepts any device.
 	ExpectAdapter string
+	// Repeat is how many times in all a fixture with images (Level 3)
+	// that passes is sent, so that an image that differs between
+	// attempts is found nondeterministic; under 2 sends it once.
+	Repeat int
+	// images are the fixtures with images, which Repeat sends again.
+	images map[string]bool
 }
 
 // ReadFunc returns the bytes of a fixture by its corpus-relative path.
@@ -98,6 +104,7 @@ func Run(ctx context.Context, cfg Config, base *model.Run, read ReadFunc) ([]mod
 		return nil, err
 	}
 	base.FixtureReadbacks = fixtureReadbacks(cases)
+	cfg.images = imageFixtures(cfg, cases, read)
 	becomeSubreaper()
 	cfg.Progress.Add((len(cases) - cfg.Announced) * len(cfg.Commands))
 	impls := make([]model.Implementation, len(cfg.Commands))
@@ -311,6 +318,9 @@ func runOne(ctx context.Context, cfg Config, command string, cases []testCase) m
 		}
 		s.current = len(im.Results)
 		res := s.one(&cases[i])
+		if res.Passed && cfg.images[res.RelPath] && ctx.Err() == nil {
+			s.repeat(&cases[i])
+		}
 		if ctx.Err() != nil {
 			// The fixture in flight when the run was stopped did not
 			// fail: its process was killed for the stop. It is left

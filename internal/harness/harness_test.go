@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -107,6 +108,7 @@ func fakeAdapter(spec string) int {
 		return 1
 	}
 	valid := ValidatorJudge(v)
+	flickers := 0
 	judge := func(f *Fixture) Verdict {
 		if sentLog != "" {
 			if err := appendLine(sentLog, f.Name); err != nil {
@@ -135,6 +137,12 @@ func fakeAdapter(spec string) int {
 			return Verdict{Outcome: "success"}
 		case "shortdata":
 			verdict.Replies = shortData(verdict.Replies)
+		case "bump":
+			verdict.Replies = firstByte(verdict.Replies, 1)
+		case "flicker":
+			// Every other answer in one process differs.
+			flickers++
+			verdict.Replies = firstByte(verdict.Replies, byte(flickers%2))
 		case "noreply":
 			verdict.Replies = nil
 		case "wrongcode":
@@ -217,6 +225,21 @@ func shortData(replies []json.RawMessage) []json.RawMessage {
 	rb["data"] = "AAAA" // three bytes, whatever the size
 	b, _ := json.Marshal(r)
 	return append([]json.RawMessage{b}, replies[1:]...)
+}
+
+// firstByte sets the first byte of the first readback of the first reply.
+func firstByte(replies []json.RawMessage, b byte) []json.RawMessage {
+	if len(replies) == 0 {
+		return replies
+	}
+	var r map[string]any
+	_ = json.Unmarshal(replies[0], &r)
+	rb := r["readbacks"].([]any)[0].(map[string]any)
+	data, _ := base64.StdEncoding.DecodeString(rb["data"].(string))
+	data[0] = b
+	rb["data"] = base64.StdEncoding.EncodeToString(data)
+	out, _ := json.Marshal(r)
+	return append([]json.RawMessage{out}, replies[1:]...)
 }
 
 // self is the command line that runs this test binary as an adapter.

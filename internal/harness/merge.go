@@ -211,6 +211,8 @@ func (u *implUnion) add(source string, im *model.Implementation) error {
 	if u.Adapter == nil {
 		u.Adapter = im.Adapter
 	}
+	// Shards check the images of their own fixtures.
+	u.Images = append(u.Images, im.Images...)
 	return nil
 }
 

@@ -1,6 +1,9 @@
 package annotation
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/explain"
 )
@@ -46,6 +49,46 @@ func BuildImplementation(run *model.Run, im *model.Implementation) []Annotation 
 			RawDetails: detail(explain.Body(r)),
 		}
 		locate(&a, r.Span)
+		anns = append(anns, a)
+	}
+	return append(anns, imageAnnotations(run, im)...)
+}
+
+// imageAnnotations are the implementation's Level 3 images that fail a
+// run that fails on level3, on their fixture's file, titled with the
+// bound exceeded; none when Level 3 is information.
+func imageAnnotations(run *model.Run, im *model.Implementation) []Annotation {
+	if run.Judgement == nil || !strings.Contains(","+run.Judgement.FailOn+",", ",level3,") {
+		return nil
+	}
+	files := map[string]string{}
+	for i := range im.Results {
+		files[im.Results[i].RelPath] = explain.FilePath(explain.DisplayPath(&im.Results[i]))
+	}
+	var anns []Annotation
+	for i := range im.Images {
+		c := &im.Images[i]
+		failure := explain.ImageFailure(c)
+		if failure == "" {
+			continue
+		}
+		var lines []string
+		if m := explain.ImageMetrics(c); m != "" {
+			lines = append(lines, m+"; tolerance "+c.Tolerance)
+		}
+		for _, f := range []struct{ name, path string }{{"reference", c.Reference}, {"actual", c.Actual}, {"diff", c.Diff}} {
+			if f.path != "" {
+				lines = append(lines, f.name+" "+f.path)
+			}
+		}
+		path := files[c.Path]
+		if path == "" {
+			path = c.Path
+		}
+		a := Annotation{Path: path, Level: LevelFailure,
+			Title:   title(fmt.Sprintf("DRP2 %s: Level 3 image, readback %d: %s", im.Label(), c.Readback, failure)),
+			Message: detail(strings.Join(append([]string{failure}, lines...), "\n"))}
+		locate(&a, nil)
 		anns = append(anns, a)
 	}
 	return anns

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/internal/sample"
 )
 
@@ -55,5 +56,31 @@ func TestImplementationAnnotationsOnlyFailTheRun(t *testing.T) {
 	want := []string{"notice fixtures/positive/minimal_triangle.json", "failure fixtures/negative_schema/missing_cmd.json"}
 	if strings.Join(levels, "\n") != strings.Join(want, "\n") {
 		t.Errorf("annotations:\n%s\nwant:\n%s", strings.Join(levels, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestImageAnnotations: under fail-on level3 each failing image is a
+// failure on its fixture titled with the bound exceeded; otherwise Level 3
+// is information and annotates nothing.
+func TestImageAnnotations(t *testing.T) {
+	run := sample.WithImages()
+	node := &run.Implementations[len(run.Implementations)-2]
+	before := len(BuildImplementation(run, node))
+	run.Judgement = &model.Judgement{Failed: true, FailOn: "mismatch,level3"}
+	anns := BuildImplementation(run, node)
+	if len(anns) != before+1 {
+		t.Fatalf("%d annotations, want %d", len(anns), before+1)
+	}
+	a := anns[len(anns)-1]
+	if a.Level != LevelFailure || a.Path != "fixtures/positive/minimal_triangle.json" ||
+		a.Title != "DRP2 webgpu.js on node/swiftshader sha256:612b5aac828a: Level 3 image, readback 0: max_channel_delta 1 > 0" ||
+		!strings.Contains(a.Message, "diff webgpu.js-on-node-swiftshader/google-swiftshader/positive/minimal_triangle/0.diff.png") {
+		t.Errorf("%+v", a)
+	}
+	chromium := BuildImplementation(run, &run.Implementations[len(run.Implementations)-1])
+	for _, a := range chromium {
+		if strings.ContainsAny(a.Title, "\r\n\x00\x1b") {
+			t.Errorf("unsafe title %q", a.Title)
+		}
 	}
 }

@@ -53,7 +53,8 @@ func Judgement(run *model.Run) Judged {
 			// First of all: the counts after it are of a part of the
 			// run, and read as a verdict on the whole without it.
 			parts = append([]string{short}, parts...)
-		case short != "":
+		case short != "" && !slices.Contains(why, short):
+			// Many images failing are one headline item.
 			why = append(why, short)
 		}
 	}
@@ -177,6 +178,9 @@ func reasonWords(r model.Reason, s *model.Summary) (long, short string) {
 		return fmt.Sprintf("the run was interrupted by %s after %d of %d %s: the fixtures that did not run were not judged, and an interrupted run never passes",
 				CleanLine(r.Subject), n, r.Of, Plural(r.Of, "fixture", "fixtures")),
 			fmt.Sprintf("interrupted by %s after %d of %d %s", CleanLine(r.Subject), n, r.Of, Plural(r.Of, "fixture", "fixtures"))
+	case model.ReasonImage:
+		return fmt.Sprintf("Level 3: the image of readback %d of %s by %s fails: %s", r.Readback, CleanLine(r.Subject), CleanLine(r.Implementation), CleanLine(ImageFailure(r.Image))),
+			"Level 3: images fail their references"
 	case model.ReasonFlaky:
 		return fmt.Sprintf("%s has %d flaky %s (fail-on flaky)", who(r.Subject), n, Plural(n, "fixture", "fixtures")),
 			fmt.Sprintf("%s: %d flaky", who(r.Subject), n)

@@ -121,6 +121,10 @@ var reasonRows = []reasonRow{
 	{"required absent, other devices", model.Reason{Kind: model.ReasonRequiredAbsent, Subject: "native-runtime", Detail: "*NVIDIA*",
 		Devices: []string{"Google SwiftShader Device (Subzero)", ""}}, model.Summary{Discovered: 3, Run: 3, Passed: 3}},
 	{"interrupted", model.Reason{Kind: model.ReasonInterrupted, Subject: "SIGTERM", Count: 1, Of: 3}, model.Summary{Discovered: 3, Run: 3, Passed: 3}},
+	{"image exceeded", model.Reason{Kind: model.ReasonImage, Subject: "positive/render_triangle.json", Readback: 0, Implementation: "webgpu 1.0",
+		Image: &model.ImageCheck{Verdict: model.ImageExceeded, Exceeded: "max_channel_delta 1 > 0"}}, model.Summary{}},
+	{"image missing", model.Reason{Kind: model.ReasonImage, Subject: "positive/render_triangle.json", Readback: 1, Implementation: "webgpu 1.0",
+		Image: &model.ImageCheck{Verdict: model.ImageMissing, Backend: "webgpu", PlatformKey: "google-swiftshader"}}, model.Summary{}},
 }
 
 // Every reason the gate can give, in its words: the sentence, the few

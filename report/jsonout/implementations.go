@@ -45,6 +45,9 @@ type Implementation struct {
 	// bytes of its readbacks (base64, in request order), for the Level 3
 	// preview.
 	Readbacks map[string][][]byte `json:"readbacks,omitempty"`
+	// Images are its readbacks the corpus describes as images, compared
+	// with their references (Level 3).
+	Images []ImageCheck `json:"images,omitempty"`
 }
 
 // Adapter is the wire form of model.GPUAdapter: the device an
@@ -104,6 +107,7 @@ func implementations(run *model.Run) []Implementation {
 			Results:   make([]Result, 0, len(im.Results)),
 			Level2:    im.Level2,
 			Readbacks: im.Readbacks,
+			Images:    imageChecks(im.Images),
 			Protocol:  im.Protocol,
 			Phases:    im.Phases,
 		}
@@ -217,6 +221,9 @@ func readImplementation(rec *Implementation, discovered int) (model.Implementati
 	}
 	var err error
 	if im.Duration, err = readMillis(rec.DurationMS); err != nil {
+		return im, err
+	}
+	if im.Images, err = readImageChecks(rec.Images); err != nil {
 		return im, err
 	}
 	if im.Executes && im.Level2 == nil {

@@ -20,11 +20,20 @@ func TestImplementationsGolden(t *testing.T) {
 	golden.Check(t, "implementations.json", b.Bytes())
 }
 
+// TestImagesGolden: the Level 3 image checks, each verdict's members.
+func TestImagesGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, sample.WithImages()); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "images.json", b.Bytes())
+}
+
 // TestReadWriteRoundTrip: a report read back and written again is the same
 // report, byte for byte, with and without implementations.
 func TestReadWriteRoundTrip(t *testing.T) {
 	for name, run := range map[string]*model.Run{"plain": sample.Run(), "implementations": sample.WithImplementations(),
-		"expectations": sample.WithExpectations()} {
+		"expectations": sample.WithExpectations(), "images": sample.WithImages()} {
 		var first, second bytes.Buffer
 		if err := Write(&first, run); err != nil {
 			t.Fatal(err)

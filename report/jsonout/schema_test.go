@@ -54,7 +54,7 @@ func TestSamplesValidate(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for name, run := range map[string]*model.Run{"plain": sample.Run(), "implementations": sample.WithImplementations(),
-		"webgpu": sample.WithWebGPU(), "expectations": sample.WithExpectations(), "compared": sample.Compared(),
+		"webgpu": sample.WithWebGPU(), "images": sample.WithImages(), "expectations": sample.WithExpectations(), "compared": sample.Compared(),
 		"unavailable": sample.Unavailable(), "huge": bound.Run(sample.Huge()), "left out": bound.RunTo(sample.Large(300), 5)} {
 		var b bytes.Buffer
 		if err := Write(&b, run); err != nil {

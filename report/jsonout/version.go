@@ -11,7 +11,7 @@ import (
 // the minor version goes up, and older readers keep reading. Change or
 // remove one: the major version goes up, and readers of the old one
 // refuse the report rather than misread it.
-const ReportVersion = "1.2"
+const ReportVersion = "1.3"
 
 // reportMajor is the major version this build reads.
 const reportMajor = 1

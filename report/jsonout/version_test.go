@@ -23,7 +23,7 @@ func TestReportVersion(t *testing.T) {
 		{`"report_version": "1.0",`, ""},
 		{`"report_version": "1.1",`, ""},
 		{`"report_version": "1.7", "a_later_member": {"x": 1},`, ""},
-		{`"report_version": "2.0",`, `report_version 2.0: this drp2-fixtures (report version 1.2) reads version 1 reports only`},
+		{`"report_version": "2.0",`, `report_version 2.0: this drp2-fixtures (report version 1.3) reads version 1 reports only`},
 		{`"report_version": "0.9",`, `report_version 0.9`},
 		{`"report_version": "one",`, `"one" is not MAJOR.MINOR`},
 		{`"report_version": "1",`, `"1" is not MAJOR.MINOR`},

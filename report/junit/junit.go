@@ -185,6 +185,7 @@ func classSuite(run *model.Run, class model.Class, id int, regressed map[string]
 // it) goes on the first of them.
 func otherSuites(run *model.Run, props []property, firstID int, strict bool) []xmlSuite {
 	out := implementationSuites(run, props, firstID, strict)
+	out = append(out, imageSuites(run, firstID+len(out))...)
 	if len(out) > 0 {
 		props = nil
 	}

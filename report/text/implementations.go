@@ -56,6 +56,112 @@ func (p *printer) implementations(run *model.Run) {
 	}
 	p.endGroup()
 	p.parity(run, parity)
+	p.images(run)
+}
+
+// images prints the Level 3 image checks: counts per implementation, then
+// each image that does not pass with the bound it exceeded, its measures
+// and the images to look at; every updated reference with the measures
+// against the one it replaced.
+func (p *printer) images(run *model.Run) {
+	total := 0
+	for i := range run.Implementations {
+		total += len(run.Implementations[i].Images)
+	}
+	if total == 0 {
+		return
+	}
+	p.section("Level 3 images (fail the run under fail-on level3)")
+	for _, i := range model.RankImplementations(run.Implementations) {
+		im := &run.Implementations[i]
+		if len(im.Images) == 0 {
+			continue
+		}
+		counts := map[model.ImageVerdict]int{}
+		for _, c := range im.Images {
+			counts[c.Verdict]++
+		}
+		var parts []string
+		for _, v := range []model.ImageVerdict{model.ImageIdentical, model.ImageWithin, model.ImageExceeded, model.ImageDimensions,
+			model.ImageFormat, model.ImageMissing, model.ImageUndecodable, model.ImageNondeterministic} {
+			if counts[v] > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", counts[v], strings.ReplaceAll(string(v), "_", " ")))
+			}
+		}
+		p.textf("%s: %d %s: %s", Clean(im.Label()), len(im.Images), explain.Plural(len(im.Images), "image", "images"), strings.Join(parts, ", "))
+		p.imageParity(im.Images)
+		shown := 0
+		for j := range im.Images {
+			c := &im.Images[j]
+			if c.Verdict == model.ImageIdentical && c.Updated == "" {
+				continue
+			}
+			if shown++; shown > MaxCausesShown {
+				continue
+			}
+			p.image(c)
+		}
+		if rest := shown - MaxCausesShown; rest > 0 {
+			p.textf("  ... and %d more: the JSON report lists every one", rest)
+		}
+	}
+	p.endGroup()
+}
+
+// imageParity says how the implementation's images compare with the
+// best ranked implementation's, and names those that exceed its
+// tolerance (at most MaxCausesShown).
+func (p *printer) imageParity(images []model.ImageCheck) {
+	compared, match := 0, 0
+	against := ""
+	var differ []string
+	for _, c := range images {
+		if c.Against == "" {
+			continue
+		}
+		compared++
+		against = c.Against
+		if c.AgainstVerdict.Pass() {
+			match++
+		} else if len(differ) < MaxCausesShown {
+			differ = append(differ, fmt.Sprintf("%s readback %d: %s", c.Path, c.Readback, c.AgainstExceeded))
+		}
+	}
+	if compared == 0 {
+		return
+	}
+	p.textf("  across runtimes: %d of %d images match %s's under its tolerance", match, compared, Clean(against))
+	for _, d := range differ {
+		p.textf("    %s", Clean(d))
+	}
+}
+
+// image prints one image check that is not identical.
+func (p *printer) image(c *model.ImageCheck) {
+	head := fmt.Sprintf("  %s readback %d: %s", Clean(c.Path), c.Readback, c.Verdict)
+	if w := explain.ImageFailure(c); w != "" {
+		head += ": " + Clean(strings.TrimPrefix(w, string(c.Verdict)+": "))
+	}
+	p.textf("%s", head)
+	if m := explain.ImageMetrics(c); m != "" {
+		p.textf("    %s; tolerance %s", Clean(m), Clean(c.Tolerance))
+	}
+	if c.Reference != "" {
+		p.textf("    reference %s", Clean(c.Reference))
+	}
+	if c.Actual != "" {
+		p.textf("    actual %s", Clean(c.Actual))
+	}
+	if c.Diff != "" {
+		p.textf("    diff %s", Clean(c.Diff))
+	}
+	if c.Updated != "" {
+		was := "none before"
+		if c.Reference != "" {
+			was = "the measures above are against the one it replaced"
+		}
+		p.textf("    reference written: %s (%s)", Clean(c.Updated), was)
+	}
 }
 
 // implementationCounts words an implementation's counts so that they add

@@ -62,3 +62,29 @@ func TestWebGPUSection(t *testing.T) {
 		t.Errorf("a not-claimed fixture is listed as a failure:\n%s", out)
 	}
 }
+
+// TestImagesSection: the Level 3 images, counted per implementation, each
+// one that is not identical with the bound it exceeded, its measures and
+// the images to look at, every line log-safe.
+func TestImagesSection(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, sample.WithImages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	start := strings.Index(out, "Level 3 images")
+	if start < 0 {
+		t.Fatalf("no images section:\n%s", out)
+	}
+	section := out[start:]
+	section = section[:strings.Index(section, "\n\n")+1]
+	golden.Check(t, "images.txt", []byte(section))
+	if !strings.Contains(section, "positive/minimal_triangle.json readback 0: exceeded: max_channel_delta 1 > 0") {
+		t.Errorf("the bound exceeded is not named:\n%s", section)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.ContainsAny(line, "\r\x00\x1b") || strings.HasPrefix(line, "::") {
+			t.Errorf("unsafe line %q", line)
+		}
+	}
+}

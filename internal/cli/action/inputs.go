@@ -99,6 +99,10 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			*rf.Path(&in.Files) = a.GetInput(rf.Input)
 		}
 	}
+	if in.Files.JSON != "" {
+		// Level 3's images go beside the JSON report, as its artifact.
+		in.ImagesOut = in.Files.JSON + ".images"
+	}
 	if in.CheckName == "" {
 		in.CheckName = defaultCheckName
 	}
@@ -168,7 +172,7 @@ func readNumbers(a *githubactions.Action, in *Inputs) error {
 
 // readChoices reads the inputs that take one of a few words.
 func readChoices(a *githubactions.Action, in *Inputs) error {
-	var annotations, style, summary, findings, coverage, strict string
+	var annotations, style, summary, findings, coverage, strict, updateRefs string
 	for _, c := range []struct {
 		name, def string
 		dst       *string
@@ -180,6 +184,7 @@ func readChoices(a *githubactions.Action, in *Inputs) error {
 		{"finding-annotations", string(annotation.FindingsAll), &findings, []string{string(annotation.FindingsAll), string(annotation.FindingsChanged), string(annotation.FindingsOff)}},
 		{"coverage", "false", &coverage, []string{"true", "false"}},
 		{"junit-strict", "false", &strict, []string{"true", "false"}},
+		{"update-refs", "false", &updateRefs, []string{"true", "false"}},
 	} {
 		*c.dst = orDefault(a.GetInput(c.name), c.def)
 		if !slices.Contains(c.words, *c.dst) {
@@ -188,6 +193,7 @@ func readChoices(a *githubactions.Action, in *Inputs) error {
 	}
 	in.Annotations, in.FindingAnnotations = AnnotationMode(annotations), annotation.FindingMode(findings)
 	in.FullComment, in.NoJobSummary, in.Coverage, in.JUnitStrict = style == "full", summary == "false", coverage == "true", strict == "true"
+	in.UpdateRefs = updateRefs == "true"
 	return nil
 }
 

@@ -201,3 +201,34 @@ func WithExpectations() *model.Run {
 		Diff: "--- e.txt\n+++ e.txt\n@@ -1,2 +1,2 @@\n # ```" + Hostile + "\n-rt negative/a.json fail\n+rt negative/b.json fail # new\n"}
 	return run
 }
+
+// WithImages is WithWebGPU with Level 3 image checks: on node, one image
+// off by one under an exact tolerance and one identical; on chromium, one
+// without a reference and one whose description does not fit its
+// readback.
+func WithImages() *model.Run {
+	run := WithWebGPU()
+	node, chromium := &run.Implementations[len(run.Implementations)-2], &run.Implementations[len(run.Implementations)-1]
+	base := "webgpu.js-on-node-swiftshader/google-swiftshader/positive/minimal_triangle/0"
+	node.Images = []model.ImageCheck{
+		{Path: "positive/minimal_triangle.json", Readback: 0, Backend: "webgpu.js-on-node-swiftshader", PlatformKey: "google-swiftshader",
+			Verdict: model.ImageExceeded, Exceeded: "max_channel_delta 1 > 0", Tolerance: "exact", Width: 64, Height: 64, Format: "rgba8unorm",
+			RefWidth: 64, RefHeight: 64, RefFormat: "rgba8unorm", Pixels: 4096, DifferentPixels: 3, ChangedPixels: 3, ChangedFraction: 3.0 / 4096,
+			MaxChannelDelta: 1, Reference: "level3/refs/webgpu.js-on-node-swiftshader/any/positive/minimal_triangle/0.png",
+			Actual: base + ".actual.png", Diff: base + ".diff.png", Attempts: 1},
+		{Path: "positive/texture_upload.json", Readback: 0, Backend: "webgpu.js-on-node-swiftshader", PlatformKey: "google-swiftshader",
+			Verdict: model.ImageIdentical, Tolerance: `{"max_channel_delta":1}`, Width: 1, Height: 1, Format: "r32float",
+			RefWidth: 1, RefHeight: 1, RefFormat: "r32float", Pixels: 1, Attempts: 1,
+			Reference: "level3/refs/webgpu.js-on-node-swiftshader/google-swiftshader/positive/texture_upload/0.exact.json"},
+	}
+	chromium.Images = []model.ImageCheck{
+		{Path: "positive/minimal_triangle.json", Readback: 0, Backend: "webgpu.js-on-chromium-swiftshader", PlatformKey: "google-swiftshader",
+			Verdict: model.ImageMissing, Tolerance: "exact", Width: 64, Height: 64, Format: "rgba8unorm", Attempts: 1,
+			Against: node.Label(), AgainstVerdict: model.ImageExceeded, AgainstExceeded: "changed_pixels 12 > 10",
+			Actual: "webgpu.js-on-chromium-swiftshader/google-swiftshader/positive/minimal_triangle/0.actual.png"},
+		{Path: "positive/texture_upload.json", Readback: 0, Backend: "webgpu.js-on-chromium-swiftshader", PlatformKey: "google-swiftshader",
+			Verdict: model.ImageUndecodable, Format: "rgba8unorm", Attempts: 1,
+			Error: "level3/images/positive/texture_upload.json: images[0].data: 4 bytes are too few for 2 rows of bytes_per_row 4 (8 bytes, the last row's padding not needed)" + Hostile},
+	}
+	return run
+}
