@@ -262,7 +262,7 @@ export function errorVerdict(err, runtime) {
 }
 
 // helloAnswer is the host's answer to the harness's hello.
-export function helloAnswer({ name, version, env, platform }) {
+export function helloAnswer({ name, version, env, platform, memoryLimit }) {
   const adapter = { ...env.adapter };
   if (platform) {
     adapter.platform = platform;
@@ -281,6 +281,11 @@ export function helloAnswer({ name, version, env, platform }) {
   }
   if (env.capabilities && typeof env.capabilities === "object") {
     hello.capabilities = env.capabilities;
+  }
+  if (memoryLimit > 0) {
+    // The harness watches the memory of this process and of what it
+    // starts, and stops it past this many bytes.
+    hello.memory_limit = memoryLimit;
   }
   return hello;
 }

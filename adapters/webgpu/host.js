@@ -3,9 +3,10 @@
 // of drp2-fixtures (docs/harness.md). It reads JSON lines on stdin, answers
 // on stdout, logs on stderr. Under Node it gives the runtime what a browser
 // would, from Dawn's Node bindings; with --browser chromium it runs the
-// runtime in a page of headless Chromium instead. This process watches
-// the memory of the one that does the work (supervise.js), which is this
-// program again with --child.
+// runtime in a page of headless Chromium instead. Under Node this process
+// does the work, and its hello asks the harness to watch its memory
+// (memory_limit); with Chromium it watches the memory of the one that does
+// the work (supervise.js), which is this program again with --child.
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { basename, resolve } from "node:path";
@@ -41,10 +42,21 @@ async function main() {
   const write = (msg) => process.stdout.write((typeof msg === "string" ? msg : JSON.stringify(msg)) + "\n");
   let code;
   if (opts.child) {
-    code = await child(opts, input, write);
+    code = await child(opts, input, write, 0);
+  } else if (opts.browser !== "chromium") {
+    // The harness holds this process to the limit (its hello's
+    // memory_limit): a watcher of its own would need a thread (a runaway
+    // allocation keeps the main one busy) or a second Node process (to
+    // answer for this one once it is killed), and either costs more than
+    // 5% of the Node host's run of the real corpus.
+    code = await child(opts, input, write, opts.memoryLimit * MiB);
   } else {
+    // Chromium's processes outlive a kill of this one's group (the
+    // harness's after a timeout), and its profile with them: an outer
+    // process watches the child, which, in a group of its own, sees its
+    // input close and removes them.
     const argv = process.argv.slice(2);
-    const start = childStarter(fileURLToPath(import.meta.url), argv, { limit: opts.memoryLimit * MiB, chromium: opts.browser === "chromium" });
+    const start = childStarter(fileURLToPath(import.meta.url), argv, { limit: opts.memoryLimit * MiB, chromium: true });
     code = await supervise(input(), write, { start, limit: opts.memoryLimit * MiB });
   }
   // Exit once stdout has drained, so the last answer is not lost.
@@ -52,14 +64,15 @@ async function main() {
 }
 
 // child is the host proper: it opens the device at hello and runs each
-// fixture.
-async function child(opts, input, write) {
+// fixture. memoryLimit, when not 0, is the memory_limit its hello sets.
+async function child(opts, input, write, memoryLimit) {
   const runtimePath = resolve(opts.runtime);
   const meta = {
     name: opts.name,
     runtime: basename(runtimePath),
     mode: opts.browser || "node",
     version: runtimeVersion(runtimePath),
+    memoryLimit,
   };
   const onLost = (reason) => {
     // The harness restarts a host that exits; a lost device cannot be

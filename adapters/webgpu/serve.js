@@ -25,7 +25,8 @@ export const USAGE = `usage: drp2-webgpu-host --runtime PATH/webgpu.js [--browse
                       such as webgpu.js/node/swiftshader)
   --memory-limit MiB  the memory the host's processes (Chromium's included) may use while a fixture
                       runs (default ${DEFAULT_MEMORY_LIMIT}); past it the fixture fails with DRP2_ERR_OOM and
-                      the next one gets a fresh process
+                      the next one gets a fresh process. Under Node, drp2-fixtures holds the host to it
+                      (the hello's memory_limit asks it to); run alone, the Node host is not held
   --fixture-budget MiB  the bytes of buffers, textures and query sets one fixture may create, summed
                       (default ${DEFAULT_FIXTURE_BUDGET}); past it the fixture fails with DRP2_ERR_OOM`;
 
@@ -125,7 +126,8 @@ export async function serve(lines, write, backend, meta) {
           write({ type: "hello", protocol: PROTOCOL, name: helloName(meta, null), error: err.message });
           return 1;
         }
-        write(helloAnswer({ name: helloName(meta, session.env.adapter), version: meta.version, env: session.env, platform: session.platform }));
+        write(helloAnswer({ name: helloName(meta, session.env.adapter), version: meta.version, env: session.env,
+          platform: session.platform, memoryLimit: meta.memoryLimit }));
         break;
       }
       case "fixture": {

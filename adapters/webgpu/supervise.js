@@ -1,6 +1,7 @@
-// The host's outer process. It speaks the adapter protocol with the harness
-// and runs the host proper (the runtime under Node, or the process that
-// drives Chromium) as a child, which it watches: while a fixture runs, the
+// The host's outer process in the Chromium mode (under Node the harness
+// watches the host itself: host.js). It speaks the adapter protocol with
+// the harness and runs the host proper (the process that drives Chromium)
+// as a child, which it watches: while a fixture runs, the
 // memory of the child and everything it started (Chromium's processes
 // included) is measured (every 200 ms, less often while it stays flat and
 // far below the limit; see watch and nextCheck), and past the limit the

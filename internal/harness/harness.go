@@ -276,6 +276,9 @@ type session struct {
 	current     int
 	currentCase *testCase
 	asked       map[int]asked
+	// memory holds the running process to its hello's memory_limit; nil
+	// when it set none.
+	memory *memoryWatch
 }
 
 // asked is a fixture sent to the running process: where its result is.
@@ -425,6 +428,7 @@ func (s *session) start() error {
 		return fmt.Errorf("handshake: %w", err)
 	}
 	s.proc = p
+	s.memory = newMemoryWatch(h)
 	return nil
 }
 
@@ -543,13 +547,23 @@ func (s *session) ask(f protocol.Fixture) (*protocol.Verdict, error) {
 	s.asked[s.seq] = asked{result: s.current, c: s.currentCase}
 	stop := context.AfterFunc(s.ctx, p.kill)
 	deadline := time.Now().Add(s.cfg.Timeout)
+	watching := s.memory.watch(p)
 	answer, err := p.exchange(msg, deadline)
 	for err == nil && s.answeredTwice(answer) {
 		// The extra answer belongs to an earlier fixture, which it
 		// fails; this one is judged on its own answer, still to come.
 		answer, err = p.read(deadline)
 	}
+	over := watching()
 	stop()
+	if over > 0 {
+		// Killed past its limit, whatever it answered meanwhile: the
+		// next fixture starts a new process.
+		s.proc.kill()
+		s.proc = nil
+		s.timeouts = 0
+		return s.memory.overMemory(s.seq, over), nil
+	}
 	var v *protocol.Verdict
 	if err == nil {
 		if v, err = protocol.DecodeVerdict(answer, s.seq, s.hello.Protocol); err != nil {

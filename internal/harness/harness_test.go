@@ -44,6 +44,7 @@ func fakeAdapter(spec string) int {
 	refusal, sentLog := "", ""
 	var caps json.RawMessage
 	var adapter *protocol.Adapter
+	var memoryLimit int64
 	for _, f := range strings.Split(spec, ",") {
 		kind, name, _ := strings.Cut(f, ":")
 		switch kind {
@@ -78,6 +79,14 @@ func fakeAdapter(spec string) int {
 			// "adapter:VENDOR/DEVICE", the device its hello names.
 			vendor, device, _ := strings.Cut(name, "/")
 			adapter = &protocol.Adapter{Vendor: vendor, Device: device}
+		case "memlimit":
+			// "memlimit:MiB", the memory_limit its hello sets.
+			n, _ := strconv.Atoi(name)
+			memoryLimit = int64(n) << 20
+		case "growonly":
+			// A process that holds ever more memory and does nothing
+			// else: the child of the fault growchild.
+			grow()
 		case "sentlog":
 			// Each fixture's name is appended to the file as it arrives.
 			sentLog = name
@@ -129,6 +138,20 @@ func fakeAdapter(spec string) int {
 			os.Exit(3)
 		case "hang":
 			time.Sleep(time.Hour)
+		case "grow":
+			grow()
+		case "growchild":
+			// A child in a session of its own, as a browser's GPU process
+			// is, holds the memory: the implementation's group is not
+			// all of its tree.
+			child := exec.Command("setsid", os.Args[0])
+			child.Env = append(os.Environ(), adapterEnv+"=growonly")
+			if err := child.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			fmt.Fprintf(os.Stderr, "grower %d\n", child.Process.Pid)
+			time.Sleep(time.Hour)
 		case "garbage":
 			fmt.Println("this is not JSON")
 		case "outofturn":
@@ -159,12 +182,28 @@ func fakeAdapter(spec string) int {
 		}
 		return verdict
 	}
-	me := Hello{Name: myName, Version: "1.0", DRP2Versions: []string{"2.0"}, Executes: executes, Phases: phases, Error: refusal, Capabilities: caps, Adapter: adapter}
+	me := Hello{Name: myName, Version: "1.0", DRP2Versions: []string{"2.0"}, Executes: executes, Phases: phases, Error: refusal, Capabilities: caps, Adapter: adapter, MemoryLimit: memoryLimit}
 	if err := Serve(os.Stdin, os.Stdout, me, judge, DefaultMaxLine); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return 0
+}
+
+// grown is what grow holds.
+var grown [][]byte
+
+// grow holds 8 MiB more memory every 20 ms, written so that it is
+// resident, until the process is killed.
+func grow() {
+	for {
+		b := make([]byte, 8<<20)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		grown = append(grown, b)
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func appendLine(path, line string) error {

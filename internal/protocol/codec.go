@@ -70,6 +70,12 @@ func DecodeHello(line []byte) (*Hello, error) {
 	if h.Protocol < 2 && (h.Phases != nil || h.Adapter != nil || h.Error != "") {
 		return nil, fmt.Errorf("phases, adapter and error are members of protocol 2; its hello says protocol %d", h.Protocol)
 	}
+	if h.Protocol < 2 && h.MemoryLimit != 0 {
+		return nil, fmt.Errorf("memory_limit is a member of protocol 2; its hello says protocol %d", h.Protocol)
+	}
+	if h.MemoryLimit < 0 {
+		return nil, fmt.Errorf("its hello's memory_limit is %d: want a positive number of bytes", h.MemoryLimit)
+	}
 	if err := checkPhases(h.Phases); err != nil {
 		return nil, err
 	}
@@ -151,7 +157,7 @@ func AnswerHello(me Hello, asked int) (Hello, error) {
 	}
 	me.Type, me.Protocol = TypeHello, min(asked, ProtocolVersion)
 	if me.Protocol < 2 {
-		me.Phases, me.Adapter, me.Error = nil, nil, ""
+		me.Phases, me.Adapter, me.Error, me.MemoryLimit = nil, nil, "", 0
 	}
 	return me, nil
 }

@@ -52,6 +52,11 @@ type Hello struct {
 	Phases  []string `json:"phases,omitempty"`
 	Adapter *Adapter `json:"adapter,omitempty"`
 	Error   string   `json:"error,omitempty"`
+	// MemoryLimit, in bytes, asks the harness to stop the implementation
+	// when its processes use more while a fixture runs: the harness is the
+	// one watcher that needs no thread of the implementation's and no
+	// process of its own to keep it.
+	MemoryLimit int64 `json:"memory_limit,omitempty"`
 }
 
 // Claims reports whether the implementation that said hello performs

@@ -126,6 +126,8 @@ test("serve answers hello with protocol 2, the phases and the adapter, then verd
   assert.equal(helloName({ runtime: "my runtime#2@x.js", mode: "node" }, { architecture: "gen 12\t\"a\"" }), "my_runtime_2_x.js/node/gen_12__a_");
   assert.equal(helloName({ name: "lab #2 @ home", runtime: "webgpu.js", mode: "node" }, {}), "lab #2 @ home");
   assert.deepEqual(helloAnswer({ name: "n", env: { adapter: {} } }).phases, ["semantic_validation", "capability_validation"]);
+  assert.equal(helloAnswer({ name: "n", env: { adapter: {} }, memoryLimit: 400 << 20 }).memory_limit, 400 << 20);
+  assert.equal("memory_limit" in helloAnswer({ name: "n", env: { adapter: {} }, memoryLimit: 0 }), false);
 });
 
 test("serve refuses the session in hello when there is no adapter", async () => {

@@ -12,6 +12,8 @@ import { createInterface } from "node:readline";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
+import { descendants } from "../supervise.js";
+
 const here = dirname(fileURLToPath(import.meta.url));
 const hostJs = join(here, "..", "host.js");
 const fakeRuntime = join(here, "fake-runtime.js");
@@ -66,24 +68,45 @@ function start(args, env = {}) {
   };
 }
 
-test("a fixture that holds ever more memory fails with DRP2_ERR_OOM at --memory-limit, and the next fixture gets a fresh process",
+test("under Node the host is one process, and its hello asks the harness to hold it to --memory-limit (memory_limit, in bytes)",
   { skip: !existsSync(icd) && `no ${icd}` }, async () => {
     const h = start(["--runtime", fakeRuntime, "--memory-limit", "400"]);
     try {
       const hello = await h.ask({ type: "hello", protocol: 2 }, 60000);
       assert.equal(hello.error, undefined, hello.error + "\n" + h.stderr());
-      const t0 = Date.now();
-      const v = await h.ask(fixture(1, [{ cmd: "Grow", mib: 4096 }]), 30000);
-      const elapsed = Date.now() - t0;
-      assert.deepEqual([v.type, v.seq, v.outcome, v.code], ["verdict", 1, "error", "DRP2_ERR_OOM"]);
-      assert.match(v.message, /^the host stopped the implementation: while it ran this fixture, its processes used \d+ MiB, over the host's limit of 400 MiB \(--memory-limit\)$/);
-      process.stderr.write(`# the memory limit stopped the fixture after ${elapsed} ms\n`);
-      const next = await h.ask(fixture(2, [{ cmd: "Alloc" }]), 60000);
-      assert.deepEqual(next, { type: "verdict", seq: 2, outcome: "success" });
+      assert.equal(hello.memory_limit, 400 * 1024 * 1024);
+      assert.deepEqual(descendants(h.child.pid), [h.child.pid], "no second process");
+      const v = await h.ask(fixture(1, [{ cmd: "Alloc" }]), 60000);
+      assert.deepEqual(v, { type: "verdict", seq: 1, outcome: "success" });
       await h.ask({ type: "goodbye" });
       assert.deepEqual(await h.exited, { code: 0, signal: null });
     } finally {
       h.killGroup();
+    }
+  });
+
+test("Chromium mode: a fixture that holds ever more memory in the page fails with DRP2_ERR_OOM at --memory-limit, and the next fixture gets a fresh browser",
+  { skip: (!existsSync(icd) && `no ${icd}`) || (!existsSync(chromium) && `no ${chromium}`) }, async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "drp2-tmp-"));
+    const h = start(["--runtime", fakeRuntime, "--browser", "chromium", "--chromium", chromium, "--memory-limit", "1024"], { TMPDIR: tmp });
+    try {
+      const hello = await h.ask({ type: "hello", protocol: 2 }, 90000);
+      assert.equal(hello.error, undefined, hello.error + "\n" + h.stderr());
+      assert.equal(hello.memory_limit, undefined, "the outer process watches, not the harness");
+      const t0 = Date.now();
+      const v = await h.ask(fixture(1, [{ cmd: "Grow", mib: 4096 }]), 60000);
+      const elapsed = Date.now() - t0;
+      assert.deepEqual([v.type, v.seq, v.outcome, v.code], ["verdict", 1, "error", "DRP2_ERR_OOM"]);
+      assert.match(v.message, /^the host stopped the implementation: while it ran this fixture, its processes used \d+ MiB, over the host's limit of 1024 MiB \(--memory-limit\)$/);
+      process.stderr.write(`# the memory limit stopped the fixture after ${elapsed} ms\n`);
+      const next = await h.ask(fixture(2, [{ cmd: "Alloc" }]), 90000);
+      assert.deepEqual(next, { type: "verdict", seq: 2, outcome: "success" });
+      await h.ask({ type: "goodbye" });
+      await h.exited;
+    } finally {
+      h.killGroup();
+      await waitGone(tmp);
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 
@@ -131,6 +154,17 @@ test("Chromium mode: a fixture that hangs until the harness kills the host's gro
       rmSync(tmp, { recursive: true, force: true });
     }
   });
+
+// waitGone waits (15 s at most) for the browsers using a profile in dir
+// to end, and kills those left.
+async function waitGone(dir) {
+  for (const deadline = Date.now() + 15000; browsersUsing(dir).length > 0 && Date.now() < deadline;) {
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  for (const pid of browsersUsing(dir)) {
+    process.kill(pid, "SIGKILL");
+  }
+}
 
 // browsersUsing lists the processes whose command line names dir.
 function browsersUsing(dir) {
