@@ -2,12 +2,15 @@ package report
 
 // Report files: JUnit XML, the JSON document and the Markdown job summary,
 // for run and action alike. Each report is rendered in memory first, so a
-// rendering error never leaves half a file.
+// rendering error never leaves half a file; but the JSON report, which can
+// be larger than the run it comes from, is streamed to a new file that
+// replaces the old one only once it is whole (FileOptions.Stream).
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/model"
@@ -42,6 +45,11 @@ type FileOptions struct {
 	// Write replaces the file at path, or appends to it (the job summary);
 	// the front end's, which holds it to its workspace (gate.SaveReport).
 	Write func(path string, data []byte, appendTo bool) error
+	// Stream replaces the file at path with what write gives, as it gives
+	// it, and only once it gave all of it (workspace.Dir.WriteFileFrom):
+	// the JSON report is written so, never whole in memory. Nil renders
+	// it whole and hands it to Write.
+	Stream func(path string, write func(io.Writer) error) error
 	// JUnitStrict writes the JUnit report (Paths.JUnit) as junit-strict:
 	// the action's junit-strict input.
 	JUnitStrict bool
@@ -140,6 +148,12 @@ func WriteReports(run *model.Run, p Paths, o FileOptions) error {
 		if format == "junit" && o.JUnitStrict {
 			format = "junit-strict"
 		}
+		if format == "json" && o.Stream != nil {
+			if err := streamReport(rf, path, run, ro, o); err != nil {
+				errs = append(errs, err)
+			}
+			continue
+		}
 		data, err := render(format)
 		if err != nil {
 			errs = append(errs, &ReportError{Report: rf.Report, Rendering: true, Err: exit.New(exit.Tool, err)})
@@ -150,6 +164,90 @@ func WriteReports(run *model.Run, p Paths, o FileOptions) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// streamReport streams a report to its file (FileOptions.Stream),
+// redacted a run of whole lines at a time. An error of the file (a full
+// disk) is the record's; any other is the renderer's, and leaves the file
+// as it was too.
+func streamReport(rf *ReportFile, path string, run *model.Run, ro RenderOptions, o FileOptions) *ReportError {
+	var renderErr error
+	err := o.Stream(path, func(w io.Writer) error {
+		file := &firstError{w: w}
+		var out io.Writer = file
+		var lines *redactedLines
+		if o.Redact != nil {
+			lines = &redactedLines{w: file, redact: o.Redact}
+			out = lines
+		}
+		err := Lookup(rf.Format).WriteRun(out, run, ro)
+		if err == nil && lines != nil {
+			err = lines.flush()
+		}
+		if err != nil && file.err == nil {
+			renderErr = err
+		}
+		return err
+	})
+	switch {
+	case renderErr != nil:
+		return &ReportError{Report: rf.Report, Rendering: true, Err: exit.New(exit.Tool, renderErr)}
+	case err != nil:
+		return &ReportError{Report: rf.Report, Err: exit.New(exit.Record, err)}
+	}
+	return nil
+}
+
+// firstError is a writer that remembers the first error of w.
+type firstError struct {
+	w   io.Writer
+	err error
+}
+
+func (f *firstError) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return n, err
+}
+
+// redactedLines passes what is written to w through redact, in runs of
+// whole lines of at least redactRun bytes: a secret never spans lines of
+// a JSON report, where every string is on one line, so the report comes
+// out as redact gives it whole.
+type redactedLines struct {
+	w       io.Writer
+	redact  func([]byte) []byte
+	pending []byte
+}
+
+const redactRun = 64 << 10
+
+func (r *redactedLines) Write(p []byte) (int, error) {
+	r.pending = append(r.pending, p...)
+	if len(r.pending) < redactRun {
+		return len(p), nil
+	}
+	end := bytes.LastIndexByte(r.pending, '\n')
+	if end < 0 {
+		return len(p), nil
+	}
+	if _, err := r.w.Write(r.redact(r.pending[:end+1])); err != nil {
+		return 0, err
+	}
+	r.pending = append(r.pending[:0], r.pending[end+1:]...)
+	return len(p), nil
+}
+
+// flush writes what is left, the last line whole or not.
+func (r *redactedLines) flush() error {
+	if len(r.pending) == 0 {
+		return nil
+	}
+	_, err := r.w.Write(r.redact(r.pending))
+	r.pending = r.pending[:0]
+	return err
 }
 
 // ReportErrors lists the reports that WriteReports could not write.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report"
 	"github.com/drp2/drp2-fixtures/report/explain"
@@ -190,7 +191,8 @@ func runCommand(ctx context.Context, args []string, env Env) error {
 // document that must stay the whole of standard output), then why the
 // run failed, as the verdict says.
 func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) error {
-	fileErr := report.WriteReports(out.Run, o.files, report.FileOptions{Getenv: env.Var, Redact: env.Redactor().Bytes, Write: gate.SaveReport(wd, false)})
+	fileErr := report.WriteReports(out.Run, o.files, report.FileOptions{Getenv: env.Var, Redact: env.Redactor().Bytes,
+		Write: gate.SaveReport(wd, false), Stream: workspace.New(wd, false).WriteFileFrom})
 	f := o.format.Format()
 	ro := report.PrintOptions(env.Var, o.verbose, o.color)
 	err := f.ToLog(env.Stdout, func(w io.Writer) error { return f.WriteRun(w, out.Run, ro) })

@@ -45,7 +45,10 @@ var callBudgets = []struct {
 	// 29: the Level 3 images, a suite per implementation that has any.
 	{"report/junit.Write", 29},
 	{"report/annotation.BuildWith", 17},
-	{"report/jsonout.Build", 15},
+	// 15 when the report was built whole (Build); +4: streamed, a result
+	// and an implementation's record are written where they are met
+	// (stream.results, .result, .implementation), and Write is the entry.
+	{"report/jsonout.Write", 19},
 }
 
 func TestCallBudgets(t *testing.T) {

@@ -1,10 +1,12 @@
 package workspace
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -32,11 +34,16 @@ func (anywhere) Rename(oldname, newname string) error   { return os.Rename(oldna
 func (anywhere) Remove(name string) error               { return os.Remove(name) }
 func (anywhere) Open(name string) (*os.File, error)     { return os.Open(name) }
 
-// writeData writes the new file's bytes; a test makes it fail as a full
-// disk does, part-way.
-var writeData = func(f *os.File, data []byte) error {
-	_, err := f.Write(data)
-	return err
+// fileWriter is where the new file's bytes go; a test makes it fail as a
+// full disk does, part-way.
+var fileWriter = func(f *os.File) io.Writer { return f }
+
+// bytesOf writes data: the file's whole content, rendered beforehand.
+func bytesOf(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}
 }
 
 // replace makes name in dir hold data, shown as shown in errors. The bytes
@@ -46,8 +53,9 @@ var writeData = func(f *os.File, data []byte) error {
 // A write that fails removes its temporary file and leaves the previous
 // one as it was. Renaming over a link replaces the link, never its target,
 // so a link that appears at name after the caller's check redirects
-// nothing either.
-func replace(dir folder, name, shown string, data []byte) error {
+// nothing either. write gives the bytes, as many writes as it needs (a
+// report streamed as it is rendered); its error is the write's.
+func replace(dir folder, name, shown string, write func(io.Writer) error) error {
 	// A file replaced keeps its permissions; a new one is made as a
 	// file created in place would be (0644 less the umask).
 	var mode fs.FileMode
@@ -59,7 +67,7 @@ func replace(dir folder, name, shown string, data []byte) error {
 	if err != nil {
 		return notReplaced("create", shown, err, previous)
 	}
-	op, err := fill(f, data, mode)
+	op, err := fill(f, write, mode)
 	if err == nil {
 		op, err = "replace", dir.Rename(tmp, name)
 	}
@@ -76,12 +84,12 @@ func replace(dir folder, name, shown string, data []byte) error {
 	return nil
 }
 
-// fill writes data to the new file f, gives it mode (unless 0), syncs and
+// fill writes the new file f, gives it mode (unless 0), syncs and
 // closes it; op names the step that failed. Synced before the rename: a
 // crash of the machine must not leave the new name on a file whose bytes
 // never reached the disk.
-func fill(f *os.File, data []byte, mode fs.FileMode) (op string, err error) {
-	if err := writeData(f, data); err != nil {
+func fill(f *os.File, write func(io.Writer) error, mode fs.FileMode) (op string, err error) {
+	if err := writeBuffered(fileWriter(f), write); err != nil {
 		f.Close()
 		return "write", err
 	}
@@ -140,13 +148,17 @@ func notReplaced(op, shown string, err error, previous bool) error {
 // the user's own paths are taken as given: a link there is followed and
 // its target replaced, and a file that is not a regular one (a device
 // such as /dev/stdout, a FIFO) cannot be replaced and is written to.
-func replaceOutside(abs, shown string, data []byte) error {
+func replaceOutside(abs, shown string, write func(io.Writer) error) error {
 	if st, err := os.Stat(abs); err == nil && !st.Mode().IsRegular() {
 		f, err := os.OpenFile(abs, os.O_WRONLY|os.O_TRUNC, 0)
 		if err != nil {
 			return err
 		}
-		return writeClose(f, data)
+		if err := writeBuffered(f, write); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
 	}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
@@ -154,5 +166,15 @@ func replaceOutside(abs, shown string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return err
 	}
-	return replace(anywhere{}, abs, shown, data)
+	return replace(anywhere{}, abs, shown, write)
+}
+
+// writeBuffered gives write a buffer before w, so that a report written
+// in small pieces reaches the file in large ones.
+func writeBuffered(w io.Writer, write func(io.Writer) error) error {
+	b := bufio.NewWriterSize(w, 64<<10)
+	if err := write(b); err != nil {
+		return err
+	}
+	return b.Flush()
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -116,11 +117,8 @@ func TestReplaceFailedWriteKeepsPrevious(t *testing.T) {
 	if err := ws.WriteFile("report.json", []byte(`{"previous":true}`)); err != nil {
 		t.Fatal(err)
 	}
-	defer func(w func(*os.File, []byte) error) { writeData = w }(writeData)
-	writeData = func(f *os.File, data []byte) error {
-		f.Write(data[:len(data)/2])
-		return &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
-	}
+	defer func(w func(*os.File) io.Writer) { fileWriter = w }(fileWriter)
+	fileWriter = func(f *os.File) io.Writer { return &fullDisk{f: f, room: 1} }
 	err := ws.WriteFile("report.json", bytes.Repeat([]byte("x"), 1<<20))
 	if err == nil || err.Error() != "write report.json: no space left on device (the previous file is kept whole)" || !errors.Is(err, syscall.ENOSPC) {
 		t.Errorf("error: %v", err)
@@ -188,7 +186,7 @@ func TestReplaceOverALinkReplacesTheLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	if err := replace(root, "report.json", "report.json", []byte("new")); err != nil {
+	if err := replace(root, "report.json", "report.json", bytesOf([]byte("new"))); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(target); string(got) != "untouched" {
@@ -233,5 +231,70 @@ func TestReplaceOutsideTheWorkspace(t *testing.T) {
 	long := filepath.Join(dir, "a"+strings.Repeat("é", 126))
 	if err := ws.WriteFile(long, []byte("long")); err != nil {
 		t.Errorf("a name of 253 bytes: %v", err)
+	}
+}
+
+// fullDisk takes room bytes into f, then fails as a full disk does.
+type fullDisk struct {
+	f    *os.File
+	room int
+}
+
+func (d *fullDisk) Write(p []byte) (int, error) {
+	if len(p) > d.room {
+		n, _ := d.f.Write(p[:d.room])
+		d.room = 0
+		return n, &os.PathError{Op: "write", Path: d.f.Name(), Err: syscall.ENOSPC}
+	}
+	d.room -= len(p)
+	return d.f.Write(p)
+}
+
+// A report streamed to its file (WriteFileFrom) in many small writes is
+// replaced whole: on a full disk, part-way, the previous file is kept and
+// no temporary file is left; an error of the writer's own does the same
+// and is returned; and once the disk has room, the file holds every write.
+func TestReplaceStreamed(t *testing.T) {
+	dir := t.TempDir()
+	ws := New(dir, true)
+	if err := ws.WriteFile("report.json", []byte(`{"previous":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	lines := func(w io.Writer) error {
+		for i := range 100000 {
+			if _, err := fmt.Fprintf(w, "line %d\n", i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	defer func(w func(*os.File) io.Writer) { fileWriter = w }(fileWriter)
+	fileWriter = func(f *os.File) io.Writer { return &fullDisk{f: f, room: 300 << 10} }
+	err := ws.WriteFileFrom("report.json", lines)
+	if err == nil || err.Error() != "write report.json: no space left on device (the previous file is kept whole)" || !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("error: %v", err)
+	}
+	rendering := errors.New("the renderer failed")
+	err = ws.WriteFileFrom("report.json", func(w io.Writer) error {
+		fmt.Fprint(w, "half a report")
+		return rendering
+	})
+	if !errors.Is(err, rendering) || !strings.Contains(err.Error(), "report.json") {
+		t.Errorf("error: %v", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "report.json")); string(got) != `{"previous":true}` {
+		t.Errorf("the previous report is now %.40q", got)
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, ".*")); len(names) > 0 {
+		t.Errorf("temporary files left: %v", names)
+	}
+	fileWriter = func(f *os.File) io.Writer { return f }
+	if err := ws.WriteFileFrom("report.json", lines); err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	lines(&want)
+	if got, _ := os.ReadFile(filepath.Join(dir, "report.json")); !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("the report is %d bytes, want %d", len(got), want.Len())
 	}
 }

@@ -235,13 +235,19 @@ func size(n int64) string {
 // report and have its target overwritten. The file is replaced whole
 // (replace): a reader, a killed process or a full disk finds the previous
 // file or the new one, never a part of either.
-func (d Dir) WriteFile(p string, data []byte) error {
+func (d Dir) WriteFile(p string, data []byte) error { return d.WriteFileFrom(p, bytesOf(data)) }
+
+// WriteFileFrom is WriteFile of the bytes write gives, as it gives them:
+// a report streamed as it is rendered is never whole in memory, and is
+// still never seen in part. An error of write leaves the file as it was
+// and is returned, named by the file.
+func (d Dir) WriteFileFrom(p string, write func(io.Writer) error) error {
 	abs, rel, inside, err := d.place(p)
 	if err != nil {
 		return err
 	}
 	if !inside {
-		return replaceOutside(abs, p, data)
+		return replaceOutside(abs, p, write)
 	}
 	root, err := os.OpenRoot(d.root)
 	if err != nil {
@@ -251,7 +257,7 @@ func (d Dir) WriteFile(p string, data []byte) error {
 	if err := walk(root, rel, createFile); err != nil {
 		return err
 	}
-	return replace(root, rel, p, data)
+	return replace(root, rel, p, write)
 }
 
 // AppendFile appends data to the file at p, creating it and the missing

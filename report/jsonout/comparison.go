@@ -109,6 +109,20 @@ type Side struct {
 }
 
 func buildComparison(c *model.Comparison) *Comparison {
+	out := comparisonHead(c)
+	if out == nil {
+		return nil
+	}
+	out.Changes = make([]Change, 0, len(c.Changes))
+	for i := range c.Changes {
+		out.Changes = append(out.Changes, change(&c.Changes[i]))
+	}
+	return out
+}
+
+// comparisonHead is the comparison without its changes, which the report
+// streams.
+func comparisonHead(c *model.Comparison) *Comparison {
 	if c == nil {
 		return nil
 	}
@@ -119,22 +133,22 @@ func buildComparison(c *model.Comparison) *Comparison {
 		BaseCommandSchema: schemaOrNil(c.BaseCommandSchema), BaseFixtureSchema: schemaOrNil(c.BaseFixtureSchema),
 		SchemaFailure: (*SchemaFailure)(c.SchemaFailure),
 		Counts:        Delta(c.Delta()),
-		Changes:       make([]Change, 0, len(c.Changes)),
 	}
 	for _, d := range c.Implementations {
 		out.Implementations = append(out.Implementations, ImplementationDelta{Implementation: d.Label, Base: optional(d.Base),
 			Regressed: len(d.Regressed), Fixed: len(d.Fixed), AddedFailing: len(d.AddedFailing), AddedPassing: d.AddedPassing,
 			RegressedPaths: nonNil(d.Regressed), FixedPaths: nonNil(d.Fixed), AddedFailingPaths: nonNil(d.AddedFailing)})
 	}
-	for i := range c.Changes {
-		ch := &c.Changes[i]
-		out.Changes = append(out.Changes, Change{
-			CorpusPath: ch.RelPath, FixturePath: ch.Path, FixtureName: ch.Name,
-			Verdict: string(ch.Transition), Content: optional(string(ch.Content)), From: optional(ch.From),
-			Base: buildSide(ch.Base), Head: buildSide(ch.Head),
-		})
-	}
 	return out
+}
+
+// change is one fixture of the comparison.
+func change(ch *model.Change) Change {
+	return Change{
+		CorpusPath: ch.RelPath, FixturePath: ch.Path, FixtureName: ch.Name,
+		Verdict: string(ch.Transition), Content: optional(string(ch.Content)), From: optional(ch.From),
+		Base: buildSide(ch.Base), Head: buildSide(ch.Head),
+	}
 }
 
 func buildSide(s *model.Side) *Side {

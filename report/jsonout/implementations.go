@@ -85,44 +85,33 @@ type ImplementationSummary struct {
 	ExpectationCounts
 }
 
-func implementations(run *model.Run) []Implementation {
-	var out []Implementation
-	var parity []model.ParityRow
-	if len(run.Implementations) > 0 {
-		parity = model.Parity(run)
+// implementationRecord is an implementation's record without its
+// results; parity is the run's Level 3 preview, which it counts.
+func implementationRecord(im *model.Implementation, parity []model.ParityRow) Implementation {
+	checked, passed := im.Level2Counts()
+	compared, agreed := model.ParityCounts(parity, im.Label())
+	rec := Implementation{
+		Command: im.Command, Name: im.Name, Version: im.Version,
+		DRP2Versions: append([]string{}, im.DRP2Versions...), Executes: im.Executes,
+		Error: optional(im.Error), Restarts: im.Restarts, DurationMS: millis(im.Duration), Stderr: im.Stderr,
+		Summary: ImplementationSummary{Run: im.Summary.Run, Passed: im.Summary.Passed, Failed: im.Summary.Failed,
+			HarnessErrors: im.HarnessErrors(), NotClaimed: im.NotClaimedCount(), Level1: im.Level1(),
+			Level2Checked: checked, Level2Passed: passed, Level3Compared: compared, Level3Agreed: agreed,
+			FailingPaths:  append([]string{}, im.Summary.FailingPaths...),
+			KnownFailures: im.Summary.KnownFailures, UnexpectedFailures: im.Summary.Unexcused(), ExpectationCounts: expectationCounts(&im.Summary)},
+		Level2:    im.Level2,
+		Readbacks: im.Readbacks,
+		Images:    imageChecks(im.Images),
+		Protocol:  im.Protocol,
+		Phases:    im.Phases,
 	}
-	for i := range run.Implementations {
-		im := &run.Implementations[i]
-		checked, passed := im.Level2Counts()
-		compared, agreed := model.ParityCounts(parity, im.Label())
-		rec := Implementation{
-			Command: im.Command, Name: im.Name, Version: im.Version,
-			DRP2Versions: append([]string{}, im.DRP2Versions...), Executes: im.Executes,
-			Error: optional(im.Error), Restarts: im.Restarts, DurationMS: millis(im.Duration), Stderr: im.Stderr,
-			Summary: ImplementationSummary{Run: im.Summary.Run, Passed: im.Summary.Passed, Failed: im.Summary.Failed,
-				HarnessErrors: im.HarnessErrors(), NotClaimed: im.NotClaimedCount(), Level1: im.Level1(),
-				Level2Checked: checked, Level2Passed: passed, Level3Compared: compared, Level3Agreed: agreed,
-				FailingPaths:  append([]string{}, im.Summary.FailingPaths...),
-				KnownFailures: im.Summary.KnownFailures, UnexpectedFailures: im.Summary.Unexcused(), ExpectationCounts: expectationCounts(&im.Summary)},
-			Results:   make([]Result, 0, len(im.Results)),
-			Level2:    im.Level2,
-			Readbacks: im.Readbacks,
-			Images:    imageChecks(im.Images),
-			Protocol:  im.Protocol,
-			Phases:    im.Phases,
-		}
-		if json.Valid(im.Capabilities) {
-			rec.Capabilities = im.Capabilities
-		}
-		if a := im.Adapter; a != nil {
-			rec.Adapter = &Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
-		}
-		for j := range im.Results {
-			rec.Results = append(rec.Results, result(&im.Results[j]))
-		}
-		out = append(out, rec)
+	if json.Valid(im.Capabilities) {
+		rec.Capabilities = im.Capabilities
 	}
-	return out
+	if a := im.Adapter; a != nil {
+		rec.Adapter = &Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
+	}
+	return rec
 }
 
 // Read reads a JSON report back into a run, for merging the reports of

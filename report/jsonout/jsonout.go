@@ -219,46 +219,33 @@ type Attempt struct {
 	Message      *string `json:"message"`
 }
 
-// Build converts a run to the JSON document.
-func Build(run *model.Run) Document {
+// summary is the run's summary member.
+func summary(run *model.Run) Summary {
 	s := run.Summary
-	doc := Document{
-		ReportVersion: ReportVersion,
-		Summary: Summary{
-			Discovered: s.Discovered, Run: s.Run, Passed: s.Passed, Failed: s.Failed,
-			CorpusErrors: s.CorpusErrors, Findings: s.Findings,
-			ByClass: []ClassCount{}, FailingPaths: append([]string{}, s.FailingPaths...),
-			Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
-			ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: run.Bounds.LeftOut,
-			ExpectationCounts: expectationCounts(&s),
-			Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, DurationMS: millis(run.Duration), CorpusSHA256: run.CorpusDigest, Shard: toShard(run.Shard),
-			Interrupted: (*Interruption)(run.Interrupted), Rerun: (*Rerun)(run.Rerun),
-		},
-		Results: make([]Result, 0, len(run.Results)),
-		// Never null: a run without findings has "findings": [].
-		Findings: make([]Finding, 0, len(run.Findings)),
-	}
-	for _, f := range run.Findings {
-		doc.Findings = append(doc.Findings, Finding(f))
+	out := Summary{
+		Discovered: s.Discovered, Run: s.Run, Passed: s.Passed, Failed: s.Failed,
+		CorpusErrors: s.CorpusErrors, Findings: s.Findings,
+		ByClass: make([]ClassCount, 0, len(s.ByClass)), FailingPaths: append([]string{}, s.FailingPaths...),
+		Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
+		ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: run.Bounds.LeftOut,
+		ExpectationCounts: expectationCounts(&s),
+		Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, DurationMS: millis(run.Duration), CorpusSHA256: run.CorpusDigest, Shard: toShard(run.Shard),
+		Interrupted: (*Interruption)(run.Interrupted), Rerun: (*Rerun)(run.Rerun),
 	}
 	for _, c := range s.ByClass {
-		doc.Summary.ByClass = append(doc.Summary.ByClass, ClassCount{Class: c.Class.String(), Run: c.Run, Passed: c.Passed, Failed: c.Failed})
+		out.ByClass = append(out.ByClass, ClassCount{Class: c.Class.String(), Run: c.Run, Passed: c.Passed, Failed: c.Failed})
 	}
-	for i := range run.Results {
-		doc.Results = append(doc.Results, result(&run.Results[i]))
+	return out
+}
+
+// verdict is the gate's verdict member, nil when the run was not judged.
+func verdict(run *model.Run) *Verdict {
+	j := run.Judgement
+	if j == nil {
+		return nil
 	}
-	doc.Implementations = implementations(run)
-	if len(run.Implementations) > 0 {
-		doc.FixtureReadbacks = run.FixtureReadbacks
-		doc.Level3Preview = parityRows(model.Parity(run))
-	}
-	doc.Comparison = buildComparison(run.Comparison)
-	doc.Manifest, doc.Coverage = buildManifest(run.Manifest), buildCoverage(run.Coverage)
-	if j := run.Judgement; j != nil {
-		w := explain.Judgement(run)
-		doc.Verdict = &Verdict{Failed: j.Failed, Conclusion: explain.Conclusion(j), Headline: w.Headline, Reasons: w.Reasons}
-	}
-	return doc
+	w := explain.Judgement(run)
+	return &Verdict{Failed: j.Failed, Conclusion: explain.Conclusion(j), Headline: w.Headline, Reasons: w.Reasons}
 }
 
 // started is the run's start as the report writes it, in UTC to the
@@ -280,39 +267,6 @@ type Verdict struct {
 	Conclusion string   `json:"conclusion"`
 	Headline   string   `json:"headline"`
 	Reasons    []string `json:"reasons,omitempty"`
-}
-
-// result is one fixture's record.
-func result(r *model.Result) Result {
-	return Result{
-		FixturePath:          r.Path,
-		FixtureName:          r.Name,
-		ActualOutcome:        string(r.Actual.Outcome),
-		ActualPhase:          optional(string(r.Actual.Phase)),
-		ActualCode:           optional(r.Actual.Code),
-		ActualCommandIndex:   r.Actual.CommandIndex,
-		Passed:               r.Passed,
-		Message:              optional(r.Actual.Message),
-		ExpectedOutcome:      optional(r.Expected.Outcome),
-		ExpectedPhase:        optional(r.Expected.Phase),
-		ExpectedCode:         optional(r.Expected.Code),
-		ExpectedCommandIndex: expectedIndex(r.Expected),
-		Class:                r.Class.String(),
-		CorpusPath:           r.RelPath,
-		CorpusError:          r.IsCorpusError(),
-		Location:             (*Span)(r.Span),
-		Rule:                 optional(r.Actual.Rule),
-		Reason:               optional(r.Reason),
-		Fix:                  optional(r.Fix),
-		Digest:               digest(r.Digest),
-		Diagnostics:          convert(r.Diagnostics, toDiagnostic),
-		KnownFailure:         optional(r.KnownFailure),
-		Expectation:          expectation(r.Listing),
-		Attempts:             attempts(r.Attempts),
-		DetailLeftOut:        r.DetailLeftOut,
-		Carried:              r.Carried,
-		DurationMS:           millis(r.Duration),
-	}
 }
 
 func expectation(l *model.Listing) *Expectation {
@@ -350,17 +304,6 @@ func readAttempts(as []Attempt) []model.Actual {
 			CommandIndex: a.CommandIndex, Message: deref(a.Message)})
 	}
 	return out
-}
-
-// Write writes the run as indented JSON followed by a newline.
-//
-// The output is printed to an Actions log by "run --format json", where
-// the runner executes "##[command]" anywhere in a line. So every '#'
-// before a '[' is written as the JSON escape \u0023: the document decodes
-// to the same values and no line carries "##[". No line can start with
-// "::" either: each starts with indentation and a quote, brace or bracket.
-func Write(w io.Writer, run *model.Run) error {
-	return encode(w, Build(run))
 }
 
 // encode writes v as indented JSON in which no "##[" can appear, so that

@@ -103,7 +103,7 @@ func (a *runAction) writeFiles(d *delivery) reportFiles {
 		f.paths.Summary = a.getenv("GITHUB_STEP_SUMMARY")
 	}
 	f.err = report.WriteReports(d.out.Run, f.paths, report.FileOptions{Getenv: a.getenv, Markdown: d.md, Redact: a.env.Redactor.Bytes,
-		Write: gate.SaveReport(d.wd, true), JUnitStrict: d.in.JUnitStrict})
+		Write: gate.SaveReport(d.wd, true), Stream: workspace.New(d.wd, true).WriteFileFrom, JUnitStrict: d.in.JUnitStrict})
 	for _, e := range report.ReportErrors(f.err) {
 		a.errorf("%v", e)
 	}
