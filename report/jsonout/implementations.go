@@ -139,6 +139,11 @@ func Read(r io.Reader) (*model.Run, error) {
 		}
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: line %d, column %d: the key %q appears twice in the object at %s", line, col, key, object)
 	}
+	return readDocument(data)
+}
+
+// readDocument is Read of a report known to have no key twice.
+func readDocument(data []byte) (*model.Run, error) {
 	var doc Document
 	if err := json.Unmarshal(data, &doc); err != nil {
 		// A report of another major version may not decode as this one:
@@ -173,6 +178,7 @@ func Read(r io.Reader) (*model.Run, error) {
 		}
 		run.Started = t.UTC()
 	}
+	var err error
 	if run.Duration, err = readMillis(doc.Summary.DurationMS); err != nil {
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: summary: %v", err)
 	}
