@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -66,13 +67,19 @@ func TestFastCheckAgreesWithSchema(t *testing.T) {
 		t.Fatalf("the full document: schema %v, fast check %v\n%s", schemaAccepts(full), checkReport(full), full)
 	}
 	broken := map[string]bool{}
-	cases := 0
+	cases, accepted, decoded := 0, 0, 0
 	var data []byte
 	judge := func(where, change string) {
 		cases++
 		want, got := failedKeywords(data, broken), checkReport(data)
 		if want != got {
 			t.Errorf("%s %s: schema accepts %v, fast check %v", where, change, want, got)
+		}
+		if got {
+			accepted++
+		}
+		if got && sameDecoding(t, data) {
+			decoded++
 		}
 	}
 	for _, r := range replacements {
@@ -87,13 +94,22 @@ func TestFastCheckAgreesWithSchema(t *testing.T) {
 		if want != got {
 			t.Errorf("%s %s: schema accepts %v, fast check %v", where, change, want, got)
 		}
+		if got {
+			accepted++
+		}
+		if got && sameDecoding(t, data) {
+			decoded++
+		}
 	})
 	for _, k := range constraints(schema, "#") {
 		if !broken[k] {
 			t.Errorf("no case breaks %s", k)
 		}
 	}
-	t.Logf("%d cases, %d constraints broken", cases, len(broken))
+	t.Logf("%d cases, %d constraints broken, %d accepted, %d of them decoded without encoding/json", cases, len(broken), accepted, decoded)
+	if decoded < accepted*3/4 {
+		t.Errorf("only %d of %d accepted cases decoded without encoding/json", decoded, accepted)
+	}
 }
 
 // generator writes a value for a schema, with every member it names.
@@ -208,6 +224,16 @@ func (m mutator) mutate(v any, where string, check func(where, change string)) {
 		v["zz_unknown"] = json.Number("1")
 		check(where, "with an unknown member")
 		delete(v, "zz_unknown")
+		// encoding/json takes a member for a field of another case.
+		for _, name := range names {
+			v[strings.ToUpper(name)] = v[name]
+		}
+		check(where, "with every member again in upper case")
+		for _, name := range names {
+			if strings.ToUpper(name) != name {
+				delete(v, strings.ToUpper(name))
+			}
+		}
 		for _, name := range names {
 			old := v[name]
 			at := where + "/" + name
@@ -355,4 +381,24 @@ func FuzzFastCheck(f *testing.F) {
 			t.Errorf("the fast check vouches for a report the schema refuses:\n%s", data)
 		}
 	})
+}
+
+// sameDecoding reports whether decodeChecked decoded a report the fast
+// check vouched for, and fails the test when what it decoded differs from
+// what encoding/json decodes.
+func sameDecoding(t *testing.T, data []byte) bool {
+	t.Helper()
+	var fast, slow Document
+	if !decodeChecked(data, &fast) {
+		return false
+	}
+	if err := json.Unmarshal(data, &slow); err != nil {
+		t.Errorf("decoded a report encoding/json refuses (%v):\n%s", err, data)
+		return false
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Errorf("decoded otherwise than encoding/json:\n%s", data)
+		return false
+	}
+	return true
 }

@@ -32,8 +32,8 @@ type walker struct {
 	data  []byte
 	pos   int
 	depth int
-	// text holds a string with escapes, decoded.
-	text string
+	// unescaped holds a string with escapes, decoded.
+	unescaped string
 }
 
 func (w *walker) space() {
@@ -74,7 +74,7 @@ func (w *walker) value(n *checkNode) bool {
 	case c == 'n':
 		return n.allows(kindNull) && w.literal("null")
 	default:
-		tok, integral, ok := w.number()
+		tok, integral, ok := w.numberToken()
 		return ok && n.numberOK(tok, integral)
 	}
 }
@@ -168,7 +168,7 @@ func (w *walker) next(close byte) bool {
 
 // str reads a string at w.pos and returns its value: the bytes
 // themselves when they are valid UTF-8 without escapes, else the value
-// encoding/json decodes (the one jsonschema is given), held in w.text.
+// encoding/json decodes (the one jsonschema is given), held in w.unescaped.
 func (w *walker) str() ([]byte, bool) {
 	start := w.pos
 	w.pos++
@@ -181,10 +181,10 @@ func (w *walker) str() ([]byte, bool) {
 			if raw := w.data[start+1 : w.pos-1]; plain || utf8.Valid(raw) && !hasByte(raw, '\\') {
 				return raw, true
 			}
-			if json.Unmarshal(w.data[start:w.pos], &w.text) != nil {
+			if json.Unmarshal(w.data[start:w.pos], &w.unescaped) != nil {
 				return nil, false
 			}
-			return []byte(w.text), true
+			return []byte(w.unescaped), true
 		case c == '\\':
 			plain = false
 			w.pos += 2
@@ -207,9 +207,9 @@ func hasByte(b []byte, c byte) bool {
 	return false
 }
 
-// number reads a number as JSON writes one, and says whether it has
+// numberToken reads a number as JSON writes one, and says whether it has
 // neither a fraction nor an exponent.
-func (w *walker) number() (tok []byte, integral, ok bool) {
+func (w *walker) numberToken() (tok []byte, integral, ok bool) {
 	start := w.pos
 	if w.pos < len(w.data) && w.data[w.pos] == '-' {
 		w.pos++

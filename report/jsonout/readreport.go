@@ -18,7 +18,7 @@ func ReadReport(data []byte) (*model.Run, error) {
 	// schema: only the typed read is left. Any other goes the whole way,
 	// so that its error is the one it has always been.
 	if checkReport(data) {
-		if run, err := readDocument(data); err == nil {
+		if run, err := readDocument(data, true); err == nil {
 			return run, nil
 		}
 	}
