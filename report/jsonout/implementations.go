@@ -132,7 +132,17 @@ func Read(r io.Reader) (*model.Run, error) {
 		}
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: line %d, column %d: the key %q appears twice in the object at %s", line, col, key, object)
 	}
+	return readDocument(data, false)
+}
+
+// readDocument is Read of a report known to have no key twice; checked:
+// one checkReport vouched for, whose results decodeChecked may read.
+func readDocument(data []byte, checked bool) (*model.Run, error) {
 	var doc Document
+	if checked && decodeChecked(data, &doc) {
+		return readDecoded(&doc)
+	}
+	doc = Document{}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		// A report of another major version may not decode as this one:
 		// its reader must hear that, not the decoder's complaint.
@@ -146,6 +156,11 @@ func Read(r io.Reader) (*model.Run, error) {
 		}
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: %v", err)
 	}
+	return readDecoded(&doc)
+}
+
+// readDecoded makes a run of a decoded report.
+func readDecoded(doc *Document) (*model.Run, error) {
 	if err := checkVersion(doc.versionOrNil()); err != nil {
 		return nil, err
 	}
@@ -166,6 +181,7 @@ func Read(r io.Reader) (*model.Run, error) {
 		}
 		run.Started = t.UTC()
 	}
+	var err error
 	if run.Duration, err = readMillis(doc.Summary.DurationMS); err != nil {
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: summary: %v", err)
 	}
@@ -177,6 +193,9 @@ func Read(r io.Reader) (*model.Run, error) {
 	}
 	if sh := run.Shard; sh != nil && sh.Timings != "" && !isSHA256(sh.Timings) {
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: summary.shard.timings %.80q is not a SHA-256 in hex", sh.Timings)
+	}
+	if len(doc.Results) > 0 {
+		run.Results = make([]model.Result, 0, len(doc.Results))
 	}
 	for i := range doc.Results {
 		res, err := readResult(&doc.Results[i])
@@ -220,6 +239,9 @@ func readImplementation(rec *Implementation, discovered int) (model.Implementati
 	}
 	if im.Executes && im.Readbacks == nil {
 		im.Readbacks = map[string][][]byte{}
+	}
+	if len(rec.Results) > 0 {
+		im.Results = make([]model.Result, 0, len(rec.Results))
 	}
 	for j := range rec.Results {
 		res, err := readResult(&rec.Results[j])
