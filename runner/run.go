@@ -165,7 +165,7 @@ func Run(ctx context.Context, cfg Config) (*model.Run, error) {
 		Started:       started,
 		Results:       results,
 		Shard:         cfg.Shard,
-		CorpusDigest:  job.corpusDigest(results, others, cfg.Workers),
+		CorpusDigest:  job.corpusDigest(results, selected, others, cfg.Shard, cfg.Workers),
 	}
 	run.Findings = append(found.skipped, corpusFindings(run.Results)...)
 	sort.SliceStable(run.Findings, func(i, j int) bool { return run.Findings[i].Path < run.Findings[j].Path })
@@ -190,11 +190,18 @@ func splitShard(selected []string, shard *model.Shard) (mine, others []string) {
 	return mine, others
 }
 
-// corpusDigest is the digest of the whole selection (CorpusDigest):
-// the files of the run's results, and those of the other shards that the
-// filters select (probe), so that every shard reports the digest of one
-// unsharded run.
-func (j *fixtureJob) corpusDigest(results []model.Result, others []string, workers int) string {
+// corpusDigest identifies the run's selection. A run of all of it has the
+// digest of its fixtures' content (CorpusDigest). A shard reads only its
+// own fixtures and has the digest of the list of the selection's paths
+// (ListingDigest), which every shard of one selection of one corpus
+// shares and merge checks the merged results against. A name or tag filter
+// selects by content, so a shard filtered so reads the other shards'
+// fixtures (probe), as far as the filters need, and has the content digest
+// of the whole selection, as the unsharded run.
+func (j *fixtureJob) corpusDigest(results []model.Result, selected, others []string, shard *model.Shard, workers int) string {
+	if shard != nil && j.name == "" && len(j.tags) == 0 {
+		return ListingDigest(selected)
+	}
 	files := resultFiles(results, len(others))
 	sums := make([]string, len(others))
 	keep := make([]bool, len(others))

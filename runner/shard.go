@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"sort"
+	"strings"
 
 	"github.com/drp2/drp2-fixtures/model"
 )
@@ -40,8 +41,9 @@ func InShard(s *model.Shard, relPath string) bool {
 // CorpusDigest is the SHA-256 (lower-case hex) of a selection of fixtures,
 // given as corpus-relative path to the SHA-256 of the file (empty for a file
 // that could not be read): of the lines "<sha256>  <path>\n" in path order,
-// as sha256sum prints the files listed in that order. Every shard of one
-// selection has the same digest, and a merge of shards checks that they do.
+// as sha256sum prints the files listed in that order. A run of the whole
+// selection records it, and a merge of shards makes it again over the
+// merged results (DigestOfResults).
 func CorpusDigest(files map[string]string) string {
 	paths := make([]string, 0, len(files))
 	for p := range files {
@@ -69,4 +71,46 @@ func resultFiles(results []model.Result, extra int) map[string]string {
 		files[results[i].RelPath] = results[i].Digest.File
 	}
 	return files
+}
+
+// ListingDigest is the SHA-256 (lower-case hex) of the list of a
+// selection's corpus-relative paths, in the order given (path order), one
+// a line ("<path>\n"), as `LC_ALL=C sort | sha256sum` prints it of the
+// paths. A path holding a newline or a backslash is written as sha256sum
+// writes such a name, a backslash first and those two escaped ("\\n",
+// "\\\\"), so that no two lists hash alike. A shard, which reads only its
+// own fixtures, records it instead of CorpusDigest: every shard of one
+// selection of one corpus has the same, and merge makes it again from the
+// paths of the merged results, to tell shards that left a fixture out.
+func ListingDigest(paths []string) string {
+	h := sha256.New()
+	buf := make([]byte, 0, 64<<10)
+	for _, p := range paths {
+		buf = appendListed(buf, p)
+		if len(buf) > cap(buf)-4096 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	h.Write(buf)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// appendListed appends the line of one path to a listing.
+func appendListed(buf []byte, p string) []byte {
+	if !strings.ContainsAny(p, "\n\\") {
+		return append(append(buf, p...), '\n')
+	}
+	buf = append(buf, '\\')
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\n':
+			buf = append(buf, '\\', 'n')
+		case '\\':
+			buf = append(buf, '\\', '\\')
+		default:
+			buf = append(buf, p[i])
+		}
+	}
+	return append(buf, '\n')
 }

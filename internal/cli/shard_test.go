@@ -83,8 +83,9 @@ func timeless(t *testing.T, data []byte) string {
 // TestFourShardsMergeIntoTheWholeRun: a corpus run whole, and run as four
 // shards through the same implementations (the project's adapter and the
 // Python example, which gets a fixture wrong on purpose), each shard's
-// report saying which it is and the corpus digest; merged, the four equal
-// the whole run's report.
+// report saying which it is and the digest of the selection's paths;
+// merged, the four equal the whole run's report, its corpus digest of the
+// fixtures' content included.
 func TestFourShardsMergeIntoTheWholeRun(t *testing.T) {
 	py := testkit.PythonExample(t)
 	dir := testkit.Corpus(t, shardedCorpus(t))
@@ -102,12 +103,12 @@ func TestFourShardsMergeIntoTheWholeRun(t *testing.T) {
 	if err := json.Unmarshal(whole, &wholeDoc); err != nil || len(wholeDoc.Summary.Digest) != 64 {
 		t.Fatalf("whole report: %v, %+v", err, wholeDoc)
 	}
-	ran := 0
+	ran, shardDigest := 0, ""
 	for k := 1; k <= 4; k++ {
 		out := fmt.Sprintf("shards/%d.json", k)
 		args := append([]string{"run", "--shard", fmt.Sprintf("%d/4", k), "--json-out", out, "--junit", out + ".xml"}, impl...)
 		code, stdout, errs := run(t, dir, args...)
-		if code != ExitOK || !strings.Contains(stdout, fmt.Sprintf("Shard: %d/4 (", k)) || !strings.Contains(stdout, "Corpus sha256: "+wholeDoc.Summary.Digest) {
+		if code != ExitOK || !strings.Contains(stdout, fmt.Sprintf("Shard: %d/4 (", k)) || !strings.Contains(stdout, "Corpus sha256: ") {
 			t.Fatalf("shard %d: %d\n%s%s", k, code, stdout, errs)
 		}
 		data, _ := os.ReadFile(filepath.Join(dir, out))
@@ -121,7 +122,14 @@ func TestFourShardsMergeIntoTheWholeRun(t *testing.T) {
 		if err := json.Unmarshal(data, &doc); err != nil {
 			t.Fatal(err)
 		}
-		if doc.Summary.Digest != wholeDoc.Summary.Digest || doc.Summary.Shard.Index != k || doc.Summary.Shard.Count != 4 || doc.Summary.Run == 0 {
+		// Every shard names the selection alike (the list of its paths,
+		// not the whole run's content, which no shard reads); the merge
+		// has the whole run's digest again, compared below.
+		if k == 1 {
+			shardDigest = doc.Summary.Digest
+		}
+		if len(doc.Summary.Digest) != 64 || doc.Summary.Digest != shardDigest || doc.Summary.Digest == wholeDoc.Summary.Digest ||
+			doc.Summary.Shard.Index != k || doc.Summary.Shard.Count != 4 || doc.Summary.Run == 0 {
 			t.Errorf("shard %d's summary: %+v", k, doc.Summary)
 		}
 		ran += doc.Summary.Run
@@ -147,8 +155,11 @@ func TestFourShardsMergeIntoTheWholeRun(t *testing.T) {
 }
 
 // TestMergeRefusesShardsThatAreNotAWhole: a shard missing, one twice,
-// shards of two splits, and shards of corpora that differ are refused,
-// each naming what is wrong.
+// shards of two splits, shards of corpora whose paths differ, a shard's
+// report that lost a result, and reports that disagree on a fixture's
+// content are refused, each naming what is wrong; a fixture edited
+// between the jobs of one split's shards, which no shard reads but its
+// own, is not.
 func TestMergeRefusesShardsThatAreNotAWhole(t *testing.T) {
 	dir := testkit.Corpus(t, shardedCorpus(t))
 	shard := func(k, n int, out string) {
@@ -169,12 +180,30 @@ func TestMergeRefusesShardsThatAreNotAWhole(t *testing.T) {
 		t.Errorf("shard 2/4 against the whole: exit %d, %s\n%s", code, e, out)
 	}
 	shard(1, 3, "b/1.json")
-	// The corpus changes before another job's shard runs.
+	// A fixture is added before another job's shard runs: its list of the
+	// corpus's paths is another.
+	added := filepath.Join(dir, "fixtures/positive/added.json")
+	if err := os.WriteFile(added, []byte(testkit.Fixture("added", testkit.Success, testkit.Hello, testkit.Reply)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shard(2, 4, "c/2.json")
+	if err := os.Remove(added); err != nil {
+		t.Fatal(err)
+	}
+	// A fixture is edited before the job of the shard that holds it runs:
+	// no other shard reads it, so the shards alone cannot tell, but a
+	// report that ran it too (the whole run) disagrees on its content.
+	edited := shardOf("positive/stream_03.json", 4)
 	p := filepath.Join(dir, "fixtures/positive/stream_03.json")
 	if err := os.WriteFile(p, []byte(testkit.Fixture("stream_03", testkit.Success, testkit.Hello, testkit.Reply)+" "), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	shard(2, 4, "c/2.json")
+	shard(edited, 4, fmt.Sprintf("e/%d.json", edited))
+	mixed := []string{"a/1.json", "a/2.json", "a/3.json", "a/4.json"}
+	mixed[edited-1] = fmt.Sprintf("e/%d.json", edited)
+	// A shard's report that lost a result: the shards no longer hold the
+	// selection their digest lists.
+	dropFirstResult(t, filepath.Join(dir, "a/3.json"), filepath.Join(dir, "lost/3.json"))
 	for _, c := range []struct {
 		reports []string
 		want    string
@@ -184,6 +213,9 @@ func TestMergeRefusesShardsThatAreNotAWhole(t *testing.T) {
 		{[]string{"a/1.json", "a/2.json", "a/2.json", "a/3.json", "a/4.json"}, ""},
 		{[]string{"a/1.json", "a/*.json", "b/1.json"}, "a/1.json is shard 1/4 and b/1.json shard 1/3"},
 		{[]string{"a/1.json", "c/2.json", "a/3.json", "a/4.json"}, "a/1.json and c/2.json are shards of different corpora"},
+		{mixed, ""},
+		{append(mixed, "whole.json"), "disagree on positive/stream_03.json (the fixture's content differs)"},
+		{[]string{"a/1.json", "a/2.json", "lost/3.json", "a/4.json"}, "the shards (a/1.json, a/2.json, lost/3.json, a/4.json) hold "},
 	} {
 		args := append([]string{"merge", "--fail-on", "never"}, c.reports...)
 		code, _, stderr := run(t, dir, args...)
@@ -220,7 +252,7 @@ func TestMergeRefusesShardsThatAreNotAWhole(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "fixtures/positive/stream_03.json"), []byte(testkit.Fixture("stream_03", testkit.Success, testkit.Hello, testkit.Reply)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := run(t, dir, "merge", "--fail-on", "never", "a/*.json", "d/*.json"); code != ExitUsage || !strings.Contains(stderr, "are shards of different corpora") {
+	if code, _, stderr := run(t, dir, "merge", "--fail-on", "never", "a/*.json", "d/*.json"); code != ExitUsage || !strings.Contains(stderr, "disagree on positive/stream_03.json (the fixture's content differs)") {
 		t.Errorf("splits of a corpus that changed between them: exit %d, %q", code, stderr)
 	}
 	splitOfTwo()
@@ -234,5 +266,31 @@ func TestMergeRefusesShardsThatAreNotAWhole(t *testing.T) {
 		if code, _, stderr := run(t, dir, "run", "--shard", bad); code != ExitUsage || !strings.Contains(stderr, "shard") {
 			t.Errorf("--shard %s: exit %d, %q", bad, code, stderr)
 		}
+	}
+}
+
+// dropFirstResult writes the JSON report from without its first result,
+// as a report edited after its job wrote it.
+func dropFirstResult(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	results := doc["results"].([]any)
+	doc["results"] = results[1:]
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, out, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -282,9 +282,10 @@ func provenance(_ context.Context, r *Resolved, o *Outcome) error {
 		o.Run.Repository = rep
 	}
 	if o.Run.CorpusDigest == "" {
-		// The runner's digest covers the whole selection, the other
-		// shards' fixtures too; a run without one (merged from reports
-		// that recorded none) takes its results'.
+		// The runner's digest names the whole selection, the other
+		// shards' fixtures too (a shard's, by the list of its paths); a
+		// run without one (merged from reports that recorded none) takes
+		// its results'.
 		o.Run.CorpusDigest = runner.DigestOfResults(o.Run.Results)
 	}
 	return nil

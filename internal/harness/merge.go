@@ -258,7 +258,7 @@ func checkShards(reports []Report) error {
 		key := splitKey(rep.Run)
 		sp := splits[key]
 		if sp == nil {
-			sp = &split{first: rep, seen: map[int]string{}}
+			sp = &split{first: rep, seen: map[int]string{}, files: map[string]string{}}
 			splits[key] = sp
 			order = append(order, key)
 		}
@@ -279,6 +279,11 @@ type split struct {
 	first *Report
 	seen  map[int]string // shard index → the report's source
 	held  map[string]*Report
+	// files maps the corpus path of every fixture the shards' validator
+	// results hold to its file's sum, to check the whole against the
+	// shards' corpus digest (covers).
+	files       map[string]string
+	interrupted bool
 }
 
 // splitKey is what makes shards one split: the implementations they ran
@@ -302,6 +307,10 @@ func (sp *split) add(rep *Report) error {
 		return fmt.Errorf("%s and %s are both shard %d/%d%s: merge each shard once", sp.seen[sh.Index], rep.Source, sh.Index, sh.Count, sp.of())
 	}
 	sp.seen[sh.Index] = rep.Source
+	sp.interrupted = sp.interrupted || rep.Run.Interrupted != nil
+	for i := range rep.Run.Results {
+		sp.files[rep.Run.Results[i].RelPath] = rep.Run.Results[i].Digest.File
+	}
 	if sh.Timings != fs.Timings {
 		return fmt.Errorf("%s was split %s and %s %s: merge the shards of one split", sp.first.Source, splitRule(fs), rep.Source, splitRule(sh))
 	}
@@ -355,11 +364,39 @@ func (sp *split) complete() error {
 	}
 	switch len(missing) {
 	case 0:
-		return nil
+		return sp.covers()
 	case 1:
 		return fmt.Errorf("shard %s%s is missing: merge every shard of the split", missing[0], sp.of())
 	}
 	return fmt.Errorf("shards %s%s are missing: merge every shard of the split", strings.Join(missing, ", "), sp.of())
+}
+
+// covers checks the split's fixtures against the selection its corpus
+// digest names. A shard records the digest of the list of the selection's
+// paths (runner.ListingDigest); with a name or tag filter, or written by
+// an older version, the digest of their content (runner.CorpusDigest): the
+// paths or the files of the shards' results must make it again, or a shard
+// left fixtures out, or held fixtures the selection does not have. A split
+// an interruption cut short holds a part of its selection, and says so.
+func (sp *split) covers() error {
+	want := sp.first.Run.CorpusDigest
+	if want == "" || sp.interrupted {
+		return nil
+	}
+	paths := make([]string, 0, len(sp.files))
+	for p := range sp.files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	if runner.ListingDigest(paths) == want || runner.CorpusDigest(sp.files) == want {
+		return nil
+	}
+	sources := make([]string, 0, len(sp.seen))
+	for k := 1; k <= sp.first.Run.Shard.Count; k++ {
+		sources = append(sources, sp.seen[k])
+	}
+	return fmt.Errorf("the shards%s (%s) hold %d fixtures, which are not the selection their corpus sha256 %s lists: a shard left fixtures out, "+
+		"or holds fixtures of another corpus; merge the reports the shards of one run wrote", sp.of(), strings.Join(sources, ", "), len(paths), shortOrUnknown(want))
 }
 
 // of names the implementations of the split, when it ran any.
@@ -375,15 +412,17 @@ func (sp *split) of() string {
 }
 
 // mergedDigest is the corpus digest of the merged run: the one its reports
-// share, else (reports of parts of one corpus by path) the digest of the
-// fixtures the merged results cover; empty when a report recorded none.
+// share when none is a shard, else the digest of the fixtures the merged
+// results cover, as the unsharded run records it (a shard records the
+// listing of the selection, not its content); empty when a report recorded
+// none.
 func mergedDigest(reports []Report, results []model.Result) string {
 	same := true
 	for _, rep := range reports {
 		if rep.Run.CorpusDigest == "" {
 			return ""
 		}
-		same = same && rep.Run.CorpusDigest == reports[0].Run.CorpusDigest
+		same = same && rep.Run.Shard == nil && rep.Run.CorpusDigest == reports[0].Run.CorpusDigest
 	}
 	if same {
 		return reports[0].Run.CorpusDigest
