@@ -68,17 +68,22 @@ func writeImages(b *strings.Builder, ranked [][]model.ImageCheck, corpusRoot str
 		failing, total, explain.Plural(total, "image", "images"), verb, imagesWhere(opts))
 	shown := min(max, failing)
 	if shown > 0 {
-		b.WriteString("\n| Image | Fails on | Measures | Files |\n|---|---|---|---|\n")
+		b.WriteString("\n")
 	}
+	// A list, not a table: its items wrap at any width, where a table of
+	// long paths grows rows a screen tall in a phone's column.
 	for _, fi := range images[:shown] {
 		c := fi.check
-		what := "❌ " + codeCell(c.Path) + fmt.Sprintf("<br>readback %d · %d. %s", c.Readback, fi.number, escape.Markdown(escape.Clip(c.Backend, maxLabelChars)))
 		fails := cell(escape.Cap(imageFailure(c), maxWhy))
 		if c.Verdict != model.ImageMissing && c.Verdict != model.ImageUndecodable && c.Verdict != model.ImageNondeterministic {
 			fails = "**" + fails + "**"
 		}
-		fails += "<br><sub>tolerance " + cell(escape.Cap(c.Tolerance, maxWhy)) + "</sub>"
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", what, fails, imageMeasures(c), imageFiles(c, corpusRoot, opts))
+		what := codeCell(c.Path) + fmt.Sprintf(" readback %d · %d. %s", c.Readback, fi.number, escape.Markdown(escape.Clip(c.Backend, maxLabelChars)))
+		measures := "tolerance " + codeCell(escape.Clip(c.Tolerance, maxWhy))
+		if m := imageMeasures(c); m != "" {
+			measures = m + " · " + measures
+		}
+		fmt.Fprintf(b, "- ❌ %s: %s<br>%s<br>%s\n", what, fails, measures, imageFiles(c, corpusRoot, opts))
 	}
 	if rest := failing - shown; rest > 0 {
 		fmt.Fprintf(b, "\n…and %d more %s; the JSON report lists every one, the images folder holds their files.\n",
@@ -113,11 +118,11 @@ func imageFailure(c *model.ImageCheck) string {
 // both images, the largest difference and the changed pixels.
 func imageMeasures(c *model.ImageCheck) string {
 	if c.Width == 0 {
-		return "—"
+		return ""
 	}
 	dims := fmt.Sprintf("%d×%d %s", c.Width, c.Height, escape.Markdown(c.Format))
 	if c.RefWidth != 0 && (c.RefWidth != c.Width || c.RefHeight != c.Height || c.RefFormat != c.Format) {
-		dims += fmt.Sprintf("<br>reference %d×%d %s", c.RefWidth, c.RefHeight, escape.Markdown(c.RefFormat))
+		dims += fmt.Sprintf(" (reference %d×%d %s)", c.RefWidth, c.RefHeight, escape.Markdown(c.RefFormat))
 	}
 	if c.Pixels == 0 {
 		return dims
@@ -126,7 +131,7 @@ func imageMeasures(c *model.ImageCheck) string {
 	if c.MaxAbs != 0 || c.MaxULP != 0 {
 		delta = fmt.Sprintf("max abs %g, max ulp %d", c.MaxAbs, c.MaxULP)
 	}
-	return fmt.Sprintf("%s<br>%s<br>%d of %d pixels changed (%.3g%%)", dims, delta, c.ChangedPixels, c.Pixels, 100*c.ChangedFraction)
+	return fmt.Sprintf("%s · %s · %d of %d pixels changed (%.3g%%)", dims, delta, c.ChangedPixels, c.Pixels, 100*c.ChangedFraction)
 }
 
 // imageFiles are the image's files: the actual and diff images by their
@@ -151,7 +156,7 @@ func imageFiles(c *model.ImageCheck, corpusRoot string, opts Options) string {
 		parts = append(parts, "written: "+codeCell(c.Updated))
 	}
 	if len(parts) == 0 {
-		return "—"
+		return "no file written"
 	}
 	return strings.Join(parts, "<br>")
 }

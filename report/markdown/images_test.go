@@ -39,7 +39,7 @@ func TestImagesSayWhereTheFilesAre(t *testing.T) {
 		"### Level 3 images",
 		"3 of 7 images checked do not match their references",
 		"**max_channel_delta 1 &gt; 0**",
-		"64×64 rgba8unorm<br>max delta 1<br>3 of 4096 pixels changed (0.0732%)",
+		"64×64 rgba8unorm · max delta 1 · 3 of 4096 pixels changed (0.0732%) · tolerance <code>exact</code>",
 		"**float_ulp 9 &gt; 4**",
 		"max abs 2.5e-06, max ulp 9",
 		"nondeterministic: the readback differed between 3 attempts",
@@ -81,14 +81,14 @@ func TestImagesCompactAt400(t *testing.T) {
 	if n := utf8.RuneCountInString(section); n > maxImagesSectionChars {
 		t.Errorf("the images of the comment of 400 failing images have %d characters, want at most %d", n, maxImagesSectionChars)
 	}
-	if rows := strings.Count(section, "\n| ❌ "); rows != maxCommentImages {
+	if rows := strings.Count(section, "\n- ❌ "); rows != maxCommentImages {
 		t.Errorf("the comment lists %d images, want %d", rows, maxCommentImages)
 	}
 	if !strings.Contains(c, fmt.Sprintf("…and %d more images; the JSON report lists every one", 400-maxCommentImages)) {
 		t.Error("the comment does not say how many images it left out")
 	}
 	r := Report(run, imagesLinked)
-	if rows := strings.Count(r[strings.Index(r, "### Level 3 images"):], "\n| ❌ "); rows != maxImagesListed {
+	if rows := strings.Count(r[strings.Index(r, "### Level 3 images"):], "\n- ❌ "); rows != maxImagesListed {
 		t.Errorf("the report lists %d images, want %d", rows, maxImagesListed)
 	}
 }
