@@ -150,8 +150,8 @@ const implPage = `<h1>{{.Name}}</h1>
 {{end}}</tbody></table></div>{{else}}<p class="muted">No fixture changed its verdict.</p>{{end}}
 {{if .Images}}<h2>Level 3 images that fail</h2>
 <div class="wrap"><table><caption>Images of its latest report that do not match their reference; each fixture's page shows them beside it</caption>
-<thead><tr><th scope="col">Fixture</th><th scope="col" class="n">Readback</th><th scope="col">Fails on</th></tr></thead>
-<tbody>{{range .Images}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td class="n">{{.Readback}}</td><td class="fail">{{.Failure}}</td></tr>
+<thead><tr><th scope="col">Fixture and readback</th><th scope="col">Fails on</th></tr></thead>
+<tbody>{{range .Images}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a> <span class="muted">readback {{.Readback}}</span></th><td class="fail">{{.Failure}}</td></tr>
 {{end}}</tbody></table></div>
 {{end -}}
 <h2>Latest result per fixture</h2>
