@@ -53,6 +53,10 @@ type FileOptions struct {
 	// JUnitStrict writes the JUnit report (Paths.JUnit) as junit-strict:
 	// the action's junit-strict input.
 	JUnitStrict bool
+	// ImagesFolder is where the run wrote its Level 3 images
+	// (--images-out), which the Markdown reports name; "" keeps
+	// Markdown's.
+	ImagesFolder string
 }
 
 // ReportError is a report that could not be rendered or written. Its
@@ -122,6 +126,9 @@ func WriteReports(run *model.Run, p Paths, o FileOptions) error {
 	// A job summary too large for GitHub names the JSON report as the user
 	// gave it.
 	ro.Markdown.WholeReport = p.JSON
+	if o.ImagesFolder != "" {
+		ro.Markdown.ImagesFolder = o.ImagesFolder
+	}
 	rendered := map[string][]byte{}
 	failed := map[string]error{}
 	render := func(format string) ([]byte, error) {

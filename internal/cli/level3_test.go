@@ -76,3 +76,43 @@ func TestLevel3Images(t *testing.T) {
 		t.Errorf("within 1: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestSiteShowsLevel3Images: a run whose image is one unit off its
+// reference leaves the actual and diff images beside its JSON report; the
+// site built from that report copies them and the reference (read from
+// the corpus the report names) under names of its own, and the fixture's
+// page shows the three side by side.
+func TestSiteShowsLevel3Images(t *testing.T) {
+	py := testkit.PythonExample(t)
+	var buf bytes.Buffer
+	if err := raster.WritePNG(&buf, raster.Image{Width: 2, Height: 2, Format: raster.RGBA8Unorm, Pix: []byte{0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	dir := testkit.Corpus(t, testkit.Merge(harnessCorpus, map[string]string{
+		"fixtures/level3/images/positive/readback.json":                   `{"images": [{"readback": 0, "width": 2, "height": 2, "format": "rgba8unorm"}]}`,
+		"fixtures/level3/refs/python-example/any/positive/readback/0.png": buf.String(),
+	}))
+	run(t, dir, "run", "--implementation", py, "--json-out", "out/report.json")
+	if code, out, errs := run(t, dir, "site", "--out", "site", "out/report.json"); code != ExitOK {
+		t.Fatalf("site: exit %d\n%s\n%s", code, out, errs)
+	}
+	tree := readTree(t, filepath.Join(dir, "site"))
+	copied := 0
+	for p, data := range tree {
+		if strings.HasPrefix(p, "images/") {
+			copied++
+			if !bytes.HasPrefix(data, []byte("\x89PNG")) {
+				t.Errorf("%s is not a PNG", p)
+			}
+		}
+	}
+	var page string
+	for p, data := range tree {
+		if strings.HasPrefix(p, "fixture/positive-readback-") {
+			page = string(data)
+		}
+	}
+	if copied != 3 || strings.Count(page, `<img src="../images/`) != 3 || !strings.Contains(page, "max_channel_delta 1 &gt; 0") {
+		t.Errorf("%d images copied; the fixture's page:\n%s", copied, page)
+	}
+}

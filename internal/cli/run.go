@@ -192,7 +192,7 @@ func runCommand(ctx context.Context, args []string, env Env) error {
 // run failed, as the verdict says.
 func finish(env Env, name string, out *gate.Outcome, wd string, o *runOptions) error {
 	fileErr := report.WriteReports(out.Run, o.files, report.FileOptions{Getenv: env.Var, Redact: env.Redactor().Bytes,
-		Write: gate.SaveReport(wd, false), Stream: workspace.New(wd, false).WriteFileFrom})
+		Write: gate.SaveReport(wd, false), Stream: workspace.New(wd, false).WriteFileFrom, ImagesFolder: o.job.ImagesOut})
 	f := o.format.Format()
 	ro := report.PrintOptions(env.Var, o.verbose, o.color)
 	err := f.ToLog(env.Stdout, func(w io.Writer) error { return f.WriteRun(w, out.Run, ro) })

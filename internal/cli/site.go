@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 
 	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/internal/gate"
+	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 	"github.com/drp2/drp2-fixtures/report/site"
 )
@@ -44,7 +47,7 @@ func siteCommand(args []string, env Env) error {
 	}
 	// Each report goes into the site as soon as it is read: the site keeps
 	// of it only what it shows.
-	b := site.NewBuilder(site.Options{Compare: gate.CompareRuns, Require: require})
+	b := site.NewBuilder(site.Options{Compare: gate.CompareRuns, Require: require, ImageFile: siteImage(ge.WorkDir)})
 	problems := gate.Collect(ge, inputs, *out, int64(*maxReport)<<20, func(source string, run *model.Run) {
 		b.AddRun(source, run)
 		memory.added()
@@ -84,4 +87,30 @@ func siteCommand(args []string, env Env) error {
 		return fail(name, exit.Errorf(exit.Verdict, "%d required reports pending", len(pending)))
 	}
 	return nil
+}
+
+// siteImage reads a file a report's Level 3 image check names, for the
+// site to show: an actual or diff image below the images folder beside
+// the report (its file name and ".images", where run and the action
+// write them), or a reference below the corpus root the report names,
+// relative to the working directory. The workspace's tree holds each
+// read inside its folder whatever the path says, refuses a link and
+// anything but a regular file, and reads no more than the site keeps.
+func siteImage(wd string) func(site.ImageKind, string, string, string) ([]byte, error) {
+	ws := workspace.New(wd, false)
+	return func(kind site.ImageKind, source, corpusRoot, rel string) ([]byte, error) {
+		dir := source + ".images"
+		if kind == site.ImageReference {
+			if corpusRoot == "" || filepath.IsAbs(corpusRoot) || corpusRoot == "embedded" {
+				return nil, errors.New("the report names no corpus folder below the working directory")
+			}
+			dir = corpusRoot
+		}
+		tree, err := ws.Tree(dir, site.MaxImageBytes)
+		if err != nil {
+			return nil, err
+		}
+		defer tree.Close()
+		return tree.ReadFile(rel)
+	}
 }

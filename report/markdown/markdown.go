@@ -59,6 +59,10 @@ type Options struct {
 	// WholeReport is where the whole report can be read (the JSON report
 	// file), named by a Report too large for the job summary.
 	WholeReport string
+	// ImagesFolder is the folder the run wrote its Level 3 actual and
+	// diff images below (--images-out), as the user named it; the
+	// reports name each image by its path there.
+	ImagesFolder string
 }
 
 // WriteSummary writes the job summary: the full report, at most

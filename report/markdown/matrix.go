@@ -32,6 +32,7 @@ type matrixLayout struct {
 	rows    int  // fixtures in the matrix table
 	failing int  // causes of failure listed per implementation
 	stderr  bool // stderr tails
+	images  int  // failing Level 3 images listed
 	// provenance is the line under the verdict naming the commit and
 	// linking the runs, as under a single run's verdict; "" for none.
 	provenance string
@@ -53,7 +54,7 @@ func matrix(run *model.Run, opts Options, fits func(string) bool, provenance str
 		return ""
 	}
 	rows := len(failingAnywhere(run, indexOf(run)))
-	l := matrixLayout{rows: min(rows, maxRows), failing: maxCausesListed, stderr: true, provenance: provenance}
+	l := matrixLayout{rows: min(rows, maxRows), failing: maxCausesListed, stderr: true, provenance: provenance, images: imagesAt(maxRows)}
 	for {
 		s := renderMatrix(run, opts, l)
 		if fits(s) {
@@ -64,8 +65,9 @@ func matrix(run *model.Run, opts Options, fits func(string) bool, provenance str
 			l.stderr = false
 		case l.failing > 0:
 			l.failing /= 2
-		case l.rows > 0:
+		case l.rows > 0 || l.images > 0:
 			l.rows /= 2
+			l.images /= 2
 		default:
 			return cutToFit(s, fits)
 		}
@@ -205,6 +207,11 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		b.WriteString("\n")
 	}
 	writeParity(&b, parity, number, l.rows)
+	ranked := make([][]model.ImageCheck, len(order))
+	for n, i := range order {
+		ranked[n] = run.Implementations[i].Images
+	}
+	writeImages(&b, ranked, run.CorpusRoot, opts, l.images)
 	writeFailing(&b, run, order, number, opts, l)
 	return b.String()
 }

@@ -3,6 +3,7 @@ package markdown
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"os/exec"
@@ -103,6 +104,10 @@ func widthCases(t *testing.T) map[string]string {
 	cases["implementations comment"] = ImplementationsComment(sample.WithWebGPU(), linked)
 	cases["implementations report"] = Report(sample.WithWebGPU(), linked)
 	cases["runtime failures comment"] = ImplementationsComment(sample.RuntimeFailures(), linked)
+	for _, n := range []int{3, 400} {
+		cases[fmt.Sprintf("%d images comment", n)] = ImplementationsComment(sample.FailingImages(n), imagesLinked)
+		cases[fmt.Sprintf("%d images report", n)] = Report(sample.FailingImages(n), imagesLinked)
+	}
 	_, cases["runtime failures check summary"] = ImplementationsCheckOutput(sample.RuntimeFailures(), linked)
 	return cases
 }

@@ -40,8 +40,9 @@ h1.path{font-size:1.3rem}
 // commands only site draws pages, and the others should not start slower
 // for them.
 var layout = sync.OnceValue(func() *template.Template {
-	t := template.Must(template.New("page").Parse(pageLayout))
+	t := template.Must(template.New("page").Funcs(template.FuncMap{"pic": pic}).Parse(pageLayout))
 	template.Must(t.New("pairSide").Parse(pairSideTemplate))
+	template.Must(t.New("picture").Parse(picturePage))
 	for name, body := range map[string]string{"index": indexPage, "impl": implPage, "fixture": fixturePage, "fixtures": fixturesPage, "reason": reasonPage,
 		"grid": gridPage, "pair": pairPage, "diffs": diffsPage} {
 		template.Must(t.New(name).Parse(body))
@@ -147,6 +148,12 @@ const implPage = `<h1>{{.Name}}</h1>
 <thead><tr><th scope="col">Report</th><th scope="col">Fixture</th><th scope="col">Change</th><th scope="col">Between the two reports</th></tr></thead>
 <tbody>{{range .Changes}}<tr><td>{{.When}}</td><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a></th><td class="{{.Class}}">{{.Change}}</td><td>{{.Why}}</td></tr>
 {{end}}</tbody></table></div>{{else}}<p class="muted">No fixture changed its verdict.</p>{{end}}
+{{if .Images}}<h2>Level 3 images that fail</h2>
+<div class="wrap"><table><caption>Images of its latest report that do not match their reference; each fixture's page shows them beside it</caption>
+<thead><tr><th scope="col">Fixture and readback</th><th scope="col">Fails on</th></tr></thead>
+<tbody>{{range .Images}}<tr><th scope="row" class="path"><a href="{{.Href}}">{{.Path}}</a> <span class="muted">readback {{.Readback}}</span></th><td class="fail">{{.Failure}}</td></tr>
+{{end}}</tbody></table></div>
+{{end -}}
 <h2>Latest result per fixture</h2>
 <div class="wrap"><table><caption>{{.Name}} on each fixture, in its latest report</caption>
 <thead><tr><th scope="col">Fixture</th><th scope="col">Verdict</th><th scope="col">Expected</th><th scope="col">Got</th><th scope="col">First passed in</th></tr></thead>
@@ -165,8 +172,28 @@ const fixturePage = `<h1 class="path">{{.Path}}</h1>
 <thead><tr><th scope="col">Implementation</th><th scope="col">Latest</th><th scope="col">History</th><th scope="col" class="n">Flips</th><th scope="col">First passed in</th><th scope="col">Device</th><th scope="col">Got</th></tr></thead>
 <tbody>{{range .Rows}}<tr><th scope="row"><a href="{{.Href}}">{{.Name}}</a> <span class="muted">{{.Repository}}</span>{{if .Since}}<br><span class="muted">{{.Since}}</span>{{end}}</th><td class="{{.Class}}">{{.Latest}}{{template "reason" .Entry}}</td><td class="h">{{range .Cells}}<span class="v {{.Class}}" title="{{.Title}}"></span>{{end}}</td><td class="n">{{.Flips}}</td><td>{{.FirstPass}}</td><td>{{.Device}}</td><td>{{.Got}}</td></tr>
 {{end}}</tbody></table></div>{{else}}<p>No implementation ran it.</p>{{end}}
-<p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
+{{if .Images}}<style>` + imageStyle + `</style>
+<h2 id="images">Level 3 images that fail</h2>
+<p class="muted">Each implementation's latest report: its image, the reference it was compared with, and the difference (gray: equal, dimmed; blue: within the tolerance; red: beyond it).</p>
+{{range .Images}}<section class="image" id="{{.Anchor}}"><h3><a href="{{.Href}}">{{.Name}}</a>, readback {{.Readback}}: <span class="{{.Class}}">{{.Failure}}</span></h3>
+<p>{{if .Measures}}{{.Measures}} · {{end}}tolerance <code>{{.Tolerance}}</code></p>
+<div class="trio">{{template "picture" (pic "Actual" .Actual .NoActual)}}{{template "picture" (pic "Reference" .Reference .NoReference)}}{{template "picture" (pic "Diff" .Diff .NoDiff)}}</div></section>
+{{end}}{{end}}<p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
 `
+
+// imageStyle is the style of the pictures of a fixture's page, in the
+// pages that show any.
+const imageStyle = `
+h3{font-size:1rem;margin:1.5rem 0 .25rem;overflow-wrap:anywhere}
+.trio{display:grid;grid-template-columns:repeat(3,minmax(0,16rem));gap:.5rem}
+.trio figure{margin:0;min-width:0}
+.trio img{display:block;width:100%;height:auto;image-rendering:pixelated;border:1px solid #d0d7de;background:#f6f8fa}
+.trio figcaption{font-size:.85em;padding-top:.2rem}
+.nopic{aspect-ratio:1;display:flex;align-items:center;justify-content:center;text-align:center;border:1px dashed #d0d7de;color:#57606a;font-size:.85em;padding:.25rem;overflow-wrap:anywhere}
+`
+
+// picturePage is one picture of an image check, or why there is none.
+const picturePage = `<figure>{{if .File}}<a href="{{.File.Src}}"><img src="{{.File.Src}}" width="{{.File.Width}}" height="{{.File.Height}}" alt="{{.Caption}} image"></a>{{else}}<div class="nopic">{{.Why}}</div>{{end}}<figcaption>{{.Caption}}{{if .File}} <span class="muted">{{.File.Width}}×{{.File.Height}}</span>{{end}}</figcaption></figure>`
 
 // reasonPage is an expectations entry's reason under a verdict, its bug
 // link a link.

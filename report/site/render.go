@@ -23,6 +23,10 @@ type siteData struct {
 	fixtures []string
 	diffs    []*diff
 	hist     map[*series]*history
+	// images are the failing Level 3 images of the latest reports, by
+	// fixture path; imageFiles the PNGs they show.
+	images     map[string][]imageView
+	imageFiles []File
 }
 
 func (s *siteData) render() []File {
@@ -40,6 +44,7 @@ func (s *siteData) render() []File {
 	for _, p := range s.fixtures {
 		files = append(files, File{"fixture/" + fixtureSlug(p) + ".html", page("fixture", s.fixtureView(p))})
 	}
+	files = append(files, s.imageFiles...)
 	return append(files, s.data()...)
 }
 

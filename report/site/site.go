@@ -47,6 +47,9 @@ type Options struct {
 	// site waits for: one no report meets is pending, on the index and in
 	// Pending, as a release campaign waits for each machine it expects.
 	Require []model.Requirement
+	// ImageFile reads a file a report's Level 3 image check names (see
+	// ImageKind), for the fixture's page to show; nil shows none.
+	ImageFile func(kind ImageKind, source, corpusRoot, rel string) ([]byte, error)
 }
 
 // File is one file of the site, by its slash path below the site's root.
@@ -194,7 +197,7 @@ func (se *series) keepLastResults() {
 		return
 	}
 	sort.Slice(se.withResults, func(a, b int) bool { return before(se.withResults[a], se.withResults[b]) })
-	se.withResults[0].im.Results = nil
+	se.withResults[0].im.Results, se.withResults[0].im.Images = nil, nil
 	se.withResults = se.withResults[1:]
 }
 
@@ -243,6 +246,7 @@ func (b *Builder) Files(problems []string) []File {
 	for _, se := range all {
 		s.diffs = append(s.diffs, difference(se, b.o.Compare))
 	}
+	s.gatherImages(b.o.ImageFile)
 	files := s.render()
 	sort.Slice(files, func(a, b int) bool { return files[a].Path < files[b].Path })
 	return files
@@ -322,7 +326,7 @@ func entries(r Report) []*entry {
 // bytes) no page shows.
 func slim(im *model.Implementation) *model.Implementation {
 	out := &model.Implementation{Command: im.Command, Name: im.Name, Version: im.Version, DRP2Versions: im.DRP2Versions,
-		Adapter: im.Adapter, Error: im.Error, Results: make([]model.Result, len(im.Results))}
+		Adapter: im.Adapter, Error: im.Error, Results: make([]model.Result, len(im.Results)), Images: failingImages(im.Images)}
 	for i := range im.Results {
 		r := &im.Results[i]
 		a := r.Actual

@@ -48,6 +48,7 @@ type implView struct {
 	ChangesCut                                        int
 	Fixtures                                          []fixtureLine
 	Reports                                           []reportLine
+	Images                                            []imageLine
 }
 
 // changesShown is how many fixes and regressions an implementation page
@@ -71,6 +72,7 @@ func (s *siteData) implView(se *series, d *diff) any {
 			Flips: h.flips[p], Runs: ran(h.verdicts[p]), Version: clean(orDash(h.fixtures[p].flipVersion))})
 	}
 	v.Changes, v.ChangesCut = changesOf(se, h)
+	v.Images = imageLines(se)
 	for i := range e.im.Results {
 		r := &e.im.Results[i]
 		verdict := verdictOf(r)
@@ -252,7 +254,8 @@ func (s *siteData) fixtureView(p string) any {
 		Title, Root, Path, Data string
 		Cut                     int
 		Rows                    []fixtureRowView
-	}{Title: clean(p), Root: "../", Path: clean(p), Data: "../data/fixture/" + fixtureSlug(p) + ".json"}
+		Images                  []imageView
+	}{Title: clean(p), Root: "../", Path: clean(p), Data: "../data/fixture/" + fixtureSlug(p) + ".json", Images: s.images[p]}
 	for _, se := range ranked(s.series) {
 		vs, ok := s.hist[se].verdicts[p]
 		if !ok {

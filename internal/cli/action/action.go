@@ -251,6 +251,7 @@ func (a *runAction) markdownOptions(d *delivery) markdown.Options {
 	md := markdown.Options{Attempt: a.attempt(), ServerURL: serverURL, Repository: d.repo, SHA: d.tgt.HeadSHA, FullComment: d.in.FullComment, NoJobSummary: d.in.NoJobSummary,
 		CorpusKey:      reportKey(d.in.ReportName, corpusRan(d)),
 		WorkflowRunURL: workflowRunURL(serverURL, d.repo, a.getenv("GITHUB_RUN_ID"), a.getenv("GITHUB_RUN_ATTEMPT")),
+		ImagesFolder:   d.in.ImagesOut,
 	}
 	if d.in.CheckRunID != 0 && d.repo != "" && d.plan.api && !a.readOnlyToken() {
 		md.CheckRunURL = fmt.Sprintf("%s/%s/runs/%d", strings.TrimSuffix(serverURL, "/"), d.repo, d.in.CheckRunID)

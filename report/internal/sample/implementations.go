@@ -2,6 +2,7 @@ package sample
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/drp2/drp2-fixtures/model"
@@ -231,4 +232,80 @@ func WithImages() *model.Run {
 			Error: "level3/images/positive/texture_upload.json: images[0].data: 4 bytes are too few for 2 rows of bytes_per_row 4 (8 bytes, the last row's padding not needed)" + Hostile},
 	}
 	return run
+}
+
+// FailingImages is WithWebGPU over a corpus at fixtures/ whose node and
+// chromium implementations each render images, n of them failing Level 3
+// in turn: an 8-bit image one unit off under an exact tolerance, one that
+// differed between attempts, a float image past its ULP bound, one of the
+// wrong size, one without a reference, and one whose readback is too
+// short (with hostile text), beside two identical ones. The third
+// failure's fixture path holds markup and a table's bar.
+func FailingImages(n int) *model.Run {
+	run := WithWebGPU()
+	run.CorpusRoot = "fixtures"
+	impls := run.Implementations[len(run.Implementations)-2:]
+	backends := []string{"webgpu.js-on-node-swiftshader", "webgpu.js-on-chromium-swiftshader"}
+	names := []string{"render_triangle", "render_blend_alpha", "render_depth", "render_scissor", "render_srgb", "render_texture"}
+	for k := range impls {
+		impls[k].Images = append(impls[k].Images, identicalImage(backends[k], "positive/render_clear.json"))
+	}
+	for i := range n {
+		k := i % 2
+		name := names[i%len(names)]
+		if i >= len(names) {
+			name += fmt.Sprintf("_%03d", i)
+		}
+		if i == 2 {
+			name = "render_<b>x</b>|`y`"
+		}
+		impls[k].Images = append(impls[k].Images, failingImage(i, backends[k], "positive/"+name+".json"))
+	}
+	for k := range impls {
+		impls[k].Images = append(impls[k].Images, identicalImage(backends[k], "positive/render_viewports.json"))
+		// Images are of fixtures whose replies passed Level 2.
+		for _, c := range impls[k].Images {
+			impls[k].Results = append(impls[k].Results, model.Result{Path: run.CorpusRoot + "/" + c.Path, RelPath: c.Path, Folder: "positive",
+				Name: strings.TrimSuffix(strings.TrimPrefix(c.Path, "positive/"), ".json"), Class: model.ClassPositive,
+				Expected: model.Expected{Outcome: "success"}, Actual: model.Actual{Outcome: model.Success}, Passed: true})
+			impls[k].Level2[c.Path] = true
+		}
+		impls[k].Summary = model.Summarize(run.Summary.Discovered+len(impls[k].Images), impls[k].Results, nil)
+	}
+	return run
+}
+
+func identicalImage(backend, path string) model.ImageCheck {
+	return model.ImageCheck{Path: path, Backend: backend, PlatformKey: "google-swiftshader", Verdict: model.ImageIdentical,
+		Tolerance: "exact", Width: 64, Height: 64, Format: "rgba8unorm", RefWidth: 64, RefHeight: 64, RefFormat: "rgba8unorm",
+		Pixels: 4096, Attempts: 1, Reference: "level3/refs/" + backend + "/any/" + strings.TrimSuffix(path, ".json") + "/0.png"}
+}
+
+// failingImage is the i-th failing image of FailingImages.
+func failingImage(i int, backend, path string) model.ImageCheck {
+	stem := backend + "/google-swiftshader/" + strings.TrimSuffix(path, ".json") + "/0"
+	c := model.ImageCheck{Path: path, Backend: backend, PlatformKey: "google-swiftshader", Tolerance: "exact",
+		Width: 64, Height: 64, Format: "rgba8unorm", RefWidth: 64, RefHeight: 64, RefFormat: "rgba8unorm", Attempts: 1,
+		Reference: "level3/refs/" + backend + "/any/" + strings.TrimSuffix(path, ".json") + "/0.png",
+		Actual:    stem + ".actual.png", Diff: stem + ".diff.png"}
+	switch i % 6 {
+	case 0:
+		c.Verdict, c.Exceeded, c.Pixels, c.DifferentPixels, c.ChangedPixels, c.MaxChannelDelta = model.ImageExceeded, "max_channel_delta 1 > 0", 4096, 3, 3, 1
+		c.ChangedFraction = 3.0 / 4096
+	case 1:
+		c.Verdict, c.Attempts, c.Reference, c.Diff = model.ImageNondeterministic, 3, "", ""
+	case 2:
+		c.Verdict, c.Exceeded, c.Format, c.RefFormat, c.Width, c.Height, c.RefWidth, c.RefHeight = model.ImageExceeded, "float_ulp 9 > 4", "r32float", "r32float", 16, 16, 16, 16
+		c.Tolerance, c.Pixels, c.DifferentPixels, c.ChangedPixels, c.MaxAbs, c.MaxULP = `{"float_ulp":4}`, 256, 40, 12, 2.5e-6, 9
+		c.ChangedFraction = 12.0 / 256
+		c.Reference = strings.TrimSuffix(c.Reference, ".png") + ".exact.json"
+	case 3:
+		c.Verdict, c.Exceeded, c.RefWidth, c.RefHeight, c.Diff = model.ImageDimensions, "dimensions 64x64 != 64x32", 64, 32, ""
+	case 4:
+		c.Verdict, c.Reference, c.RefWidth, c.RefHeight, c.RefFormat, c.Diff = model.ImageMissing, "", 0, 0, "", ""
+	default:
+		c.Verdict, c.Width, c.Height, c.RefWidth, c.RefHeight, c.Actual, c.Diff = model.ImageUndecodable, 0, 0, 0, 0, "", ""
+		c.Error = "level3/images/" + path + ": images[0].data: 4 bytes are too few for 2 rows of bytes_per_row 4 " + Hostile
+	}
+	return c
 }
