@@ -76,28 +76,10 @@ func childrenOf(pid int) []int {
 
 // scanTree is processTree from the parents of all of /proc.
 func scanTree(root int) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return []int{root}
-	}
 	children := map[int][]int{}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat := procStat(e.Name())
-		if stat == nil {
-			continue
-		}
-		// After the name in parentheses: state, then parent.
-		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(fields) < 2 {
-			continue
-		}
-		parent, _ := strconv.Atoi(fields[1])
+	eachProcess(func(pid, parent, _ int) {
 		children[parent] = append(children[parent], pid)
-	}
+	})
 	pids := []int{}
 	for queue := []int{root}; len(queue) > 0; queue = queue[1:] {
 		pids = append(pids, queue[0])

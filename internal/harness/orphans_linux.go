@@ -62,11 +62,22 @@ type orphan struct{ pid, group int }
 // group, not running implementations nor in their groups. The caller
 // holds running's lock.
 func adopted(self, group int) []orphan {
+	var out []orphan
+	eachProcess(func(pid, parent, pgrp int) {
+		if parent == self && pgrp != group && !running.pids[pid] && !running.pids[pgrp] {
+			out = append(out, orphan{pid: pid, group: pgrp})
+		}
+	})
+	return out
+}
+
+// eachProcess calls fn with the id, parent and process group of every
+// process /proc lists (none when /proc cannot be read).
+func eachProcess(fn func(pid, parent, group int)) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return nil
+		return
 	}
-	var out []orphan
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -83,11 +94,8 @@ func adopted(self, group int) []orphan {
 		}
 		parent, _ := strconv.Atoi(fields[1])
 		pgrp, _ := strconv.Atoi(fields[2])
-		if parent == self && pgrp != group && !running.pids[pid] && !running.pids[pgrp] {
-			out = append(out, orphan{pid: pid, group: pgrp})
-		}
+		fn(pid, parent, pgrp)
 	}
-	return out
 }
 
 // procStat is the kernel's status line of the process pid, from
