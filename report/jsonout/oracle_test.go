@@ -1,7 +1,6 @@
 package jsonout
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/drp2/drp2-fixtures/model"
@@ -101,30 +100,8 @@ func wholeImplementations(run *model.Run) []Implementation {
 	}
 	for i := range run.Implementations {
 		im := &run.Implementations[i]
-		checked, passed := im.Level2Counts()
-		compared, agreed := model.ParityCounts(parity, im.Label())
-		rec := Implementation{
-			Command: im.Command, Name: im.Name, Version: im.Version,
-			DRP2Versions: append([]string{}, im.DRP2Versions...), Executes: im.Executes,
-			Error: optional(im.Error), Restarts: im.Restarts, DurationMS: millis(im.Duration), Stderr: im.Stderr,
-			Summary: ImplementationSummary{Run: im.Summary.Run, Passed: im.Summary.Passed, Failed: im.Summary.Failed,
-				HarnessErrors: im.HarnessErrors(), NotClaimed: im.NotClaimedCount(), Level1: im.Level1(),
-				Level2Checked: checked, Level2Passed: passed, Level3Compared: compared, Level3Agreed: agreed,
-				FailingPaths:  append([]string{}, im.Summary.FailingPaths...),
-				KnownFailures: im.Summary.KnownFailures, UnexpectedFailures: im.Summary.Unexcused(), ExpectationCounts: expectationCounts(&im.Summary)},
-			Results:   make([]Result, 0, len(im.Results)),
-			Level2:    im.Level2,
-			Readbacks: im.Readbacks,
-			Images:    imageChecks(im.Images),
-			Protocol:  im.Protocol,
-			Phases:    im.Phases,
-		}
-		if json.Valid(im.Capabilities) {
-			rec.Capabilities = im.Capabilities
-		}
-		if a := im.Adapter; a != nil {
-			rec.Adapter = &Adapter{Vendor: a.Vendor, Architecture: a.Architecture, Device: a.Device, Driver: a.Driver, Platform: a.Platform}
-		}
+		rec := implementationRecord(im, parity)
+		rec.Results = make([]Result, 0, len(im.Results))
 		for j := range im.Results {
 			rec.Results = append(rec.Results, result(&im.Results[j]))
 		}
