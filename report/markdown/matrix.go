@@ -169,6 +169,9 @@ func renderMatrix(run *model.Run, opts Options, l matrixLayout) string {
 		if compared, agreed := model.ParityCounts(parity, im.Label()); compared > 0 {
 			level3 = fmt.Sprintf("%d of %d equal", agreed, compared)
 		}
+		if cell := imagesCell(im.Images, number); cell != "" {
+			level3 = strings.TrimPrefix(level3+"<br>"+cell, "—<br>")
+		}
 		who := label(im.Label())
 		if a := explain.Adapter(im.Adapter); a != "" {
 			who += "<br><sub>" + escape.Markdown(escape.Clip(a, maxMessageChars)) + "</sub>"
@@ -505,6 +508,34 @@ func level1Cell(im *model.Implementation) string {
 			short = append(short, strings.TrimSuffix(p, "_validation"))
 		}
 		cell += fmt.Sprintf("; %d not claimed<br><sub>performs %s</sub>", s.NotClaimed, escape.Markdown(escape.Clip(strings.Join(short, ", "), maxMessageChars)))
+	}
+	return cell
+}
+
+// imagesCell counts an implementation's Level 3 images for its row of the
+// matrix: how many match its own references, and how many the best ranked
+// implementation's image of the same fixture (Level 3 across runtimes),
+// naming that one by its number; "" when it has none.
+func imagesCell(images []model.ImageCheck, number map[string]int) string {
+	if len(images) == 0 {
+		return ""
+	}
+	pass, against, agree, of := 0, 0, 0, ""
+	for i := range images {
+		if images[i].Verdict.Pass() {
+			pass++
+		}
+		if images[i].Against != "" {
+			against++
+			of = images[i].Against
+			if images[i].AgainstVerdict.Pass() {
+				agree++
+			}
+		}
+	}
+	cell := fmt.Sprintf("images: %d of %d match references", pass, len(images))
+	if n, ok := number[of]; ok && against > 0 {
+		cell += fmt.Sprintf(", %d of %d match #%d's", agree, against, n)
 	}
 	return cell
 }

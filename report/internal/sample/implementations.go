@@ -272,6 +272,12 @@ func FailingImages(n int) *model.Run {
 		}
 		impls[k].Summary = model.Summarize(run.Summary.Discovered+len(impls[k].Images), impls[k].Results, nil)
 	}
+	// The second runtime's first and last images compared with the
+	// first's (Level 3 across runtimes): one the same, one not.
+	second := impls[1].Images
+	second[0].Against, second[0].AgainstVerdict = impls[0].Label(), model.ImageIdentical
+	last := &second[len(second)-1]
+	last.Against, last.AgainstVerdict, last.AgainstExceeded = impls[0].Label(), model.ImageExceeded, "max_channel_delta 2 > 0"
 	return run
 }
 
