@@ -202,17 +202,26 @@ func openRegular(open func(flag int) (*os.File, error), shown string) (*os.File,
 
 // ReadFile reads the regular file at p whole, through Open, refusing one
 // larger than max bytes.
-func (d Dir) ReadFile(p string, max int64) ([]byte, error) {
+func (d Dir) ReadFile(p string, max int64) ([]byte, error) { return d.ReadFileInto(p, max, nil) }
+
+// ReadFileInto is ReadFile into buf's memory when it has room: a caller
+// reading several large files one after the other, done with each before
+// the next, touches the memory of one instead of each.
+func (d Dir) ReadFileInto(p string, max int64, buf []byte) ([]byte, error) {
 	f, err := d.Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readBounded(f, p, max)
+	return readBoundedInto(f, p, max, buf)
 }
 
 func readBounded(r io.Reader, shown string, max int64) ([]byte, error) {
-	data, err := readAll(io.LimitReader(r, max+1), sizeHint(r, max))
+	return readBoundedInto(r, shown, max, nil)
+}
+
+func readBoundedInto(r io.Reader, shown string, max int64, buf []byte) ([]byte, error) {
+	data, err := readAll(io.LimitReader(r, max+1), sizeHint(r, max), buf)
 	if err != nil {
 		return nil, err
 	}
@@ -239,10 +248,14 @@ func sizeHint(r io.Reader, max int64) int64 {
 	return min(info.Size(), max) + 1
 }
 
-// readAll is io.ReadAll into a buffer of hint bytes first, grown only for
-// a file that grew (or a reader whose size is unknown).
-func readAll(r io.Reader, hint int64) ([]byte, error) {
-	data := make([]byte, 0, max(hint, 1))
+// readAll is io.ReadAll into buf, or a buffer of hint bytes when buf is
+// smaller, grown only for a file that grew (or a reader whose size is
+// unknown).
+func readAll(r io.Reader, hint int64, buf []byte) ([]byte, error) {
+	data := buf[:0]
+	if int64(cap(data)) < hint {
+		data = make([]byte, 0, max(hint, 1))
+	}
 	for {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
