@@ -468,6 +468,10 @@ func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 	var reports []harness.Report
 	seen := map[string]bool{}
 	tracker := baseline.NewTracker()
+	// The reports are read one after the other into one buffer: a report
+	// is decoded into values of its own, done with its bytes before the
+	// next is read.
+	var buf []byte
 	for _, pat := range patterns {
 		matches, err := filepath.Glob(under(r.WorkDir, pat))
 		if err != nil {
@@ -482,7 +486,7 @@ func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 				continue
 			}
 			seen[m] = true
-			rep, err := readResult(r, tracker, m, "results")
+			rep, err := readResult(r, tracker, m, "results", &buf)
 			if err != nil {
 				return nil, err
 			}
@@ -494,7 +498,7 @@ func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 
 // readResult reads one JSON report, named in messages as the setting
 // what that names it.
-func readResult(r *Resolved, tracker *baseline.Tracker, path, what string) (harness.Report, error) {
+func readResult(r *Resolved, tracker *baseline.Tracker, path, what string, buf *[]byte) (harness.Report, error) {
 	name := r.display(path)
 	// A report the checkout holds is the pull request's word for a run,
 	// not a run: a file committed where the artifacts are downloaded
@@ -508,10 +512,11 @@ func readResult(r *Resolved, tracker *baseline.Tracker, path, what string) (harn
 			"a result must come from the job that made it, as an artifact downloaded into a folder the repository does not track, "+
 			"not from the repository's own files", name)
 	}
-	data, err := r.readInput(path)
+	data, err := r.readInputInto(path, *buf)
 	if err != nil {
 		return harness.Report{}, usagef(what+" %s: %w", name, err)
 	}
+	*buf = data
 	run, err := r.env.ReadReport(data)
 	if err != nil {
 		return harness.Report{}, usagef(what+" %s: %w", name, err)

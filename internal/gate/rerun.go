@@ -30,7 +30,7 @@ func planRerun(_ context.Context, r *Resolved, o *Outcome) error {
 		return nil
 	}
 	what := cmp.Or(r.Spelling.Rerun, "rerun-failed")
-	rep, err := readResult(r, baseline.NewTracker(), under(r.WorkDir, r.RerunFailed), what)
+	rep, err := readResult(r, baseline.NewTracker(), under(r.WorkDir, r.RerunFailed), what, new([]byte))
 	if err != nil {
 		return err
 	}

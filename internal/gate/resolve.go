@@ -36,7 +36,9 @@ type Env struct {
 	// candidate); nil writes it as it is.
 	RedactBytes func([]byte) []byte
 	// ReadReport reads a JSON report (merged results, a baseline, diff's
-	// reports): the JSON report's own reader, given by the front end.
+	// reports): the JSON report's own reader, given by the front end. The
+	// run it returns keeps none of the bytes: merge reads the next report
+	// into the same memory.
 	ReadReport func([]byte) (*model.Run, error)
 	// ToolVersion is recorded in the run.
 	ToolVersion string
@@ -313,6 +315,10 @@ func (r *Resolved) redact(v any) {
 
 // readInput reads an input file the job names, relative to the working
 // directory, as every input is read.
-func (r *Resolved) readInput(path string) ([]byte, error) {
-	return r.workspace().ReadFile(path, workspace.MaxInputFile)
+func (r *Resolved) readInput(path string) ([]byte, error) { return r.readInputInto(path, nil) }
+
+// readInputInto is readInput into buf's memory when it has room
+// (workspace.Dir.ReadFileInto).
+func (r *Resolved) readInputInto(path string, buf []byte) ([]byte, error) {
+	return r.workspace().ReadFileInto(path, workspace.MaxInputFile, buf)
 }

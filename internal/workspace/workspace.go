@@ -202,17 +202,26 @@ func openRegular(open func(flag int) (*os.File, error), shown string) (*os.File,
 
 // ReadFile reads the regular file at p whole, through Open, refusing one
 // larger than max bytes.
-func (d Dir) ReadFile(p string, max int64) ([]byte, error) {
+func (d Dir) ReadFile(p string, max int64) ([]byte, error) { return d.ReadFileInto(p, max, nil) }
+
+// ReadFileInto is ReadFile into buf's memory when it has room: a caller
+// reading several large files one after the other, done with each before
+// the next, touches the memory of one instead of each.
+func (d Dir) ReadFileInto(p string, max int64, buf []byte) ([]byte, error) {
 	f, err := d.Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readBounded(f, p, max)
+	return readBoundedInto(f, p, max, buf)
 }
 
 func readBounded(r io.Reader, shown string, max int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	return readBoundedInto(r, shown, max, nil)
+}
+
+func readBoundedInto(r io.Reader, shown string, max int64, buf []byte) ([]byte, error) {
+	data, err := readAll(io.LimitReader(r, max+1), sizeHint(r, max), buf)
 	if err != nil {
 		return nil, err
 	}
@@ -220,6 +229,46 @@ func readBounded(r io.Reader, shown string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %s", shown, size(max))
 	}
 	return data, nil
+}
+
+// sizeHint is the buffer to read r into: one byte more than a regular
+// file's size (at most max), so that the read that finds its end needs no
+// room of its own. io.ReadAll's doubling from 512 bytes cleared and copied
+// a 14 MB report about twice over, a quarter of the processor time of a
+// merge of four such reports.
+func sizeHint(r io.Reader, max int64) int64 {
+	st, ok := r.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return 512
+	}
+	info, err := st.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return 512
+	}
+	return min(info.Size(), max) + 1
+}
+
+// readAll is io.ReadAll into buf, or a buffer of hint bytes when buf is
+// smaller, grown only for a file that grew (or a reader whose size is
+// unknown).
+func readAll(r io.Reader, hint int64, buf []byte) ([]byte, error) {
+	data := buf[:0]
+	if int64(cap(data)) < hint {
+		data = make([]byte, 0, max(hint, 1))
+	}
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+	}
 }
 
 func size(n int64) string {

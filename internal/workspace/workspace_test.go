@@ -203,3 +203,27 @@ func TestInsideThroughALink(t *testing.T) {
 		t.Errorf("a file outside the workspace: %v", err)
 	}
 }
+
+// A file is read into one buffer of its size, or into the caller's when
+// that has room; the bound holds either way.
+func TestReadFileInto(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a"), strings.Repeat("a", 5000))
+	write(t, filepath.Join(dir, "b"), "bb")
+	ws := New(dir, true)
+	data, err := ws.ReadFile("a", MaxInputFile)
+	if err != nil || string(data) != strings.Repeat("a", 5000) || cap(data) != 5001 {
+		t.Fatalf("ReadFile a: %d bytes, cap %d, %v; want 5000 bytes in a buffer of 5001", len(data), cap(data), err)
+	}
+	again, err := ws.ReadFileInto("b", MaxInputFile, data)
+	if err != nil || string(again) != "bb" || &again[:1][0] != &data[:1][0] {
+		t.Fatalf("ReadFileInto b: %q, %v; want bb in the given buffer", again, err)
+	}
+	small := make([]byte, 0, 10)
+	if grown, err := ws.ReadFileInto("a", MaxInputFile, small); err != nil || len(grown) != 5000 || &grown[:1][0] == &small[:1][0] {
+		t.Fatalf("ReadFileInto a into 10 bytes: %d bytes, %v; want 5000 in a buffer of their own", len(grown), err)
+	}
+	if _, err := ws.ReadFileInto("a", 4999, data); err == nil || !strings.Contains(err.Error(), "larger than 4999 bytes") {
+		t.Fatalf("ReadFileInto past the bound: %v", err)
+	}
+}
