@@ -425,6 +425,11 @@ type Run struct {
 	// was not. A collector of published reports groups and links by them.
 	Commit     string
 	Repository string
+	// RunURL is the workflow run that made the report (IsRunURL's
+	// shape), as the front end was told; empty when it was not. The
+	// full address, not a run id, since a report published elsewhere
+	// would otherwise name a run on whatever server its reader assumes.
+	RunURL string
 	// CorpusDigest identifies the fixtures the run's filters selected,
 	// before sharding: the hex SHA-256 of the lines "<file sha256>  <corpus
 	// path>\n" in path order (runner.CorpusDigest), the same for every

@@ -35,7 +35,7 @@ func mergeCommand(ctx context.Context, args []string, env Env) error {
 		return fail(name, err)
 	}
 	out, err := gate.Merge(ctx, ge, gate.MergeRequest{Results: patterns, Require: o.job.Require, Expectations: expectations, FailOn: o.job.FailOn,
-		Commit: o.job.Commit, Repository: o.job.Repository, Spelling: gate.FlagSpelling})
+		Commit: o.job.Commit, Repository: o.job.Repository, RunURL: o.job.RunURL, Spelling: gate.FlagSpelling})
 	if err != nil {
 		return fail(name, err)
 	}

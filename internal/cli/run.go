@@ -118,6 +118,7 @@ func (o *runOptions) outputFlags(fs *flag.FlagSet, failOn *string) {
 	fs.BoolVar(&o.verbose, "verbose", false, "text output lists passing fixtures and every finding too")
 	fs.StringVar(&o.job.Commit, "commit", "", "record in the JSON report that the run was made on the commit `SHA` (hex), for collectors of published reports")
 	fs.StringVar(&o.job.Repository, "repository", "", "record in the JSON report that the run was made in the repository `OWNER/NAME`")
+	fs.StringVar(&o.job.RunURL, "run-url", "", "record in the JSON report that the workflow run at `URL` (https://HOST/OWNER/NAME/actions/runs/ID[/attempts/N]) made it")
 	requireFlags(fs, &o.job.Require)
 	fs.StringVar(failOn, "fail-on", *failOn, "`LIST` of what exits 1: mismatch, empty (no fixture ran), findings, regressions (a fixture that passed on the baseline fails), level3 (readback bytes differ in the Level 3 preview, or an image fails its reference: docs/level3.md), unexpected-pass (a fixture expected to fail passed), flaky (a flaky fixture); or never")
 }
@@ -157,6 +158,18 @@ func (o *runOptions) checkOutput(failOn string) error {
 	}
 	if r := o.job.Repository; r != "" && !model.IsRepository(r) {
 		return fmt.Errorf("--repository %q: not OWNER/NAME (letters, digits, '-', '_' and '.')", r)
+	}
+	if u := o.job.RunURL; u != "" {
+		repo := model.RunURLRepository(u)
+		if repo == "" {
+			return fmt.Errorf("--run-url %q: not a workflow run's address (https://HOST/OWNER/NAME/actions/runs/ID[/attempts/N])", u)
+		}
+		if r := o.job.Repository; r != "" && r != repo {
+			return fmt.Errorf("--run-url %q: a run of %s, not of --repository %s", u, repo, r)
+		}
+		// The run names its repository: a report records the two
+		// together or neither.
+		o.job.Repository = repo
 	}
 	return nil
 }

@@ -60,7 +60,7 @@ func Run(ctx context.Context, env Env, req RunRequest) (*Outcome, error) {
 // Merge judges the JSON reports of several jobs or shards as one run.
 func Merge(ctx context.Context, env Env, req MergeRequest) (*Outcome, error) {
 	_, o, err := run(ctx, env, job{RunRequest: RunRequest{Results: req.Results, Require: req.Require, Expectations: req.Expectations,
-		FailOn: req.FailOn, Commit: req.Commit, Repository: req.Repository, Source: Source{Spelling: req.Spelling}}, mergeOnly: true})
+		FailOn: req.FailOn, Commit: req.Commit, Repository: req.Repository, RunURL: req.RunURL, Source: Source{Spelling: req.Spelling}}, mergeOnly: true})
 	return o, err
 }
 

@@ -274,12 +274,17 @@ func provenance(_ context.Context, r *Resolved, o *Outcome) error {
 	// In GitHub Actions, what the request leaves out comes from the
 	// environment, as the action's own report takes it: a runtime's CLI
 	// job records its commit without flags.
-	commit, repository := actionsOrigin(r.env.Getenv)
-	if c := cmp.Or(r.Commit, commit); c != "" {
+	origin := actionsOrigin(r.env.Getenv)
+	if c := cmp.Or(r.Commit, origin.commit); c != "" {
 		o.Run.Commit = c
 	}
-	if rep := cmp.Or(r.Repository, repository); rep != "" {
+	if rep := cmp.Or(r.Repository, origin.repository); rep != "" {
 		o.Run.Repository = rep
+	}
+	// A run of another repository than the report's is left out: a
+	// collector would link it as this one's.
+	if u := cmp.Or(r.RunURL, origin.runURL); model.IsRunURL(u, o.Run.Repository) {
+		o.Run.RunURL = u
 	}
 	if o.Run.CorpusDigest == "" {
 		// The runner's digest names the whole selection, the other

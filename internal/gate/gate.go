@@ -95,9 +95,12 @@ type RunRequest struct {
 	ExpectAdapter string
 	// Commit and Repository say what the run is made on (a commit's hex
 	// name, "owner/name"), recorded in the report for collectors of
-	// published reports; empty records none.
+	// published reports; empty records none. RunURL is the workflow run
+	// that makes it (model.IsRunURL), recorded only with the repository
+	// it belongs to.
 	Commit     string
 	Repository string
+	RunURL     string
 	// Baseline is what the run is compared with: baseline.Auto, a folder,
 	// a JSON report, or empty (or baseline.Off) for nothing.
 	Baseline string
@@ -160,10 +163,10 @@ type MergeRequest struct {
 	Require []model.Requirement
 	// Expectations judge every merged result instead of the expectations
 	// their runs applied; none keeps those.
-	Expectations       []string
-	FailOn             FailOn
-	Commit, Repository string
-	Spelling           Spelling
+	Expectations               []string
+	FailOn                     FailOn
+	Commit, Repository, RunURL string
+	Spelling                   Spelling
 }
 
 // job is what Resolve resolves: a run's request and what the use case

@@ -1,37 +1,49 @@
 package gate
 
 import (
+	"cmp"
 	"encoding/json"
 
 	"github.com/drp2/drp2-fixtures/internal/workspace"
 	"github.com/drp2/drp2-fixtures/model"
 )
 
-// actionsOrigin is the commit and the repository a run in GitHub Actions
-// is made on, for the report when the command line names neither: the
-// repository is GITHUB_REPOSITORY; the commit is a pull request's head
-// (the event payload's pull_request.head.sha, or workflow_run.head_sha),
-// as the action records it, since GITHUB_SHA is then a test merge commit
-// no one pushed; a merge queue entry's merge_group.head_sha, where the
-// check runs a required check waits for go; else GITHUB_SHA. Outside
-// Actions, or for a value of another
-// shape, the part is empty: a report names no commit rather than a wrong
-// one.
-func actionsOrigin(getenv func(string) string) (commit, repository string) {
+// origin is what a run in GitHub Actions is made on, for the report
+// when the command line leaves it out.
+type origin struct {
+	commit, repository, runURL string
+}
+
+// actionsOrigin is the commit, the repository and the workflow run a run
+// in GitHub Actions is made on, for the report when the command line names
+// none: the repository is GITHUB_REPOSITORY; the commit is a pull
+// request's head (the event payload's pull_request.head.sha, or
+// workflow_run.head_sha), as the action records it, since GITHUB_SHA is
+// then a test merge commit no one pushed; a merge queue entry's
+// merge_group.head_sha, where the check runs a required check waits for
+// go; else GITHUB_SHA. The run is linked as the action links it in its
+// comment. Outside Actions, or for a value of another shape, the part is
+// empty: a report names no commit rather than a wrong one.
+func actionsOrigin(getenv func(string) string) origin {
 	if getenv == nil || getenv("GITHUB_ACTIONS") != "true" {
-		return "", ""
+		return origin{}
 	}
-	commit = getenv("GITHUB_SHA")
+	var o origin
+	o.commit = getenv("GITHUB_SHA")
 	if head := payloadHead(getenv("GITHUB_EVENT_PATH")); head != "" {
-		commit = head
+		o.commit = head
 	}
-	if !model.IsCommit(commit) {
-		commit = ""
+	if !model.IsCommit(o.commit) {
+		o.commit = ""
 	}
-	if repository = getenv("GITHUB_REPOSITORY"); !model.IsRepository(repository) {
-		repository = ""
+	if o.repository = getenv("GITHUB_REPOSITORY"); !model.IsRepository(o.repository) {
+		o.repository = ""
 	}
-	return commit, repository
+	serverURL := cmp.Or(getenv("GITHUB_SERVER_URL"), "https://github.com")
+	if o.runURL = model.WorkflowRunURL(serverURL, o.repository, getenv("GITHUB_RUN_ID"), getenv("GITHUB_RUN_ATTEMPT")); !model.IsRunURL(o.runURL, o.repository) {
+		o.runURL = ""
+	}
+	return o
 }
 
 // payloadHead is the head commit the event payload at path names for a

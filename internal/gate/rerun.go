@@ -34,7 +34,7 @@ func planRerun(_ context.Context, r *Resolved, o *Outcome) error {
 	if err != nil {
 		return err
 	}
-	commit, _ := actionsOrigin(r.env.Getenv)
+	commit := actionsOrigin(r.env.Getenv).commit
 	if why := rerunMismatch(rep.Run, o.Run, cmp.Or(r.Commit, commit), len(o.commands)); why != "" {
 		return usagef("%s %s: %s: run everything, or re-run from a report of this run", what, rep.Source, why)
 	}

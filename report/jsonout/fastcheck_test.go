@@ -125,6 +125,7 @@ var patternExamples = map[string]string{
 	`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$`: "2026-01-02T03:04:05Z",
 	`^[0-9a-fA-F]{4,64}$`:               "abcd0123",
 	`^[A-Za-z0-9._-]+/[A-Za-z0-9._-]+$`: "owner/name",
+	`^https://[A-Za-z0-9.:-]+/[A-Za-z0-9._-]+/[A-Za-z0-9._-]+/actions/runs/[0-9]{1,20}(/attempts/[0-9]{1,20})?$`: "https://github.com/owner/name/actions/runs/1/attempts/2",
 }
 
 func (g *generator) value(s map[string]any) any {

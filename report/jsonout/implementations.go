@@ -171,7 +171,7 @@ func readDecoded(doc *Document) (*model.Run, error) {
 		CorpusRoot: doc.Summary.Corpus, ToolVersion: doc.Summary.ToolVersion,
 		CommandSchema: fromSchema(doc.Summary.CommandSchema), FixtureSchema: fromSchema(doc.Summary.FixtureSchema),
 		Findings: convert(doc.Findings, fromFinding), FixtureReadbacks: doc.FixtureReadbacks,
-		Commit: doc.Summary.Commit, Repository: doc.Summary.Repository, CorpusDigest: doc.Summary.CorpusSHA256, Shard: fromShard(doc.Summary.Shard),
+		Commit: doc.Summary.Commit, Repository: doc.Summary.Repository, RunURL: doc.Summary.RunURL, CorpusDigest: doc.Summary.CorpusSHA256, Shard: fromShard(doc.Summary.Shard),
 		Interrupted: (*model.Interruption)(doc.Summary.Interrupted), Rerun: (*model.Rerun)(doc.Summary.Rerun),
 	}
 	if doc.Summary.Started != "" {

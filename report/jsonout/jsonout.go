@@ -62,10 +62,12 @@ type Summary struct {
 	FixtureSchema SchemaSource `json:"fixture_schema"`
 	ToolVersion   string       `json:"tool_version,omitempty"`
 	// Started is the run's start (RFC 3339, UTC; SOURCE_DATE_EPOCH fixes
-	// it); Commit and Repository what it was made on, when known.
+	// it); Commit and Repository what it was made on, and RunURL the
+	// workflow run that made it, when known.
 	Started    string `json:"started,omitempty"`
 	Commit     string `json:"commit,omitempty"`
 	Repository string `json:"repository,omitempty"`
+	RunURL     string `json:"run_url,omitempty"`
 	// DurationMS is how long the run took (a merge of shards: the
 	// longest shard), in milliseconds; 0 under SOURCE_DATE_EPOCH.
 	DurationMS json.Number `json:"duration_ms"`
@@ -229,7 +231,7 @@ func summary(run *model.Run) Summary {
 		Corpus: run.CorpusRoot, CommandSchema: toSchema(run.CommandSchema), FixtureSchema: toSchema(run.FixtureSchema),
 		ToolVersion: run.ToolVersion, KnownFailures: s.KnownFailures, DetailLeftOut: run.Bounds.LeftOut,
 		ExpectationCounts: expectationCounts(&s),
-		Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, DurationMS: millis(run.Duration), CorpusSHA256: run.CorpusDigest, Shard: toShard(run.Shard),
+		Started:           started(run.Started), Commit: run.Commit, Repository: run.Repository, RunURL: run.RunURL, DurationMS: millis(run.Duration), CorpusSHA256: run.CorpusDigest, Shard: toShard(run.Shard),
 		Interrupted: (*Interruption)(run.Interrupted), Rerun: (*Rerun)(run.Rerun),
 	}
 	for _, c := range s.ByClass {

@@ -127,7 +127,7 @@ func sortChanges(out []change, rank map[string]int) {
 }
 
 type pairSide struct {
-	When, Version, Source, Commit, CommitURL, Tool string
+	When, Version, Source, Commit, CommitURL, RunURL, Tool string
 }
 
 func side(e *entry) pairSide {
@@ -135,7 +135,7 @@ func side(e *entry) pairSide {
 	if e.commit != "" {
 		c = clean(e.commit[:min(12, len(e.commit))])
 	}
-	return pairSide{When: stamp(e.started), Version: clean(orDash(e.im.Version)), Source: clean(e.source), Commit: c, CommitURL: commitURL(e),
+	return pairSide{When: stamp(e.started), Version: clean(orDash(e.im.Version)), Source: clean(e.source), Commit: c, CommitURL: commitURL(e), RunURL: runURL(e),
 		Tool: clean(orDash(e.tool))}
 }
 

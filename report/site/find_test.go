@@ -131,6 +131,26 @@ func TestPairChanges(t *testing.T) {
 	}
 }
 
+// TestRunURL: a workflow run link only for a run of the report's own
+// repository on GitHub, of the exact shape the gate records.
+func TestRunURL(t *testing.T) {
+	for _, c := range []struct{ repository, run, want string }{
+		{"owner/runtime", "https://github.com/owner/runtime/actions/runs/12", "https://github.com/owner/runtime/actions/runs/12"},
+		{"owner/runtime", "https://github.com/owner/runtime/actions/runs/12/attempts/2", "https://github.com/owner/runtime/actions/runs/12/attempts/2"},
+		{"owner/runtime", "https://github.com/other/runtime/actions/runs/12", ""},
+		{"owner/runtime", "https://evil.example/owner/runtime/actions/runs/12", ""},
+		{"owner/runtime", "https://github.com.evil.example/owner/runtime/actions/runs/12", ""},
+		{"owner/runtime", "http://github.com/owner/runtime/actions/runs/12", ""},
+		{"owner/runtime", "https://github.com/owner/runtime/actions/runs/12/../../../evil", ""},
+		{"owner/runtime", "https://github.com/owner/runtime/actions/runs/12\"><script>", ""},
+		{"", "https://github.com/owner/runtime/actions/runs/12", ""},
+	} {
+		if got := runURL(&entry{repository: c.repository, runURL: c.run}); got != c.want {
+			t.Errorf("%q @ %q: %q, want %q", c.repository, c.run, got, c.want)
+		}
+	}
+}
+
 // TestCommitURL: a commit link only for a repository and a commit of the
 // shapes the gate records, whatever else a report claims.
 func TestCommitURL(t *testing.T) {

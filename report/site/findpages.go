@@ -50,7 +50,7 @@ const pairPage = `<h1>{{.Name}}: since the previous report</h1>
 <nav>{{if .Prev}}<a href="{{.Prev}}">← the difference before</a>{{end}}{{if .Next}}<a href="{{.Next}}">the difference after →</a>{{end}}<a href="../diffs.html">Every difference</a></nav>
 `
 
-const pairSideTemplate = `{{define "pairSide"}}{{.When}} · version {{.Version}} · <span class="path">{{.Source}}</span>{{if .Commit}} · commit {{if .CommitURL}}<a href="{{.CommitURL}}">{{.Commit}}</a>{{else}}{{.Commit}}{{end}}{{end}} · drp2-fixtures {{.Tool}}{{end}}`
+const pairSideTemplate = `{{define "pairSide"}}{{.When}} · version {{.Version}} · <span class="path">{{.Source}}</span>{{if .Commit}} · commit {{if .CommitURL}}<a href="{{.CommitURL}}">{{.Commit}}</a>{{else}}{{.Commit}}{{end}}{{end}}{{if .RunURL}} · <a href="{{.RunURL}}">workflow run</a>{{end}} · drp2-fixtures {{.Tool}}{{end}}`
 
 const diffsPage = `<h1>{{.Title}}</h1>
 <p>Each report against the report before it of the same implementation, device and repository: the fixtures whose verdict changed.</p>

@@ -108,6 +108,18 @@ func commitURL(e *entry) string {
 	return "https://github.com/" + e.repository + "/commit/" + e.commit
 }
 
+// runURL is the page of the workflow run that wrote a report, when the
+// report names one of the exact shape the gate records, on GitHub (where
+// commitURL links its commit) and of the report's own repository; ""
+// otherwise, since anyone can publish a report and its text must not
+// become a link elsewhere.
+func runURL(e *entry) string {
+	if !model.IsRunURL(e.runURL, e.repository) || !strings.HasPrefix(e.runURL, "https://github.com/") {
+		return ""
+	}
+	return e.runURL
+}
+
 // shellWord quotes a report's file name for a POSIX shell, so that the
 // command line the diff index shows can be pasted as it is.
 func shellWord(s string) string {

@@ -162,7 +162,7 @@ const implPage = `<h1>{{.Name}}</h1>
 <h2>Reports</h2>
 <div class="wrap"><table><caption>Every report of {{.Name}} on this device, newest first</caption>
 <thead><tr><th scope="col">Started</th><th scope="col">Version</th><th scope="col">Corpus</th><th scope="col" class="n">Level 1</th><th scope="col" class="n">Level 2</th><th scope="col" class="n">Level 3</th><th scope="col">Report</th><th scope="col">Commit</th><th scope="col">Since the one before</th></tr></thead>
-<tbody>{{range .Reports}}<tr><th scope="row">{{.When}}</th><td>{{.Version}}</td><td><code class="digest">{{.Corpus}}</code></td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td class="path">{{.Source}}</td><td>{{if .CommitURL}}<a href="{{.CommitURL}}">{{.Commit}}</a>{{else}}{{.Commit}}{{end}}</td><td>{{if .Diff}}<a href="{{.Diff}}">differences</a>{{end}}</td></tr>
+<tbody>{{range .Reports}}<tr><th scope="row">{{.When}}</th><td>{{.Version}}</td><td><code class="digest">{{.Corpus}}</code></td><td class="n {{.L1Class}}">{{.L1}}</td><td class="n">{{.L2}}</td><td class="n">{{.L3}}</td><td class="path">{{.Source}}</td><td>{{if .CommitURL}}<a href="{{.CommitURL}}">{{.Commit}}</a>{{else}}{{.Commit}}{{end}}{{if .RunURL}} <a href="{{.RunURL}}">run</a>{{end}}</td><td>{{if .Diff}}<a href="{{.Diff}}">differences</a>{{end}}</td></tr>
 {{end}}</tbody></table></div>
 <p class="muted">As JSON: <a href="{{.Data}}">{{.Data}}</a>.</p>
 `

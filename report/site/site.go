@@ -67,6 +67,7 @@ type entry struct {
 	source                   string
 	started                  time.Time
 	commit, repository, tool string
+	runURL                   string
 	corpus, corpusRoot       string
 	// im is the implementation without its prose; its Results are kept
 	// for the series' last two reports only (the latest verdicts and the
@@ -311,7 +312,7 @@ func entries(r Report) []*entry {
 	out := make([]*entry, 0, len(impls))
 	for i := range impls {
 		im := &impls[i]
-		e := &entry{source: r.Source, started: run.Started.UTC(), commit: run.Commit, repository: run.Repository,
+		e := &entry{source: r.Source, started: run.Started.UTC(), commit: run.Commit, repository: run.Repository, runURL: run.RunURL,
 			tool: run.ToolVersion, corpus: run.CorpusDigest, corpusRoot: run.CorpusRoot, im: slim(im),
 			commandSchema: run.CommandSchema, fixtureSchema: run.FixtureSchema}
 		e.level = measure(im, parity)

@@ -32,6 +32,14 @@ func sampleReports() []Report {
 	withImpls := func(n int, flip bool) *model.Run {
 		run := sample.WithImplementations()
 		run.Started, run.CorpusDigest, run.Commit, run.Repository = day(n), corpusA, "0123456789abcdef", "owner/runtime"
+		// The latest report names its workflow run; the first names one
+		// on another host, which no page links.
+		switch n {
+		case 0:
+			run.RunURL = "https://evil.example/owner/runtime/actions/runs/1"
+		case 2:
+			run.RunURL = "https://github.com/owner/runtime/actions/runs/1234/attempts/2"
+		}
 		for i := range run.Implementations {
 			im := &run.Implementations[i]
 			if im.Name == sample.Hostile {

@@ -33,7 +33,7 @@ type changeLine struct {
 	When, Href, Path, Change, Class, Why string
 }
 
-type reportLine struct{ When, Version, Corpus, L1, L1Class, L2, L3, Source, Commit, CommitURL, Diff string }
+type reportLine struct{ When, Version, Corpus, L1, L1Class, L2, L3, Source, Commit, CommitURL, RunURL, Diff string }
 
 type implView struct {
 	Title, Root                                       string
@@ -89,7 +89,7 @@ func (s *siteData) implView(se *series, d *diff) any {
 		x := se.entries[i]
 		l1, l1c, l2, l3 := levelTexts(x.level)
 		line := reportLine{When: stamp(x.started), Version: clean(x.im.Version), Corpus: shortDigest(x.corpus), L1: l1, L1Class: l1c, L2: l2, L3: l3, Source: clean(x.source)}
-		line.Commit, line.CommitURL, line.Diff = side(x).Commit, commitURL(x), diffLink(se, i)
+		line.Commit, line.CommitURL, line.RunURL, line.Diff = side(x).Commit, commitURL(x), runURL(x), diffLink(se, i)
 		v.Reports = append(v.Reports, line)
 	}
 	return v

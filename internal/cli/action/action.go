@@ -215,13 +215,17 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 	}
 	// The report says what it was made on, for a collector of published
 	// reports: the commit the check run is on (a pull request's head, not
-	// its test merge commit) and the repository. Only these two of the
-	// environment go in; a value of another shape is left out.
+	// its test merge commit), the repository and the workflow run the
+	// comment links. Only these three of the environment go in; a value
+	// of another shape is left out.
 	if model.IsCommit(d.tgt.HeadSHA) {
 		r.Commit = d.tgt.HeadSHA
 	}
 	if model.IsRepository(d.repo) {
 		r.Repository = d.repo
+	}
+	if u := a.workflowRun(d.repo); model.IsRunURL(u, r.Repository) {
+		r.RunURL = u
 	}
 	r.RerunFailed = a.rerunFrom(in, r.WorkDir)
 	if d.out, err = gate.Execute(ctx, r); err != nil {
@@ -250,7 +254,7 @@ func (a *runAction) markdownOptions(d *delivery) markdown.Options {
 	serverURL := orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com")
 	md := markdown.Options{Attempt: a.attempt(), ServerURL: serverURL, Repository: d.repo, SHA: d.tgt.HeadSHA, FullComment: d.in.FullComment, NoJobSummary: d.in.NoJobSummary,
 		CorpusKey:      reportKey(d.in.ReportName, corpusRan(d)),
-		WorkflowRunURL: workflowRunURL(serverURL, d.repo, a.getenv("GITHUB_RUN_ID"), a.getenv("GITHUB_RUN_ATTEMPT")),
+		WorkflowRunURL: a.workflowRun(d.repo),
 		ImagesFolder:   d.in.ImagesOut,
 	}
 	if d.in.CheckRunID != 0 && d.repo != "" && d.plan.api && !a.readOnlyToken() {
@@ -367,17 +371,11 @@ func jobCheckRunElsewhere(eventName string) bool {
 	return eventName == "workflow_run" || eventName == "pull_request_target"
 }
 
-// workflowRunURL links the run (and its attempt, after a re-run) on the
+// workflowRun links the run (and its attempt, after a re-run) on the
 // web; empty outside Actions.
-func workflowRunURL(serverURL, repository, runID, attempt string) string {
-	if repository == "" || runID == "" {
-		return ""
-	}
-	u := fmt.Sprintf("%s/%s/actions/runs/%s", strings.TrimSuffix(serverURL, "/"), repository, runID)
-	if attempt != "" && attempt != "1" {
-		u += "/attempts/" + attempt
-	}
-	return u
+func (a *runAction) workflowRun(repository string) string {
+	serverURL := orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com")
+	return model.WorkflowRunURL(serverURL, repository, a.getenv("GITHUB_RUN_ID"), a.getenv("GITHUB_RUN_ATTEMPT"))
 }
 
 // pacing merges Env.Pacing with the DRP2_FIXTURES_API_* variables.
