@@ -3,6 +3,7 @@ package jsonout
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -58,8 +59,33 @@ type checkNode struct {
 	// up, maximum down), when both fit an int64: intBounds.
 	intMin, intMax int64
 	intBounds      bool
+	// boundsWhole: minimum and maximum, where given, are whole numbers,
+	// so that intMin and intMax are the bounds themselves.
+	boundsWhole bool
 	// open: no constraint at all, so that the walk only skips the value.
 	open bool
+	// spanRole marks the objects whose "results" member decodeChecked
+	// reads itself.
+	spanRole spanRole
+}
+
+// spanRole is what an object is to decodeChecked: the report, whose
+// "results" and "implementations" it reads, or an implementation's
+// record, whose "results" it reads.
+type spanRole uint8
+
+const (
+	reportObject spanRole = 1 + iota
+	implementationObject
+)
+
+// mistakable: encoding/json would decode a member so named, other than
+// the one named exactly, as the results or implementations.
+func (r spanRole) mistakable(key []byte) bool {
+	if bytes.EqualFold(key, []byte("results")) {
+		return true
+	}
+	return r == reportObject && bytes.EqualFold(key, []byte("implementations")) && string(key) != "implementations"
 }
 
 // annotations are keywords that constrain nothing.
@@ -68,7 +94,19 @@ var annotations = map[string]bool{"description": true, "title": true, "$schema":
 // reportCheck is the published schema compiled for checkReport, or the
 // error that says which keyword it cannot check (then every report goes to
 // jsonschema).
-var reportCheck = sync.OnceValues(func() (*checkNode, error) { return compileCheck(docs.ReportSchema) })
+var reportCheck = sync.OnceValues(func() (*checkNode, error) {
+	root, err := compileCheck(docs.ReportSchema)
+	if err != nil {
+		return nil, err
+	}
+	root.spanRole = reportObject
+	if i, ok := root.props["implementations"]; ok && root.propNodes[i].items != nil {
+		root.propNodes[i].items.spanRole = implementationObject
+	} else {
+		return nil, errors.New("the schema's implementations are not an array of records")
+	}
+	return root, nil
+})
 
 type checkCompiler struct {
 	defs map[string]*checkNode
@@ -123,6 +161,7 @@ func (c *checkCompiler) node(v any) (*checkNode, error) {
 		}
 		n.open = open
 		n.intMin, n.intMax, n.intBounds = integerBounds(n.minimum, n.maximum)
+		n.boundsWhole = (n.minimum == nil || n.minimum.IsInt()) && (n.maximum == nil || n.maximum.IsInt())
 		return n, nil
 	}
 	return nil, fmt.Errorf("a schema is an object or a boolean, not %T", v)

@@ -395,7 +395,18 @@ func FuzzFastCheck(f *testing.F) {
 func sameDecoding(t *testing.T, data []byte) bool {
 	t.Helper()
 	var fast, slow Document
-	if !decodeChecked(data, &fast) {
+	spans, decodable, ok := checkReportSpans(data)
+	if !ok {
+		return false
+	}
+	// The spans the check found on its way are those a walk that looks
+	// for them alone finds.
+	want, wantDecodable := resultSpansAlone(data)
+	if decodable != wantDecodable || decodable && !reflect.DeepEqual(spans, want) {
+		t.Errorf("the check found the results arrays at %v (decodable %v), a walk of its own at %v (%v):\n%s", spans, decodable, want, wantDecodable, data)
+		return false
+	}
+	if !decodable || !decodeChecked(data, spans, &fast) {
 		return false
 	}
 	if err := json.Unmarshal(data, &slow); err != nil {
@@ -407,4 +418,73 @@ func sameDecoding(t *testing.T, data []byte) bool {
 		return false
 	}
 	return true
+}
+
+// resultSpansAlone finds the results arrays of a valid report, in order,
+// by a walk of its own; false when a member's name differs from
+// "results" or "implementations" only in case.
+func resultSpansAlone(data []byte) (resultSpanList, bool) {
+	var spans resultSpanList
+	w := walker{data: data}
+	span := func(implementation int) resultSpan {
+		w.space()
+		from := w.pos
+		w.skip()
+		return resultSpan{from: from, to: w.pos, implementation: implementation}
+	}
+	ok := w.members(func(key []byte) bool {
+		switch {
+		case string(key) == "results":
+			spans = append(spans, span(-1))
+			return true
+		case string(key) == "implementations" && w.peek() == '[':
+			return w.elements(func(i int) bool {
+				if w.peek() != '{' {
+					return w.skip()
+				}
+				return w.members(func(key []byte) bool {
+					if string(key) == "results" {
+						spans = append(spans, span(i))
+						return true
+					}
+					return !bytes.EqualFold(key, []byte("results")) && w.skip()
+				})
+			})
+		}
+		return !bytes.EqualFold(key, []byte("results")) && !bytes.EqualFold(key, []byte("implementations")) && w.skip()
+	})
+	return spans, ok
+}
+
+// TestMistakableMembers: a member encoding/json would take for the
+// results or the implementations, its name differing only in case, is
+// left to encoding/json, which reads it as it always has: the schema
+// lets such a member through, so the check vouches for the report.
+func TestMistakableMembers(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join("testdata", "implementations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(old, new string) []byte {
+		if !bytes.Contains(golden, []byte(old)) {
+			t.Fatalf("the golden holds no %s", old)
+		}
+		return bytes.Replace(golden, []byte(old), []byte(new), 1)
+	}
+	for name, data := range map[string][]byte{
+		"the report's Results":         edit(`  "results": [`, `  "Results": [], "results": [`),
+		"the report's IMPLEMENTATIONS": edit(`  "implementations": [`, `  "IMPLEMENTATIONS": [], "implementations": [`),
+		"an implementation's rESULTS":  edit(`      "results": [`, `      "rESULTS": [], "results": [`),
+	} {
+		_, decodable, ok := checkReportSpans(data)
+		if !ok || decodable {
+			t.Errorf("%s: vouched for %v, decodable %v; want true, false", name, ok, decodable)
+		}
+		sameDecoding(t, data)
+		run, err := ReadReport(data)
+		want, werr := Read(bytes.NewReader(data))
+		if err != nil || werr != nil || !reflect.DeepEqual(run, want) {
+			t.Errorf("%s: ReadReport read otherwise than Read (%v, %v)", name, err, werr)
+		}
+	}
 }

@@ -16,13 +16,10 @@ import (
 // case, which encoding/json would take for it; an index that is not an
 // int) makes it give up, and encoding/json reads the whole report.
 
-// decodeChecked decodes a report checkReport vouched for into doc, as
-// json.Unmarshal would; false when it is not sure to.
-func decodeChecked(data []byte, doc *Document) bool {
-	spans, ok := resultSpans(data)
-	if !ok {
-		return false
-	}
+// decodeChecked decodes a report checkReportSpans vouched for, whose
+// results arrays it found at spans, into doc, as json.Unmarshal would;
+// false when it is not sure to.
+func decodeChecked(data []byte, spans resultSpanList, doc *Document) bool {
 	rest := make([]byte, 0, len(data)-spans.bytes()+2*len(spans))
 	at := 0
 	for _, s := range spans {
@@ -67,41 +64,6 @@ func (l resultSpanList) bytes() int {
 	return n
 }
 
-// resultSpans finds the results arrays of a valid report, in order.
-func resultSpans(data []byte) (resultSpanList, bool) {
-	var spans resultSpanList
-	w := walker{data: data}
-	ok := w.members(func(key []byte) bool {
-		switch {
-		case string(key) == "results":
-			spans = append(spans, w.span(-1))
-			return true
-		case string(key) == "implementations" && w.peek() == '[':
-			return w.elements(func(i int) bool {
-				if w.peek() != '{' {
-					return w.skip()
-				}
-				return w.members(func(key []byte) bool {
-					if string(key) == "results" {
-						spans = append(spans, w.span(i))
-						return true
-					}
-					return !bytes.EqualFold(key, []byte("results")) && w.skip()
-				})
-			})
-		}
-		return !bytes.EqualFold(key, []byte("results")) && !bytes.EqualFold(key, []byte("implementations")) && w.skip()
-	})
-	return spans, ok
-}
-
-func (w *walker) span(implementation int) resultSpan {
-	w.space()
-	from := w.pos
-	w.skip()
-	return resultSpan{from: from, to: w.pos, implementation: implementation}
-}
-
 // skip moves past the value at w.pos of a document checkReport vouched
 // for, looking at nothing in it but where it ends.
 func (w *walker) skip() bool {
@@ -139,6 +101,10 @@ func (w *walker) skip() bool {
 func (w *walker) skipString() {
 	w.pos++
 	for w.pos < len(w.data) {
+		w.pos += quoteOrEscape(w.data[w.pos:])
+		if w.pos >= len(w.data) {
+			return
+		}
 		switch w.data[w.pos] {
 		case '\\':
 			w.pos += 2

@@ -1,7 +1,9 @@
 package jsonout
 
 import (
+	"bytes"
 	"encoding/json"
+	"math"
 	"math/big"
 	"strconv"
 	"unicode/utf8"
@@ -13,16 +15,26 @@ import (
 // jsonschema then judge it, and say what is wrong. It never reads past
 // the data, and gives up (false) past a depth no report reaches.
 func checkReport(data []byte) bool {
+	_, _, ok := checkReportSpans(data)
+	return ok
+}
+
+// checkReportSpans is checkReport, which also finds on its way where the
+// report's results arrays lie, for decodeChecked. decodable is false when
+// a member's name differs from "results" or "implementations" only in
+// case: encoding/json would take it for that member, and decodeChecked
+// leaves such a report to encoding/json.
+func checkReportSpans(data []byte) (spans resultSpanList, decodable, ok bool) {
 	root, err := reportCheck()
 	if err != nil {
-		return false
+		return nil, false, false
 	}
 	w := walker{data: data}
 	if !w.value(root) {
-		return false
+		return nil, false, false
 	}
 	w.space()
-	return w.pos == len(w.data)
+	return w.spans, !w.undecodable, w.pos == len(w.data)
 }
 
 // maxCheckDepth bounds the walk's recursion; a report nests about 8 deep.
@@ -34,17 +46,20 @@ type walker struct {
 	depth int
 	// unescaped holds a string with escapes, decoded.
 	unescaped string
+	// element is the index of the element an array's walk is at, read
+	// by the object that element is, before it walks anything else.
+	element int
+	// spans are the results arrays the check walked past, and
+	// undecodable says that a member may be taken for one (spanRole).
+	spans       resultSpanList
+	undecodable bool
 }
 
 func (w *walker) space() {
-	for w.pos < len(w.data) {
-		switch w.data[w.pos] {
-		case ' ', '\t', '\n', '\r':
-			w.pos++
-		default:
-			return
-		}
+	if w.pos < len(w.data) && w.data[w.pos] > ' ' {
+		return
 	}
+	w.pos += spaceRun(w.data[w.pos:])
 }
 
 func (w *walker) value(n *checkNode) bool {
@@ -91,6 +106,10 @@ func (w *walker) literal(word string) bool {
 
 func (w *walker) object(n *checkNode) bool {
 	w.pos++
+	implementation := -1
+	if n.spanRole == implementationObject {
+		implementation = w.element
+	}
 	var seen uint64
 	var others keySet
 	for first := true; ; first = false {
@@ -121,7 +140,22 @@ func (w *walker) object(n *checkNode) bool {
 		if member == nil {
 			member = &openNode
 		}
-		if !w.value(member) || !w.next('}') {
+		if n.spanRole != 0 && string(key) == "results" {
+			w.space()
+			from := w.pos
+			if !w.value(member) {
+				return false
+			}
+			w.spans = append(w.spans, resultSpan{from: from, to: w.pos, implementation: implementation})
+		} else {
+			if n.spanRole != 0 && n.spanRole.mistakable(key) {
+				w.undecodable = true
+			}
+			if !w.value(member) {
+				return false
+			}
+		}
+		if !w.next('}') {
 			return false
 		}
 		if w.data[w.pos-1] == '}' {
@@ -146,7 +180,8 @@ func (w *walker) array(n *checkNode) bool {
 		w.pos++
 		return true
 	}
-	for {
+	for i := 0; ; i++ {
+		w.element = i
 		if !w.value(items) || !w.next(']') {
 			return false
 		}
@@ -172,6 +207,11 @@ func (w *walker) next(close byte) bool {
 func (w *walker) str() ([]byte, bool) {
 	start := w.pos
 	w.pos++
+	w.pos += plainRun(w.data[w.pos:])
+	if w.pos < len(w.data) && w.data[w.pos] == '"' {
+		w.pos++
+		return w.data[start+1 : w.pos-1], true
+	}
 	plain := true
 	for w.pos < len(w.data) {
 		c := w.data[w.pos]
@@ -301,6 +341,11 @@ func (n *checkNode) numberOK(tok []byte, integral bool) bool {
 		i, err := strconv.ParseInt(string(tok), 10, 64)
 		return err == nil && i >= n.intMin && i <= n.intMax
 	}
+	if !integral && n.intBounds && n.boundsWhole {
+		if within, ok := decimalWithin(tok, n.intMin, n.intMax); ok {
+			return within
+		}
+	}
 	return (n.minimum == nil || rat().Cmp(n.minimum) >= 0) && (n.maximum == nil || rat().Cmp(n.maximum) <= 0)
 }
 
@@ -332,4 +377,34 @@ func (k *keySet) add(key []byte) bool {
 		}
 	}
 	return true
+}
+
+// decimalWithin says whether a number written with a fraction and no
+// exponent (a duration: 1025.598) lies within whole bounds, from its
+// whole part I and whether its fraction f is 0: I+f >= lo when I >= lo,
+// and I+f <= hi when I < hi or I == hi with f == 0 (mirrored for a
+// negative number). ok is false for any other token, left to big.Rat.
+func decimalWithin(tok []byte, lo, hi int64) (within, ok bool) {
+	negative := len(tok) > 0 && tok[0] == '-'
+	if negative {
+		tok = tok[1:]
+	}
+	dot := bytes.IndexByte(tok, '.')
+	if dot < 1 || dot > 18 || bytes.ContainsAny(tok, "eE") {
+		return false, false
+	}
+	whole, err := strconv.ParseInt(string(tok[:dot]), 10, 64)
+	if err != nil {
+		return false, false
+	}
+	fractionZero := len(bytes.Trim(tok[dot+1:], "0")) == 0
+	if !negative {
+		return whole >= lo && (whole < hi || whole == hi && fractionZero), true
+	}
+	// -(I+f) >= lo: I+f <= -lo; -(I+f) <= hi: I+f >= -hi. The bounds are
+	// within ±2^63-1 here once they are not the int64 extremes.
+	if lo == math.MinInt64 || hi == math.MinInt64 {
+		return false, false
+	}
+	return (whole < -lo || whole == -lo && fractionZero) && whole >= -hi, true
 }

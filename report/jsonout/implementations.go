@@ -132,14 +132,15 @@ func Read(r io.Reader) (*model.Run, error) {
 		}
 		return nil, fmt.Errorf("not a drp2-fixtures JSON report: line %d, column %d: the key %q appears twice in the object at %s", line, col, key, object)
 	}
-	return readDocument(data, false)
+	return readDocument(data, nil, false)
 }
 
 // readDocument is Read of a report known to have no key twice; checked:
-// one checkReport vouched for, whose results decodeChecked may read.
-func readDocument(data []byte, checked bool) (*model.Run, error) {
+// one checkReportSpans vouched for and found decodable, whose results
+// arrays decodeChecked reads at spans.
+func readDocument(data []byte, spans resultSpanList, checked bool) (*model.Run, error) {
 	var doc Document
-	if checked && decodeChecked(data, &doc) {
+	if checked && decodeChecked(data, spans, &doc) {
 		return readDecoded(&doc)
 	}
 	doc = Document{}

@@ -17,8 +17,8 @@ func ReadReport(data []byte) (*model.Run, error) {
 	// A report the fast check vouches for has no key twice and meets the
 	// schema: only the typed read is left. Any other goes the whole way,
 	// so that its error is the one it has always been.
-	if checkReport(data) {
-		if run, err := readDocument(data, true); err == nil {
+	if spans, decodable, ok := checkReportSpans(data); ok {
+		if run, err := readDocument(data, spans, decodable); err == nil {
 			return run, nil
 		}
 	}
