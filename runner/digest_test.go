@@ -1,6 +1,10 @@
 package runner
 
 import (
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/drp2/drp2-fixtures/model"
@@ -21,5 +25,26 @@ func TestDigestOfResults(t *testing.T) {
 	a[0].Digest.File = "cc"
 	if DigestOfResults(a) == got {
 		t.Errorf("an edited fixture kept the digest")
+	}
+}
+
+// Results in path order are hashed as they are, in pieces of the buffer:
+// over many lines, the digest is still sha256sum's of the whole listing,
+// and the same in any order.
+func TestDigestOfManyResults(t *testing.T) {
+	var results []model.Result
+	var listing strings.Builder
+	for i := range 3000 {
+		r := model.Result{RelPath: fmt.Sprintf("positive/%05d-%s.json", i, strings.Repeat("x", i%90)), Digest: model.Digest{File: fmt.Sprintf("%064x", i)}}
+		results = append(results, r)
+		fmt.Fprintf(&listing, "%s  %s\n", r.Digest.File, r.RelPath)
+	}
+	want := fmt.Sprintf("%x", sha256.Sum256([]byte(listing.String())))
+	if got := DigestOfResults(results); got != want {
+		t.Errorf("in path order: %s, want %s", got, want)
+	}
+	slices.Reverse(results)
+	if got := DigestOfResults(results); got != want {
+		t.Errorf("reversed: %s, want %s", got, want)
 	}
 }

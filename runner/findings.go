@@ -54,22 +54,23 @@ func corpusFindings(results []model.Result) []model.Finding {
 // order of results) already has. It needs every fixture of a run at once:
 // a merge of shards finds the duplicates again over the merged results.
 func DuplicateNames(results []model.Result) []model.Finding {
-	byName := map[string][]string{}
-	for i := range results {
-		if r := &results[i]; !r.IsCorpusError() {
-			byName[r.Name] = append(byName[r.Name], r.Path)
-		}
-	}
+	// The first path of each name: every later fixture of that name is a
+	// duplicate of it.
+	first := make(map[string]string, len(results))
 	var out []model.Finding
 	for i := range results {
 		r := &results[i]
 		if r.IsCorpusError() {
 			continue
 		}
-		paths := byName[r.Name]
-		if len(paths) > 1 && paths[0] != r.Path {
+		p, seen := first[r.Name]
+		if !seen {
+			first[r.Name] = r.Path
+			continue
+		}
+		if p != r.Path {
 			out = append(out, model.Finding{Kind: model.FindingDuplicateName, Path: r.Path,
-				Message: fmt.Sprintf("fixture name %q is also used by %s; names must be unique", r.Name, paths[0])})
+				Message: fmt.Sprintf("fixture name %q is also used by %s; names must be unique", r.Name, p)})
 		}
 	}
 	return out

@@ -50,18 +50,39 @@ func CorpusDigest(files map[string]string) string {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	return DigestOfLines(len(paths), func(i int) (string, string) { return files[paths[i]], paths[i] })
+}
+
+// DigestOfLines is CorpusDigest of n fixtures given in path order, each
+// path once, by line(i): the SHA-256 of the file and its path.
+func DigestOfLines(n int, line func(i int) (sum, path string)) string {
 	h := sha256.New()
-	for _, p := range paths {
-		h.Write([]byte(files[p] + "  " + p + "\n"))
+	buf := make([]byte, 0, 64<<10)
+	for i := range n {
+		sum, p := line(i)
+		buf = append(append(append(append(buf, sum...), ' ', ' '), p...), '\n')
+		if len(buf) > cap(buf)-4096 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
 	}
+	h.Write(buf)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
 // DigestOfResults is the CorpusDigest of the fixtures a run's results
 // cover (model.Run.CorpusDigest of a run that records none, a merge of
 // reports written before it): the same whatever the order of the results
-// or the shards they were run in.
-func DigestOfResults(results []model.Result) string { return CorpusDigest(resultFiles(results, 0)) }
+// or the shards they were run in. Results in path order, as a run and a
+// merge hold them, are hashed as they are.
+func DigestOfResults(results []model.Result) string {
+	for i := 1; i < len(results); i++ {
+		if results[i-1].RelPath >= results[i].RelPath {
+			return CorpusDigest(resultFiles(results, 0))
+		}
+	}
+	return DigestOfLines(len(results), func(i int) (string, string) { return results[i].Digest.File, results[i].RelPath })
+}
 
 // resultFiles maps the corpus path of every result to its file's sum,
 // with room for extra more.

@@ -2,6 +2,9 @@ package harness
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,5 +139,32 @@ func TestMergeKeepsDurations(t *testing.T) {
 	if merged.Duration != time.Second || im.Duration != 2*time.Second+6*time.Millisecond ||
 		merged.Results[1].Duration != 3*time.Millisecond || im.Results[0].Duration != time.Second {
 		t.Errorf("merged: run %v, implementation %v, results %v and %v", merged.Duration, im.Duration, merged.Results[1].Duration, im.Results[0].Duration)
+	}
+}
+
+// TestInPathOrder: the runs merged are, result for result, all of them
+// one after the other sorted stably by path, whether each run was in path
+// order or not and whatever paths they share.
+func TestInPathOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := 0; round < 500; round++ {
+		var runs [][]placed
+		var want []placed
+		for k := range rng.IntN(6) {
+			results := make([]model.Result, rng.IntN(30))
+			for i := range results {
+				results[i].RelPath = fmt.Sprintf("positive/%02d.json", rng.IntN(40))
+			}
+			if rng.IntN(2) == 0 {
+				slices.SortFunc(results, func(a, b model.Result) int { return strings.Compare(a.RelPath, b.RelPath) })
+			}
+			run := placedRun(results, k)
+			want = append(want, run...)
+			runs = append(runs, slices.Clone(run))
+		}
+		slices.SortStableFunc(want, byPath)
+		if got := inPathOrder(runs); !slices.Equal(got, want) {
+			t.Fatalf("round %d: merged otherwise than a stable sort", round)
+		}
 	}
 }

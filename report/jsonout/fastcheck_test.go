@@ -429,8 +429,13 @@ func resultSpansAlone(data []byte) (resultSpanList, bool) {
 	span := func(implementation int) resultSpan {
 		w.space()
 		from := w.pos
+		n := 0
+		if w.peek() == '[' {
+			w.elements(func(int) bool { n++; return w.skip() })
+		}
+		w.pos = from
 		w.skip()
-		return resultSpan{from: from, to: w.pos, implementation: implementation}
+		return resultSpan{from: from, to: w.pos, implementation: implementation, length: n}
 	}
 	ok := w.members(func(key []byte) bool {
 		switch {

@@ -31,7 +31,7 @@ func decodeChecked(data []byte, spans resultSpanList, doc *Document) bool {
 		return false
 	}
 	for _, s := range spans {
-		results, ok := decodeResults(data[s.from:s.to])
+		results, ok := decodeResults(data[s.from:s.to], s.length)
 		if !ok {
 			return false
 		}
@@ -52,6 +52,8 @@ func decodeChecked(data []byte, spans resultSpanList, doc *Document) bool {
 type resultSpan struct {
 	from, to       int
 	implementation int
+	// length is the number of results.
+	length int
 }
 
 type resultSpanList []resultSpan
@@ -177,12 +179,12 @@ func (w *walker) elements(element func(i int) bool) bool {
 }
 
 // decodeResults decodes a results array as json.Unmarshal into []Result.
-func decodeResults(data []byte) ([]Result, bool) {
+func decodeResults(data []byte, length int) ([]Result, bool) {
 	w := walker{data: data}
 	if w.peek() != '[' {
 		return nil, false
 	}
-	out := make([]Result, 0, bytes.Count(data, []byte(`"corpus_path"`)))
+	out := make([]Result, 0, length)
 	ok := w.elements(func(int) bool {
 		out = append(out, Result{})
 		return w.result(&out[len(out)-1])

@@ -53,6 +53,8 @@ type walker struct {
 	// undecodable says that a member may be taken for one (spanRole).
 	spans       resultSpanList
 	undecodable bool
+	// length is that of the array the walk last left.
+	length int
 }
 
 func (w *walker) space() {
@@ -146,7 +148,7 @@ func (w *walker) object(n *checkNode) bool {
 			if !w.value(member) {
 				return false
 			}
-			w.spans = append(w.spans, resultSpan{from: from, to: w.pos, implementation: implementation})
+			w.spans = append(w.spans, resultSpan{from: from, to: w.pos, implementation: implementation, length: w.length})
 		} else {
 			if n.spanRole != 0 && n.spanRole.mistakable(key) {
 				w.undecodable = true
@@ -178,6 +180,7 @@ func (w *walker) array(n *checkNode) bool {
 	w.space()
 	if w.pos < len(w.data) && w.data[w.pos] == ']' {
 		w.pos++
+		w.length = 0
 		return true
 	}
 	for i := 0; ; i++ {
@@ -186,6 +189,7 @@ func (w *walker) array(n *checkNode) bool {
 			return false
 		}
 		if w.data[w.pos-1] == ']' {
+			w.length = i + 1
 			return true
 		}
 	}
