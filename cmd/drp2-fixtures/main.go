@@ -113,6 +113,21 @@ func (m *memorySettings) sized(n int) {
 	}
 }
 
+// holds is cli.Env.Holds: a merge holds n results read from reports, each
+// about as large as a run's result of a fixture. The limit grows with
+// them, never shrinks; GOGC stays: a merge allocates its results while
+// it decodes them, and collecting at 60% cost a merge of four shards of
+// 50,000 fixtures a sixth more processor time than at 200 (peak RSS 155
+// against 178 MB).
+func (m *memorySettings) holds(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.fixtures = max(m.fixtures, n)
+	if m.limit {
+		debug.SetMemoryLimit(memoryLimit(m.fixtures, m.largest))
+	}
+}
+
 // largestFixture is cli.Env.LargestFixture: the run read a fixture of
 // this many bytes, more than any before it.
 func (m *memorySettings) largestFixture(bytes int64) {
@@ -147,7 +162,7 @@ func main() {
 	mem.start()
 	ctx, stop := stopOnSignal()
 	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, IsTerminal: isTerminal(os.Stdout),
-		StderrIsTerminal: isTerminal(os.Stderr), Sized: mem.sized, LargestFixture: mem.largestFixture, Secrets: secret.FromEnviron(os.Environ()), Action: runAction})
+		StderrIsTerminal: isTerminal(os.Stderr), Sized: mem.sized, Holds: mem.holds, LargestFixture: mem.largestFixture, Secrets: secret.FromEnviron(os.Environ()), Action: runAction})
 	stop()
 	os.Exit(code)
 }
@@ -209,7 +224,7 @@ func signalName(s os.Signal) (string, int) {
 // side and meet only here.
 func runAction(ctx context.Context, e cli.Env) error {
 	return action.Run(ctx, action.Env{Log: e.Stdout, RawLog: e.RawStdout(), Getenv: e.Var, Now: e.Now,
-		WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: e.ToolVersion(), Sized: e.Sized,
+		WorkDir: e.WorkDir, Redactor: e.Redactor(), ToolVersion: e.ToolVersion(), Sized: e.Sized, Holds: e.Holds,
 		LargestFixture: e.LargestFixture})
 }
 

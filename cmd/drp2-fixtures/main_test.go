@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"runtime/debug"
+	"testing"
+)
 
 // TestMemoryLimit: the soft limit grows with the fixtures of a run from
 // the small-run default and stops at its ceiling, and a large fixture adds
@@ -39,5 +42,22 @@ func TestGCPercent(t *testing.T) {
 		if got := gcPercent(n); got != want {
 			t.Errorf("gcPercent(%d) = %d, want %d", n, got, want)
 		}
+	}
+}
+
+// TestHoldsRaisesOnlyTheLimit: the results a merge holds raise the soft
+// memory limit as a run's fixtures do, never lower it, and leave GOGC.
+func TestHoldsRaisesOnlyTheLimit(t *testing.T) {
+	gogc := debug.SetGCPercent(startGCPercent)
+	limit := debug.SetMemoryLimit(softMemoryLimit)
+	t.Cleanup(func() { debug.SetGCPercent(gogc); debug.SetMemoryLimit(limit) })
+	m := &memorySettings{gogc: true, limit: true}
+	m.holds(50000)
+	m.holds(20000)
+	if got, want := debug.SetMemoryLimit(-1), memoryLimit(50000, 0); got != want {
+		t.Errorf("limit %d MiB, want %d MiB", got>>20, want>>20)
+	}
+	if got := debug.SetGCPercent(startGCPercent); got != startGCPercent {
+		t.Errorf("GOGC %d, want %d", got, startGCPercent)
 	}
 }

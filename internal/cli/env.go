@@ -43,6 +43,10 @@ type Env struct {
 	// they run: main scales the soft memory limit with it. Nil tells
 	// nothing.
 	Sized func(fixtures int)
+	// Holds is told the number of results a merge holds as it reads its
+	// reports: main scales the soft memory limit with it too. Nil tells
+	// nothing.
+	Holds func(results int)
 	// LargestFixture is told each fixture size larger than any before it
 	// in a run: main scales the soft memory limit with it too. Nil tells
 	// nothing.
@@ -97,7 +101,7 @@ func (e Env) ToolVersion() string { return version.String() }
 // gateEnv is the gate's view of the process.
 func (e Env) gateEnv() (gate.Env, error) {
 	return gate.NewEnv(gate.Env{WorkDir: e.WorkDir, Getenv: e.Var, Now: e.Now, ToolVersion: e.ToolVersion(),
-		Redact: e.redact.Value, RedactBytes: e.redact.Bytes, ReadReport: report.ReadRun, Sized: e.Sized,
+		Redact: e.redact.Value, RedactBytes: e.redact.Bytes, ReadReport: report.ReadRun, Sized: e.Sized, Holds: e.Holds,
 		LargestFixture: e.LargestFixture})
 }
 

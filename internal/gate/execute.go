@@ -246,7 +246,11 @@ func mergeResults(_ context.Context, r *Resolved, o *Outcome) error {
 	if len(r.Results) == 0 {
 		return nil
 	}
-	reports, err := readResults(r, r.Results)
+	held := 0
+	if o.Run != nil {
+		held = resultsHeld(o.Run)
+	}
+	reports, err := readResults(r, r.Results, held)
 	if err != nil {
 		return err
 	}
@@ -469,7 +473,18 @@ func (o *Outcome) FailedBy(err error) *Outcome {
 // pattern that matches nothing is unusable input: a results input
 // pointing nowhere is a mistake, not an empty merge. So is a file git
 // tracks, which the checkout, not a job, put there.
-func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
+// resultsHeld counts the results a run holds, its implementations' too.
+func resultsHeld(run *model.Run) int {
+	n := len(run.Results)
+	for i := range run.Implementations {
+		n += len(run.Implementations[i].Results)
+	}
+	return n
+}
+
+// readResults reads the reports the patterns name, in order. held is the
+// number of results the command holds already.
+func readResults(r *Resolved, patterns []string, held int) ([]harness.Report, error) {
 	var reports []harness.Report
 	seen := map[string]bool{}
 	tracker := baseline.NewTracker()
@@ -496,6 +511,13 @@ func readResults(r *Resolved, patterns []string) ([]harness.Report, error) {
 				return nil, err
 			}
 			reports = append(reports, rep)
+			// The results read so far stay until the merge: the
+			// memory settings grow with them, as with a run's fixtures,
+			// or the collector works against a limit made for none.
+			held += resultsHeld(rep.Run)
+			if r.env.Holds != nil {
+				r.env.Holds(held)
+			}
 		}
 	}
 	return reports, nil

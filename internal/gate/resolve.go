@@ -45,6 +45,10 @@ type Env struct {
 	// Sized, when set, is told the number of fixtures of the run before
 	// they run (runner.Config.Sized); nil tells nothing.
 	Sized func(fixtures int)
+	// Holds, when set, is told, as a merge reads each report, the number
+	// of results the reports read so far hold with the run's; nil tells
+	// nothing.
+	Holds func(results int)
 	// LargestFixture, when set, is told each fixture size larger than any
 	// before it (runner.Config.LargestFixture); nil tells nothing.
 	LargestFixture func(bytes int64)

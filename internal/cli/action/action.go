@@ -183,7 +183,7 @@ func (a *runAction) prepare(ctx context.Context) (*delivery, error) {
 		return nil, exit.Errorf(exit.Input, "%v", err)
 	}
 	ge, err := gate.NewEnv(gate.Env{WorkDir: a.env.WorkDir, Getenv: a.getenv, Now: a.env.Now, ToolVersion: a.env.ToolVersion,
-		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun, Sized: a.env.Sized, LargestFixture: a.env.LargestFixture,
+		Redact: a.env.Redactor.Value, RedactBytes: a.env.Redactor.Bytes, ReadReport: report.ReadRun, Sized: a.env.Sized, Holds: a.env.Holds, LargestFixture: a.env.LargestFixture,
 		// Reports name files as the repository does, never by the
 		// container's mount point (/github/workspace/...).
 		InWorkspace: true})

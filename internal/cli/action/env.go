@@ -33,6 +33,9 @@ type Env struct {
 	// Sized is told the number of fixtures the run is about to run
 	// (cli.Env.Sized); nil tells nothing.
 	Sized func(fixtures int)
+	// Holds is told the number of results the reports it merges hold
+	// (cli.Env.Holds); nil tells nothing.
+	Holds func(results int)
 	// LargestFixture is told each fixture size larger than any before it
 	// (cli.Env.LargestFixture); nil tells nothing.
 	LargestFixture func(bytes int64)
