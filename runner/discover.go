@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,6 +39,9 @@ func discover(fsys fs.FS, display func(rel string) string) (discovered, error) {
 	if err != nil {
 		return d, err
 	}
+	// Walked in the order of their names, so that the paths come out in
+	// order (below).
+	slices.Sort(folders)
 	for _, folder := range folders {
 		mode, err := lstat(fsys, folder)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -61,7 +65,12 @@ func discover(fsys fs.FS, display func(rel string) string) (discovered, error) {
 			return d, err
 		}
 	}
-	sort.Strings(d.files)
+	// The walk gives each folder's paths in order, and the folders are
+	// walked in order, unless a folder is named like a file's prefix
+	// ("a" beside "a.json", whose paths the walk gives first).
+	if !slices.IsSorted(d.files) {
+		sort.Strings(d.files)
+	}
 	sort.SliceStable(d.skipped, func(i, j int) bool { return d.skipped[i].Path < d.skipped[j].Path })
 	return d, nil
 }
