@@ -164,7 +164,22 @@ func main() {
 	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, IsTerminal: isTerminal(os.Stdout),
 		StderrIsTerminal: isTerminal(os.Stderr), Sized: mem.sized, Holds: mem.holds, LargestFixture: mem.largestFixture, Secrets: secret.FromEnviron(os.Environ()), Action: runAction})
 	stop()
+	mem.sayWhenHeld(os.Args[1:])
 	os.Exit(code)
+}
+
+// sayWhenHeld says on stderr when the soft memory limit this process set
+// held the collector to its cap of processor time: a run or a merge
+// larger than the limits above foresee (past 1 GiB) is then slowed by
+// memory, which only GOMEMLIMIT can give it. The site watches its own
+// limit and says so itself.
+func (m *memorySettings) sayWhenHeld(args []string) {
+	if !m.limit || len(args) > 0 && args[0] == "site" {
+		return
+	}
+	if held, limit := cli.LimitHeldCollector(); held {
+		fmt.Fprintf(m.stderr, "drp2-fixtures: warning: the soft memory limit (%d MiB) held the collector to its share of processor time: the command was slowed by memory, not by its work (GOMEMLIMIT sets another limit)\n", limit>>20)
+	}
 }
 
 // interruptGrace is how long a command may go on after SIGINT or SIGTERM

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
+
+	"github.com/drp2/drp2-fixtures/internal/cli"
 )
 
 // TestMemoryLimit: the soft limit grows with the fixtures of a run from
@@ -60,4 +64,46 @@ func TestHoldsRaisesOnlyTheLimit(t *testing.T) {
 	if got := debug.SetGCPercent(startGCPercent); got != startGCPercent {
 		t.Errorf("GOGC %d, want %d", got, startGCPercent)
 	}
+}
+
+// TestSayWhenHeld: once a soft limit far below what the process keeps has
+// held the collector to its cap, a command says so on stderr, naming the
+// limit; the site, which says it itself, does not here, nor a process
+// whose GOMEMLIMIT the user set.
+func TestSayWhenHeld(t *testing.T) {
+	// One processor: the collector's share is counted against all of
+	// them, and one allocating goroutine on two leaves it below its cap.
+	procs := runtime.GOMAXPROCS(1)
+	limit := debug.SetMemoryLimit(8 << 20)
+	t.Cleanup(func() { debug.SetMemoryLimit(limit); runtime.GOMAXPROCS(procs) })
+	// A heap of small linked records, far past the limit: every
+	// collection marks all of them, and they come one after the other.
+	type record struct{ next *record }
+	var kept *record
+	for n := 0; ; n++ {
+		if held, _ := cli.LimitHeldCollector(); held {
+			break
+		}
+		if n > 1<<24 {
+			t.Fatal("the collector was never held to its cap under a limit of 8 MiB")
+		}
+		kept = &record{next: kept}
+	}
+	for _, c := range []struct {
+		limit bool
+		args  []string
+		want  string
+	}{
+		{true, []string{"merge", "a.json"}, "drp2-fixtures: warning: the soft memory limit (8 MiB) held the collector"},
+		{true, []string{"site", "r"}, ""},
+		{false, []string{"run"}, ""},
+	} {
+		var stderr strings.Builder
+		m := &memorySettings{limit: c.limit, stderr: &stderr}
+		m.sayWhenHeld(c.args)
+		if got := stderr.String(); !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("%v: said %q, want %q", c.args, got, c.want)
+		}
+	}
+	runtime.KeepAlive(kept)
 }

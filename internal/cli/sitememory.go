@@ -80,10 +80,14 @@ func (m *siteMemory) follow() {
 	}
 }
 
-// thrashed reports whether the collector was held to its cap of
-// processor time under the soft limit at any point, and the limit then:
-// the sign that the limit, not the work, set the pace.
-func (m *siteMemory) thrashed() (bool, int64) {
+// thrashed is LimitHeldCollector, for the site's warning.
+func (m *siteMemory) thrashed() (bool, int64) { return LimitHeldCollector() }
+
+// LimitHeldCollector reports whether the collector was held to its cap of
+// processor time under the soft memory limit at any point of the
+// process, and the limit now: the sign that the limit, not the work, set
+// the pace.
+func LimitHeldCollector() (bool, int64) {
 	s := []metrics.Sample{{Name: limiterMetric}}
 	metrics.Read(s)
 	hit := s[0].Value.Kind() == metrics.KindUint64 && s[0].Value.Uint64() > 0
