@@ -344,6 +344,8 @@ func TestFastCheckRawCases(t *testing.T) {
 		"a long exponent":                  edit(`"restarts": 0`, `"restarts": 0e00000`),
 		"deep unknown member":              edit(`"passed": true,`, `"passed": true, "deep": `+deep+`,`),
 		"truncated":                        golden[:len(golden)/2],
+		"cut after a backslash":            []byte(`{"report_version": "1.3\`),
+		"cut after a backslash, a key":     []byte(`{"report_version\`),
 		"empty":                            nil,
 	}
 	for name, data := range cases {

@@ -58,7 +58,9 @@ type walker struct {
 }
 
 func (w *walker) space() {
-	if w.pos < len(w.data) && w.data[w.pos] > ' ' {
+	// Past the end is possible: an escape's backslash as the last byte
+	// moves the walk two bytes on.
+	if w.pos >= len(w.data) || w.data[w.pos] > ' ' {
 		return
 	}
 	w.pos += spaceRun(w.data[w.pos:])
