@@ -167,3 +167,29 @@ func (w *typeWalk) walkStruct(at string, s map[string]any, typ reflect.Type) {
 		w.walk(at+"/"+name, p, f.Type)
 	}
 }
+
+// TestUnweighableNumbers: a number whose exponent is too long for the
+// schema library to weigh as an exact rational (1e-9999999 made it
+// dereference a nil one, and the process reading the report crashed) is
+// refused, naming its place, whatever the typed reader made of it; an
+// exponent of 4 digits is still weighed.
+func TestUnweighableNumbers(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join("testdata", "implementations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ number, want string }{
+		{"1e-9999", ""},
+		{"1e-9999999", "not a drp2-fixtures JSON report: at /summary/duration_ms: the number 1e-9999999 has an exponent of more than 4 digits"},
+		{"0.5E-00000000000000000000000000000000000000000001", "at /summary/duration_ms: the number 0.5E-" + strings.Repeat("0", 35) + "… has an exponent"},
+	} {
+		data := bytes.Replace(golden, []byte(`"duration_ms": 42`), []byte(`"duration_ms": `+c.number), 1)
+		_, err := ReadReport(data)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.number, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want %q", c.number, err, c.want)
+		}
+	}
+}
