@@ -56,11 +56,20 @@ func CorpusDigest(files map[string]string) string {
 // DigestOfLines is CorpusDigest of n fixtures given in path order, each
 // path once, by line(i): the SHA-256 of the file and its path.
 func DigestOfLines(n int, line func(i int) (sum, path string)) string {
+	return hashLines(n, func(buf []byte, i int) []byte {
+		sum, p := line(i)
+		return append(append(append(append(buf, sum...), ' ', ' '), p...), '\n')
+	})
+}
+
+// hashLines is the SHA-256 (lower-case hex) of the n lines appendLine
+// appends to a buffer, hashed a buffer of lines at a time rather than
+// a line at a time.
+func hashLines(n int, appendLine func(buf []byte, i int) []byte) string {
 	h := sha256.New()
 	buf := make([]byte, 0, 64<<10)
 	for i := range n {
-		sum, p := line(i)
-		buf = append(append(append(append(buf, sum...), ' ', ' '), p...), '\n')
+		buf = appendLine(buf, i)
 		if len(buf) > cap(buf)-4096 {
 			h.Write(buf)
 			buf = buf[:0]
@@ -104,17 +113,7 @@ func resultFiles(results []model.Result, extra int) map[string]string {
 // selection of one corpus has the same, and merge makes it again from the
 // paths of the merged results, to tell shards that left a fixture out.
 func ListingDigest(paths []string) string {
-	h := sha256.New()
-	buf := make([]byte, 0, 64<<10)
-	for _, p := range paths {
-		buf = appendListed(buf, p)
-		if len(buf) > cap(buf)-4096 {
-			h.Write(buf)
-			buf = buf[:0]
-		}
-	}
-	h.Write(buf)
-	return hex.EncodeToString(h.Sum(nil))
+	return hashLines(len(paths), func(buf []byte, i int) []byte { return appendListed(buf, paths[i]) })
 }
 
 // appendListed appends the line of one path to a listing.
