@@ -314,16 +314,7 @@ func constraints(s any, at string) []string {
 // and deep nesting are refused, or accepted, as the schema and the reader
 // together judge them.
 func TestFastCheckRawCases(t *testing.T) {
-	golden, err := os.ReadFile(filepath.Join("testdata", "implementations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit := func(old, new string) []byte {
-		if !bytes.Contains(golden, []byte(old)) {
-			t.Fatalf("the golden holds no %s", old)
-		}
-		return bytes.Replace(golden, []byte(old), []byte(new), 1)
-	}
+	golden, edit := goldenEdits(t)
 	deep := strings.Repeat("[", 100) + strings.Repeat("]", 100)
 	cases := map[string][]byte{
 		"golden":                           golden,
@@ -458,16 +449,7 @@ func resultSpansAlone(data []byte) (resultSpanList, bool) {
 // left to encoding/json, which reads it as it always has: the schema
 // lets such a member through, so the check vouches for the report.
 func TestMistakableMembers(t *testing.T) {
-	golden, err := os.ReadFile(filepath.Join("testdata", "implementations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit := func(old, new string) []byte {
-		if !bytes.Contains(golden, []byte(old)) {
-			t.Fatalf("the golden holds no %s", old)
-		}
-		return bytes.Replace(golden, []byte(old), []byte(new), 1)
-	}
+	_, edit := goldenEdits(t)
 	for name, data := range map[string][]byte{
 		"the report's Results":         edit(`  "results": [`, `  "Results": [], "results": [`),
 		"the report's IMPLEMENTATIONS": edit(`  "implementations": [`, `  "IMPLEMENTATIONS": [], "implementations": [`),
@@ -483,5 +465,22 @@ func TestMistakableMembers(t *testing.T) {
 		if err != nil || werr != nil || !reflect.DeepEqual(run, want) {
 			t.Errorf("%s: ReadReport read otherwise than Read (%v, %v)", name, err, werr)
 		}
+	}
+}
+
+// goldenEdits is the golden report of implementations and a function that
+// returns a copy with the first old replaced by new (failing the test
+// when the golden holds no old).
+func goldenEdits(t *testing.T) ([]byte, func(old, new string) []byte) {
+	t.Helper()
+	golden, err := os.ReadFile(filepath.Join("testdata", "implementations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return golden, func(old, new string) []byte {
+		if !bytes.Contains(golden, []byte(old)) {
+			t.Fatalf("the golden holds no %s", old)
+		}
+		return bytes.Replace(golden, []byte(old), []byte(new), 1)
 	}
 }
