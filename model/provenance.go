@@ -10,15 +10,7 @@ import "strings"
 // IsCommit reports whether s can be a commit's name as Git prints it:
 // 4 to 64 lower- or upper-case hexadecimal digits (SHA-1 or SHA-256).
 func IsCommit(s string) bool {
-	if len(s) < 4 || len(s) > 64 {
-		return false
-	}
-	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
+	return len(s) >= 4 && len(s) <= 64 && only(s, func(c rune) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' })
 }
 
 // IsRepository reports whether s reads as "owner/name" in the characters
@@ -29,15 +21,7 @@ func IsRepository(s string) bool {
 }
 
 func repoPart(s string) bool {
-	if s == "" || len(s) > 100 {
-		return false
-	}
-	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return true
+	return s != "" && len(s) <= 100 && only(s, func(c rune) bool { return alnum(c) || c == '-' || c == '_' || c == '.' })
 }
 
 // IsRunURL reports whether s links a workflow run of repository as
@@ -86,28 +70,24 @@ func WorkflowRunURL(serverURL, repository, runID, attempt string) string {
 // isHost reports whether s is a host name (with a port, perhaps) in the
 // characters DNS allows: no user, no path, nothing to escape.
 func isHost(s string) bool {
-	if s == "" || len(s) > 253 {
-		return false
-	}
+	return s != "" && len(s) <= 253 && only(s, func(c rune) bool { return alnum(c) || c == '-' || c == '.' || c == ':' })
+}
+
+func isDigits(s string) bool {
+	return s != "" && len(s) <= 20 && only(s, func(c rune) bool { return '0' <= c && c <= '9' })
+}
+
+// only reports whether every character of s is one ok allows.
+func only(s string, ok func(c rune) bool) bool {
 	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '.' || c == ':') {
+		if !ok(c) {
 			return false
 		}
 	}
 	return true
 }
 
-func isDigits(s string) bool {
-	if s == "" || len(s) > 20 {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
+func alnum(c rune) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // ShortSum is the first 12 digits of a hex digest (a file's, a corpus's,
 // a schema's): enough to tell two apart where a report names one in
