@@ -39,12 +39,26 @@ func TestMemoryLimit(t *testing.T) {
 	}
 }
 
-// TestGCPercent: a run of many fixtures collects at GOGC=60, any other at
-// the start's 200.
+// TestGCPercent: GOGC is 200 for a run whose results are small, 60 from
+// 50,000 fixtures on, and in between the GOGC that leaves heapSlack above
+// what the results keep: it never rises with the run, and the slack it
+// allows is never more than heapSlack, except where GOGC stands at 60.
 func TestGCPercent(t *testing.T) {
-	for n, want := range map[int]int{-1: 200, 0: 200, 1: 200, manyFixtures - 1: 200, manyFixtures: 60, 50000: 60} {
+	for n, want := range map[int]int{-1: 200, 0: 200, 1: 200, 10000: 200, 12000: 200, 14000: 179, 20000: 133, 30000: 93, 48000: 61, 49000: 60, 50000: 60, 1000000: 60} {
 		if got := gcPercent(n); got != want {
 			t.Errorf("gcPercent(%d) = %d, want %d", n, got, want)
+		}
+	}
+	last := startGCPercent
+	for n := 0; n <= 100000; n += 100 {
+		got := gcPercent(n)
+		if got > last {
+			t.Fatalf("gcPercent(%d) = %d, above %d for fewer fixtures", n, got, last)
+		}
+		last = got
+		slack := int64(got) * (heapBase + resultHeap*int64(n)) / 100
+		if got > manyGCPercent && slack > heapSlack {
+			t.Fatalf("gcPercent(%d) = %d lets the heap grow %d MiB past its results, more than %d MiB", n, got, slack>>20, heapSlack>>20)
 		}
 	}
 }
