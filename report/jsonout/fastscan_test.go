@@ -11,7 +11,7 @@ import (
 // over slices of every length up to 40 drawn from the bytes that matter
 // beside ordinary ones, at every alignment.
 func TestScansAgreeWithTheirDefinitions(t *testing.T) {
-	alphabet := []byte{'a', 'Z', ' ', '\t', '\n', '\r', '"', '\\', 0x00, 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xc3, 0xff, '!', '#', '[', ']'}
+	alphabet := []byte{'a', 'Z', ' ', '\t', '\n', '\r', '"', '\\', 0x00, 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xc3, 0xff, '!', '#', '[', ']', '<', '>', '&', '%', '$', '\'', '=', '?'}
 	rng := rand.New(rand.NewPCG(1, 2))
 	buf := make([]byte, 48)
 	for round := 0; round < 200000; round++ {
@@ -37,6 +37,9 @@ func TestScansAgreeWithTheirDefinitions(t *testing.T) {
 		}
 		if got, want := spaceRun(b), slowRun(b, func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }); got != want {
 			t.Fatalf("spaceRun(%q) = %d, want %d", b, got, want)
+		}
+		if got, want := plainJSON(string(b)), plainJSONBytes(string(b)); got != want {
+			t.Fatalf("plainJSON(%q) = %v, want %v", b, got, want)
 		}
 	}
 }

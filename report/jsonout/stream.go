@@ -3,6 +3,7 @@ package jsonout
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -73,8 +74,28 @@ func (s *stream) value(d int, v any) {
 
 // plainJSON says whether encoding/json writes s as it is between quotes:
 // printable ASCII, none of it escaped ('"', '\\', and '<', '>', '&' as
-// HTML-safe JSON), and no "#[" for the log to escape.
+// HTML-safe JSON), and no "#[" for the log to escape. Most strings of a
+// report are, so it skips the words of eight bytes that hold none of
+// those bytes nor a '#' (fastscan.go) and looks at the rest a byte at a
+// time; a byte at a time throughout, it was a third of writing a report.
 func plainJSON(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		// Below 0x20: x-0x20 borrows in that byte; 0x80 and above: the
+		// high bit; the others: a zero byte once xored with them.
+		stop := (x-0x20*lows)&^x&highs | x&highs | zeroBytes(x^(0x7f*lows)) |
+			zeroBytes(x^('"'*lows)) | zeroBytes(x^('\\'*lows)) | zeroBytes(x^('<'*lows)) |
+			zeroBytes(x^('>'*lows)) | zeroBytes(x^('&'*lows)) | zeroBytes(x^('#'*lows))
+		if stop != 0 {
+			break
+		}
+	}
+	return plainJSONBytes(s[i:])
+}
+
+// plainJSONBytes is plainJSON a byte at a time, its definition.
+func plainJSONBytes(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
