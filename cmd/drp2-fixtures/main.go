@@ -55,8 +55,8 @@ const (
 // slack. Before, GOGC went from 200 to 60 at 10,000 fixtures, and a quarter
 // shard of 50,000 fixtures (about 12,500) spent 65 to 80 ms collecting,
 // against 27 to 33 ms now, for a peak RSS of 82 to 94 MB against 56 to
-// 63 MB. The four shards collected half as much again as the whole run
-// (about 300 ms against 200 ms), the largest part of what they cost more.
+// 63 MB: the four shards collected half as much again as the whole run
+// (about 300 ms against 200 ms).
 const (
 	startGCPercent = 200
 	manyGCPercent  = 60
