@@ -28,17 +28,21 @@ func zeroBytes(x uint64) uint64 { return (x - lows) & ^x & highs }
 func plainRun(b []byte) int {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		// Below 0x20: x-0x20 borrows in that byte, as x-0x01 does for a
-		// zero one.
-		stop := (x-0x20*lows)&^x&highs | zeroBytes(x^('"'*lows)) | zeroBytes(x^('\\'*lows)) | x&highs
-		if stop != 0 {
+		if stop := unplain(binary.LittleEndian.Uint64(b[i:])); stop != 0 {
 			return i + bits.TrailingZeros64(stop)/8
 		}
 	}
 	for ; i < len(b) && plainByte(b[i]); i++ {
 	}
 	return i
+}
+
+// unplain has the high bit set in the lowest byte of x that is not
+// printable ASCII other than '"' and '\\' (and perhaps in higher ones); 0
+// when every byte is. Below 0x20: x-0x20 borrows in that byte, as x-0x01
+// does for a zero one.
+func unplain(x uint64) uint64 {
+	return (x-0x20*lows)&^x&highs | zeroBytes(x^('"'*lows)) | zeroBytes(x^('\\'*lows)) | x&highs
 }
 
 func plainByte(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }

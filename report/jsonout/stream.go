@@ -82,10 +82,9 @@ func plainJSON(s string) bool {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
-		// Below 0x20: x-0x20 borrows in that byte; 0x80 and above: the
-		// high bit; the others: a zero byte once xored with them.
-		stop := (x-0x20*lows)&^x&highs | x&highs | zeroBytes(x^(0x7f*lows)) |
-			zeroBytes(x^('"'*lows)) | zeroBytes(x^('\\'*lows)) | zeroBytes(x^('<'*lows)) |
+		// What a string's bytes in a report may not be (unplain), and
+		// what encoding/json or the log escapes besides.
+		stop := unplain(x) | zeroBytes(x^(0x7f*lows)) | zeroBytes(x^('<'*lows)) |
 			zeroBytes(x^('>'*lows)) | zeroBytes(x^('&'*lows)) | zeroBytes(x^('#'*lows))
 		if stop != 0 {
 			break
