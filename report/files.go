@@ -14,6 +14,7 @@ import (
 
 	"github.com/drp2/drp2-fixtures/internal/exit"
 	"github.com/drp2/drp2-fixtures/model"
+	"github.com/drp2/drp2-fixtures/report/escape"
 	"github.com/drp2/drp2-fixtures/report/junit"
 	"github.com/drp2/drp2-fixtures/report/markdown"
 )
@@ -182,14 +183,17 @@ func streamReport(rf *ReportFile, path string, run *model.Run, ro RenderOptions,
 	err := o.Stream(path, func(w io.Writer) error {
 		file := &firstError{w: w}
 		var out io.Writer = file
-		var lines *redactedLines
+		var lines *escape.Lines
 		if o.Redact != nil {
-			lines = &redactedLines{w: file, redact: o.Redact}
+			// A secret never spans lines of a JSON report, where every
+			// string is on one line, so the report comes out as Redact
+			// gives it whole.
+			lines = escape.NewLines(file, "\n", redactRun, o.Redact)
 			out = lines
 		}
 		err := Lookup(rf.Format).WriteRun(out, run, ro)
 		if err == nil && lines != nil {
-			err = lines.flush()
+			err = lines.Flush()
 		}
 		if err != nil && file.err == nil {
 			renderErr = err
@@ -219,43 +223,9 @@ func (f *firstError) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// redactedLines passes what is written to w through redact, in runs of
-// whole lines of at least redactRun bytes: a secret never spans lines of
-// a JSON report, where every string is on one line, so the report comes
-// out as redact gives it whole.
-type redactedLines struct {
-	w       io.Writer
-	redact  func([]byte) []byte
-	pending []byte
-}
-
+// redactRun is how many bytes of whole lines a streamed report is
+// redacted in at a time.
 const redactRun = 64 << 10
-
-func (r *redactedLines) Write(p []byte) (int, error) {
-	r.pending = append(r.pending, p...)
-	if len(r.pending) < redactRun {
-		return len(p), nil
-	}
-	end := bytes.LastIndexByte(r.pending, '\n')
-	if end < 0 {
-		return len(p), nil
-	}
-	if _, err := r.w.Write(r.redact(r.pending[:end+1])); err != nil {
-		return 0, err
-	}
-	r.pending = append(r.pending[:0], r.pending[end+1:]...)
-	return len(p), nil
-}
-
-// flush writes what is left, the last line whole or not.
-func (r *redactedLines) flush() error {
-	if len(r.pending) == 0 {
-		return nil
-	}
-	_, err := r.w.Write(r.redact(r.pending))
-	r.pending = r.pending[:0]
-	return err
-}
 
 // ReportErrors lists the reports that WriteReports could not write.
 func ReportErrors(err error) []*ReportError {

@@ -8,13 +8,9 @@ import (
 
 // LogWriter passes what is written to w so that none of its lines can act
 // as a workflow command when w is an Actions log. Write holds back the
-// last, unfinished line; Flush writes it.
-type LogWriter struct {
-	w       io.Writer
-	ends    string // the bytes that end a line
-	inert   func([]byte) []byte
-	pending []byte
-}
+// last, unfinished line; Flush writes it. It is a type of its own, not a
+// Lines, so that a writer is known to be log-safe by its type.
+type LogWriter struct{ Lines }
 
 // NewLogWriter is for a whole document (JUnit XML, Markdown): "##[" gets
 // a zero-width space wherever it is, and so does "::" at the start of a
@@ -22,23 +18,44 @@ type LogWriter struct {
 // a document without such a line passes byte for byte. Lines end at LF or
 // CR, as the runner reads them.
 func NewLogWriter(w io.Writer) *LogWriter {
-	return &LogWriter{w: w, ends: "\r\n", inert: LogDocument}
+	return &LogWriter{Lines{w: w, ends: "\r\n", change: LogDocument}}
 }
 
 // NewTextWriter is for the lines of a message stream (standard error):
 // each goes through LogLine, which also shows control characters.
 func NewTextWriter(w io.Writer) *LogWriter {
-	return &LogWriter{w: w, ends: "\n", inert: func(b []byte) []byte { return []byte(LogLine(string(b))) }}
+	return &LogWriter{Lines{w: w, ends: "\n", change: func(b []byte) []byte { return []byte(LogLine(string(b))) }}}
 }
 
-// Write writes the complete lines of what was written so far.
-func (l *LogWriter) Write(p []byte) (int, error) {
+// Lines passes what is written to w through change, whole lines at a
+// time, for a change that must see a line whole: Write holds back the
+// last, unfinished line, and more until at least run bytes wait; Flush
+// writes what is left.
+type Lines struct {
+	w       io.Writer
+	ends    string // the bytes that end a line
+	run     int
+	change  func([]byte) []byte
+	pending []byte
+}
+
+// NewLines is a Lines whose lines end at any byte of ends.
+func NewLines(w io.Writer, ends string, run int, change func([]byte) []byte) *Lines {
+	return &Lines{w: w, ends: ends, run: run, change: change}
+}
+
+// Write writes the complete lines of what was written so far, once they
+// are run bytes or more.
+func (l *Lines) Write(p []byte) (int, error) {
 	l.pending = append(l.pending, p...)
+	if len(l.pending) < l.run {
+		return len(p), nil
+	}
 	end := bytes.LastIndexAny(l.pending, l.ends)
 	if end < 0 {
 		return len(p), nil
 	}
-	if _, err := l.w.Write(l.inert(l.pending[:end+1])); err != nil {
+	if _, err := l.w.Write(l.change(l.pending[:end+1])); err != nil {
 		return 0, err
 	}
 	l.pending = append(l.pending[:0], l.pending[end+1:]...)
@@ -46,11 +63,11 @@ func (l *LogWriter) Write(p []byte) (int, error) {
 }
 
 // Flush writes the last line, unfinished or not.
-func (l *LogWriter) Flush() error {
+func (l *Lines) Flush() error {
 	if len(l.pending) == 0 {
 		return nil
 	}
-	_, err := l.w.Write(l.inert(l.pending))
+	_, err := l.w.Write(l.change(l.pending))
 	l.pending = l.pending[:0]
 	return err
 }
